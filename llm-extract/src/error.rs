@@ -1,0 +1,224 @@
+//! The one error type: every issue found, each with a path, what and why, and where.
+
+use crate::path::Path;
+use crate::span::{Position, Span};
+use serde::Serialize;
+use std::fmt;
+
+/// What went wrong, broadly; match on it to decide what to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum Category {
+    /// The text holds no JSON-like value at all.
+    NotFound,
+    /// A value was found but its syntax could not be repaired.
+    Syntax,
+    /// A candidate was larger than `Extractor::max_payload`.
+    TooLarge,
+    /// Nesting went deeper than `Extractor::max_depth`.
+    TooDeep,
+    /// The value was cut off and `Extractor::require_complete` was set.
+    Incomplete,
+    /// A value has the wrong shape for the target type.
+    Type,
+    /// A required field is missing.
+    Missing,
+    /// A field not declared on the type, under `deny_unknown_fields`.
+    Unknown,
+    /// An enum value matches no variant, or several equally.
+    Variant,
+    /// A validation rule failed.
+    Validation,
+    /// Anything else (for example, an invalid JSONPath in an assertion).
+    Other,
+}
+
+/// One problem found in the text, at one path.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Issue {
+    /// What kind of problem.
+    pub category: Category,
+    /// Where in the value, as JSONPath.
+    pub path: Path,
+    /// The problem in words, e.g. `0 is less than the minimum 1`.
+    pub message: String,
+    /// What was expected, e.g. `an integer`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// What was found, shortened, e.g. `"abc"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found: Option<String>,
+    /// Where in the original text, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// `span.start` as line:column, filled in when the error is built.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<Position>,
+}
+
+impl Issue {
+    /// A new issue with only a category, path and message.
+    pub fn new(category: Category, path: Path, message: impl Into<String>) -> Issue {
+        Issue {
+            category,
+            path,
+            message: message.into(),
+            expected: None,
+            found: None,
+            span: None,
+            position: None,
+        }
+    }
+
+    /// Sets what was expected.
+    pub fn expected(mut self, expected: impl Into<String>) -> Issue {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    /// Sets what was found (shortened to a readable length).
+    pub fn found(mut self, found: impl AsRef<str>) -> Issue {
+        self.found = Some(shorten(found.as_ref(), 60));
+        self
+    }
+
+    /// Sets the source span.
+    pub fn at(mut self, span: Span) -> Issue {
+        self.span = Some(span);
+        self
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)?;
+        match (&self.expected, &self.found) {
+            (Some(e), Some(found)) => write!(f, " (expected {e}, found {found})")?,
+            (Some(e), None) => write!(f, " (expected {e})")?,
+            (None, Some(found)) => write!(f, " (found {found})")?,
+            (None, None) => {}
+        }
+        if let Some(p) = self.position {
+            write!(f, " at line {} column {}", p.line, p.column)?;
+        }
+        Ok(())
+    }
+}
+
+/// Shortens `text` to at most `max` characters, marking the cut with `...`.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(3)).collect();
+    out.push_str("...");
+    out
+}
+
+/// Why extraction failed: every issue found, not only the first.
+///
+/// Cheap to move (one pointer), `Send + Sync + 'static`.
+///
+/// ```
+/// let err = llm_extract::repair("no json here").unwrap_err();
+/// assert_eq!(err.category(), llm_extract::Category::NotFound);
+/// assert!(err.to_string().contains("no JSON"));
+/// ```
+pub struct Error(Box<Inner>);
+
+struct Inner {
+    category: Category,
+    issues: Vec<Issue>,
+}
+
+impl Error {
+    /// An error from issues. The category is the first issue's.
+    pub fn new(issues: Vec<Issue>) -> Error {
+        let category = issues.first().map_or(Category::Other, |i| i.category);
+        Error(Box::new(Inner { category, issues }))
+    }
+
+    /// An error with a single issue at the root.
+    pub fn single(category: Category, message: impl Into<String>) -> Error {
+        Error::new(vec![Issue::new(category, Path::root(), message)])
+    }
+
+    /// The same error with `line:column` filled in from `text` for every issue with a span.
+    pub fn with_positions(mut self, text: &str) -> Error {
+        let offsets: Vec<usize> = self.0.issues.iter().filter_map(|i| i.span.map(|s| s.start)).collect();
+        let mut positions = Position::of_many(text, &offsets).into_iter();
+        for issue in &mut self.0.issues {
+            if issue.span.is_some() {
+                issue.position = positions.next();
+            }
+        }
+        self
+    }
+
+    /// What went wrong, broadly (the first issue's category).
+    pub fn category(&self) -> Category {
+        self.0.category
+    }
+
+    /// Every issue, in the order found.
+    pub fn issues(&self) -> &[Issue] {
+        &self.0.issues
+    }
+
+    /// The issues rendered as a short message for the model when asking again.
+    ///
+    /// ```
+    /// let err = llm_extract::repair("sorry, I can't help").unwrap_err();
+    /// assert!(err.feedback().contains("JSON"));
+    /// ```
+    pub fn feedback(&self) -> String {
+        let mut out = String::from("Your previous reply could not be used:\n");
+        for issue in self.issues().iter().take(20) {
+            out.push_str("- ");
+            if !issue.path.is_root() {
+                out.push_str(&issue.path.to_string());
+                out.push_str(": ");
+            }
+            out.push_str(&issue.message);
+            if let Some(e) = &issue.expected {
+                out.push_str(&format!(" (expected {e}"));
+                if let Some(found) = &issue.found {
+                    out.push_str(&format!(", got {found}"));
+                }
+                out.push(')');
+            }
+            out.push('\n');
+        }
+        if self.issues().len() > 20 {
+            out.push_str(&format!("- and {} more\n", self.issues().len() - 20));
+        }
+        out.push_str("Reply again with only the corrected JSON.");
+        out
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, issue) in self.0.issues.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{issue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error").field("category", &self.0.category).field("issues", &self.0.issues).finish()
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Serialize for Error {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.issues.serialize(serializer)
+    }
+}

@@ -1,0 +1,382 @@
+//! The entry points: settings, candidate ranking, and the schema-aligned choice of reading.
+
+use crate::error::{Category, Error, Issue};
+use crate::extract::{Context, Extract};
+use crate::locate::{self, Candidate};
+use crate::node::Node;
+use crate::parse::{self, Parsed};
+use crate::path::Path;
+use crate::report::{Repair, Report};
+use crate::span::{Position, Span};
+use serde::Serialize;
+
+/// Whether a value cut off by the end of the text is acceptable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Completeness {
+    /// Close what is open and mark the value incomplete in the report.
+    #[default]
+    AllowTruncated,
+    /// Treat a truncated value as an error (a tool call closed by repair must not run).
+    RequireComplete,
+}
+
+/// A value extracted from text, with the report of what leniency did to get it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Extracted<T> {
+    /// The value.
+    pub value: T,
+    /// Every repair and coercion, its path, span and cost; the total score; completeness.
+    pub report: Report,
+    /// The text of reasoning blocks (`<think>...</think>` and the like), in order.
+    pub thoughts: Vec<String>,
+}
+
+/// Extraction settings; every free function uses `Extractor::new()`.
+///
+/// ```
+/// let e = llm_extract::Extractor::new().marker("TOOL_CALL").max_payload(8_000);
+/// let v = e.repair("I'll search.\nTOOL_CALL {'tool': 'search', query: 'rust'}").unwrap();
+/// assert_eq!(v, serde_json::json!({"tool": "search", "query": "rust"}));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Extractor {
+    pub(crate) settings: Settings,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub markers: Vec<String>,
+    pub marker_pairs: Vec<(String, String)>,
+    pub tags: Vec<String>,
+    pub reasoning_tags: Vec<String>,
+    pub max_payload: Option<usize>,
+    pub max_depth: usize,
+    pub completeness: Completeness,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        let own = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        Settings {
+            markers: Vec::new(),
+            marker_pairs: vec![("---JSON_OUTPUT_START---".into(), "---JSON_OUTPUT_END---".into())],
+            tags: own(&["json", "output", "tool_call", "function_call", "answer", "result", "response"]),
+            reasoning_tags: own(&["think", "thinking", "reasoning", "reflection", "thought"]),
+            max_payload: None,
+            max_depth: 128,
+            completeness: Completeness::AllowTruncated,
+        }
+    }
+}
+
+impl Default for Extractor {
+    fn default() -> Extractor {
+        Extractor::new()
+    }
+}
+
+impl Extractor {
+    /// Default settings: no markers, the usual tags, depth limit 128, no size limit.
+    pub fn new() -> Extractor {
+        Extractor { settings: Settings::default() }
+    }
+
+    /// Text right after `marker` (such as `TOOL_CALL`) is looked at first.
+    pub fn marker(mut self, marker: impl Into<String>) -> Extractor {
+        let marker = marker.into();
+        if !marker.is_empty() {
+            self.settings.markers.push(marker);
+        }
+        self
+    }
+
+    /// Text between `start` and `end` (such as `---JSON_OUTPUT_START---` and
+    /// `---JSON_OUTPUT_END---`, which are set by default) is looked at first.
+    pub fn marker_pair(mut self, start: impl Into<String>, end: impl Into<String>) -> Extractor {
+        let (start, end) = (start.into(), end.into());
+        if !start.is_empty() && !end.is_empty() {
+            self.settings.marker_pairs.push((start, end));
+        }
+        self
+    }
+
+    /// Content of `<name>...</name>` is a preferred candidate (`json`, `output`,
+    /// `tool_call`, ... are set by default).
+    pub fn tag(mut self, name: impl Into<String>) -> Extractor {
+        self.settings.tags.push(name.into().to_ascii_lowercase());
+        self
+    }
+
+    /// Content of `<name>...</name>` is reasoning: kept as thoughts, never parsed as the
+    /// answer (`think`, `thinking`, `reasoning`, ... are set by default).
+    pub fn reasoning_tag(mut self, name: impl Into<String>) -> Extractor {
+        self.settings.reasoning_tags.push(name.into().to_ascii_lowercase());
+        self
+    }
+
+    /// Candidates longer than `bytes` are skipped.
+    pub fn max_payload(mut self, bytes: usize) -> Extractor {
+        self.settings.max_payload = Some(bytes);
+        self
+    }
+
+    /// Nesting deeper than `depth` is an error (default 128).
+    pub fn max_depth(mut self, depth: usize) -> Extractor {
+        self.settings.max_depth = depth.max(1);
+        self
+    }
+
+    /// A value cut off by the end of the text is an error instead of being closed.
+    pub fn require_complete(mut self) -> Extractor {
+        self.settings.completeness = Completeness::RequireComplete;
+        self
+    }
+
+    /// The JSON value in `text`, repaired.
+    pub fn repair(&self, text: &str) -> Result<serde_json::Value, Error> {
+        // Fast path: the whole text is valid JSON.
+        if self.settings.max_payload.is_none_or(|max| text.len() <= max) {
+            if let Some(value) = parse::strict(text, self.settings.max_depth) {
+                return Ok(value);
+            }
+        }
+        self.extract::<serde_json::Value>(text).map(|e| e.value)
+    }
+
+    /// Every JSON value in `text`, repaired, in order.
+    pub fn repair_all(&self, text: &str) -> Result<Vec<serde_json::Value>, Error> {
+        if self.settings.max_payload.is_none_or(|max| text.len() <= max) {
+            if let Some(value) = parse::strict(text, self.settings.max_depth) {
+                return Ok(vec![value]);
+            }
+        }
+        let located = locate::locate(text, &self.settings);
+        let mut out = Vec::new();
+        let mut first_error = None;
+        for reading in self.readings(text, &located.candidates, true) {
+            match reading {
+                Ok((_, parsed)) => {
+                    if let Err(e) = self.check_complete(&parsed, text) {
+                        first_error.get_or_insert(e);
+                        continue;
+                    }
+                    out.push(parsed.node.to_value());
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(first_error.unwrap_or_else(|| not_found(text)));
+        }
+        Ok(out)
+    }
+
+    /// The best `T` in `text`.
+    pub fn from_str<T: Extract>(&self, text: &str) -> Result<T, Error> {
+        self.extract(text).map(|e| e.value)
+    }
+
+    /// The best `T` in `text`, with the report of repairs and coercions.
+    pub fn extract<T: Extract>(&self, text: &str) -> Result<Extracted<T>, Error> {
+        let located = locate::locate(text, &self.settings);
+        let mut best: Option<(u32, Extracted<T>)> = None;
+        let mut failures: Vec<(usize, u32, Vec<Issue>)> = Vec::new();
+        for reading in self.readings(text, &located.candidates, false) {
+            let (candidate, parsed) = match reading {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push((e.issues().len(), u32::MAX, e.issues().to_vec()));
+                    continue;
+                }
+            };
+            if let Some((score, _)) = &best {
+                if *score <= candidate.base_cost {
+                    break; // every later candidate costs at least this much
+                }
+            }
+            if let Err(e) = self.check_complete(&parsed, text) {
+                failures.push((1, 0, e.issues().to_vec()));
+                continue;
+            }
+            let mut cx = Context::new();
+            let result = T::from_node(&parsed.node, &mut cx);
+            let (coercions, issues) = cx.into_parts();
+            match result {
+                Ok(value) if issues.is_empty() => {
+                    let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
+                    let score = candidate.base_cost + repairs_cost + coercions.iter().map(|c| c.cost).sum::<u32>();
+                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                        let report = Report {
+                            repairs: with_positions(text, parsed.repairs),
+                            coercions,
+                            score,
+                            complete: parsed.node.is_complete_deep(),
+                            span: parsed.node.span,
+                        };
+                        best = Some((score, Extracted { value, report, thoughts: Vec::new() }));
+                    }
+                }
+                _ => {
+                    let cost = parsed.repairs.iter().map(|r| r.cost).sum();
+                    failures.push((issues.len().max(1), cost, issues));
+                }
+            }
+        }
+        match best {
+            Some((_, mut extracted)) => {
+                extracted.thoughts = located.thoughts.iter().map(|s| text[s.start..s.end].trim().to_string()).collect();
+                Ok(extracted)
+            }
+            None => {
+                // Report the candidate that came closest: fewest issues, then fewest repairs.
+                failures.sort_by_key(|(n, cost, _)| (*n, *cost));
+                match failures.into_iter().next() {
+                    Some((_, _, issues)) if !issues.is_empty() => Err(Error::new(issues).with_positions(text)),
+                    _ => Err(not_found(text)),
+                }
+            }
+        }
+    }
+
+    /// Every `T` in `text`: the items of a JSON array, a single value, or several blocks.
+    pub fn from_str_all<T: Extract>(&self, text: &str) -> Result<Vec<T>, Error> {
+        let located = locate::locate(text, &self.settings);
+        let mut out = Vec::new();
+        let mut failure: Option<Vec<Issue>> = None;
+        for reading in self.readings(text, &located.candidates, true) {
+            let parsed = match reading {
+                Ok((_, parsed)) => parsed,
+                Err(e) => {
+                    failure.get_or_insert_with(|| e.issues().to_vec());
+                    continue;
+                }
+            };
+            if let Err(e) = self.check_complete(&parsed, text) {
+                failure.get_or_insert_with(|| e.issues().to_vec());
+                continue;
+            }
+            let mut cx = Context::new();
+            if let crate::node::NodeKind::Array(_) = parsed.node.kind {
+                match Vec::<T>::from_node(&parsed.node, &mut cx) {
+                    Ok(items) if cx.issues().is_empty() => {
+                        out.extend(items);
+                        continue;
+                    }
+                    _ => {}
+                }
+                cx = Context::new();
+            }
+            match T::from_node(&parsed.node, &mut cx) {
+                Ok(item) if cx.issues().is_empty() => out.push(item),
+                _ => {
+                    failure.get_or_insert_with(|| cx.into_parts().1);
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(match failure {
+                Some(issues) if !issues.is_empty() => Error::new(issues).with_positions(text),
+                _ => not_found(text),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Parses each candidate in rank order. With `disjoint`, candidates that overlap an
+    /// earlier successful one (in text order) are skipped, so each value is read once.
+    fn readings<'t, 'c>(
+        &'t self,
+        text: &'t str,
+        candidates: &'c [Candidate],
+        disjoint: bool,
+    ) -> impl Iterator<Item = Result<(&'c Candidate, Parsed<'t>), Error>> + use<'t, 'c> {
+        let mut order: Vec<&Candidate> = candidates.iter().collect();
+        if disjoint {
+            order.sort_by_key(|c| (c.span.start, c.base_cost));
+        }
+        let mut taken: Vec<Span> = Vec::new();
+        order.into_iter().filter_map(move |candidate| {
+            if disjoint && taken.iter().any(|t| t.start < candidate.span.end && candidate.span.start < t.end) {
+                return None;
+            }
+            if let Some(max) = self.settings.max_payload {
+                if candidate.span.len() > max {
+                    return Some(Err(Error::new(vec![Issue::new(
+                        Category::TooLarge,
+                        Path::root(),
+                        format!(
+                            "candidate of {} bytes is larger than max_payload ({max} bytes); raise it with Extractor::max_payload",
+                            candidate.span.len()
+                        ),
+                    )
+                    .at(candidate.span)])
+                    .with_positions(text)));
+                }
+            }
+            let parsed = locate::parse_candidate(text, candidate, &self.settings);
+            if let Ok(p) = &parsed {
+                if disjoint {
+                    taken.push(p.node.span.max_with(candidate.span));
+                }
+            }
+            Some(parsed.map(|p| (candidate, p)))
+        })
+    }
+
+    fn check_complete(&self, parsed: &Parsed<'_>, text: &str) -> Result<(), Error> {
+        if self.settings.completeness == Completeness::RequireComplete && !parsed.node.is_complete_deep() {
+            let at = parsed.node.span.end;
+            return Err(Error::new(vec![Issue::new(
+                Category::Incomplete,
+                Path::root(),
+                "the value was cut off before its end (require_complete is set)",
+            )
+            .at(Span::at(at))])
+            .with_positions(text));
+        }
+        Ok(())
+    }
+}
+
+impl Span {
+    fn max_with(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+fn with_positions(text: &str, mut repairs: Vec<Repair>) -> Vec<Repair> {
+    let offsets: Vec<usize> = repairs.iter().map(|r| r.span.start).collect();
+    for (r, p) in repairs.iter_mut().zip(Position::of_many(text, &offsets)) {
+        r.position = Some(p);
+    }
+    repairs
+}
+
+pub(crate) fn not_found(text: &str) -> Error {
+    let what = if text.trim().is_empty() { "the text is empty" } else { "the text holds no JSON-like value" };
+    Error::new(vec![Issue::new(
+        Category::NotFound,
+        Path::root(),
+        format!("no JSON found: {what} (no object, array, fence or marker)"),
+    )])
+}
+
+/// Extracts the node tree for `text` without a target type (used by the stream and CLI).
+pub(crate) fn best_node<'t>(extractor: &'t Extractor, text: &'t str) -> Result<Parsed<'t>, Error> {
+    let located = locate::locate(text, &extractor.settings);
+    let mut first_error = None;
+    for reading in extractor.readings(text, &located.candidates, false) {
+        match reading {
+            Ok((_, parsed)) => return Ok(parsed),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| not_found(text)))
+}
+
+#[allow(dead_code)] // used by later stages
+fn _assert_node_send(_: &Node<'_>) {}

@@ -1,0 +1,79 @@
+#![doc = include_str!("../../README.md")]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod error;
+mod extract;
+mod extractor;
+mod locate;
+mod node;
+pub mod parse;
+mod path;
+mod report;
+mod span;
+
+pub use crate::error::{Category, Error, Issue};
+pub use crate::extract::{Context, Extract, Failed, Mode};
+pub use crate::extractor::{Completeness, Extracted, Extractor};
+pub use crate::node::{Entry, Node, NodeKind, Number, Quoting, Str};
+pub use crate::path::{Path, Segment};
+pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
+pub use crate::span::{Position, Span};
+
+/// The JSON value in `text`, repaired: fences, prose, comments, quotes, truncation and the
+/// rest of what models get wrong.
+///
+/// Valid JSON comes back exactly as `serde_json` reads it. Text with no JSON-like value is an
+/// error with [`Category::NotFound`].
+///
+/// ```
+/// let v = llm_extract::repair("Sure! ```json\n{name: 'Ada', tags: ['x',], ok: True}\n```").unwrap();
+/// assert_eq!(v, serde_json::json!({"name": "Ada", "tags": ["x"], "ok": true}));
+/// ```
+pub fn repair(text: &str) -> Result<serde_json::Value, Error> {
+    Extractor::new().repair(text)
+}
+
+/// Every JSON value in `text` (JSON Lines, several fences, concatenated objects), repaired.
+///
+/// ```
+/// let vs = llm_extract::repair_all("{\"a\": 1}\n{\"a\": 2}").unwrap();
+/// assert_eq!(vs, vec![serde_json::json!({"a": 1}), serde_json::json!({"a": 2})]);
+/// ```
+pub fn repair_all(text: &str) -> Result<Vec<serde_json::Value>, Error> {
+    Extractor::new().repair_all(text)
+}
+
+/// The best `T` in `text`: of all candidates and readings, the one that fits `T` with the
+/// least repair.
+///
+/// ```
+/// let n: Vec<u32> = llm_extract::from_str("The ids are [1, 2, 3].").unwrap();
+/// assert_eq!(n, vec![1, 2, 3]);
+/// ```
+pub fn from_str<T: Extract>(text: &str) -> Result<T, Error> {
+    Extractor::new().from_str(text)
+}
+
+/// Every `T` in `text`: the items of a JSON array, a single value (as a one-item list), or
+/// one per block when there are several.
+///
+/// ```
+/// let all: Vec<serde_json::Value> = llm_extract::from_str_all("[{\"a\":1},{\"a\":2}]").unwrap();
+/// assert_eq!(all.len(), 2);
+/// ```
+pub fn from_str_all<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
+    Extractor::new().from_str_all(text)
+}
+
+/// The best `T` in `text` with its [`Report`] and the reasoning text found.
+///
+/// ```
+/// let out = llm_extract::extract::<serde_json::Value>("<think>hmm</think>{'a': 1,}").unwrap();
+/// assert_eq!(out.value, serde_json::json!({"a": 1}));
+/// assert_eq!(out.thoughts, vec!["hmm".to_string()]);
+/// assert!(out.report.repairs.iter().any(|r| r.kind == llm_extract::RepairKind::TrailingComma));
+/// ```
+pub fn extract<T: Extract>(text: &str) -> Result<Extracted<T>, Error> {
+    Extractor::new().extract(text)
+}

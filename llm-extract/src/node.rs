@@ -1,0 +1,269 @@
+//! The parse tree: what `serde_json::Value` keeps, plus what later stages need.
+//!
+//! A [`Node`] keeps object entries in order with duplicates, whether a string was quoted,
+//! whether a value was complete or closed by repair (truncated input), and the byte span of
+//! every value and key, so coercion can report `line:column` for any path.
+
+use crate::span::Span;
+use std::borrow::Cow;
+
+/// A number as written, kept exact: integers that fit `u64`/`i64` stay integers, everything
+/// else is a correctly rounded `f64` (non-finite values come from `NaN`/`Infinity` literals).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// A non-negative integer.
+    PosInt(u64),
+    /// A negative integer.
+    NegInt(i64),
+    /// Anything else.
+    Float(f64),
+}
+
+impl Number {
+    /// The number as `f64` (possibly rounded).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::PosInt(n) => n as f64,
+            Number::NegInt(n) => n as f64,
+            Number::Float(f) => f,
+        }
+    }
+
+    /// The `serde_json::Number`, or `None` for NaN and infinities.
+    pub fn to_json(self) -> Option<serde_json::Number> {
+        match self {
+            Number::PosInt(n) => Some(n.into()),
+            Number::NegInt(n) => Some(n.into()),
+            Number::Float(f) => serde_json::Number::from_f64(f),
+        }
+    }
+}
+
+impl From<&serde_json::Number> for Number {
+    fn from(n: &serde_json::Number) -> Number {
+        if let Some(u) = n.as_u64() {
+            Number::PosInt(u)
+        } else if let Some(i) = n.as_i64() {
+            Number::NegInt(i)
+        } else {
+            Number::Float(n.as_f64().unwrap_or(f64::NAN))
+        }
+    }
+}
+
+/// How a string was written in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quoting {
+    /// `"..."`, as JSON requires.
+    Double,
+    /// `'...'`, a backtick pair, or typographic quotes.
+    Other,
+    /// No quotes at all: a bare word or phrase.
+    Unquoted,
+}
+
+/// A string value or an object key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Str<'a> {
+    /// The decoded text.
+    pub text: Cow<'a, str>,
+    /// How it was quoted.
+    pub quoting: Quoting,
+}
+
+impl Str<'_> {
+    /// Whether the string was written with quotes of any kind.
+    pub fn is_quoted(&self) -> bool {
+        self.quoting != Quoting::Unquoted
+    }
+
+    /// An owned copy that no longer borrows the input.
+    pub fn into_owned(self) -> Str<'static> {
+        Str { text: Cow::Owned(self.text.into_owned()), quoting: self.quoting }
+    }
+}
+
+/// One `key: value` member of an object, in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry<'a> {
+    /// The key as written.
+    pub key: Str<'a>,
+    /// Where the key is in the source.
+    pub key_span: Span,
+    /// The value.
+    pub value: Node<'a>,
+}
+
+/// What kind of value a [`Node`] is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind<'a> {
+    /// `null`, `None`, `undefined`, or a missing value.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A number.
+    Number(Number),
+    /// A string (quoted or not).
+    String(Str<'a>),
+    /// An array.
+    Array(Vec<Node<'a>>),
+    /// An object: entries in source order, duplicates kept.
+    Object(Vec<Entry<'a>>),
+}
+
+/// A value found in the text, with its source span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node<'a> {
+    /// The value.
+    pub kind: NodeKind<'a>,
+    /// Where the value is in the source text.
+    pub span: Span,
+    /// `false` when the input ended inside this value and repair closed it.
+    pub complete: bool,
+}
+
+impl<'a> Node<'a> {
+    /// A complete node.
+    pub fn new(kind: NodeKind<'a>, span: Span) -> Node<'a> {
+        Node { kind, span, complete: true }
+    }
+
+    /// A short name of the node's JSON type, for messages: `"object"`, `"string"`, ...
+    pub fn type_name(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Null => "null",
+            NodeKind::Bool(_) => "boolean",
+            NodeKind::Number(_) => "number",
+            NodeKind::String(_) => "string",
+            NodeKind::Array(_) => "array",
+            NodeKind::Object(_) => "object",
+        }
+    }
+
+    /// The string's text, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::String(s) => Some(&s.text),
+            _ => None,
+        }
+    }
+
+    /// Whether this node and everything inside it is complete.
+    pub fn is_complete_deep(&self) -> bool {
+        // Iterative, so that a deep tree cannot overflow the stack.
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            if !node.complete {
+                return false;
+            }
+            match &node.kind {
+                NodeKind::Array(items) => stack.extend(items),
+                NodeKind::Object(entries) => stack.extend(entries.iter().map(|e| &e.value)),
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// The node as a `serde_json::Value`. Duplicate keys keep the last value, as
+    /// serde_json does; NaN and infinities become `null`.
+    ///
+    /// ```
+    /// let node = llm_extract::Node::from_value(&serde_json::json!({"a": [1, "x"]}));
+    /// assert_eq!(node.to_value(), serde_json::json!({"a": [1, "x"]}));
+    /// ```
+    pub fn to_value(&self) -> serde_json::Value {
+        to_value_iterative(self)
+    }
+
+    /// A node tree for an existing `serde_json::Value` (spans are empty).
+    pub fn from_value(value: &serde_json::Value) -> Node<'static> {
+        use serde_json::Value;
+        let kind = match value {
+            Value::Null => NodeKind::Null,
+            Value::Bool(b) => NodeKind::Bool(*b),
+            Value::Number(n) => NodeKind::Number(n.into()),
+            Value::String(s) => {
+                NodeKind::String(Str { text: Cow::Owned(s.clone()), quoting: Quoting::Double })
+            }
+            Value::Array(items) => NodeKind::Array(items.iter().map(Node::from_value).collect()),
+            Value::Object(map) => NodeKind::Object(
+                map.iter()
+                    .map(|(k, v)| Entry {
+                        key: Str { text: Cow::Owned(k.clone()), quoting: Quoting::Double },
+                        key_span: Span::default(),
+                        value: Node::from_value(v),
+                    })
+                    .collect(),
+            ),
+        };
+        Node::new(kind, Span::default())
+    }
+}
+
+fn scalar_to_value(kind: &NodeKind<'_>) -> serde_json::Value {
+    use serde_json::Value;
+    match kind {
+        NodeKind::Null => Value::Null,
+        NodeKind::Bool(b) => Value::Bool(*b),
+        NodeKind::Number(n) => n.to_json().map_or(Value::Null, Value::Number),
+        NodeKind::String(s) => Value::String(s.text.to_string()),
+        NodeKind::Array(_) => Value::Array(Vec::new()),
+        NodeKind::Object(_) => Value::Object(serde_json::Map::new()),
+    }
+}
+
+/// Converts without recursion: containers are built on an explicit stack.
+fn to_value_iterative(root: &Node<'_>) -> serde_json::Value {
+    use serde_json::Value;
+    enum Open<'n, 'a> {
+        Array(Vec<Value>, std::slice::Iter<'n, Node<'a>>),
+        Object(serde_json::Map<String, Value>, std::slice::Iter<'n, Entry<'a>>, Option<String>),
+    }
+    fn open<'n, 'a>(node: &'n Node<'a>) -> Result<Open<'n, 'a>, Value> {
+        match &node.kind {
+            NodeKind::Array(items) => Ok(Open::Array(Vec::with_capacity(items.len()), items.iter())),
+            NodeKind::Object(entries) => Ok(Open::Object(serde_json::Map::new(), entries.iter(), None)),
+            other => Err(scalar_to_value(other)),
+        }
+    }
+    let mut stack = match open(root) {
+        Ok(frame) => vec![frame],
+        Err(scalar) => return scalar,
+    };
+    let mut done: Option<Value> = None;
+    loop {
+        let top = stack.last_mut().expect("stack is non-empty inside the loop");
+        if let Some(value) = done.take() {
+            match top {
+                Open::Array(items, _) => items.push(value),
+                Open::Object(map, _, key) => {
+                    map.insert(key.take().unwrap_or_default(), value);
+                }
+            }
+        }
+        let next = match top {
+            Open::Array(_, iter) => iter.next(),
+            Open::Object(_, iter, key) => iter.next().map(|e| {
+                *key = Some(e.key.text.to_string());
+                &e.value
+            }),
+        };
+        match next {
+            Some(child) => match open(child) {
+                Ok(frame) => stack.push(frame),
+                Err(scalar) => done = Some(scalar),
+            },
+            None => {
+                let finished = match stack.pop().expect("non-empty") {
+                    Open::Array(items, _) => Value::Array(items),
+                    Open::Object(map, _, _) => Value::Object(map),
+                };
+                if stack.is_empty() {
+                    return finished;
+                }
+                done = Some(finished);
+            }
+        }
+    }
+}

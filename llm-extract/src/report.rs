@@ -1,0 +1,193 @@
+//! What leniency did: every repair to the syntax and every coercion to the type.
+
+use crate::path::Path;
+use crate::span::{Position, Span};
+use serde::Serialize;
+use std::fmt;
+
+/// A syntax repair made by the parser or a choice made by the locator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum RepairKind {
+    /// The value was taken from a markdown code fence.
+    Fence,
+    /// The value was surrounded by other text (prose, tags, markers), which was skipped.
+    SurroundingText,
+    /// Text after the value's end was ignored.
+    TrailingText,
+    /// A JSON document was found escaped inside a JSON string, and decoded.
+    EmbeddedJson,
+    /// The value was assembled from `Label: value` lines.
+    LabeledSections,
+    /// A `//`, `#` or `/* */` comment was removed.
+    Comment,
+    /// A trailing comma before `}` or `]` was removed.
+    TrailingComma,
+    /// A leading or doubled comma was removed.
+    ExtraComma,
+    /// A missing comma between two values was inserted.
+    MissingComma,
+    /// A missing `:` between key and value was inserted.
+    MissingColon,
+    /// A key or value without a value (`"a": ,`) became `null`.
+    MissingValue,
+    /// A string in single quotes, backticks or typographic quotes.
+    NonStandardQuotes,
+    /// An object key without quotes.
+    UnquotedKey,
+    /// A string value without quotes.
+    UnquotedString,
+    /// `True`, `False`, `None`, `undefined` and other non-JSON literals.
+    NonStandardLiteral,
+    /// `NaN` or `Infinity`, which JSON cannot hold (kept as `null` in a `serde_json::Value`).
+    NonFiniteNumber,
+    /// A number in a form JSON forbids: `.5`, `5.`, `+5`, `007`, hexadecimal.
+    NonStandardNumber,
+    /// A raw newline, tab or other control character inside a string.
+    ControlCharacter,
+    /// An invalid escape sequence, kept literally.
+    InvalidEscape,
+    /// A quote inside a string that did not end it.
+    UnescapedQuote,
+    /// `"a" + "b"` joined into one string.
+    StringConcatenation,
+    /// A closing bracket with nothing to close, or of the wrong kind.
+    StrayBracket,
+    /// A container closed where its closing bracket was missing.
+    MissingBracket,
+    /// Text that could not be part of the value was skipped.
+    SkippedText,
+    /// The input ended inside a string; it was closed.
+    TruncatedString,
+    /// The input ended inside containers; they were closed in stack order.
+    TruncatedContainer,
+    /// The input ended inside a literal or number, which was completed.
+    TruncatedLiteral,
+    /// The input ended after a key; the key was dropped.
+    TruncatedKey,
+    /// A JSONP wrapper such as `callback(...)` was removed.
+    JsonpWrapper,
+}
+
+impl RepairKind {
+    /// How much this repair counts against a reading in the score.
+    pub fn cost(self) -> u32 {
+        use RepairKind::*;
+        match self {
+            Fence | SurroundingText | TrailingText | JsonpWrapper | Comment | TrailingComma => 1,
+            EmbeddedJson | ExtraComma | NonStandardQuotes | UnquotedKey | NonStandardLiteral => 1,
+            NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
+            MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
+            UnquotedString | TruncatedString | TruncatedContainer | TruncatedLiteral => 2,
+            StrayBracket | MissingBracket | TruncatedKey => 3,
+            LabeledSections | SkippedText => 4,
+        }
+    }
+}
+
+/// One repair: what, where in the text, and where in the value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Repair {
+    /// What was repaired.
+    pub kind: RepairKind,
+    /// The bytes of the original text concerned.
+    pub span: Span,
+    /// Where in the value the repair happened.
+    pub path: Path,
+    /// `span.start` as line:column (filled in when the report is built).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<Position>,
+    /// Its weight in the score.
+    pub cost: u32,
+}
+
+impl fmt::Display for Repair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some(p) => write!(f, "{p}")?,
+            None => write!(f, "{}..{}", self.span.start, self.span.end)?,
+        }
+        write!(f, " {:?} at {}", self.kind, self.path)
+    }
+}
+
+/// A lenient step taken to fit a value to the target type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum CoercionKind {
+    /// A key matched a field only after normalization (case, `_`, `-`, spaces).
+    NormalizedKey,
+    /// A key matched a field through an alias.
+    AliasKey,
+    /// Several input keys landed on the same field; the best match was used.
+    DuplicateKey,
+    /// A key matched no field and was ignored.
+    UnknownKey,
+    /// A missing field took its default.
+    DefaultUsed,
+    /// A value that could not be coerced was replaced by the default (`catch`).
+    Caught,
+    /// A string was parsed as a number (`"42"`, `"4,200"`).
+    StringToNumber,
+    /// A number with a zero fraction became an integer.
+    FloatToInteger,
+    /// A number or boolean became a string.
+    ToString,
+    /// A string or number became a boolean.
+    ToBool,
+    /// A single value became a one-item list.
+    SingleToList,
+    /// A one-item list gave its item.
+    ListToSingle,
+    /// `null` or a placeholder such as `"N/A"` became `None`.
+    PlaceholderToNone,
+    /// A number was taken from a short sentence.
+    NumberFromText,
+    /// An enum variant matched after normalization.
+    NormalizedVariant,
+    /// An enum variant matched through an alias.
+    AliasVariant,
+    /// An enum variant was found as a word inside a sentence.
+    VariantFromText,
+    /// An unknown value went to the `other` variant.
+    OtherVariant,
+    /// A bare value was taken as the only field of a struct.
+    WrappedInStruct,
+    /// Some other coercion, described in words.
+    Other(String),
+}
+
+/// One coercion: what, where in the value and the text, and its cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Coercion {
+    /// What was done.
+    pub kind: CoercionKind,
+    /// Where in the value.
+    pub path: Path,
+    /// The bytes of the original text concerned.
+    pub span: Span,
+    /// Its weight in the score.
+    pub cost: u32,
+}
+
+/// Everything leniency did to produce a value, and how well the value fits.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    /// Syntax repairs, in source order.
+    pub repairs: Vec<Repair>,
+    /// Type coercions, in the order made.
+    pub coercions: Vec<Coercion>,
+    /// Sum of all costs: lower is a better fit; 0 means clean, valid JSON of the right shape.
+    pub score: u32,
+    /// `false` when the input was cut off and repair closed it.
+    pub complete: bool,
+    /// Where in the text the value was found.
+    pub span: Span,
+}
+
+impl Report {
+    /// Whether nothing had to be repaired or coerced.
+    pub fn is_clean(&self) -> bool {
+        self.repairs.is_empty() && self.coercions.is_empty()
+    }
+}
