@@ -1,1 +1,42 @@
-fn main() {}
+//! The `llm-extract` command: the library's operations for shells and CI.
+//!
+//! Exit status: 0 on success, 1 when no value is found (or a test fails), 2 on bad usage.
+
+mod repair;
+mod suite;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "llm-extract", version, about = "Turn what language models write into valid JSON")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the repaired JSON of the best value in FILE (or stdin)
+    Repair(repair::Args),
+    /// Run a suite of assertions over model outputs
+    Test(suite::TestArgs),
+    /// Propose assertions for a sample output
+    Scaffold(suite::ScaffoldArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Repair(args) => repair::run(args),
+        Command::Test(args) => suite::test(args),
+        Command::Scaffold(args) => suite::scaffold(args),
+    }
+}
