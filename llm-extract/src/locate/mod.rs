@@ -1,18 +1,52 @@
-//! The `locate` stage: one linear scan finding where in the text the value may be.
+//! The `locate` stage: a linear scan that finds where in a reply the value may be, and ranks
+//! those places.
 //!
-//! (Temporary stand-in: the whole text is the one candidate.)
+//! Reasoning blocks (`<think>...</think>`, also unclosed or with only the closing tag) are split
+//! off as thoughts and never searched. Explicit marker pairs and answer tags
+//! (`<json>`, `<tool_call>`, ...) rank first, text right after a caller's marker next, then
+//! markdown fences (any info string, also unterminated), then balanced `{...}` / `[...]` spans in
+//! prose. A JSON document escaped inside a JSON string is a candidate too.
+//!
+//! Every scan here touches each byte a bounded number of times: there is no bracket matching
+//! from every `{`, which is what makes the usual fallback chains quadratic.
 
-use crate::error::Error;
+mod scan;
+mod tags;
+
+use crate::error::{Category, Error, Issue};
 use crate::extractor::Settings;
 use crate::parse::{self, Parsed};
+use crate::path::Path;
+use crate::report::{Repair, RepairKind};
 use crate::span::Span;
 
-/// A region of the text that may hold the value.
+/// Where a candidate was found; decides its rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Origin {
+    /// Between a start/end marker pair, inside an answer tag, or right after a marker.
+    Explicit,
+    /// The whole text is the value.
+    Whole,
+    /// Inside a markdown fence marked as JSON (or unmarked).
+    Fence,
+    /// Inside prose.
+    Prose,
+    /// Inside a fence marked as another language.
+    OtherFence,
+}
+
+/// A place in the text that may hold the value.
 #[derive(Clone, Debug)]
 pub(crate) struct Candidate {
+    /// Parse from `span.start`, never past `span.end`.
     pub span: Span,
-    /// Cost of taking a value from here rather than from an explicit marker.
+    pub origin: Origin,
+    /// Cost of taking the value from here (the context repairs), before parsing.
     pub base_cost: u32,
+    /// Repairs describing the surroundings (fence, prose, wrapper).
+    pub context: Vec<(RepairKind, Span)>,
+    /// The candidate is a JSON string whose content is the document.
+    pub embedded: bool,
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
@@ -21,10 +55,270 @@ pub(crate) struct Located {
     pub thoughts: Vec<Span>,
 }
 
-pub(crate) fn locate(text: &str, _settings: &Settings) -> Located {
-    Located { candidates: vec![Candidate { span: Span::new(0, text.len()), base_cost: 0 }], thoughts: Vec::new() }
+/// A stretch of the text to search, and how much a value found there costs.
+struct Region {
+    span: Span,
+    origin: Origin,
+    context: Option<(RepairKind, Span)>,
 }
 
-pub(crate) fn parse_candidate<'t>(text: &'t str, candidate: &Candidate, settings: &Settings) -> Result<Parsed<'t>, Error> {
-    parse::parse_span(text, candidate.span, settings.max_depth)
+pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
+    let markup = tags::scan(text, settings);
+    let thoughts: Vec<Span> = markup.thoughts.iter().map(|t| t.whole).collect();
+    let mut regions: Vec<Region> = Vec::new();
+    for pair in &settings.marker_pairs {
+        for span in marker_pair_regions(text, &pair.0, &pair.1) {
+            regions.push(Region {
+                span,
+                origin: Origin::Explicit,
+                context: None,
+            });
+        }
+    }
+    for span in markup.answers {
+        regions.push(Region {
+            span,
+            origin: Origin::Explicit,
+            context: None,
+        });
+    }
+    for fence in scan::fences(text) {
+        if thoughts
+            .iter()
+            .any(|t| t.start <= fence.open && fence.open < t.end)
+        {
+            continue;
+        }
+        let origin = if fence.json_like {
+            Origin::Fence
+        } else {
+            Origin::OtherFence
+        };
+        regions.push(Region {
+            span: fence.content,
+            origin,
+            context: Some((RepairKind::Fence, fence.whole)),
+        });
+    }
+    // The prose: everything outside the reasoning blocks.
+    let mut cursor = 0;
+    let mut outside = Vec::new();
+    for t in &thoughts {
+        if t.start > cursor {
+            outside.push(Span::new(cursor, t.start));
+        }
+        cursor = cursor.max(t.end);
+    }
+    if cursor < text.len() {
+        outside.push(Span::new(cursor, text.len()));
+    }
+    for span in outside {
+        regions.push(Region {
+            span,
+            origin: Origin::Prose,
+            context: None,
+        });
+    }
+
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for region in &regions {
+        let content = &text[region.span.start..region.span.end];
+        let trimmed = content.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let lead = region.span.start + (content.len() - content.trim_start().len());
+        if trimmed.starts_with('"') && trimmed.len() > 2 {
+            if let Ok(inner) = serde_json::from_str::<String>(trimmed) {
+                let inner = inner.trim_start();
+                if inner.starts_with('{') || inner.starts_with('[') {
+                    candidates.push(Candidate {
+                        span: Span::new(lead, lead + trimmed.len()),
+                        origin: region.origin,
+                        base_cost: RepairKind::EmbeddedJson.cost(),
+                        context: vec![(
+                            RepairKind::EmbeddedJson,
+                            Span::new(lead, lead + trimmed.len()),
+                        )],
+                        embedded: true,
+                    });
+                    continue;
+                }
+            }
+        }
+        for found in scan::values(text, region.span) {
+            let whole_region = text[region.span.start..found.start].trim().is_empty()
+                && text[found.end.min(region.span.end)..region.span.end]
+                    .trim()
+                    .is_empty();
+            let mut context = Vec::new();
+            let mut origin = region.origin;
+            match (region.origin, &region.context) {
+                (_, Some(c)) => context.push(*c),
+                (Origin::Prose, None)
+                    if whole_region && region.span == Span::new(0, text.len()) =>
+                {
+                    origin = Origin::Whole;
+                }
+                (Origin::Prose, None) => match jsonp_wrapper(text, found) {
+                    Some(wrapper) => context.push((RepairKind::JsonpWrapper, wrapper)),
+                    None => context.push((RepairKind::SurroundingText, region.span)),
+                },
+                _ => {}
+            }
+            candidates.push(Candidate {
+                span: found,
+                origin,
+                base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
+                context,
+                embedded: false,
+            });
+        }
+    }
+    // One candidate per place: the best-ranked reading of it.
+    candidates.sort_by_key(|c| (c.span.start, c.span.end, c.origin, c.base_cost));
+    candidates.dedup_by_key(|c| (c.span.start, c.span.end));
+    // A value right after a caller's marker ranks with the explicit ones.
+    for marker in &settings.markers {
+        for (at, _) in text.match_indices(marker.as_str()) {
+            let after = at + marker.len();
+            let first = candidates.partition_point(|c| c.span.start < after);
+            if let Some(c) = candidates.get_mut(first) {
+                c.origin = Origin::Explicit;
+                c.context.retain(|(k, _)| *k != RepairKind::SurroundingText);
+                c.base_cost = c.context.iter().map(|(k, _)| k.cost()).sum();
+            }
+        }
+    }
+    candidates.sort_by_key(|c| (c.base_cost, c.origin, c.span.start));
+    Located {
+        candidates,
+        thoughts: markup.thoughts.iter().map(|t| t.content).collect(),
+    }
 }
+
+/// `callback( {...} );` around a value: the span of the wrapper's head.
+fn jsonp_wrapper(text: &str, value: Span) -> Option<Span> {
+    let before = text[..value.start].trim_end();
+    let head = before.strip_suffix('(')?;
+    let name_start = head
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
+        .map_or(0, |i| i + 1);
+    let name = &head[name_start..];
+    if name.is_empty() || !text[..name_start].trim().is_empty() {
+        return None;
+    }
+    Some(Span::new(name_start, value.start))
+}
+
+/// Regions between each `start` marker and the next `end` marker (or the end of the text).
+fn marker_pair_regions(text: &str, start: &str, end: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(start) {
+        let content_start = from + i + start.len();
+        match text[content_start..].find(end) {
+            Some(j) => {
+                out.push(Span::new(content_start, content_start + j));
+                from = content_start + j + end.len();
+            }
+            None => {
+                out.push(Span::new(content_start, text.len()));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Parses one candidate and adds its context repairs.
+pub(crate) fn parse_candidate<'t>(
+    text: &'t str,
+    candidate: &Candidate,
+    settings: &Settings,
+) -> Result<Parsed<'t>, Error> {
+    let mut parsed = if candidate.embedded {
+        parse_embedded(text, candidate, settings)?
+    } else {
+        parse::parse_span(text, candidate.span, settings.max_depth)?
+    };
+    let trailing = &text[parsed.end.min(candidate.span.end)..candidate.span.end];
+    if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {
+        let span = Span::new(parsed.end, candidate.span.end);
+        parsed.repairs.push(repair(RepairKind::TrailingText, span));
+    }
+    let mut repairs: Vec<Repair> = candidate
+        .context
+        .iter()
+        .map(|&(kind, span)| repair(kind, span))
+        .collect();
+    repairs.append(&mut parsed.repairs);
+    parsed.repairs = repairs;
+    Ok(parsed)
+}
+
+fn repair(kind: RepairKind, span: Span) -> Repair {
+    Repair {
+        kind,
+        span,
+        path: Path::root(),
+        position: None,
+        cost: kind.cost(),
+    }
+}
+
+/// A JSON string holding a document: decode it, parse the document, and point every span at
+/// the string (positions inside the decoded text do not exist in the original).
+fn parse_embedded(
+    text: &str,
+    candidate: &Candidate,
+    settings: &Settings,
+) -> Result<Parsed<'static>, Error> {
+    let literal = &text[candidate.span.start..candidate.span.end];
+    let inner: String = serde_json::from_str(literal).map_err(|e| {
+        Error::new(vec![Issue::new(
+            Category::Syntax,
+            Path::root(),
+            format!("invalid JSON string: {e}"),
+        )
+        .at(candidate.span)])
+    })?;
+    let start = inner.len() - inner.trim_start().len();
+    let parsed = parse::parse_span(&inner, Span::new(start, inner.len()), settings.max_depth)
+        .map_err(|e| {
+            Error::new(
+                e.issues()
+                    .iter()
+                    .cloned()
+                    .map(|i| Issue {
+                        span: Some(candidate.span),
+                        position: None,
+                        ..i
+                    })
+                    .collect(),
+            )
+        })?;
+    let mut parsed = parsed.into_owned();
+    let mut stack = vec![&mut parsed.node];
+    while let Some(node) = stack.pop() {
+        node.span = candidate.span;
+        match &mut node.kind {
+            crate::node::NodeKind::Array(items) => stack.extend(items.iter_mut()),
+            crate::node::NodeKind::Object(entries) => {
+                for e in entries.iter_mut() {
+                    e.key_span = candidate.span;
+                    stack.push(&mut e.value);
+                }
+            }
+            _ => {}
+        }
+    }
+    for r in &mut parsed.repairs {
+        r.span = candidate.span;
+    }
+    parsed.end = candidate.span.end;
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,34 +1,889 @@
-//! The `parse` stage: a tolerant, one-pass JSON parser yielding a [`Node`] tree and [`Repair`]s.
+//! The `parse` stage: a tolerant, one-pass JSON parser yielding a [`Node`] tree and the
+//! [`Repair`]s it made.
 //!
-//! (Temporary stand-in: strict serde_json parsing; replaced by the tolerant parser.)
+//! The parser is a state machine over an explicit stack of open containers, never recursion:
+//! no input can overflow the call stack (the depth limit is a policy, not a crash guard), and
+//! truncated input is closed by draining the stack in order. Every deviation from JSON is
+//! handled inside the same pass and logged with its byte span; valid JSON goes through the
+//! same code and comes out equal to what `serde_json` reads, with no repair reported.
+//!
+//! ```
+//! use llm_extract::parse::parse;
+//! let parsed = parse("{name: 'Ada', langs: ['en', 'fr',], // comment\n ok: True", 128).unwrap();
+//! assert_eq!(parsed.node.to_value(), serde_json::json!({"name": "Ada", "langs": ["en", "fr"], "ok": true}));
+//! assert!(!parsed.node.complete); // the closing brace was missing
+//! ```
 
-use crate::error::{Category, Error};
-use crate::node::Node;
-use crate::report::Repair;
-use crate::span::Span;
+mod number;
+mod string;
 
-/// The result of parsing one candidate.
+use crate::error::{Category, Error, Issue};
+use crate::node::{Entry, Node, NodeKind, Quoting, Str};
+use crate::path::{Path, Segment};
+use crate::report::{Repair, RepairKind};
+use crate::span::{Position, Span};
+use std::borrow::Cow;
+
+/// The result of parsing one value.
 #[derive(Debug, Clone)]
 pub struct Parsed<'a> {
     /// The value.
     pub node: Node<'a>,
-    /// What was repaired, in source order.
+    /// What was repaired, in the order found.
     pub repairs: Vec<Repair>,
-    /// Byte offset just after the value.
+    /// Byte offset just after the value (where a following value could start).
     pub end: usize,
 }
 
-/// Strict JSON: `Some` only when `text` (trimmed) is one valid JSON document.
-pub(crate) fn strict(text: &str, _max_depth: usize) -> Option<serde_json::Value> {
-    serde_json::from_str(text).ok()
+impl Parsed<'_> {
+    /// The parsed value with everything borrowed from the input copied.
+    pub fn into_owned(self) -> Parsed<'static> {
+        Parsed {
+            node: self.node.into_owned(),
+            repairs: self.repairs,
+            end: self.end,
+        }
+    }
 }
 
-/// Parses the value starting at `span.start` of `text`, not reading past `span.end`.
-pub fn parse_span<'a>(text: &'a str, span: Span, _max_depth: usize) -> Result<Parsed<'a>, Error> {
-    let slice = &text[span.start..span.end];
-    let value: serde_json::Value = serde_json::from_str(slice)
-        .map_err(|e| Error::single(Category::Syntax, e.to_string()))?;
-    let mut node = Node::from_value(&value);
-    node.span = span;
-    Ok(Parsed { node, repairs: Vec::new(), end: span.end })
+/// Strict JSON through serde_json: `Some` only when `text` is exactly one valid JSON document
+/// (surrounding whitespace allowed) nested no deeper than `max_depth`. This is the fast path
+/// for valid input; the tolerant parser yields the same value for it.
+pub(crate) fn strict(text: &str, max_depth: usize) -> Option<serde_json::Value> {
+    let first = text.bytes().find(|b| !b.is_ascii_whitespace())?;
+    if !matches!(
+        first,
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+    ) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    // serde_json stops at depth 128 by itself; a lower limit is checked here.
+    if max_depth < 128 && depth_exceeds(&value, max_depth) {
+        return None;
+    }
+    Some(value)
 }
+
+fn depth_exceeds(value: &serde_json::Value, max_depth: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &serde_json::Value>> = match v {
+            serde_json::Value::Array(a) => Box::new(a.iter()),
+            serde_json::Value::Object(o) => Box::new(o.values()),
+            _ => continue,
+        };
+        if depth + 1 > max_depth {
+            return true;
+        }
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    false
+}
+
+/// Parses the first value in `text`, tolerating what models get wrong.
+///
+/// Leading text before the first value is not skipped: `text` should start at (or a little
+/// before) the value, as the locate stage arranges.
+pub fn parse(text: &str, max_depth: usize) -> Result<Parsed<'_>, Error> {
+    parse_span(text, Span::new(0, text.len()), max_depth)
+}
+
+/// Parses the value that starts at `span.start` of `text` without reading past `span.end`.
+/// Spans in the result are offsets into `text`.
+pub fn parse_span(text: &str, span: Span, max_depth: usize) -> Result<Parsed<'_>, Error> {
+    let end = span.end.min(text.len());
+    let start = span.start.min(end);
+    Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: start,
+        end,
+        max_depth,
+        repairs: Vec::new(),
+        stack: Vec::new(),
+        backtrack_budget: end - start,
+    }
+    .run()
+    .map_err(|e| e.with_positions(text))
+}
+
+/// Where a string or bare word is being read; it decides which characters end it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// The top-level value.
+    Root,
+    /// An object key.
+    Key,
+    /// A value inside an object.
+    ObjectValue,
+    /// A value inside an array.
+    ArrayValue,
+}
+
+enum Frame<'a> {
+    Array {
+        start: usize,
+        items: Vec<Node<'a>>,
+        after_comma: Option<usize>,
+    },
+    Object {
+        start: usize,
+        entries: Vec<Entry<'a>>,
+        key: Option<(Str<'a>, Span)>,
+        after_comma: Option<usize>,
+    },
+}
+
+/// What the parser expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// A value (at the root, after `[`, after `,` in an array, after `:`).
+    Value,
+    /// A key or `}`.
+    Key,
+    /// The `:` after a key.
+    Colon,
+    /// `,` or a closing bracket after a value.
+    Separator,
+}
+
+pub(crate) struct Parser<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) end: usize,
+    max_depth: usize,
+    pub(crate) repairs: Vec<Repair>,
+    stack: Vec<Frame<'a>>,
+    /// Bytes that strings may still re-read when they go back to an earlier quote; bounds
+    /// that work to the input length.
+    pub(crate) backtrack_budget: usize,
+}
+
+/// Bytes that may follow a complete scalar token.
+pub(crate) fn is_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}' | b'/' | b'#' | b')' | b';' | 0x0c
+    )
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn peek(&self) -> Option<u8> {
+        (self.pos < self.end).then(|| self.bytes[self.pos])
+    }
+
+    pub(crate) fn stack_is_empty(&self) -> bool {
+        self.stack.is_empty()
+    }
+
+    pub(crate) fn at_eof(&self) -> bool {
+        self.pos >= self.end
+    }
+
+    /// The JSON path of the place being parsed (depth is bounded by `max_depth`).
+    fn path(&self) -> Path {
+        self.stack
+            .iter()
+            .map(|frame| match frame {
+                Frame::Array { items, .. } => Segment::Index(items.len()),
+                Frame::Object { key, .. } => Segment::Key(
+                    key.as_ref()
+                        .map(|(k, _)| k.text.to_string())
+                        .unwrap_or_default(),
+                ),
+            })
+            .collect()
+    }
+
+    pub(crate) fn repair(&mut self, kind: RepairKind, span: Span) {
+        let path = self.path();
+        self.repairs.push(Repair {
+            kind,
+            span,
+            path,
+            position: None,
+            cost: kind.cost(),
+        });
+    }
+
+    fn slot(&self) -> Slot {
+        match self.stack.last() {
+            None => Slot::Root,
+            Some(Frame::Array { .. }) => Slot::ArrayValue,
+            Some(Frame::Object { .. }) => Slot::ObjectValue,
+        }
+    }
+
+    fn run(mut self) -> Result<Parsed<'a>, Error> {
+        let mut expect = Expect::Value;
+        loop {
+            self.skip_trivia();
+            let Some(b) = self.peek() else {
+                return self.finish_at_eof(expect);
+            };
+            match expect {
+                Expect::Value => match b {
+                    b'{' | b'[' => {
+                        if self.stack.len() >= self.max_depth {
+                            return Err(self.too_deep());
+                        }
+                        let start = self.pos;
+                        self.pos += 1;
+                        if b == b'{' {
+                            self.stack.push(Frame::Object {
+                                start,
+                                entries: Vec::new(),
+                                key: None,
+                                after_comma: None,
+                            });
+                            expect = Expect::Key;
+                        } else {
+                            self.stack.push(Frame::Array {
+                                start,
+                                items: Vec::new(),
+                                after_comma: None,
+                            });
+                        }
+                    }
+                    b']' | b'}' => match self.stack.last() {
+                        Some(Frame::Array { .. }) => {
+                            if let Some(done) = self.close(b) {
+                                return Ok(done);
+                            }
+                            expect = self.after_value();
+                        }
+                        Some(Frame::Object { .. }) => {
+                            // `"a": }`: the value is missing.
+                            self.missing_value();
+                            expect = Expect::Separator;
+                        }
+                        None => {
+                            self.repair(
+                                RepairKind::StrayBracket,
+                                Span::new(self.pos, self.pos + 1),
+                            );
+                            self.pos += 1;
+                        }
+                    },
+                    b',' => match self.stack.last_mut() {
+                        Some(Frame::Array { after_comma, .. }) => {
+                            // `[,1]` or `[1,,2]`: nothing between the commas.
+                            *after_comma = Some(self.pos);
+                            self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
+                            self.pos += 1;
+                        }
+                        Some(Frame::Object { .. }) => {
+                            self.missing_value();
+                            expect = Expect::Separator;
+                        }
+                        None => {
+                            self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                            self.pos += 1;
+                        }
+                    },
+                    b':' => {
+                        self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                        self.pos += 1;
+                    }
+                    _ => {
+                        let slot = self.slot();
+                        let node = self.scalar(slot);
+                        if let Some(done) = self.push_value(node) {
+                            return Ok(done);
+                        }
+                        expect = self.after_value();
+                    }
+                },
+                Expect::Key => match b {
+                    b'}' => {
+                        if let Some(done) = self.close(b) {
+                            return Ok(done);
+                        }
+                        expect = self.after_value();
+                    }
+                    b']' => {
+                        if let Some(done) = self.close(b) {
+                            return Ok(done);
+                        }
+                        expect = self.after_value();
+                    }
+                    b',' => {
+                        self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
+                        self.pos += 1;
+                        self.set_after_comma(None);
+                    }
+                    b'{' | b'[' | b':' => {
+                        // A value where a key belongs; nothing sensible to attach it to.
+                        self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                        self.pos += 1;
+                    }
+                    _ => {
+                        let start = self.pos;
+                        let (key, complete) = self.key();
+                        if !complete {
+                            self.repair(RepairKind::TruncatedKey, Span::new(start, self.end));
+                            return self.finish_at_eof(Expect::Key);
+                        }
+                        let span = Span::new(start, self.pos);
+                        if let Some(Frame::Object {
+                            key: slot,
+                            after_comma,
+                            ..
+                        }) = self.stack.last_mut()
+                        {
+                            *slot = Some((key, span));
+                            *after_comma = None;
+                        }
+                        expect = Expect::Colon;
+                    }
+                },
+                Expect::Colon => match b {
+                    b':' => {
+                        self.pos += 1;
+                        expect = Expect::Value;
+                    }
+                    b'=' => {
+                        self.repair(RepairKind::MissingColon, Span::new(self.pos, self.pos + 1));
+                        self.pos += 1;
+                        expect = Expect::Value;
+                    }
+                    b',' | b'}' => {
+                        self.missing_value();
+                        expect = Expect::Separator;
+                    }
+                    _ => {
+                        self.repair(RepairKind::MissingColon, Span::at(self.pos));
+                        expect = Expect::Value;
+                    }
+                },
+                Expect::Separator => match b {
+                    b',' => {
+                        let at = self.pos;
+                        self.pos += 1;
+                        self.set_after_comma(Some(at));
+                        expect = match self.stack.last() {
+                            Some(Frame::Object { .. }) => Expect::Key,
+                            _ => Expect::Value,
+                        };
+                    }
+                    b'}' | b']' => {
+                        if let Some(done) = self.close(b) {
+                            return Ok(done);
+                        }
+                        expect = self.after_value();
+                    }
+                    b':' => {
+                        self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                        self.pos += 1;
+                    }
+                    _ => {
+                        // Two values with no comma between them.
+                        self.repair(RepairKind::MissingComma, Span::at(self.pos));
+                        expect = match self.stack.last() {
+                            Some(Frame::Object { .. }) => Expect::Key,
+                            _ => Expect::Value,
+                        };
+                    }
+                },
+            }
+        }
+    }
+
+    fn set_after_comma(&mut self, at: Option<usize>) {
+        match self.stack.last_mut() {
+            Some(Frame::Array { after_comma, .. }) | Some(Frame::Object { after_comma, .. }) => {
+                *after_comma = at
+            }
+            None => {}
+        }
+    }
+
+    fn after_value(&self) -> Expect {
+        Expect::Separator
+    }
+
+    fn too_deep(&self) -> Error {
+        let at = Position::of(self.text, self.pos);
+        Error::new(vec![Issue::new(
+            Category::TooDeep,
+            Path::root(),
+            format!(
+                "nesting deeper than max_depth ({}) at line {} column {}; raise it with Extractor::max_depth",
+                self.max_depth, at.line, at.column
+            ),
+        )
+        .at(Span::at(self.pos))])
+    }
+
+    /// `"a": ,` or `"a": }`: the value is `null`.
+    fn missing_value(&mut self) {
+        self.repair(RepairKind::MissingValue, Span::at(self.pos));
+        let node = Node::new(NodeKind::Null, Span::at(self.pos));
+        // Inside an object the stack is non-empty, so this never finishes the document.
+        let _ = self.push_value(node);
+    }
+
+    /// Attaches a finished value to the open container, or returns the document if it is the
+    /// root.
+    fn push_value(&mut self, node: Node<'a>) -> Option<Parsed<'a>> {
+        match self.stack.last_mut() {
+            None => Some(Parsed {
+                end: node.span.end.max(self.pos),
+                node,
+                repairs: std::mem::take(&mut self.repairs),
+            }),
+            Some(Frame::Array {
+                items, after_comma, ..
+            }) => {
+                items.push(node);
+                *after_comma = None;
+                None
+            }
+            Some(Frame::Object {
+                entries,
+                key,
+                after_comma,
+                ..
+            }) => {
+                let (key, key_span) = key.take().unwrap_or_else(|| {
+                    (
+                        Str {
+                            text: Cow::Borrowed(""),
+                            quoting: Quoting::Unquoted,
+                        },
+                        Span::at(node.span.start),
+                    )
+                });
+                entries.push(Entry {
+                    key,
+                    key_span,
+                    value: node,
+                });
+                *after_comma = None;
+                None
+            }
+        }
+    }
+
+    /// Closes containers for the bracket `b` at `self.pos`. Returns the document when the root
+    /// closes.
+    fn close(&mut self, b: u8) -> Option<Parsed<'a>> {
+        let want_object = b == b'}';
+        let matching = self
+            .stack
+            .iter()
+            .rposition(|f| matches!(f, Frame::Object { .. }) == want_object);
+        let Some(target) = matching else {
+            // Nothing of this kind is open: skip the bracket.
+            self.repair(RepairKind::StrayBracket, Span::new(self.pos, self.pos + 1));
+            self.pos += 1;
+            return None;
+        };
+        // Containers opened after the matching one lack their closing bracket.
+        while self.stack.len() > target + 1 {
+            self.repair(RepairKind::MissingBracket, Span::at(self.pos));
+            if let Some(done) = self.pop_frame(self.pos, true) {
+                return Some(done);
+            }
+        }
+        if let Some(at) = self.after_comma_of_top() {
+            self.repair(RepairKind::TrailingComma, Span::new(at, at + 1));
+        }
+        if let Some(Frame::Object {
+            key: Some((_, span)),
+            ..
+        }) = self.stack.last()
+        {
+            // `{"a"}`: a key with no value.
+            let at = span.end;
+            self.repair(RepairKind::MissingValue, Span::at(at));
+            let _ = self.push_value(Node::new(NodeKind::Null, Span::at(at)));
+        }
+        self.pos += 1;
+        self.pop_frame(self.pos, true)
+    }
+
+    fn after_comma_of_top(&self) -> Option<usize> {
+        match self.stack.last() {
+            Some(Frame::Array { after_comma, .. }) | Some(Frame::Object { after_comma, .. }) => {
+                *after_comma
+            }
+            None => None,
+        }
+    }
+
+    fn pop_frame(&mut self, end: usize, complete: bool) -> Option<Parsed<'a>> {
+        let frame = self.stack.pop()?;
+        let node = match frame {
+            Frame::Array { start, items, .. } => Node {
+                kind: NodeKind::Array(items),
+                span: Span::new(start, end),
+                complete,
+            },
+            Frame::Object { start, entries, .. } => Node {
+                kind: NodeKind::Object(entries),
+                span: Span::new(start, end),
+                complete,
+            },
+        };
+        self.push_value(node)
+    }
+
+    /// The input ended: close what is open, in stack order.
+    fn finish_at_eof(&mut self, expect: Expect) -> Result<Parsed<'a>, Error> {
+        if self.stack.is_empty() {
+            return Err(Error::new(vec![Issue::new(
+                Category::NotFound,
+                Path::root(),
+                "no JSON found: the text ended before any value",
+            )
+            .at(Span::at(self.pos))]));
+        }
+        let end = self.end;
+        match (expect, self.stack.last()) {
+            // `{"a":` or `{"a"`: the key is kept with a null value, marked incomplete.
+            (Expect::Value | Expect::Colon, Some(Frame::Object { key: Some(_), .. })) => {
+                self.repair(RepairKind::MissingValue, Span::at(end));
+                let _ = self.push_value(Node {
+                    kind: NodeKind::Null,
+                    span: Span::at(end),
+                    complete: false,
+                });
+            }
+            _ => {}
+        }
+        self.repair(RepairKind::TruncatedContainer, Span::at(end));
+        loop {
+            if let Some(done) = self.pop_frame(end, false) {
+                return Ok(done);
+            }
+        }
+    }
+
+    /// Skips whitespace and comments, logging each comment.
+    pub(crate) fn skip_trivia(&mut self) {
+        while self.pos < self.end {
+            match self.bytes[self.pos] {
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0c => self.pos += 1,
+                b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'/' => {
+                    self.line_comment()
+                }
+                b'#' => self.line_comment(),
+                b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'*' => {
+                    let start = self.pos;
+                    let body = &self.bytes[self.pos + 2..self.end];
+                    self.pos = match memchr::memmem::find(body, b"*/") {
+                        Some(i) => self.pos + 2 + i + 2,
+                        None => self.end,
+                    };
+                    self.repair(RepairKind::Comment, Span::new(start, self.pos));
+                }
+                0xC2 if self.bytes.get(self.pos + 1) == Some(&0xA0) => self.pos += 2, // no-break space
+                0xEF if self.bytes[self.pos..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) => {
+                    self.pos += 3
+                } // BOM
+                _ => return,
+            }
+        }
+    }
+
+    fn line_comment(&mut self) {
+        let start = self.pos;
+        self.pos = match memchr::memchr(b'\n', &self.bytes[self.pos..self.end]) {
+            Some(i) => self.pos + i,
+            None => self.end,
+        };
+        self.repair(RepairKind::Comment, Span::new(start, self.pos));
+    }
+
+    /// A key: quoted, or a bare word or phrase up to the `:`. Returns `false` as the second
+    /// value when the input ended inside it.
+    fn key(&mut self) -> (Str<'a>, bool) {
+        if string::opening_quote(&self.bytes[self.pos..self.end]).is_some() {
+            let s = self.string(Slot::Key);
+            return (s.value, s.complete);
+        }
+        let start = self.pos;
+        while let Some(b) = self.peek() {
+            if matches!(
+                b,
+                b':' | b',' | b'}' | b']' | b'{' | b'[' | b'"' | b'\n' | b'\r' | b'='
+            ) {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.at_eof() {
+            return (
+                Str {
+                    text: Cow::Borrowed(""),
+                    quoting: Quoting::Unquoted,
+                },
+                false,
+            );
+        }
+        let raw = self.text[start..self.pos].trim_end();
+        self.repair(RepairKind::UnquotedKey, Span::new(start, start + raw.len()));
+        (
+            Str {
+                text: Cow::Borrowed(raw),
+                quoting: Quoting::Unquoted,
+            },
+            true,
+        )
+    }
+
+    /// A string, number, literal or bare word at `self.pos`.
+    fn scalar(&mut self, slot: Slot) -> Node<'a> {
+        let start = self.pos;
+        let rest = &self.bytes[self.pos..self.end];
+        if string::opening_quote(rest).is_some() {
+            let first = self.string(slot);
+            let mut node = Node {
+                kind: NodeKind::String(first.value),
+                span: Span::new(start, self.pos),
+                complete: first.complete,
+            };
+            if node.complete {
+                self.concatenation(&mut node, slot);
+            }
+            return node;
+        }
+        let b = rest[0];
+        if b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.') {
+            if let Some(node) = self.number() {
+                return node;
+            }
+        } else if b.is_ascii_alphabetic() {
+            if let Some(node) = self.literal() {
+                return node;
+            }
+        }
+        self.pos = start;
+        self.bare_string(slot)
+    }
+
+    /// `"a" + "b"`: joins the parts into one string.
+    fn concatenation(&mut self, node: &mut Node<'a>, slot: Slot) {
+        loop {
+            let save = self.pos;
+            let mut i = self.pos;
+            while i < self.end && matches!(self.bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
+                i += 1;
+            }
+            if i >= self.end || self.bytes[i] != b'+' {
+                return;
+            }
+            i += 1;
+            while i < self.end && matches!(self.bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
+                i += 1;
+            }
+            if string::opening_quote(&self.bytes[i..self.end]).is_none() {
+                self.pos = save;
+                return;
+            }
+            self.pos = i;
+            let next = self.string(slot);
+            self.repair(RepairKind::StringConcatenation, Span::new(save, self.pos));
+            if let NodeKind::String(s) = &mut node.kind {
+                s.text.to_mut().push_str(&next.value.text);
+            }
+            node.span.end = self.pos;
+            if !next.complete {
+                node.complete = false;
+                return;
+            }
+        }
+    }
+
+    /// `true`, `None`, `NaN`, ... if the word at `self.pos` is one and ends there.
+    fn literal(&mut self) -> Option<Node<'a>> {
+        let start = self.pos;
+        let mut i = start;
+        while i < self.end && (self.bytes[i].is_ascii_alphanumeric() || self.bytes[i] == b'_') {
+            i += 1;
+        }
+        let word = &self.text[start..i];
+        let at_end = i >= self.end;
+        if !at_end && !is_delimiter(self.bytes[i]) {
+            return None;
+        }
+        let span = Span::new(start, i);
+        let (kind, standard) = match word {
+            "true" => (NodeKind::Bool(true), true),
+            "false" => (NodeKind::Bool(false), true),
+            "null" => (NodeKind::Null, true),
+            "True" | "TRUE" => (NodeKind::Bool(true), false),
+            "False" | "FALSE" => (NodeKind::Bool(false), false),
+            "None" | "NULL" | "Null" | "undefined" | "nil" => (NodeKind::Null, false),
+            "NaN" | "nan" => {
+                self.pos = i;
+                self.repair(RepairKind::NonFiniteNumber, span);
+                return Some(Node::new(
+                    NodeKind::Number(crate::node::Number::Float(f64::NAN)),
+                    span,
+                ));
+            }
+            "Infinity" | "inf" | "Inf" => {
+                self.pos = i;
+                self.repair(RepairKind::NonFiniteNumber, span);
+                return Some(Node::new(
+                    NodeKind::Number(crate::node::Number::Float(f64::INFINITY)),
+                    span,
+                ));
+            }
+            _ if at_end && !self.stack.is_empty() && !word.is_empty() => {
+                // Cut off inside a literal: `tr`, `fals`, `nul`.
+                let kind = if "true".starts_with(word) {
+                    NodeKind::Bool(true)
+                } else if "false".starts_with(word) {
+                    NodeKind::Bool(false)
+                } else if "null".starts_with(word) {
+                    NodeKind::Null
+                } else {
+                    return None;
+                };
+                self.pos = i;
+                self.repair(RepairKind::TruncatedLiteral, span);
+                return Some(Node {
+                    kind,
+                    span,
+                    complete: false,
+                });
+            }
+            _ => return None,
+        };
+        self.pos = i;
+        if !standard {
+            self.repair(RepairKind::NonStandardLiteral, span);
+        }
+        Some(Node::new(kind, span))
+    }
+
+    /// A bare word or phrase used as a string value, up to the next separator.
+    fn bare_string(&mut self, slot: Slot) -> Node<'a> {
+        let start = self.pos;
+        while let Some(b) = self.peek() {
+            let stop = match b {
+                b'\n' | b'\r' => true,
+                b',' => slot != Slot::Root,
+                b'}' | b']' => true,
+                b'{' | b'[' => self.pos > start,
+                b'/' => {
+                    // ` // comment` ends the value; `http://` does not.
+                    self.bytes.get(self.pos + 1) == Some(&b'/')
+                        && self.pos > start
+                        && matches!(self.bytes[self.pos - 1], b' ' | b'\t')
+                }
+                _ => false,
+            };
+            if stop {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.pos == start {
+            // A lone structural byte the caller could not use: take it as text.
+            self.pos += 1;
+            while self.pos < self.end && !self.text.is_char_boundary(self.pos) {
+                self.pos += 1;
+            }
+        }
+        let raw = self.text[start..self.pos].trim_end();
+        let span = Span::new(start, start + raw.len());
+        self.repair(RepairKind::UnquotedString, span);
+        Node {
+            kind: NodeKind::String(Str {
+                text: Cow::Borrowed(raw),
+                quoting: Quoting::Unquoted,
+            }),
+            span,
+            complete: self.pos < self.end || self.stack.is_empty(),
+        }
+    }
+}
+
+impl Node<'_> {
+    /// The same tree with every borrowed string copied, so it no longer borrows the input.
+    pub fn into_owned(self) -> Node<'static> {
+        // Iterative post-order rebuild, so deep trees cannot overflow the stack.
+        enum Work<'a> {
+            Visit(Node<'a>),
+            BuildArray(Span, bool, usize),
+            BuildObject(Span, bool, Vec<(Str<'static>, Span)>),
+        }
+        let mut work = vec![Work::Visit(self)];
+        let mut done: Vec<Node<'static>> = Vec::new();
+        while let Some(item) = work.pop() {
+            match item {
+                Work::Visit(node) => match node.kind {
+                    NodeKind::Array(items) => {
+                        work.push(Work::BuildArray(node.span, node.complete, items.len()));
+                        work.extend(items.into_iter().rev().map(Work::Visit));
+                    }
+                    NodeKind::Object(entries) => {
+                        let mut keys = Vec::with_capacity(entries.len());
+                        let mut values = Vec::with_capacity(entries.len());
+                        for e in entries {
+                            keys.push((e.key.into_owned(), e.key_span));
+                            values.push(e.value);
+                        }
+                        work.push(Work::BuildObject(node.span, node.complete, keys));
+                        work.extend(values.into_iter().rev().map(Work::Visit));
+                    }
+                    NodeKind::String(s) => done.push(Node {
+                        kind: NodeKind::String(s.into_owned()),
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                    NodeKind::Null => done.push(Node {
+                        kind: NodeKind::Null,
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                    NodeKind::Bool(b) => done.push(Node {
+                        kind: NodeKind::Bool(b),
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                    NodeKind::Number(n) => done.push(Node {
+                        kind: NodeKind::Number(n),
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                },
+                Work::BuildArray(span, complete, n) => {
+                    let items = done.split_off(done.len() - n);
+                    done.push(Node {
+                        kind: NodeKind::Array(items),
+                        span,
+                        complete,
+                    });
+                }
+                Work::BuildObject(span, complete, keys) => {
+                    let values = done.split_off(done.len() - keys.len());
+                    let entries = keys
+                        .into_iter()
+                        .zip(values)
+                        .map(|((key, key_span), value)| Entry {
+                            key,
+                            key_span,
+                            value,
+                        })
+                        .collect();
+                    done.push(Node {
+                        kind: NodeKind::Object(entries),
+                        span,
+                        complete,
+                    });
+                }
+            }
+        }
+        done.pop().expect("one root")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,160 @@
+//! Linear scans for markdown fences and for where values start in prose.
+
+use crate::span::Span;
+use memchr::memmem;
+
+/// A markdown code fence.
+pub(crate) struct Fence {
+    /// Offset of the opening backticks.
+    pub open: usize,
+    /// The fence with its backticks.
+    pub whole: Span,
+    /// Between the info string and the closing backticks (or the end of the text).
+    pub content: Span,
+    /// The info string is empty or names JSON (or a language whose literals look like it).
+    pub json_like: bool,
+}
+
+const JSON_LIKE: &[&str] = &[
+    "json",
+    "json5",
+    "jsonc",
+    "jsonl",
+    "ndjson",
+    "javascript",
+    "js",
+    "typescript",
+    "ts",
+    "python",
+    "py",
+    "yaml",
+    "text",
+    "txt",
+    "plaintext",
+    "tool_call",
+    "tool_code",
+    "output",
+];
+
+/// Every fence in `text`, in order. A fence opened inline (```` ```{...}``` ````) closes at
+/// the next backticks; otherwise the closing backticks must start their line.
+pub(crate) fn fences(text: &str) -> Vec<Fence> {
+    let bytes = text.as_bytes();
+    let finder = memmem::Finder::new(b"```");
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = finder.find(&bytes[i..]).map(|x| x + i) {
+        let mut run_end = p;
+        while run_end < bytes.len() && bytes[run_end] == b'`' {
+            run_end += 1;
+        }
+        let run = run_end - p;
+        let line_end =
+            memchr::memchr(b'\n', &bytes[run_end..]).map_or(bytes.len(), |x| x + run_end);
+        let info = text[run_end..line_end].trim();
+        let is_word = !info.is_empty()
+            && info.len() <= 32
+            && !info.contains(|c: char| c.is_whitespace() || "{[\"'`".contains(c));
+        let (content_start, json_like, inline) = if info.is_empty() {
+            ((line_end + 1).min(bytes.len()), true, false)
+        } else if is_word {
+            let lang = info.to_ascii_lowercase();
+            (
+                (line_end + 1).min(bytes.len()),
+                JSON_LIKE.contains(&lang.as_str()),
+                false,
+            )
+        } else {
+            (run_end, true, true)
+        };
+        // Find the closing run: at least as long, and at a line start unless inline.
+        let mut search = content_start;
+        let mut close = None;
+        while let Some(q) = finder.find(&bytes[search..]).map(|x| x + search) {
+            let mut q_end = q;
+            while q_end < bytes.len() && bytes[q_end] == b'`' {
+                q_end += 1;
+            }
+            let line_start = memchr::memrchr(b'\n', &bytes[..q]).map_or(0, |x| x + 1);
+            let at_line_start = text[line_start..q].trim().is_empty();
+            if q_end - q >= run && (inline || at_line_start) {
+                close = Some((q, q_end));
+                break;
+            }
+            search = q_end;
+        }
+        let (content_end, whole_end) = close.unwrap_or((bytes.len(), bytes.len()));
+        out.push(Fence {
+            open: p,
+            whole: Span::new(p, whole_end),
+            content: Span::new(content_start.min(content_end), content_end),
+            json_like,
+        });
+        if whole_end >= bytes.len() {
+            break;
+        }
+        i = whole_end;
+    }
+    out
+}
+
+/// Where values may be in `region` of `text`: each top-level balanced `{...}` / `[...]` span,
+/// string-aware (a `}` inside a `"..."` string closes nothing). When an opener is never
+/// closed, the text from it to the end of the region is a candidate (a truncated value), and
+/// so is each balanced span directly inside it. A region holding only a JSON scalar yields
+/// that scalar.
+pub(crate) fn values(text: &str, region: Span) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut children: Vec<Span> = Vec::new();
+    let mut in_string = false;
+    let mut i = region.start;
+    while i < region.end {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' if !stack.is_empty() => in_string = true,
+            b'{' | b'[' => {
+                if stack.is_empty() {
+                    children.clear();
+                }
+                stack.push(i);
+            }
+            b'}' | b']' => {
+                // A mismatched closer still closes the innermost opener: tolerant, and O(1).
+                if let Some(open) = stack.pop() {
+                    let span = Span::new(open, i + 1);
+                    match stack.len() {
+                        0 => out.push(span),
+                        1 => children.push(span),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some(&open) = stack.first() {
+        out.push(Span::new(open, region.end));
+        out.append(&mut children);
+    }
+    if out.is_empty() {
+        let content = &text[region.start..region.end];
+        let trimmed = content.trim();
+        let start = region.start + (content.len() - content.trim_start().len());
+        if !trimmed.is_empty() && serde_json::from_str::<serde_json::Value>(trimmed).is_ok() {
+            out.push(Span::new(start, start + trimmed.len()));
+        }
+    }
+    out
+}

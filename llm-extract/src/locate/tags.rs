@@ -1,0 +1,137 @@
+//! XML-like tags: reasoning blocks to split off, and answer tags to look in first.
+
+use crate::extractor::Settings;
+use crate::span::Span;
+
+/// A reasoning block: the whole block (with its tags) and the text inside.
+pub(crate) struct Thought {
+    pub whole: Span,
+    pub content: Span,
+}
+
+pub(crate) struct Markup {
+    pub thoughts: Vec<Thought>,
+    /// Contents of answer tags (`<json>...</json>`), outside reasoning blocks.
+    pub answers: Vec<Span>,
+}
+
+struct Tag {
+    start: usize,
+    end: usize,
+    name: String,
+    closing: bool,
+}
+
+/// The longest tag head (`<name attr="...">`) looked at; keeps the scan linear.
+const MAX_TAG: usize = 256;
+
+/// How far down the stack of open answer tags a closing tag looks for its opener.
+const MAX_NESTING_SEARCH: usize = 16;
+
+fn tags(text: &str) -> Vec<Tag> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for p in memchr::memchr_iter(b'<', bytes) {
+        let mut i = p + 1;
+        let closing = bytes.get(i) == Some(&b'/');
+        if closing {
+            i += 1;
+        }
+        let name_start = i;
+        while i < bytes.len()
+            && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'-' | b':'))
+        {
+            i += 1;
+        }
+        if i == name_start || !bytes[name_start].is_ascii_alphabetic() {
+            continue;
+        }
+        let name = text[name_start..i].to_ascii_lowercase();
+        let limit = (i + MAX_TAG).min(bytes.len());
+        let Some(gt) = memchr::memchr(b'>', &bytes[i..limit]).map(|x| x + i) else {
+            continue;
+        };
+        if memchr::memchr(b'<', &bytes[i..gt]).is_some() || bytes[gt - 1] == b'/' {
+            continue;
+        }
+        out.push(Tag {
+            start: p,
+            end: gt + 1,
+            name,
+            closing,
+        });
+    }
+    out
+}
+
+pub(crate) fn scan(text: &str, settings: &Settings) -> Markup {
+    let all = tags(text);
+    let is_reasoning = |n: &str| settings.reasoning_tags.iter().any(|t| t == n);
+    let is_answer = |n: &str| settings.tags.iter().any(|t| t == n);
+
+    let mut thoughts = Vec::new();
+    let mut open: Option<&Tag> = None;
+    let mut last_end = 0;
+    for tag in all.iter().filter(|t| is_reasoning(&t.name)) {
+        match (tag.closing, open) {
+            (false, None) => open = Some(tag),
+            (false, Some(_)) => {} // nested: the outer block goes on
+            (true, Some(o)) => {
+                thoughts.push(Thought {
+                    whole: Span::new(o.start, tag.end),
+                    content: Span::new(o.end, tag.start),
+                });
+                open = None;
+                last_end = tag.end;
+            }
+            (true, None) => {
+                // `...reasoning</think>answer`: the opening tag was left out (or sent earlier).
+                thoughts.push(Thought {
+                    whole: Span::new(last_end, tag.end),
+                    content: Span::new(last_end, tag.start),
+                });
+                last_end = tag.end;
+            }
+        }
+    }
+    if let Some(o) = open {
+        thoughts.push(Thought {
+            whole: Span::new(o.start, text.len()),
+            content: Span::new(o.end, text.len()),
+        });
+    }
+
+    // Thoughts are disjoint and in order, so a binary search finds the one that could hold `at`.
+    let inside_thought = |at: usize| {
+        let i = thoughts.partition_point(|t| t.whole.end <= at);
+        thoughts.get(i).is_some_and(|t| t.whole.start <= at)
+    };
+    let mut answers = Vec::new();
+    let mut stack: Vec<&Tag> = Vec::new();
+    for tag in all
+        .iter()
+        .filter(|t| is_answer(&t.name) && !inside_thought(t.start))
+    {
+        if !tag.closing {
+            stack.push(tag);
+            continue;
+        }
+        let found = stack
+            .iter()
+            .rev()
+            .take(MAX_NESTING_SEARCH)
+            .position(|o| o.name == tag.name);
+        if let Some(depth) = found {
+            let index = stack.len() - 1 - depth;
+            let o = stack[index];
+            stack.truncate(index);
+            if stack.is_empty() {
+                answers.push(Span::new(o.end, tag.start));
+            }
+        }
+    }
+    if let Some(o) = stack.first() {
+        answers.push(Span::new(o.end, text.len()));
+    }
+    Markup { thoughts, answers }
+}
