@@ -145,7 +145,12 @@ impl Error {
 
     /// The same error with `line:column` filled in from `text` for every issue with a span.
     pub fn with_positions(mut self, text: &str) -> Error {
-        let offsets: Vec<usize> = self.0.issues.iter().filter_map(|i| i.span.map(|s| s.start)).collect();
+        let offsets: Vec<usize> = self
+            .0
+            .issues
+            .iter()
+            .filter_map(|i| i.span.map(|s| s.start))
+            .collect();
         let mut positions = Position::of_many(text, &offsets).into_iter();
         for issue in &mut self.0.issues {
             if issue.span.is_some() {
@@ -211,7 +216,10 @@ impl fmt::Display for Error {
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Error").field("category", &self.0.category).field("issues", &self.0.issues).finish()
+        f.debug_struct("Error")
+            .field("category", &self.0.category)
+            .field("issues", &self.0.issues)
+            .finish()
     }
 }
 

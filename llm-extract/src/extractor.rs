@@ -59,8 +59,19 @@ impl Default for Settings {
         let own = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         Settings {
             markers: Vec::new(),
-            marker_pairs: vec![("---JSON_OUTPUT_START---".into(), "---JSON_OUTPUT_END---".into())],
-            tags: own(&["json", "output", "tool_call", "function_call", "answer", "result", "response"]),
+            marker_pairs: vec![(
+                "---JSON_OUTPUT_START---".into(),
+                "---JSON_OUTPUT_END---".into(),
+            )],
+            tags: own(&[
+                "json",
+                "output",
+                "tool_call",
+                "function_call",
+                "answer",
+                "result",
+                "response",
+            ]),
             reasoning_tags: own(&["think", "thinking", "reasoning", "reflection", "thought"]),
             max_payload: None,
             max_depth: 128,
@@ -78,7 +89,9 @@ impl Default for Extractor {
 impl Extractor {
     /// Default settings: no markers, the usual tags, depth limit 128, no size limit.
     pub fn new() -> Extractor {
-        Extractor { settings: Settings::default() }
+        Extractor {
+            settings: Settings::default(),
+        }
     }
 
     /// Text right after `marker` (such as `TOOL_CALL`) is looked at first.
@@ -110,7 +123,9 @@ impl Extractor {
     /// Content of `<name>...</name>` is reasoning: kept as thoughts, never parsed as the
     /// answer (`think`, `thinking`, `reasoning`, ... are set by default).
     pub fn reasoning_tag(mut self, name: impl Into<String>) -> Extractor {
-        self.settings.reasoning_tags.push(name.into().to_ascii_lowercase());
+        self.settings
+            .reasoning_tags
+            .push(name.into().to_ascii_lowercase());
         self
     }
 
@@ -135,7 +150,11 @@ impl Extractor {
     /// The JSON value in `text`, repaired.
     pub fn repair(&self, text: &str) -> Result<serde_json::Value, Error> {
         // Fast path: the whole text is valid JSON.
-        if self.settings.max_payload.is_none_or(|max| text.len() <= max) {
+        if self
+            .settings
+            .max_payload
+            .is_none_or(|max| text.len() <= max)
+        {
             if let Some(value) = parse::strict(text, self.settings.max_depth) {
                 return Ok(value);
             }
@@ -145,7 +164,11 @@ impl Extractor {
 
     /// Every JSON value in `text`, repaired, in order.
     pub fn repair_all(&self, text: &str) -> Result<Vec<serde_json::Value>, Error> {
-        if self.settings.max_payload.is_none_or(|max| text.len() <= max) {
+        if self
+            .settings
+            .max_payload
+            .is_none_or(|max| text.len() <= max)
+        {
             if let Some(value) = parse::strict(text, self.settings.max_depth) {
                 return Ok(vec![value]);
             }
@@ -206,7 +229,9 @@ impl Extractor {
             match result {
                 Ok(value) if issues.is_empty() => {
                     let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
-                    let score = candidate.base_cost + repairs_cost + coercions.iter().map(|c| c.cost).sum::<u32>();
+                    let score = candidate.base_cost
+                        + repairs_cost
+                        + coercions.iter().map(|c| c.cost).sum::<u32>();
                     if best.as_ref().is_none_or(|(s, _)| score < *s) {
                         let report = Report {
                             repairs: with_positions(text, parsed.repairs),
@@ -215,7 +240,14 @@ impl Extractor {
                             complete: parsed.node.is_complete_deep(),
                             span: parsed.node.span,
                         };
-                        best = Some((score, Extracted { value, report, thoughts: Vec::new() }));
+                        best = Some((
+                            score,
+                            Extracted {
+                                value,
+                                report,
+                                thoughts: Vec::new(),
+                            },
+                        ));
                     }
                 }
                 _ => {
@@ -226,14 +258,20 @@ impl Extractor {
         }
         match best {
             Some((_, mut extracted)) => {
-                extracted.thoughts = located.thoughts.iter().map(|s| text[s.start..s.end].trim().to_string()).collect();
+                extracted.thoughts = located
+                    .thoughts
+                    .iter()
+                    .map(|s| text[s.start..s.end].trim().to_string())
+                    .collect();
                 Ok(extracted)
             }
             None => {
                 // Report the candidate that came closest: fewest issues, then fewest repairs.
                 failures.sort_by_key(|(n, cost, _)| (*n, *cost));
                 match failures.into_iter().next() {
-                    Some((_, _, issues)) if !issues.is_empty() => Err(Error::new(issues).with_positions(text)),
+                    Some((_, _, issues)) if !issues.is_empty() => {
+                        Err(Error::new(issues).with_positions(text))
+                    }
                     _ => Err(not_found(text)),
                 }
             }
@@ -326,7 +364,9 @@ impl Extractor {
     }
 
     fn check_complete(&self, parsed: &Parsed<'_>, text: &str) -> Result<(), Error> {
-        if self.settings.completeness == Completeness::RequireComplete && !parsed.node.is_complete_deep() {
+        if self.settings.completeness == Completeness::RequireComplete
+            && !parsed.node.is_complete_deep()
+        {
             let at = parsed.node.span.end;
             return Err(Error::new(vec![Issue::new(
                 Category::Incomplete,
@@ -355,7 +395,11 @@ fn with_positions(text: &str, mut repairs: Vec<Repair>) -> Vec<Repair> {
 }
 
 pub(crate) fn not_found(text: &str) -> Error {
-    let what = if text.trim().is_empty() { "the text is empty" } else { "the text holds no JSON-like value" };
+    let what = if text.trim().is_empty() {
+        "the text is empty"
+    } else {
+        "the text holds no JSON-like value"
+    };
     Error::new(vec![Issue::new(
         Category::NotFound,
         Path::root(),

@@ -79,7 +79,10 @@ impl Str<'_> {
 
     /// An owned copy that no longer borrows the input.
     pub fn into_owned(self) -> Str<'static> {
-        Str { text: Cow::Owned(self.text.into_owned()), quoting: self.quoting }
+        Str {
+            text: Cow::Owned(self.text.into_owned()),
+            quoting: self.quoting,
+        }
     }
 }
 
@@ -125,7 +128,11 @@ pub struct Node<'a> {
 impl<'a> Node<'a> {
     /// A complete node.
     pub fn new(kind: NodeKind<'a>, span: Span) -> Node<'a> {
-        Node { kind, span, complete: true }
+        Node {
+            kind,
+            span,
+            complete: true,
+        }
     }
 
     /// A short name of the node's JSON type, for messages: `"object"`, `"string"`, ...
@@ -183,14 +190,18 @@ impl<'a> Node<'a> {
             Value::Null => NodeKind::Null,
             Value::Bool(b) => NodeKind::Bool(*b),
             Value::Number(n) => NodeKind::Number(n.into()),
-            Value::String(s) => {
-                NodeKind::String(Str { text: Cow::Owned(s.clone()), quoting: Quoting::Double })
-            }
+            Value::String(s) => NodeKind::String(Str {
+                text: Cow::Owned(s.clone()),
+                quoting: Quoting::Double,
+            }),
             Value::Array(items) => NodeKind::Array(items.iter().map(Node::from_value).collect()),
             Value::Object(map) => NodeKind::Object(
                 map.iter()
                     .map(|(k, v)| Entry {
-                        key: Str { text: Cow::Owned(k.clone()), quoting: Quoting::Double },
+                        key: Str {
+                            text: Cow::Owned(k.clone()),
+                            quoting: Quoting::Double,
+                        },
                         key_span: Span::default(),
                         value: Node::from_value(v),
                     })
@@ -198,6 +209,45 @@ impl<'a> Node<'a> {
             ),
         };
         Node::new(kind, Span::default())
+    }
+}
+
+impl Drop for Node<'_> {
+    /// Drops deep trees iteratively: the default, recursive drop would overflow the stack on
+    /// input nested far beyond `max_depth`'s default, which callers may raise.
+    fn drop(&mut self) {
+        fn children<'a>(kind: &mut NodeKind<'a>) -> Vec<Node<'a>> {
+            match kind {
+                NodeKind::Array(items) => std::mem::take(items),
+                NodeKind::Object(entries) => std::mem::take(entries)
+                    .into_iter()
+                    .map(|mut e| e.take_value())
+                    .collect(),
+                _ => Vec::new(),
+            }
+        }
+        let is_container = |n: &Node<'_>| {
+            matches!(&n.kind, NodeKind::Array(a) if !a.is_empty())
+                || matches!(&n.kind, NodeKind::Object(o) if !o.is_empty())
+        };
+        let nested = match &self.kind {
+            NodeKind::Array(items) => items.iter().any(is_container),
+            NodeKind::Object(entries) => entries.iter().any(|e| is_container(&e.value)),
+            _ => false,
+        };
+        if !nested {
+            return;
+        }
+        let mut stack = children(&mut self.kind);
+        while let Some(mut node) = stack.pop() {
+            stack.extend(children(&mut node.kind));
+        }
+    }
+}
+
+impl<'a> Entry<'a> {
+    pub(crate) fn take_value(&mut self) -> Node<'a> {
+        std::mem::replace(&mut self.value, Node::new(NodeKind::Null, Span::default()))
     }
 }
 
@@ -218,12 +268,20 @@ fn to_value_iterative(root: &Node<'_>) -> serde_json::Value {
     use serde_json::Value;
     enum Open<'n, 'a> {
         Array(Vec<Value>, std::slice::Iter<'n, Node<'a>>),
-        Object(serde_json::Map<String, Value>, std::slice::Iter<'n, Entry<'a>>, Option<String>),
+        Object(
+            serde_json::Map<String, Value>,
+            std::slice::Iter<'n, Entry<'a>>,
+            Option<String>,
+        ),
     }
     fn open<'n, 'a>(node: &'n Node<'a>) -> Result<Open<'n, 'a>, Value> {
         match &node.kind {
-            NodeKind::Array(items) => Ok(Open::Array(Vec::with_capacity(items.len()), items.iter())),
-            NodeKind::Object(entries) => Ok(Open::Object(serde_json::Map::new(), entries.iter(), None)),
+            NodeKind::Array(items) => {
+                Ok(Open::Array(Vec::with_capacity(items.len()), items.iter()))
+            }
+            NodeKind::Object(entries) => {
+                Ok(Open::Object(serde_json::Map::new(), entries.iter(), None))
+            }
             other => Err(scalar_to_value(other)),
         }
     }
@@ -233,7 +291,9 @@ fn to_value_iterative(root: &Node<'_>) -> serde_json::Value {
     };
     let mut done: Option<Value> = None;
     loop {
-        let top = stack.last_mut().expect("stack is non-empty inside the loop");
+        let top = stack
+            .last_mut()
+            .expect("stack is non-empty inside the loop");
         if let Some(value) = done.take() {
             match top {
                 Open::Array(items, _) => items.push(value),

@@ -68,7 +68,9 @@ impl Path {
 
 impl FromIterator<Segment> for Path {
     fn from_iter<I: IntoIterator<Item = Segment>>(iter: I) -> Path {
-        Path { segments: iter.into_iter().collect() }
+        Path {
+            segments: iter.into_iter().collect(),
+        }
     }
 }
 

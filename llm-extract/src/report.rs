@@ -143,6 +143,8 @@ pub enum CoercionKind {
     PlaceholderToNone,
     /// A number was taken from a short sentence.
     NumberFromText,
+    /// `null` where a list or map is expected became an empty one.
+    NullToEmpty,
     /// An enum variant matched after normalization.
     NormalizedVariant,
     /// An enum variant matched through an alias.

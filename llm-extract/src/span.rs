@@ -39,7 +39,10 @@ impl Span {
 
     /// The same span moved `by` bytes to the right.
     pub const fn shift(self, by: usize) -> Span {
-        Span { start: self.start + by, end: self.end + by }
+        Span {
+            start: self.start + by,
+            end: self.end + by,
+        }
     }
 }
 

@@ -818,7 +818,7 @@ impl Node<'_> {
         let mut done: Vec<Node<'static>> = Vec::new();
         while let Some(item) = work.pop() {
             match item {
-                Work::Visit(node) => match node.kind {
+                Work::Visit(mut node) => match std::mem::replace(&mut node.kind, NodeKind::Null) {
                     NodeKind::Array(items) => {
                         work.push(Work::BuildArray(node.span, node.complete, items.len()));
                         work.extend(items.into_iter().rev().map(Work::Visit));
@@ -826,9 +826,20 @@ impl Node<'_> {
                     NodeKind::Object(entries) => {
                         let mut keys = Vec::with_capacity(entries.len());
                         let mut values = Vec::with_capacity(entries.len());
-                        for e in entries {
-                            keys.push((e.key.into_owned(), e.key_span));
-                            values.push(e.value);
+                        for mut e in entries {
+                            let value = e.take_value();
+                            keys.push((
+                                std::mem::replace(
+                                    &mut e.key,
+                                    Str {
+                                        text: Cow::Borrowed(""),
+                                        quoting: Quoting::Double,
+                                    },
+                                )
+                                .into_owned(),
+                                e.key_span,
+                            ));
+                            values.push(value);
                         }
                         work.push(Work::BuildObject(node.span, node.complete, keys));
                         work.extend(values.into_iter().rev().map(Work::Visit));

@@ -1,1 +1,264 @@
 use super::*;
+use crate::report::RepairKind::{self, *};
+use serde_json::{json, Value};
+
+fn value(text: &str) -> (Value, Vec<RepairKind>, bool) {
+    let parsed = parse(text, 128).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    let kinds = parsed.repairs.iter().map(|r| r.kind).collect();
+    (
+        parsed.node.to_value(),
+        kinds,
+        parsed.node.is_complete_deep(),
+    )
+}
+
+/// Rows of (input, expected value, a repair that must be reported).
+#[test]
+fn repairs_table() {
+    // The parser stops after the root value: `[1, 2]]` is `[1, 2]` and the locator reports
+    // the rest as trailing text.
+    assert_eq!(value("[1, 2]]").0, json!([1, 2]));
+    let rows: &[(&str, Value, RepairKind)] = &[
+        ("{'a': 'b'}", json!({"a": "b"}), NonStandardQuotes),
+        ("{`a`: `b`}", json!({"a": "b"}), NonStandardQuotes),
+        ("{“a”: “b c”}", json!({"a": "b c"}), NonStandardQuotes),
+        ("{‘a’: ‘it’s’}", json!({"a": "it’s"}), NonStandardQuotes),
+        ("{a: 1}", json!({"a": 1}), UnquotedKey),
+        ("{first name: 1}", json!({"first name": 1}), UnquotedKey),
+        (
+            "{\"a\": hello world}",
+            json!({"a": "hello world"}),
+            UnquotedString,
+        ),
+        ("[a, b]", json!(["a", "b"]), UnquotedString),
+        (
+            "{\"url\": http://x.org/a // c\n}",
+            json!({"url": "http://x.org/a"}),
+            Comment,
+        ),
+        ("{\"a\": 1,}", json!({"a": 1}), TrailingComma),
+        ("[1, 2, ]", json!([1, 2]), TrailingComma),
+        ("[,1]", json!([1]), ExtraComma),
+        ("[1,,2]", json!([1, 2]), ExtraComma),
+        ("{,\"a\": 1}", json!({"a": 1}), ExtraComma),
+        ("[1 2]", json!([1, 2]), MissingComma),
+        ("{\"a\": 1 \"b\": 2}", json!({"a": 1, "b": 2}), MissingComma),
+        (
+            "{\"a\": \"x\"\n\"b\": 2}",
+            json!({"a": "x", "b": 2}),
+            MissingComma,
+        ),
+        ("{\"a\" 1}", json!({"a": 1}), MissingColon),
+        ("{\"a\" = 1}", json!({"a": 1}), MissingColon),
+        (
+            "{\"a\": , \"b\": 1}",
+            json!({"a": null, "b": 1}),
+            MissingValue,
+        ),
+        ("{\"a\": }", json!({"a": null}), MissingValue),
+        ("{\"a\"}", json!({"a": null}), MissingValue),
+        (
+            "{\"a\": True, \"b\": False, \"c\": None}",
+            json!({"a": true, "b": false, "c": null}),
+            NonStandardLiteral,
+        ),
+        ("[undefined]", json!([null]), NonStandardLiteral),
+        ("[NaN]", json!([null]), NonFiniteNumber),
+        (
+            "[Infinity, -Infinity]",
+            json!([null, null]),
+            NonFiniteNumber,
+        ),
+        ("[.5]", json!([0.5]), NonStandardNumber),
+        ("[5.]", json!([5.0]), NonStandardNumber),
+        ("[+5]", json!([5]), NonStandardNumber),
+        ("[007]", json!([7]), NonStandardNumber),
+        ("[-007.50]", json!([-7.5]), NonStandardNumber),
+        ("[0x1F]", json!([31]), NonStandardNumber),
+        ("[2024-01-01]", json!(["2024-01-01"]), UnquotedString),
+        ("{\"a\": \"x\ny\"}", json!({"a": "x\ny"}), ControlCharacter),
+        ("{\"a\": \"x\ty\"}", json!({"a": "x\ty"}), ControlCharacter),
+        (
+            "{\"a\": \"C:\\dir\"}",
+            json!({"a": "C:\\dir"}),
+            InvalidEscape,
+        ),
+        ("{\"a\": \"it\\'s\"}", json!({"a": "it's"}), InvalidEscape),
+        (
+            "{\"a\": \"\\ud800\"}",
+            json!({"a": "\u{FFFD}"}),
+            InvalidEscape,
+        ),
+        (
+            "{\"a\": \"say \"hi\" now\"}",
+            json!({"a": "say \"hi\" now"}),
+            UnescapedQuote,
+        ),
+        (
+            "{\"a\": \"5\" screen\", \"b\": 1}",
+            json!({"a": "5\" screen", "b": 1}),
+            UnescapedQuote,
+        ),
+        (
+            "{\"a\": \"x, \"y\", z\"}",
+            json!({"a": "x, \"y\", z"}),
+            UnescapedQuote,
+        ),
+        ("[\"a \"b\" c\"]", json!(["a \"b\" c"]), UnescapedQuote),
+        ("{'t': 'it's ok'}", json!({"t": "it's ok"}), UnescapedQuote),
+        (
+            "{\"a\": \"x\" + \"y\" + 'z'}",
+            json!({"a": "xyz"}),
+            StringConcatenation,
+        ),
+        ("{\"a\": [1, 2}", json!({"a": [1, 2]}), MissingBracket),
+        ("{\"a\": 1]}", json!({"a": 1}), StrayBracket),
+        ("// lead\n{\"a\": 1}", json!({"a": 1}), Comment),
+        ("# lead\n{\"a\": 1 # tail\n}", json!({"a": 1}), Comment),
+        ("{/* x */\"a\": 1}", json!({"a": 1}), Comment),
+        ("{\"a\": \"b", json!({"a": "b"}), TruncatedString),
+        (
+            "{\"a\": [1, {\"b\": 2",
+            json!({"a": [1, {"b": 2}]}),
+            TruncatedContainer,
+        ),
+        ("{\"a\": 1, \"b", json!({"a": 1}), TruncatedKey),
+        ("{\"a\":", json!({"a": null}), MissingValue),
+        ("{\"a\": tru", json!({"a": true}), TruncatedLiteral),
+        ("{\"a\": [nu", json!({"a": [null]}), TruncatedLiteral),
+        ("[1.5e", json!([1.5]), TruncatedLiteral),
+    ];
+    for (input, expected, kind) in rows {
+        let (got, kinds, _) = value(input);
+        assert_eq!(&got, expected, "value of {input:?}");
+        assert!(
+            kinds.contains(kind),
+            "{input:?}: expected {kind:?} in {kinds:?}"
+        );
+    }
+}
+
+#[test]
+fn truncation_marks_nodes_incomplete() {
+    let (v, _, complete) = value("{\"items\": [{\"id\": \"fo");
+    assert_eq!(v, json!({"items": [{"id": "fo"}]}));
+    assert!(!complete);
+    let (_, repairs, complete) = value("{\"a\": [1, 2]}");
+    assert!(complete && repairs.is_empty());
+    // A number at the very end inside a container may have been cut off.
+    let parsed = parse("[12", 128).unwrap();
+    let NodeKind::Array(items) = &parsed.node.kind else {
+        panic!()
+    };
+    assert!(!items[0].complete);
+}
+
+#[test]
+fn valid_json_is_read_exactly_as_serde_json_reads_it() {
+    let docs = [
+        "0",
+        "-0",
+        "-0.0",
+        "1e400",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "0.1",
+        "2.2250738585072011e-308",
+        "9007199254740993",
+        "1.7976931348623157e308",
+        "123456789012345678901234567890",
+        "\"\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\"",
+        "\"é 😀\"",
+        "[]",
+        "{}",
+        "[[[]], {}, {\"\": \"\"}]",
+        "{\"a\": 1, \"a\": 2}",
+        "  {\"nested\": {\"x\": [1, -2.5e-3, true, false, null, \"s\"]}}  ",
+    ];
+    for doc in docs {
+        let Ok(expected) = serde_json::from_str::<Value>(doc) else {
+            continue;
+        };
+        let parsed = parse(doc.trim_start(), 128).unwrap();
+        assert_eq!(parsed.node.to_value(), expected, "{doc}");
+        assert!(parsed.repairs.is_empty(), "{doc}: {:?}", parsed.repairs);
+    }
+}
+
+#[test]
+fn string_values_borrow_the_input_when_nothing_changed() {
+    let parsed = parse("{\"key\": \"plain\"}", 128).unwrap();
+    let NodeKind::Object(entries) = &parsed.node.kind else {
+        panic!()
+    };
+    assert!(matches!(entries[0].key.text, Cow::Borrowed(_)));
+    assert!(
+        matches!(&entries[0].value.kind, NodeKind::String(s) if matches!(s.text, Cow::Borrowed(_)))
+    );
+}
+
+#[test]
+fn spans_point_into_the_text() {
+    let text = "{\"a\": [10, \"xy\"]}";
+    let parsed = parse(text, 128).unwrap();
+    let NodeKind::Object(entries) = &parsed.node.kind else {
+        panic!()
+    };
+    assert_eq!(
+        &text[entries[0].key_span.start..entries[0].key_span.end],
+        "\"a\""
+    );
+    let NodeKind::Array(items) = &entries[0].value.kind else {
+        panic!()
+    };
+    assert_eq!(&text[items[0].span.start..items[0].span.end], "10");
+    assert_eq!(&text[items[1].span.start..items[1].span.end], "\"xy\"");
+}
+
+#[test]
+fn repairs_carry_their_path() {
+    let parsed = parse("{\"items\": [1, {\"price\": 'x'}]}", 128).unwrap();
+    let quote = parsed
+        .repairs
+        .iter()
+        .find(|r| r.kind == NonStandardQuotes)
+        .unwrap();
+    assert_eq!(quote.path.to_string(), "$.items[1].price");
+}
+
+#[test]
+fn depth_limit_is_an_error_not_a_crash() {
+    let deep = "[".repeat(100_000);
+    let err = parse(&deep, 128).unwrap_err();
+    assert_eq!(err.category(), Category::TooDeep);
+    assert!(err.to_string().contains("max_depth (128)"), "{err}");
+    // Within a raised limit, deep input parses without recursion.
+    let parsed = parse(&deep, 200_000).unwrap();
+    assert!(!parsed.node.complete);
+    let owned = parsed.into_owned();
+    assert!(!owned.node.is_complete_deep());
+}
+
+#[test]
+fn empty_or_blank_input_has_no_value() {
+    for text in ["", "   ", "// only a comment"] {
+        assert_eq!(
+            parse(text, 128).unwrap_err().category(),
+            Category::NotFound,
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn every_prefix_of_messy_input_parses_without_panicking() {
+    let fixture =
+        "{'a': [1, .5, \"x\\\"y\", {b: True}], // c\n \"s\": \"é😀\" + 'z', \"n\": -Infinity,}";
+    for end in 0..=fixture.len() {
+        if fixture.is_char_boundary(end) {
+            let _ = parse(&fixture[..end], 128);
+        }
+    }
+}
