@@ -2,6 +2,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+#[cfg(feature = "assert")]
+pub mod assert;
 mod error;
 mod extract;
 mod extractor;
