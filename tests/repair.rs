@@ -1,1 +1,407 @@
+//! The runtime core through its public entry points: every case the seeds list, locate's
+//! priorities, limits, and the guarantees (valid JSON unchanged, no panics) as property tests.
 
+use llm_extract::{Category, Extractor, RepairKind};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn repair(text: &str) -> Value {
+    llm_extract::repair(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
+
+fn repairs_of(text: &str) -> Vec<RepairKind> {
+    llm_extract::extract::<Value>(text)
+        .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+        .report
+        .repairs
+        .iter()
+        .map(|r| r.kind)
+        .collect()
+}
+
+/// Seed 004: the fourteen cases its pipeline was validated against (items + story).
+#[test]
+fn seed_004_fourteen_cases() {
+    let items = json!([{"id": "event_kind", "value": "system_change"}]);
+    let rows: Vec<(&str, String, Value)> = vec![
+        ("1 clean JSON", r#"{"items":[{"id":"event_kind","value":"system_change"}],"story":"ok"}"#.into(), json!({"items": items, "story": "ok"})),
+        ("2 fenced", "```json\n{\"items\":[],\"story\":\"...\"}\n```\nHere is the result!".into(), json!({"items": [], "story": "..."})),
+        ("3 literal newlines", "{\"story\": \"Line one\nLine two\"}".into(), json!({"story": "Line one\nLine two"})),
+        ("4 trailing commas", r#"{"items": [1, 2,], "story": "s",}"#.into(), json!({"items": [1, 2], "story": "s"})),
+        ("5 missing values", r#"{"items": [], "story": , "n": 1}"#.into(), json!({"items": [], "story": null, "n": 1})),
+        (
+            "6 fences + newlines + trailing commas",
+            "```json\n{\"items\": [{\"id\": \"a\",},],\n\"story\": \"one\ntwo\",}\n```".into(),
+            json!({"items": [{"id": "a"}], "story": "one\ntwo"}),
+        ),
+        ("7 extra text after", "{\"items\": [], \"story\": \"s\"}\nI hope this helps!".into(), json!({"items": [], "story": "s"})),
+        ("8 truncated mid-object", r#"{"items":[{"id":"foo""#.into(), json!({"items": [{"id": "foo"}]})),
+        (
+            "9 deeply nested with quirks",
+            "{'a': {'b': {'c': [1, 2,], d: True, // note\n 'e': None}}}".into(),
+            json!({"a": {"b": {"c": [1, 2], "d": true, "e": null}}}),
+        ),
+        ("10 empty items, valid story", r#"{"items": [], "story": "Nothing happened."}"#.into(), json!({"items": [], "story": "Nothing happened."})),
+        ("11 truncated mid-string", r#"{"items": [], "story": "The event beg"#.into(), json!({"items": [], "story": "The event beg"})),
+        (
+            "12 unescaped quotes",
+            r#"{"items": [], "story": "She said "no" and left"}"#.into(),
+            json!({"items": [], "story": "She said \"no\" and left"}),
+        ),
+        ("13 single quotes", "{'items': [{'id': 'event_kind', 'value': 'system_change'}]}".into(), json!({"items": items})),
+        (
+            "14 // comments",
+            "{\n  \"items\": [], // no items found\n  \"story\": \"The event...\" /* main narrative */\n}".into(),
+            json!({"items": [], "story": "The event..."}),
+        ),
+    ];
+    for (name, input, expected) in rows {
+        assert_eq!(repair(&input), expected, "case {name}");
+    }
+}
+
+/// Seed 000: the six steps of its fallback pipeline, each handled by the one pipeline.
+#[test]
+fn seed_000_pipeline_steps() {
+    assert_eq!(
+        repair(r#"[{"id":"a","status":"pass"}]"#),
+        json!([{"id": "a", "status": "pass"}])
+    );
+    assert_eq!(
+        repair(r#"{"id":"a","status":"pass"}"#),
+        json!({"id": "a", "status": "pass"})
+    );
+    assert_eq!(
+        repair("```json\n[{\"id\":\"a\",\"status\":\"pass\"}]\n```"),
+        json!([{"id": "a", "status": "pass"}])
+    );
+    assert_eq!(
+        repair(r#"Here are results: [{"id":"a","status":"fail"}] Hope that helps!"#),
+        json!([{"id": "a", "status": "fail"}])
+    );
+    assert_eq!(
+        repair(r#"Here is the result: {"id":"a","status":"skip"}"#),
+        json!({"id": "a", "status": "skip"})
+    );
+    let err = llm_extract::repair("I could not run the tests.").unwrap_err();
+    assert_eq!(err.category(), Category::NotFound);
+    assert_eq!(
+        llm_extract::repair("").unwrap_err().category(),
+        Category::NotFound
+    );
+}
+
+/// Seed 002: the tool-call examples its parser documents.
+#[test]
+fn seed_002_examples() {
+    let expected = json!({"tool_name": "search", "parameters": {"query": "Python tutorials"}});
+    let e = Extractor::new().marker("TOOL_CALL");
+    let standard = "TOOL_CALL\n{\n  \"tool_name\": \"search\",\n  \"parameters\": {\n    \"query\": \"Python tutorials\"\n  }\n}";
+    assert_eq!(e.repair(standard).unwrap(), expected);
+    let fenced = "TOOL_CALL\n\n```json\n{\n  \"tool_name\": \"search\",\n  \"parameters\": { \"query\": \"Python tutorials\" }\n}\n```";
+    assert_eq!(e.repair(fenced).unwrap(), expected);
+    let mixed = "I'll search for that information.\n\nTOOL_CALL {\"tool_name\": \"search\", \"parameters\": {\"query\": \"Python tutorials\"}}\n\nLet me find that for you.";
+    assert_eq!(e.repair(mixed).unwrap(), expected);
+    let single = "TOOL_CALL\n{'tool_name': 'search', 'parameters': {'query': 'Python tutorials'}}";
+    assert_eq!(e.repair(single).unwrap(), expected);
+    let newline = "{\n  \"tool_name\": \"write_file\",\n  \"parameters\": {\n    \"content\": \"Line 1\nLine 2\"\n  }\n}";
+    assert_eq!(
+        e.repair(newline).unwrap(),
+        json!({"tool_name": "write_file", "parameters": {"content": "Line 1\nLine 2"}})
+    );
+    let alternate =
+        "TOOL_CALL { \"tool\": \"search\", \"params\": {\"query\": \"Python tutorials\"} }";
+    assert_eq!(
+        e.repair(alternate).unwrap(),
+        json!({"tool": "search", "params": {"query": "Python tutorials"}})
+    );
+    // Several objects: the first is the answer, and repair_all returns both.
+    let two = "{\"tool_name\": \"first\"}\n{\"tool_name\": \"second\"}";
+    assert_eq!(e.repair(two).unwrap(), json!({"tool_name": "first"}));
+    assert_eq!(
+        e.repair_all(two).unwrap(),
+        vec![
+            json!({"tool_name": "first"}),
+            json!({"tool_name": "second"})
+        ]
+    );
+    assert_eq!(
+        e.repair("Just a regular response with no tool call.")
+            .unwrap_err()
+            .category(),
+        Category::NotFound
+    );
+    // max_payload skips oversized candidates, as seed 002's parser does.
+    let big = format!(
+        "{{\"tool_name\": \"x\", \"pad\": \"{}\"}} then {{\"tool_name\": \"small\"}}",
+        "a".repeat(9000)
+    );
+    assert_eq!(
+        Extractor::new().max_payload(8000).repair(&big).unwrap(),
+        json!({"tool_name": "small"})
+    );
+}
+
+/// Seed 003: explicit markers, then fences, then brace matching in mixed content.
+#[test]
+fn seed_003_priorities() {
+    let text = "Example: {\"title\": \"wrong\"}\n```json\n{\"title\": \"fenced\"}\n```\n---JSON_OUTPUT_START---\n{\"title\": \"marked\"}\n---JSON_OUTPUT_END---";
+    assert_eq!(repair(text), json!({"title": "marked"}));
+    let text = "Example: {\"title\": \"prose\"}\n```json\n{\"title\": \"fenced\"}\n```";
+    assert_eq!(repair(text), json!({"title": "fenced"}));
+    let text = "```\n{\"title\": \"plain fence\"}\n```";
+    assert_eq!(repair(text), json!({"title": "plain fence"}));
+    let text = "The plan is {\"title\": \"braces\", \"steps\": [{\"a\": {\"b\": 1}}]} as agreed.";
+    assert_eq!(
+        repair(text),
+        json!({"title": "braces", "steps": [{"a": {"b": 1}}]})
+    );
+    // Reasoning goes to thoughts, never into the answer.
+    let out = llm_extract::extract::<Value>(
+        "<think>maybe {\"title\": \"draft\"}</think>\n{\"title\": \"final\"}",
+    )
+    .unwrap();
+    assert_eq!(out.value, json!({"title": "final"}));
+    assert_eq!(
+        out.thoughts,
+        vec!["maybe {\"title\": \"draft\"}".to_string()]
+    );
+}
+
+#[test]
+fn reasoning_blocks_in_every_shape() {
+    for text in [
+        "<thinking>{\"a\": 0}</thinking>{\"a\": 1}",
+        "<reasoning>\n[0]\n</reasoning>\n```json\n{\"a\": 1}\n```",
+        "I thought {\"a\": 0} first</think>{\"a\": 1}",
+        "<THINK>{\"a\": 0}</THINK> {\"a\": 1}",
+    ] {
+        assert_eq!(repair(text), json!({"a": 1}), "{text:?}");
+    }
+    // An unclosed reasoning block has no answer in it.
+    assert_eq!(
+        llm_extract::repair("<think>{\"a\": 0} still thinking")
+            .unwrap_err()
+            .category(),
+        Category::NotFound
+    );
+    // Configurable.
+    let e = Extractor::new().reasoning_tag("scratchpad");
+    assert_eq!(
+        e.repair("<scratchpad>{\"a\": 0}</scratchpad>{\"a\": 1}")
+            .unwrap(),
+        json!({"a": 1})
+    );
+}
+
+#[test]
+fn tags_fences_and_markers() {
+    assert_eq!(
+        repair("Sure. <json>{'a': 1}</json> and {\"b\": 2}"),
+        json!({"a": 1})
+    );
+    assert_eq!(
+        repair("<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"),
+        json!({"name": "f", "arguments": {}})
+    );
+    assert_eq!(
+        Extractor::new()
+            .tag("answer_json")
+            .repair("x {\"z\": 0} <answer_json>{\"a\": 1}</answer_json>")
+            .unwrap(),
+        json!({"a": 1})
+    );
+    assert_eq!(repair("```JSON\n{\"a\": 1}\n```"), json!({"a": 1}));
+    assert_eq!(repair("```jsonc\n{\"a\": 1 // c\n}\n```"), json!({"a": 1}));
+    assert_eq!(
+        repair("~~~\nText\n```json\n{\"a\": [1, 2"),
+        json!({"a": [1, 2]})
+    );
+    assert_eq!(repair("inline ```{\"a\": 1}``` fence"), json!({"a": 1}));
+    assert_eq!(
+        repair("```json\n{\"md\": \"use ``` for code\"}\n```"),
+        json!({"md": "use ``` for code"})
+    );
+    let e = Extractor::new().marker_pair("<<<", ">>>");
+    assert_eq!(
+        e.repair("{\"x\": 0} <<< {\"a\": 1} >>>").unwrap(),
+        json!({"a": 1})
+    );
+    let e = Extractor::new().marker("ANSWER:");
+    assert_eq!(
+        e.repair("[1] is an example. ANSWER: [2]").unwrap(),
+        json!([2])
+    );
+    assert!(repairs_of("```json\n{\"a\": 1}\n```").contains(&RepairKind::Fence));
+}
+
+#[test]
+fn several_values_and_embedded_json() {
+    assert_eq!(
+        repair_all("{\"a\": 1}{\"a\": 2}"),
+        vec![json!({"a": 1}), json!({"a": 2})]
+    );
+    assert_eq!(repair_all("{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3}\n").len(), 3);
+    assert_eq!(
+        repair_all("```json\n{\"a\": 1}\n```\ntext\n```json\n{\"a\": 2}\n```"),
+        vec![json!({"a": 1}), json!({"a": 2})]
+    );
+    assert_eq!(repair("\"{\\\"a\\\": [1, 2]}\""), json!({"a": [1, 2]}));
+    assert!(repairs_of("\"{\\\"a\\\": 1}\"").contains(&RepairKind::EmbeddedJson));
+    assert_eq!(repair("callback({\"a\": 1});"), json!({"a": 1}));
+    assert!(repairs_of("callback({\"a\": 1});").contains(&RepairKind::JsonpWrapper));
+    // A prose brace never closed does not swallow the real value.
+    assert_eq!(repair("Use { to open. Result: {\"a\": 1}"), json!({"a": 1}));
+}
+
+fn repair_all(text: &str) -> Vec<Value> {
+    llm_extract::repair_all(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
+
+#[test]
+fn truncation_is_visible_and_can_be_refused() {
+    let out =
+        llm_extract::extract::<Value>("TOOL_CALL {\"tool\": \"rm\", \"args\": {\"path\": \"/tmp/x")
+            .unwrap();
+    assert!(!out.report.complete);
+    assert_eq!(out.value, json!({"tool": "rm", "args": {"path": "/tmp/x"}}));
+    let err = Extractor::new()
+        .require_complete()
+        .repair("{\"tool\": \"rm\", \"args\": {\"path\": \"/tmp/x")
+        .unwrap_err();
+    assert_eq!(err.category(), Category::Incomplete);
+    assert!(err.to_string().contains("cut off"), "{err}");
+    assert!(Extractor::new()
+        .require_complete()
+        .repair("{\"a\": 1}")
+        .is_ok());
+    let full = llm_extract::extract::<Value>("{\"a\": [1]}").unwrap();
+    assert!(full.report.complete && full.report.is_clean() && full.report.score == 0);
+}
+
+#[test]
+fn limits_name_themselves_and_how_to_raise_them() {
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let err = llm_extract::repair(&deep).unwrap_err();
+    assert_eq!(err.category(), Category::TooDeep);
+    assert!(err.to_string().contains("max_depth"), "{err}");
+    assert!(Extractor::new().max_depth(300).repair(&deep).is_ok());
+    let err = Extractor::new()
+        .max_payload(10)
+        .repair("{\"a\": \"0123456789\"}")
+        .unwrap_err();
+    assert_eq!(err.category(), Category::TooLarge);
+    assert!(err.to_string().contains("max_payload"), "{err}");
+}
+
+#[test]
+fn report_positions_are_line_and_column() {
+    let out = llm_extract::extract::<Value>("{\n  \"a\": 1,\n  \"b\": 'x'\n}").unwrap();
+    let quote = out
+        .report
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::NonStandardQuotes)
+        .unwrap();
+    let p = quote.position.unwrap();
+    assert_eq!((p.line, p.column), (3, 8));
+    assert_eq!(quote.path.to_string(), "$.b");
+}
+
+const FIXTURES: &[&str] = &[
+    "```json\n{\"items\": [{\"id\": \"a\", \"n\": 1.5e3}], \"story\": \"x\\ny \\u00e9\"}\n```",
+    "<think>hmm {</think>Here: {'a': [1, 2,], b: True, c: None, // c\n d: \"q \"x\" z\"}",
+    "TOOL_CALL {\"tool_name\": \"search\", \"parameters\": {\"q\": \"a\" + \"b\", \"n\": .5}}",
+    "[{\"a\": NaN}, {\"b\": -Infinity}, {\"c\": 0x1F}, {\"d\": \"“curly”\"}]",
+    "\"{\\\"a\\\": [1, {\\\"b\\\": null}]}\"",
+    "prefix {\"a\": \"é😀\", \"b\": [[[]]], \"c\": {\"d\": {}}} suffix {\"e\": 1}",
+];
+
+#[test]
+fn every_prefix_of_every_fixture_is_handled() {
+    for fixture in FIXTURES {
+        for end in (0..=fixture.len()).filter(|&i| fixture.is_char_boundary(i)) {
+            let prefix = &fixture[..end];
+            let _ = llm_extract::repair(prefix);
+            let _ = llm_extract::repair_all(prefix);
+            let _ = Extractor::new()
+                .require_complete()
+                .marker("TOOL_CALL")
+                .repair(prefix);
+        }
+    }
+}
+
+/// Valid JSON documents, generated.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<u64>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
+        ".*".prop_map(Value::String),
+        "[a-z \"'\\\\/{}\\[\\],:]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            prop::collection::vec((".{0,8}", inner), 0..8)
+                .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Valid JSON is never changed: the tolerant parser (not only the serde fast path) yields
+    /// serde_json's value and reports no repair, compact or pretty, also inside prose.
+    #[test]
+    fn valid_json_is_unchanged(value in json_value(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&value).unwrap() } else { value.to_string() };
+        let expected: Value = serde_json::from_str(&text).unwrap();
+        let parsed = llm_extract::parse::parse(&text, 128).unwrap();
+        prop_assert_eq!(parsed.node.to_value(), expected.clone());
+        prop_assert!(parsed.repairs.is_empty(), "{:?}", parsed.repairs);
+        // The one documented exception: a document that is a string holding JSON is decoded.
+        if !value.is_string() {
+            prop_assert_eq!(llm_extract::repair(&text).unwrap(), expected.clone());
+        }
+        if value.is_object() || value.is_array() {
+            let in_prose = format!("Here you go:\n{text}\nAnything else?");
+            prop_assert_eq!(llm_extract::repair(&in_prose).unwrap(), expected);
+        }
+    }
+
+    /// Numbers are exact: integers as written, floats correctly rounded.
+    #[test]
+    fn numbers_are_exact(f in any::<f64>().prop_filter("finite", |f| f.is_finite()), i in any::<i64>(), u in any::<u64>()) {
+        let text = format!("[{f:e}, {f}, {i}, {u}]");
+        let parsed = llm_extract::parse::parse(&text, 128).unwrap();
+        prop_assert_eq!(parsed.node.to_value(), serde_json::from_str::<Value>(&text).unwrap());
+        let got = parsed.node.to_value();
+        prop_assert_eq!(got[0].as_f64(), Some(f));
+        prop_assert_eq!(got[1].as_f64(), Some(f));
+        prop_assert_eq!((got[2].as_i64(), got[3].as_u64()), (Some(i), Some(u)));
+    }
+
+    /// No input panics, whatever the bytes.
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = llm_extract::repair(&text);
+        let _ = llm_extract::repair_all(&text);
+        let _ = llm_extract::extract::<Value>(&text);
+    }
+
+    /// JSON-flavoured noise, which reaches deeper into the parser than random bytes.
+    #[test]
+    fn json_like_noise_never_panics(text in "[{}\\[\\]\"',: a-z0-9\\\\/*#\\n.+\\-`<>]{0,200}") {
+        let _ = llm_extract::repair(&text);
+        let _ = llm_extract::repair_all(&text);
+        let _ = Extractor::new().marker("a").max_depth(3).repair(&text);
+    }
+}

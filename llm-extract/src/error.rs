@@ -91,7 +91,10 @@ impl Issue {
 
 impl fmt::Display for Issue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)?;
+        if !self.path.is_root() {
+            write!(f, "{}: ", self.path)?;
+        }
+        f.write_str(&self.message)?;
         match (&self.expected, &self.found) {
             (Some(e), Some(found)) => write!(f, " (expected {e}, found {found})")?,
             (Some(e), None) => write!(f, " (expected {e})")?,

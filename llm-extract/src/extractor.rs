@@ -173,26 +173,75 @@ impl Extractor {
                 return Ok(vec![value]);
             }
         }
+        Ok(self
+            .extract_all::<serde_json::Value>(text)?
+            .into_iter()
+            .map(|e| e.value)
+            .collect())
+    }
+
+    /// Every value in `text` that is a `T`, in text order, each with its own report.
+    ///
+    /// Unlike [`Extractor::from_str_all`], an array is one value here, not a list of items.
+    ///
+    /// ```
+    /// let all = llm_extract::Extractor::new()
+    ///     .extract_all::<serde_json::Value>("{\"a\": 1}\n{'a': 2}")
+    ///     .unwrap();
+    /// assert_eq!(all.len(), 2);
+    /// assert!(all[0].report.repairs.iter().all(|r| r.kind != llm_extract::RepairKind::NonStandardQuotes));
+    /// assert!(all[1].report.repairs.iter().any(|r| r.kind == llm_extract::RepairKind::NonStandardQuotes));
+    /// ```
+    pub fn extract_all<T: Extract>(&self, text: &str) -> Result<Vec<Extracted<T>>, Error> {
         let located = locate::locate(text, &self.settings);
+        let thoughts: Vec<String> = located
+            .thoughts
+            .iter()
+            .map(|s| text[s.start..s.end].trim().to_string())
+            .collect();
         let mut out = Vec::new();
         let mut first_error = None;
         for reading in self.readings(text, &located.candidates, true) {
-            match reading {
-                Ok((_, parsed)) => {
-                    if let Err(e) = self.check_complete(&parsed, text) {
-                        first_error.get_or_insert(e);
-                        continue;
-                    }
-                    out.push(parsed.node.to_value());
-                }
+            let parsed = match reading {
+                Ok((_, parsed)) => parsed,
                 Err(e) => {
                     first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            if let Err(e) = self.check_complete(&parsed, text) {
+                first_error.get_or_insert(e);
+                continue;
+            }
+            let mut cx = Context::new();
+            let result = T::from_node(&parsed.node, &mut cx);
+            let (coercions, issues) = cx.into_parts();
+            match result {
+                Ok(value) if issues.is_empty() => {
+                    let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>()
+                        + coercions.iter().map(|c| c.cost).sum::<u32>();
+                    let report = Report {
+                        complete: parsed.node.is_complete_deep(),
+                        span: parsed.node.span,
+                        repairs: with_positions(text, parsed.repairs),
+                        coercions,
+                        score,
+                    };
+                    out.push(Extracted {
+                        value,
+                        report,
+                        thoughts: thoughts.clone(),
+                    });
+                }
+                _ => {
+                    first_error.get_or_insert_with(|| Error::new(issues).with_positions(text));
                 }
             }
         }
         if out.is_empty() {
             return Err(first_error.unwrap_or_else(|| not_found(text)));
         }
+        out.sort_by_key(|e| e.report.span.start);
         Ok(out)
     }
 
@@ -229,9 +278,8 @@ impl Extractor {
             match result {
                 Ok(value) if issues.is_empty() => {
                     let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
-                    let score = candidate.base_cost
-                        + repairs_cost
-                        + coercions.iter().map(|c| c.cost).sum::<u32>();
+                    // The candidate's context repairs are among `parsed.repairs` already.
+                    let score = repairs_cost + coercions.iter().map(|c| c.cost).sum::<u32>();
                     if best.as_ref().is_none_or(|(s, _)| score < *s) {
                         let report = Report {
                             repairs: with_positions(text, parsed.repairs),

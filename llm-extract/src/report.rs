@@ -77,9 +77,11 @@ impl RepairKind {
             Fence | SurroundingText | TrailingText | JsonpWrapper | Comment | TrailingComma => 1,
             EmbeddedJson | ExtraComma | NonStandardQuotes | UnquotedKey | NonStandardLiteral => 1,
             NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
+            // Output cut off by a token limit is common and says nothing against the reading.
+            TruncatedString | TruncatedContainer | TruncatedLiteral => 1,
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
-            UnquotedString | TruncatedString | TruncatedContainer | TruncatedLiteral => 2,
-            StrayBracket | MissingBracket | TruncatedKey => 3,
+            UnquotedString | TruncatedKey => 2,
+            StrayBracket | MissingBracket => 3,
             LabeledSections | SkippedText => 4,
         }
     }

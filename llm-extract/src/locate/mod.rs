@@ -146,7 +146,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                 }
             }
         }
-        for found in scan::values(text, region.span) {
+        for (found, nested) in scan::values(text, region.span) {
             let whole_region = text[region.span.start..found.start].trim().is_empty()
                 && text[found.end.min(region.span.end)..region.span.end]
                     .trim()
@@ -165,6 +165,14 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                     None => context.push((RepairKind::SurroundingText, region.span)),
                 },
                 _ => {}
+            }
+            if nested {
+                // Inside an opener that never closed: the opener is more likely a value cut off
+                // by the end of the text than a stray brace in prose.
+                context.push((
+                    RepairKind::SkippedText,
+                    Span::new(region.span.start, found.start),
+                ));
             }
             candidates.push(Candidate {
                 span: found,
@@ -202,8 +210,10 @@ fn jsonp_wrapper(text: &str, value: Span) -> Option<Span> {
     let before = text[..value.start].trim_end();
     let head = before.strip_suffix('(')?;
     let name_start = head
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &head[name_start..];
     if name.is_empty() || !text[..name_start].trim().is_empty() {
         return None;

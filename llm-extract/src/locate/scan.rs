@@ -103,7 +103,8 @@ pub(crate) fn fences(text: &str) -> Vec<Fence> {
 /// closed, the text from it to the end of the region is a candidate (a truncated value), and
 /// so is each balanced span directly inside it. A region holding only a JSON scalar yields
 /// that scalar.
-pub(crate) fn values(text: &str, region: Span) -> Vec<Span> {
+/// The flag is `true` for spans directly inside an opener that never closed.
+pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, bool)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
@@ -134,7 +135,7 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<Span> {
                 if let Some(open) = stack.pop() {
                     let span = Span::new(open, i + 1);
                     match stack.len() {
-                        0 => out.push(span),
+                        0 => out.push((span, false)),
                         1 => children.push(span),
                         _ => {}
                     }
@@ -145,15 +146,15 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<Span> {
         i += 1;
     }
     if let Some(&open) = stack.first() {
-        out.push(Span::new(open, region.end));
-        out.append(&mut children);
+        out.push((Span::new(open, region.end), false));
+        out.extend(children.into_iter().map(|c| (c, true)));
     }
     if out.is_empty() {
         let content = &text[region.start..region.end];
         let trimmed = content.trim();
         let start = region.start + (content.len() - content.trim_start().len());
         if !trimmed.is_empty() && serde_json::from_str::<serde_json::Value>(trimmed).is_ok() {
-            out.push(Span::new(start, start + trimmed.len()));
+            out.push((Span::new(start, start + trimmed.len()), false));
         }
     }
     out

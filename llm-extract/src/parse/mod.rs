@@ -58,6 +58,13 @@ pub(crate) fn strict(text: &str, max_depth: usize) -> Option<serde_json::Value> 
         return None;
     }
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    // A document that is a string holding a JSON object or array was encoded twice.
+    if let serde_json::Value::String(inner) = &value {
+        let trimmed = inner.trim_start();
+        if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            return serde_json::from_str(inner).ok();
+        }
+    }
     // serde_json stops at depth 128 by itself; a lower limit is checked here.
     if max_depth < 128 && depth_exceeds(&value, max_depth) {
         return None;
@@ -182,23 +189,44 @@ impl<'a> Parser<'a> {
         self.pos >= self.end
     }
 
-    /// The JSON path of the place being parsed (depth is bounded by `max_depth`).
-    fn path(&self) -> Path {
+    /// The JSON path of the place being parsed (depth is bounded by `max_depth`). With
+    /// `of_container`, the path of the innermost open container itself rather than of the
+    /// value being read inside it.
+    fn path(&self, of_container: bool) -> Path {
+        let depth = self.stack.len();
         self.stack
             .iter()
-            .map(|frame| match frame {
-                Frame::Array { items, .. } => Segment::Index(items.len()),
-                Frame::Object { key, .. } => Segment::Key(
-                    key.as_ref()
-                        .map(|(k, _)| k.text.to_string())
-                        .unwrap_or_default(),
-                ),
+            .enumerate()
+            .filter_map(|(i, frame)| {
+                let top = i + 1 == depth;
+                match frame {
+                    Frame::Array { .. } if top && of_container => None,
+                    Frame::Array { items, .. } => Some(Segment::Index(items.len())),
+                    Frame::Object { key: None, .. } => None,
+                    Frame::Object { .. } if top && of_container => None,
+                    Frame::Object {
+                        key: Some((k, _)), ..
+                    } => Some(Segment::Key(k.text.to_string())),
+                }
             })
             .collect()
     }
 
+    /// Logs a repair to the value being read.
     pub(crate) fn repair(&mut self, kind: RepairKind, span: Span) {
-        let path = self.path();
+        let path = self.path(false);
+        self.repairs.push(Repair {
+            kind,
+            span,
+            path,
+            position: None,
+            cost: kind.cost(),
+        });
+    }
+
+    /// Logs a repair to the innermost open container itself (its brackets and commas).
+    fn repair_container(&mut self, kind: RepairKind, span: Span) {
+        let path = self.path(true);
         self.repairs.push(Repair {
             kind,
             span,
@@ -483,13 +511,13 @@ impl<'a> Parser<'a> {
         };
         // Containers opened after the matching one lack their closing bracket.
         while self.stack.len() > target + 1 {
-            self.repair(RepairKind::MissingBracket, Span::at(self.pos));
+            self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
             if let Some(done) = self.pop_frame(self.pos, true) {
                 return Some(done);
             }
         }
         if let Some(at) = self.after_comma_of_top() {
-            self.repair(RepairKind::TrailingComma, Span::new(at, at + 1));
+            self.repair_container(RepairKind::TrailingComma, Span::new(at, at + 1));
         }
         if let Some(Frame::Object {
             key: Some((_, span)),
@@ -554,7 +582,7 @@ impl<'a> Parser<'a> {
             }
             _ => {}
         }
-        self.repair(RepairKind::TruncatedContainer, Span::at(end));
+        self.repair_container(RepairKind::TruncatedContainer, Span::at(end));
         loop {
             if let Some(done) = self.pop_frame(end, false) {
                 return Ok(done);
@@ -626,6 +654,12 @@ impl<'a> Parser<'a> {
         }
         let raw = self.text[start..self.pos].trim_end();
         self.repair(RepairKind::UnquotedKey, Span::new(start, start + raw.len()));
+        if raw.contains(['.', '!', '?', ';', '(', ')']) && raw.contains(' ') {
+            // Reads like a sentence, not a key: likely prose caught between braces.
+            if let Some(last) = self.repairs.last_mut() {
+                last.cost += RepairKind::SkippedText.cost();
+            }
+        }
         (
             Str {
                 text: Cow::Borrowed(raw),

@@ -226,6 +226,14 @@ fn repairs_carry_their_path() {
         .find(|r| r.kind == NonStandardQuotes)
         .unwrap();
     assert_eq!(quote.path.to_string(), "$.items[1].price");
+    let parsed = parse("{\"a\": [1, 2,], \"b\": 3,}", 128).unwrap();
+    let paths: Vec<String> = parsed
+        .repairs
+        .iter()
+        .filter(|r| r.kind == TrailingComma)
+        .map(|r| r.path.to_string())
+        .collect();
+    assert_eq!(paths, ["$.a", "$"]);
 }
 
 #[test]

@@ -1,5 +1,7 @@
-//! `llm-extract repair`.
+//! `llm-extract repair`: the repaired JSON of a model reply, for shells and CI.
 
+use llm_extract::{Extracted, Extractor};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,9 +10,181 @@ use std::process::ExitCode;
 pub struct Args {
     /// Input file; standard input when absent or `-`
     file: Option<PathBuf>,
+    /// Print every value found, as one JSON array
+    #[arg(long)]
+    all: bool,
+    /// Indent the output
+    #[arg(long)]
+    pretty: bool,
+    /// Print the repairs that were applied on stderr
+    #[arg(long)]
+    explain: bool,
+    /// Batch mode: each input line is a JSON string holding one raw text; each output line is
+    /// the repaired value, or {"error": "..."}
+    #[arg(long)]
+    jsonl: bool,
+    /// Text right after this marker is looked at first (repeatable)
+    #[arg(long, value_name = "TEXT")]
+    marker: Vec<String>,
+    /// Skip candidates larger than this many bytes
+    #[arg(long, value_name = "BYTES")]
+    max_payload: Option<usize>,
+    /// Maximum nesting depth (default 128)
+    #[arg(long, value_name = "N")]
+    max_depth: Option<usize>,
+    /// Treat a value cut off by the end of the input as an error
+    #[arg(long)]
+    require_complete: bool,
 }
 
+impl Args {
+    fn extractor(&self) -> Extractor {
+        let mut e = Extractor::new();
+        for m in &self.marker {
+            e = e.marker(m.clone());
+        }
+        if let Some(n) = self.max_payload {
+            e = e.max_payload(n);
+        }
+        if let Some(n) = self.max_depth {
+            e = e.max_depth(n);
+        }
+        if self.require_complete {
+            e = e.require_complete();
+        }
+        e
+    }
+}
+
+/// Runs the command; see the module docs for the exit status.
 pub fn run(args: Args) -> ExitCode {
-    let _ = args.file;
-    ExitCode::from(2)
+    let input = match read_input(args.file.as_ref()) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("llm-extract: cannot read input: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let extractor = args.extractor();
+    if args.jsonl {
+        return batch(&extractor, &input);
+    }
+    let result = if args.all {
+        extractor
+            .extract_all::<serde_json::Value>(&input)
+            .map(|all| {
+                if args.explain {
+                    for (i, one) in all.iter().enumerate() {
+                        explain(one, Some(i));
+                    }
+                }
+                serde_json::Value::Array(all.into_iter().map(|e| e.value).collect())
+            })
+    } else {
+        extractor.extract::<serde_json::Value>(&input).map(|one| {
+            if args.explain {
+                explain(&one, None);
+            }
+            one.value
+        })
+    };
+    match result {
+        Ok(value) => {
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "{}", render(&value, args.pretty));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("llm-extract: {}", one_line(&e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn batch(extractor: &Extractor, input: &str) -> ExitCode {
+    let mut out = io::stdout().lock();
+    for (n, line) in input.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = match serde_json::from_str::<String>(line) {
+            Ok(raw) => match extractor.repair(&raw) {
+                Ok(v) => v,
+                Err(e) => serde_json::json!({ "error": one_line(&e) }),
+            },
+            Err(e) => {
+                serde_json::json!({ "error": format!("line {} is not a JSON string: {e}", n + 1) })
+            }
+        };
+        if writeln!(out, "{}", value).is_err() {
+            return ExitCode::from(1); // stdout closed
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn render(value: &serde_json::Value, pretty: bool) -> String {
+    if pretty {
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    } else {
+        value.to_string()
+    }
+}
+
+fn one_line(e: &llm_extract::Error) -> String {
+    let first = e
+        .issues()
+        .first()
+        .map(|i| i.to_string())
+        .unwrap_or_else(|| e.to_string());
+    match e.issues().len() {
+        0 | 1 => first,
+        n => format!("{first} (and {} more)", n - 1),
+    }
+}
+
+fn explain(one: &Extracted<serde_json::Value>, index: Option<usize>) {
+    let mut err = io::stderr().lock();
+    let r = &one.report;
+    let which = index.map(|i| format!("value {i}: ")).unwrap_or_default();
+    let _ = writeln!(
+        err,
+        "{which}{} repair(s), score {}, {}",
+        r.repairs.len(),
+        r.score,
+        if r.complete {
+            "complete"
+        } else {
+            "incomplete (closed by repair)"
+        }
+    );
+    for repair in &r.repairs {
+        let at = repair.position.map(|p| p.to_string()).unwrap_or_default();
+        let _ = writeln!(
+            err,
+            "  {at:>7}  {:?} at {} (bytes {}..{})",
+            repair.kind, repair.path, repair.span.start, repair.span.end
+        );
+    }
+    for thought in &one.thoughts {
+        let _ = writeln!(
+            err,
+            "  thought: {}",
+            thought.chars().take(80).collect::<String>()
+        );
+    }
+}
+
+fn read_input(file: Option<&PathBuf>) -> io::Result<String> {
+    let mut bytes = Vec::new();
+    match file {
+        Some(path) if path.as_os_str() != "-" => bytes = std::fs::read(path)?,
+        _ => {
+            io::stdin().lock().read_to_end(&mut bytes)?;
+        }
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
 }
