@@ -1,1 +1,124 @@
-fn main() {}
+//! `repair` against serde_json on valid JSON, throughput on messy replies, and adversarial
+//! inputs at size N and 2N (linear time shows as doubled time, not quadrupled).
+//!
+//! Run: `cargo bench -p llm-extract --bench repair`
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::time::Duration;
+
+/// A valid document of about `bytes` bytes: records with strings, numbers, nesting.
+fn valid_doc(bytes: usize) -> String {
+    let mut out = String::from("{\"items\": [");
+    let mut i = 0;
+    while out.len() < bytes {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!(
+            "{{\"id\": {i}, \"name\": \"item number {i}\", \"price\": {}.{:02}, \"tags\": [\"a\", \"b\\n\", \"é\"], \"ok\": true, \"meta\": {{\"x\": null, \"y\": -1.5e-3}}}}",
+            i * 7 % 1000,
+            i % 100
+        ));
+        i += 1;
+    }
+    out.push_str("], \"story\": \"done\"}");
+    out
+}
+
+fn bench_valid(c: &mut Criterion) {
+    let mut group = c.benchmark_group("valid");
+    for (label, size) in [("1KB", 1_000), ("100KB", 100_000), ("10MB", 10_000_000)] {
+        let doc = valid_doc(size);
+        group.throughput(Throughput::Bytes(doc.len() as u64));
+        if size >= 1_000_000 {
+            group.sample_size(10).measurement_time(Duration::from_secs(4));
+        }
+        group.bench_with_input(BenchmarkId::new("serde_json", label), &doc, |b, d| {
+            b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(d)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("repair", label), &doc, |b, d| {
+            b.iter(|| llm_extract::repair(black_box(d)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn messy_inputs() -> Vec<(&'static str, String)> {
+    let doc = valid_doc(100_000);
+    let single = doc.replace('"', "'");
+    let commented = doc.replace("\"ok\": true,", "\"ok\": true, // checked\n");
+    let truncated = doc[..doc.len() * 2 / 3].to_string();
+    vec![
+        ("fenced", format!("Here is the JSON you asked for:\n```json\n{doc}\n```\nLet me know!")),
+        ("prose-wrapped", format!("Sure! The result is {doc} and that is all.")),
+        ("commented", commented),
+        ("truncated", truncated),
+        ("single-quoted", single),
+        ("python-literals", doc.replace("true", "True").replace("null", "None")),
+    ]
+}
+
+fn bench_messy(c: &mut Criterion) {
+    let mut group = c.benchmark_group("messy");
+    for (label, text) in messy_inputs() {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("repair", label), &text, |b, t| {
+            b.iter(|| llm_extract::repair(black_box(t)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn adversarial(kind: &str, n: usize) -> String {
+    match kind {
+        "open-braces" => "{".repeat(n),
+        "open-brackets" => "[".repeat(n),
+        "quotes" => "\"".repeat(n),
+        "key-colon" => "{\"a\":".repeat(n / 5),
+        "backslashes" => "\\".repeat(n),
+        "unclosed-string" => format!("{{\"a\": \"{}", "x".repeat(n)),
+        "closers" => format!("{}{}", "[".repeat(n / 2), "}".repeat(n / 2)),
+        "commas-in-string" => format!("{{\"a\": \"{}", "x\", ".repeat(n / 4)),
+        _ => unreachable!(),
+    }
+}
+
+fn bench_adversarial(c: &mut Criterion) {
+    let mut group = c.benchmark_group("adversarial");
+    group.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    let kinds = [
+        "open-braces",
+        "open-brackets",
+        "quotes",
+        "key-colon",
+        "backslashes",
+        "unclosed-string",
+        "closers",
+        "commas-in-string",
+    ];
+    for kind in kinds {
+        for n in [1_000_000, 2_000_000] {
+            let text = adversarial(kind, n);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new(kind, n), &text, |b, t| {
+                b.iter(|| llm_extract::repair(black_box(t)))
+            });
+        }
+    }
+    // Nesting far past the default limit, with the limit raised: the parser's explicit stack
+    // takes it without recursion.
+    for n in [100_000, 200_000] {
+        let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("nested-arrays-raised-limit", n), &text, |b, t| {
+            b.iter(|| llm_extract::parse::parse(black_box(t), usize::MAX).map(|p| p.end))
+        });
+        group.bench_with_input(BenchmarkId::new("nested-arrays-default-limit", n), &text, |b, t| {
+            b.iter(|| llm_extract::repair(black_box(t)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_valid, bench_messy, bench_adversarial);
+criterion_main!(benches);

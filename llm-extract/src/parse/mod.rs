@@ -110,6 +110,7 @@ pub fn parse_span(text: &str, span: Span, max_depth: usize) -> Result<Parsed<'_>
         repairs: Vec::new(),
         stack: Vec::new(),
         backtrack_budget: end - start,
+        open_objects: 0,
     }
     .run()
     .map_err(|e| e.with_positions(text))
@@ -166,7 +167,13 @@ pub(crate) struct Parser<'a> {
     /// Bytes that strings may still re-read when they go back to an earlier quote; bounds
     /// that work to the input length.
     pub(crate) backtrack_budget: usize,
+    /// How many objects are open, so a `}` with none to close is found stray in O(1).
+    open_objects: usize,
 }
+
+/// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
+/// logging linear however far `max_depth` is raised.
+const MAX_REPAIR_PATH: usize = 256;
 
 /// Bytes that may follow a complete scalar token.
 pub(crate) fn is_delimiter(b: u8) -> bool {
@@ -194,7 +201,7 @@ impl<'a> Parser<'a> {
     /// value being read inside it.
     fn path(&self, of_container: bool) -> Path {
         let depth = self.stack.len();
-        self.stack
+        self.stack[..depth.min(MAX_REPAIR_PATH)]
             .iter()
             .enumerate()
             .filter_map(|(i, frame)| {
@@ -260,6 +267,7 @@ impl<'a> Parser<'a> {
                         let start = self.pos;
                         self.pos += 1;
                         if b == b'{' {
+                            self.open_objects += 1;
                             self.stack.push(Frame::Object {
                                 start,
                                 entries: Vec::new(),
@@ -544,6 +552,9 @@ impl<'a> Parser<'a> {
 
     fn pop_frame(&mut self, end: usize, complete: bool) -> Option<Parsed<'a>> {
         let frame = self.stack.pop()?;
+        if let Frame::Object { .. } = frame {
+            self.open_objects -= 1;
+        }
         let node = match frame {
             Frame::Array { start, items, .. } => Node {
                 kind: NodeKind::Array(items),

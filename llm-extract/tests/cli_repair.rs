@@ -1,0 +1,114 @@
+//! `llm-extract repair` as a user runs it: stdin and files, flags, exit status.
+#![cfg(feature = "cli")]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn repairs_stdin_compactly() {
+    let o = run(&["repair"], "Sure!\n```json\n{name: 'Ada', tags: ['x',],}\n```");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{\"name\":\"Ada\",\"tags\":[\"x\"]}\n");
+    assert!(stderr(&o).is_empty());
+}
+
+#[test]
+fn reads_a_file_and_pretty_prints() {
+    let dir = std::env::temp_dir().join(format!("llm-extract-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("reply.txt");
+    std::fs::write(&file, "Result: {\"a\": [1, 2]}").unwrap();
+    let o = run(&["repair", "--pretty", file.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n");
+    let missing = run(&["repair", dir.join("nope.txt").to_str().unwrap()], "");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("cannot read input"));
+}
+
+#[test]
+fn all_prints_every_value_as_one_array() {
+    let o = run(&["repair", "--all"], "{\"a\": 1}\n{'a': 2}\n");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "[{\"a\":1},{\"a\":2}]\n");
+}
+
+#[test]
+fn explain_lists_repairs_on_stderr() {
+    let o = run(&["repair", "--explain"], "{\"a\": 'x', \"b\": [1,]");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "{\"a\":\"x\",\"b\":[1]}\n");
+    let err = stderr(&o);
+    assert!(err.contains("NonStandardQuotes at $.a"), "{err}");
+    assert!(err.contains("TrailingComma at $.b"), "{err}");
+    assert!(err.contains("incomplete"), "{err}");
+    assert!(err.contains("1:7"), "{err}");
+}
+
+#[test]
+fn no_value_exits_1_with_one_line() {
+    let o = run(&["repair"], "I'm sorry, I can't do that.");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no JSON found"), "{err}");
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    assert_eq!(run(&["repair", "--no-such-flag"], "").status.code(), Some(2));
+    assert_eq!(run(&["no-such-command"], "").status.code(), Some(2));
+}
+
+#[test]
+fn limits_and_completeness_flags() {
+    let o = run(&["repair", "--require-complete"], "{\"a\": [1, 2");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cut off"));
+    let o = run(&["repair", "--max-depth", "2"], "[[[1]]]");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("max_depth"));
+    let o = run(&["repair", "--marker", "TOOL_CALL"], "[0] example\nTOOL_CALL [1]");
+    assert_eq!(stdout(&o), "[1]\n");
+}
+
+#[test]
+fn jsonl_batch_never_stops_on_a_bad_line() {
+    let input = [
+        serde_json::to_string("```json\n{\"a\": 1,}\n```").unwrap(),
+        serde_json::to_string("nothing here").unwrap(),
+        "not a json string".to_string(),
+        String::new(),
+        serde_json::to_string("[1, 2").unwrap(),
+    ]
+    .join("\n");
+    let o = run(&["repair", "--jsonl"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0], serde_json::json!({"a": 1}));
+    assert!(lines[1]["error"].as_str().unwrap().contains("no JSON found"));
+    assert!(lines[2]["error"].as_str().unwrap().contains("line 3 is not a JSON string"));
+    assert_eq!(lines[3], serde_json::json!([1, 2]));
+}
