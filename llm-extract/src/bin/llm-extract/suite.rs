@@ -1,28 +1,567 @@
-//! `llm-extract test` and `llm-extract scaffold` (placeholder until the assertions land).
+//! `llm-extract test SUITE` and `llm-extract scaffold OUTPUT`: assertions over model outputs,
+//! for CI.
+//!
+//! A suite is a JSON file `{"cases": [...]}` (or a bare array of cases). Each case has a
+//! `name`, the raw model text in `output` or a file in `outputFile` (relative to the suite),
+//! and either `assertions` (seed 001's format) or the legacy `expectedOutput` with
+//! `outputType` (`string` or `json`). snake_case spellings of the keys are accepted.
 
-use std::path::PathBuf;
+mod report;
+
+use llm_extract::assert::{
+    evaluate_legacy, scaffold_assertions, Assertion, AssertionResult, CompiledAssertion, Outcome,
+    OutputType, Registry,
+};
+use serde_json::Value;
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Suites with at least this many cases show a progress bar (when stderr is a terminal).
+const PROGRESS_MIN_CASES: usize = 50;
 
 /// Arguments of `llm-extract test`.
 #[derive(clap::Args)]
 pub struct TestArgs {
-    /// The suite file (JSON)
+    /// The suite file (JSON): {"cases": [{"name", "output" | "outputFile", "assertions" | "expectedOutput"}]}
     suite: PathBuf,
+    /// Also write a JUnit XML report to FILE
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Also write a JSON report (per-case results in seed 001's AssertionResult format) to FILE
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Print only failures, errors and the summary
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Arguments of `llm-extract scaffold`.
 #[derive(clap::Args)]
 pub struct ScaffoldArgs {
-    /// A sample model output
+    /// A sample model output (raw text; `-` for stdin)
     output: PathBuf,
+    /// Print a whole suite with one case for OUTPUT instead of the bare assertions
+    #[arg(long)]
+    suite: bool,
+}
+
+/// One assertion of a case as loaded: compiled, or the reason it cannot be evaluated.
+pub(crate) struct Loaded {
+    /// `id`, or `#n` (1-based) when the assertion has none.
+    pub label: String,
+    pub assertion: Option<Assertion>,
+    pub compiled: Result<CompiledAssertion, String>,
+}
+
+/// What a case checks.
+pub(crate) enum Check {
+    Assertions(Vec<Loaded>),
+    Legacy {
+        expected: Value,
+        output_type: OutputType,
+    },
+}
+
+/// A case as loaded, before evaluation.
+pub(crate) struct Case {
+    pub name: String,
+    pub output: Option<String>,
+    pub check: Option<Check>,
+    /// Problems with the case itself (no output, unknown key, ...); it is not evaluated.
+    pub errors: Vec<String>,
+}
+
+/// A case after evaluation.
+pub(crate) struct CaseResult {
+    pub name: String,
+    pub errors: Vec<String>,
+    pub results: Vec<AssertionResult>,
+}
+
+impl CaseResult {
+    pub fn passed(&self) -> bool {
+        self.errors.is_empty() && self.results.iter().all(|r| r.outcome == Outcome::Pass)
+    }
+}
+
+/// Counts over a whole run.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Summary {
+    pub assertions: usize,
+    pub cases: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub errors: usize,
+}
+
+impl Summary {
+    fn line(&self) -> String {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        format!(
+            "{} in {}: {} passed, {} failed, {}",
+            plural(self.assertions, "assertion", "assertions"),
+            plural(self.cases, "case", "cases"),
+            self.passed,
+            self.failed,
+            plural(self.errors, "error", "errors"),
+        )
+    }
 }
 
 pub fn test(args: TestArgs) -> ExitCode {
-    eprintln!("llm-extract test: not available yet ({})", args.suite.display());
-    ExitCode::from(2)
+    let text = match std::fs::read_to_string(&args.suite) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: cannot read suite {}: {e}", args.suite.display());
+            return ExitCode::from(2);
+        }
+    };
+    let base = args
+        .suite
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let cases = match load_suite(&text, &base, Registry::builtin()) {
+        Ok(cases) => cases,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.suite.display());
+            return ExitCode::from(2);
+        }
+    };
+
+    // Every load-time problem is reported before anything is evaluated.
+    let mut load_errors = 0;
+    for (i, case) in cases.iter().enumerate() {
+        for e in &case.errors {
+            eprintln!("error: case {} {}: {e}", i + 1, quoted(&case.name));
+            load_errors += 1;
+        }
+        if let Some(Check::Assertions(loaded)) = &case.check {
+            for l in loaded {
+                if let Err(e) = &l.compiled {
+                    eprintln!(
+                        "error: case {} {}, assertion {}: {e}",
+                        i + 1,
+                        quoted(&case.name),
+                        l.label
+                    );
+                    load_errors += 1;
+                }
+            }
+        }
+    }
+    if load_errors > 0 {
+        eprintln!(
+            "{load_errors} load {} found; evaluating the rest",
+            if load_errors == 1 { "error" } else { "errors" }
+        );
+    }
+
+    let bar = (std::io::stderr().is_terminal() && cases.len() >= PROGRESS_MIN_CASES).then(|| {
+        let bar = indicatif::ProgressBar::new(cases.len() as u64);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} cases {elapsed}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let stdout = std::io::stdout();
+    let mut summary = Summary {
+        cases: cases.len(),
+        ..Summary::default()
+    };
+    let mut results = Vec::with_capacity(cases.len());
+    for case in cases {
+        let result = run_case(case);
+        let mut lines = String::new();
+        for (r, label) in result.results.iter().zip(labels(&result)) {
+            summary.assertions += 1;
+            match r.outcome {
+                Outcome::Pass => summary.passed += 1,
+                Outcome::Fail => summary.failed += 1,
+                Outcome::Error => summary.errors += 1,
+            }
+            if !(args.quiet && r.outcome == Outcome::Pass) {
+                lines.push_str(&result_line(&result.name, &label, r));
+                lines.push('\n');
+            }
+        }
+        let print = || {
+            let mut out = stdout.lock();
+            let _ = out.write_all(lines.as_bytes());
+        };
+        match &bar {
+            Some(bar) => {
+                bar.suspend(print);
+                bar.inc(1);
+            }
+            None => print(),
+        }
+        results.push(result);
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    println!("{}", summary.line());
+
+    let mut status = if summary.failed == 0 && summary.errors == 0 {
+        0
+    } else {
+        1
+    };
+    if let Some(path) = &args.junit {
+        if let Err(e) = std::fs::write(path, report::junit(&args.suite, &results, &summary)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            status = 2;
+        }
+    }
+    if let Some(path) = &args.json {
+        if let Err(e) = std::fs::write(path, report::json(&args.suite, &results, &summary)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            status = 2;
+        }
+    }
+    ExitCode::from(status)
+}
+
+fn quoted(name: &str) -> String {
+    serde_json::to_string(name).unwrap_or_default()
+}
+
+/// The label of each result: the assertion's id, or `#n`.
+pub(crate) fn labels(result: &CaseResult) -> impl Iterator<Item = String> + '_ {
+    result.results.iter().enumerate().map(|(i, r)| {
+        if r.assertion_id.is_empty() {
+            format!("#{}", i + 1)
+        } else {
+            r.assertion_id.clone()
+        }
+    })
+}
+
+/// `FAIL  [case] a2 $.user.name toMatch (ANY): <message>`
+fn result_line(case: &str, label: &str, r: &AssertionResult) -> String {
+    let not = if r.not { "not " } else { "" };
+    let mut line = format!(
+        "{:<5} [{case}] {label} {} {not}{} ({})",
+        r.outcome.label(),
+        r.path,
+        r.matcher,
+        r.path_match.as_str()
+    );
+    if let Some(message) = &r.message {
+        line.push_str(": ");
+        line.push_str(&message.replace('\n', " "));
+    }
+    line
+}
+
+/// Reads a suite: the top level must parse; every problem below it is kept with its case.
+pub(crate) fn load_suite(
+    text: &str,
+    base: &Path,
+    registry: &Registry,
+) -> Result<Vec<Case>, String> {
+    let suite: Value = serde_json::from_str(text).map_err(|e| format!("not a JSON suite: {e}"))?;
+    let cases = match suite {
+        Value::Array(cases) => cases,
+        Value::Object(mut map) => match map.remove("cases") {
+            Some(Value::Array(cases)) => cases,
+            Some(_) => return Err("`cases` must be a list".to_string()),
+            None => return Err("expected {\"cases\": [...]}".to_string()),
+        },
+        _ => return Err("expected {\"cases\": [...]}".to_string()),
+    };
+    Ok(cases
+        .into_iter()
+        .enumerate()
+        .map(|(i, case)| load_case(i, case, base, registry))
+        .collect())
+}
+
+const CASE_KEYS: [(&str, &str); 6] = [
+    ("name", "name"),
+    ("output", "output"),
+    ("outputFile", "output_file"),
+    ("expectedOutput", "expected_output"),
+    ("outputType", "output_type"),
+    ("assertions", "assertions"),
+];
+
+fn load_case(index: usize, case: Value, base: &Path, registry: &Registry) -> Case {
+    let mut errors = Vec::new();
+    let Value::Object(map) = case else {
+        return Case {
+            name: format!("#{}", index + 1),
+            output: None,
+            check: None,
+            errors: vec!["a case must be an object".to_string()],
+        };
+    };
+    let mut fields = std::collections::BTreeMap::new();
+    for (key, value) in map {
+        match CASE_KEYS
+            .iter()
+            .find(|(camel, snake)| key == *camel || key == *snake)
+        {
+            Some((camel, _)) => {
+                if fields.insert(*camel, value).is_some() {
+                    errors.push(format!("`{camel}` is given twice"));
+                }
+            }
+            None => errors.push(format!(
+                "unknown key `{key}` (expected one of {})",
+                CASE_KEYS
+                    .iter()
+                    .map(|(c, _)| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+    let name = match fields.remove("name") {
+        Some(Value::String(name)) => name,
+        Some(_) => {
+            errors.push("`name` must be a string".to_string());
+            format!("#{}", index + 1)
+        }
+        None => format!("#{}", index + 1),
+    };
+    let output = match (fields.remove("output"), fields.remove("outputFile")) {
+        (Some(Value::String(text)), None) => Some(text),
+        (Some(_), None) => {
+            errors.push("`output` must be a string (the raw model text)".to_string());
+            None
+        }
+        (None, Some(Value::String(file))) => match std::fs::read_to_string(base.join(&file)) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                errors.push(format!(
+                    "cannot read outputFile {}: {e}",
+                    base.join(&file).display()
+                ));
+                None
+            }
+        },
+        (None, Some(_)) => {
+            errors.push("`outputFile` must be a string".to_string());
+            None
+        }
+        (Some(_), Some(_)) => {
+            errors.push("give either `output` or `outputFile`, not both".to_string());
+            None
+        }
+        (None, None) => {
+            errors.push("missing `output` or `outputFile`".to_string());
+            None
+        }
+    };
+    let output_type = match fields.remove("outputType") {
+        None => None,
+        Some(t) => match serde_json::from_value::<OutputType>(t) {
+            Ok(t) => Some(t),
+            Err(_) => {
+                errors.push("`outputType` must be \"string\" or \"json\"".to_string());
+                None
+            }
+        },
+    };
+    let expected = fields.remove("expectedOutput");
+    let check = match fields.remove("assertions") {
+        Some(Value::Array(items)) if !items.is_empty() => Some(Check::Assertions(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, a)| load_assertion(i, a, registry))
+                .collect(),
+        )),
+        Some(Value::Array(_)) | Some(Value::Null) | None => match expected {
+            Some(expected) => {
+                // The legacy check compares strings exactly unless told the output is JSON.
+                let output_type = output_type.unwrap_or(if expected.is_string() {
+                    OutputType::String
+                } else {
+                    OutputType::Json
+                });
+                Some(Check::Legacy {
+                    expected,
+                    output_type,
+                })
+            }
+            None => {
+                errors.push("nothing to check: give `assertions` or `expectedOutput`".to_string());
+                None
+            }
+        },
+        Some(_) => {
+            errors.push("`assertions` must be a list".to_string());
+            None
+        }
+    };
+    Case {
+        name,
+        output,
+        check,
+        errors,
+    }
+}
+
+fn load_assertion(index: usize, value: Value, registry: &Registry) -> Loaded {
+    let fallback = format!("#{}", index + 1);
+    let label = match value.get("id").and_then(Value::as_str) {
+        Some(id) if !id.is_empty() => id.to_string(),
+        _ => fallback,
+    };
+    match serde_json::from_value::<Assertion>(value) {
+        Ok(assertion) => {
+            let compiled = registry.compile(&assertion).map_err(|e| {
+                e.issues()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            });
+            Loaded {
+                label,
+                assertion: Some(assertion),
+                compiled,
+            }
+        }
+        Err(e) => Loaded {
+            label,
+            assertion: None,
+            compiled: Err(format!("not an assertion: {e}")),
+        },
+    }
+}
+
+fn run_case(case: Case) -> CaseResult {
+    let Case {
+        name,
+        output,
+        check,
+        errors,
+    } = case;
+    let results = match (output, check) {
+        (Some(output), Some(check)) if errors.is_empty() => match check {
+            Check::Assertions(loaded) => {
+                let actual = output_value(&output);
+                loaded.iter().map(|l| evaluate_loaded(l, &actual)).collect()
+            }
+            Check::Legacy {
+                expected,
+                output_type,
+            } => evaluate_legacy(&output, &expected, output_type).results,
+        },
+        // A case that did not load: each of its assertions (or the case as one) is an error.
+        (_, check) => {
+            let message = format!("case not evaluated: {}", errors.join("; "));
+            let count = match &check {
+                Some(Check::Assertions(loaded)) => loaded.len(),
+                _ => 1,
+            };
+            let loaded = match check {
+                Some(Check::Assertions(loaded)) => loaded,
+                _ => Vec::new(),
+            };
+            (0..count)
+                .map(|i| {
+                    let mut r = error_result(loaded.get(i), message.clone());
+                    if loaded.is_empty() {
+                        r.assertion_id = "case".to_string();
+                    }
+                    r
+                })
+                .collect()
+        }
+    };
+    CaseResult {
+        name,
+        errors,
+        results,
+    }
+}
+
+fn evaluate_loaded(loaded: &Loaded, actual: &Value) -> AssertionResult {
+    match &loaded.compiled {
+        Ok(compiled) => compiled.evaluate(actual),
+        Err(e) => error_result(Some(loaded), format!("invalid assertion: {e}")),
+    }
+}
+
+fn error_result(loaded: Option<&Loaded>, message: String) -> AssertionResult {
+    let assertion = loaded.and_then(|l| l.assertion.as_ref());
+    AssertionResult {
+        assertion_id: loaded.map(|l| l.label.clone()).unwrap_or_default(),
+        path: assertion
+            .map(|a| a.path.clone())
+            .unwrap_or_else(|| "$".to_string()),
+        matcher: assertion
+            .map(|a| a.matcher.clone())
+            .unwrap_or_else(|| "?".to_string()),
+        not: assertion.is_some_and(|a| a.not),
+        path_match: assertion.map(|a| a.path_match).unwrap_or_default(),
+        passed: false,
+        outcome: Outcome::Error,
+        actual_samples: Vec::new(),
+        message: Some(message),
+    }
+}
+
+/// The value assertions see: the repaired JSON in the reply, or the reply as a string.
+fn output_value(raw: &str) -> Value {
+    llm_extract::repair(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
 }
 
 pub fn scaffold(args: ScaffoldArgs) -> ExitCode {
-    eprintln!("llm-extract scaffold: not available yet ({})", args.output.display());
-    ExitCode::from(2)
+    let mut text = String::new();
+    let read = if args.output.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(&args.output).map(|t| text = t)
+    };
+    if let Err(e) = read {
+        eprintln!("error: cannot read {}: {e}", args.output.display());
+        return ExitCode::from(2);
+    }
+    let assertions = scaffold_assertions(&output_value(&text));
+    let document = if args.suite {
+        let name = args
+            .output
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "case".into());
+        let mut case = serde_json::Map::new();
+        case.insert("name".into(), Value::String(name));
+        if args.output.as_os_str() == "-" {
+            case.insert("output".into(), Value::String(text));
+        } else {
+            // Absolute, so the suite can be saved anywhere.
+            let file = std::fs::canonicalize(&args.output).unwrap_or_else(|_| args.output.clone());
+            case.insert(
+                "outputFile".into(),
+                Value::String(file.display().to_string()),
+            );
+        }
+        case.insert(
+            "assertions".into(),
+            serde_json::to_value(&assertions).unwrap_or_default(),
+        );
+        serde_json::json!({ "cases": [case] })
+    } else {
+        serde_json::to_value(&assertions).unwrap_or_default()
+    };
+    match serde_json::to_string_pretty(&document) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,0 +1,270 @@
+//! `llm-extract test` and `llm-extract scaffold` run as a user runs them, on the suite files
+//! in `tests/fixtures/assert/`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/assert")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn suite(name: &str) -> String {
+    fixtures().join(name).display().to_string()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh scratch directory for files a test writes.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "llm-extract-cli-test-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn mixed_suite_prints_one_line_per_assertion_and_exits_1() {
+    let out = run(&["test", &suite("basic.suite.json")]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 14, "{stdout}");
+    assert_eq!(
+        lines[0],
+        "PASS  [order from file] name $.user.name toMatch (ANY)"
+    );
+    assert_eq!(
+        lines[2],
+        "PASS  [order from file] statuses $.items[*].status toBeOneOf (ALL)"
+    );
+    assert!(lines.contains(
+        &r#"FAIL  [greeting] a1 $.user.name toMatch (ANY): $.user.name toMatch /[A-Z][a-z]+/ expected match, got "bob""#
+    ));
+    assert!(lines.contains(&"PASS  [greeting] a2 $.user.age not toBeGreaterThan (ANY)"));
+    assert!(lines.contains(
+        &"ERROR [greeting] a3 $.user.age not toMatch (ANY): $.user.age not toMatch /1/ cannot evaluate: toMatch needs a string, got 12"
+    ));
+    assert!(lines.contains(&"PASS  [legacy string] expectedOutput $ toEqual (ANY)"));
+    assert!(lines.contains(&"PASS  [legacy json] expectedOutput $ toEqual (ANY)"));
+    assert_eq!(
+        lines[13],
+        "13 assertions in 4 cases: 11 passed, 1 failed, 1 error"
+    );
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn passing_suite_exits_0() {
+    let out = run(&["test", &suite("passing.suite.json")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).ends_with("6 assertions in 2 cases: 6 passed, 0 failed, 0 errors\n"));
+}
+
+#[test]
+fn quiet_prints_only_failures_and_the_summary() {
+    let out = run(&["test", "--quiet", &suite("basic.suite.json")]);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(!stdout.contains("PASS"));
+}
+
+#[test]
+fn snake_case_keys_are_accepted() {
+    let out = run(&["test", &suite("snake_case.suite.json")]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("PASS  [snake keys] s1 $.items[*].id toBeGreaterThan (ALL)"));
+}
+
+#[test]
+fn load_errors_are_reported_per_case_and_assertion_and_never_hide_other_results() {
+    let out = run(&["test", &suite("bad.suite.json")]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1));
+    let expected_errors = [
+        r#"error: case 1 "bad assertions", assertion unknown: $.matcher: unknown matcher `toEqul`; did you mean `toEqual`?"#,
+        r#"error: case 1 "bad assertions", assertion malformed: $.path: invalid JSONPath `$.items.0.id`"#,
+        "did you mean `$.items[0].id`?",
+        r#"error: case 1 "bad assertions", assertion lookahead: $.expected: `toMatch`: pattern uses look-ahead `(?=`"#,
+        r#"error: case 1 "bad assertions", assertion missing: $.expected: `toEqual` needs `expected`"#,
+        r#"error: case 1 "bad assertions", assertion not-list: $.expected: `toBeOneOf`: expected a list of options, got string"#,
+        r#"error: case 2 "bad case": missing `output` or `outputFile`"#,
+        "6 load errors found; evaluating the rest",
+    ];
+    for e in expected_errors {
+        assert!(stderr.contains(e), "missing {e:?} in\n{stderr}");
+    }
+    assert!(
+        stdout.contains("PASS  [bad assertions] good $.name toEqual (ANY)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("PASS  [fine] ok $.ok toEqual (ANY)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ERROR [bad assertions] unknown $.name toEqul (ANY): invalid assertion:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("8 assertions in 3 cases: 2 passed, 0 failed, 6 errors\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn junit_and_json_reports_are_written() {
+    let dir = scratch("reports");
+    let (junit, json) = (dir.join("report.xml"), dir.join("report.json"));
+    let out = run(&[
+        "test",
+        &suite("basic.suite.json"),
+        "--junit",
+        &junit.display().to_string(),
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        report["summary"],
+        serde_json::json!({"assertions": 13, "cases": 4, "passed": 11, "failed": 1, "errors": 1})
+    );
+    assert_eq!(report["passed"], false);
+    let greeting = &report["cases"][1];
+    assert_eq!(greeting["name"], "greeting");
+    assert_eq!(greeting["passed"], false);
+    let a1 = &greeting["results"][0];
+    assert_eq!(a1["assertionId"], "a1");
+    assert_eq!(a1["pathMatch"], "ANY");
+    assert_eq!(a1["passed"], false);
+    assert_eq!(a1["actualSamples"], serde_json::json!(["bob"]));
+    assert_eq!(
+        report["cases"][0]["results"][2]["actualSamples"],
+        serde_json::json!(["READY", "PENDING", "READY"])
+    );
+
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.starts_with("<?xml"));
+    assert!(
+        xml.contains(r#"<testsuites name=""#)
+            && xml.contains(r#"tests="13" failures="1" errors="1">"#),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 13);
+    assert_eq!(xml.matches("<failure ").count(), 1);
+    assert_eq!(xml.matches("<error ").count(), 1);
+    assert!(xml.contains("expected match, got &quot;bob&quot;"), "{xml}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn unreadable_or_malformed_suites_exit_2() {
+    let out = run(&["test", &suite("no-such.suite.json")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read suite"));
+
+    let dir = scratch("malformed");
+    let path = dir.join("broken.json");
+    std::fs::write(&path, "{\"cases\": [").unwrap();
+    let out = run(&["test", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a JSON suite"));
+
+    std::fs::write(&path, "{\"tests\": []}").unwrap();
+    let out = run(&["test", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("expected {\"cases\": [...]}"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn large_suites_show_no_progress_bar_when_stderr_is_not_a_terminal() {
+    let dir = scratch("large");
+    let cases: Vec<serde_json::Value> = (0..200)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("case {i}"),
+                "output": format!("{{\"n\": {i}}}"),
+                "assertions": [{"path": "n", "matcher": "toBeGreaterThanOrEqual", "expected": 0}]
+            })
+        })
+        .collect();
+    let path = dir.join("large.json");
+    std::fs::write(&path, serde_json::json!({ "cases": cases }).to_string()).unwrap();
+    let out = run(&["test", "-q", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "200 assertions in 200 cases: 200 passed, 0 failed, 0 errors\n"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn scaffold_proposes_assertions_that_pass_on_their_own_output() {
+    let order = fixtures().join("outputs/order.txt").display().to_string();
+    let out = run(&["scaffold", &order]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let proposed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let proposed = proposed.as_array().unwrap();
+    assert_eq!(proposed.len(), 13);
+    assert_eq!(
+        proposed[0],
+        serde_json::json!({"id": "a1", "path": "$.user.name", "pathMatch": "ANY", "matcher": "toEqual", "expected": "Ada Lovelace", "not": false})
+    );
+    assert_eq!(proposed[1]["matcher"], "toBeNull");
+    assert_eq!(proposed[3]["path"], "$.items[0].id");
+
+    // The suite form runs as is and passes.
+    let out = run(&["scaffold", "--suite", &order]);
+    let dir = scratch("scaffold");
+    let path = dir.join("scaffolded.json");
+    std::fs::write(&path, &out.stdout).unwrap();
+    let out = run(&["test", &path.display().to_string()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).ends_with("13 assertions in 1 case: 13 passed, 0 failed, 0 errors\n"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn scaffold_reads_stdin() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["scaffold", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{'ok': True}")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let proposed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(proposed[0]["path"], "$.ok");
+    assert_eq!(proposed[0]["expected"], true);
+}
