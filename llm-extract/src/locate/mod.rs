@@ -11,6 +11,7 @@
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
 mod scan;
+mod sections;
 mod tags;
 
 use crate::error::{Category, Error, Issue};
@@ -47,6 +48,8 @@ pub(crate) struct Candidate {
     pub context: Vec<(RepairKind, Span)>,
     /// The candidate is a JSON string whose content is the document.
     pub embedded: bool,
+    /// The candidate is `Label: value` lines (found only when nothing else is there).
+    pub sections: bool,
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
@@ -141,6 +144,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                             Span::new(lead, lead + trimmed.len()),
                         )],
                         embedded: true,
+                        sections: false,
                     });
                     continue;
                 }
@@ -180,7 +184,22 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                 base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
                 context,
                 embedded: false,
+                sections: false,
             });
+        }
+    }
+    if candidates.is_empty() {
+        for region in regions.iter().filter(|r| r.origin == Origin::Prose) {
+            if let Some(node) = sections::sections(text, region.span) {
+                candidates.push(Candidate {
+                    span: Span::new(node.span.start, region.span.end),
+                    origin: Origin::Prose,
+                    base_cost: RepairKind::LabeledSections.cost(),
+                    context: vec![(RepairKind::LabeledSections, node.span)],
+                    embedded: false,
+                    sections: true,
+                });
+            }
         }
     }
     // One candidate per place: the best-ranked reading of it.
@@ -247,7 +266,15 @@ pub(crate) fn parse_candidate<'t>(
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<Parsed<'t>, Error> {
-    let mut parsed = if candidate.embedded {
+    let mut parsed = if candidate.sections {
+        let node = sections::sections(text, candidate.span)
+            .ok_or_else(|| crate::extractor::not_found(text))?;
+        Parsed {
+            end: candidate.span.end,
+            node,
+            repairs: Vec::new(),
+        }
+    } else if candidate.embedded {
         parse_embedded(text, candidate, settings)?
     } else {
         parse::parse_span(text, candidate.span, settings.max_depth)?

@@ -1,1 +1,80 @@
 use super::*;
+use crate::extractor::Settings;
+
+fn starts(text: &str) -> Vec<(usize, Origin)> {
+    let mut found: Vec<_> = locate(text, &Settings::default())
+        .candidates
+        .iter()
+        .map(|c| (c.span.start, c.origin))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn candidates_come_from_each_kind_of_place() {
+    let text = "a {\"x\": 1} b\n```json\n[2]\n```\n<json>{\"y\": 3}</json>";
+    let found = starts(text);
+    assert!(found.contains(&(2, Origin::Prose)), "{found:?}");
+    assert!(
+        found.contains(&(text.find("[2]").unwrap(), Origin::Fence)),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(text.find("{\"y\"").unwrap(), Origin::Explicit)),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn strings_hide_brackets_from_the_scan() {
+    let text = "x {\"a\": \"} ] {\"} y";
+    let spans = scan::values(text, Span::new(0, text.len()));
+    assert_eq!(spans, vec![(Span::new(2, 16), false)]);
+}
+
+#[test]
+fn ranking_puts_explicit_first_and_prose_last() {
+    let text = "{\"p\": 0}\n```json\n{\"f\": 1}\n```\n---JSON_OUTPUT_START---{\"m\": 2}---JSON_OUTPUT_END---";
+    let located = locate(text, &Settings::default());
+    let origins: Vec<Origin> = located.candidates.iter().map(|c| c.origin).collect();
+    assert_eq!(
+        origins,
+        vec![Origin::Explicit, Origin::Fence, Origin::Prose]
+    );
+}
+
+#[test]
+fn thoughts_are_split_off() {
+    let text = "<think>{\"no\": 1}</think>{\"yes\": 2}";
+    let located = locate(text, &Settings::default());
+    assert_eq!(located.thoughts.len(), 1);
+    assert_eq!(
+        &text[located.thoughts[0].start..located.thoughts[0].end],
+        "{\"no\": 1}"
+    );
+    assert!(located
+        .candidates
+        .iter()
+        .all(|c| c.span.start >= text.find("</think>").unwrap()));
+}
+
+#[test]
+fn labeled_sections_only_when_nothing_else() {
+    let text = "Title: A\nPlan: B";
+    let located = locate(text, &Settings::default());
+    assert!(located.candidates.len() == 1 && located.candidates[0].sections);
+    let text = "Title: A\nPlan: B\n{\"a\": 1}";
+    assert!(locate(text, &Settings::default())
+        .candidates
+        .iter()
+        .all(|c| !c.sections));
+}
+
+#[test]
+fn scans_stay_linear_on_hostile_markup() {
+    // Many unclosed tags and fences: each is looked at a bounded number of times.
+    let text = "<json>".repeat(20_000) + &"```".repeat(20_000) + &"<think>".repeat(20_000);
+    let located = locate(&text, &Settings::default());
+    assert!(located.candidates.len() <= 2);
+}
