@@ -63,9 +63,14 @@ impl JsonPath {
             if let Some(better) = suggest(&text) {
                 message.push_str(&format!("; did you mean `{better}`?"));
             }
-            Error::new(vec![
-                Issue::new(Category::Other, Path::root(), message).found(path)
-            ])
+            let issue = Issue::new(Category::Other, Path::root(), message);
+            // Show what was written when sugar changed it.
+            let issue = if text != path {
+                issue.found(path)
+            } else {
+                issue
+            };
+            Error::new(vec![issue])
         })
     }
 
