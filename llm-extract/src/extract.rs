@@ -1,4 +1,8 @@
 //! The `coerce` stage: the [`Extract`] trait that walks a [`Node`] into a Rust type.
+//!
+//! The crate implements [`Extract`] for the std types a reply type is made of (see
+//! [`crate::coerce`] for the lenient readings each one accepts); `#[derive(Extract)]`
+//! implements it for your own structs and enums.
 
 use crate::error::{Category, Issue};
 use crate::node::Node;
@@ -11,6 +15,10 @@ use crate::span::Span;
 pub struct Failed;
 
 /// How lenient coercion is.
+///
+/// `Strict` concerns values: `"42"` is not an integer, `"yes"` is not a bool, a single value
+/// is not a list. Key matching (normalized names, aliases) works in both modes, since
+/// aliases are declared by the type itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
     /// Coerce where the meaning is clear (`"42"` into an integer, and so on).
@@ -20,8 +28,23 @@ pub enum Mode {
     Strict,
 }
 
+/// A point in a [`Context`]'s records to come back to when a reading is abandoned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    coercions: usize,
+    issues: usize,
+}
+
 /// State carried through one extraction: the current path, the coercions made, the issues
 /// found, and the coercion mode.
+///
+/// ```
+/// use llm_extract::{Context, Extract, Node};
+/// let node = Node::from_value(&serde_json::json!("42"));
+/// let mut cx = Context::new();
+/// assert_eq!(u8::from_node(&node, &mut cx), Ok(42));
+/// assert_eq!(cx.coercions().len(), 1); // "42" was a string
+/// ```
 #[derive(Debug, Default)]
 pub struct Context {
     path: Path,
@@ -36,6 +59,11 @@ impl Context {
         Context::default()
     }
 
+    /// A fresh context with `mode` in force.
+    pub fn with_mode_set(mode: Mode) -> Context {
+        Context { mode, ..Context::default() }
+    }
+
     /// The path of the value being extracted.
     pub fn path(&self) -> &Path {
         &self.path
@@ -44,6 +72,11 @@ impl Context {
     /// The coercion mode in force.
     pub fn mode(&self) -> Mode {
         self.mode
+    }
+
+    /// Whether lenient coercion is allowed here.
+    pub fn lenient(&self) -> bool {
+        self.mode == Mode::Lenient
     }
 
     /// Runs `f` with `mode` in force, then restores the previous mode.
@@ -73,6 +106,17 @@ impl Context {
         Failed
     }
 
+    /// Records a type mismatch at the current path: what was expected, what was found.
+    pub fn mismatch(&mut self, expected: &str, node: &Node<'_>) -> Failed {
+        let found = describe(node);
+        let issue = Issue::new(Category::Type, self.path.clone(), format!("expected {expected}, found {found}"))
+            .expected(expected)
+            .found(found)
+            .at(node.span);
+        self.issues.push(issue);
+        Failed
+    }
+
     /// Records a fully built issue.
     pub fn push_issue(&mut self, issue: Issue) {
         self.issues.push(issue);
@@ -93,15 +137,37 @@ impl Context {
         self.coercions.iter().map(|c| c.cost).sum()
     }
 
-    /// A checkpoint to roll back to when a reading is abandoned (untagged enums).
-    pub fn checkpoint(&self) -> (usize, usize) {
-        (self.coercions.len(), self.issues.len())
+    /// A checkpoint to roll back to when a reading is abandoned (untagged enums, `catch`).
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint { coercions: self.coercions.len(), issues: self.issues.len() }
+    }
+
+    /// Whether issues were recorded since `checkpoint`.
+    pub fn failed_since(&self, checkpoint: Checkpoint) -> bool {
+        self.issues.len() > checkpoint.issues
+    }
+
+    /// Total cost of the coercions recorded since `checkpoint`.
+    pub fn cost_since(&self, checkpoint: Checkpoint) -> u32 {
+        self.coercions.get(checkpoint.coercions..).unwrap_or_default().iter().map(|c| c.cost).sum()
     }
 
     /// Forgets everything recorded since `checkpoint`.
-    pub fn rollback(&mut self, checkpoint: (usize, usize)) {
-        self.coercions.truncate(checkpoint.0);
-        self.issues.truncate(checkpoint.1);
+    pub fn rollback(&mut self, checkpoint: Checkpoint) {
+        self.coercions.truncate(checkpoint.coercions);
+        self.issues.truncate(checkpoint.issues);
+    }
+
+    /// Removes and returns the coercions and issues recorded since `checkpoint`.
+    pub fn take_since(&mut self, checkpoint: Checkpoint) -> (Vec<Coercion>, Vec<Issue>) {
+        let coercions = self.coercions.split_off(checkpoint.coercions.min(self.coercions.len()));
+        let issues = self.issues.split_off(checkpoint.issues.min(self.issues.len()));
+        (coercions, issues)
+    }
+
+    /// Appends coercions taken earlier with [`Context::take_since`].
+    pub fn restore(&mut self, coercions: Vec<Coercion>) {
+        self.coercions.extend(coercions);
     }
 
     /// The coercions and issues, consuming the context.
@@ -110,43 +176,46 @@ impl Context {
     }
 }
 
+/// A short description of a node for messages: `"abc"` for strings, `42` for numbers, the
+/// type for containers.
+pub(crate) fn describe(node: &Node<'_>) -> String {
+    use crate::node::NodeKind;
+    match &node.kind {
+        NodeKind::Null => "null".to_string(),
+        NodeKind::Bool(b) => b.to_string(),
+        NodeKind::Number(n) => crate::coerce::number_to_string(*n),
+        NodeKind::String(s) => {
+            let short = crate::error::shorten(&s.text, 40);
+            format!("{short:?}")
+        }
+        NodeKind::Array(items) => format!("an array of {} items", items.len()),
+        NodeKind::Object(entries) => format!("an object with {} keys", entries.len()),
+    }
+}
+
 /// A type that can be extracted leniently from a parsed [`Node`].
 ///
 /// Implemented by `#[derive(Extract)]` for your own types and by this crate for the std types
 /// a reply type is made of.
+///
+/// ```
+/// #[derive(llm_extract::Extract, Debug, PartialEq)]
+/// struct Score {
+///     value: u32,
+/// }
+/// let s: Score = llm_extract::from_str("{'Value': '42'}").unwrap();
+/// assert_eq!(s, Score { value: 42 });
+/// ```
 pub trait Extract: Sized {
     /// Builds a value from `node`, recording coercions and issues in `cx`.
     ///
     /// Returns `Err(Failed)` when no value can be built; the reasons are then in `cx`.
+    /// A value returned while `cx` gained issues (a failed validation rule) is not accepted
+    /// by the entry points either.
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed>;
 
     /// The value for an absent field, if the type has one (`Option` gives `None`).
     fn from_missing() -> Option<Self> {
         None
-    }
-}
-
-impl Extract for serde_json::Value {
-    fn from_node(node: &Node<'_>, _cx: &mut Context) -> Result<Self, Failed> {
-        Ok(node.to_value())
-    }
-}
-
-impl<T: Extract> Extract for Vec<T> {
-    fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
-        match &node.kind {
-            crate::node::NodeKind::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                let mut failed = false;
-                for (i, item) in items.iter().enumerate() {
-                    match cx.at(Segment::Index(i), |cx| T::from_node(item, cx)) {
-                        Ok(v) => out.push(v),
-                        Err(Failed) => failed = true,
-                    }
-                }
-                if failed { Err(Failed) } else { Ok(out) }
-            }
-            _ => Err(cx.fail(Category::Type, format!("expected an array, found {}", node.type_name()), node.span)),
-        }
     }
 }

@@ -4,23 +4,40 @@
 
 #[cfg(feature = "assert")]
 pub mod assert;
+pub mod coerce;
 mod error;
 mod extract;
 mod extractor;
+mod generated;
 mod locate;
 mod node;
 pub mod parse;
 mod path;
 mod report;
+#[cfg(feature = "schema")]
+mod schema;
 mod span;
+pub mod validate;
+
+/// What `#[derive(Extract)]` expands to calls into this module; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::generated::*;
+}
+
+/// `#[derive(Extract)]`: see [`Extract`](trait@Extract) and the crate docs for the attributes.
+#[cfg(feature = "derive")]
+pub use llm_extract_derive::Extract;
 
 pub use crate::error::{Category, Error, Issue};
-pub use crate::extract::{Context, Extract, Failed, Mode};
+pub use crate::extract::{Checkpoint, Context, Extract, Failed, Mode};
 pub use crate::extractor::{Completeness, Extracted, Extractor};
 pub use crate::node::{Entry, Node, NodeKind, Number, Quoting, Str};
 pub use crate::path::{Path, Segment};
 pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
 pub use crate::span::{Position, Span};
+#[cfg(feature = "schema")]
+pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
 
 /// The JSON value in `text`, repaired: fences, prose, comments, quotes, truncation and the
 /// rest of what models get wrong.

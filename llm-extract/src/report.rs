@@ -155,6 +155,8 @@ pub enum CoercionKind {
     VariantFromText,
     /// An unknown value went to the `other` variant.
     OtherVariant,
+    /// An internally tagged value had no tag; every variant was tried.
+    MissingTag,
     /// A bare value was taken as the only field of a struct.
     WrappedInStruct,
     /// Some other coercion, described in words.

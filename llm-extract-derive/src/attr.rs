@@ -1,0 +1,470 @@
+//! Attribute parsing: `#[extract(...)]`, the `#[serde(...)]` attributes we agree with, and
+//! doc comments, into raw values with the spans of the tokens they came from.
+//!
+//! The grammar, one entry per name (see the constants below):
+//!
+//! ```text
+//! container: rename = "..", rename_all = "<case>", tag = "..", untagged, deny_unknown_fields, strict
+//! field:     alias = "..", rename = "..", default, default = path, skip, flatten, catch,
+//!            with = path, strict, min = N, max = N, min_len = N, max_len = N,
+//!            pattern = "regex", one_of = [lit, ..], validate = path
+//! variant:   alias = "..", rename = "..", other
+//! ```
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, Expr, ExprLit, Lit, LitStr};
+
+use crate::errors::Errors;
+
+pub const ALIAS: &str = "alias";
+pub const RENAME: &str = "rename";
+pub const RENAME_ALL: &str = "rename_all";
+pub const TAG: &str = "tag";
+pub const UNTAGGED: &str = "untagged";
+pub const DENY_UNKNOWN_FIELDS: &str = "deny_unknown_fields";
+pub const STRICT: &str = "strict";
+pub const DEFAULT: &str = "default";
+pub const SKIP: &str = "skip";
+pub const FLATTEN: &str = "flatten";
+pub const CATCH: &str = "catch";
+pub const WITH: &str = "with";
+pub const MIN: &str = "min";
+pub const MAX: &str = "max";
+pub const MIN_LEN: &str = "min_len";
+pub const MAX_LEN: &str = "max_len";
+pub const PATTERN: &str = "pattern";
+pub const ONE_OF: &str = "one_of";
+pub const VALIDATE: &str = "validate";
+pub const OTHER: &str = "other";
+
+/// Where an attribute is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position {
+    Container,
+    Field,
+    Variant,
+}
+
+impl Position {
+    fn allowed(self) -> &'static [&'static str] {
+        match self {
+            Position::Container => &[RENAME, RENAME_ALL, TAG, UNTAGGED, DENY_UNKNOWN_FIELDS, STRICT],
+            Position::Field => &[
+                ALIAS, RENAME, DEFAULT, SKIP, FLATTEN, CATCH, WITH, STRICT, MIN, MAX, MIN_LEN, MAX_LEN, PATTERN,
+                ONE_OF, VALIDATE,
+            ],
+            Position::Variant => &[ALIAS, RENAME, OTHER],
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Position::Container => "a container",
+            Position::Field => "a field",
+            Position::Variant => "a variant",
+        }
+    }
+}
+
+const ALL: &[&str] = &[
+    ALIAS, RENAME, RENAME_ALL, TAG, UNTAGGED, DENY_UNKNOWN_FIELDS, STRICT, DEFAULT, SKIP, FLATTEN, CATCH, WITH, MIN,
+    MAX, MIN_LEN, MAX_LEN, PATTERN, ONE_OF, VALIDATE, OTHER,
+];
+
+/// Where each name may be written, for the "not allowed here" message.
+fn positions_of(name: &str) -> String {
+    let mut out = Vec::new();
+    for p in [Position::Container, Position::Field, Position::Variant] {
+        if p.allowed().contains(&name) {
+            out.push(match p {
+                Position::Container => "containers",
+                Position::Field => "fields",
+                Position::Variant => "variants",
+            });
+        }
+    }
+    out.join(" and ")
+}
+
+/// A value and the span of the tokens it came from.
+#[derive(Clone, Debug)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// A `min = N` / `max = N` bound: the value and the literal as written.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub value: f64,
+    pub written: String,
+}
+
+/// One value of `one_of = [..]`.
+#[derive(Clone, Debug)]
+pub enum Allowed {
+    Str(String),
+    Number(f64),
+    Bool(bool),
+}
+
+/// `default` or `default = path`.
+#[derive(Clone, Debug)]
+pub enum DefaultAttr {
+    Trait,
+    Path(syn::ExprPath),
+}
+
+/// Every attribute found at one position, not yet checked against the others.
+#[derive(Default, Debug)]
+pub struct Raw {
+    pub aliases: Vec<Spanned<String>>,
+    pub rename: Option<Spanned<String>>,
+    pub rename_all: Option<Spanned<String>>,
+    pub tag: Option<Spanned<String>>,
+    pub untagged: Option<Span>,
+    pub deny_unknown_fields: Option<Span>,
+    pub strict: Option<Span>,
+    pub default: Option<Spanned<DefaultAttr>>,
+    pub skip: Option<Span>,
+    pub flatten: Option<Span>,
+    pub catch: Option<Span>,
+    pub with: Option<Spanned<syn::ExprPath>>,
+    pub min: Option<Spanned<Bound>>,
+    pub max: Option<Spanned<Bound>>,
+    pub min_len: Option<Spanned<usize>>,
+    pub max_len: Option<Spanned<usize>>,
+    pub pattern: Option<Spanned<LitStr>>,
+    pub one_of: Option<Spanned<Vec<Allowed>>>,
+    pub validate: Option<Spanned<syn::ExprPath>>,
+    pub other: Option<Span>,
+    /// The same names read from `#[serde(...)]`, to agree with or to reject.
+    pub serde: Serde,
+    /// Doc comment lines joined.
+    pub doc: Option<String>,
+}
+
+/// What `#[serde(...)]` says about the names and defaults we share.
+#[derive(Default, Debug)]
+pub struct Serde {
+    pub rename: Option<Spanned<String>>,
+    pub aliases: Vec<Spanned<String>>,
+    pub rename_all: Option<Spanned<String>>,
+    pub tag: Option<Spanned<String>>,
+    pub untagged: bool,
+    pub deny_unknown_fields: bool,
+    pub default: Option<Spanned<DefaultAttr>>,
+    pub skip: bool,
+    pub flatten: bool,
+}
+
+/// Edit distance, for did-you-mean hints.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The closest of `candidates` to `name`, if close enough to be a typo.
+pub fn did_you_mean<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (distance(name, c), *c))
+        .filter(|(d, c)| *d <= (c.len().max(name.len()) / 3).max(1) + 1)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn set<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, name: &str, errors: &mut Errors) {
+    if slot.is_some() {
+        errors.push(syn::Error::new(span, format!("duplicate extract attribute `{name}`")));
+    } else {
+        *slot = Some(Spanned { value, span });
+    }
+}
+
+fn flag(slot: &mut Option<Span>, span: Span, name: &str, errors: &mut Errors) {
+    if slot.is_some() {
+        errors.push(syn::Error::new(span, format!("duplicate extract attribute `{name}`")));
+    } else {
+        *slot = Some(span);
+    }
+}
+
+/// A path given bare (`default = my::func`) or as a string (`default = "my::func"`, serde's form).
+fn parse_path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::ExprPath> {
+    let expr: Expr = meta.value()?.parse()?;
+    match expr {
+        Expr::Path(p) => Ok(p),
+        Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => s.parse(),
+        other => Err(syn::Error::new(other.span(), "expected a path such as `my_module::my_fn`")),
+    }
+}
+
+fn parse_bound(meta: &ParseNestedMeta<'_>) -> syn::Result<Bound> {
+    let expr: Expr = meta.value()?.parse()?;
+    let (negative, lit) = match &expr {
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
+            Expr::Lit(ExprLit { lit, .. }) => (true, lit.clone()),
+            _ => return Err(syn::Error::new(expr.span(), "expected a number")),
+        },
+        Expr::Lit(ExprLit { lit, .. }) => (false, lit.clone()),
+        _ => return Err(syn::Error::new(expr.span(), "expected a number")),
+    };
+    let (value, digits) = match &lit {
+        Lit::Int(i) => (i.base10_parse::<f64>()?, i.base10_digits().to_string()),
+        Lit::Float(f) => (f.base10_parse::<f64>()?, f.base10_digits().to_string()),
+        _ => return Err(syn::Error::new(lit.span(), "expected a number")),
+    };
+    let sign = if negative { "-" } else { "" };
+    Ok(Bound { value: if negative { -value } else { value }, written: format!("{sign}{digits}") })
+}
+
+fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Allowed>> {
+    let expr: Expr = meta.value()?.parse()?;
+    let Expr::Array(array) = expr else {
+        return Err(syn::Error::new(expr.span(), "expected a list of literals such as `[\"a\", \"b\"]`"));
+    };
+    let mut out = Vec::new();
+    for item in array.elems {
+        let (negative, lit) = match &item {
+            Expr::Lit(ExprLit { lit, .. }) => (false, lit.clone()),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
+                Expr::Lit(ExprLit { lit, .. }) => (true, lit.clone()),
+                _ => return Err(syn::Error::new(item.span(), "expected a literal")),
+            },
+            _ => return Err(syn::Error::new(item.span(), "expected a string, number or boolean literal")),
+        };
+        let sign = if negative { -1.0 } else { 1.0 };
+        out.push(match lit {
+            Lit::Str(s) if !negative => Allowed::Str(s.value()),
+            Lit::Bool(b) if !negative => Allowed::Bool(b.value),
+            Lit::Int(i) => Allowed::Number(sign * i.base10_parse::<f64>()?),
+            Lit::Float(f) => Allowed::Number(sign * f.base10_parse::<f64>()?),
+            other => return Err(syn::Error::new(other.span(), "expected a string, number or boolean literal")),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads every `#[extract]`, `#[serde]` and doc attribute at one position. Mistakes are
+/// pushed to `errors` and parsing goes on, so one compile reports them all.
+pub fn parse(attrs: &[Attribute], position: Position, errors: &mut Errors) -> Raw {
+    let mut raw = Raw::default();
+    let mut doc = Vec::new();
+    for attr in attrs {
+        if attr.path().is_ident("doc") {
+            if let syn::Meta::NameValue(nv) = &attr.meta {
+                if let Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) = &nv.value {
+                    doc.push(s.value());
+                }
+            }
+        } else if attr.path().is_ident("extract") {
+            let result = attr.parse_nested_meta(|meta| {
+                parse_one(&meta, position, &mut raw, errors);
+                Ok(())
+            });
+            if let Err(e) = result {
+                errors.push(e);
+            }
+        } else if attr.path().is_ident("serde") {
+            // Unknown serde attributes are serde's business; ours only reads what we share.
+            let _ = attr.parse_nested_meta(|meta| {
+                parse_serde(&meta, &mut raw.serde);
+                Ok(())
+            });
+        }
+    }
+    let text: Vec<&str> = doc.iter().map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end()).collect();
+    let joined = text.join("\n").trim().to_string();
+    if !joined.is_empty() {
+        raw.doc = Some(joined);
+    }
+    raw
+}
+
+fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, errors: &mut Errors) {
+    let span = meta.path.span();
+    let Some(name) = meta.path.get_ident().map(|i| i.to_string()) else {
+        errors.push(syn::Error::new(span, "expected an attribute name such as `rename`"));
+        skip_value(meta);
+        return;
+    };
+    if !position.allowed().contains(&name.as_str()) {
+        let message = if ALL.contains(&name.as_str()) {
+            format!("`{name}` is not allowed on {}; it applies to {}", position.describe(), positions_of(&name))
+        } else {
+            match did_you_mean(&name, position.allowed()).or_else(|| did_you_mean(&name, ALL)) {
+                Some(hint) => format!("unknown extract attribute `{name}`; did you mean `{hint}`?"),
+                None => format!(
+                    "unknown extract attribute `{name}`; expected one of {}",
+                    position.allowed().iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ),
+            }
+        };
+        errors.push(syn::Error::new(span, message));
+        skip_value(meta);
+        return;
+    }
+    let result: syn::Result<()> = (|| {
+        match name.as_str() {
+            // alias = "name"   (repeatable)
+            ALIAS => {
+                let s: LitStr = meta.value()?.parse()?;
+                raw.aliases.push(Spanned { value: s.value(), span: s.span() });
+            }
+            // rename = "name"
+            RENAME => {
+                let s: LitStr = meta.value()?.parse()?;
+                set(&mut raw.rename, s.value(), span, RENAME, errors);
+            }
+            // rename_all = "snake_case"
+            RENAME_ALL => {
+                let s: LitStr = meta.value()?.parse()?;
+                set(&mut raw.rename_all, s.value(), s.span(), RENAME_ALL, errors);
+            }
+            // tag = "type"
+            TAG => {
+                let s: LitStr = meta.value()?.parse()?;
+                set(&mut raw.tag, s.value(), span, TAG, errors);
+            }
+            // untagged
+            UNTAGGED => flag(&mut raw.untagged, span, UNTAGGED, errors),
+            // deny_unknown_fields
+            DENY_UNKNOWN_FIELDS => flag(&mut raw.deny_unknown_fields, span, DENY_UNKNOWN_FIELDS, errors),
+            // strict
+            STRICT => flag(&mut raw.strict, span, STRICT, errors),
+            // default | default = path::to_fn
+            DEFAULT => {
+                let value =
+                    if meta.input.peek(syn::Token![=]) { DefaultAttr::Path(parse_path(meta)?) } else { DefaultAttr::Trait };
+                set(&mut raw.default, value, span, DEFAULT, errors);
+            }
+            // skip
+            SKIP => flag(&mut raw.skip, span, SKIP, errors),
+            // flatten
+            FLATTEN => flag(&mut raw.flatten, span, FLATTEN, errors),
+            // catch
+            CATCH => flag(&mut raw.catch, span, CATCH, errors),
+            // with = path::to_module
+            WITH => {
+                let p = parse_path(meta)?;
+                set(&mut raw.with, p, span, WITH, errors);
+            }
+            // min = N
+            MIN => {
+                let b = parse_bound(meta)?;
+                set(&mut raw.min, b, span, MIN, errors);
+            }
+            // max = N
+            MAX => {
+                let b = parse_bound(meta)?;
+                set(&mut raw.max, b, span, MAX, errors);
+            }
+            // min_len = N
+            MIN_LEN => {
+                let n: syn::LitInt = meta.value()?.parse()?;
+                set(&mut raw.min_len, n.base10_parse()?, span, MIN_LEN, errors);
+            }
+            // max_len = N
+            MAX_LEN => {
+                let n: syn::LitInt = meta.value()?.parse()?;
+                set(&mut raw.max_len, n.base10_parse()?, span, MAX_LEN, errors);
+            }
+            // pattern = "regex"
+            PATTERN => {
+                let s: LitStr = meta.value()?.parse()?;
+                if let Err(e) = regex::Regex::new(&s.value()) {
+                    let first = e.to_string().lines().last().unwrap_or_default().trim().to_string();
+                    errors.push(syn::Error::new(s.span(), format!("invalid `pattern`: {first}")));
+                }
+                set(&mut raw.pattern, s.clone(), span, PATTERN, errors);
+            }
+            // one_of = ["a", "b"] | [1, 2]
+            ONE_OF => {
+                let list = parse_one_of(meta)?;
+                set(&mut raw.one_of, list, span, ONE_OF, errors);
+            }
+            // validate = path::to_fn
+            VALIDATE => {
+                let p = parse_path(meta)?;
+                set(&mut raw.validate, p, span, VALIDATE, errors);
+            }
+            // other
+            OTHER => flag(&mut raw.other, span, OTHER, errors),
+            _ => unreachable!("every allowed name has a branch"),
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        errors.push(e);
+        skip_value(meta);
+    }
+}
+
+/// Consumes `= value` or `(...)` after a name we could not use, so parsing can go on.
+fn skip_value(meta: &ParseNestedMeta<'_>) {
+    if meta.input.peek(syn::Token![=]) {
+        let _ = meta.value().and_then(|v| v.parse::<Expr>());
+    } else if meta.input.peek(syn::token::Paren) {
+        let _ = meta.parse_nested_meta(|inner| {
+            skip_value(&inner);
+            Ok(())
+        });
+    }
+}
+
+fn parse_serde(meta: &ParseNestedMeta<'_>, serde: &mut Serde) {
+    let span = meta.path.span();
+    let name = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+    let lit = |meta: &ParseNestedMeta<'_>| -> Option<Spanned<String>> {
+        let s: LitStr = meta.value().ok()?.parse().ok()?;
+        Some(Spanned { value: s.value(), span: s.span() })
+    };
+    match name.as_str() {
+        "rename" if meta.input.peek(syn::Token![=]) => serde.rename = lit(meta),
+        "alias" => serde.aliases.extend(lit(meta)),
+        "rename_all" if meta.input.peek(syn::Token![=]) => serde.rename_all = lit(meta),
+        "tag" => serde.tag = lit(meta),
+        "untagged" => serde.untagged = true,
+        "deny_unknown_fields" => serde.deny_unknown_fields = true,
+        "skip" | "skip_deserializing" => serde.skip = true,
+        "flatten" => serde.flatten = true,
+        "default" => {
+            let value = if meta.input.peek(syn::Token![=]) {
+                match parse_path(meta) {
+                    Ok(p) => DefaultAttr::Path(p),
+                    Err(_) => return,
+                }
+            } else {
+                DefaultAttr::Trait
+            };
+            serde.default = Some(Spanned { value, span });
+        }
+        _ => skip_value(meta),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_finds_typos_only() {
+        assert_eq!(did_you_mean("aliass", ALL), Some("alias"));
+        assert_eq!(did_you_mean("min_length", ALL), Some("min_len"));
+        assert_eq!(did_you_mean("renameall", ALL), Some("rename_all"));
+        assert_eq!(did_you_mean("zzzzzz", ALL), None);
+    }
+}

@@ -1,0 +1,457 @@
+//! Code generation for `Extract`: thin wiring of the runtime functions in
+//! `llm_extract::__private`, one field at a time, spanned at the field.
+
+use proc_macro2::{Literal, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
+use syn::{Generics, Ident, Type};
+
+use crate::ast::{Container, Data, Field, Style, Variant};
+use crate::attr::DefaultAttr;
+use crate::attr::Allowed;
+
+/// The path every generated item goes through.
+fn rt() -> TokenStream {
+    quote!(::llm_extract::__private)
+}
+
+pub fn expand(c: &Container<'_>) -> TokenStream {
+    let rt = rt();
+    let body = match &c.data {
+        Data::Struct(style, fields) => struct_body(*style, fields, c.deny_unknown, quote!(Self), quote!(__node), quote!(::core::option::Option::None)),
+        Data::Enum(variants) => enum_body(c, variants),
+    };
+    let body = if c.strict {
+        quote!(__cx.with_mode(#rt::Mode::Strict, |__cx| #body))
+    } else {
+        body
+    };
+    let ident = c.ident;
+    let generics = with_bounds(c.generics, &used_params(c), quote!(#rt::Extract));
+    let (impl_g, ty_g, where_clause) = generics.split_for_impl();
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_g #rt::Extract for #ident #ty_g #where_clause {
+                fn from_node(
+                    __node: &#rt::N<'_>,
+                    __cx: &mut #rt::Cx,
+                ) -> ::core::result::Result<Self, #rt::Fail> {
+                    #body
+                }
+            }
+        };
+    }
+}
+
+/// The impl with an unreachable body, emitted next to `compile_error!` so that a mistake in
+/// an attribute does not also cause "`Extract` is not implemented" everywhere the type is used.
+pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
+    let rt = rt();
+    let ident = &input.ident;
+    let (impl_g, ty_g, where_clause) = input.generics.split_for_impl();
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_g #rt::Extract for #ident #ty_g #where_clause {
+                fn from_node(
+                    _: &#rt::N<'_>,
+                    _: &mut #rt::Cx,
+                ) -> ::core::result::Result<Self, #rt::Fail> {
+                    ::core::unreachable!("the derive reported an error")
+                }
+            }
+        };
+    }
+}
+
+/// Type parameters used by fields that are read through `Extract` (serde's inference).
+pub fn used_params(c: &Container<'_>) -> Vec<Ident> {
+    let fields: Vec<&Field<'_>> = match &c.data {
+        Data::Struct(_, fields) => fields.iter().collect(),
+        Data::Enum(variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
+    };
+    c.generics
+        .type_params()
+        .map(|p| p.ident.clone())
+        .filter(|p| fields.iter().any(|f| !f.skip && f.with.is_none() && type_uses(f.ty, p)))
+        .collect()
+}
+
+fn type_uses(ty: &Type, param: &Ident) -> bool {
+    fn walk(tokens: TokenStream, param: &Ident) -> bool {
+        tokens.into_iter().any(|t| match t {
+            TokenTree::Ident(i) => i == *param,
+            TokenTree::Group(g) => walk(g.stream(), param),
+            _ => false,
+        })
+    }
+    walk(quote!(#ty), param)
+}
+
+pub fn with_bounds(generics: &Generics, params: &[Ident], bound: TokenStream) -> Generics {
+    let mut g = generics.clone();
+    let where_clause = g.make_where_clause();
+    for p in params {
+        where_clause.predicates.push(syn::parse_quote!(#p: #bound));
+    }
+    g
+}
+
+/// A closure reading one field's value: its type's `from_node` (or the `with` module's),
+/// in strict mode if asked, followed by the field's validation rules.
+fn read_expr(f: &Field<'_>) -> TokenStream {
+    let rt = rt();
+    let ty = f.ty;
+    let span = f.span;
+    let base = match &f.with {
+        Some(p) => quote_spanned!(span=> #p::from_node),
+        None => quote_spanned!(span=> <#ty as #rt::Extract>::from_node),
+    };
+    let base = if f.strict {
+        quote! {
+            |__n: &#rt::N<'_>, __cx: &mut #rt::Cx| __cx.with_mode(#rt::Mode::Strict, |__cx| (#base)(__n, __cx))
+        }
+    } else {
+        base
+    };
+    if f.rules.is_empty() {
+        return base;
+    }
+    let checks = rules(f);
+    quote! {
+        |__n: &#rt::N<'_>, __cx: &mut #rt::Cx| -> ::core::result::Result<#ty, #rt::Fail> {
+            let __v: #ty = (#base)(__n, __cx)?;
+            let __span = __n.span;
+            #checks
+            ::core::result::Result::Ok(__v)
+        }
+    }
+}
+
+fn rules(f: &Field<'_>) -> TokenStream {
+    let rt = rt();
+    let span = f.span;
+    let r = &f.rules;
+    let mut out = TokenStream::new();
+    if let Some(b) = &r.min {
+        let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
+        out.extend(quote_spanned!(span=> #rt::validate::min(&__v, #value, #written, __span, __cx);));
+    }
+    if let Some(b) = &r.max {
+        let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
+        out.extend(quote_spanned!(span=> #rt::validate::max(&__v, #value, #written, __span, __cx);));
+    }
+    if let Some(n) = r.min_len {
+        out.extend(quote_spanned!(span=> #rt::validate::min_len(&__v, #n, __span, __cx);));
+    }
+    if let Some(n) = r.max_len {
+        out.extend(quote_spanned!(span=> #rt::validate::max_len(&__v, #n, __span, __cx);));
+    }
+    if let Some(p) = &r.pattern {
+        out.extend(quote_spanned! {span=>
+            {
+                static __PATTERN: #rt::LazyLock<::core::option::Option<#rt::Regex>> =
+                    #rt::LazyLock::new(|| #rt::Regex::new(#p).ok());
+                #rt::validate::pattern(&__v, (*__PATTERN).as_ref(), #p, __span, __cx);
+            }
+        });
+    }
+    if let Some(list) = &r.one_of {
+        let items = list.iter().map(allowed);
+        out.extend(quote_spanned!(span=> #rt::validate::one_of(&__v, &[#(#items),*], __span, __cx);));
+    }
+    if let Some(p) = &r.validate {
+        out.extend(quote_spanned!(span=> #rt::validate::custom(#p(&__v), __span, __cx);));
+    }
+    out
+}
+
+fn allowed(a: &Allowed) -> TokenStream {
+    let rt = rt();
+    match a {
+        Allowed::Str(s) => quote!(#rt::Allowed::Str(#s)),
+        Allowed::Number(n) => {
+            let n = Literal::f64_suffixed(*n);
+            quote!(#rt::Allowed::Number(#n))
+        }
+        Allowed::Bool(b) => quote!(#rt::Allowed::Bool(#b)),
+    }
+}
+
+fn default_fn(f: &Field<'_>) -> TokenStream {
+    let ty = f.ty;
+    match &f.default {
+        Some(DefaultAttr::Path(p)) => quote_spanned!(f.span=> #p as fn() -> #ty),
+        _ => quote_spanned!(f.span=> <#ty as ::core::default::Default>::default as fn() -> #ty),
+    }
+}
+
+fn missing_expr(f: &Field<'_>) -> TokenStream {
+    let rt = rt();
+    let ty = f.ty;
+    if f.default.is_some() {
+        let d = default_fn(f);
+        quote!(#rt::Missing::Default(#d))
+    } else if f.with.is_some() {
+        quote!(#rt::Missing::Required(::core::option::Option::None))
+    } else {
+        quote_spanned!(f.span=> #rt::Missing::Required(<#ty as #rt::Extract>::from_missing()))
+    }
+}
+
+fn skipped_value(f: &Field<'_>) -> TokenStream {
+    match &f.default {
+        Some(DefaultAttr::Path(p)) => quote_spanned!(f.span=> #p()),
+        _ => quote_spanned!(f.span=> ::core::default::Default::default()),
+    }
+}
+
+fn var(i: usize) -> Ident {
+    quote::format_ident!("__f{}", i)
+}
+
+/// An expression of type `Result<Self, Failed>` reading a struct (or a variant's content)
+/// from `node`, skipping the object entry `skip` (an internal tag).
+fn struct_body(
+    style: Style,
+    fields: &[Field<'_>],
+    deny_unknown: bool,
+    construct: TokenStream,
+    node: TokenStream,
+    skip: TokenStream,
+) -> TokenStream {
+    let rt = rt();
+    match style {
+        Style::Unit => quote! {{
+            #rt::unit(#node, __cx)?;
+            ::core::result::Result::Ok(#construct)
+        }},
+        Style::Newtype if !fields[0].skip => {
+            let read = read_expr(&fields[0]);
+            quote!((#read)(#node, __cx).map(|__v| #construct(__v)))
+        }
+        Style::Named => {
+            let mut specs = Vec::new();
+            let mut reads = Vec::new();
+            let mut vars = Vec::new();
+            let mut inits = Vec::new();
+            let has_flatten = fields.iter().any(|f| f.flatten && !f.skip);
+            for (i, f) in fields.iter().enumerate() {
+                let member = &f.member;
+                if f.skip {
+                    let value = skipped_value(f);
+                    inits.push(quote!(#member: #value));
+                    continue;
+                }
+                let v = var(i);
+                let read = read_expr(f);
+                if f.flatten {
+                    reads.push(quote!(let #v = __fields.flatten(__cx, #read);));
+                } else {
+                    let slot = specs.len();
+                    let (name, aliases) = (&f.name, &f.aliases);
+                    specs.push(quote!(#rt::FieldSpec { name: #name, aliases: &[#(#aliases),*] }));
+                    let missing = missing_expr(f);
+                    let catch = if f.catch {
+                        let d = default_fn(f);
+                        quote!(::core::option::Option::Some(#d))
+                    } else {
+                        quote!(::core::option::Option::None)
+                    };
+                    reads.push(quote!(let #v = __fields.field(#slot, __cx, #read, #missing, #catch);));
+                }
+                inits.push(quote!(#member: #v));
+                vars.push(v);
+            }
+            quote! {{
+                static __SPEC: #rt::StructSpec = #rt::StructSpec {
+                    fields: &[#(#specs),*],
+                    deny_unknown: #deny_unknown,
+                    flatten: #has_flatten,
+                };
+                let __fields = #rt::fields(#node, &__SPEC, #skip, __cx)?;
+                #(#reads)*
+                match (#(#vars,)*) {
+                    (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct { #(#inits),* }),
+                    _ => ::core::result::Result::Err(#rt::Fail),
+                }
+            }}
+        }
+        Style::Tuple | Style::Newtype => {
+            let read_count = fields.iter().filter(|f| !f.skip).count();
+            let mut reads = Vec::new();
+            let mut vars = Vec::new();
+            let mut values = Vec::new();
+            let mut index = 0usize;
+            for (i, f) in fields.iter().enumerate() {
+                if f.skip {
+                    values.push(skipped_value(f));
+                    continue;
+                }
+                let v = var(i);
+                let read = read_expr(f);
+                reads.push(quote!(let #v = #rt::element(__items, #index, __cx, #read);));
+                index += 1;
+                values.push(quote!(#v));
+                vars.push(v);
+            }
+            quote! {{
+                let __items = #rt::tuple(#node, #read_count, __cx)?;
+                #(#reads)*
+                match (#(#vars,)*) {
+                    (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct(#(#values),*)),
+                    _ => ::core::result::Result::Err(#rt::Fail),
+                }
+            }}
+        }
+    }
+}
+
+fn enum_spec(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let rt = rt();
+    let name = &c.name;
+    let names = variants.iter().map(|v| {
+        let (n, aliases) = (&v.name, &v.aliases);
+        quote!(#rt::Variant { name: #n, aliases: &[#(#aliases),*] })
+    });
+    let other = match variants.iter().position(|v| v.other) {
+        Some(i) => quote!(::core::option::Option::Some(#i)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        static __ENUM: #rt::EnumSpec = #rt::EnumSpec { name: #name, variants: &[#(#names),*], other: #other };
+    }
+}
+
+fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let rt = rt();
+    let spec = enum_spec(c, variants);
+    let name = &c.name;
+    if c.untagged {
+        let attempts = variants.iter().enumerate().map(|(i, v)| {
+            let body = untagged_variant(v, i, c.deny_unknown);
+            quote!(__u.attempt(__cx, |__cx| #body);)
+        });
+        return quote! {{
+            #spec
+            let mut __u = #rt::Untagged::default();
+            #(#attempts)*
+            __u.finish(__node, #name, __cx)
+        }};
+    }
+    if let Some(tag) = &c.tag {
+        let arms = variants.iter().enumerate().map(|(i, v)| {
+            let body = internal_variant(v, c.deny_unknown, quote!(::core::option::Option::Some(__skip)));
+            quote!(#i => #body,)
+        });
+        let fallback = variants.iter().filter(|v| !v.other).map(|v| {
+            let body = internal_variant(v, c.deny_unknown, quote!(::core::option::Option::None));
+            quote!(__u.attempt(__cx, |__cx| #body);)
+        });
+        return quote! {{
+            #spec
+            match #rt::internal(__node, #tag, &__ENUM, __cx)? {
+                ::core::option::Option::Some((__i, __skip, __raw)) => match __i {
+                    #(#arms)*
+                    _ => ::core::result::Result::Err(#rt::Fail),
+                },
+                ::core::option::Option::None => {
+                    let __raw = ::std::string::String::new();
+                    let _ = &__raw;
+                    let mut __u = #rt::Untagged::default();
+                    #(#fallback)*
+                    __u.finish(__node, #name, __cx)
+                }
+            }
+        }};
+    }
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let body = external_variant(v, c.deny_unknown);
+        quote!(#i => #body,)
+    });
+    quote! {{
+        #spec
+        let __t = #rt::external(__node, &__ENUM, __cx)?;
+        match __t.index {
+            #(#arms)*
+            _ => ::core::result::Result::Err(#rt::Fail),
+        }
+    }}
+}
+
+fn at_variant(v: &Variant<'_>, body: TokenStream) -> TokenStream {
+    let rt = rt();
+    let name = &v.name;
+    quote!(__cx.at(#rt::Segment::Key(::std::string::String::from(#name)), |__cx| #body))
+}
+
+fn external_variant(v: &Variant<'_>, deny_unknown: bool) -> TokenStream {
+    let rt = rt();
+    let ident = v.ident;
+    let construct = quote!(Self::#ident);
+    match v.style {
+        Style::Unit => quote!(::core::result::Result::Ok(#construct)),
+        Style::Newtype if v.other => {
+            let read = read_expr(&v.fields[0]);
+            let inner = at_variant(v, quote!((#read)(__c, __cx)));
+            quote! {
+                match __t.content {
+                    ::core::option::Option::Some(__c) => #inner.map(#construct),
+                    ::core::option::Option::None => ::core::result::Result::Ok(#construct(__t.raw)),
+                }
+            }
+        }
+        _ => {
+            let body = struct_body(v.style, &v.fields, deny_unknown, construct, quote!(__c), quote!(::core::option::Option::None));
+            let empty = if v.style == Style::Named { quote!(#rt::empty(__node.span)) } else { quote!(#rt::null(__node.span)) };
+            let inner = at_variant(v, body);
+            quote! {{
+                let __absent;
+                let __c = match __t.content {
+                    ::core::option::Option::Some(__c) => __c,
+                    ::core::option::Option::None => {
+                        __absent = #empty;
+                        &__absent
+                    }
+                };
+                #inner
+            }}
+        }
+    }
+}
+
+fn internal_variant(v: &Variant<'_>, deny_unknown: bool, skip: TokenStream) -> TokenStream {
+    let rt = rt();
+    let ident = v.ident;
+    let construct = quote!(Self::#ident);
+    match v.style {
+        Style::Unit => quote! {{
+            static __NONE: #rt::StructSpec = #rt::StructSpec { fields: &[], deny_unknown: #deny_unknown, flatten: false };
+            #rt::fields(__node, &__NONE, #skip, __cx)?;
+            ::core::result::Result::Ok(#construct)
+        }},
+        Style::Newtype if v.other => quote!(::core::result::Result::Ok(#construct(__raw.clone()))),
+        Style::Newtype => {
+            let read = read_expr(&v.fields[0]);
+            quote! {{
+                let __c = #rt::without(__node, #skip);
+                (#read)(&__c, __cx).map(#construct)
+            }}
+        }
+        _ => struct_body(v.style, &v.fields, deny_unknown, construct, quote!(__node), skip),
+    }
+}
+
+fn untagged_variant(v: &Variant<'_>, index: usize, deny_unknown: bool) -> TokenStream {
+    let rt = rt();
+    let ident = v.ident;
+    let construct = quote!(Self::#ident);
+    match v.style {
+        Style::Unit => quote! {
+            #rt::untagged_unit(__node, &__ENUM.variants[#index], __cx).map(|()| #construct)
+        },
+        _ => struct_body(v.style, &v.fields, deny_unknown, construct, quote!(__node), quote!(::core::option::Option::None)),
+    }
+}

@@ -1,0 +1,520 @@
+//! The runtime half of `#[derive(Extract)]`: key matching, field reading, enum tags and
+//! untagged choice, as ordinary functions the generated code calls.
+//!
+//! Not a public API: reached only through `llm_extract::__private` by generated code.
+
+use crate::coerce::{keys_match, match_variant, VariantMatch, VariantNames};
+use crate::error::{Category, Issue};
+use crate::extract::{Context, Failed};
+use crate::node::{Entry, Node, NodeKind};
+use crate::report::{Coercion, CoercionKind};
+use crate::span::Span;
+
+pub use crate::coerce::VariantNames as Variant;
+pub use crate::extract::{Context as Cx, Extract, Failed as Fail, Mode};
+pub use crate::node::Node as N;
+pub use crate::path::Segment;
+pub use crate::validate;
+pub use crate::validate::Allowed;
+pub use regex::Regex;
+pub use std::sync::LazyLock;
+
+/// Costs of the structural coercions.
+mod cost {
+    pub const KEY: u32 = 1;
+    pub const DUPLICATE_KEY: u32 = 2;
+    pub const UNKNOWN_KEY: u32 = 1;
+    pub const DEFAULT: u32 = 1;
+    pub const WRAPPED: u32 = 3;
+    pub const LIST_TO_SINGLE: u32 = 2;
+    pub const CAUGHT: u32 = 5;
+    pub const VARIANT_NORMALIZED: u32 = 1;
+    pub const VARIANT_ALIAS: u32 = 1;
+    pub const VARIANT_IN_TEXT: u32 = 4;
+    pub const OTHER: u32 = 3;
+    pub const MISSING_TAG: u32 = 3;
+}
+
+/// The names one field answers to.
+#[derive(Debug)]
+pub struct FieldSpec {
+    /// Canonical name (after `rename` / `rename_all`).
+    pub name: &'static str,
+    /// `alias = ".."` names.
+    pub aliases: &'static [&'static str],
+}
+
+/// What key matching needs to know about a struct (or a struct variant).
+#[derive(Debug)]
+pub struct StructSpec {
+    /// The fields that are read from keys (not `skip`, not `flatten`), in order.
+    pub fields: &'static [FieldSpec],
+    /// `deny_unknown_fields`.
+    pub deny_unknown: bool,
+    /// Whether a `flatten` field takes the keys no field matched.
+    pub flatten: bool,
+}
+
+/// How well a key matched a field; lower is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Exact,
+    Normalized,
+    Alias,
+}
+
+fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
+    if field.name == key {
+        Some(Rank::Exact)
+    } else if keys_match(field.name, key) {
+        Some(Rank::Normalized)
+    } else if field.aliases.iter().any(|a| *a == key || keys_match(a, key)) {
+        Some(Rank::Alias)
+    } else {
+        None
+    }
+}
+
+/// The field an input key lands on: the best rank over all fields, the first field on a tie.
+fn best_field(fields: &[FieldSpec], key: &str) -> Option<(usize, Rank)> {
+    if let Some(i) = fields.iter().position(|f| f.name == key) {
+        return Some((i, Rank::Exact));
+    }
+    let mut best: Option<(usize, Rank)> = None;
+    for (i, f) in fields.iter().enumerate() {
+        if let Some(r) = rank(f, key) {
+            if best.is_none_or(|(_, b)| r < b) {
+                best = Some((i, r));
+            }
+        }
+    }
+    best
+}
+
+/// The value of each field of a struct, matched from an object's keys.
+#[derive(Debug)]
+pub struct Fields<'n, 'a> {
+    spec: &'static StructSpec,
+    slots: Vec<Option<&'n Node<'a>>>,
+    rest: Vec<&'n Entry<'a>>,
+    span: Span,
+}
+
+/// Matches `node`'s keys to `spec`'s fields: exact name, then normalized name, then alias.
+/// Two keys landing on one field: the better match wins (the later on a tie) and the other
+/// is recorded. Unknown keys are recorded, or issues under `deny_unknown_fields`.
+///
+/// In lenient mode, a one-item array holding an object gives the object, and any other
+/// value is taken as the only field of a one-field struct.
+pub fn fields<'n, 'a>(
+    node: &'n Node<'a>,
+    spec: &'static StructSpec,
+    skip: Option<usize>,
+    cx: &mut Context,
+) -> Result<Fields<'n, 'a>, Failed> {
+    let mut out = Fields { spec, slots: vec![None; spec.fields.len()], rest: Vec::new(), span: node.span };
+    let entries = match &node.kind {
+        NodeKind::Object(entries) => entries,
+        NodeKind::Array(items)
+            if cx.lenient() && items.len() == 1 && matches!(items[0].kind, NodeKind::Object(_)) =>
+        {
+            cx.coerce(CoercionKind::ListToSingle, node.span, cost::LIST_TO_SINGLE);
+            return fields(&items[0], spec, skip, cx);
+        }
+        _ if cx.lenient() && spec.fields.len() == 1 && !spec.flatten => {
+            cx.at(Segment::Key(spec.fields[0].name.to_string()), |cx| {
+                cx.coerce(CoercionKind::WrappedInStruct, node.span, cost::WRAPPED)
+            });
+            out.slots[0] = Some(node);
+            return Ok(out);
+        }
+        _ => return Err(cx.mismatch("an object", node)),
+    };
+    let mut ranks: Vec<Option<(Rank, Span)>> = vec![None; spec.fields.len()];
+    let mut failed = false;
+    for (i, entry) in entries.iter().enumerate() {
+        if skip == Some(i) {
+            continue;
+        }
+        let key: &str = &entry.key.text;
+        let Some((field, rank)) = best_field(spec.fields, key) else {
+            out.rest.push(entry);
+            if spec.flatten {
+                continue;
+            }
+            cx.at(Segment::Key(key.to_string()), |cx| {
+                if spec.deny_unknown {
+                    let expected: Vec<String> = spec.fields.iter().map(|f| format!("`{}`", f.name)).collect();
+                    let message = format!("unknown field `{key}`, expected one of {}", expected.join(", "));
+                    cx.push_issue(Issue::new(Category::Unknown, cx.path().clone(), message).at(entry.key_span));
+                    failed = true;
+                } else {
+                    cx.coerce(CoercionKind::UnknownKey, entry.key_span, cost::UNKNOWN_KEY);
+                }
+            });
+            continue;
+        };
+        if let Some((previous, previous_span)) = ranks[field] {
+            // The better match wins; on a tie the later key wins, as in JSON.
+            let loser = if rank <= previous { previous_span } else { entry.key_span };
+            cx.at(Segment::Key(spec.fields[field].name.to_string()), |cx| {
+                cx.coerce(CoercionKind::DuplicateKey, loser, cost::DUPLICATE_KEY)
+            });
+            if rank > previous {
+                continue;
+            }
+        }
+        ranks[field] = Some((rank, entry.key_span));
+        out.slots[field] = Some(&entry.value);
+    }
+    for (field, r) in ranks.iter().enumerate() {
+        let kind = match r {
+            Some((Rank::Normalized, _)) => CoercionKind::NormalizedKey,
+            Some((Rank::Alias, _)) => CoercionKind::AliasKey,
+            _ => continue,
+        };
+        let span = r.map(|(_, s)| s).unwrap_or_default();
+        cx.at(Segment::Key(spec.fields[field].name.to_string()), |cx| cx.coerce(kind, span, cost::KEY));
+    }
+    if failed {
+        return Err(Failed);
+    }
+    Ok(out)
+}
+
+/// What to do when a field's key is absent.
+pub enum Missing<T> {
+    /// An issue (`Category::Missing`), unless the type has a value for absence (`Option`).
+    Required(Option<T>),
+    /// The field's default (`default`, `default = path`), recorded.
+    Default(fn() -> T),
+}
+
+impl<'n, 'a> Fields<'n, 'a> {
+    /// The span of field `i`'s value, or of the whole object when it is absent.
+    pub fn span(&self, i: usize) -> Span {
+        self.slots.get(i).copied().flatten().map_or(Span::at(self.span.start), |n| n.span)
+    }
+
+    /// Reads field `i` with `read` at the field's path; `None` when it failed (the issues are
+    /// in `cx`). With `catch`, a value that cannot be read (or fails validation) is replaced
+    /// by `catch()` and recorded.
+    pub fn field<T>(
+        &self,
+        i: usize,
+        cx: &mut Context,
+        read: impl FnOnce(&Node<'a>, &mut Context) -> Result<T, Failed>,
+        missing: Missing<T>,
+        catch: Option<fn() -> T>,
+    ) -> Option<T> {
+        let name = self.spec.fields[i].name;
+        let span = self.span(i);
+        cx.at(Segment::Key(name.to_string()), |cx| {
+            let start = cx.checkpoint();
+            let value = match self.slots[i] {
+                Some(node) => match (&node.kind, &missing) {
+                    // `null` for a field with a default: the default, when the type refuses null.
+                    (NodeKind::Null, Missing::Default(default)) => match read(node, cx) {
+                        Ok(v) if !cx.failed_since(start) => Some(v),
+                        _ => {
+                            cx.rollback(start);
+                            cx.coerce(CoercionKind::DefaultUsed, span, cost::DEFAULT);
+                            Some(default())
+                        }
+                    },
+                    _ => read(node, cx).ok(),
+                },
+                None => match missing {
+                    Missing::Required(Some(v)) => Some(v),
+                    Missing::Default(default) => {
+                        cx.coerce(CoercionKind::DefaultUsed, span, cost::DEFAULT);
+                        Some(default())
+                    }
+                    Missing::Required(None) => {
+                        let issue = Issue::new(Category::Missing, cx.path().clone(), format!("missing field `{name}`"))
+                            .expected(format!("a value for `{name}`"))
+                            .at(span);
+                        cx.push_issue(issue);
+                        None
+                    }
+                },
+            };
+            match catch {
+                Some(fallback) if value.is_none() || cx.failed_since(start) => {
+                    cx.rollback(start);
+                    cx.coerce(CoercionKind::Caught, span, cost::CAUGHT);
+                    Some(fallback())
+                }
+                _ => value,
+            }
+        })
+    }
+
+    /// Reads a `flatten` field from the keys no other field matched.
+    pub fn flatten<T>(&self, cx: &mut Context, read: impl FnOnce(&Node<'a>, &mut Context) -> Result<T, Failed>) -> Option<T> {
+        let entries: Vec<Entry<'a>> = self.rest.iter().map(|e| (*e).clone()).collect();
+        let node = Node::new(NodeKind::Object(entries), self.span);
+        read(&node, cx).ok()
+    }
+}
+
+/// The items of a tuple struct or tuple variant: an array of exactly `len` items.
+pub fn tuple<'n, 'a>(node: &'n Node<'a>, len: usize, cx: &mut Context) -> Result<&'n [Node<'a>], Failed> {
+    match &node.kind {
+        NodeKind::Array(items) if items.len() == len => Ok(items),
+        NodeKind::Array(items) => {
+            let message = format!("expected an array of {len} items, found {}", items.len());
+            Err(cx.fail(Category::Type, message, node.span))
+        }
+        _ => Err(cx.mismatch(&format!("an array of {len} items"), node)),
+    }
+}
+
+/// Reads item `i` of a tuple at its index path.
+pub fn element<'a, T>(
+    items: &[Node<'a>],
+    i: usize,
+    cx: &mut Context,
+    read: impl FnOnce(&Node<'a>, &mut Context) -> Result<T, Failed>,
+) -> Option<T> {
+    cx.at(Segment::Index(i), |cx| read(&items[i], cx).ok())
+}
+
+/// A unit struct: `null`, `{}` or `[]`.
+pub fn unit(node: &Node<'_>, cx: &mut Context) -> Result<(), Failed> {
+    match &node.kind {
+        NodeKind::Null => Ok(()),
+        NodeKind::Object(e) if e.is_empty() => Ok(()),
+        NodeKind::Array(a) if a.is_empty() => Ok(()),
+        _ => Err(cx.mismatch("null", node)),
+    }
+}
+
+/// What an enum needs to know to pick a variant from a name.
+#[derive(Debug)]
+pub struct EnumSpec {
+    /// The enum's name, for messages.
+    pub name: &'static str,
+    /// Each variant's names, in declaration order.
+    pub variants: &'static [VariantNames],
+    /// The `other` variant, which unknown names go to.
+    pub other: Option<usize>,
+}
+
+/// Picks the variant `text` names, recording how leniently; unknown names go to the
+/// `other` variant when there is one.
+pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Result<usize, Failed> {
+    let found = match_variant(text, spec.variants);
+    let (index, kind, cost) = match found {
+        VariantMatch::Exact(i) => return Ok(i),
+        VariantMatch::Alias(i) if spec.variants[i].aliases.contains(&text) => {
+            (i, CoercionKind::AliasVariant, cost::VARIANT_ALIAS)
+        }
+        _ if !cx.lenient() => return other_or_fail(text, span, spec, cx, None),
+        VariantMatch::Normalized(i) => (i, CoercionKind::NormalizedVariant, cost::VARIANT_NORMALIZED),
+        VariantMatch::Alias(i) => (i, CoercionKind::AliasVariant, cost::VARIANT_ALIAS),
+        VariantMatch::InText(i) => (i, CoercionKind::VariantFromText, cost::VARIANT_IN_TEXT),
+        VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
+        VariantMatch::NoMatch => return other_or_fail(text, span, spec, cx, None),
+    };
+    cx.coerce(kind, span, cost);
+    Ok(index)
+}
+
+fn other_or_fail(
+    text: &str,
+    span: Span,
+    spec: &EnumSpec,
+    cx: &mut Context,
+    ambiguous: Option<Vec<usize>>,
+) -> Result<usize, Failed> {
+    let names = |list: &mut dyn Iterator<Item = usize>| {
+        list.map(|i| format!("`{}`", spec.variants[i].name)).collect::<Vec<_>>().join(", ")
+    };
+    let shown = crate::error::shorten(text, 40);
+    if let Some(list) = ambiguous {
+        let message = format!("{shown:?} is ambiguous: it matches {} equally", names(&mut list.into_iter()));
+        let issue = Issue::new(Category::Variant, cx.path().clone(), message).found(format!("{shown:?}")).at(span);
+        cx.push_issue(issue);
+        return Err(Failed);
+    }
+    if let Some(i) = spec.other {
+        cx.coerce(CoercionKind::OtherVariant, span, cost::OTHER);
+        return Ok(i);
+    }
+    let expected = names(&mut (0..spec.variants.len()));
+    let message = format!("unknown variant {shown:?} of `{}`, expected one of {expected}", spec.name);
+    let issue = Issue::new(Category::Variant, cx.path().clone(), message)
+        .expected(format!("one of {expected}"))
+        .found(format!("{shown:?}"))
+        .at(span);
+    cx.push_issue(issue);
+    Err(Failed)
+}
+
+/// An externally tagged variant: its index, its content (`None` for a bare name) and the
+/// text that named it (kept by a `String` newtype `other` variant).
+#[derive(Debug)]
+pub struct Tagged<'n, 'a> {
+    /// The variant.
+    pub index: usize,
+    /// `{"Variant": content}`; `None` when the value was just the name.
+    pub content: Option<&'n Node<'a>>,
+    /// The name as written.
+    pub raw: String,
+}
+
+/// Reads an externally tagged enum value: `"Name"` or `{"Name": content}`.
+pub fn external<'n, 'a>(node: &'n Node<'a>, spec: &EnumSpec, cx: &mut Context) -> Result<Tagged<'n, 'a>, Failed> {
+    let node = crate::coerce::impls_single(node, cx);
+    match &node.kind {
+        NodeKind::String(s) => {
+            let index = variant(&s.text, node.span, spec, cx)?;
+            Ok(Tagged { index, content: None, raw: s.text.to_string() })
+        }
+        NodeKind::Number(n) if cx.lenient() => {
+            let text = crate::coerce::number_to_string(*n);
+            let index = variant(&text, node.span, spec, cx)?;
+            Ok(Tagged { index, content: None, raw: text })
+        }
+        NodeKind::Bool(b) if cx.lenient() => {
+            let index = variant(&b.to_string(), node.span, spec, cx)?;
+            Ok(Tagged { index, content: None, raw: b.to_string() })
+        }
+        NodeKind::Object(entries) if entries.len() == 1 => {
+            let entry = &entries[0];
+            let index = variant(&entry.key.text, entry.key_span, spec, cx)?;
+            Ok(Tagged { index, content: Some(&entry.value), raw: entry.key.text.to_string() })
+        }
+        _ => Err(cx.mismatch(&format!("a variant of `{}` (a name, or an object with one key)", spec.name), node)),
+    }
+}
+
+/// Reads the tag of an internally tagged enum value. `Ok(Some((variant, entry)))` names the
+/// variant and the tag's entry (to skip when reading the rest); `Ok(None)` means the tag is
+/// absent and, in lenient mode, every variant should be tried.
+pub fn internal(
+    node: &Node<'_>,
+    tag: &str,
+    spec: &EnumSpec,
+    cx: &mut Context,
+) -> Result<Option<(usize, usize, String)>, Failed> {
+    let NodeKind::Object(entries) = &node.kind else {
+        return Err(cx.mismatch(&format!("an object with a `{tag}` key"), node));
+    };
+    let found = entries
+        .iter()
+        .position(|e| e.key.text == tag)
+        .or_else(|| entries.iter().position(|e| keys_match(&e.key.text, tag)));
+    let Some(at) = found else {
+        if cx.lenient() {
+            cx.coerce(CoercionKind::MissingTag, node.span, cost::MISSING_TAG);
+            return Ok(None);
+        }
+        let issue = Issue::new(Category::Missing, cx.path().clone(), format!("missing tag `{tag}`")).at(node.span);
+        cx.push_issue(issue);
+        return Err(Failed);
+    };
+    let entry = &entries[at];
+    let (index, raw) = cx.at(Segment::Key(tag.to_string()), |cx| match &entry.value.kind {
+        NodeKind::String(s) => variant(&s.text, entry.value.span, spec, cx).map(|i| (i, s.text.to_string())),
+        _ => Err(cx.mismatch("a variant name", &entry.value)),
+    })?;
+    Ok(Some((index, at, raw)))
+}
+
+/// `node` without the entry at `skip` (the tag of an internally tagged newtype variant).
+pub fn without<'a>(node: &Node<'a>, skip: Option<usize>) -> Node<'a> {
+    match (&node.kind, skip) {
+        (NodeKind::Object(entries), Some(skip)) => {
+            let rest = entries.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, e)| e.clone()).collect();
+            Node::new(NodeKind::Object(rest), node.span)
+        }
+        _ => node.clone(),
+    }
+}
+
+/// An empty object where a variant's content was expected but only its name was given.
+pub fn empty(span: Span) -> Node<'static> {
+    Node::new(NodeKind::Object(Vec::new()), span)
+}
+
+/// `null` where a variant's content was expected but only its name was given.
+pub fn null(span: Span) -> Node<'static> {
+    Node::new(NodeKind::Null, span)
+}
+
+/// A unit variant of an untagged enum: `null`, or (leniently) its name.
+pub fn untagged_unit(node: &Node<'_>, names: &'static VariantNames, cx: &mut Context) -> Result<(), Failed> {
+    match &node.kind {
+        NodeKind::Null => Ok(()),
+        NodeKind::String(s) => {
+            let spec = EnumSpec { name: names.name, variants: std::slice::from_ref(names), other: None };
+            variant(&s.text, node.span, &spec, cx).map(|_| ())
+        }
+        _ => Err(cx.mismatch("null", node)),
+    }
+}
+
+/// Every reading of an untagged enum is tried; the lowest total cost wins (the first
+/// declared on a tie), not the first that succeeds.
+pub struct Untagged<T> {
+    best: Option<(u32, T, Vec<Coercion>)>,
+    closest: Option<Vec<Issue>>,
+}
+
+impl<T> Default for Untagged<T> {
+    fn default() -> Self {
+        Untagged { best: None, closest: None }
+    }
+}
+
+impl<T> Untagged<T> {
+    /// Tries one reading; its records are kept aside until the choice is made.
+    pub fn attempt(&mut self, cx: &mut Context, read: impl FnOnce(&mut Context) -> Result<T, Failed>) {
+        if matches!(self.best, Some((0, _, _))) {
+            return; // nothing beats a perfect fit
+        }
+        let start = cx.checkpoint();
+        let result = read(cx);
+        let cost = cx.cost_since(start);
+        let clean = !cx.failed_since(start);
+        let (coercions, issues) = cx.take_since(start);
+        match result {
+            Ok(value) if clean => {
+                if self.best.as_ref().is_none_or(|(best, _, _)| cost < *best) {
+                    self.best = Some((cost, value, coercions));
+                }
+            }
+            _ => {
+                if self.closest.as_ref().is_none_or(|c| issues.len() < c.len()) {
+                    self.closest = Some(issues);
+                }
+            }
+        }
+    }
+
+    /// The winning reading, or an issue naming the enum plus the closest reading's issues.
+    pub fn finish(self, node: &Node<'_>, name: &str, cx: &mut Context) -> Result<T, Failed> {
+        match self.best {
+            Some((_, value, coercions)) => {
+                cx.restore(coercions);
+                Ok(value)
+            }
+            None => {
+                let message = format!("no variant of `{name}` fits this value");
+                let issue = Issue::new(Category::Type, cx.path().clone(), message)
+                    .found(crate::extract::describe(node))
+                    .at(node.span);
+                cx.push_issue(issue);
+                for issue in self.closest.unwrap_or_default() {
+                    cx.push_issue(issue);
+                }
+                Err(Failed)
+            }
+        }
+    }
+}
+
+#[cfg(feature = "schema")]
+pub use crate::schema::private as schema;

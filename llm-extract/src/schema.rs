@@ -1,0 +1,554 @@
+//! JSON Schema and prompt renderings of an extraction type, from one definition (feature
+//! `schema`).
+//!
+//! `#[derive(Extract)]` also implements [`schemars::JsonSchema`] when this feature is on, with
+//! the canonical (renamed) names, doc comments as descriptions and the validation rules as
+//! schema keywords. [`json_schema`] gives the schema to send as a response format,
+//! [`json_schema_strict`] the variant that strict structured-output APIs accept, and
+//! [`prompt_format`] a compact TypeScript-like rendering to put in a prompt. All three need
+//! `T: JsonSchema` (not only `T: Extract`), which the derive provides.
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde_json::{json, Map, Value};
+
+/// The JSON Schema (draft 2020-12) of `T`.
+///
+/// ```
+/// #[derive(llm_extract::Extract)]
+/// /// A product.
+/// struct Item {
+///     /// Price in cents.
+///     #[extract(min = 1)]
+///     price: u32,
+///     note: Option<String>,
+/// }
+/// let schema = llm_extract::json_schema::<Item>();
+/// let v = schema.as_value();
+/// assert_eq!(v["description"], "A product.");
+/// assert_eq!(v["properties"]["price"]["minimum"], 1.0);
+/// assert_eq!(v["properties"]["price"]["description"], "Price in cents.");
+/// assert_eq!(v["required"], serde_json::json!(["price"]));
+/// ```
+pub fn json_schema<T: JsonSchema>() -> Schema {
+    SchemaGenerator::default().into_root_schema_for::<T>()
+}
+
+/// The schema of `T` in the form strict structured-output APIs require: every object has
+/// `additionalProperties: false` and lists every property as required, optional properties
+/// become nullable instead, and `oneOf` becomes `anyOf`.
+///
+/// ```
+/// #[derive(llm_extract::Extract)]
+/// struct Reply {
+///     answer: String,
+///     source: Option<String>,
+/// }
+/// let v = llm_extract::json_schema_strict::<Reply>().to_value();
+/// assert_eq!(v["additionalProperties"], false);
+/// assert_eq!(v["required"], serde_json::json!(["answer", "source"]));
+/// assert_eq!(v["properties"]["source"]["type"], serde_json::json!(["string", "null"]));
+/// ```
+pub fn json_schema_strict<T: JsonSchema>() -> Schema {
+    let mut value = json_schema::<T>().to_value();
+    strict(&mut value, 0);
+    Schema::try_from(value).unwrap_or_default()
+}
+
+/// Deep enough for any schema a type produces; deeper input is left as it is.
+const MAX_DEPTH: usize = 64;
+
+fn strict(value: &mut Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(obj) = value else { return };
+    if let Some(one_of) = obj.remove("oneOf") {
+        obj.insert("anyOf".into(), one_of);
+    }
+    if obj.get("properties").is_some_and(Value::is_object) {
+        let required: Vec<String> = match obj.get("required") {
+            Some(Value::Array(r)) => r.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            _ => Vec::new(),
+        };
+        let Some(Value::Object(props)) = obj.get_mut("properties") else { return };
+        for (name, prop) in props.iter_mut() {
+            if !required.contains(name) {
+                nullable(prop);
+            }
+        }
+        let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+        obj.insert("required".into(), Value::Array(all));
+        obj.insert("additionalProperties".into(), Value::Bool(false));
+    } else if obj.get("type") == Some(&json!("object")) && !obj.contains_key("additionalProperties") {
+        obj.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    for (key, child) in obj.iter_mut() {
+        if key == "properties" || key == "$defs" {
+            continue;
+        }
+        match child {
+            Value::Object(_) => strict(child, depth + 1),
+            Value::Array(items) => items.iter_mut().for_each(|i| strict(i, depth + 1)),
+            _ => {}
+        }
+    }
+    // `properties` and `$defs` hold schemas by name, one level further down.
+    for key in ["properties", "$defs"] {
+        if let Some(Value::Object(map)) = obj.get_mut(key) {
+            for (_, child) in map.iter_mut() {
+                strict(child, depth + 1);
+            }
+        }
+    }
+}
+
+fn nullable(schema: &mut Value) {
+    let Value::Object(obj) = schema else { return };
+    match obj.get_mut("type") {
+        Some(Value::String(t)) if t != "null" => {
+            let t = t.clone();
+            obj.insert("type".into(), json!([t, "null"]));
+        }
+        Some(Value::Array(types)) => {
+            if !types.contains(&json!("null")) {
+                types.push(json!("null"));
+            }
+        }
+        _ => {
+            let inner = Value::Object(std::mem::take(obj));
+            obj.insert("anyOf".into(), json!([inner, {"type": "null"}]));
+        }
+    }
+}
+
+/// A compact, readable rendering of `T` for a prompt: TypeScript-like, descriptions as
+/// comments, enum values listed, rules noted.
+///
+/// ```
+/// #[derive(llm_extract::Extract)]
+/// enum Sentiment { Positive, Negative }
+///
+/// #[derive(llm_extract::Extract)]
+/// struct Review {
+///     /// One sentence.
+///     summary: String,
+///     sentiment: Sentiment,
+///     #[extract(min = 1, max = 5)]
+///     stars: Option<u8>,
+/// }
+/// let text = llm_extract::prompt_format::<Review>();
+/// assert_eq!(text, "{\n  // One sentence.\n  summary: string,\n  sentiment: \"Positive\" | \"Negative\",\n  stars?: integer | null, // minimum 1, maximum 5\n}");
+/// ```
+pub fn prompt_format<T: JsonSchema>() -> String {
+    let value = json_schema::<T>().to_value();
+    let defs = match value.get("$defs") {
+        Some(Value::Object(d)) => d.clone(),
+        _ => Map::new(),
+    };
+    let mut out = String::new();
+    let mut stack = Vec::new();
+    render(&value, &defs, 0, &mut stack, &mut out);
+    out
+}
+
+fn render(schema: &Value, defs: &Map<String, Value>, indent: usize, stack: &mut Vec<String>, out: &mut String) {
+    let Value::Object(obj) = schema else {
+        out.push_str(if schema == &Value::Bool(false) { "never" } else { "any" });
+        return;
+    };
+    if stack.len() > MAX_DEPTH {
+        out.push_str("any");
+        return;
+    }
+    if let Some(Value::String(r)) = obj.get("$ref") {
+        let name = r.rsplit('/').next().unwrap_or(r).to_string();
+        match defs.get(&name) {
+            Some(def) if !stack.contains(&name) => {
+                stack.push(name);
+                render(def, defs, indent, stack, out);
+                stack.pop();
+            }
+            _ => out.push_str(&name),
+        }
+        return;
+    }
+    if let Some(c) = obj.get("const") {
+        out.push_str(&c.to_string());
+        return;
+    }
+    if let Some(Value::Array(values)) = obj.get("enum") {
+        let list: Vec<String> = values.iter().map(Value::to_string).collect();
+        out.push_str(&list.join(" | "));
+        return;
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(options)) = obj.get(key) {
+            for (i, option) in options.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" | ");
+                }
+                render(option, defs, indent, stack, out);
+            }
+            return;
+        }
+    }
+    match obj.get("type") {
+        Some(Value::Array(types)) => {
+            let mut first = true;
+            for t in types {
+                if !first {
+                    out.push_str(" | ");
+                }
+                first = false;
+                let mut single = obj.clone();
+                single.insert("type".into(), t.clone());
+                render(&Value::Object(single), defs, indent, stack, out);
+            }
+        }
+        Some(Value::String(t)) => match t.as_str() {
+            "object" => render_object(obj, defs, indent, stack, out),
+            "array" => {
+                if let Some(Value::Array(items)) = obj.get("prefixItems") {
+                    out.push('[');
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        render(item, defs, indent, stack, out);
+                    }
+                    out.push(']');
+                } else {
+                    let mut item = String::new();
+                    render(obj.get("items").unwrap_or(&Value::Bool(true)), defs, indent, stack, &mut item);
+                    if item.contains(" | ") {
+                        out.push_str(&format!("({item})[]"));
+                    } else {
+                        out.push_str(&item);
+                        out.push_str("[]");
+                    }
+                }
+            }
+            other => out.push_str(other),
+        },
+        _ => out.push_str("any"),
+    }
+}
+
+fn render_object(obj: &Map<String, Value>, defs: &Map<String, Value>, indent: usize, stack: &mut Vec<String>, out: &mut String) {
+    let props = match obj.get("properties") {
+        Some(Value::Object(p)) if !p.is_empty() => p,
+        _ => {
+            match obj.get("additionalProperties") {
+                Some(v @ Value::Object(_)) => {
+                    out.push_str("{ [key: string]: ");
+                    render(v, defs, indent, stack, out);
+                    out.push_str(" }");
+                }
+                _ => out.push_str("object"),
+            }
+            return;
+        }
+    };
+    let required: Vec<&str> = match obj.get("required") {
+        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let pad = "  ".repeat(indent + 1);
+    out.push_str("{\n");
+    for (name, prop) in props {
+        if let Some(Value::String(d)) = prop.get("description") {
+            for line in d.lines() {
+                out.push_str(&format!("{pad}// {line}\n"));
+            }
+        }
+        let key = if name.chars().all(|c| c.is_alphanumeric() || c == '_') && !name.is_empty() {
+            name.clone()
+        } else {
+            format!("{name:?}")
+        };
+        let optional = if required.contains(&name.as_str()) { "" } else { "?" };
+        out.push_str(&format!("{pad}{key}{optional}: "));
+        render(prop, defs, indent + 1, stack, out);
+        out.push(',');
+        let notes = rule_notes(prop);
+        if !notes.is_empty() {
+            out.push_str(" // ");
+            out.push_str(&notes.join(", "));
+        }
+        out.push('\n');
+    }
+    out.push_str(&"  ".repeat(indent));
+    out.push('}');
+}
+
+fn rule_notes(prop: &Value) -> Vec<String> {
+    const KEYWORDS: [(&str, &str); 9] = [
+        ("minimum", "minimum"),
+        ("maximum", "maximum"),
+        ("minLength", "at least {} characters"),
+        ("maxLength", "at most {} characters"),
+        ("minItems", "at least {} items"),
+        ("maxItems", "at most {} items"),
+        ("minProperties", "at least {} entries"),
+        ("maxProperties", "at most {} entries"),
+        ("pattern", "matches {}"),
+    ];
+    let mut notes = Vec::new();
+    for (key, words) in KEYWORDS {
+        let Some(v) = prop.get(key) else { continue };
+        let shown = match v {
+            Value::Number(n) => match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+                _ => n.to_string(),
+            },
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if words.contains("{}") {
+            notes.push(words.replace("{}", &shown));
+        } else {
+            notes.push(format!("{words} {shown}"));
+        }
+    }
+    notes
+}
+
+/// What the derive's `JsonSchema` impls call; not a public API.
+#[doc(hidden)]
+pub mod private {
+    use super::*;
+    use crate::validate::Allowed;
+
+    pub use schemars::{JsonSchema, Schema, SchemaGenerator};
+    pub use std::borrow::Cow;
+
+    /// A field's validation rules, as schema keywords.
+    #[derive(Debug, Default)]
+    pub struct Rules {
+        pub min: Option<f64>,
+        pub max: Option<f64>,
+        pub min_len: Option<u64>,
+        pub max_len: Option<u64>,
+        pub pattern: Option<&'static str>,
+        pub one_of: &'static [Allowed],
+    }
+
+    fn as_map(schema: Schema) -> Map<String, Value> {
+        match schema.to_value() {
+            Value::Object(m) => m,
+            Value::Bool(true) => Map::new(),
+            _ => Map::from_iter([("not".to_string(), json!({}))]),
+        }
+    }
+
+    /// The JSON types a schema admits, looking through `Option`'s `["t", "null"]`.
+    fn types(map: &Map<String, Value>) -> Vec<String> {
+        match map.get("type") {
+            Some(Value::String(t)) => vec![t.clone()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(|t| t.as_str().map(str::to_string)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Adds a description and the rules' keywords to `schema`.
+    pub fn annotate(schema: Schema, doc: Option<&str>, rules: &Rules) -> Schema {
+        let mut map = as_map(schema);
+        if let Some(d) = doc {
+            map.insert("description".into(), d.into());
+        }
+        let types = types(&map);
+        let has = |t: &str| types.iter().any(|x| x == t);
+        if let Some(m) = rules.min {
+            map.insert("minimum".into(), json!(m));
+        }
+        if let Some(m) = rules.max {
+            map.insert("maximum".into(), json!(m));
+        }
+        for (len, [string, array, object]) in [
+            (rules.min_len, ["minLength", "minItems", "minProperties"]),
+            (rules.max_len, ["maxLength", "maxItems", "maxProperties"]),
+        ] {
+            let Some(n) = len else { continue };
+            if has("string") {
+                map.insert(string.into(), json!(n));
+            }
+            if has("array") {
+                map.insert(array.into(), json!(n));
+            }
+            if has("object") {
+                map.insert(object.into(), json!(n));
+            }
+        }
+        if let Some(p) = rules.pattern {
+            map.insert("pattern".into(), p.into());
+        }
+        if !rules.one_of.is_empty() {
+            let values: Vec<Value> = rules
+                .one_of
+                .iter()
+                .map(|a| match a {
+                    Allowed::Str(s) => json!(s),
+                    Allowed::Number(n) => json!(n),
+                    Allowed::Bool(b) => json!(b),
+                })
+                .collect();
+            map.insert("enum".into(), Value::Array(values));
+        }
+        Schema::from(map)
+    }
+
+    /// An object schema built property by property.
+    pub struct Object {
+        doc: Option<&'static str>,
+        deny_unknown: bool,
+        properties: Map<String, Value>,
+        required: Vec<Value>,
+        additional: Option<Value>,
+    }
+
+    impl Object {
+        pub fn new(doc: Option<&'static str>, deny_unknown: bool) -> Object {
+            Object { doc, deny_unknown, properties: Map::new(), required: Vec::new(), additional: None }
+        }
+
+        pub fn property(&mut self, name: &str, schema: Schema, required: bool, doc: Option<&str>, rules: &Rules) {
+            self.properties.insert(name.to_string(), annotate(schema, doc, rules).to_value());
+            if required {
+                self.required.push(name.into());
+            }
+        }
+
+        /// The internal tag of an enum variant: a required constant, listed first.
+        pub fn tag(&mut self, tag: &str, value: &str) {
+            let mut props = Map::new();
+            props.insert(tag.to_string(), json!({"type": "string", "const": value}));
+            props.extend(std::mem::take(&mut self.properties));
+            self.properties = props;
+            self.required.insert(0, tag.into());
+        }
+
+        /// Merges a `flatten` field's (inline) object schema.
+        pub fn flatten(&mut self, schema: Schema) {
+            let map = as_map(schema);
+            if let Some(Value::Object(props)) = map.get("properties") {
+                self.properties.extend(props.clone());
+            }
+            if let Some(Value::Array(req)) = map.get("required") {
+                self.required.extend(req.iter().cloned());
+            }
+            if let Some(extra) = map.get("additionalProperties") {
+                self.additional = Some(extra.clone());
+            }
+        }
+
+        pub fn build(self) -> Schema {
+            let mut map = Map::new();
+            map.insert("type".into(), "object".into());
+            if let Some(d) = self.doc {
+                map.insert("description".into(), d.into());
+            }
+            map.insert("properties".into(), Value::Object(self.properties));
+            if !self.required.is_empty() {
+                map.insert("required".into(), Value::Array(self.required));
+            }
+            if self.deny_unknown {
+                map.insert("additionalProperties".into(), false.into());
+            } else if let Some(extra) = self.additional {
+                map.insert("additionalProperties".into(), extra);
+            }
+            Schema::from(map)
+        }
+    }
+
+    /// Unit variants as strings: `enum`, or `oneOf` constants when some have descriptions.
+    pub fn names(list: &[(&str, Option<&str>)], doc: Option<&str>) -> Schema {
+        let mut map = Map::new();
+        if list.iter().any(|(_, d)| d.is_some()) {
+            let options: Vec<Value> = list
+                .iter()
+                .map(|(n, d)| match d {
+                    Some(d) => json!({"type": "string", "const": n, "description": d}),
+                    None => json!({"type": "string", "const": n}),
+                })
+                .collect();
+            map.insert("oneOf".into(), Value::Array(options));
+        } else {
+            map.insert("type".into(), "string".into());
+            map.insert("enum".into(), list.iter().map(|(n, _)| json!(n)).collect());
+        }
+        if let Some(d) = doc {
+            map.insert("description".into(), d.into());
+        }
+        Schema::from(map)
+    }
+
+    /// An externally tagged data variant: `{"Name": content}`.
+    pub fn single_key(name: &str, content: Schema, doc: Option<&str>) -> Schema {
+        let mut map = Map::new();
+        map.insert("type".into(), "object".into());
+        if let Some(d) = doc {
+            map.insert("description".into(), d.into());
+        }
+        map.insert("properties".into(), json!({ name: content.to_value() }));
+        map.insert("required".into(), json!([name]));
+        map.insert("additionalProperties".into(), false.into());
+        Schema::from(map)
+    }
+
+    /// A fixed-length array.
+    pub fn tuple(items: Vec<Schema>, doc: Option<&str>) -> Schema {
+        let n = items.len();
+        let mut map = Map::new();
+        map.insert("type".into(), "array".into());
+        if let Some(d) = doc {
+            map.insert("description".into(), d.into());
+        }
+        map.insert("prefixItems".into(), items.into_iter().map(Schema::to_value).collect());
+        map.insert("minItems".into(), n.into());
+        map.insert("maxItems".into(), n.into());
+        Schema::from(map)
+    }
+
+    /// `null` (a unit struct, an untagged unit variant).
+    pub fn null(doc: Option<&str>) -> Schema {
+        let mut map = Map::new();
+        map.insert("type".into(), "null".into());
+        if let Some(d) = doc {
+            map.insert("description".into(), d.into());
+        }
+        Schema::from(map)
+    }
+
+    /// Exactly one of the options (`oneOf`), or `anyOf` when several may fit (untagged).
+    pub fn choice(options: Vec<Schema>, exclusive: bool, doc: Option<&str>) -> Schema {
+        let mut map = Map::new();
+        if let Some(d) = doc {
+            map.insert("description".into(), d.into());
+        }
+        let key = if exclusive { "oneOf" } else { "anyOf" };
+        map.insert(key.into(), options.into_iter().map(Schema::to_value).collect());
+        Schema::from(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_makes_optionals_nullable_and_required() {
+        let mut v = json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/B"}, "c": {"type": ["integer", "null"]}},
+            "required": ["a"],
+            "$defs": {"B": {"type": "object", "properties": {"x": {"type": "number"}}}},
+        });
+        strict(&mut v, 0);
+        assert_eq!(v["required"], json!(["a", "b", "c"]));
+        assert_eq!(v["additionalProperties"], json!(false));
+        assert_eq!(v["properties"]["b"], json!({"anyOf": [{"$ref": "#/$defs/B"}, {"type": "null"}]}));
+        assert_eq!(v["properties"]["c"]["type"], json!(["integer", "null"]));
+        assert_eq!(v["$defs"]["B"]["required"], json!(["x"]));
+        assert_eq!(v["$defs"]["B"]["properties"]["x"]["type"], json!(["number", "null"]));
+    }
+}
