@@ -1,12 +1,13 @@
 //! `llm-extract test SUITE` and `llm-extract scaffold OUTPUT`: assertions over model outputs,
 //! for CI.
 //!
-//! A suite is a JSON file `{"cases": [...]}` (or a bare array of cases). Each case has a
-//! `name`, the raw model text in `output` or a file in `outputFile` (relative to the suite),
-//! and either `assertions` (seed 001's format) or the legacy `expectedOutput` with
+//! A suite is a JSON file `{"cases": [...]}` (or a bare array of cases), or the same in YAML
+//! (`.yaml`, `.yml`). Each case has a `name`, the raw model text in `output` or a file in
+//! `outputFile` (relative to the suite), and either `assertions` (seed 001's format) or the legacy `expectedOutput` with
 //! `outputType` (`string` or `json`). snake_case spellings of the keys are accepted.
 
 mod report;
+mod yaml;
 
 use llm_extract::assert::{
     evaluate_legacy, scaffold_assertions, Assertion, AssertionResult, CompiledAssertion, Outcome,
@@ -123,7 +124,16 @@ pub fn test(args: TestArgs) -> ExitCode {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let cases = match load_suite(&text, &base, Registry::builtin()) {
+    let is_yaml = matches!(
+        args.suite.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    );
+    let suite = if is_yaml {
+        yaml::to_json(&text)
+    } else {
+        json_suite(&text)
+    };
+    let cases = match suite.and_then(|suite| load_suite(suite, &base, Registry::builtin())) {
         Ok(cases) => cases,
         Err(e) => {
             eprintln!("error: {}: {e}", args.suite.display());
@@ -259,13 +269,17 @@ fn result_line(case: &str, label: &str, r: &AssertionResult) -> String {
     line
 }
 
-/// Reads a suite: the top level must parse; every problem below it is kept with its case.
+/// The suite file as JSON.
+fn json_suite(text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| format!("not a JSON suite: {e}"))
+}
+
+/// Reads a suite: the top level must be one; every problem below it is kept with its case.
 pub(crate) fn load_suite(
-    text: &str,
+    suite: Value,
     base: &Path,
     registry: &Registry,
 ) -> Result<Vec<Case>, String> {
-    let suite: Value = serde_json::from_str(text).map_err(|e| format!("not a JSON suite: {e}"))?;
     let cases = match suite {
         Value::Array(cases) => cases,
         Value::Object(mut map) => match map.remove("cases") {

@@ -1,0 +1,85 @@
+//! YAML suites: read with `yaml-rust2` (YAML 1.2, so `no` stays a string) and turned into the
+//! same JSON value a JSON suite gives.
+
+use serde_json::{Map, Number, Value};
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// Deepest nesting accepted; a suite is a few levels deep, expected values a few more.
+const MAX_DEPTH: usize = 128;
+
+/// The single document in `text` as JSON.
+pub(crate) fn to_json(text: &str) -> Result<Value, String> {
+    let mut documents =
+        YamlLoader::load_from_str(text).map_err(|e| format!("not a YAML suite: {e}"))?;
+    match documents.len() {
+        0 => Err("the YAML file is empty".to_string()),
+        1 => convert(documents.remove(0), 0),
+        n => Err(format!("expected one YAML document, found {n}")),
+    }
+}
+
+fn convert(yaml: Yaml, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+    }
+    Ok(match yaml {
+        Yaml::Null => Value::Null,
+        Yaml::Boolean(b) => Value::Bool(b),
+        Yaml::Integer(i) => Value::Number(i.into()),
+        Yaml::Real(text) => {
+            let f: f64 = text
+                .parse()
+                .map_err(|_| format!("`{text}` is not a number JSON can hold"))?;
+            Value::Number(
+                Number::from_f64(f)
+                    .ok_or_else(|| format!("`{text}` is not a number JSON can hold"))?,
+            )
+        }
+        Yaml::String(s) => Value::String(s),
+        Yaml::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| convert(item, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        Yaml::Hash(hash) => {
+            let mut map = Map::new();
+            for (key, value) in hash {
+                let key = match key {
+                    Yaml::String(s) => s,
+                    Yaml::Integer(i) => i.to_string(),
+                    Yaml::Boolean(b) => b.to_string(),
+                    Yaml::Real(r) => r,
+                    other => return Err(format!("a mapping key must be a string, got {other:?}")),
+                };
+                map.insert(key, convert(value, depth + 1)?);
+            }
+            Value::Object(map)
+        }
+        Yaml::Alias(_) => return Err("YAML aliases are not supported in suites".to_string()),
+        Yaml::BadValue => return Err("a YAML value could not be read".to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_json;
+    use serde_json::json;
+
+    #[test]
+    fn yaml_reads_as_the_json_it_means() {
+        let yaml = "cases:\n  - name: a\n    output: |\n      {\"x\": 1}\n    assertions:\n      - {path: x, matcher: toEqual, expected: 1.5, not: no}\n      - path: y\n        matcher: toBeOneOf\n        expected: [no, ~, 2]\n";
+        let value = to_json(yaml).unwrap();
+        assert_eq!(
+            value,
+            json!({"cases": [{"name": "a", "output": "{\"x\": 1}\n", "assertions": [
+                {"path": "x", "matcher": "toEqual", "expected": 1.5, "not": "no"},
+                {"path": "y", "matcher": "toBeOneOf", "expected": ["no", null, 2]}
+            ]}]})
+        );
+        assert!(to_json("a: [").is_err());
+        assert!(to_json("").is_err());
+        assert!(to_json("a: .nan").is_err());
+        assert!(to_json(&format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000))).is_err());
+    }
+}
