@@ -1,0 +1,185 @@
+//! `#[derive(Extract)]` on enums: unit variants matched leniently, externally and
+//! internally tagged data variants, untagged choice by lowest cost, `other`.
+
+use llm_extract::{Category, CoercionKind, Extract};
+
+#[derive(Extract, Debug, PartialEq, Clone, Copy)]
+enum Sentiment {
+    Positive,
+    Negative,
+    #[extract(alias = "meh")]
+    Neutral,
+}
+
+fn kinds<T>(out: &llm_extract::Extracted<T>) -> Vec<CoercionKind> {
+    out.report.coercions.iter().map(|c| c.kind.clone()).collect()
+}
+
+#[test]
+fn unit_variants_exact_normalized_alias_and_in_a_sentence() {
+    let rows: &[(&str, Sentiment, Option<CoercionKind>)] = &[
+        (r#""Positive""#, Sentiment::Positive, None),
+        (r#""positive""#, Sentiment::Positive, Some(CoercionKind::NormalizedVariant)),
+        (r#""NEGATIVE""#, Sentiment::Negative, Some(CoercionKind::NormalizedVariant)),
+        (r#""meh""#, Sentiment::Neutral, Some(CoercionKind::AliasVariant)),
+        (r#""The sentiment is POSITIVE.""#, Sentiment::Positive, Some(CoercionKind::VariantFromText)),
+        (r#"["Negative"]"#, Sentiment::Negative, Some(CoercionKind::ListToSingle)),
+    ];
+    for (text, want, kind) in rows {
+        let out = llm_extract::extract::<Sentiment>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(out.value, *want, "{text}");
+        assert_eq!(kinds(&out).first(), kind.as_ref(), "{text}");
+    }
+}
+
+#[test]
+fn two_variants_in_one_sentence_is_ambiguous_never_a_guess() {
+    let err = llm_extract::from_str::<Sentiment>(r#""positive or negative, hard to say""#).unwrap_err();
+    assert_eq!(err.category(), Category::Variant);
+    assert!(err.to_string().contains("ambiguous"), "{err}");
+    assert!(err.to_string().contains("`Positive`") && err.to_string().contains("`Negative`"), "{err}");
+}
+
+#[test]
+fn unknown_variant_lists_the_expected_ones() {
+    let err = llm_extract::from_str::<Sentiment>(r#""angry""#).unwrap_err();
+    assert_eq!(err.category(), Category::Variant);
+    assert!(err.to_string().contains("expected one of `Positive`, `Negative`, `Neutral`"), "{err}");
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "snake_case")]
+enum Status {
+    Pass,
+    Fail,
+    InProgress,
+    #[extract(other)]
+    Unknown,
+}
+
+#[test]
+fn rename_all_and_other() {
+    assert_eq!(llm_extract::from_str::<Status>(r#""in_progress""#).unwrap(), Status::InProgress);
+    assert_eq!(llm_extract::from_str::<Status>(r#""InProgress""#).unwrap(), Status::InProgress);
+    let out = llm_extract::extract::<Status>(r#""exploded""#).unwrap();
+    assert_eq!(out.value, Status::Unknown);
+    assert_eq!(kinds(&out), vec![CoercionKind::OtherVariant]);
+}
+
+#[derive(Extract, Debug, PartialEq)]
+enum Label {
+    Spam,
+    Ham,
+    #[extract(other)]
+    Other(String),
+}
+
+#[test]
+fn other_newtype_keeps_the_raw_text() {
+    assert_eq!(llm_extract::from_str::<Label>(r#""spam""#).unwrap(), Label::Spam);
+    assert_eq!(llm_extract::from_str::<Label>(r#""phishing""#).unwrap(), Label::Other("phishing".into()));
+}
+
+#[derive(Extract, Debug, PartialEq)]
+enum Action {
+    Stop,
+    Search { query: String, #[extract(default)] limit: u32 },
+    Move(i32, i32),
+    Say(String),
+}
+
+#[test]
+fn externally_tagged_data_variants() {
+    assert_eq!(llm_extract::from_str::<Action>(r#""Stop""#).unwrap(), Action::Stop);
+    assert_eq!(
+        llm_extract::from_str::<Action>(r#"{"search": {"query": "rust"}}"#).unwrap(),
+        Action::Search { query: "rust".into(), limit: 0 }
+    );
+    assert_eq!(llm_extract::from_str::<Action>(r#"{"Move": [1, -2]}"#).unwrap(), Action::Move(1, -2));
+    assert_eq!(llm_extract::from_str::<Action>(r#"{"Say": "hi"}"#).unwrap(), Action::Say("hi".into()));
+    let err = llm_extract::from_str::<Action>(r#"{"Search": {"limit": 1}}"#).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.Search.query");
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "type")]
+enum Event {
+    Click { x: u32, y: u32 },
+    Key { key: char },
+    Idle,
+    Custom(Payload),
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Payload {
+    name: String,
+}
+
+#[test]
+fn internally_tagged() {
+    assert_eq!(
+        llm_extract::from_str::<Event>(r#"{"type": "click", "x": 1, "y": "2"}"#).unwrap(),
+        Event::Click { x: 1, y: 2 }
+    );
+    assert_eq!(llm_extract::from_str::<Event>(r#"{"Type": "Key", "key": "k"}"#).unwrap(), Event::Key { key: 'k' });
+    assert_eq!(llm_extract::from_str::<Event>(r#"{"type": "Idle"}"#).unwrap(), Event::Idle);
+    assert_eq!(
+        llm_extract::from_str::<Event>(r#"{"type": "Custom", "name": "n"}"#).unwrap(),
+        Event::Custom(Payload { name: "n".into() })
+    );
+    // No tag at all: every variant is tried, the best fit wins, and that is recorded.
+    let out = llm_extract::extract::<Event>(r#"{"x": 3, "y": 4}"#).unwrap();
+    assert_eq!(out.value, Event::Click { x: 3, y: 4 });
+    assert!(kinds(&out).contains(&CoercionKind::MissingTag));
+    let err = llm_extract::from_str::<Event>(r#"{"type": "Scroll"}"#).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.type");
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(untagged)]
+enum Value {
+    Int(i64),
+    Text(String),
+    Point { x: f64, y: f64 },
+    List(Vec<i64>),
+    Nothing,
+}
+
+#[test]
+fn untagged_takes_the_lowest_cost_reading_not_the_first() {
+    // "42" fits Int only with a string-to-number coercion but Text exactly: Text wins.
+    assert_eq!(llm_extract::from_str::<Value>(r#""42""#).unwrap(), Value::Text("42".into()));
+    // 42 fits Int exactly, Text only with a coercion.
+    assert_eq!(llm_extract::from_str::<Value>("42").unwrap(), Value::Int(42));
+    assert_eq!(llm_extract::from_str::<Value>(r#"{"x": 1, "y": 2}"#).unwrap(), Value::Point { x: 1.0, y: 2.0 });
+    assert_eq!(llm_extract::from_str::<Value>("[1, 2]").unwrap(), Value::List(vec![1, 2]));
+    assert_eq!(llm_extract::from_str::<Value>("null").unwrap(), Value::Nothing);
+    let out = llm_extract::extract::<Value>("[1, 2]").unwrap();
+    assert!(out.report.coercions.is_empty(), "losing readings leave no records: {:?}", out.report.coercions);
+    let err = llm_extract::from_str::<Value>(r#"{"z": {}}"#).unwrap_err();
+    assert!(err.to_string().contains("no variant of `Value` fits"), "{err}");
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Review {
+    sentiment: Sentiment,
+    tags: Vec<Sentiment>,
+}
+
+#[test]
+fn enums_inside_structs_report_their_paths() {
+    let err = llm_extract::from_str::<Review>(r#"{"sentiment": "happy", "tags": ["Positive", "sad"]}"#).unwrap_err();
+    let paths: Vec<String> = err.issues().iter().map(|i| i.path.to_string()).collect();
+    assert_eq!(paths, vec!["$.sentiment", "$.tags[1]"]);
+}
+
+#[test]
+fn strict_mode_wants_exact_names() {
+    #[derive(Extract, Debug, PartialEq)]
+    #[extract(strict)]
+    struct S {
+        s: Sentiment,
+    }
+    assert!(llm_extract::from_str::<S>(r#"{"s": "positive"}"#).is_err());
+    assert_eq!(llm_extract::from_str::<S>(r#"{"s": "meh"}"#).unwrap(), S { s: Sentiment::Neutral });
+}

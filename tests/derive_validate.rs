@@ -1,0 +1,129 @@
+//! Validation rules from attributes: every failure collected, each with its path and
+//! position, Zod-style.
+
+use llm_extract::{Category, Extract};
+
+#[derive(Extract, Debug)]
+struct Item {
+    #[extract(min_len = 1, max_len = 20)]
+    name: String,
+    #[extract(min = 1, max = 10_000)]
+    price: u32,
+    #[extract(pattern = r"^[A-Z]{3}$")]
+    currency: Option<String>,
+    #[extract(one_of = ["new", "used"])]
+    condition: String,
+}
+
+#[derive(Extract, Debug)]
+struct Order {
+    #[extract(min_len = 1)]
+    items: Vec<Item>,
+    #[extract(validate = even)]
+    count: u32,
+}
+
+fn even(n: &u32) -> Result<(), String> {
+    if n % 2 == 0 {
+        Ok(())
+    } else {
+        Err(format!("{n} is odd"))
+    }
+}
+
+fn messages(err: &llm_extract::Error) -> Vec<String> {
+    err.issues().iter().map(|i| format!("{}: {}", i.path, i.message)).collect()
+}
+
+#[test]
+fn a_valid_order_passes() {
+    let text = r#"{"items": [{"name": "lamp", "price": 1200, "currency": "EUR", "condition": "new"}], "count": 2}"#;
+    let order: Order = llm_extract::from_str(text).unwrap();
+    assert_eq!(order.items[0].price, 1200);
+}
+
+#[test]
+fn every_failure_is_collected_with_its_path() {
+    let text = r#"{
+  "items": [
+    {"name": "lamp", "price": 3, "condition": "new"},
+    {"name": "chair", "price": 1, "condition": "used"},
+    {"name": "", "price": 0, "currency": "euro", "condition": "broken"}
+  ],
+  "count": 3
+}"#;
+    let err = llm_extract::from_str::<Order>(text).unwrap_err();
+    assert_eq!(err.category(), Category::Validation);
+    assert_eq!(
+        messages(&err),
+        vec![
+            "$.items[2].name: has 0 characters, fewer than the minimum 1",
+            "$.items[2].price: 0 is less than the minimum 1",
+            r#"$.items[2].currency: "euro" does not match the pattern ^[A-Z]{3}$"#,
+            r#"$.items[2].condition: "broken" is not one of "new", "used""#,
+            "$.count: 3 is odd",
+        ]
+    );
+    // Line and column of the offending value in the original text.
+    let price = &err.issues()[1];
+    let pos = price.position.expect("a position");
+    assert_eq!((pos.line, pos.column), (5, 27));
+    assert!(err.to_string().contains("$.items[2].price: 0 is less than the minimum 1 at line 5 column 27"), "{err}");
+    assert!(err.feedback().contains("- $.items[2].price: 0 is less than the minimum 1"), "{}", err.feedback());
+}
+
+#[test]
+fn rules_on_collections_and_upper_bounds() {
+    let err = llm_extract::from_str::<Order>(r#"{"items": [], "count": 0}"#).unwrap_err();
+    assert_eq!(messages(&err), vec!["$.items: has 0 items, fewer than the minimum 1"]);
+    let text = r#"{"items": [{"name": "a very long name that goes on", "price": 99999, "condition": "new"}], "count": 0}"#;
+    let err = llm_extract::from_str::<Order>(text).unwrap_err();
+    assert_eq!(
+        messages(&err),
+        vec![
+            "$.items[0].name: has 29 characters, more than the maximum 20",
+            "$.items[0].price: 99999 is greater than the maximum 10000",
+        ]
+    );
+}
+
+#[test]
+fn rules_apply_after_coercion() {
+    // "0" becomes 0, then fails `min = 1`; "5" passes.
+    let err = llm_extract::from_str::<Order>(r#"{"items": [{"name": "x", "price": "0", "condition": "new"}], "count": "2"}"#)
+        .unwrap_err();
+    assert_eq!(messages(&err), vec!["$.items[0].price: 0 is less than the minimum 1"]);
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Rating {
+    #[extract(min = 1, max = 5, catch)]
+    stars: u8,
+    #[extract(min = -1.0, max = 1.0)]
+    score: f64,
+}
+
+#[test]
+fn catch_replaces_a_failing_value_and_records_it() {
+    let out = llm_extract::extract::<Rating>(r#"{"stars": 9, "score": -0.5}"#).unwrap();
+    assert_eq!(out.value, Rating { stars: 0, score: -0.5 });
+    assert_eq!(out.report.coercions[0].kind, llm_extract::CoercionKind::Caught);
+    assert_eq!(out.report.coercions[0].path.to_string(), "$.stars");
+    let err = llm_extract::from_str::<Rating>(r#"{"stars": 3, "score": -2}"#).unwrap_err();
+    assert_eq!(messages(&err), vec!["$.score: -2 is less than the minimum -1.0"]);
+}
+
+#[derive(Extract, Debug)]
+struct Tags {
+    #[extract(max_len = 2)]
+    #[allow(dead_code)] // only the rule is under test
+    tags: Option<Vec<String>>,
+}
+
+#[test]
+fn rules_on_options_check_the_value_inside() {
+    assert!(llm_extract::from_str::<Tags>(r#"{"tags": null}"#).is_ok());
+    assert!(llm_extract::from_str::<Tags>(r#"{}"#).is_ok());
+    let err = llm_extract::from_str::<Tags>(r#"{"tags": ["a", "b", "c"]}"#).unwrap_err();
+    assert_eq!(messages(&err), vec!["$.tags: has 3 items, more than the maximum 2"]);
+}
