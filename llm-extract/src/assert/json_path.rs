@@ -32,6 +32,12 @@ pub struct JsonPath {
 }
 
 /// One value a query resolved to, with its location.
+///
+/// ```
+/// let doc = serde_json::json!({"a": [10, 20]});
+/// let found = llm_extract::assert::resolve_json_path(&doc, "a[*]").unwrap();
+/// assert_eq!((found[1].path.to_string(), found[1].value), ("$.a[1]".to_string(), &serde_json::json!(20)));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resolved<'v> {
     /// Where the value is, e.g. `$.items[1].id`.

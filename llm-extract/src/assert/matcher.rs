@@ -13,7 +13,15 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// How many arguments a matcher takes in `expected`.
+/// How many arguments a matcher takes in `expected` (serialized `"none"` / `"one"`, as in
+/// the PRD).
+///
+/// ```
+/// use llm_extract::assert::{Arity, Registry};
+/// let registry = Registry::new();
+/// assert_eq!(registry.get("toBeNull").unwrap().arity(), Arity::None);
+/// assert_eq!(serde_json::to_string(&Arity::One).unwrap(), "\"one\"");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Arity {
@@ -52,6 +60,16 @@ impl Verdict {
 
 /// A matcher's argument: the `expected` JSON and whatever [`Matcher::prepare`] built from it
 /// once, at load time (a compiled regex, a compiled schema).
+///
+/// ```
+/// use llm_extract::assert::{Expected, MatcherContext, Registry, Verdict};
+/// let to_equal = Registry::builtin().get("toEqual").unwrap();
+/// let expected = Expected::new(Some(serde_json::json!([1, 2])));
+/// assert_eq!(expected.value(), Some(&serde_json::json!([1, 2])));
+/// assert!(expected.prepared::<String>().is_none());
+/// let verdict = to_equal.evaluate(Some(&serde_json::json!([1.0, 2])), &expected, &MatcherContext::default());
+/// assert_eq!(verdict, Verdict::Pass);
+/// ```
 pub struct Expected {
     value: Option<Value>,
     prepared: Option<Box<dyn Any + Send + Sync>>,
@@ -207,6 +225,11 @@ impl Registry {
     }
 
     /// A registry with no matcher at all.
+    ///
+    /// ```
+    /// let r = llm_extract::assert::Registry::empty();
+    /// assert_eq!(r.names().count(), 0);
+    /// ```
     pub fn empty() -> Registry {
         Registry {
             matchers: BTreeMap::new(),
@@ -214,18 +237,30 @@ impl Registry {
     }
 
     /// The process-wide registry of built-ins that the free functions use.
+    ///
+    /// ```
+    /// let names: Vec<&str> = llm_extract::assert::Registry::builtin().names().collect();
+    /// assert!(names.contains(&"toBeOneOf"));
+    /// ```
     pub fn builtin() -> &'static Registry {
         static BUILTIN: OnceLock<Registry> = OnceLock::new();
         BUILTIN.get_or_init(Registry::new)
     }
 
-    /// Adds `matcher` under its name, returning the one it replaces.
+    /// Adds `matcher` under its name, returning the one it replaces. See [`Matcher`] for a
+    /// full example.
     pub fn register(&mut self, matcher: impl Matcher) -> Option<Arc<dyn Matcher>> {
         self.matchers
             .insert(matcher.name().to_string(), Arc::new(matcher))
     }
 
     /// The matcher named `name`.
+    ///
+    /// ```
+    /// let r = llm_extract::assert::Registry::new();
+    /// assert_eq!(r.get("toMatch").map(|m| m.name()), Some("toMatch"));
+    /// assert!(r.get("toMatches").is_none());
+    /// ```
     pub fn get(&self, name: &str) -> Option<&dyn Matcher> {
         self.matchers.get(name).map(|m| m.as_ref())
     }
@@ -310,6 +345,17 @@ impl Registry {
 
     /// Evaluates `assertions` against `actual`. An assertion that does not compile is an
     /// error result; the others are evaluated regardless.
+    ///
+    /// ```
+    /// use llm_extract::assert::{Assertion, Outcome, Registry};
+    /// let e = Registry::new().evaluate(&serde_json::json!({"a": 1}), &[
+    ///     Assertion::new("a", "toBeOneOf").expected(1), // not a list: an error result
+    ///     Assertion::new("a", "toEqual").expected(1),
+    /// ]);
+    /// assert_eq!(e.results[0].outcome, Outcome::Error);
+    /// assert_eq!(e.results[1].outcome, Outcome::Pass);
+    /// assert!(!e.passed);
+    /// ```
     pub fn evaluate(&self, actual: &Value, assertions: &[Assertion]) -> Evaluation {
         let results = assertions
             .iter()
@@ -323,6 +369,12 @@ impl Registry {
 
     /// Evaluates `assertions` against a model's raw text, repaired first; see
     /// [`evaluate_output`](super::evaluate_output).
+    ///
+    /// ```
+    /// use llm_extract::assert::{Assertion, Registry};
+    /// let e = Registry::new().evaluate_output("{'ok': True,}", &[Assertion::new("ok", "toEqual").expected(true)]);
+    /// assert!(e.passed);
+    /// ```
     pub fn evaluate_output(&self, raw_text: &str, assertions: &[Assertion]) -> Evaluation {
         self.evaluate(&super::output_value(raw_text), assertions)
     }
@@ -407,6 +459,13 @@ struct Decision<'v> {
 
 impl CompiledAssertion {
     /// The assertion as written.
+    ///
+    /// ```
+    /// use llm_extract::assert::{Assertion, Registry};
+    /// let c = Registry::new().compile(&Assertion::new("a.b", "toBeNull")).unwrap();
+    /// assert_eq!(c.assertion().path, "a.b");
+    /// assert_eq!(c.query().as_str(), "$.a.b");
+    /// ```
     pub fn assertion(&self) -> &Assertion {
         &self.assertion
     }

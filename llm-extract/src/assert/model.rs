@@ -232,6 +232,11 @@ pub struct Evaluation {
 
 impl Evaluation {
     /// An evaluation of `results`; passed when all of them passed.
+    ///
+    /// ```
+    /// use llm_extract::assert::Evaluation;
+    /// assert!(Evaluation::from_results(Vec::new()).passed);
+    /// ```
     pub fn from_results(results: Vec<AssertionResult>) -> Evaluation {
         Evaluation {
             passed: results.iter().all(|r| r.outcome == Outcome::Pass),
