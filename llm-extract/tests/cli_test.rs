@@ -274,14 +274,24 @@ fn yaml_suites_run_like_json_ones() {
     let out = run(&["test", &suite("yaml.suite.yaml")]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert!(stdout.contains("PASS  [yaml order] y2 $.tags toContain (ANY)"), "{stdout}");
-    assert!(stdout.ends_with("5 assertions in 2 cases: 5 passed, 0 failed, 0 errors\n"), "{stdout}");
+    assert!(
+        stdout.contains("PASS  [yaml order] y2 $.tags toContain (ANY)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("5 assertions in 2 cases: 5 passed, 0 failed, 0 errors\n"),
+        "{stdout}"
+    );
 
     let dir = scratch("yaml");
     let path = dir.join("broken.yml");
     std::fs::write(&path, "cases: [").unwrap();
     let out = run(&["test", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("not a YAML suite"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a YAML suite"),
+        "{}",
+        text(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
