@@ -142,80 +142,9 @@ pub fn test(args: TestArgs) -> ExitCode {
     };
 
     // Every load-time problem is reported before anything is evaluated.
-    let mut load_errors = 0;
-    for (i, case) in cases.iter().enumerate() {
-        for e in &case.errors {
-            eprintln!("error: case {} {}: {e}", i + 1, quoted(&case.name));
-            load_errors += 1;
-        }
-        if let Some(Check::Assertions(loaded)) = &case.check {
-            for l in loaded {
-                if let Err(e) = &l.compiled {
-                    eprintln!(
-                        "error: case {} {}, assertion {}: {e}",
-                        i + 1,
-                        quoted(&case.name),
-                        l.label
-                    );
-                    load_errors += 1;
-                }
-            }
-        }
-    }
-    if load_errors > 0 {
-        eprintln!(
-            "{load_errors} load {} found; evaluating the rest",
-            if load_errors == 1 { "error" } else { "errors" }
-        );
-    }
-
-    let bar = (std::io::stderr().is_terminal() && cases.len() >= PROGRESS_MIN_CASES).then(|| {
-        let bar = indicatif::ProgressBar::new(cases.len() as u64);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} cases {elapsed}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let stdout = std::io::stdout();
-    let mut summary = Summary {
-        cases: cases.len(),
-        ..Summary::default()
-    };
-    let mut results = Vec::with_capacity(cases.len());
-    for case in cases {
-        let result = run_case(case);
-        let mut lines = String::new();
-        for (r, label) in result.results.iter().zip(labels(&result)) {
-            summary.assertions += 1;
-            match r.outcome {
-                Outcome::Pass => summary.passed += 1,
-                Outcome::Fail => summary.failed += 1,
-                Outcome::Error => summary.errors += 1,
-            }
-            if !(args.quiet && r.outcome == Outcome::Pass) {
-                lines.push_str(&result_line(&result.name, &label, r));
-                lines.push('\n');
-            }
-        }
-        let print = || {
-            let mut out = stdout.lock();
-            let _ = out.write_all(lines.as_bytes());
-        };
-        match &bar {
-            Some(bar) => {
-                bar.suspend(print);
-                bar.inc(1);
-            }
-            None => print(),
-        }
-        results.push(result);
-    }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    println!("{}", summary.line());
+    report_load_errors(&cases);
+    let (results, summary) = run_cases(cases, args.quiet);
+    print_out(&format!("{}\n", summary.line()));
 
     let mut status = if summary.failed == 0 && summary.errors == 0 {
         0
@@ -235,6 +164,81 @@ pub fn test(args: TestArgs) -> ExitCode {
         }
     }
     ExitCode::from(status)
+}
+
+/// Prints every load-time problem on stderr, naming the case and the assertion.
+fn report_load_errors(cases: &[Case]) {
+    let mut count = 0;
+    for (i, case) in cases.iter().enumerate() {
+        let case_name = format!("case {} {}", i + 1, quoted(&case.name));
+        for e in &case.errors {
+            eprintln!("error: {case_name}: {e}");
+            count += 1;
+        }
+        if let Some(Check::Assertions(loaded)) = &case.check {
+            for l in loaded {
+                if let Err(e) = &l.compiled {
+                    eprintln!("error: {case_name}, assertion {}: {e}", l.label);
+                    count += 1;
+                }
+            }
+        }
+    }
+    if count > 0 {
+        let noun = if count == 1 { "error" } else { "errors" };
+        eprintln!("{count} load {noun} found; evaluating the rest");
+    }
+}
+
+/// Evaluates every case in order, printing a line per assertion as each case finishes.
+fn run_cases(cases: Vec<Case>, quiet: bool) -> (Vec<CaseResult>, Summary) {
+    let bar = (std::io::stderr().is_terminal() && cases.len() >= PROGRESS_MIN_CASES).then(|| {
+        let bar = indicatif::ProgressBar::new(cases.len() as u64);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} cases {elapsed}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let mut summary = Summary {
+        cases: cases.len(),
+        ..Summary::default()
+    };
+    let mut results = Vec::with_capacity(cases.len());
+    for case in cases {
+        let result = run_case(case);
+        let mut lines = String::new();
+        for (r, label) in result.results.iter().zip(labels(&result)) {
+            summary.assertions += 1;
+            match r.outcome {
+                Outcome::Pass => summary.passed += 1,
+                Outcome::Fail => summary.failed += 1,
+                Outcome::Error => summary.errors += 1,
+            }
+            if !(quiet && r.outcome == Outcome::Pass) {
+                lines.push_str(&result_line(&result.name, &label, r));
+                lines.push('\n');
+            }
+        }
+        match &bar {
+            Some(bar) => {
+                bar.suspend(|| print_out(&lines));
+                bar.inc(1);
+            }
+            None => print_out(&lines),
+        }
+        results.push(result);
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    (results, summary)
+}
+
+/// Writes to stdout, ignoring a closed pipe (`llm-extract test ... | head` must not panic).
+fn print_out(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn quoted(name: &str) -> String {
@@ -570,7 +574,7 @@ pub fn scaffold(args: ScaffoldArgs) -> ExitCode {
     };
     match serde_json::to_string_pretty(&document) {
         Ok(json) => {
-            println!("{json}");
+            print_out(&format!("{json}\n"));
             ExitCode::SUCCESS
         }
         Err(e) => {
