@@ -509,3 +509,21 @@ fn hostile_inputs_do_not_panic() {
     );
     assert!(e.passed);
 }
+
+#[test]
+fn registries_and_compiled_assertions_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync + 'static>() {}
+    shareable::<Registry>();
+    shareable::<llm_extract::assert::CompiledAssertion>();
+    shareable::<Evaluation>();
+    let registry = Registry::new();
+    let check = registry
+        .compile(&Assertion::new("$.n", "toBeLessThan").expected(100))
+        .unwrap();
+    std::thread::scope(|scope| {
+        for n in [1, 50, 99] {
+            let check = &check;
+            scope.spawn(move || assert!(check.evaluate(&json!({ "n": n })).passed));
+        }
+    });
+}

@@ -295,3 +295,35 @@ fn yaml_suites_run_like_json_ones() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_closed_stdout_pipe_does_not_panic() {
+    let dir = scratch("pipe");
+    let cases: Vec<serde_json::Value> = (0..3000)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("case {i}"),
+                "output": "{\"n\": 1}",
+                "assertions": [{"path": "n", "matcher": "toEqual", "expected": 1}]
+            })
+        })
+        .collect();
+    let path = dir.join("many.json");
+    std::fs::write(&path, serde_json::json!({ "cases": cases }).to_string()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["test", &path.display().to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close our end before the child has written its ~150 KB of lines.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
