@@ -12,18 +12,42 @@ enum Sentiment {
 }
 
 fn kinds<T>(out: &llm_extract::Extracted<T>) -> Vec<CoercionKind> {
-    out.report.coercions.iter().map(|c| c.kind.clone()).collect()
+    out.report
+        .coercions
+        .iter()
+        .map(|c| c.kind.clone())
+        .collect()
 }
 
 #[test]
 fn unit_variants_exact_normalized_alias_and_in_a_sentence() {
     let rows: &[(&str, Sentiment, Option<CoercionKind>)] = &[
         (r#""Positive""#, Sentiment::Positive, None),
-        (r#""positive""#, Sentiment::Positive, Some(CoercionKind::NormalizedVariant)),
-        (r#""NEGATIVE""#, Sentiment::Negative, Some(CoercionKind::NormalizedVariant)),
-        (r#""meh""#, Sentiment::Neutral, Some(CoercionKind::AliasVariant)),
-        (r#""The sentiment is POSITIVE.""#, Sentiment::Positive, Some(CoercionKind::VariantFromText)),
-        (r#"["Negative"]"#, Sentiment::Negative, Some(CoercionKind::ListToSingle)),
+        (
+            r#""positive""#,
+            Sentiment::Positive,
+            Some(CoercionKind::NormalizedVariant),
+        ),
+        (
+            r#""NEGATIVE""#,
+            Sentiment::Negative,
+            Some(CoercionKind::NormalizedVariant),
+        ),
+        (
+            r#""meh""#,
+            Sentiment::Neutral,
+            Some(CoercionKind::AliasVariant),
+        ),
+        (
+            r#""The sentiment is POSITIVE.""#,
+            Sentiment::Positive,
+            Some(CoercionKind::VariantFromText),
+        ),
+        (
+            r#"["Negative"]"#,
+            Sentiment::Negative,
+            Some(CoercionKind::ListToSingle),
+        ),
     ];
     for (text, want, kind) in rows {
         let out = llm_extract::extract::<Sentiment>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -34,17 +58,25 @@ fn unit_variants_exact_normalized_alias_and_in_a_sentence() {
 
 #[test]
 fn two_variants_in_one_sentence_is_ambiguous_never_a_guess() {
-    let err = llm_extract::from_str::<Sentiment>(r#""positive or negative, hard to say""#).unwrap_err();
+    let err =
+        llm_extract::from_str::<Sentiment>(r#""positive or negative, hard to say""#).unwrap_err();
     assert_eq!(err.category(), Category::Variant);
     assert!(err.to_string().contains("ambiguous"), "{err}");
-    assert!(err.to_string().contains("`Positive`") && err.to_string().contains("`Negative`"), "{err}");
+    assert!(
+        err.to_string().contains("`Positive`") && err.to_string().contains("`Negative`"),
+        "{err}"
+    );
 }
 
 #[test]
 fn unknown_variant_lists_the_expected_ones() {
     let err = llm_extract::from_str::<Sentiment>(r#""angry""#).unwrap_err();
     assert_eq!(err.category(), Category::Variant);
-    assert!(err.to_string().contains("expected one of `Positive`, `Negative`, `Neutral`"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("expected one of `Positive`, `Negative`, `Neutral`"),
+        "{err}"
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -59,8 +91,14 @@ enum Status {
 
 #[test]
 fn rename_all_and_other() {
-    assert_eq!(llm_extract::from_str::<Status>(r#""in_progress""#).unwrap(), Status::InProgress);
-    assert_eq!(llm_extract::from_str::<Status>(r#""InProgress""#).unwrap(), Status::InProgress);
+    assert_eq!(
+        llm_extract::from_str::<Status>(r#""in_progress""#).unwrap(),
+        Status::InProgress
+    );
+    assert_eq!(
+        llm_extract::from_str::<Status>(r#""InProgress""#).unwrap(),
+        Status::InProgress
+    );
     let out = llm_extract::extract::<Status>(r#""exploded""#).unwrap();
     assert_eq!(out.value, Status::Unknown);
     assert_eq!(kinds(&out), vec![CoercionKind::OtherVariant]);
@@ -76,27 +114,49 @@ enum Label {
 
 #[test]
 fn other_newtype_keeps_the_raw_text() {
-    assert_eq!(llm_extract::from_str::<Label>(r#""spam""#).unwrap(), Label::Spam);
-    assert_eq!(llm_extract::from_str::<Label>(r#""phishing""#).unwrap(), Label::Other("phishing".into()));
+    assert_eq!(
+        llm_extract::from_str::<Label>(r#""spam""#).unwrap(),
+        Label::Spam
+    );
+    assert_eq!(
+        llm_extract::from_str::<Label>(r#""phishing""#).unwrap(),
+        Label::Other("phishing".into())
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
 enum Action {
     Stop,
-    Search { query: String, #[extract(default)] limit: u32 },
+    Search {
+        query: String,
+        #[extract(default)]
+        limit: u32,
+    },
     Move(i32, i32),
     Say(String),
 }
 
 #[test]
 fn externally_tagged_data_variants() {
-    assert_eq!(llm_extract::from_str::<Action>(r#""Stop""#).unwrap(), Action::Stop);
+    assert_eq!(
+        llm_extract::from_str::<Action>(r#""Stop""#).unwrap(),
+        Action::Stop
+    );
     assert_eq!(
         llm_extract::from_str::<Action>(r#"{"search": {"query": "rust"}}"#).unwrap(),
-        Action::Search { query: "rust".into(), limit: 0 }
+        Action::Search {
+            query: "rust".into(),
+            limit: 0
+        }
     );
-    assert_eq!(llm_extract::from_str::<Action>(r#"{"Move": [1, -2]}"#).unwrap(), Action::Move(1, -2));
-    assert_eq!(llm_extract::from_str::<Action>(r#"{"Say": "hi"}"#).unwrap(), Action::Say("hi".into()));
+    assert_eq!(
+        llm_extract::from_str::<Action>(r#"{"Move": [1, -2]}"#).unwrap(),
+        Action::Move(1, -2)
+    );
+    assert_eq!(
+        llm_extract::from_str::<Action>(r#"{"Say": "hi"}"#).unwrap(),
+        Action::Say("hi".into())
+    );
     let err = llm_extract::from_str::<Action>(r#"{"Search": {"limit": 1}}"#).unwrap_err();
     assert_eq!(err.issues()[0].path.to_string(), "$.Search.query");
 }
@@ -121,8 +181,14 @@ fn internally_tagged() {
         llm_extract::from_str::<Event>(r#"{"type": "click", "x": 1, "y": "2"}"#).unwrap(),
         Event::Click { x: 1, y: 2 }
     );
-    assert_eq!(llm_extract::from_str::<Event>(r#"{"Type": "Key", "key": "k"}"#).unwrap(), Event::Key { key: 'k' });
-    assert_eq!(llm_extract::from_str::<Event>(r#"{"type": "Idle"}"#).unwrap(), Event::Idle);
+    assert_eq!(
+        llm_extract::from_str::<Event>(r#"{"Type": "Key", "key": "k"}"#).unwrap(),
+        Event::Key { key: 'k' }
+    );
+    assert_eq!(
+        llm_extract::from_str::<Event>(r#"{"type": "Idle"}"#).unwrap(),
+        Event::Idle
+    );
     assert_eq!(
         llm_extract::from_str::<Event>(r#"{"type": "Custom", "name": "n"}"#).unwrap(),
         Event::Custom(Payload { name: "n".into() })
@@ -148,16 +214,38 @@ enum Value {
 #[test]
 fn untagged_takes_the_lowest_cost_reading_not_the_first() {
     // "42" fits Int only with a string-to-number coercion but Text exactly: Text wins.
-    assert_eq!(llm_extract::from_str::<Value>(r#""42""#).unwrap(), Value::Text("42".into()));
+    assert_eq!(
+        llm_extract::from_str::<Value>(r#""42""#).unwrap(),
+        Value::Text("42".into())
+    );
     // 42 fits Int exactly, Text only with a coercion.
-    assert_eq!(llm_extract::from_str::<Value>("42").unwrap(), Value::Int(42));
-    assert_eq!(llm_extract::from_str::<Value>(r#"{"x": 1, "y": 2}"#).unwrap(), Value::Point { x: 1.0, y: 2.0 });
-    assert_eq!(llm_extract::from_str::<Value>("[1, 2]").unwrap(), Value::List(vec![1, 2]));
-    assert_eq!(llm_extract::from_str::<Value>("null").unwrap(), Value::Nothing);
+    assert_eq!(
+        llm_extract::from_str::<Value>("42").unwrap(),
+        Value::Int(42)
+    );
+    assert_eq!(
+        llm_extract::from_str::<Value>(r#"{"x": 1, "y": 2}"#).unwrap(),
+        Value::Point { x: 1.0, y: 2.0 }
+    );
+    assert_eq!(
+        llm_extract::from_str::<Value>("[1, 2]").unwrap(),
+        Value::List(vec![1, 2])
+    );
+    assert_eq!(
+        llm_extract::from_str::<Value>("null").unwrap(),
+        Value::Nothing
+    );
     let out = llm_extract::extract::<Value>("[1, 2]").unwrap();
-    assert!(out.report.coercions.is_empty(), "losing readings leave no records: {:?}", out.report.coercions);
+    assert!(
+        out.report.coercions.is_empty(),
+        "losing readings leave no records: {:?}",
+        out.report.coercions
+    );
     let err = llm_extract::from_str::<Value>(r#"{"z": {}}"#).unwrap_err();
-    assert!(err.to_string().contains("no variant of `Value` fits"), "{err}");
+    assert!(
+        err.to_string().contains("no variant of `Value` fits"),
+        "{err}"
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -168,7 +256,9 @@ struct Review {
 
 #[test]
 fn enums_inside_structs_report_their_paths() {
-    let err = llm_extract::from_str::<Review>(r#"{"sentiment": "happy", "tags": ["Positive", "sad"]}"#).unwrap_err();
+    let err =
+        llm_extract::from_str::<Review>(r#"{"sentiment": "happy", "tags": ["Positive", "sad"]}"#)
+            .unwrap_err();
     let paths: Vec<String> = err.issues().iter().map(|i| i.path.to_string()).collect();
     assert_eq!(paths, vec!["$.sentiment", "$.tags[1]"]);
 }
@@ -181,5 +271,10 @@ fn strict_mode_wants_exact_names() {
         s: Sentiment,
     }
     assert!(llm_extract::from_str::<S>(r#"{"s": "positive"}"#).is_err());
-    assert_eq!(llm_extract::from_str::<S>(r#"{"s": "meh"}"#).unwrap(), S { s: Sentiment::Neutral });
+    assert_eq!(
+        llm_extract::from_str::<S>(r#"{"s": "meh"}"#).unwrap(),
+        S {
+            s: Sentiment::Neutral
+        }
+    );
 }

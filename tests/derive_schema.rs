@@ -45,20 +45,38 @@ fn schema_has_canonical_names_descriptions_and_rules() {
     assert_eq!(props["tags"]["maxItems"], 3);
     assert_eq!(props["language"]["pattern"], "^[a-z]{2}$");
     assert_eq!(props["sentiment"]["$ref"], "#/$defs/Sentiment");
-    assert_eq!(schema["required"], json!(["summary", "sentiment", "language"]));
+    assert_eq!(
+        schema["required"],
+        json!(["summary", "sentiment", "language"])
+    );
     let sentiment = &schema["$defs"]["Sentiment"];
     assert_eq!(sentiment["description"], "The mood of a review.");
-    assert_eq!(sentiment["oneOf"][2], json!({"type": "string", "const": "Neutral", "description": "Neither."}));
+    assert_eq!(
+        sentiment["oneOf"][2],
+        json!({"type": "string", "const": "Neutral", "description": "Neither."})
+    );
 }
 
 #[test]
 fn strict_rendering_for_model_apis() {
     let schema = llm_extract::json_schema_strict::<Review>().to_value();
     assert_eq!(schema["additionalProperties"], false);
-    assert_eq!(schema["required"], json!(["summary", "sentiment", "starRating", "tags", "language"]));
-    assert_eq!(schema["properties"]["starRating"]["type"], json!(["integer", "null"]));
-    assert_eq!(schema["properties"]["tags"]["type"], json!(["array", "null"]));
-    assert!(schema["$defs"]["Sentiment"].get("anyOf").is_some(), "oneOf becomes anyOf");
+    assert_eq!(
+        schema["required"],
+        json!(["summary", "sentiment", "starRating", "tags", "language"])
+    );
+    assert_eq!(
+        schema["properties"]["starRating"]["type"],
+        json!(["integer", "null"])
+    );
+    assert_eq!(
+        schema["properties"]["tags"]["type"],
+        json!(["array", "null"])
+    );
+    assert!(
+        schema["$defs"]["Sentiment"].get("anyOf").is_some(),
+        "oneOf becomes anyOf"
+    );
 }
 
 #[test]
@@ -110,11 +128,20 @@ struct Everything {
 fn enum_schemas() {
     let schema = llm_extract::json_schema::<Everything>().to_value();
     let shape = &schema["$defs"]["Shape"]["oneOf"][0];
-    assert_eq!(shape["properties"]["kind"], json!({"type": "string", "const": "Circle"}));
+    assert_eq!(
+        shape["properties"]["kind"],
+        json!({"type": "string", "const": "Circle"})
+    );
     assert_eq!(shape["required"], json!(["kind", "radius"]));
     assert!(schema["$defs"]["Loose"]["anyOf"].is_array());
-    assert_eq!(schema["$defs"]["Command"]["oneOf"][0], json!({"type": "string", "enum": ["Stop"]}));
-    assert_eq!(schema["properties"]["pair"]["prefixItems"][1]["type"], "string");
+    assert_eq!(
+        schema["$defs"]["Command"]["oneOf"][0],
+        json!({"type": "string", "enum": ["Stop"]})
+    );
+    assert_eq!(
+        schema["properties"]["pair"]["prefixItems"][1]["type"],
+        "string"
+    );
     assert_eq!(schema["additionalProperties"], true);
 }
 
@@ -126,25 +153,43 @@ fn check<T: Extract + Serialize + schemars::JsonSchema>(texts: &[&str], with_str
     for text in texts {
         let value: T = llm_extract::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let json = serde_json::to_value(&value).unwrap();
-        let errors: Vec<String> = validator.iter_errors(&json).map(|e| e.to_string()).collect();
-        assert!(errors.is_empty(), "{text} -> {json} is not valid under the schema: {errors:?}");
+        let errors: Vec<String> = validator
+            .iter_errors(&json)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{text} -> {json} is not valid under the schema: {errors:?}"
+        );
         if !with_strict {
             continue;
         }
-        let errors: Vec<String> = strict_validator.iter_errors(&json).map(|e| e.to_string()).collect();
-        assert!(errors.is_empty(), "{text} -> {json} is not valid under the strict schema: {errors:?}");
+        let errors: Vec<String> = strict_validator
+            .iter_errors(&json)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{text} -> {json} is not valid under the strict schema: {errors:?}"
+        );
     }
 }
 
 #[test]
 fn every_accepted_value_is_valid_under_its_schema() {
-    check::<Review>(&[
-        r#"{"summary": "Good.", "sentiment": "Positive", "starRating": 5, "tags": ["a"], "language": "en"}"#,
-        r#"Here you go: {summary: 'Fine', sentiment: 'the sentiment is neutral', star_rating: '3', language: 'de'}"#,
-        r#"{"Summary": "x", "SENTIMENT": "negative", "starRating": "N/A", "tags": "solo", "language": "fr"}"#,
-    ], true);
-    check::<Everything>(&[
-        r#"{"shapes": [{"kind": "Circle", "radius": 1}], "loose": [1, "a"], "commands": ["Stop", {"Go": {"speed": 2}}], "pair": [1, "x"], "other": 1}"#,
-        r#"{"shapes": {"kind": "square", "side": "2"}, "loose": [], "commands": "stop", "pair": ["7", 3]}"#,
-    ], false);
+    check::<Review>(
+        &[
+            r#"{"summary": "Good.", "sentiment": "Positive", "starRating": 5, "tags": ["a"], "language": "en"}"#,
+            r#"Here you go: {summary: 'Fine', sentiment: 'the sentiment is neutral', star_rating: '3', language: 'de'}"#,
+            r#"{"Summary": "x", "SENTIMENT": "negative", "starRating": "N/A", "tags": "solo", "language": "fr"}"#,
+        ],
+        true,
+    );
+    check::<Everything>(
+        &[
+            r#"{"shapes": [{"kind": "Circle", "radius": 1}], "loose": [1, "a"], "commands": ["Stop", {"Go": {"speed": 2}}], "pair": [1, "x"], "other": 1}"#,
+            r#"{"shapes": {"kind": "square", "side": "2"}, "loose": [], "commands": "stop", "pair": ["7", 3]}"#,
+        ],
+        false,
+    );
 }

@@ -5,7 +5,11 @@ use llm_extract::{Category, CoercionKind, Extract};
 use serde_json::json;
 
 fn kinds<T>(out: &llm_extract::Extracted<T>) -> Vec<CoercionKind> {
-    out.report.coercions.iter().map(|c| c.kind.clone()).collect()
+    out.report
+        .coercions
+        .iter()
+        .map(|c| c.kind.clone())
+        .collect()
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -18,10 +22,16 @@ struct ToolCall {
 
 #[test]
 fn exact_keys_are_clean() {
-    let out = llm_extract::extract::<ToolCall>(r#"{"tool_name": "search", "parameters": {"q": "rust"}}"#).unwrap();
+    let out =
+        llm_extract::extract::<ToolCall>(r#"{"tool_name": "search", "parameters": {"q": "rust"}}"#)
+            .unwrap();
     assert_eq!(out.value.tool_name, "search");
     assert_eq!(out.value.parameters["q"], json!("rust"));
-    assert!(out.report.coercions.is_empty(), "{:?}", out.report.coercions);
+    assert!(
+        out.report.coercions.is_empty(),
+        "{:?}",
+        out.report.coercions
+    );
     assert_eq!(out.report.score, 0);
 }
 
@@ -29,21 +39,30 @@ fn exact_keys_are_clean() {
 fn aliases_and_normalized_keys_are_recorded() {
     let out = llm_extract::extract::<ToolCall>(r#"{"tool": "search", "params": {}}"#).unwrap();
     assert_eq!(out.value.tool_name, "search");
-    assert_eq!(kinds(&out), vec![CoercionKind::AliasKey, CoercionKind::AliasKey]);
+    assert_eq!(
+        kinds(&out),
+        vec![CoercionKind::AliasKey, CoercionKind::AliasKey]
+    );
     assert_eq!(out.report.coercions[0].path.to_string(), "$.tool_name");
 
-    let out = llm_extract::extract::<ToolCall>(r#"{"toolName": "x", "Parameters": {"a": 1}}"#).unwrap();
+    let out =
+        llm_extract::extract::<ToolCall>(r#"{"toolName": "x", "Parameters": {"a": 1}}"#).unwrap();
     assert_eq!(out.value.tool_name, "x");
-    assert_eq!(kinds(&out), vec![CoercionKind::NormalizedKey, CoercionKind::NormalizedKey]);
+    assert_eq!(
+        kinds(&out),
+        vec![CoercionKind::NormalizedKey, CoercionKind::NormalizedKey]
+    );
 }
 
 #[test]
 fn two_keys_on_one_field_the_better_match_wins() {
     // `name` is an alias, `tool_name` the exact name: exact wins whatever the order.
-    let out = llm_extract::extract::<ToolCall>(r#"{"name": "alias", "tool_name": "exact"}"#).unwrap();
+    let out =
+        llm_extract::extract::<ToolCall>(r#"{"name": "alias", "tool_name": "exact"}"#).unwrap();
     assert_eq!(out.value.tool_name, "exact");
     assert!(kinds(&out).contains(&CoercionKind::DuplicateKey));
-    let out = llm_extract::extract::<ToolCall>(r#"{"tool_name": "exact", "tool": "alias"}"#).unwrap();
+    let out =
+        llm_extract::extract::<ToolCall>(r#"{"tool_name": "exact", "tool": "alias"}"#).unwrap();
     assert_eq!(out.value.tool_name, "exact");
     assert!(kinds(&out).contains(&CoercionKind::DuplicateKey));
 }
@@ -53,7 +72,8 @@ fn missing_parameters_take_the_default_and_null_too() {
     let out = llm_extract::extract::<ToolCall>(r#"{"tool_name": "get_time"}"#).unwrap();
     assert!(out.value.parameters.is_empty());
     assert_eq!(kinds(&out), vec![CoercionKind::DefaultUsed]);
-    let call: ToolCall = llm_extract::from_str(r#"{"tool_name": "get_time", "parameters": null}"#).unwrap();
+    let call: ToolCall =
+        llm_extract::from_str(r#"{"tool_name": "get_time", "parameters": null}"#).unwrap();
     assert!(call.parameters.is_empty());
 }
 
@@ -62,7 +82,12 @@ fn missing_required_field_is_an_issue_with_its_path() {
     let err = llm_extract::from_str::<ToolCall>(r#"{"parameters": {}}"#).unwrap_err();
     assert_eq!(err.category(), Category::Missing);
     assert_eq!(err.issues()[0].path.to_string(), "$.tool_name");
-    assert!(err.issues()[0].message.contains("missing field `tool_name`"), "{err}");
+    assert!(
+        err.issues()[0]
+            .message
+            .contains("missing field `tool_name`"),
+        "{err}"
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -75,22 +100,41 @@ struct Person {
 
 #[test]
 fn coercions_on_fields() {
-    let out = llm_extract::extract::<Person>(r#"{"name": "Ada", "age": "36", "email": "N/A", "tags": "math"}"#).unwrap();
+    let out = llm_extract::extract::<Person>(
+        r#"{"name": "Ada", "age": "36", "email": "N/A", "tags": "math"}"#,
+    )
+    .unwrap();
     assert_eq!(
         out.value,
-        Person { name: "Ada".into(), age: 36, email: None, tags: vec!["math".into()] }
+        Person {
+            name: "Ada".into(),
+            age: 36,
+            email: None,
+            tags: vec!["math".into()]
+        }
     );
     assert_eq!(
         kinds(&out),
-        vec![CoercionKind::StringToNumber, CoercionKind::PlaceholderToNone, CoercionKind::SingleToList]
+        vec![
+            CoercionKind::StringToNumber,
+            CoercionKind::PlaceholderToNone,
+            CoercionKind::SingleToList
+        ]
     );
-    let paths: Vec<String> = out.report.coercions.iter().map(|c| c.path.to_string()).collect();
+    let paths: Vec<String> = out
+        .report
+        .coercions
+        .iter()
+        .map(|c| c.path.to_string())
+        .collect();
     assert_eq!(paths, vec!["$.age", "$.email", "$.tags"]);
 }
 
 #[test]
 fn every_issue_is_collected_not_only_the_first() {
-    let err = llm_extract::from_str::<Person>(r#"{"age": "old", "email": 5, "tags": [1, {"x": 1}]}"#).unwrap_err();
+    let err =
+        llm_extract::from_str::<Person>(r#"{"age": "old", "email": 5, "tags": [1, {"x": 1}]}"#)
+            .unwrap_err();
     let paths: Vec<String> = err.issues().iter().map(|i| i.path.to_string()).collect();
     assert_eq!(paths, vec!["$.name", "$.age", "$.tags[1]"], "{err}");
     // email: 5 became "5" (a recorded coercion, not an issue).
@@ -98,7 +142,9 @@ fn every_issue_is_collected_not_only_the_first() {
 
 #[test]
 fn unknown_keys_are_recorded() {
-    let out = llm_extract::extract::<Person>(r#"{"name": "A", "age": 1, "tags": [], "mood": "ok"}"#).unwrap();
+    let out =
+        llm_extract::extract::<Person>(r#"{"name": "A", "age": 1, "tags": [], "mood": "ok"}"#)
+            .unwrap();
     assert_eq!(kinds(&out), vec![CoercionKind::UnknownKey]);
     assert_eq!(out.report.coercions[0].path.to_string(), "$.mood");
 }
@@ -114,7 +160,11 @@ struct Closed {
 fn deny_unknown_fields_rejects_them() {
     let err = llm_extract::from_str::<Closed>(r#"{"a": 1, "b": 2}"#).unwrap_err();
     assert_eq!(err.category(), Category::Unknown);
-    assert!(err.to_string().contains("unknown field `b`, expected one of `a`"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("unknown field `b`, expected one of `a`"),
+        "{err}"
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -128,11 +178,20 @@ struct Renamed {
 #[test]
 fn rename_and_rename_all() {
     let out = llm_extract::extract::<Renamed>(r#"{"userId": 7, "full-name": "Ada"}"#).unwrap();
-    assert_eq!(out.value, Renamed { user_id: 7, display_name: "Ada".into() });
+    assert_eq!(
+        out.value,
+        Renamed {
+            user_id: 7,
+            display_name: "Ada".into()
+        }
+    );
     assert!(out.report.coercions.is_empty());
     // snake_case still lands after normalization, recorded.
     let out = llm_extract::extract::<Renamed>(r#"{"user_id": 7, "full_name": "Ada"}"#).unwrap();
-    assert_eq!(kinds(&out), vec![CoercionKind::NormalizedKey, CoercionKind::NormalizedKey]);
+    assert_eq!(
+        kinds(&out),
+        vec![CoercionKind::NormalizedKey, CoercionKind::NormalizedKey]
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -154,9 +213,18 @@ fn strict_turns_coercion_off_where_asked() {
     assert_eq!(err.issues().len(), 1);
     assert_eq!(err.issues()[0].path.to_string(), "$.exact");
     let ok: Strictish = llm_extract::from_str(r#"{"exact": 42, "loose": "42"}"#).unwrap();
-    assert_eq!(ok, Strictish { exact: 42, loose: 42 });
+    assert_eq!(
+        ok,
+        Strictish {
+            exact: 42,
+            loose: 42
+        }
+    );
     assert!(llm_extract::from_str::<AllStrict>(r#"{"n": "1"}"#).is_err());
-    assert_eq!(llm_extract::from_str::<AllStrict>(r#"{"n": 1}"#).unwrap(), AllStrict { n: 1 });
+    assert_eq!(
+        llm_extract::from_str::<AllStrict>(r#"{"n": 1}"#).unwrap(),
+        AllStrict { n: 1 }
+    );
 }
 
 fn five() -> u32 {
@@ -176,12 +244,32 @@ struct Defaults {
 #[test]
 fn default_path_catch_and_skip() {
     let out = llm_extract::extract::<Defaults>(r#"{"level": "very high", "cache": [1]}"#).unwrap();
-    assert_eq!(out.value, Defaults { retries: 5, level: 0, cache: vec![] });
+    assert_eq!(
+        out.value,
+        Defaults {
+            retries: 5,
+            level: 0,
+            cache: vec![]
+        }
+    );
     let k = kinds(&out);
-    assert!(k.contains(&CoercionKind::DefaultUsed) && k.contains(&CoercionKind::Caught), "{k:?}");
-    assert!(k.contains(&CoercionKind::UnknownKey), "skipped fields are not read: {k:?}");
+    assert!(
+        k.contains(&CoercionKind::DefaultUsed) && k.contains(&CoercionKind::Caught),
+        "{k:?}"
+    );
+    assert!(
+        k.contains(&CoercionKind::UnknownKey),
+        "skipped fields are not read: {k:?}"
+    );
     let ok: Defaults = llm_extract::from_str(r#"{"retries": 1, "level": 3}"#).unwrap();
-    assert_eq!(ok, Defaults { retries: 1, level: 3, cache: vec![] });
+    assert_eq!(
+        ok,
+        Defaults {
+            retries: 1,
+            level: 3,
+            cache: vec![]
+        }
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -218,7 +306,10 @@ fn tuple_newtype_unit_and_bare_value_structs() {
     let out = llm_extract::extract::<Answer>("42").unwrap();
     assert_eq!(out.value, Answer { value: 42.0 });
     assert_eq!(kinds(&out), vec![CoercionKind::WrappedInStruct]);
-    assert_eq!(llm_extract::from_str::<Pair>(r#"["a", 2]"#).unwrap(), Pair("a".into(), 2));
+    assert_eq!(
+        llm_extract::from_str::<Pair>(r#"["a", 2]"#).unwrap(),
+        Pair("a".into(), 2)
+    );
     assert!(llm_extract::from_str::<Pair>(r#"["a"]"#).is_err());
     assert_eq!(llm_extract::from_str::<Meters>("3.5").unwrap(), Meters(3.5));
     assert_eq!(llm_extract::from_str::<Marker>("null").unwrap(), Marker);
@@ -251,7 +342,14 @@ struct SerdeAgrees {
 #[test]
 fn serde_attributes_are_read() {
     let v: SerdeAgrees = llm_extract::from_str(r#"{"ID": 1, "label": "x"}"#).unwrap();
-    assert_eq!(v, SerdeAgrees { id: 1, name: "x".into(), count: 0 });
+    assert_eq!(
+        v,
+        SerdeAgrees {
+            id: 1,
+            name: "x".into(),
+            count: 0
+        }
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -263,14 +361,28 @@ struct Node {
 
 #[test]
 fn recursive_types_and_nested_paths() {
-    let err = llm_extract::from_str::<Node>(r#"{"name": "a", "children": [{"name": "b", "children": [{"children": []}]}]}"#)
-        .unwrap_err();
-    assert_eq!(err.issues()[0].path.to_string(), "$.children[0].children[0].name");
+    let err = llm_extract::from_str::<Node>(
+        r#"{"name": "a", "children": [{"name": "b", "children": [{"children": []}]}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.issues()[0].path.to_string(),
+        "$.children[0].children[0].name"
+    );
 }
 
 #[test]
 fn no_panic_on_odd_shapes() {
-    for text in ["[]", "{}", "null", "\"\"", "[[[]]]", "{\"tool\": {}}", "-1", "1e999"] {
+    for text in [
+        "[]",
+        "{}",
+        "null",
+        "\"\"",
+        "[[[]]]",
+        "{\"tool\": {}}",
+        "-1",
+        "1e999",
+    ] {
         let _ = llm_extract::from_str::<ToolCall>(text);
         let _ = llm_extract::from_str::<Person>(text);
         let _ = llm_extract::from_str::<Pair>(text);

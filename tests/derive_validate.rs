@@ -32,7 +32,10 @@ fn even(n: &u32) -> Result<(), String> {
 }
 
 fn messages(err: &llm_extract::Error) -> Vec<String> {
-    err.issues().iter().map(|i| format!("{}: {}", i.path, i.message)).collect()
+    err.issues()
+        .iter()
+        .map(|i| format!("{}: {}", i.path, i.message))
+        .collect()
 }
 
 #[test]
@@ -68,14 +71,26 @@ fn every_failure_is_collected_with_its_path() {
     let price = &err.issues()[1];
     let pos = price.position.expect("a position");
     assert_eq!((pos.line, pos.column), (5, 27));
-    assert!(err.to_string().contains("$.items[2].price: 0 is less than the minimum 1 at line 5 column 27"), "{err}");
-    assert!(err.feedback().contains("- $.items[2].price: 0 is less than the minimum 1"), "{}", err.feedback());
+    assert!(
+        err.to_string()
+            .contains("$.items[2].price: 0 is less than the minimum 1 at line 5 column 27"),
+        "{err}"
+    );
+    assert!(
+        err.feedback()
+            .contains("- $.items[2].price: 0 is less than the minimum 1"),
+        "{}",
+        err.feedback()
+    );
 }
 
 #[test]
 fn rules_on_collections_and_upper_bounds() {
     let err = llm_extract::from_str::<Order>(r#"{"items": [], "count": 0}"#).unwrap_err();
-    assert_eq!(messages(&err), vec!["$.items: has 0 items, fewer than the minimum 1"]);
+    assert_eq!(
+        messages(&err),
+        vec!["$.items: has 0 items, fewer than the minimum 1"]
+    );
     let text = r#"{"items": [{"name": "a very long name that goes on", "price": 99999, "condition": "new"}], "count": 0}"#;
     let err = llm_extract::from_str::<Order>(text).unwrap_err();
     assert_eq!(
@@ -90,9 +105,14 @@ fn rules_on_collections_and_upper_bounds() {
 #[test]
 fn rules_apply_after_coercion() {
     // "0" becomes 0, then fails `min = 1`; "5" passes.
-    let err = llm_extract::from_str::<Order>(r#"{"items": [{"name": "x", "price": "0", "condition": "new"}], "count": "2"}"#)
-        .unwrap_err();
-    assert_eq!(messages(&err), vec!["$.items[0].price: 0 is less than the minimum 1"]);
+    let err = llm_extract::from_str::<Order>(
+        r#"{"items": [{"name": "x", "price": "0", "condition": "new"}], "count": "2"}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        messages(&err),
+        vec!["$.items[0].price: 0 is less than the minimum 1"]
+    );
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -106,11 +126,23 @@ struct Rating {
 #[test]
 fn catch_replaces_a_failing_value_and_records_it() {
     let out = llm_extract::extract::<Rating>(r#"{"stars": 9, "score": -0.5}"#).unwrap();
-    assert_eq!(out.value, Rating { stars: 0, score: -0.5 });
-    assert_eq!(out.report.coercions[0].kind, llm_extract::CoercionKind::Caught);
+    assert_eq!(
+        out.value,
+        Rating {
+            stars: 0,
+            score: -0.5
+        }
+    );
+    assert_eq!(
+        out.report.coercions[0].kind,
+        llm_extract::CoercionKind::Caught
+    );
     assert_eq!(out.report.coercions[0].path.to_string(), "$.stars");
     let err = llm_extract::from_str::<Rating>(r#"{"stars": 3, "score": -2}"#).unwrap_err();
-    assert_eq!(messages(&err), vec!["$.score: -2 is less than the minimum -1.0"]);
+    assert_eq!(
+        messages(&err),
+        vec!["$.score: -2 is less than the minimum -1.0"]
+    );
 }
 
 #[derive(Extract, Debug)]
@@ -125,5 +157,8 @@ fn rules_on_options_check_the_value_inside() {
     assert!(llm_extract::from_str::<Tags>(r#"{"tags": null}"#).is_ok());
     assert!(llm_extract::from_str::<Tags>(r#"{}"#).is_ok());
     let err = llm_extract::from_str::<Tags>(r#"{"tags": ["a", "b", "c"]}"#).unwrap_err();
-    assert_eq!(messages(&err), vec!["$.tags: has 3 items, more than the maximum 2"]);
+    assert_eq!(
+        messages(&err),
+        vec!["$.tags: has 3 items, more than the maximum 2"]
+    );
 }

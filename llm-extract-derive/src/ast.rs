@@ -107,10 +107,15 @@ impl<'a> Container<'a> {
         let raw = attr::parse(&input.attrs, Position::Container, errors);
         let rename_all_name = raw.rename_all.as_ref().or(raw.serde.rename_all.as_ref());
         let rename_all = rename_all_name.and_then(|r| Case::from_name(&r.value));
-        let name = raw.rename.as_ref().map_or_else(|| unraw(&input.ident), |r| r.value.clone());
+        let name = raw
+            .rename
+            .as_ref()
+            .map_or_else(|| unraw(&input.ident), |r| r.value.clone());
         let is_enum = matches!(input.data, SynData::Enum(_));
         let data = match &input.data {
-            SynData::Struct(s) => Data::Struct(style(&s.fields), fields(&s.fields, rename_all, errors)),
+            SynData::Struct(s) => {
+                Data::Struct(style(&s.fields), fields(&s.fields, rename_all, errors))
+            }
             SynData::Enum(e) => Data::Enum(
                 e.variants
                     .iter()
@@ -122,8 +127,11 @@ impl<'a> Container<'a> {
                             .as_ref()
                             .or(raw.serde.rename.as_ref())
                             .map(|r| r.value.clone())
-                            .unwrap_or_else(|| rename_all.map_or(base.clone(), |c| c.apply(&base, true)));
-                        let mut aliases: Vec<String> = raw.aliases.iter().map(|a| a.value.clone()).collect();
+                            .unwrap_or_else(|| {
+                                rename_all.map_or(base.clone(), |c| c.apply(&base, true))
+                            });
+                        let mut aliases: Vec<String> =
+                            raw.aliases.iter().map(|a| a.value.clone()).collect();
                         aliases.extend(raw.serde.aliases.iter().map(|a| a.value.clone()));
                         Variant {
                             ident: &v.ident,
@@ -140,7 +148,10 @@ impl<'a> Container<'a> {
                     .collect(),
             ),
             SynData::Union(u) => {
-                errors.push(syn::Error::new(u.union_token.span, "`Extract` cannot be derived for unions"));
+                errors.push(syn::Error::new(
+                    u.union_token.span,
+                    "`Extract` cannot be derived for unions",
+                ));
                 return None;
             }
         };
@@ -150,7 +161,11 @@ impl<'a> Container<'a> {
             generics: &input.generics,
             name,
             doc: raw.doc.clone(),
-            tag: raw.tag.as_ref().or(raw.serde.tag.as_ref()).map(|t| t.value.clone()),
+            tag: raw
+                .tag
+                .as_ref()
+                .or(raw.serde.tag.as_ref())
+                .map(|t| t.value.clone()),
             untagged: raw.untagged.is_some() || raw.serde.untagged,
             deny_unknown: raw.deny_unknown_fields.is_some() || raw.serde.deny_unknown_fields,
             strict: raw.strict.is_some(),
@@ -193,10 +208,14 @@ fn fields<'a>(fields: &'a Fields, rename_all: Option<Case>, errors: &mut Errors)
             Field {
                 member,
                 ty: &f.ty,
-                span: f.span(),
+                span: f.ty.span(),
                 name,
                 aliases,
-                default: raw.default.as_ref().or(raw.serde.default.as_ref()).map(|d| d.value.clone()),
+                default: raw
+                    .default
+                    .as_ref()
+                    .or(raw.serde.default.as_ref())
+                    .map(|d| d.value.clone()),
                 skip: raw.skip.is_some() || raw.serde.skip,
                 flatten: raw.flatten.is_some() || raw.serde.flatten,
                 catch: raw.catch.is_some(),

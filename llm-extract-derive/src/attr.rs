@@ -50,10 +50,17 @@ pub enum Position {
 impl Position {
     fn allowed(self) -> &'static [&'static str] {
         match self {
-            Position::Container => &[RENAME, RENAME_ALL, TAG, UNTAGGED, DENY_UNKNOWN_FIELDS, STRICT],
+            Position::Container => &[
+                RENAME,
+                RENAME_ALL,
+                TAG,
+                UNTAGGED,
+                DENY_UNKNOWN_FIELDS,
+                STRICT,
+            ],
             Position::Field => &[
-                ALIAS, RENAME, DEFAULT, SKIP, FLATTEN, CATCH, WITH, STRICT, MIN, MAX, MIN_LEN, MAX_LEN, PATTERN,
-                ONE_OF, VALIDATE,
+                ALIAS, RENAME, DEFAULT, SKIP, FLATTEN, CATCH, WITH, STRICT, MIN, MAX, MIN_LEN,
+                MAX_LEN, PATTERN, ONE_OF, VALIDATE,
             ],
             Position::Variant => &[ALIAS, RENAME, OTHER],
         }
@@ -69,8 +76,26 @@ impl Position {
 }
 
 const ALL: &[&str] = &[
-    ALIAS, RENAME, RENAME_ALL, TAG, UNTAGGED, DENY_UNKNOWN_FIELDS, STRICT, DEFAULT, SKIP, FLATTEN, CATCH, WITH, MIN,
-    MAX, MIN_LEN, MAX_LEN, PATTERN, ONE_OF, VALIDATE, OTHER,
+    ALIAS,
+    RENAME,
+    RENAME_ALL,
+    TAG,
+    UNTAGGED,
+    DENY_UNKNOWN_FIELDS,
+    STRICT,
+    DEFAULT,
+    SKIP,
+    FLATTEN,
+    CATCH,
+    WITH,
+    MIN,
+    MAX,
+    MIN_LEN,
+    MAX_LEN,
+    PATTERN,
+    ONE_OF,
+    VALIDATE,
+    OTHER,
 ];
 
 /// Where each name may be written, for the "not allowed here" message.
@@ -169,7 +194,9 @@ fn distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            row[j + 1] = (prev + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
             prev = cur;
         }
     }
@@ -188,7 +215,10 @@ pub fn did_you_mean<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
 
 fn set<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, name: &str, errors: &mut Errors) {
     if slot.is_some() {
-        errors.push(syn::Error::new(span, format!("duplicate extract attribute `{name}`")));
+        errors.push(syn::Error::new(
+            span,
+            format!("duplicate extract attribute `{name}`"),
+        ));
     } else {
         *slot = Some(Spanned { value, span });
     }
@@ -196,7 +226,10 @@ fn set<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, name: &str, error
 
 fn flag(slot: &mut Option<Span>, span: Span, name: &str, errors: &mut Errors) {
     if slot.is_some() {
-        errors.push(syn::Error::new(span, format!("duplicate extract attribute `{name}`")));
+        errors.push(syn::Error::new(
+            span,
+            format!("duplicate extract attribute `{name}`"),
+        ));
     } else {
         *slot = Some(span);
     }
@@ -207,8 +240,13 @@ fn parse_path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::ExprPath> {
     let expr: Expr = meta.value()?.parse()?;
     match expr {
         Expr::Path(p) => Ok(p),
-        Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => s.parse(),
-        other => Err(syn::Error::new(other.span(), "expected a path such as `my_module::my_fn`")),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => s.parse(),
+        other => Err(syn::Error::new(
+            other.span(),
+            "expected a path such as `my_module::my_fn`",
+        )),
     }
 }
 
@@ -228,13 +266,19 @@ fn parse_bound(meta: &ParseNestedMeta<'_>) -> syn::Result<Bound> {
         _ => return Err(syn::Error::new(lit.span(), "expected a number")),
     };
     let sign = if negative { "-" } else { "" };
-    Ok(Bound { value: if negative { -value } else { value }, written: format!("{sign}{digits}") })
+    Ok(Bound {
+        value: if negative { -value } else { value },
+        written: format!("{sign}{digits}"),
+    })
 }
 
 fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Allowed>> {
     let expr: Expr = meta.value()?.parse()?;
     let Expr::Array(array) = expr else {
-        return Err(syn::Error::new(expr.span(), "expected a list of literals such as `[\"a\", \"b\"]`"));
+        return Err(syn::Error::new(
+            expr.span(),
+            "expected a list of literals such as `[\"a\", \"b\"]`",
+        ));
     };
     let mut out = Vec::new();
     for item in array.elems {
@@ -244,7 +288,12 @@ fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Allowed>> {
                 Expr::Lit(ExprLit { lit, .. }) => (true, lit.clone()),
                 _ => return Err(syn::Error::new(item.span(), "expected a literal")),
             },
-            _ => return Err(syn::Error::new(item.span(), "expected a string, number or boolean literal")),
+            _ => {
+                return Err(syn::Error::new(
+                    item.span(),
+                    "expected a string, number or boolean literal",
+                ))
+            }
         };
         let sign = if negative { -1.0 } else { 1.0 };
         out.push(match lit {
@@ -252,7 +301,12 @@ fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Allowed>> {
             Lit::Bool(b) if !negative => Allowed::Bool(b.value),
             Lit::Int(i) => Allowed::Number(sign * i.base10_parse::<f64>()?),
             Lit::Float(f) => Allowed::Number(sign * f.base10_parse::<f64>()?),
-            other => return Err(syn::Error::new(other.span(), "expected a string, number or boolean literal")),
+            other => {
+                return Err(syn::Error::new(
+                    other.span(),
+                    "expected a string, number or boolean literal",
+                ))
+            }
         });
     }
     Ok(out)
@@ -266,7 +320,10 @@ pub fn parse(attrs: &[Attribute], position: Position, errors: &mut Errors) -> Ra
     for attr in attrs {
         if attr.path().is_ident("doc") {
             if let syn::Meta::NameValue(nv) = &attr.meta {
-                if let Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) = &nv.value {
+                if let Expr::Lit(ExprLit {
+                    lit: Lit::Str(s), ..
+                }) = &nv.value
+                {
                     doc.push(s.value());
                 }
             }
@@ -286,7 +343,10 @@ pub fn parse(attrs: &[Attribute], position: Position, errors: &mut Errors) -> Ra
             });
         }
     }
-    let text: Vec<&str> = doc.iter().map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end()).collect();
+    let text: Vec<&str> = doc
+        .iter()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end())
+        .collect();
     let joined = text.join("\n").trim().to_string();
     if !joined.is_empty() {
         raw.doc = Some(joined);
@@ -297,19 +357,31 @@ pub fn parse(attrs: &[Attribute], position: Position, errors: &mut Errors) -> Ra
 fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, errors: &mut Errors) {
     let span = meta.path.span();
     let Some(name) = meta.path.get_ident().map(|i| i.to_string()) else {
-        errors.push(syn::Error::new(span, "expected an attribute name such as `rename`"));
+        errors.push(syn::Error::new(
+            span,
+            "expected an attribute name such as `rename`",
+        ));
         skip_value(meta);
         return;
     };
     if !position.allowed().contains(&name.as_str()) {
         let message = if ALL.contains(&name.as_str()) {
-            format!("`{name}` is not allowed on {}; it applies to {}", position.describe(), positions_of(&name))
+            format!(
+                "`{name}` is not allowed on {}; it applies to {}",
+                position.describe(),
+                positions_of(&name)
+            )
         } else {
             match did_you_mean(&name, position.allowed()).or_else(|| did_you_mean(&name, ALL)) {
                 Some(hint) => format!("unknown extract attribute `{name}`; did you mean `{hint}`?"),
                 None => format!(
                     "unknown extract attribute `{name}`; expected one of {}",
-                    position.allowed().iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    position
+                        .allowed()
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             }
         };
@@ -322,7 +394,10 @@ fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, erro
             // alias = "name"   (repeatable)
             ALIAS => {
                 let s: LitStr = meta.value()?.parse()?;
-                raw.aliases.push(Spanned { value: s.value(), span: s.span() });
+                raw.aliases.push(Spanned {
+                    value: s.value(),
+                    span: s.span(),
+                });
             }
             // rename = "name"
             RENAME => {
@@ -342,13 +417,21 @@ fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, erro
             // untagged
             UNTAGGED => flag(&mut raw.untagged, span, UNTAGGED, errors),
             // deny_unknown_fields
-            DENY_UNKNOWN_FIELDS => flag(&mut raw.deny_unknown_fields, span, DENY_UNKNOWN_FIELDS, errors),
+            DENY_UNKNOWN_FIELDS => flag(
+                &mut raw.deny_unknown_fields,
+                span,
+                DENY_UNKNOWN_FIELDS,
+                errors,
+            ),
             // strict
             STRICT => flag(&mut raw.strict, span, STRICT, errors),
             // default | default = path::to_fn
             DEFAULT => {
-                let value =
-                    if meta.input.peek(syn::Token![=]) { DefaultAttr::Path(parse_path(meta)?) } else { DefaultAttr::Trait };
+                let value = if meta.input.peek(syn::Token![=]) {
+                    DefaultAttr::Path(parse_path(meta)?)
+                } else {
+                    DefaultAttr::Trait
+                };
                 set(&mut raw.default, value, span, DEFAULT, errors);
             }
             // skip
@@ -386,8 +469,13 @@ fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, erro
             PATTERN => {
                 let s: LitStr = meta.value()?.parse()?;
                 if let Err(e) = regex::Regex::new(&s.value()) {
-                    let first = e.to_string().lines().last().unwrap_or_default().trim().to_string();
-                    errors.push(syn::Error::new(s.span(), format!("invalid `pattern`: {first}")));
+                    let text = e.to_string();
+                    let last = text.lines().last().unwrap_or_default().trim();
+                    let first = last.strip_prefix("error: ").unwrap_or(last).to_string();
+                    errors.push(syn::Error::new(
+                        s.span(),
+                        format!("invalid `pattern`: {first}"),
+                    ));
                 }
                 set(&mut raw.pattern, s.clone(), span, PATTERN, errors);
             }
@@ -427,10 +515,17 @@ fn skip_value(meta: &ParseNestedMeta<'_>) {
 
 fn parse_serde(meta: &ParseNestedMeta<'_>, serde: &mut Serde) {
     let span = meta.path.span();
-    let name = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+    let name = meta
+        .path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_default();
     let lit = |meta: &ParseNestedMeta<'_>| -> Option<Spanned<String>> {
         let s: LitStr = meta.value().ok()?.parse().ok()?;
-        Some(Spanned { value: s.value(), span: s.span() })
+        Some(Spanned {
+            value: s.value(),
+            span: s.span(),
+        })
     };
     match name.as_str() {
         "rename" if meta.input.peek(syn::Token![=]) => serde.rename = lit(meta),

@@ -42,10 +42,18 @@ impl Case {
     /// Renames a field (written in snake_case) or a variant (written in PascalCase).
     pub fn apply(self, name: &str, is_variant: bool) -> String {
         let words = split(name, is_variant);
-        let join = |sep: &str, f: &dyn Fn(&str) -> String| words.iter().map(|w| f(w)).collect::<Vec<_>>().join(sep);
+        let join = |sep: &str, f: &dyn Fn(&str) -> String| {
+            words.iter().map(|w| f(w)).collect::<Vec<_>>().join(sep)
+        };
         let capital = |w: &str| {
             let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().chain(c.flat_map(char::to_lowercase)).collect()).unwrap_or_default()
+            c.next()
+                .map(|f| {
+                    f.to_uppercase()
+                        .chain(c.flat_map(char::to_lowercase))
+                        .collect()
+                })
+                .unwrap_or_default()
         };
         match self {
             Case::Lower => join("", &|w| w.to_lowercase()),
@@ -54,7 +62,9 @@ impl Case {
             Case::Camel => {
                 let pascal = join("", &capital);
                 let mut c = pascal.chars();
-                c.next().map(|f| f.to_lowercase().chain(c).collect()).unwrap_or_default()
+                c.next()
+                    .map(|f| f.to_lowercase().chain(c).collect())
+                    .unwrap_or_default()
             }
             Case::Snake => join("_", &|w| w.to_lowercase()),
             Case::ScreamingSnake => join("_", &|w| w.to_uppercase()),
@@ -66,7 +76,11 @@ impl Case {
 
 fn split(name: &str, is_variant: bool) -> Vec<String> {
     if !is_variant {
-        return name.split('_').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        return name
+            .split('_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
     }
     let mut out: Vec<String> = Vec::new();
     for c in name.chars() {

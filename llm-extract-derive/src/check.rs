@@ -18,7 +18,11 @@ pub fn check(c: &Container<'_>, errors: &mut Errors) {
         Data::Enum(variants) => {
             other_is_on_one_fitting_variant(variants, errors);
             internally_tagged_variants_are_objects(c, variants, errors);
-            names_are_unique(variants.iter().map(|v| (&v.name, v.span)), "variant", errors);
+            names_are_unique(
+                variants.iter().map(|v| (&v.name, v.span)),
+                "variant",
+                errors,
+            );
             for v in variants {
                 serde_and_extract_agree(&v.raw, errors);
                 fields_are_consistent(&v.fields, v.style, c.deny_unknown, errors);
@@ -36,11 +40,18 @@ fn rename_all_is_a_known_case(raw: &Raw, errors: &mut Errors) {
     if let Some(r) = &raw.rename_all {
         if case::Case::from_name(&r.value).is_none() {
             let message = match did_you_mean(&r.value, case::NAMES) {
-                Some(hint) => format!("unknown case `{}` for `rename_all`; did you mean `{hint}`?", r.value),
+                Some(hint) => format!(
+                    "unknown case `{}` for `rename_all`; did you mean `{hint}`?",
+                    r.value
+                ),
                 None => format!(
                     "unknown case `{}` for `rename_all`; expected one of {}",
                     r.value,
-                    case::NAMES.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    case::NAMES
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             };
             err(errors, r.span, message);
@@ -53,14 +64,26 @@ fn rename_all_is_a_known_case(raw: &Raw, errors: &mut Errors) {
 fn tag_and_untagged_apply_to_enums(c: &Container<'_>, errors: &mut Errors) {
     if let Data::Struct(..) = c.data {
         if let Some(t) = &c.raw.tag {
-            err(errors, t.span, "`tag` applies to enums; a struct has no variants to tag");
+            err(
+                errors,
+                t.span,
+                "`tag` applies to enums; a struct has no variants to tag",
+            );
         }
         if let Some(span) = c.raw.untagged {
-            err(errors, span, "`untagged` applies to enums; a struct has no variants");
+            err(
+                errors,
+                span,
+                "`untagged` applies to enums; a struct has no variants",
+            );
         }
     }
     if let (Some(t), Some(_)) = (&c.raw.tag, c.raw.untagged) {
-        err(errors, t.span, "`tag` and `untagged` cannot be used together");
+        err(
+            errors,
+            t.span,
+            "`tag` and `untagged` cannot be used together",
+        );
     }
 }
 
@@ -101,26 +124,42 @@ fn other_is_on_one_fitting_variant(variants: &[Variant<'_>], errors: &mut Errors
             _ => false,
         };
         if !fits {
-            err(errors, span, "`other` applies to a unit variant or a newtype variant holding `String`");
+            err(
+                errors,
+                span,
+                "`other` applies to a unit variant or a newtype variant holding `String`",
+            );
         }
     }
 }
 
 /// An internally tagged variant's content sits next to the tag in one object, so tuple
 /// variants (which are arrays) cannot be internally tagged.
-fn internally_tagged_variants_are_objects(c: &Container<'_>, variants: &[Variant<'_>], errors: &mut Errors) {
+fn internally_tagged_variants_are_objects(
+    c: &Container<'_>,
+    variants: &[Variant<'_>],
+    errors: &mut Errors,
+) {
     if c.tag.is_none() {
         return;
     }
     for v in variants {
         if v.style == Style::Tuple {
-            err(errors, v.span, "a tuple variant cannot be internally tagged (`tag`); use named fields");
+            err(
+                errors,
+                v.span,
+                "a tuple variant cannot be internally tagged (`tag`); use named fields",
+            );
         }
     }
 }
 
 /// Two fields or variants with one name would make every key ambiguous.
-fn names_are_unique<'n>(names: impl Iterator<Item = (&'n String, Span)>, what: &str, errors: &mut Errors) {
+fn names_are_unique<'n>(
+    names: impl Iterator<Item = (&'n String, Span)>,
+    what: &str,
+    errors: &mut Errors,
+) {
     let mut seen: Vec<&String> = Vec::new();
     for (name, span) in names {
         if seen.contains(&name) {
@@ -130,13 +169,29 @@ fn names_are_unique<'n>(names: impl Iterator<Item = (&'n String, Span)>, what: &
     }
 }
 
-const NUMBERS: &[&str] =
-    &["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64"];
-const LISTS: &[&str] = &["Vec", "VecDeque", "HashSet", "BTreeSet", "HashMap", "BTreeMap", "Map"];
+const NUMBERS: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32",
+    "f64",
+];
+const LISTS: &[&str] = &[
+    "Vec", "VecDeque", "HashSet", "BTreeSet", "HashMap", "BTreeMap", "Map",
+];
 
-fn fields_are_consistent(fields: &[Field<'_>], style: Style, deny_unknown: bool, errors: &mut Errors) {
+fn fields_are_consistent(
+    fields: &[Field<'_>],
+    style: Style,
+    deny_unknown: bool,
+    errors: &mut Errors,
+) {
     if style == Style::Named {
-        names_are_unique(fields.iter().filter(|f| !f.skip && !f.flatten).map(|f| (&f.name, f.span)), "field", errors);
+        names_are_unique(
+            fields
+                .iter()
+                .filter(|f| !f.skip && !f.flatten)
+                .map(|f| (&f.name, f.span)),
+            "field",
+            errors,
+        );
     }
     for f in fields {
         skipped_fields_have_no_other_attributes(f, errors);
@@ -149,7 +204,9 @@ fn fields_are_consistent(fields: &[Field<'_>], style: Style, deny_unknown: bool,
 
 /// A skipped field is never read, so reading attributes on it would be dead.
 fn skipped_fields_have_no_other_attributes(f: &Field<'_>, errors: &mut Errors) {
-    let Some(_) = f.raw.skip.or(f.raw.serde.skip.then_some(f.span)) else { return };
+    let Some(_) = f.raw.skip.or(f.raw.serde.skip.then_some(f.span)) else {
+        return;
+    };
     let mut dead: Vec<(&str, Span)> = f.raw.aliases.iter().map(|a| ("alias", a.span)).collect();
     dead.extend(f.raw.rename.as_ref().map(|r| ("rename", r.span)));
     dead.extend(f.raw.flatten.map(|s| ("flatten", s)));
@@ -160,25 +217,46 @@ fn skipped_fields_have_no_other_attributes(f: &Field<'_>, errors: &mut Errors) {
         dead.push(("validation rules", f.span));
     }
     for (name, span) in dead {
-        err(errors, span, format!("`{name}` has no effect on a `skip` field, which is never read"));
+        err(
+            errors,
+            span,
+            format!("`{name}` has no effect on a `skip` field, which is never read"),
+        );
     }
 }
 
 /// `flatten` takes the keys no other field matched, which needs named fields, no renaming,
 /// and unknown keys to be allowed.
-fn flatten_takes_the_remaining_keys(f: &Field<'_>, style: Style, deny_unknown: bool, errors: &mut Errors) {
+fn flatten_takes_the_remaining_keys(
+    f: &Field<'_>,
+    style: Style,
+    deny_unknown: bool,
+    errors: &mut Errors,
+) {
     let Some(span) = f.raw.flatten else { return };
     if style != Style::Named {
         err(errors, span, "`flatten` applies to named fields");
     }
     if deny_unknown {
-        err(errors, span, "`flatten` cannot be combined with `deny_unknown_fields`");
+        err(
+            errors,
+            span,
+            "`flatten` cannot be combined with `deny_unknown_fields`",
+        );
     }
     for a in &f.raw.aliases {
-        err(errors, a.span, "`alias` has no effect on a `flatten` field, which has no key of its own");
+        err(
+            errors,
+            a.span,
+            "`alias` has no effect on a `flatten` field, which has no key of its own",
+        );
     }
     if let Some(r) = &f.raw.rename {
-        err(errors, r.span, "`rename` has no effect on a `flatten` field, which has no key of its own");
+        err(
+            errors,
+            r.span,
+            "`rename` has no effect on a `flatten` field, which has no key of its own",
+        );
     }
 }
 
@@ -190,15 +268,22 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
     // Look through Option and Box: a rule applies to the value inside.
     loop {
         let inner = match ty {
-            syn::Type::Path(p) => p.path.segments.last().and_then(|s| match (&s.ident, &s.arguments) {
-                (id, syn::PathArguments::AngleBracketed(a)) if id == "Option" || id == "Box" => {
-                    a.args.iter().find_map(|g| match g {
-                        syn::GenericArgument::Type(t) => Some(t),
+            syn::Type::Path(p) => {
+                p.path
+                    .segments
+                    .last()
+                    .and_then(|s| match (&s.ident, &s.arguments) {
+                        (id, syn::PathArguments::AngleBracketed(a))
+                            if id == "Option" || id == "Box" =>
+                        {
+                            a.args.iter().find_map(|g| match g {
+                                syn::GenericArgument::Type(t) => Some(t),
+                                _ => None,
+                            })
+                        }
                         _ => None,
                     })
-                }
-                _ => None,
-            }),
+            }
             _ => None,
         };
         match inner {
@@ -216,27 +301,51 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
         return;
     }
     let raw = &f.raw;
-    let spans = |a: &Option<Spanned<crate::attr::Bound>>, b: &Option<Spanned<crate::attr::Bound>>| {
+    let spans = |a: &Option<Spanned<crate::attr::Bound>>,
+                 b: &Option<Spanned<crate::attr::Bound>>| {
         a.iter().chain(b.iter()).map(|s| s.span).collect::<Vec<_>>()
     };
     if !is_number {
         for span in spans(&raw.min, &raw.max) {
-            err(errors, span, format!("`min` and `max` apply to numbers, not to `{name}`"));
+            err(
+                errors,
+                span,
+                format!("`min` and `max` apply to numbers, not to `{name}`"),
+            );
         }
     }
     if !(is_string || is_list) {
-        for span in raw.min_len.iter().map(|s| s.span).chain(raw.max_len.iter().map(|s| s.span)) {
-            err(errors, span, format!("`min_len` and `max_len` apply to strings and collections, not to `{name}`"));
+        for span in raw
+            .min_len
+            .iter()
+            .map(|s| s.span)
+            .chain(raw.max_len.iter().map(|s| s.span))
+        {
+            err(
+                errors,
+                span,
+                format!(
+                    "`min_len` and `max_len` apply to strings and collections, not to `{name}`"
+                ),
+            );
         }
     }
     if !is_string {
         if let Some(p) = &raw.pattern {
-            err(errors, p.span, format!("`pattern` applies to strings, not to `{name}`"));
+            err(
+                errors,
+                p.span,
+                format!("`pattern` applies to strings, not to `{name}`"),
+            );
         }
     }
     if is_list {
         if let Some(o) = &raw.one_of {
-            err(errors, o.span, format!("`one_of` applies to strings, numbers and booleans, not to `{name}`"));
+            err(
+                errors,
+                o.span,
+                format!("`one_of` applies to strings, numbers and booleans, not to `{name}`"),
+            );
         }
     }
 }
@@ -245,12 +354,26 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
 fn bounds_are_ordered(f: &Field<'_>, errors: &mut Errors) {
     if let (Some(min), Some(max)) = (&f.raw.min, &f.raw.max) {
         if min.value.value > max.value.value {
-            err(errors, min.span, format!("`min = {}` is greater than `max = {}`", min.value.written, max.value.written));
+            err(
+                errors,
+                min.span,
+                format!(
+                    "`min = {}` is greater than `max = {}`",
+                    min.value.written, max.value.written
+                ),
+            );
         }
     }
     if let (Some(min), Some(max)) = (&f.raw.min_len, &f.raw.max_len) {
         if min.value > max.value {
-            err(errors, min.span, format!("`min_len = {}` is greater than `max_len = {}`", min.value, max.value));
+            err(
+                errors,
+                min.span,
+                format!(
+                    "`min_len = {}` is greater than `max_len = {}`",
+                    min.value, max.value
+                ),
+            );
         }
     }
 }

@@ -9,7 +9,9 @@ pub struct Errors {
 
 impl Errors {
     pub fn new() -> Errors {
-        Errors { list: Some(Vec::new()) }
+        Errors {
+            list: Some(Vec::new()),
+        }
     }
 
     pub fn push(&mut self, error: syn::Error) {
@@ -20,7 +22,9 @@ impl Errors {
     pub fn finish(mut self) -> Result<(), syn::Error> {
         let list = self.list.take().unwrap_or_default();
         let mut iter = list.into_iter();
-        let Some(mut first) = iter.next() else { return Ok(()) };
+        let Some(mut first) = iter.next() else {
+            return Ok(());
+        };
         for e in iter {
             first.combine(e);
         }
@@ -31,7 +35,10 @@ impl Errors {
 impl Drop for Errors {
     fn drop(&mut self) {
         if !std::thread::panicking() {
-            debug_assert!(self.list.as_ref().is_none_or(Vec::is_empty), "Errors dropped without finish()");
+            debug_assert!(
+                self.list.as_ref().is_none_or(Vec::is_empty),
+                "Errors dropped without finish()"
+            );
         }
     }
 }

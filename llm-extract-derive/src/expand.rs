@@ -6,8 +6,8 @@ use quote::{quote, quote_spanned};
 use syn::{Generics, Ident, Type};
 
 use crate::ast::{Container, Data, Field, Style, Variant};
-use crate::attr::DefaultAttr;
 use crate::attr::Allowed;
+use crate::attr::DefaultAttr;
 
 /// The path every generated item goes through.
 fn rt() -> TokenStream {
@@ -17,7 +17,14 @@ fn rt() -> TokenStream {
 pub fn expand(c: &Container<'_>) -> TokenStream {
     let rt = rt();
     let body = match &c.data {
-        Data::Struct(style, fields) => struct_body(*style, fields, c.deny_unknown, quote!(Self), quote!(__node), quote!(::core::option::Option::None)),
+        Data::Struct(style, fields) => struct_body(
+            *style,
+            fields,
+            c.deny_unknown,
+            quote!(Self),
+            quote!(__node),
+            quote!(::core::option::Option::None),
+        ),
         Data::Enum(variants) => enum_body(c, variants),
     };
     let body = if c.strict {
@@ -75,7 +82,11 @@ pub fn used_params(c: &Container<'_>) -> Vec<Ident> {
     c.generics
         .type_params()
         .map(|p| p.ident.clone())
-        .filter(|p| fields.iter().any(|f| !f.skip && f.with.is_none() && type_uses(f.ty, p)))
+        .filter(|p| {
+            fields
+                .iter()
+                .any(|f| !f.skip && f.with.is_none() && type_uses(f.ty, p))
+        })
         .collect()
 }
 
@@ -132,24 +143,34 @@ fn read_expr(f: &Field<'_>) -> TokenStream {
 
 fn rules(f: &Field<'_>) -> TokenStream {
     let rt = rt();
-    let span = f.span;
     let r = &f.rules;
+    let raw = &f.raw;
+    let at = |s: Option<proc_macro2::Span>| s.unwrap_or(f.span);
     let mut out = TokenStream::new();
     if let Some(b) = &r.min {
+        let span = at(raw.min.as_ref().map(|s| s.span));
         let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
-        out.extend(quote_spanned!(span=> #rt::validate::min(&__v, #value, #written, __span, __cx);));
+        out.extend(
+            quote_spanned!(span=> #rt::validate::min(&__v, #value, #written, __span, __cx);),
+        );
     }
     if let Some(b) = &r.max {
+        let span = at(raw.max.as_ref().map(|s| s.span));
         let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
-        out.extend(quote_spanned!(span=> #rt::validate::max(&__v, #value, #written, __span, __cx);));
+        out.extend(
+            quote_spanned!(span=> #rt::validate::max(&__v, #value, #written, __span, __cx);),
+        );
     }
     if let Some(n) = r.min_len {
+        let span = at(raw.min_len.as_ref().map(|s| s.span));
         out.extend(quote_spanned!(span=> #rt::validate::min_len(&__v, #n, __span, __cx);));
     }
     if let Some(n) = r.max_len {
+        let span = at(raw.max_len.as_ref().map(|s| s.span));
         out.extend(quote_spanned!(span=> #rt::validate::max_len(&__v, #n, __span, __cx);));
     }
     if let Some(p) = &r.pattern {
+        let span = at(raw.pattern.as_ref().map(|s| s.span));
         out.extend(quote_spanned! {span=>
             {
                 static __PATTERN: #rt::LazyLock<::core::option::Option<#rt::Regex>> =
@@ -159,10 +180,14 @@ fn rules(f: &Field<'_>) -> TokenStream {
         });
     }
     if let Some(list) = &r.one_of {
+        let span = at(raw.one_of.as_ref().map(|s| s.span));
         let items = list.iter().map(allowed);
-        out.extend(quote_spanned!(span=> #rt::validate::one_of(&__v, &[#(#items),*], __span, __cx);));
+        out.extend(
+            quote_spanned!(span=> #rt::validate::one_of(&__v, &[#(#items),*], __span, __cx);),
+        );
     }
     if let Some(p) = &r.validate {
+        let span = at(raw.validate.as_ref().map(|s| s.span));
         out.extend(quote_spanned!(span=> #rt::validate::custom(#p(&__v), __span, __cx);));
     }
     out
@@ -260,7 +285,9 @@ fn struct_body(
                     } else {
                         quote!(::core::option::Option::None)
                     };
-                    reads.push(quote!(let #v = __fields.field(#slot, __cx, #read, #missing, #catch);));
+                    reads.push(
+                        quote!(let #v = __fields.field(#slot, __cx, #read, #missing, #catch);),
+                    );
                 }
                 inits.push(quote!(#member: #v));
                 vars.push(v);
@@ -343,7 +370,11 @@ fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     }
     if let Some(tag) = &c.tag {
         let arms = variants.iter().enumerate().map(|(i, v)| {
-            let body = internal_variant(v, c.deny_unknown, quote!(::core::option::Option::Some(__skip)));
+            let body = internal_variant(
+                v,
+                c.deny_unknown,
+                quote!(::core::option::Option::Some(__skip)),
+            );
             quote!(#i => #body,)
         });
         let fallback = variants.iter().filter(|v| !v.other).map(|v| {
@@ -404,8 +435,19 @@ fn external_variant(v: &Variant<'_>, deny_unknown: bool) -> TokenStream {
             }
         }
         _ => {
-            let body = struct_body(v.style, &v.fields, deny_unknown, construct, quote!(__c), quote!(::core::option::Option::None));
-            let empty = if v.style == Style::Named { quote!(#rt::empty(__node.span)) } else { quote!(#rt::null(__node.span)) };
+            let body = struct_body(
+                v.style,
+                &v.fields,
+                deny_unknown,
+                construct,
+                quote!(__c),
+                quote!(::core::option::Option::None),
+            );
+            let empty = if v.style == Style::Named {
+                quote!(#rt::empty(__node.span))
+            } else {
+                quote!(#rt::null(__node.span))
+            };
             let inner = at_variant(v, body);
             quote! {{
                 let __absent;
@@ -440,7 +482,14 @@ fn internal_variant(v: &Variant<'_>, deny_unknown: bool, skip: TokenStream) -> T
                 (#read)(&__c, __cx).map(#construct)
             }}
         }
-        _ => struct_body(v.style, &v.fields, deny_unknown, construct, quote!(__node), skip),
+        _ => struct_body(
+            v.style,
+            &v.fields,
+            deny_unknown,
+            construct,
+            quote!(__node),
+            skip,
+        ),
     }
 }
 
@@ -452,6 +501,13 @@ fn untagged_variant(v: &Variant<'_>, index: usize, deny_unknown: bool) -> TokenS
         Style::Unit => quote! {
             #rt::untagged_unit(__node, &__ENUM.variants[#index], __cx).map(|()| #construct)
         },
-        _ => struct_body(v.style, &v.fields, deny_unknown, construct, quote!(__node), quote!(::core::option::Option::None)),
+        _ => struct_body(
+            v.style,
+            &v.fields,
+            deny_unknown,
+            construct,
+            quote!(__node),
+            quote!(::core::option::Option::None),
+        ),
     }
 }

@@ -84,7 +84,12 @@ mod imp {
     }
 
     /// An object schema from named fields (a struct, a struct variant).
-    fn object(fields: &[Field<'_>], doc_tokens: TokenStream, deny_unknown: bool, tag: Option<(&str, &str)>) -> TokenStream {
+    fn object(
+        fields: &[Field<'_>],
+        doc_tokens: TokenStream,
+        deny_unknown: bool,
+        tag: Option<(&str, &str)>,
+    ) -> TokenStream {
         let rt = rt();
         let mut steps = Vec::new();
         for f in fields.iter().filter(|f| !f.skip) {
@@ -109,7 +114,12 @@ mod imp {
         }}
     }
 
-    fn struct_schema(style: Style, fields: &[Field<'_>], d: &Option<String>, deny_unknown: bool) -> TokenStream {
+    fn struct_schema(
+        style: Style,
+        fields: &[Field<'_>],
+        d: &Option<String>,
+        deny_unknown: bool,
+    ) -> TokenStream {
         let rt = rt();
         let doc_tokens = doc(d);
         match style {
@@ -134,7 +144,10 @@ mod imp {
     fn enum_schema(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         let rt = rt();
         let cdoc = doc(&c.doc);
-        let listed: Vec<&Variant<'_>> = variants.iter().filter(|v| !(v.other && v.style != Style::Unit)).collect();
+        let listed: Vec<&Variant<'_>> = variants
+            .iter()
+            .filter(|v| !(v.other && v.style != Style::Unit))
+            .collect();
         if c.untagged {
             let options = variants.iter().map(|v| match v.style {
                 Style::Unit => {
@@ -185,7 +198,8 @@ mod imp {
         if data.is_empty() {
             return quote!(#rt::names(&[#(#units),*], #cdoc));
         }
-        let names = (!units.is_empty()).then(|| quote!(#rt::names(&[#(#units),*], ::core::option::Option::None),));
+        let names = (!units.is_empty())
+            .then(|| quote!(#rt::names(&[#(#units),*], ::core::option::Option::None),));
         quote!(#rt::choice(::std::vec![#names #(#data),*], true, #cdoc))
     }
 
@@ -225,7 +239,10 @@ mod imp {
         let mut generics = generics.clone();
         let unused: Vec<_> = all_params.iter().filter(|p| !params.contains(p)).collect();
         for p in unused {
-            generics.make_where_clause().predicates.push(syn::parse_quote!(#p: #rt::JsonSchema));
+            generics
+                .make_where_clause()
+                .predicates
+                .push(syn::parse_quote!(#p: #rt::JsonSchema));
         }
         let _ = (&impl_g, &where_clause);
         let (impl_g, _, where_clause) = generics.split_for_impl();

@@ -61,7 +61,10 @@ impl Context {
 
     /// A fresh context with `mode` in force.
     pub fn with_mode_set(mode: Mode) -> Context {
-        Context { mode, ..Context::default() }
+        Context {
+            mode,
+            ..Context::default()
+        }
     }
 
     /// The path of the value being extracted.
@@ -97,22 +100,32 @@ impl Context {
 
     /// Records a coercion at the current path.
     pub fn coerce(&mut self, kind: CoercionKind, span: Span, cost: u32) {
-        self.coercions.push(Coercion { kind, path: self.path.clone(), span, cost });
+        self.coercions.push(Coercion {
+            kind,
+            path: self.path.clone(),
+            span,
+            cost,
+        });
     }
 
     /// Records an issue at the current path and returns [`Failed`] for convenience.
     pub fn fail(&mut self, category: Category, message: impl Into<String>, span: Span) -> Failed {
-        self.issues.push(Issue::new(category, self.path.clone(), message).at(span));
+        self.issues
+            .push(Issue::new(category, self.path.clone(), message).at(span));
         Failed
     }
 
     /// Records a type mismatch at the current path: what was expected, what was found.
     pub fn mismatch(&mut self, expected: &str, node: &Node<'_>) -> Failed {
         let found = describe(node);
-        let issue = Issue::new(Category::Type, self.path.clone(), format!("expected {expected}, found {found}"))
-            .expected(expected)
-            .found(found)
-            .at(node.span);
+        let issue = Issue::new(
+            Category::Type,
+            self.path.clone(),
+            format!("expected {expected}, found {found}"),
+        )
+        .expected(expected)
+        .found(found)
+        .at(node.span);
         self.issues.push(issue);
         Failed
     }
@@ -139,7 +152,10 @@ impl Context {
 
     /// A checkpoint to roll back to when a reading is abandoned (untagged enums, `catch`).
     pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint { coercions: self.coercions.len(), issues: self.issues.len() }
+        Checkpoint {
+            coercions: self.coercions.len(),
+            issues: self.issues.len(),
+        }
     }
 
     /// Whether issues were recorded since `checkpoint`.
@@ -149,7 +165,12 @@ impl Context {
 
     /// Total cost of the coercions recorded since `checkpoint`.
     pub fn cost_since(&self, checkpoint: Checkpoint) -> u32 {
-        self.coercions.get(checkpoint.coercions..).unwrap_or_default().iter().map(|c| c.cost).sum()
+        self.coercions
+            .get(checkpoint.coercions..)
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c.cost)
+            .sum()
     }
 
     /// Forgets everything recorded since `checkpoint`.
@@ -160,8 +181,12 @@ impl Context {
 
     /// Removes and returns the coercions and issues recorded since `checkpoint`.
     pub fn take_since(&mut self, checkpoint: Checkpoint) -> (Vec<Coercion>, Vec<Issue>) {
-        let coercions = self.coercions.split_off(checkpoint.coercions.min(self.coercions.len()));
-        let issues = self.issues.split_off(checkpoint.issues.min(self.issues.len()));
+        let coercions = self
+            .coercions
+            .split_off(checkpoint.coercions.min(self.coercions.len()));
+        let issues = self
+            .issues
+            .split_off(checkpoint.issues.min(self.issues.len()));
         (coercions, issues)
     }
 

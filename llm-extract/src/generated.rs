@@ -68,7 +68,11 @@ fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
         Some(Rank::Exact)
     } else if keys_match(field.name, key) {
         Some(Rank::Normalized)
-    } else if field.aliases.iter().any(|a| *a == key || keys_match(a, key)) {
+    } else if field
+        .aliases
+        .iter()
+        .any(|a| *a == key || keys_match(a, key))
+    {
         Some(Rank::Alias)
     } else {
         None
@@ -112,7 +116,12 @@ pub fn fields<'n, 'a>(
     skip: Option<usize>,
     cx: &mut Context,
 ) -> Result<Fields<'n, 'a>, Failed> {
-    let mut out = Fields { spec, slots: vec![None; spec.fields.len()], rest: Vec::new(), span: node.span };
+    let mut out = Fields {
+        spec,
+        slots: vec![None; spec.fields.len()],
+        rest: Vec::new(),
+        span: node.span,
+    };
     let entries = match &node.kind {
         NodeKind::Object(entries) => entries,
         NodeKind::Array(items)
@@ -144,9 +153,19 @@ pub fn fields<'n, 'a>(
             }
             cx.at(Segment::Key(key.to_string()), |cx| {
                 if spec.deny_unknown {
-                    let expected: Vec<String> = spec.fields.iter().map(|f| format!("`{}`", f.name)).collect();
-                    let message = format!("unknown field `{key}`, expected one of {}", expected.join(", "));
-                    cx.push_issue(Issue::new(Category::Unknown, cx.path().clone(), message).at(entry.key_span));
+                    let expected: Vec<String> = spec
+                        .fields
+                        .iter()
+                        .map(|f| format!("`{}`", f.name))
+                        .collect();
+                    let message = format!(
+                        "unknown field `{key}`, expected one of {}",
+                        expected.join(", ")
+                    );
+                    cx.push_issue(
+                        Issue::new(Category::Unknown, cx.path().clone(), message)
+                            .at(entry.key_span),
+                    );
                     failed = true;
                 } else {
                     cx.coerce(CoercionKind::UnknownKey, entry.key_span, cost::UNKNOWN_KEY);
@@ -156,7 +175,11 @@ pub fn fields<'n, 'a>(
         };
         if let Some((previous, previous_span)) = ranks[field] {
             // The better match wins; on a tie the later key wins, as in JSON.
-            let loser = if rank <= previous { previous_span } else { entry.key_span };
+            let loser = if rank <= previous {
+                previous_span
+            } else {
+                entry.key_span
+            };
             cx.at(Segment::Key(spec.fields[field].name.to_string()), |cx| {
                 cx.coerce(CoercionKind::DuplicateKey, loser, cost::DUPLICATE_KEY)
             });
@@ -174,7 +197,9 @@ pub fn fields<'n, 'a>(
             _ => continue,
         };
         let span = r.map(|(_, s)| s).unwrap_or_default();
-        cx.at(Segment::Key(spec.fields[field].name.to_string()), |cx| cx.coerce(kind, span, cost::KEY));
+        cx.at(Segment::Key(spec.fields[field].name.to_string()), |cx| {
+            cx.coerce(kind, span, cost::KEY)
+        });
     }
     if failed {
         return Err(Failed);
@@ -193,7 +218,11 @@ pub enum Missing<T> {
 impl<'n, 'a> Fields<'n, 'a> {
     /// The span of field `i`'s value, or of the whole object when it is absent.
     pub fn span(&self, i: usize) -> Span {
-        self.slots.get(i).copied().flatten().map_or(Span::at(self.span.start), |n| n.span)
+        self.slots
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or(Span::at(self.span.start), |n| n.span)
     }
 
     /// Reads field `i` with `read` at the field's path; `None` when it failed (the issues are
@@ -231,9 +260,13 @@ impl<'n, 'a> Fields<'n, 'a> {
                         Some(default())
                     }
                     Missing::Required(None) => {
-                        let issue = Issue::new(Category::Missing, cx.path().clone(), format!("missing field `{name}`"))
-                            .expected(format!("a value for `{name}`"))
-                            .at(span);
+                        let issue = Issue::new(
+                            Category::Missing,
+                            cx.path().clone(),
+                            format!("missing field `{name}`"),
+                        )
+                        .expected(format!("a value for `{name}`"))
+                        .at(span);
                         cx.push_issue(issue);
                         None
                     }
@@ -251,7 +284,11 @@ impl<'n, 'a> Fields<'n, 'a> {
     }
 
     /// Reads a `flatten` field from the keys no other field matched.
-    pub fn flatten<T>(&self, cx: &mut Context, read: impl FnOnce(&Node<'a>, &mut Context) -> Result<T, Failed>) -> Option<T> {
+    pub fn flatten<T>(
+        &self,
+        cx: &mut Context,
+        read: impl FnOnce(&Node<'a>, &mut Context) -> Result<T, Failed>,
+    ) -> Option<T> {
         let entries: Vec<Entry<'a>> = self.rest.iter().map(|e| (*e).clone()).collect();
         let node = Node::new(NodeKind::Object(entries), self.span);
         read(&node, cx).ok()
@@ -259,7 +296,11 @@ impl<'n, 'a> Fields<'n, 'a> {
 }
 
 /// The items of a tuple struct or tuple variant: an array of exactly `len` items.
-pub fn tuple<'n, 'a>(node: &'n Node<'a>, len: usize, cx: &mut Context) -> Result<&'n [Node<'a>], Failed> {
+pub fn tuple<'n, 'a>(
+    node: &'n Node<'a>,
+    len: usize,
+    cx: &mut Context,
+) -> Result<&'n [Node<'a>], Failed> {
     match &node.kind {
         NodeKind::Array(items) if items.len() == len => Ok(items),
         NodeKind::Array(items) => {
@@ -311,7 +352,9 @@ pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Res
             (i, CoercionKind::AliasVariant, cost::VARIANT_ALIAS)
         }
         _ if !cx.lenient() => return other_or_fail(text, span, spec, cx, None),
-        VariantMatch::Normalized(i) => (i, CoercionKind::NormalizedVariant, cost::VARIANT_NORMALIZED),
+        VariantMatch::Normalized(i) => {
+            (i, CoercionKind::NormalizedVariant, cost::VARIANT_NORMALIZED)
+        }
         VariantMatch::Alias(i) => (i, CoercionKind::AliasVariant, cost::VARIANT_ALIAS),
         VariantMatch::InText(i) => (i, CoercionKind::VariantFromText, cost::VARIANT_IN_TEXT),
         VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
@@ -329,12 +372,19 @@ fn other_or_fail(
     ambiguous: Option<Vec<usize>>,
 ) -> Result<usize, Failed> {
     let names = |list: &mut dyn Iterator<Item = usize>| {
-        list.map(|i| format!("`{}`", spec.variants[i].name)).collect::<Vec<_>>().join(", ")
+        list.map(|i| format!("`{}`", spec.variants[i].name))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let shown = crate::error::shorten(text, 40);
     if let Some(list) = ambiguous {
-        let message = format!("{shown:?} is ambiguous: it matches {} equally", names(&mut list.into_iter()));
-        let issue = Issue::new(Category::Variant, cx.path().clone(), message).found(format!("{shown:?}")).at(span);
+        let message = format!(
+            "{shown:?} is ambiguous: it matches {} equally",
+            names(&mut list.into_iter())
+        );
+        let issue = Issue::new(Category::Variant, cx.path().clone(), message)
+            .found(format!("{shown:?}"))
+            .at(span);
         cx.push_issue(issue);
         return Err(Failed);
     }
@@ -343,7 +393,10 @@ fn other_or_fail(
         return Ok(i);
     }
     let expected = names(&mut (0..spec.variants.len()));
-    let message = format!("unknown variant {shown:?} of `{}`, expected one of {expected}", spec.name);
+    let message = format!(
+        "unknown variant {shown:?} of `{}`, expected one of {expected}",
+        spec.name
+    );
     let issue = Issue::new(Category::Variant, cx.path().clone(), message)
         .expected(format!("one of {expected}"))
         .found(format!("{shown:?}"))
@@ -365,28 +418,54 @@ pub struct Tagged<'n, 'a> {
 }
 
 /// Reads an externally tagged enum value: `"Name"` or `{"Name": content}`.
-pub fn external<'n, 'a>(node: &'n Node<'a>, spec: &EnumSpec, cx: &mut Context) -> Result<Tagged<'n, 'a>, Failed> {
+pub fn external<'n, 'a>(
+    node: &'n Node<'a>,
+    spec: &EnumSpec,
+    cx: &mut Context,
+) -> Result<Tagged<'n, 'a>, Failed> {
     let node = crate::coerce::impls_single(node, cx);
     match &node.kind {
         NodeKind::String(s) => {
             let index = variant(&s.text, node.span, spec, cx)?;
-            Ok(Tagged { index, content: None, raw: s.text.to_string() })
+            Ok(Tagged {
+                index,
+                content: None,
+                raw: s.text.to_string(),
+            })
         }
         NodeKind::Number(n) if cx.lenient() => {
             let text = crate::coerce::number_to_string(*n);
             let index = variant(&text, node.span, spec, cx)?;
-            Ok(Tagged { index, content: None, raw: text })
+            Ok(Tagged {
+                index,
+                content: None,
+                raw: text,
+            })
         }
         NodeKind::Bool(b) if cx.lenient() => {
             let index = variant(&b.to_string(), node.span, spec, cx)?;
-            Ok(Tagged { index, content: None, raw: b.to_string() })
+            Ok(Tagged {
+                index,
+                content: None,
+                raw: b.to_string(),
+            })
         }
         NodeKind::Object(entries) if entries.len() == 1 => {
             let entry = &entries[0];
             let index = variant(&entry.key.text, entry.key_span, spec, cx)?;
-            Ok(Tagged { index, content: Some(&entry.value), raw: entry.key.text.to_string() })
+            Ok(Tagged {
+                index,
+                content: Some(&entry.value),
+                raw: entry.key.text.to_string(),
+            })
         }
-        _ => Err(cx.mismatch(&format!("a variant of `{}` (a name, or an object with one key)", spec.name), node)),
+        _ => Err(cx.mismatch(
+            &format!(
+                "a variant of `{}` (a name, or an object with one key)",
+                spec.name
+            ),
+            node,
+        )),
     }
 }
 
@@ -411,14 +490,23 @@ pub fn internal(
             cx.coerce(CoercionKind::MissingTag, node.span, cost::MISSING_TAG);
             return Ok(None);
         }
-        let issue = Issue::new(Category::Missing, cx.path().clone(), format!("missing tag `{tag}`")).at(node.span);
+        let issue = Issue::new(
+            Category::Missing,
+            cx.path().clone(),
+            format!("missing tag `{tag}`"),
+        )
+        .at(node.span);
         cx.push_issue(issue);
         return Err(Failed);
     };
     let entry = &entries[at];
-    let (index, raw) = cx.at(Segment::Key(tag.to_string()), |cx| match &entry.value.kind {
-        NodeKind::String(s) => variant(&s.text, entry.value.span, spec, cx).map(|i| (i, s.text.to_string())),
-        _ => Err(cx.mismatch("a variant name", &entry.value)),
+    let (index, raw) = cx.at(Segment::Key(tag.to_string()), |cx| {
+        match &entry.value.kind {
+            NodeKind::String(s) => {
+                variant(&s.text, entry.value.span, spec, cx).map(|i| (i, s.text.to_string()))
+            }
+            _ => Err(cx.mismatch("a variant name", &entry.value)),
+        }
     })?;
     Ok(Some((index, at, raw)))
 }
@@ -427,7 +515,12 @@ pub fn internal(
 pub fn without<'a>(node: &Node<'a>, skip: Option<usize>) -> Node<'a> {
     match (&node.kind, skip) {
         (NodeKind::Object(entries), Some(skip)) => {
-            let rest = entries.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, e)| e.clone()).collect();
+            let rest = entries
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .map(|(_, e)| e.clone())
+                .collect();
             Node::new(NodeKind::Object(rest), node.span)
         }
         _ => node.clone(),
@@ -445,11 +538,19 @@ pub fn null(span: Span) -> Node<'static> {
 }
 
 /// A unit variant of an untagged enum: `null`, or (leniently) its name.
-pub fn untagged_unit(node: &Node<'_>, names: &'static VariantNames, cx: &mut Context) -> Result<(), Failed> {
+pub fn untagged_unit(
+    node: &Node<'_>,
+    names: &'static VariantNames,
+    cx: &mut Context,
+) -> Result<(), Failed> {
     match &node.kind {
         NodeKind::Null => Ok(()),
         NodeKind::String(s) => {
-            let spec = EnumSpec { name: names.name, variants: std::slice::from_ref(names), other: None };
+            let spec = EnumSpec {
+                name: names.name,
+                variants: std::slice::from_ref(names),
+                other: None,
+            };
             variant(&s.text, node.span, &spec, cx).map(|_| ())
         }
         _ => Err(cx.mismatch("null", node)),
@@ -465,13 +566,20 @@ pub struct Untagged<T> {
 
 impl<T> Default for Untagged<T> {
     fn default() -> Self {
-        Untagged { best: None, closest: None }
+        Untagged {
+            best: None,
+            closest: None,
+        }
     }
 }
 
 impl<T> Untagged<T> {
     /// Tries one reading; its records are kept aside until the choice is made.
-    pub fn attempt(&mut self, cx: &mut Context, read: impl FnOnce(&mut Context) -> Result<T, Failed>) {
+    pub fn attempt(
+        &mut self,
+        cx: &mut Context,
+        read: impl FnOnce(&mut Context) -> Result<T, Failed>,
+    ) {
         if matches!(self.best, Some((0, _, _))) {
             return; // nothing beats a perfect fit
         }

@@ -67,10 +67,15 @@ fn strict(value: &mut Value, depth: usize) {
     }
     if obj.get("properties").is_some_and(Value::is_object) {
         let required: Vec<String> = match obj.get("required") {
-            Some(Value::Array(r)) => r.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            Some(Value::Array(r)) => r
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
             _ => Vec::new(),
         };
-        let Some(Value::Object(props)) = obj.get_mut("properties") else { return };
+        let Some(Value::Object(props)) = obj.get_mut("properties") else {
+            return;
+        };
         for (name, prop) in props.iter_mut() {
             if !required.contains(name) {
                 nullable(prop);
@@ -79,7 +84,8 @@ fn strict(value: &mut Value, depth: usize) {
         let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
         obj.insert("required".into(), Value::Array(all));
         obj.insert("additionalProperties".into(), Value::Bool(false));
-    } else if obj.get("type") == Some(&json!("object")) && !obj.contains_key("additionalProperties") {
+    } else if obj.get("type") == Some(&json!("object")) && !obj.contains_key("additionalProperties")
+    {
         obj.insert("additionalProperties".into(), Value::Bool(false));
     }
     for (key, child) in obj.iter_mut() {
@@ -151,9 +157,19 @@ pub fn prompt_format<T: JsonSchema>() -> String {
     out
 }
 
-fn render(schema: &Value, defs: &Map<String, Value>, indent: usize, stack: &mut Vec<String>, out: &mut String) {
+fn render(
+    schema: &Value,
+    defs: &Map<String, Value>,
+    indent: usize,
+    stack: &mut Vec<String>,
+    out: &mut String,
+) {
     let Value::Object(obj) = schema else {
-        out.push_str(if schema == &Value::Bool(false) { "never" } else { "any" });
+        out.push_str(if schema == &Value::Bool(false) {
+            "never"
+        } else {
+            "any"
+        });
         return;
     };
     if stack.len() > MAX_DEPTH {
@@ -219,7 +235,13 @@ fn render(schema: &Value, defs: &Map<String, Value>, indent: usize, stack: &mut 
                     out.push(']');
                 } else {
                     let mut item = String::new();
-                    render(obj.get("items").unwrap_or(&Value::Bool(true)), defs, indent, stack, &mut item);
+                    render(
+                        obj.get("items").unwrap_or(&Value::Bool(true)),
+                        defs,
+                        indent,
+                        stack,
+                        &mut item,
+                    );
                     if item.contains(" | ") {
                         out.push_str(&format!("({item})[]"));
                     } else {
@@ -234,7 +256,13 @@ fn render(schema: &Value, defs: &Map<String, Value>, indent: usize, stack: &mut 
     }
 }
 
-fn render_object(obj: &Map<String, Value>, defs: &Map<String, Value>, indent: usize, stack: &mut Vec<String>, out: &mut String) {
+fn render_object(
+    obj: &Map<String, Value>,
+    defs: &Map<String, Value>,
+    indent: usize,
+    stack: &mut Vec<String>,
+    out: &mut String,
+) {
     let props = match obj.get("properties") {
         Some(Value::Object(p)) if !p.is_empty() => p,
         _ => {
@@ -266,7 +294,11 @@ fn render_object(obj: &Map<String, Value>, defs: &Map<String, Value>, indent: us
         } else {
             format!("{name:?}")
         };
-        let optional = if required.contains(&name.as_str()) { "" } else { "?" };
+        let optional = if required.contains(&name.as_str()) {
+            ""
+        } else {
+            "?"
+        };
         out.push_str(&format!("{pad}{key}{optional}: "));
         render(prop, defs, indent + 1, stack, out);
         out.push(',');
@@ -345,7 +377,10 @@ pub mod private {
     fn types(map: &Map<String, Value>) -> Vec<String> {
         match map.get("type") {
             Some(Value::String(t)) => vec![t.clone()],
-            Some(Value::Array(ts)) => ts.iter().filter_map(|t| t.as_str().map(str::to_string)).collect(),
+            Some(Value::Array(ts)) => ts
+                .iter()
+                .filter_map(|t| t.as_str().map(str::to_string))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -408,11 +443,25 @@ pub mod private {
 
     impl Object {
         pub fn new(doc: Option<&'static str>, deny_unknown: bool) -> Object {
-            Object { doc, deny_unknown, properties: Map::new(), required: Vec::new(), additional: None }
+            Object {
+                doc,
+                deny_unknown,
+                properties: Map::new(),
+                required: Vec::new(),
+                additional: None,
+            }
         }
 
-        pub fn property(&mut self, name: &str, schema: Schema, required: bool, doc: Option<&str>, rules: &Rules) {
-            self.properties.insert(name.to_string(), annotate(schema, doc, rules).to_value());
+        pub fn property(
+            &mut self,
+            name: &str,
+            schema: Schema,
+            required: bool,
+            doc: Option<&str>,
+            rules: &Rules,
+        ) {
+            self.properties
+                .insert(name.to_string(), annotate(schema, doc, rules).to_value());
             if required {
                 self.required.push(name.into());
             }
@@ -503,7 +552,10 @@ pub mod private {
         if let Some(d) = doc {
             map.insert("description".into(), d.into());
         }
-        map.insert("prefixItems".into(), items.into_iter().map(Schema::to_value).collect());
+        map.insert(
+            "prefixItems".into(),
+            items.into_iter().map(Schema::to_value).collect(),
+        );
         map.insert("minItems".into(), n.into());
         map.insert("maxItems".into(), n.into());
         Schema::from(map)
@@ -526,7 +578,10 @@ pub mod private {
             map.insert("description".into(), d.into());
         }
         let key = if exclusive { "oneOf" } else { "anyOf" };
-        map.insert(key.into(), options.into_iter().map(Schema::to_value).collect());
+        map.insert(
+            key.into(),
+            options.into_iter().map(Schema::to_value).collect(),
+        );
         Schema::from(map)
     }
 }
@@ -546,9 +601,15 @@ mod tests {
         strict(&mut v, 0);
         assert_eq!(v["required"], json!(["a", "b", "c"]));
         assert_eq!(v["additionalProperties"], json!(false));
-        assert_eq!(v["properties"]["b"], json!({"anyOf": [{"$ref": "#/$defs/B"}, {"type": "null"}]}));
+        assert_eq!(
+            v["properties"]["b"],
+            json!({"anyOf": [{"$ref": "#/$defs/B"}, {"type": "null"}]})
+        );
         assert_eq!(v["properties"]["c"]["type"], json!(["integer", "null"]));
         assert_eq!(v["$defs"]["B"]["required"], json!(["x"]));
-        assert_eq!(v["$defs"]["B"]["properties"]["x"]["type"], json!(["number", "null"]));
+        assert_eq!(
+            v["$defs"]["B"]["properties"]["x"]["type"],
+            json!(["number", "null"])
+        );
     }
 }

@@ -167,7 +167,11 @@ pub trait Choice {
 
 impl Choice for String {
     fn is_in(&self, allowed: &[Allowed]) -> Option<bool> {
-        Some(allowed.iter().any(|a| matches!(a, Allowed::Str(s) if s == self)))
+        Some(
+            allowed
+                .iter()
+                .any(|a| matches!(a, Allowed::Str(s) if s == self)),
+        )
     }
     fn show(&self) -> String {
         format!("{self:?}")
@@ -255,7 +259,11 @@ impl<T: Choice> Choice for Option<T> {
 pub fn min<T: Bounded + ?Sized>(value: &T, min: f64, written: &str, span: Span, cx: &mut Context) {
     if let Some(n) = value.number() {
         if n < min || n.is_nan() {
-            cx.fail(Category::Validation, format!("{} is less than the minimum {written}", value.show()), span);
+            cx.fail(
+                Category::Validation,
+                format!("{} is less than the minimum {written}", value.show()),
+                span,
+            );
         }
     }
 }
@@ -264,7 +272,11 @@ pub fn min<T: Bounded + ?Sized>(value: &T, min: f64, written: &str, span: Span, 
 pub fn max<T: Bounded + ?Sized>(value: &T, max: f64, written: &str, span: Span, cx: &mut Context) {
     if let Some(n) = value.number() {
         if n > max || n.is_nan() {
-            cx.fail(Category::Validation, format!("{} is greater than the maximum {written}", value.show()), span);
+            cx.fail(
+                Category::Validation,
+                format!("{} is greater than the maximum {written}", value.show()),
+                span,
+            );
         }
     }
 }
@@ -279,7 +291,11 @@ pub fn max<T: Bounded + ?Sized>(value: &T, max: f64, written: &str, span: Span, 
 pub fn min_len<T: Length + ?Sized>(value: &T, min: usize, span: Span, cx: &mut Context) {
     if let Some((len, unit)) = value.length() {
         if len < min {
-            cx.fail(Category::Validation, format!("has {len} {unit}, fewer than the minimum {min}"), span);
+            cx.fail(
+                Category::Validation,
+                format!("has {len} {unit}, fewer than the minimum {min}"),
+                span,
+            );
         }
     }
 }
@@ -288,7 +304,11 @@ pub fn min_len<T: Length + ?Sized>(value: &T, min: usize, span: Span, cx: &mut C
 pub fn max_len<T: Length + ?Sized>(value: &T, max: usize, span: Span, cx: &mut Context) {
     if let Some((len, unit)) = value.length() {
         if len > max {
-            cx.fail(Category::Validation, format!("has {len} {unit}, more than the maximum {max}"), span);
+            cx.fail(
+                Category::Validation,
+                format!("has {len} {unit}, more than the maximum {max}"),
+                span,
+            );
         }
     }
 }
@@ -303,16 +323,30 @@ pub fn max_len<T: Length + ?Sized>(value: &T, max: usize, span: Span, cx: &mut C
 /// llm_extract::validate::pattern(&"12a".to_string(), re.as_ref(), r"^\d+$", Default::default(), &mut cx);
 /// assert_eq!(cx.issues()[0].message, r#""12a" does not match the pattern ^\d+$"#);
 /// ```
-pub fn pattern<T: Text + ?Sized>(value: &T, regex: Option<&regex::Regex>, source: &str, span: Span, cx: &mut Context) {
+pub fn pattern<T: Text + ?Sized>(
+    value: &T,
+    regex: Option<&regex::Regex>,
+    source: &str,
+    span: Span,
+    cx: &mut Context,
+) {
     let Some(text) = value.text() else { return };
     match regex {
         Some(re) if re.is_match(text) => {}
         Some(_) => {
             let shown = crate::error::shorten(text, 40);
-            cx.fail(Category::Validation, format!("{shown:?} does not match the pattern {source}"), span);
+            cx.fail(
+                Category::Validation,
+                format!("{shown:?} does not match the pattern {source}"),
+                span,
+            );
         }
         None => {
-            cx.fail(Category::Validation, format!("the pattern {source} is not a valid regular expression"), span);
+            cx.fail(
+                Category::Validation,
+                format!("the pattern {source} is not a valid regular expression"),
+                span,
+            );
         }
     }
 }
@@ -328,7 +362,11 @@ pub fn pattern<T: Text + ?Sized>(value: &T, regex: Option<&regex::Regex>, source
 pub fn one_of<T: Choice + ?Sized>(value: &T, allowed: &[Allowed], span: Span, cx: &mut Context) {
     if value.is_in(allowed) == Some(false) {
         let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
-        cx.fail(Category::Validation, format!("{} is not one of {}", value.show(), list.join(", ")), span);
+        cx.fail(
+            Category::Validation,
+            format!("{} is not one of {}", value.show(), list.join(", ")),
+            span,
+        );
     }
 }
 
@@ -351,23 +389,54 @@ mod tests {
 
     #[test]
     fn rules_table() {
-        assert_eq!(messages(|cx| min(&5i32, 1.0, "1", Span::default(), cx)), Vec::<String>::new());
-        assert_eq!(messages(|cx| max(&11u8, 10.0, "10", Span::default(), cx)), ["11 is greater than the maximum 10"]);
-        assert_eq!(messages(|cx| max(&2.5f64, 2.0, "2", Span::default(), cx)), ["2.5 is greater than the maximum 2"]);
+        assert_eq!(
+            messages(|cx| min(&5i32, 1.0, "1", Span::default(), cx)),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            messages(|cx| max(&11u8, 10.0, "10", Span::default(), cx)),
+            ["11 is greater than the maximum 10"]
+        );
+        assert_eq!(
+            messages(|cx| max(&2.5f64, 2.0, "2", Span::default(), cx)),
+            ["2.5 is greater than the maximum 2"]
+        );
         assert!(messages(|cx| min(&None::<u8>, 1.0, "1", Span::default(), cx)).is_empty());
-        assert_eq!(messages(|cx| min(&Some(0u8), 1.0, "1", Span::default(), cx)), ["0 is less than the minimum 1"]);
+        assert_eq!(
+            messages(|cx| min(&Some(0u8), 1.0, "1", Span::default(), cx)),
+            ["0 is less than the minimum 1"]
+        );
         assert_eq!(
             messages(|cx| min_len(&"héé".to_string(), 4, Span::default(), cx)),
             ["has 3 characters, fewer than the minimum 4"]
         );
-        assert_eq!(messages(|cx| max_len(&vec![1, 2, 3], 2, Span::default(), cx)), ["has 3 items, more than the maximum 2"]);
         assert_eq!(
-            messages(|cx| one_of(&3u8, &[Allowed::Number(1.0), Allowed::Number(2.0)], Span::default(), cx)),
+            messages(|cx| max_len(&vec![1, 2, 3], 2, Span::default(), cx)),
+            ["has 3 items, more than the maximum 2"]
+        );
+        assert_eq!(
+            messages(|cx| one_of(
+                &3u8,
+                &[Allowed::Number(1.0), Allowed::Number(2.0)],
+                Span::default(),
+                cx
+            )),
             ["3 is not one of 1, 2"]
         );
-        assert!(messages(|cx| one_of(&true, &[Allowed::Bool(true)], Span::default(), cx)).is_empty());
-        assert_eq!(messages(|cx| pattern(&"x".to_string(), None, "(", Span::default(), cx)).len(), 1);
-        assert_eq!(messages(|cx| custom(Err::<(), _>("too rude"), Span::default(), cx)), ["too rude"]);
-        assert_eq!(messages(|cx| min(&Box::new(0u8), 1.0, "1", Span::default(), cx)).len(), 1);
+        assert!(
+            messages(|cx| one_of(&true, &[Allowed::Bool(true)], Span::default(), cx)).is_empty()
+        );
+        assert_eq!(
+            messages(|cx| pattern(&"x".to_string(), None, "(", Span::default(), cx)).len(),
+            1
+        );
+        assert_eq!(
+            messages(|cx| custom(Err::<(), _>("too rude"), Span::default(), cx)),
+            ["too rude"]
+        );
+        assert_eq!(
+            messages(|cx| min(&Box::new(0u8), 1.0, "1", Span::default(), cx)).len(),
+            1
+        );
     }
 }

@@ -38,16 +38,26 @@ pub(crate) fn single<'n, 'a>(node: &'n Node<'a>, cx: &mut Context) -> &'n Node<'
 
 /// The number in a string node, in lenient mode: `"42"`, then `"The answer is 42."`.
 fn number_in_string(node: &Node<'_>, cx: &mut Context) -> Option<Number> {
-    let NodeKind::String(s) = &node.kind else { return None };
+    let NodeKind::String(s) = &node.kind else {
+        return None;
+    };
     if !cx.lenient() {
         return None;
     }
     if let Some(n) = parse_number(&s.text) {
-        cx.coerce(CoercionKind::StringToNumber, node.span, cost::STRING_TO_NUMBER);
+        cx.coerce(
+            CoercionKind::StringToNumber,
+            node.span,
+            cost::STRING_TO_NUMBER,
+        );
         return Some(n);
     }
     let n = number_in_text(&s.text)?;
-    cx.coerce(CoercionKind::NumberFromText, node.span, cost::NUMBER_FROM_TEXT);
+    cx.coerce(
+        CoercionKind::NumberFromText,
+        node.span,
+        cost::NUMBER_FROM_TEXT,
+    );
     Some(n)
 }
 
@@ -65,7 +75,11 @@ where
         _ => return Err(cx.mismatch("an integer", node)),
     };
     let out_of_range = |cx: &mut Context| {
-        cx.fail(Category::Type, format!("{} is out of range for {type_name}", number_to_string(n)), node.span)
+        cx.fail(
+            Category::Type,
+            format!("{} is out of range for {type_name}", number_to_string(n)),
+            node.span,
+        )
     };
     match n {
         Number::PosInt(u) => T::try_from(u).map_err(|_| out_of_range(cx)),
@@ -81,7 +95,11 @@ where
             if !cx.lenient() {
                 return Err(cx.mismatch("an integer", node));
             }
-            cx.coerce(CoercionKind::FloatToInteger, node.span, cost::FLOAT_TO_INTEGER);
+            cx.coerce(
+                CoercionKind::FloatToInteger,
+                node.span,
+                cost::FLOAT_TO_INTEGER,
+            );
             // Exact: f has no fraction and the casts saturate only outside the range checked.
             if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
                 T::try_from(f as u64).map_err(|_| out_of_range(cx))
@@ -196,7 +214,11 @@ impl<T: Extract> Extract for Option<T> {
         match &node.kind {
             NodeKind::Null => Ok(None),
             NodeKind::String(s) if cx.lenient() && is_placeholder(&s.text) => {
-                cx.coerce(CoercionKind::PlaceholderToNone, node.span, cost::PLACEHOLDER);
+                cx.coerce(
+                    CoercionKind::PlaceholderToNone,
+                    node.span,
+                    cost::PLACEHOLDER,
+                );
                 Ok(None)
             }
             _ => T::from_node(node, cx).map(Some),
@@ -225,7 +247,10 @@ pointers!(Box, Rc, Arc);
 
 /// Reads a list: the items of an array; in lenient mode `null` as empty and a single value
 /// as a one-item list. Every item's issues are collected, not only the first.
-pub(crate) fn sequence<T: Extract, C: FromIterator<T>>(node: &Node<'_>, cx: &mut Context) -> Result<C, Failed> {
+pub(crate) fn sequence<T: Extract, C: FromIterator<T>>(
+    node: &Node<'_>,
+    cx: &mut Context,
+) -> Result<C, Failed> {
     match &node.kind {
         NodeKind::Array(items) => {
             let mut failed = false;
@@ -289,7 +314,11 @@ impl<T: Extract, const N: usize> Extract for [T; N] {
         let items: Vec<T> = sequence(node, cx)?;
         let found = items.len();
         items.try_into().map_err(|_| {
-            cx.fail(Category::Type, format!("expected an array of {N} items, found {found}"), node.span)
+            cx.fail(
+                Category::Type,
+                format!("expected an array of {N} items, found {found}"),
+                node.span,
+            )
         })
     }
 }
@@ -382,7 +411,11 @@ integer_keys!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 /// Reads an object into any map: every entry, later duplicates replacing earlier ones
 /// (recorded), every key and value issue collected.
-fn map<K: MapKey, V: Extract>(node: &Node<'_>, cx: &mut Context, mut insert: impl FnMut(K, V) -> bool) -> Result<(), Failed> {
+fn map<K: MapKey, V: Extract>(
+    node: &Node<'_>,
+    cx: &mut Context,
+    mut insert: impl FnMut(K, V) -> bool,
+) -> Result<(), Failed> {
     let entries = match &node.kind {
         NodeKind::Object(entries) => entries,
         NodeKind::Null if cx.lenient() => {
@@ -396,7 +429,11 @@ fn map<K: MapKey, V: Extract>(node: &Node<'_>, cx: &mut Context, mut insert: imp
         cx.at(Segment::Key(entry.key.text.to_string()), |cx| {
             let key = K::from_key(&entry.key.text);
             if key.is_none() {
-                cx.fail(Category::Type, format!("{:?} is not a valid key here", entry.key.text), entry.key_span);
+                cx.fail(
+                    Category::Type,
+                    format!("{:?} is not a valid key here", entry.key.text),
+                    entry.key_span,
+                );
             }
             let value = V::from_node(&entry.value, cx);
             match (key, value) {
@@ -468,7 +505,9 @@ mod tests {
     fn read<T: Extract>(value: serde_json::Value, mode: Mode) -> (Option<T>, Vec<CoercionKind>) {
         let node = Node::from_value(&value);
         let mut cx = Context::with_mode_set(mode);
-        let out = T::from_node(&node, &mut cx).ok().filter(|_| cx.issues().is_empty());
+        let out = T::from_node(&node, &mut cx)
+            .ok()
+            .filter(|_| cx.issues().is_empty());
         (out, cx.coercions().iter().map(|c| c.kind.clone()).collect())
     }
 
@@ -487,11 +526,19 @@ mod tests {
             (json!(-42), Some(-42), None),
             (json!("42"), Some(42), Some(CoercionKind::StringToNumber)),
             (json!(" 42 "), Some(42), Some(CoercionKind::StringToNumber)),
-            (json!("4,200"), Some(4200), Some(CoercionKind::StringToNumber)),
+            (
+                json!("4,200"),
+                Some(4200),
+                Some(CoercionKind::StringToNumber),
+            ),
             (json!(3.0), Some(3), Some(CoercionKind::FloatToInteger)),
             (json!("3.0"), Some(3), Some(CoercionKind::StringToNumber)),
             (json!(3.7), None, None),
-            (json!("The answer is 42."), Some(42), Some(CoercionKind::NumberFromText)),
+            (
+                json!("The answer is 42."),
+                Some(42),
+                Some(CoercionKind::NumberFromText),
+            ),
             (json!([7]), Some(7), Some(CoercionKind::ListToSingle)),
             (json!(true), None, None),
             (json!(null), None, None),
@@ -520,7 +567,10 @@ mod tests {
         assert_eq!(strict::<bool>(json!("yes")), None);
         assert_eq!(strict::<String>(json!(1)), None);
         assert_eq!(strict::<Vec<u8>>(json!(1)), None);
-        assert_eq!(strict::<Option<String>>(json!("N/A")), Some(Some("N/A".to_string())));
+        assert_eq!(
+            strict::<Option<String>>(json!("N/A")),
+            Some(Some("N/A".to_string()))
+        );
         assert_eq!(strict::<i64>(json!(42)), Some(42));
     }
 
@@ -548,25 +598,46 @@ mod tests {
         assert_eq!(lenient::<Option<u8>>(json!("5")), Some(Some(5)));
         assert_eq!(<Option<u8> as Extract>::from_missing(), Some(None));
         assert_eq!(<u8 as Extract>::from_missing(), None);
-        assert_eq!(<Box<Option<u8>> as Extract>::from_missing(), Some(Box::new(None)));
+        assert_eq!(
+            <Box<Option<u8>> as Extract>::from_missing(),
+            Some(Box::new(None))
+        );
     }
 
     #[test]
     fn collections() {
-        assert_eq!(lenient::<Vec<u8>>(json!([1, "2", 3.0])), Some(vec![1, 2, 3]));
+        assert_eq!(
+            lenient::<Vec<u8>>(json!([1, "2", 3.0])),
+            Some(vec![1, 2, 3])
+        );
         let (v, kinds) = read::<Vec<String>>(json!("solo"), Mode::Lenient);
         assert_eq!(v, Some(vec!["solo".to_string()]));
         assert_eq!(kinds, vec![CoercionKind::SingleToList]);
         assert_eq!(lenient::<Vec<u8>>(json!(null)), Some(vec![]));
-        assert_eq!(lenient::<VecDeque<u8>>(json!([1])), Some(VecDeque::from([1])));
-        assert_eq!(lenient::<HashSet<u8>>(json!([1, 1, 2])).map(|s| s.len()), Some(2));
+        assert_eq!(
+            lenient::<VecDeque<u8>>(json!([1])),
+            Some(VecDeque::from([1]))
+        );
+        assert_eq!(
+            lenient::<HashSet<u8>>(json!([1, 1, 2])).map(|s| s.len()),
+            Some(2)
+        );
         assert_eq!(lenient::<[u8; 2]>(json!([1, 2])), Some([1, 2]));
         assert_eq!(lenient::<[u8; 2]>(json!([1, 2, 3])), None);
-        assert_eq!(lenient::<(u8, String)>(json!([1, "a"])), Some((1, "a".to_string())));
+        assert_eq!(
+            lenient::<(u8, String)>(json!([1, "a"])),
+            Some((1, "a".to_string()))
+        );
         assert_eq!(lenient::<(u8, String)>(json!([1])), None);
         let m = lenient::<BTreeMap<String, u8>>(json!({"a": 1, "b": "2"})).unwrap();
-        assert_eq!(m, BTreeMap::from([("a".to_string(), 1), ("b".to_string(), 2)]));
-        assert_eq!(lenient::<HashMap<u32, bool>>(json!({"1": true})), Some(HashMap::from([(1, true)])));
+        assert_eq!(
+            m,
+            BTreeMap::from([("a".to_string(), 1), ("b".to_string(), 2)])
+        );
+        assert_eq!(
+            lenient::<HashMap<u32, bool>>(json!({"1": true})),
+            Some(HashMap::from([(1, true)]))
+        );
         assert_eq!(lenient::<HashMap<u32, bool>>(json!({"x": true})), None);
         let map = lenient::<serde_json::Map<String, serde_json::Value>>(json!(null)).unwrap();
         assert!(map.is_empty());

@@ -6,8 +6,8 @@
 
 mod impls;
 
-pub use impls::MapKey;
 pub(crate) use impls::single as impls_single;
+pub use impls::MapKey;
 
 use crate::node::Number;
 
@@ -38,7 +38,10 @@ pub fn keys_match(a: &str, b: &str) -> bool {
 /// assert_eq!(llm_extract::coerce::normalize_key("Tool_Name"), "toolname");
 /// ```
 pub fn normalize_key(key: &str) -> String {
-    key.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+    key.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// A number written as text: `"42"`, `" 42 "`, `"-3.5"`, `"+7"`, `"4,200"`, `"1e3"`.
@@ -83,13 +86,19 @@ pub fn parse_number(text: &str) -> Option<Number> {
         }
         if negative {
             let n: i64 = format!("-{digits}").parse().ok()?;
-            return Some(if n == 0 { Number::PosInt(0) } else { Number::NegInt(n) });
+            return Some(if n == 0 {
+                Number::PosInt(0)
+            } else {
+                Number::NegInt(n)
+            });
         }
         if let Ok(n) = digits.parse::<u64>() {
             return Some(Number::PosInt(n));
         }
     }
-    let check = rest.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
+    let check = rest.trim_start_matches(|c: char| {
+        c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')
+    });
     if !check.is_empty() {
         return None;
     }
@@ -128,7 +137,8 @@ pub fn number_in_text(text: &str) -> Option<Number> {
         }
         // A number starts here unless glued to a word ("v2", "mp3").
         let glued = i > 0 && (bytes[i - 1].is_ascii_alphabetic() || bytes[i - 1] == b'_');
-        let negative = i > 0 && bytes[i - 1] == b'-' && (i < 2 || !bytes[i - 2].is_ascii_alphanumeric());
+        let negative =
+            i > 0 && bytes[i - 1] == b'-' && (i < 2 || !bytes[i - 2].is_ascii_alphanumeric());
         let start = if negative { i - 1 } else { i };
         let mut end = i;
         loop {
@@ -152,7 +162,8 @@ pub fn number_in_text(text: &str) -> Option<Number> {
                 end += 1;
             }
         }
-        let glued_after = end < bytes.len() && (bytes[end].is_ascii_alphabetic() || bytes[end] == b'_');
+        let glued_after =
+            end < bytes.len() && (bytes[end].is_ascii_alphabetic() || bytes[end] == b'_');
         if !glued && !glued_after {
             let n = parse_number(&text[start..end])?;
             if found.is_some() {
@@ -198,8 +209,22 @@ pub fn parse_bool(text: &str) -> Option<bool> {
 /// ```
 pub fn is_placeholder(text: &str) -> bool {
     const WORDS: [&str; 16] = [
-        "", "n/a", "na", "n.a.", "none", "null", "nil", "-", "--", "\u{2014}", "undefined", "not available",
-        "not applicable", "not specified", "not provided", "tbd",
+        "",
+        "n/a",
+        "na",
+        "n.a.",
+        "none",
+        "null",
+        "nil",
+        "-",
+        "--",
+        "\u{2014}",
+        "undefined",
+        "not available",
+        "not applicable",
+        "not specified",
+        "not provided",
+        "tbd",
     ];
     let t = text.trim();
     t.len() <= 16 && WORDS.iter().any(|w| w.eq_ignore_ascii_case(t))
@@ -284,8 +309,12 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
         return VariantMatch::Exact(i);
     }
     let trimmed = text.trim();
-    let normalized: Vec<usize> =
-        variants.iter().enumerate().filter(|(_, v)| keys_match(v.name, trimmed)).map(|(i, _)| i).collect();
+    let normalized: Vec<usize> = variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| keys_match(v.name, trimmed))
+        .map(|(i, _)| i)
+        .collect();
     match normalized.len() {
         0 => {}
         1 => return VariantMatch::Normalized(normalized[0]),
@@ -294,7 +323,11 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     let aliased: Vec<usize> = variants
         .iter()
         .enumerate()
-        .filter(|(_, v)| v.aliases.iter().any(|a| *a == trimmed || keys_match(a, trimmed)))
+        .filter(|(_, v)| {
+            v.aliases
+                .iter()
+                .any(|a| *a == trimmed || keys_match(a, trimmed))
+        })
         .map(|(i, _)| i)
         .collect();
     match aliased.len() {
@@ -366,7 +399,10 @@ mod tests {
             ("3.0", Some(Number::Float(3.0))),
             (".5", Some(Number::Float(0.5))),
             ("1e3", Some(Number::Float(1000.0))),
-            ("18446744073709551616", Some(Number::Float(18446744073709551616.0))),
+            (
+                "18446744073709551616",
+                Some(Number::Float(18446744073709551616.0)),
+            ),
             ("", None),
             ("-", None),
             ("abc", None),
@@ -414,7 +450,17 @@ mod tests {
         for t in ["", "2", "maybe", "truthy"] {
             assert_eq!(parse_bool(t), None, "{t}");
         }
-        for t in ["N/A", "n/a", "NA", "null", "None", "-", "", "  ", "Not applicable"] {
+        for t in [
+            "N/A",
+            "n/a",
+            "NA",
+            "null",
+            "None",
+            "-",
+            "",
+            "  ",
+            "Not applicable",
+        ] {
             assert!(is_placeholder(t), "{t:?}");
         }
         for t in ["0", "nan", "Nope", "no value at all here"] {
@@ -426,7 +472,10 @@ mod tests {
     fn words_split_case_and_punctuation() {
         assert_eq!(words("InProgress"), vec!["in", "progress"]);
         assert_eq!(words("IN_PROGRESS"), vec!["in", "progress"]);
-        assert_eq!(words("status: in-progress!"), vec!["status", "in", "progress"]);
+        assert_eq!(
+            words("status: in-progress!"),
+            vec!["status", "in", "progress"]
+        );
         assert_eq!(words("userID2x"), vec!["user", "id2x"]);
         assert!(words("  ,, ").is_empty());
     }
@@ -434,14 +483,29 @@ mod tests {
     #[test]
     fn variants_longest_in_text_wins_and_ties_are_ambiguous() {
         const V: &[VariantNames] = &[
-            VariantNames { name: "Progress", aliases: &[] },
-            VariantNames { name: "InProgress", aliases: &["ongoing"] },
-            VariantNames { name: "Done", aliases: &[] },
+            VariantNames {
+                name: "Progress",
+                aliases: &[],
+            },
+            VariantNames {
+                name: "InProgress",
+                aliases: &["ongoing"],
+            },
+            VariantNames {
+                name: "Done",
+                aliases: &[],
+            },
         ];
-        assert_eq!(match_variant("The task is in progress.", V), VariantMatch::InText(1));
+        assert_eq!(
+            match_variant("The task is in progress.", V),
+            VariantMatch::InText(1)
+        );
         assert_eq!(match_variant("in_progress", V), VariantMatch::Normalized(1));
         assert_eq!(match_variant("It is ongoing", V), VariantMatch::InText(1));
-        assert_eq!(match_variant("progress is done", V), VariantMatch::Ambiguous(vec![0, 2]));
+        assert_eq!(
+            match_variant("progress is done", V),
+            VariantMatch::Ambiguous(vec![0, 2])
+        );
         assert_eq!(match_variant("unknown", V), VariantMatch::NoMatch);
         assert_eq!(match_variant("Done", V), VariantMatch::Exact(2));
         assert_eq!(match_variant(" done ", V), VariantMatch::Normalized(2));
@@ -449,7 +513,12 @@ mod tests {
 
     #[test]
     fn keys_match_is_symmetric_and_ignores_separators() {
-        let same = [("tool_name", "toolName"), ("Tool Name", "TOOL-NAME"), ("a.b", "AB"), ("ÉTÉ", "été")];
+        let same = [
+            ("tool_name", "toolName"),
+            ("Tool Name", "TOOL-NAME"),
+            ("a.b", "AB"),
+            ("ÉTÉ", "été"),
+        ];
         for (a, b) in same {
             assert!(keys_match(a, b) && keys_match(b, a), "{a} {b}");
             assert_eq!(normalize_key(a), normalize_key(b));
