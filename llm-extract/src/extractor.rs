@@ -4,7 +4,7 @@ use crate::error::{Category, Error, Issue};
 use crate::extract::{Context, Extract};
 use crate::locate::{self, Candidate};
 use crate::node::Node;
-use crate::parse::{self, Parsed};
+use crate::parse::{self, Parsed, RepairPaths};
 use crate::path::Path;
 use crate::report::{Repair, Report};
 use crate::span::{Position, Span};
@@ -159,7 +159,8 @@ impl Extractor {
                 return Ok(value);
             }
         }
-        self.extract::<serde_json::Value>(text).map(|e| e.value)
+        self.extract_with::<serde_json::Value>(text, RepairPaths::Skip)
+            .map(|e| e.value)
     }
 
     /// Every JSON value in `text`, repaired, in order.
@@ -193,6 +194,14 @@ impl Extractor {
     /// assert!(all[1].report.repairs.iter().any(|r| r.kind == llm_extract::RepairKind::NonStandardQuotes));
     /// ```
     pub fn extract_all<T: Extract>(&self, text: &str) -> Result<Vec<Extracted<T>>, Error> {
+        self.extract_all_with(text, RepairPaths::Record)
+    }
+
+    fn extract_all_with<T: Extract>(
+        &self,
+        text: &str,
+        paths: RepairPaths,
+    ) -> Result<Vec<Extracted<T>>, Error> {
         let located = locate::locate(text, &self.settings);
         let thoughts: Vec<String> = located
             .thoughts
@@ -201,7 +210,7 @@ impl Extractor {
             .collect();
         let mut out = Vec::new();
         let mut first_error = None;
-        for reading in self.readings(text, &located.candidates, true) {
+        for reading in self.readings(text, &located.candidates, true, paths) {
             let parsed = match reading {
                 Ok((_, parsed)) => parsed,
                 Err(e) => {
@@ -223,7 +232,11 @@ impl Extractor {
                     let report = Report {
                         complete: parsed.node.is_complete_deep(),
                         span: parsed.node.span,
-                        repairs: with_positions(text, parsed.repairs),
+                        repairs: if paths == RepairPaths::Record {
+                            with_positions(text, parsed.repairs)
+                        } else {
+                            parsed.repairs
+                        },
                         coercions,
                         score,
                     };
@@ -252,10 +265,20 @@ impl Extractor {
 
     /// The best `T` in `text`, with the report of repairs and coercions.
     pub fn extract<T: Extract>(&self, text: &str) -> Result<Extracted<T>, Error> {
+        self.extract_with(text, RepairPaths::Record)
+    }
+
+    /// [`Extractor::extract`], optionally without the repair paths and positions that only
+    /// the report shows (the value and the choice are the same).
+    fn extract_with<T: Extract>(
+        &self,
+        text: &str,
+        paths: RepairPaths,
+    ) -> Result<Extracted<T>, Error> {
         let located = locate::locate(text, &self.settings);
         let mut best: Option<(u32, Extracted<T>)> = None;
         let mut failures: Vec<(usize, u32, Vec<Issue>)> = Vec::new();
-        for reading in self.readings(text, &located.candidates, false) {
+        for reading in self.readings(text, &located.candidates, false, paths) {
             let (candidate, parsed) = match reading {
                 Ok(r) => r,
                 Err(e) => {
@@ -282,7 +305,11 @@ impl Extractor {
                     let score = repairs_cost + coercions.iter().map(|c| c.cost).sum::<u32>();
                     if best.as_ref().is_none_or(|(s, _)| score < *s) {
                         let report = Report {
-                            repairs: with_positions(text, parsed.repairs),
+                            repairs: if paths == RepairPaths::Record {
+                                with_positions(text, parsed.repairs)
+                            } else {
+                                parsed.repairs
+                            },
                             coercions,
                             score,
                             complete: parsed.node.is_complete_deep(),
@@ -331,7 +358,7 @@ impl Extractor {
         let located = locate::locate(text, &self.settings);
         let mut out = Vec::new();
         let mut failure: Option<Vec<Issue>> = None;
-        for reading in self.readings(text, &located.candidates, true) {
+        for reading in self.readings(text, &located.candidates, true, RepairPaths::Skip) {
             let parsed = match reading {
                 Ok((_, parsed)) => parsed,
                 Err(e) => {
@@ -377,6 +404,7 @@ impl Extractor {
         text: &'t str,
         candidates: &'c [Candidate],
         disjoint: bool,
+        paths: RepairPaths,
     ) -> impl Iterator<Item = Result<(&'c Candidate, Parsed<'t>), Error>> + use<'t, 'c> {
         let mut order: Vec<&Candidate> = candidates.iter().collect();
         if disjoint {
@@ -401,7 +429,7 @@ impl Extractor {
                     .with_positions(text)));
                 }
             }
-            let parsed = locate::parse_candidate(text, candidate, &self.settings);
+            let parsed = locate::parse_candidate(text, candidate, &self.settings, paths);
             if let Ok(p) = &parsed {
                 if disjoint {
                     taken.push(p.node.span.max_with(candidate.span));
@@ -459,7 +487,7 @@ pub(crate) fn not_found(text: &str) -> Error {
 pub(crate) fn best_node<'t>(extractor: &'t Extractor, text: &'t str) -> Result<Parsed<'t>, Error> {
     let located = locate::locate(text, &extractor.settings);
     let mut first_error = None;
-    for reading in extractor.readings(text, &located.candidates, false) {
+    for reading in extractor.readings(text, &located.candidates, false, RepairPaths::Record) {
         match reading {
             Ok((_, parsed)) => return Ok(parsed),
             Err(e) => {

@@ -214,21 +214,20 @@ impl<'a> Node<'a> {
 
 impl Drop for Node<'_> {
     /// Drops deep trees iteratively: the default, recursive drop would overflow the stack on
-    /// input nested far beyond `max_depth`'s default, which callers may raise.
+    /// input nested far beyond `max_depth`'s default, which callers may raise. Shallow trees
+    /// (no container inside a container) take the ordinary path.
     fn drop(&mut self) {
-        fn children<'a>(kind: &mut NodeKind<'a>) -> Vec<Node<'a>> {
+        fn move_children<'a>(kind: &mut NodeKind<'a>, stack: &mut Vec<Node<'a>>) {
             match kind {
-                NodeKind::Array(items) => std::mem::take(items),
-                NodeKind::Object(entries) => std::mem::take(entries)
-                    .into_iter()
-                    .map(|mut e| e.take_value())
-                    .collect(),
-                _ => Vec::new(),
+                NodeKind::Array(items) => stack.append(items),
+                NodeKind::Object(entries) => stack.extend(entries.drain(..).map(|e| e.value)),
+                _ => {}
             }
         }
-        let is_container = |n: &Node<'_>| {
-            matches!(&n.kind, NodeKind::Array(a) if !a.is_empty())
-                || matches!(&n.kind, NodeKind::Object(o) if !o.is_empty())
+        let is_container = |n: &Node<'_>| match &n.kind {
+            NodeKind::Array(a) => !a.is_empty(),
+            NodeKind::Object(o) => !o.is_empty(),
+            _ => false,
         };
         let nested = match &self.kind {
             NodeKind::Array(items) => items.iter().any(is_container),
@@ -238,9 +237,10 @@ impl Drop for Node<'_> {
         if !nested {
             return;
         }
-        let mut stack = children(&mut self.kind);
+        let mut stack = Vec::new();
+        move_children(&mut self.kind, &mut stack);
         while let Some(mut node) = stack.pop() {
-            stack.extend(children(&mut node.kind));
+            move_children(&mut node.kind, &mut stack);
         }
     }
 }

@@ -78,11 +78,13 @@ impl Position {
     }
 
     /// Positions of many offsets in one pass over `text`. `offsets` may be in any order.
+    ///
+    /// Linear in the text plus the number of offsets, however long the lines are.
     pub fn of_many(text: &str, offsets: &[usize]) -> Vec<Position> {
         let mut order: Vec<usize> = (0..offsets.len()).collect();
         order.sort_by_key(|&i| offsets[i]);
         let mut out = vec![Position::default(); offsets.len()];
-        let (mut line, mut line_start, mut cursor) = (1usize, 0usize, 0usize);
+        let (mut line, mut cursor, mut column) = (1usize, 0usize, 1usize);
         for i in order {
             let mut target = offsets[i].min(text.len());
             while !text.is_char_boundary(target) {
@@ -90,13 +92,15 @@ impl Position {
             }
             if target > cursor {
                 let chunk = &text.as_bytes()[cursor..target];
-                for nl in memchr::memchr_iter(b'\n', chunk) {
-                    line += 1;
-                    line_start = cursor + nl + 1;
+                match memchr::memrchr(b'\n', chunk) {
+                    Some(last) => {
+                        line += memchr::memchr_iter(b'\n', chunk).count();
+                        column = text[cursor + last + 1..target].chars().count() + 1;
+                    }
+                    None => column += text[cursor..target].chars().count(),
                 }
                 cursor = target;
             }
-            let column = text[line_start..target.max(line_start)].chars().count() + 1;
             out[i] = Position { line, column };
         }
         out
@@ -121,7 +125,8 @@ mod tests {
         for (o, p) in offsets.iter().zip(bulk) {
             assert_eq!(Position::of(text, *o), p, "offset {o}");
         }
-        assert_eq!(Position::of(text, 5), Position { line: 3, column: 1 });
+        assert_eq!(Position::of(text, 5), Position { line: 2, column: 3 });
+        assert_eq!(Position::of(text, 6), Position { line: 3, column: 1 });
         // Inside the two-byte é snaps back to its start.
         assert_eq!(Position::of(text, 4), Position { line: 2, column: 2 });
     }

@@ -265,6 +265,7 @@ pub(crate) fn parse_candidate<'t>(
     text: &'t str,
     candidate: &Candidate,
     settings: &Settings,
+    paths: parse::RepairPaths,
 ) -> Result<Parsed<'t>, Error> {
     let mut parsed = if candidate.sections {
         let node = sections::sections(text, candidate.span)
@@ -277,7 +278,7 @@ pub(crate) fn parse_candidate<'t>(
     } else if candidate.embedded {
         parse_embedded(text, candidate, settings)?
     } else {
-        parse::parse_span(text, candidate.span, settings.max_depth)?
+        parse::parse_span_with(text, candidate.span, settings.max_depth, paths)?
     };
     let trailing = &text[parsed.end.min(candidate.span.end)..candidate.span.end];
     if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {

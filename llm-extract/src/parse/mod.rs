@@ -99,6 +99,23 @@ pub fn parse(text: &str, max_depth: usize) -> Result<Parsed<'_>, Error> {
 /// Parses the value that starts at `span.start` of `text` without reading past `span.end`.
 /// Spans in the result are offsets into `text`.
 pub fn parse_span(text: &str, span: Span, max_depth: usize) -> Result<Parsed<'_>, Error> {
+    parse_span_with(text, span, max_depth, RepairPaths::Record)
+}
+
+/// Whether repairs carry the JSON path where they happened (building paths costs an
+/// allocation per repair; callers that only rank readings by cost skip it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RepairPaths {
+    Record,
+    Skip,
+}
+
+pub(crate) fn parse_span_with(
+    text: &str,
+    span: Span,
+    max_depth: usize,
+    paths: RepairPaths,
+) -> Result<Parsed<'_>, Error> {
     let end = span.end.min(text.len());
     let start = span.start.min(end);
     Parser {
@@ -111,6 +128,7 @@ pub fn parse_span(text: &str, span: Span, max_depth: usize) -> Result<Parsed<'_>
         stack: Vec::new(),
         backtrack_budget: end - start,
         open_objects: 0,
+        paths,
     }
     .run()
     .map_err(|e| e.with_positions(text))
@@ -169,6 +187,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) backtrack_budget: usize,
     /// How many objects are open, so a `}` with none to close is found stray in O(1).
     open_objects: usize,
+    paths: RepairPaths,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
@@ -200,6 +219,9 @@ impl<'a> Parser<'a> {
     /// `of_container`, the path of the innermost open container itself rather than of the
     /// value being read inside it.
     fn path(&self, of_container: bool) -> Path {
+        if self.paths == RepairPaths::Skip {
+            return Path::root();
+        }
         let depth = self.stack.len();
         self.stack[..depth.min(MAX_REPAIR_PATH)]
             .iter()
