@@ -40,8 +40,8 @@ fn schema_has_canonical_names_descriptions_and_rules() {
     assert_eq!(props["summary"]["description"], "One sentence.");
     assert_eq!(props["summary"]["minLength"], 1);
     assert_eq!(props["summary"]["maxLength"], 200);
-    assert_eq!(props["starRating"]["minimum"], 1.0);
-    assert_eq!(props["starRating"]["maximum"], 5.0);
+    assert_eq!(props["starRating"]["minimum"], 1);
+    assert_eq!(props["starRating"]["maximum"], 5);
     assert_eq!(props["tags"]["maxItems"], 3);
     assert_eq!(props["language"]["pattern"], "^[a-z]{2}$");
     assert_eq!(props["sentiment"]["$ref"], "#/$defs/Sentiment");

@@ -117,15 +117,10 @@ impl Context {
 
     /// Records a type mismatch at the current path: what was expected, what was found.
     pub fn mismatch(&mut self, expected: &str, node: &Node<'_>) -> Failed {
-        let found = describe(node);
-        let issue = Issue::new(
-            Category::Type,
-            self.path.clone(),
-            format!("expected {expected}, found {found}"),
-        )
-        .expected(expected)
-        .found(found)
-        .at(node.span);
+        let issue = Issue::new(Category::Type, self.path.clone(), "wrong type")
+            .expected(expected)
+            .found(describe(node))
+            .at(node.span);
         self.issues.push(issue);
         Failed
     }

@@ -265,7 +265,6 @@ impl<'n, 'a> Fields<'n, 'a> {
                             cx.path().clone(),
                             format!("missing field `{name}`"),
                         )
-                        .expected(format!("a value for `{name}`"))
                         .at(span);
                         cx.push_issue(issue);
                         None
@@ -382,9 +381,7 @@ fn other_or_fail(
             "{shown:?} is ambiguous: it matches {} equally",
             names(&mut list.into_iter())
         );
-        let issue = Issue::new(Category::Variant, cx.path().clone(), message)
-            .found(format!("{shown:?}"))
-            .at(span);
+        let issue = Issue::new(Category::Variant, cx.path().clone(), message).at(span);
         cx.push_issue(issue);
         return Err(Failed);
     }
@@ -393,10 +390,7 @@ fn other_or_fail(
         return Ok(i);
     }
     let expected = names(&mut (0..spec.variants.len()));
-    let message = format!(
-        "unknown variant {shown:?} of `{}`, expected one of {expected}",
-        spec.name
-    );
+    let message = format!("unknown variant of `{}`", spec.name);
     let issue = Issue::new(Category::Variant, cx.path().clone(), message)
         .expected(format!("one of {expected}"))
         .found(format!("{shown:?}"))

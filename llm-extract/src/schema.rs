@@ -25,7 +25,7 @@ use serde_json::{json, Map, Value};
 /// let schema = llm_extract::json_schema::<Item>();
 /// let v = schema.as_value();
 /// assert_eq!(v["description"], "A product.");
-/// assert_eq!(v["properties"]["price"]["minimum"], 1.0);
+/// assert_eq!(v["properties"]["price"]["minimum"], 1);
 /// assert_eq!(v["properties"]["price"]["description"], "Price in cents.");
 /// assert_eq!(v["required"], serde_json::json!(["price"]));
 /// ```
@@ -365,6 +365,15 @@ pub mod private {
         pub one_of: &'static [Allowed],
     }
 
+    /// A bound as JSON: whole numbers as integers (`1`, not `1.0`).
+    fn number(n: f64) -> Value {
+        if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+            json!(n as i64)
+        } else {
+            json!(n)
+        }
+    }
+
     fn as_map(schema: Schema) -> Map<String, Value> {
         match schema.to_value() {
             Value::Object(m) => m,
@@ -394,10 +403,10 @@ pub mod private {
         let types = types(&map);
         let has = |t: &str| types.iter().any(|x| x == t);
         if let Some(m) = rules.min {
-            map.insert("minimum".into(), json!(m));
+            map.insert("minimum".into(), number(m));
         }
         if let Some(m) = rules.max {
-            map.insert("maximum".into(), json!(m));
+            map.insert("maximum".into(), number(m));
         }
         for (len, [string, array, object]) in [
             (rules.min_len, ["minLength", "minItems", "minProperties"]),
@@ -423,7 +432,7 @@ pub mod private {
                 .iter()
                 .map(|a| match a {
                     Allowed::Str(s) => json!(s),
-                    Allowed::Number(n) => json!(n),
+                    Allowed::Number(n) => number(*n),
                     Allowed::Bool(b) => json!(b),
                 })
                 .collect();

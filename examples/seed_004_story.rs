@@ -1,0 +1,43 @@
+//! Seed 004: `{items, story}` from a local model, through truncation, comments, single
+//! quotes, raw newlines and unescaped quotes.
+//!
+//! Run with `cargo run -p llm-extract-examples --example seed_004_story`.
+
+// The types are shown through `Debug`, which the dead-code lint does not count as a read.
+#![allow(dead_code)]
+
+use llm_extract::Extract;
+
+#[derive(Extract, Debug)]
+struct Item {
+    id: String,
+    value: String,
+    description: Option<String>,
+    evidence: Option<String>,
+}
+
+#[derive(Extract, Debug)]
+struct StoryExtraction {
+    #[extract(default)]
+    items: Vec<Item>,
+    story: String,
+}
+
+fn main() {
+    let replies = [
+        "```json\n{\"items\": [{\"id\": \"event_kind\", \"value\": \"system_change\",}], \"story\": \"The event happened.\"}\n```\nHere is the result!",
+        "{'items': [], // none found\n 'story': 'She said \"hi\"\nand left.'}",
+        r#"{"story": "The server restarted", "items":[{"id":"cause", "value": "deploy"#,
+    ];
+    for reply in replies {
+        match llm_extract::extract::<StoryExtraction>(reply) {
+            Ok(out) => println!(
+                "{:?}\n  complete: {}, repairs: {}",
+                out.value,
+                out.report.complete,
+                out.report.repairs.len()
+            ),
+            Err(e) => println!("error: {e}"),
+        }
+    }
+}

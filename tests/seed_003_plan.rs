@@ -1,0 +1,163 @@
+//! Seed 003: an agent framework's planning and execution outputs (title, intent, plan, tool
+//! calls, todo items), with thoughts split off and labeled sections as the last resort.
+
+use llm_extract::Extract;
+use serde_json::json;
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "camelCase")]
+struct ParsedToolCall {
+    #[extract(alias = "id")]
+    call_id: String,
+    #[extract(alias = "tool", alias = "name")]
+    tool_name: String,
+    #[extract(alias = "args", alias = "parameters", default)]
+    arguments: serde_json::Value,
+}
+
+#[derive(Extract, Debug, PartialEq, Clone, Copy)]
+#[extract(rename_all = "snake_case")]
+enum TodoStatus {
+    Pending,
+    InProgress,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+fn pending() -> TodoStatus {
+    TodoStatus::Pending
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "camelCase")]
+struct TodoItem {
+    id: String,
+    #[extract(min_len = 1)]
+    description: String,
+    #[extract(default = pending)]
+    status: TodoStatus,
+    #[extract(default)]
+    dependencies: Vec<String>,
+}
+
+/// What the planning call returns.
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "camelCase")]
+struct PlanningOutput {
+    /// A concise thread title (at most 10 words).
+    title: Option<String>,
+    intent: Option<String>,
+    plan: Option<String>,
+    #[extract(default)]
+    tool_calls: Vec<ParsedToolCall>,
+    #[extract(default)]
+    todo_list: Vec<TodoItem>,
+}
+
+#[derive(Extract, Debug, PartialEq, Clone, Copy)]
+#[extract(rename_all = "snake_case")]
+enum NextStep {
+    Continue,
+    Wait,
+    CompleteItem,
+    UpdatePlan,
+}
+
+/// What an execution call returns.
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "camelCase")]
+struct ExecutionOutput {
+    #[extract(default)]
+    tool_calls: Vec<ParsedToolCall>,
+    next_step_decision: Option<NextStep>,
+    updated_plan: Option<serde_json::Value>,
+    content: Option<String>,
+}
+
+const PLANNING: &str = r#"<think>The user wants weather for two cities; I will call the tool twice.</think>
+---JSON_OUTPUT_START---
+{
+  "title": "Weather in Paris and Rome",
+  "intent": "Compare today's weather",
+  "plan": "Look up both cities, then compare.",
+  "toolCalls": [
+    {"callId": "c1", "toolName": "weather", "arguments": {"city": "Paris"}},
+    {"callId": "c2", "toolName": "weather", "arguments": {"city": "Rome"}}
+  ],
+  "todoList": [
+    {"id": "1", "description": "Get Paris weather", "status": "in_progress"},
+    {"id": "2", "description": "Get Rome weather", "dependencies": []},
+    {"id": "3", "description": "Compare", "status": "pending", "dependencies": ["1", "2"]}
+  ]
+}
+---JSON_OUTPUT_END---"#;
+
+#[test]
+fn planning_output_between_markers_with_thoughts() {
+    let out = llm_extract::extract::<PlanningOutput>(PLANNING).unwrap();
+    let p = &out.value;
+    assert_eq!(p.title.as_deref(), Some("Weather in Paris and Rome"));
+    assert_eq!(p.tool_calls.len(), 2);
+    assert_eq!(p.tool_calls[1].arguments, json!({"city": "Rome"}));
+    assert_eq!(p.todo_list[0].status, TodoStatus::InProgress);
+    assert_eq!(p.todo_list[1].status, TodoStatus::Pending);
+    assert_eq!(p.todo_list[2].dependencies, vec!["1", "2"]);
+    assert_eq!(
+        out.thoughts,
+        vec!["The user wants weather for two cities; I will call the tool twice."]
+    );
+}
+
+#[test]
+fn snake_case_keys_and_alternate_names_from_other_providers() {
+    let text = "```json\n{\"title\": \"T\", \"tool_calls\": [{\"id\": \"c1\", \"name\": \"search\", \"args\": {\"q\": \"x\"}}], \"todo_list\": [{\"id\": \"1\", \"description\": \"Search\", \"status\": \"In Progress\"}]}\n```";
+    let p: PlanningOutput = llm_extract::from_str(text).unwrap();
+    assert_eq!(
+        p.tool_calls[0],
+        ParsedToolCall {
+            call_id: "c1".into(),
+            tool_name: "search".into(),
+            arguments: json!({"q": "x"})
+        }
+    );
+    assert_eq!(p.todo_list[0].status, TodoStatus::InProgress);
+}
+
+#[test]
+fn labeled_sections_when_there_is_no_json() {
+    let text = "Title: Plan a trip\nIntent: Book flights and a hotel\nPlan: Search flights first, then hotels.";
+    let p: PlanningOutput = llm_extract::from_str(text).unwrap();
+    assert_eq!(p.title.as_deref(), Some("Plan a trip"));
+    assert_eq!(p.intent.as_deref(), Some("Book flights and a hotel"));
+    assert_eq!(
+        p.plan.as_deref(),
+        Some("Search flights first, then hotels.")
+    );
+    assert!(p.tool_calls.is_empty() && p.todo_list.is_empty());
+}
+
+#[test]
+fn execution_output_decisions() {
+    let text = r#"<thinking>done with item 1</thinking>
+{"nextStepDecision": "complete item", "content": "Paris is sunny.", "toolCalls": []}"#;
+    let out = llm_extract::extract::<ExecutionOutput>(text).unwrap();
+    assert_eq!(out.value.next_step_decision, Some(NextStep::CompleteItem));
+    assert_eq!(out.value.content.as_deref(), Some("Paris is sunny."));
+    assert_eq!(out.thoughts, vec!["done with item 1"]);
+}
+
+#[test]
+fn invalid_todo_items_are_reported_with_paths() {
+    let text = r#"{"todoList": [{"id": "1", "description": "ok"}, {"id": "2", "description": ""}, {"description": "x", "status": "someday"}]}"#;
+    let err = llm_extract::from_str::<PlanningOutput>(text).unwrap_err();
+    let paths: Vec<String> = err.issues().iter().map(|i| i.path.to_string()).collect();
+    assert_eq!(
+        paths,
+        vec![
+            "$.todoList[1].description",
+            "$.todoList[2].id",
+            "$.todoList[2].status"
+        ]
+    );
+}
