@@ -191,6 +191,15 @@ pub trait Matcher: Send + Sync + 'static {
     }
 }
 
+/// A matcher's name and arity, as [`Registry::metadata`] lists them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatcherInfo {
+    /// The name assertions use.
+    pub name: String,
+    /// Whether `expected` is required.
+    pub arity: Arity,
+}
+
 /// The matchers available by name. [`Registry::new`] holds the built-in ones; add your own
 /// with [`Registry::register`].
 ///
@@ -268,6 +277,24 @@ impl Registry {
     /// Every matcher name, sorted.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.matchers.keys().map(String::as_str)
+    }
+
+    /// What a UI needs to offer the matchers (the PRD's registry metadata): each name and
+    /// arity, sorted by name.
+    ///
+    /// ```
+    /// let info = llm_extract::assert::Registry::new().metadata();
+    /// let json = serde_json::to_value(&info).unwrap();
+    /// assert!(json.as_array().unwrap().contains(&serde_json::json!({"name": "toBeNull", "arity": "none"})));
+    /// ```
+    pub fn metadata(&self) -> Vec<MatcherInfo> {
+        self.matchers
+            .values()
+            .map(|m| MatcherInfo {
+                name: m.name().to_string(),
+                arity: m.arity(),
+            })
+            .collect()
     }
 
     /// Checks an assertion and prepares it for evaluation: its path parses, its matcher exists,

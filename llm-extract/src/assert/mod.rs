@@ -40,7 +40,7 @@ mod value;
 
 pub use self::json_path::{normalized_path, resolve_json_path, JsonPath, Resolved, MAX_PATH_LEN};
 pub use self::matcher::{
-    Arity, CompiledAssertion, Expected, Matcher, MatcherContext, Registry, Verdict,
+    Arity, CompiledAssertion, Expected, Matcher, MatcherContext, MatcherInfo, Registry, Verdict,
 };
 pub use self::model::{Assertion, AssertionResult, Evaluation, Outcome, OutputType, PathMatch};
 pub use self::pattern::MAX_PATTERN_LEN;
