@@ -226,10 +226,15 @@ impl Matcher for ToMatch {
         Ok(Some(Box::new(pattern)))
     }
     fn evaluate(&self, actual: Option<&Value>, expected: &Expected, _: &MatcherContext) -> Verdict {
+        // Compiled once by `prepare`; compiled here only when called without it.
+        let compiled_here;
         let pattern = match expected.prepared::<Pattern>() {
-            Some(p) => p.clone(),
+            Some(p) => p,
             None => match Pattern::from_expected(expected_value(expected)) {
-                Ok(p) => p,
+                Ok(p) => {
+                    compiled_here = p;
+                    &compiled_here
+                }
                 Err(why) => return Verdict::Error(why),
             },
         };
