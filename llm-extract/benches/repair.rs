@@ -31,7 +31,9 @@ fn bench_valid(c: &mut Criterion) {
         let doc = valid_doc(size);
         group.throughput(Throughput::Bytes(doc.len() as u64));
         if size >= 1_000_000 {
-            group.sample_size(10).measurement_time(Duration::from_secs(4));
+            group
+                .sample_size(10)
+                .measurement_time(Duration::from_secs(4));
         }
         group.bench_with_input(BenchmarkId::new("serde_json", label), &doc, |b, d| {
             b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(d)).unwrap())
@@ -49,12 +51,21 @@ fn messy_inputs() -> Vec<(&'static str, String)> {
     let commented = doc.replace("\"ok\": true,", "\"ok\": true, // checked\n");
     let truncated = doc[..doc.len() * 2 / 3].to_string();
     vec![
-        ("fenced", format!("Here is the JSON you asked for:\n```json\n{doc}\n```\nLet me know!")),
-        ("prose-wrapped", format!("Sure! The result is {doc} and that is all.")),
+        (
+            "fenced",
+            format!("Here is the JSON you asked for:\n```json\n{doc}\n```\nLet me know!"),
+        ),
+        (
+            "prose-wrapped",
+            format!("Sure! The result is {doc} and that is all."),
+        ),
         ("commented", commented),
         ("truncated", truncated),
         ("single-quoted", single),
-        ("python-literals", doc.replace("true", "True").replace("null", "None")),
+        (
+            "python-literals",
+            doc.replace("true", "True").replace("null", "None"),
+        ),
     ]
 }
 
@@ -85,7 +96,10 @@ fn adversarial(kind: &str, n: usize) -> String {
 
 fn bench_adversarial(c: &mut Criterion) {
     let mut group = c.benchmark_group("adversarial");
-    group.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
     let kinds = [
         "open-braces",
         "open-brackets",
@@ -110,12 +124,16 @@ fn bench_adversarial(c: &mut Criterion) {
     for n in [100_000, 200_000] {
         let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_with_input(BenchmarkId::new("nested-arrays-raised-limit", n), &text, |b, t| {
-            b.iter(|| llm_extract::parse::parse(black_box(t), usize::MAX).map(|p| p.end))
-        });
-        group.bench_with_input(BenchmarkId::new("nested-arrays-default-limit", n), &text, |b, t| {
-            b.iter(|| llm_extract::repair(black_box(t)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("nested-arrays-raised-limit", n),
+            &text,
+            |b, t| b.iter(|| llm_extract::parse::parse(black_box(t), usize::MAX).map(|p| p.end)),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("nested-arrays-default-limit", n),
+            &text,
+            |b, t| b.iter(|| llm_extract::repair(black_box(t))),
+        );
     }
     group.finish();
 }

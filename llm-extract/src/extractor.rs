@@ -159,8 +159,53 @@ impl Extractor {
                 return Ok(value);
             }
         }
-        self.extract_with::<serde_json::Value>(text, RepairPaths::Skip)
-            .map(|e| e.value)
+        let located = locate::locate(text, &self.settings);
+        let mut best: Option<(u32, serde_json::Value)> = None;
+        let mut first_error = None;
+        for candidate in &located.candidates {
+            if best
+                .as_ref()
+                .is_some_and(|(score, _)| *score <= candidate.base_cost)
+            {
+                break; // every later candidate costs at least this much
+            }
+            if self
+                .settings
+                .max_payload
+                .is_some_and(|max| candidate.span.len() > max)
+            {
+                first_error.get_or_insert_with(|| self.too_large(text, candidate));
+                continue;
+            }
+            // Valid JSON in a candidate (the usual fenced or prose-wrapped reply): serde_json
+            // reads it exactly as the tolerant parser would, and faster.
+            if !candidate.embedded && !candidate.sections {
+                let slice = &text[candidate.span.start..candidate.span.end];
+                if let Some(value) = parse::strict(slice, self.settings.max_depth) {
+                    if !value.is_string() {
+                        best = Some((candidate.base_cost, value));
+                        continue;
+                    }
+                }
+            }
+            match locate::parse_candidate(text, candidate, &self.settings, RepairPaths::Skip)
+                .and_then(|parsed| self.check_complete(&parsed, text).map(|()| parsed))
+            {
+                Ok(parsed) => {
+                    let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
+                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                        best = Some((score, parsed.node.to_value()));
+                    }
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match best {
+            Some((_, value)) => Ok(value),
+            None => Err(first_error.unwrap_or_else(|| not_found(text))),
+        }
     }
 
     /// Every JSON value in `text`, repaired, in order.
@@ -417,19 +462,12 @@ impl Extractor {
             if disjoint && candidate.span.start < taken_end {
                 return None;
             }
-            if let Some(max) = self.settings.max_payload {
-                if candidate.span.len() > max {
-                    return Some(Err(Error::new(vec![Issue::new(
-                        Category::TooLarge,
-                        Path::root(),
-                        format!(
-                            "candidate of {} bytes is larger than max_payload ({max} bytes); raise it with Extractor::max_payload",
-                            candidate.span.len()
-                        ),
-                    )
-                    .at(candidate.span)])
-                    .with_positions(text)));
-                }
+            if self
+                .settings
+                .max_payload
+                .is_some_and(|max| candidate.span.len() > max)
+            {
+                return Some(Err(self.too_large(text, candidate)));
             }
             let parsed = locate::parse_candidate(text, candidate, &self.settings, paths);
             if let Ok(p) = &parsed {
@@ -439,6 +477,20 @@ impl Extractor {
             }
             Some(parsed.map(|p| (candidate, p)))
         })
+    }
+
+    fn too_large(&self, text: &str, candidate: &Candidate) -> Error {
+        let max = self.settings.max_payload.unwrap_or_default();
+        Error::new(vec![Issue::new(
+            Category::TooLarge,
+            Path::root(),
+            format!(
+                "candidate of {} bytes is larger than max_payload ({max} bytes); raise it with Extractor::max_payload",
+                candidate.span.len()
+            ),
+        )
+        .at(candidate.span)])
+        .with_positions(text)
     }
 
     fn check_complete(&self, parsed: &Parsed<'_>, text: &str) -> Result<(), Error> {

@@ -12,7 +12,12 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -26,7 +31,10 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn repairs_stdin_compactly() {
-    let o = run(&["repair"], "Sure!\n```json\n{name: 'Ada', tags: ['x',],}\n```");
+    let o = run(
+        &["repair"],
+        "Sure!\n```json\n{name: 'Ada', tags: ['x',],}\n```",
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "{\"name\":\"Ada\",\"tags\":[\"x\"]}\n");
     assert!(stderr(&o).is_empty());
@@ -77,7 +85,10 @@ fn no_value_exits_1_with_one_line() {
 
 #[test]
 fn bad_usage_exits_2() {
-    assert_eq!(run(&["repair", "--no-such-flag"], "").status.code(), Some(2));
+    assert_eq!(
+        run(&["repair", "--no-such-flag"], "").status.code(),
+        Some(2)
+    );
     assert_eq!(run(&["no-such-command"], "").status.code(), Some(2));
 }
 
@@ -89,7 +100,10 @@ fn limits_and_completeness_flags() {
     let o = run(&["repair", "--max-depth", "2"], "[[[1]]]");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("max_depth"));
-    let o = run(&["repair", "--marker", "TOOL_CALL"], "[0] example\nTOOL_CALL [1]");
+    let o = run(
+        &["repair", "--marker", "TOOL_CALL"],
+        "[0] example\nTOOL_CALL [1]",
+    );
     assert_eq!(stdout(&o), "[1]\n");
 }
 
@@ -105,10 +119,19 @@ fn jsonl_batch_never_stops_on_a_bad_line() {
     .join("\n");
     let o = run(&["repair", "--jsonl"], &input);
     assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0], serde_json::json!({"a": 1}));
-    assert!(lines[1]["error"].as_str().unwrap().contains("no JSON found"));
-    assert!(lines[2]["error"].as_str().unwrap().contains("line 3 is not a JSON string"));
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no JSON found"));
+    assert!(lines[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("line 3 is not a JSON string"));
     assert_eq!(lines[3], serde_json::json!([1, 2]));
 }

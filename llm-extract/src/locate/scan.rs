@@ -98,6 +98,18 @@ pub(crate) fn fences(text: &str) -> Vec<Fence> {
     out
 }
 
+/// Bytes the value scan stops at.
+static STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'{' as usize] = true;
+    table[b'}' as usize] = true;
+    table[b'[' as usize] = true;
+    table[b']' as usize] = true;
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// Where values may be in `region` of `text`: each top-level balanced `{...}` / `[...]` span,
 /// string-aware (a `}` inside a `"..."` string closes nothing). When an opener is never
 /// closed, the text from it to the end of the region is a candidate (a truncated value), and
@@ -113,6 +125,11 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, bool)> {
     let mut i = region.start;
     while i < region.end {
         let b = bytes[i];
+        // Most bytes are not brackets, quotes or backslashes: one table lookup each.
+        if !STRUCTURAL[b as usize] {
+            i += 1;
+            continue;
+        }
         if in_string {
             match b {
                 b'\\' => i += 1,
