@@ -405,3 +405,17 @@ proptest! {
         let _ = Extractor::new().marker("a").max_depth(3).repair(&text);
     }
 }
+
+/// Regression: a truncated, quirky fenced object lost to the list nested inside it, because
+/// the nested candidate's penalty was smaller than the sum of the outer object's repairs.
+#[test]
+fn truncated_reply_beats_a_value_nested_inside_it() {
+    let reply = "Sure:\n```json\n{\n  name: 'Ada', // c\n  \"langs\": [\"en\", \"fr\",],\n  \"admin\": True,\n  \"bio\": \"Wrote \"the\" first";
+    assert_eq!(
+        repair(reply),
+        json!({"name": "Ada", "langs": ["en", "fr"], "admin": true, "bio": "Wrote \"the\" first"})
+    );
+    // ... while prose with a stray brace still yields the real value inside it.
+    assert_eq!(repair("Use { to open. Result: {\"a\": 1}"), json!({"a": 1}));
+    assert!(repairs_of("Use { to open. Result: {\"a\": 1}").contains(&RepairKind::NestedValue));
+}

@@ -67,6 +67,11 @@ pub enum RepairKind {
     TruncatedKey,
     /// A JSONP wrapper such as `callback(...)` was removed.
     JsonpWrapper,
+    /// The value was taken from inside a bracket that never closed, dropping the text around
+    /// it (which read like prose rather than a value cut off by the end of the text).
+    NestedValue,
+    /// An unquoted key that reads like a sentence: likely prose caught between braces.
+    SentenceKey,
 }
 
 impl RepairKind {
@@ -83,6 +88,9 @@ impl RepairKind {
             UnquotedString | TruncatedKey => 2,
             StrayBracket | MissingBracket => 3,
             LabeledSections | SkippedText => 4,
+            // A truncated reply with many small repairs must still beat a value found inside
+            // it; only a reading with prose for keys should lose to one.
+            NestedValue | SentenceKey => 12,
         }
     }
 }

@@ -174,7 +174,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                 // Inside an opener that never closed: the opener is more likely a value cut off
                 // by the end of the text than a stray brace in prose.
                 context.push((
-                    RepairKind::SkippedText,
+                    RepairKind::NestedValue,
                     Span::new(region.span.start, found.start),
                 ));
             }

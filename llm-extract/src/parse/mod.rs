@@ -689,9 +689,7 @@ impl<'a> Parser<'a> {
         self.repair(RepairKind::UnquotedKey, Span::new(start, start + raw.len()));
         if raw.contains(['.', '!', '?', ';', '(', ')']) && raw.contains(' ') {
             // Reads like a sentence, not a key: likely prose caught between braces.
-            if let Some(last) = self.repairs.last_mut() {
-                last.cost += RepairKind::SkippedText.cost();
-            }
+            self.repair(RepairKind::SentenceKey, Span::new(start, start + raw.len()));
         }
         (
             Str {
