@@ -419,3 +419,38 @@ fn truncated_reply_beats_a_value_nested_inside_it() {
     assert_eq!(repair("Use { to open. Result: {\"a\": 1}"), json!({"a": 1}));
     assert!(repairs_of("Use { to open. Result: {\"a\": 1}").contains(&RepairKind::NestedValue));
 }
+
+/// Cases other repair libraries' suites check that LLM replies produce.
+#[test]
+fn elisions_fractions_and_escaped_documents() {
+    assert_eq!(repair("[1, 2, 3, ...]"), json!([1, 2, 3]));
+    assert_eq!(repair("{\"a\": 1, ...}"), json!({"a": 1}));
+    assert_eq!(repair("[\"x\", …]"), json!(["x"]));
+    assert!(repairs_of("[1, ...]").contains(&RepairKind::SkippedText));
+    assert_eq!(repair("{\"key\": 1/3}"), json!({"key": "1/3"}));
+    assert_eq!(
+        repair("{\"key\": 10-20, \"v\": 1.1.1}"),
+        json!({"key": "10-20", "v": "1.1.1"})
+    );
+    assert_eq!(repair("{\"a\": 1 // c\n}"), json!({"a": 1}));
+    assert_eq!(
+        repair("{\\\"a\\\": [1, \\\"b\\\"]}"),
+        json!({"a": [1, "b"]})
+    );
+    assert_eq!(
+        repair("{\"key\": TRUE, \"key2\": FALSE, \"key3\": Null}"),
+        json!({"key": true, "key2": false, "key3": null})
+    );
+    assert_eq!(
+        repair("{\"employees\":[\"John\", \"Anna\","),
+        json!({"employees": ["John", "Anna"]})
+    );
+    assert_eq!(
+        repair("{\"name\": \"John\", \"gender\": \"male\" \"address\": \"123 Main St\"}"),
+        json!({"name": "John", "gender": "male", "address": "123 Main St"})
+    );
+    assert_eq!(
+        repair("{'key': 'string', 'key2': false, \"key3\": null, \"key4\": unquoted}"),
+        json!({"key": "string", "key2": false, "key3": null, "key4": "unquoted"})
+    );
+}

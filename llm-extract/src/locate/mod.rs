@@ -131,8 +131,8 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
             continue;
         }
         let lead = region.span.start + (content.len() - content.trim_start().len());
-        if trimmed.starts_with('"') && trimmed.len() > 2 {
-            if let Ok(inner) = serde_json::from_str::<String>(trimmed) {
+        if trimmed.len() > 2 {
+            if let Some(inner) = decode_embedded(trimmed) {
                 let inner = inner.trim_start();
                 if inner.starts_with('{') || inner.starts_with('[') {
                     candidates.push(Candidate {
@@ -305,6 +305,19 @@ fn repair(kind: RepairKind, span: Span) -> Repair {
     }
 }
 
+/// The document inside `literal` when it is a JSON string (`"{\"a\": 1}"`), or the
+/// content of one without its outer quotes (`{\"a\": 1}`, as escaped JSON is often pasted).
+fn decode_embedded(literal: &str) -> Option<String> {
+    if literal.starts_with('"') {
+        return serde_json::from_str(literal).ok();
+    }
+    let bare = (literal.starts_with('{') || literal.starts_with('[')) && literal.contains("\\\"");
+    if bare {
+        return serde_json::from_str(&format!("\"{literal}\"")).ok();
+    }
+    None
+}
+
 /// A JSON string holding a document: decode it, parse the document, and point every span at
 /// the string (positions inside the decoded text do not exist in the original).
 fn parse_embedded(
@@ -313,11 +326,11 @@ fn parse_embedded(
     settings: &Settings,
 ) -> Result<Parsed<'static>, Error> {
     let literal = &text[candidate.span.start..candidate.span.end];
-    let inner: String = serde_json::from_str(literal).map_err(|e| {
+    let inner: String = decode_embedded(literal).ok_or_else(|| {
         Error::new(vec![Issue::new(
             Category::Syntax,
             Path::root(),
-            format!("invalid JSON string: {e}"),
+            "invalid escaped JSON string",
         )
         .at(candidate.span)])
     })?;

@@ -194,6 +194,18 @@ pub(crate) struct Parser<'a> {
 /// logging linear however far `max_depth` is raised.
 const MAX_REPAIR_PATH: usize = 256;
 
+/// Whether a scalar token (number or literal) may end just before `i`: at the end, or at a
+/// delimiter. A `/` delimits only when it starts a comment, so `1/3` stays one token.
+pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
+    if i >= end {
+        return true;
+    }
+    match bytes[i] {
+        b'/' => i + 1 < end && matches!(bytes[i + 1], b'/' | b'*'),
+        b => is_delimiter(b),
+    }
+}
+
 /// Bytes that may follow a complete scalar token.
 pub(crate) fn is_delimiter(b: u8) -> bool {
     matches!(
@@ -345,6 +357,7 @@ impl<'a> Parser<'a> {
                         self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
                         self.pos += 1;
                     }
+                    _ if self.skip_ellipsis() => {}
                     _ => {
                         let slot = self.slot();
                         let node = self.scalar(slot);
@@ -377,6 +390,7 @@ impl<'a> Parser<'a> {
                         self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
                         self.pos += 1;
                     }
+                    _ if self.skip_ellipsis() => {}
                     _ => {
                         let start = self.pos;
                         let (key, complete) = self.key();
@@ -623,6 +637,25 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `...` or `…` standing for elided items (`[1, 2, ...]`, `{"a": 1, ...}`): skipped and
+    /// logged.
+    fn skip_ellipsis(&mut self) -> bool {
+        let rest = &self.bytes[self.pos..self.end];
+        let len = if rest.starts_with(b"...") {
+            rest.iter().take_while(|&&b| b == b'.').count()
+        } else if rest.starts_with("…".as_bytes()) {
+            3
+        } else {
+            return false;
+        };
+        if !token_ends_at(self.bytes, self.pos + len, self.end) {
+            return false;
+        }
+        self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + len));
+        self.pos += len;
+        true
+    }
+
     /// Skips whitespace and comments, logging each comment.
     pub(crate) fn skip_trivia(&mut self) {
         while self.pos < self.end {
@@ -772,7 +805,7 @@ impl<'a> Parser<'a> {
         }
         let word = &self.text[start..i];
         let at_end = i >= self.end;
-        if !at_end && !is_delimiter(self.bytes[i]) {
+        if !token_ends_at(self.bytes, i, self.end) {
             return None;
         }
         let span = Span::new(start, i);

@@ -1,7 +1,7 @@
 //! Numbers: exact as JSON writes them, plus the forms models write (`.5`, `5.`, `+5`, `007`,
 //! `0x1F`, `-Infinity`).
 
-use super::{is_delimiter, Parser};
+use super::{token_ends_at, Parser};
 use crate::node::{Node, NodeKind, Number};
 use crate::report::RepairKind;
 use crate::span::Span;
@@ -42,9 +42,7 @@ impl<'a> Parser<'a> {
         }
         // `-Infinity`, `-NaN`
         for (word, value) in [("Infinity", f64::INFINITY), ("NaN", f64::NAN)] {
-            if b[i..end].starts_with(word.as_bytes())
-                && b.get(i + word.len()).is_none_or(|&c| is_delimiter(c))
-            {
+            if b[i..end].starts_with(word.as_bytes()) && token_ends_at(b, i + word.len(), end) {
                 self.pos = i + word.len();
                 let span = Span::new(start, self.pos);
                 self.repair(RepairKind::NonFiniteNumber, span);
@@ -59,7 +57,7 @@ impl<'a> Parser<'a> {
             while j < end && b[j].is_ascii_hexdigit() {
                 j += 1;
             }
-            if j > digits_start && (j >= end || is_delimiter(b[j])) {
+            if j > digits_start && token_ends_at(b, j, end) {
                 let value = u64::from_str_radix(&self.text[digits_start..j], 16).ok()?;
                 self.pos = j;
                 let span = Span::new(start, j);
@@ -109,7 +107,7 @@ impl<'a> Parser<'a> {
                 i = j;
             }
         }
-        if i < end && !is_delimiter(b[i]) {
+        if !token_ends_at(b, i, end) {
             return None;
         }
         self.pos = i;
