@@ -3,7 +3,6 @@
 use crate::error::{Category, Error, Issue};
 use crate::extract::{Context, Extract};
 use crate::locate::{self, Candidate};
-use crate::node::Node;
 use crate::parse::{self, Parsed, RepairPaths};
 use crate::path::Path;
 use crate::report::{Repair, Report};
@@ -530,21 +529,3 @@ pub(crate) fn not_found(text: &str) -> Error {
         format!("no JSON found: {what} (no object, array, fence or marker)"),
     )])
 }
-
-/// Extracts the node tree for `text` without a target type (used by the stream and CLI).
-pub(crate) fn best_node<'t>(extractor: &'t Extractor, text: &'t str) -> Result<Parsed<'t>, Error> {
-    let located = locate::locate(text, &extractor.settings);
-    let mut first_error = None;
-    for reading in extractor.readings(text, &located.candidates, false, RepairPaths::Record) {
-        match reading {
-            Ok((_, parsed)) => return Ok(parsed),
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
-        }
-    }
-    Err(first_error.unwrap_or_else(|| not_found(text)))
-}
-
-#[allow(dead_code)] // used by later stages
-fn _assert_node_send(_: &Node<'_>) {}

@@ -617,17 +617,16 @@ impl<'a> Parser<'a> {
             .at(Span::at(self.pos))]));
         }
         let end = self.end;
-        match (expect, self.stack.last()) {
-            // `{"a":` or `{"a"`: the key is kept with a null value, marked incomplete.
-            (Expect::Value | Expect::Colon, Some(Frame::Object { key: Some(_), .. })) => {
-                self.repair(RepairKind::MissingValue, Span::at(end));
-                let _ = self.push_value(Node {
-                    kind: NodeKind::Null,
-                    span: Span::at(end),
-                    complete: false,
-                });
-            }
-            _ => {}
+        // `{"a":` or `{"a"`: the key is kept with a null value, marked incomplete.
+        if let (Expect::Value | Expect::Colon, Some(Frame::Object { key: Some(_), .. })) =
+            (expect, self.stack.last())
+        {
+            self.repair(RepairKind::MissingValue, Span::at(end));
+            let _ = self.push_value(Node {
+                kind: NodeKind::Null,
+                span: Span::at(end),
+                complete: false,
+            });
         }
         self.repair_container(RepairKind::TruncatedContainer, Span::at(end));
         loop {
