@@ -454,3 +454,26 @@ fn elisions_fractions_and_escaped_documents() {
         json!({"key": "string", "key2": false, "key3": null, "key4": "unquoted"})
     );
 }
+
+#[test]
+fn key_repairs_carry_the_member_path() {
+    let out = llm_extract::extract::<Value>("{'item': 1, other: {'x': 2}}").unwrap();
+    let paths: Vec<(RepairKind, String)> = out
+        .report
+        .repairs
+        .iter()
+        .map(|r| (r.kind, r.path.to_string()))
+        .collect();
+    assert!(
+        paths.contains(&(RepairKind::NonStandardQuotes, "$.item".into())),
+        "{paths:?}"
+    );
+    assert!(
+        paths.contains(&(RepairKind::UnquotedKey, "$.other".into())),
+        "{paths:?}"
+    );
+    assert!(
+        paths.contains(&(RepairKind::NonStandardQuotes, "$.other.x".into())),
+        "{paths:?}"
+    );
+}

@@ -393,6 +393,7 @@ impl<'a> Parser<'a> {
                     _ if self.skip_ellipsis() => {}
                     _ => {
                         let start = self.pos;
+                        let logged = self.repairs.len();
                         let (key, complete) = self.key();
                         if !complete {
                             self.repair(RepairKind::TruncatedKey, Span::new(start, self.end));
@@ -407,6 +408,13 @@ impl<'a> Parser<'a> {
                         {
                             *slot = Some((key, span));
                             *after_comma = None;
+                        }
+                        // Repairs to the key belong to its member: `$.item`, not `$`.
+                        if self.repairs.len() > logged {
+                            let path = self.path(false);
+                            for r in &mut self.repairs[logged..] {
+                                r.path = path.clone();
+                            }
                         }
                         expect = Expect::Colon;
                     }
