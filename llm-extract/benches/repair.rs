@@ -45,11 +45,49 @@ fn bench_valid(c: &mut Criterion) {
     group.finish();
 }
 
-fn messy_inputs() -> Vec<(&'static str, String)> {
-    let doc = valid_doc(100_000);
+/// A reply-shaped document: a few fields with sentences in them, as models mostly write.
+fn prose_doc(bytes: usize) -> String {
+    let sentence = "The quick brown fox jumps over the lazy dog, then writes a summary of it. ";
+    let mut out = String::from("{\"title\": \"Report\", \"sections\": [");
+    let mut i = 0;
+    while out.len() < bytes {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!(
+            "{{\"heading\": \"Part {i}\", \"body\": \"{}\", \"score\": {}}}",
+            sentence.repeat(6),
+            i % 10
+        ));
+        i += 1;
+    }
+    out.push_str("]}");
+    out
+}
+
+fn messy_inputs() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (shape, doc) in [
+        ("records", valid_doc(100_000)),
+        ("prose", prose_doc(100_000)),
+    ] {
+        for (label, text) in messy_variants(&doc) {
+            out.push((format!("{shape}/{label}"), text));
+        }
+    }
+    out
+}
+
+fn messy_variants(doc: &str) -> Vec<(&'static str, String)> {
     let single = doc.replace('"', "'");
-    let commented = doc.replace("\"ok\": true,", "\"ok\": true, // checked\n");
-    let truncated = doc[..doc.len() * 2 / 3].to_string();
+    let commented = doc
+        .replace("\"ok\": true,", "\"ok\": true, // checked\n")
+        .replace(", \"score\"", ", // scored\n\"score\"");
+    let mut cut = doc.len() * 2 / 3;
+    while !doc.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let truncated = doc[..cut].to_string();
     vec![
         (
             "fenced",
@@ -73,7 +111,7 @@ fn bench_messy(c: &mut Criterion) {
     let mut group = c.benchmark_group("messy");
     for (label, text) in messy_inputs() {
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_with_input(BenchmarkId::new("repair", label), &text, |b, t| {
+        group.bench_with_input(BenchmarkId::new("repair", &label), &text, |b, t| {
             b.iter(|| llm_extract::repair(black_box(t)).unwrap())
         });
     }
@@ -90,6 +128,10 @@ fn adversarial(kind: &str, n: usize) -> String {
         "unclosed-string" => format!("{{\"a\": \"{}", "x".repeat(n)),
         "closers" => format!("{}{}", "[".repeat(n / 2), "}".repeat(n / 2)),
         "commas-in-string" => format!("{{\"a\": \"{}", "x\", ".repeat(n / 4)),
+        "commas" => format!("[{}", ",".repeat(n)),
+        "think-tags" => "<think>".repeat(n / 7),
+        "json-lines" => "{\"a\":1}\n".repeat(n / 8),
+        "bracket-pairs" => "[]".repeat(n / 2),
         _ => unreachable!(),
     }
 }
@@ -109,6 +151,10 @@ fn bench_adversarial(c: &mut Criterion) {
         "unclosed-string",
         "closers",
         "commas-in-string",
+        "commas",
+        "think-tags",
+        "json-lines",
+        "bracket-pairs",
     ];
     for kind in kinds {
         for n in [1_000_000, 2_000_000] {
@@ -117,6 +163,11 @@ fn bench_adversarial(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new(kind, n), &text, |b, t| {
                 b.iter(|| llm_extract::repair(black_box(t)))
             });
+            group.bench_with_input(
+                BenchmarkId::new(format!("{kind}/repair_all"), n),
+                &text,
+                |b, t| b.iter(|| llm_extract::repair_all(black_box(t))),
+            );
         }
     }
     // Nesting far past the default limit, with the limit raised: the parser's explicit stack
