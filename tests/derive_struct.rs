@@ -389,3 +389,45 @@ fn no_panic_on_odd_shapes() {
         let _ = llm_extract::from_str::<Node>(text);
     }
 }
+
+/// A `with` module: reads "HH:MM" into minutes.
+mod hhmm {
+    use llm_extract::{Category, Context, Failed, Node};
+
+    pub fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<u32, Failed> {
+        let parsed = node.as_str().and_then(|s| {
+            let (h, m) = s.split_once(':')?;
+            Some(h.trim().parse::<u32>().ok()? * 60 + m.trim().parse::<u32>().ok()?)
+        });
+        parsed.ok_or_else(|| cx.fail(Category::Type, "expected a time as HH:MM", node.span))
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Meeting {
+    #[extract(with = hhmm)]
+    starts: u32,
+    #[extract(with = hhmm, default)]
+    ends: u32,
+}
+
+#[test]
+fn with_module_reads_the_field() {
+    let m: Meeting = llm_extract::from_str(r#"{"starts": "9:30"}"#).unwrap();
+    assert_eq!(
+        m,
+        Meeting {
+            starts: 570,
+            ends: 0
+        }
+    );
+    let err =
+        llm_extract::from_str::<Meeting>(r#"{"starts": "soon", "ends": "10:00"}"#).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.starts");
+    assert!(
+        err.to_string().contains("expected a time as HH:MM"),
+        "{err}"
+    );
+    let err = llm_extract::from_str::<Meeting>(r#"{"ends": "10:00"}"#).unwrap_err();
+    assert_eq!(err.category(), Category::Missing);
+}

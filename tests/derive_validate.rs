@@ -24,7 +24,7 @@ struct Order {
 }
 
 fn even(n: &u32) -> Result<(), String> {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         Ok(())
     } else {
         Err(format!("{n} is odd"))
@@ -43,6 +43,16 @@ fn a_valid_order_passes() {
     let text = r#"{"items": [{"name": "lamp", "price": 1200, "currency": "EUR", "condition": "new"}], "count": 2}"#;
     let order: Order = llm_extract::from_str(text).unwrap();
     assert_eq!(order.items[0].price, 1200);
+    assert_eq!(order.count, 2);
+    let item = &order.items[0];
+    assert_eq!(
+        (
+            item.name.as_str(),
+            item.currency.as_deref(),
+            item.condition.as_str()
+        ),
+        ("lamp", Some("EUR"), "new")
+    );
 }
 
 #[test]

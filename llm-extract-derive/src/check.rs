@@ -90,7 +90,8 @@ fn tag_and_untagged_apply_to_enums(c: &Container<'_>, errors: &mut Errors) {
 /// Where both `#[serde(..)]` and `#[extract(..)]` name something, they name the same thing:
 /// a type read by serde and by us must not silently disagree.
 fn serde_and_extract_agree(raw: &Raw, errors: &mut Errors) {
-    let pairs: [(&str, &Option<Spanned<String>>, &Option<Spanned<String>>); 3] = [
+    type Named<'r> = &'r Option<Spanned<String>>;
+    let pairs: [(&str, Named<'_>, Named<'_>); 3] = [
         ("rename", &raw.rename, &raw.serde.rename),
         ("rename_all", &raw.rename_all, &raw.serde.rename_all),
         ("tag", &raw.tag, &raw.serde.tag),

@@ -413,9 +413,8 @@ fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
 }
 
 fn at_variant(v: &Variant<'_>, body: TokenStream) -> TokenStream {
-    let rt = rt();
     let name = &v.name;
-    quote!(__cx.at(#rt::Segment::Key(::std::string::String::from(#name)), |__cx| #body))
+    quote!(__cx.at_field(#name, |__cx| #body))
 }
 
 fn external_variant(v: &Variant<'_>, deny_unknown: bool) -> TokenStream {

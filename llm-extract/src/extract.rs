@@ -28,6 +28,15 @@ pub enum Mode {
     Strict,
 }
 
+/// One step of the current path: a field name known at compile time (no allocation), a key
+/// read from the input, or an index.
+#[derive(Debug, Clone)]
+enum Step {
+    Field(&'static str),
+    Key(String),
+    Index(usize),
+}
+
 /// A point in a [`Context`]'s records to come back to when a reading is abandoned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
@@ -47,7 +56,9 @@ pub struct Checkpoint {
 /// ```
 #[derive(Debug, Default)]
 pub struct Context {
-    path: Path,
+    /// The path as a stack; a `Path` is built only when a record needs one, so walking a
+    /// clean document allocates nothing for paths.
+    path: Vec<Step>,
     coercions: Vec<Coercion>,
     issues: Vec<Issue>,
     mode: Mode,
@@ -68,8 +79,15 @@ impl Context {
     }
 
     /// The path of the value being extracted.
-    pub fn path(&self) -> &Path {
-        &self.path
+    pub fn path(&self) -> Path {
+        self.path
+            .iter()
+            .map(|step| match step {
+                Step::Field(name) => Segment::Key((*name).to_string()),
+                Step::Key(key) => Segment::Key(key.clone()),
+                Step::Index(i) => Segment::Index(*i),
+            })
+            .collect()
     }
 
     /// The coercion mode in force.
@@ -92,7 +110,26 @@ impl Context {
 
     /// Runs `f` one level deeper, at `segment`.
     pub fn at<R>(&mut self, segment: Segment, f: impl FnOnce(&mut Context) -> R) -> R {
-        self.path.push(segment);
+        self.path.push(match segment {
+            Segment::Key(key) => Step::Key(key),
+            Segment::Index(i) => Step::Index(i),
+        });
+        let out = f(self);
+        self.path.pop();
+        out
+    }
+
+    /// Runs `f` one level deeper, at the field `name` (no allocation unless a record is made).
+    pub fn at_field<R>(&mut self, name: &'static str, f: impl FnOnce(&mut Context) -> R) -> R {
+        self.path.push(Step::Field(name));
+        let out = f(self);
+        self.path.pop();
+        out
+    }
+
+    /// Runs `f` one level deeper, at array index `index`.
+    pub fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Context) -> R) -> R {
+        self.path.push(Step::Index(index));
         let out = f(self);
         self.path.pop();
         out
@@ -102,7 +139,7 @@ impl Context {
     pub fn coerce(&mut self, kind: CoercionKind, span: Span, cost: u32) {
         self.coercions.push(Coercion {
             kind,
-            path: self.path.clone(),
+            path: self.path(),
             span,
             cost,
         });
@@ -111,13 +148,13 @@ impl Context {
     /// Records an issue at the current path and returns [`Failed`] for convenience.
     pub fn fail(&mut self, category: Category, message: impl Into<String>, span: Span) -> Failed {
         self.issues
-            .push(Issue::new(category, self.path.clone(), message).at(span));
+            .push(Issue::new(category, self.path(), message).at(span));
         Failed
     }
 
     /// Records a type mismatch at the current path: what was expected, what was found.
     pub fn mismatch(&mut self, expected: &str, node: &Node<'_>) -> Failed {
-        let issue = Issue::new(Category::Type, self.path.clone(), "wrong type")
+        let issue = Issue::new(Category::Type, self.path(), "wrong type")
             .expected(expected)
             .found(describe(node))
             .at(node.span);

@@ -99,7 +99,7 @@ fn best_field(fields: &[FieldSpec], key: &str) -> Option<(usize, Rank)> {
 #[derive(Debug)]
 pub struct Fields<'n, 'a> {
     spec: &'static StructSpec,
-    slots: Vec<Option<&'n Node<'a>>>,
+    slots: Vec<Option<(&'n Node<'a>, Rank, Span)>>,
     rest: Vec<&'n Entry<'a>>,
     span: Span,
 }
@@ -131,15 +131,14 @@ pub fn fields<'n, 'a>(
             return fields(&items[0], spec, skip, cx);
         }
         _ if cx.lenient() && spec.fields.len() == 1 && !spec.flatten => {
-            cx.at(Segment::Key(spec.fields[0].name.to_string()), |cx| {
+            cx.at_field(spec.fields[0].name, |cx| {
                 cx.coerce(CoercionKind::WrappedInStruct, node.span, cost::WRAPPED)
             });
-            out.slots[0] = Some(node);
+            out.slots[0] = Some((node, Rank::Exact, node.span));
             return Ok(out);
         }
         _ => return Err(cx.mismatch("an object", node)),
     };
-    let mut ranks: Vec<Option<(Rank, Span)>> = vec![None; spec.fields.len()];
     let mut failed = false;
     for (i, entry) in entries.iter().enumerate() {
         if skip == Some(i) {
@@ -163,8 +162,7 @@ pub fn fields<'n, 'a>(
                         expected.join(", ")
                     );
                     cx.push_issue(
-                        Issue::new(Category::Unknown, cx.path().clone(), message)
-                            .at(entry.key_span),
+                        Issue::new(Category::Unknown, cx.path(), message).at(entry.key_span),
                     );
                     failed = true;
                 } else {
@@ -173,31 +171,29 @@ pub fn fields<'n, 'a>(
             });
             continue;
         };
-        if let Some((previous, previous_span)) = ranks[field] {
+        if let Some((_, previous, previous_span)) = out.slots[field] {
             // The better match wins; on a tie the later key wins, as in JSON.
             let loser = if rank <= previous {
                 previous_span
             } else {
                 entry.key_span
             };
-            cx.at(Segment::Key(spec.fields[field].name.to_string()), |cx| {
+            cx.at_field(spec.fields[field].name, |cx| {
                 cx.coerce(CoercionKind::DuplicateKey, loser, cost::DUPLICATE_KEY)
             });
             if rank > previous {
                 continue;
             }
         }
-        ranks[field] = Some((rank, entry.key_span));
-        out.slots[field] = Some(&entry.value);
+        out.slots[field] = Some((&entry.value, rank, entry.key_span));
     }
-    for (field, r) in ranks.iter().enumerate() {
-        let kind = match r {
-            Some((Rank::Normalized, _)) => CoercionKind::NormalizedKey,
-            Some((Rank::Alias, _)) => CoercionKind::AliasKey,
+    for (field, slot) in out.slots.iter().enumerate() {
+        let (kind, span) = match slot {
+            Some((_, Rank::Normalized, span)) => (CoercionKind::NormalizedKey, *span),
+            Some((_, Rank::Alias, span)) => (CoercionKind::AliasKey, *span),
             _ => continue,
         };
-        let span = r.map(|(_, s)| s).unwrap_or_default();
-        cx.at(Segment::Key(spec.fields[field].name.to_string()), |cx| {
+        cx.at_field(spec.fields[field].name, |cx| {
             cx.coerce(kind, span, cost::KEY)
         });
     }
@@ -222,7 +218,7 @@ impl<'n, 'a> Fields<'n, 'a> {
             .get(i)
             .copied()
             .flatten()
-            .map_or(Span::at(self.span.start), |n| n.span)
+            .map_or(Span::at(self.span.start), |(n, _, _)| n.span)
     }
 
     /// Reads field `i` with `read` at the field's path; `None` when it failed (the issues are
@@ -238,10 +234,10 @@ impl<'n, 'a> Fields<'n, 'a> {
     ) -> Option<T> {
         let name = self.spec.fields[i].name;
         let span = self.span(i);
-        cx.at(Segment::Key(name.to_string()), |cx| {
+        cx.at_field(name, |cx| {
             let start = cx.checkpoint();
             let value = match self.slots[i] {
-                Some(node) => match (&node.kind, &missing) {
+                Some((node, _, _)) => match (&node.kind, &missing) {
                     // `null` for a field with a default: the default, when the type refuses null.
                     (NodeKind::Null, Missing::Default(default)) => match read(node, cx) {
                         Ok(v) if !cx.failed_since(start) => Some(v),
@@ -262,7 +258,7 @@ impl<'n, 'a> Fields<'n, 'a> {
                     Missing::Required(None) => {
                         let issue = Issue::new(
                             Category::Missing,
-                            cx.path().clone(),
+                            cx.path(),
                             format!("missing field `{name}`"),
                         )
                         .at(span);
@@ -317,7 +313,7 @@ pub fn element<'a, T>(
     cx: &mut Context,
     read: impl FnOnce(&Node<'a>, &mut Context) -> Result<T, Failed>,
 ) -> Option<T> {
-    cx.at(Segment::Index(i), |cx| read(&items[i], cx).ok())
+    cx.at_index(i, |cx| read(&items[i], cx).ok())
 }
 
 /// A unit struct: `null`, `{}` or `[]`.
@@ -381,7 +377,7 @@ fn other_or_fail(
             "{shown:?} is ambiguous: it matches {} equally",
             names(&mut list.into_iter())
         );
-        let issue = Issue::new(Category::Variant, cx.path().clone(), message).at(span);
+        let issue = Issue::new(Category::Variant, cx.path(), message).at(span);
         cx.push_issue(issue);
         return Err(Failed);
     }
@@ -391,7 +387,7 @@ fn other_or_fail(
     }
     let expected = names(&mut (0..spec.variants.len()));
     let message = format!("unknown variant of `{}`", spec.name);
-    let issue = Issue::new(Category::Variant, cx.path().clone(), message)
+    let issue = Issue::new(Category::Variant, cx.path(), message)
         .expected(format!("one of {expected}"))
         .found(format!("{shown:?}"))
         .at(span);
@@ -468,7 +464,7 @@ pub fn external<'n, 'a>(
 /// absent and, in lenient mode, every variant should be tried.
 pub fn internal(
     node: &Node<'_>,
-    tag: &str,
+    tag: &'static str,
     spec: &EnumSpec,
     cx: &mut Context,
 ) -> Result<Option<(usize, usize, String)>, Failed> {
@@ -484,23 +480,17 @@ pub fn internal(
             cx.coerce(CoercionKind::MissingTag, node.span, cost::MISSING_TAG);
             return Ok(None);
         }
-        let issue = Issue::new(
-            Category::Missing,
-            cx.path().clone(),
-            format!("missing tag `{tag}`"),
-        )
-        .at(node.span);
+        let issue =
+            Issue::new(Category::Missing, cx.path(), format!("missing tag `{tag}`")).at(node.span);
         cx.push_issue(issue);
         return Err(Failed);
     };
     let entry = &entries[at];
-    let (index, raw) = cx.at(Segment::Key(tag.to_string()), |cx| {
-        match &entry.value.kind {
-            NodeKind::String(s) => {
-                variant(&s.text, entry.value.span, spec, cx).map(|i| (i, s.text.to_string()))
-            }
-            _ => Err(cx.mismatch("a variant name", &entry.value)),
+    let (index, raw) = cx.at_field(tag, |cx| match &entry.value.kind {
+        NodeKind::String(s) => {
+            variant(&s.text, entry.value.span, spec, cx).map(|i| (i, s.text.to_string()))
         }
+        _ => Err(cx.mismatch("a variant name", &entry.value)),
     })?;
     Ok(Some((index, at, raw)))
 }
@@ -605,7 +595,7 @@ impl<T> Untagged<T> {
             }
             None => {
                 let message = format!("no variant of `{name}` fits this value");
-                let issue = Issue::new(Category::Type, cx.path().clone(), message)
+                let issue = Issue::new(Category::Type, cx.path(), message)
                     .found(crate::extract::describe(node))
                     .at(node.span);
                 cx.push_issue(issue);

@@ -256,7 +256,7 @@ pub(crate) fn sequence<T: Extract, C: FromIterator<T>>(
             let mut failed = false;
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                match cx.at(Segment::Index(i), |cx| T::from_node(item, cx)) {
+                match cx.at_index(i, |cx| T::from_node(item, cx)) {
                     Ok(v) => out.push(v),
                     Err(Failed) => failed = true,
                 }
@@ -335,7 +335,7 @@ macro_rules! tuples {
                     let message = format!("expected an array of {} items, found {}", $len, items.len());
                     return Err(cx.fail(Category::Type, message, node.span));
                 }
-                $(let $t = cx.at(Segment::Index($n), |cx| $t::from_node(&items[$n], cx));)+
+                $(let $t = cx.at_index($n, |cx| $t::from_node(&items[$n], cx));)+
                 Ok(($($t?,)+))
             }
         }

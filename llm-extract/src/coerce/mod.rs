@@ -348,7 +348,7 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     for (i, v) in variants.iter().enumerate() {
         let longest = std::iter::once(v.name)
             .chain(v.aliases.iter().copied())
-            .map(|name| words(name))
+            .map(words)
             .filter(|w| !w.is_empty() && sentence.windows(w.len()).any(|win| win == w.as_slice()))
             .map(|w| w.len())
             .max()
