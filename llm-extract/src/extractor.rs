@@ -187,13 +187,17 @@ impl Extractor {
                     }
                 }
             }
-            match locate::parse_candidate(text, candidate, &self.settings, RepairPaths::Skip)
-                .and_then(|parsed| self.check_complete(&parsed, text).map(|()| parsed))
-            {
+            match locate::parse_candidate_value(text, candidate, &self.settings) {
+                Ok(parsed)
+                    if !parsed.complete
+                        && self.settings.completeness == Completeness::RequireComplete =>
+                {
+                    first_error.get_or_insert_with(|| incomplete(text, parsed.end));
+                }
                 Ok(parsed) => {
                     let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
                     if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                        best = Some((score, parsed.node.to_value()));
+                        best = Some((score, parsed.value));
                     }
                 }
                 Err(e) => {
@@ -496,17 +500,20 @@ impl Extractor {
         if self.settings.completeness == Completeness::RequireComplete
             && !parsed.node.is_complete_deep()
         {
-            let at = parsed.node.span.end;
-            return Err(Error::new(vec![Issue::new(
-                Category::Incomplete,
-                Path::root(),
-                "the value was cut off before its end (require_complete is set)",
-            )
-            .at(Span::at(at))])
-            .with_positions(text));
+            return Err(incomplete(text, parsed.node.span.end));
         }
         Ok(())
     }
+}
+
+fn incomplete(text: &str, at: usize) -> Error {
+    Error::new(vec![Issue::new(
+        Category::Incomplete,
+        Path::root(),
+        "the value was cut off before its end (require_complete is set)",
+    )
+    .at(Span::at(at))])
+    .with_positions(text)
 }
 
 fn with_positions(text: &str, mut repairs: Vec<Repair>) -> Vec<Repair> {

@@ -75,6 +75,15 @@ pub enum RepairKind {
 }
 
 impl RepairKind {
+    /// Whether this repair closed something the input ended inside.
+    pub fn is_truncation(self) -> bool {
+        use RepairKind::*;
+        matches!(
+            self,
+            TruncatedString | TruncatedContainer | TruncatedLiteral | TruncatedKey
+        )
+    }
+
     /// How much this repair counts against a reading in the score.
     pub fn cost(self) -> u32 {
         use RepairKind::*;

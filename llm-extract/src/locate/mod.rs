@@ -295,6 +295,38 @@ pub(crate) fn parse_candidate<'t>(
     Ok(parsed)
 }
 
+/// [`parse_candidate`] for callers that want only a `serde_json::Value`: built directly by
+/// the parser, without the node tree.
+pub(crate) fn parse_candidate_value(
+    text: &str,
+    candidate: &Candidate,
+    settings: &Settings,
+) -> Result<parse::ParsedValue, Error> {
+    if candidate.sections || candidate.embedded {
+        let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
+        return Ok(parse::ParsedValue {
+            complete: parsed.node.is_complete_deep(),
+            value: parsed.node.to_value(),
+            repairs: parsed.repairs,
+            end: parsed.end,
+        });
+    }
+    let mut parsed = parse::parse_value_span(text, candidate.span, settings.max_depth)?;
+    let trailing = &text[parsed.end.min(candidate.span.end)..candidate.span.end];
+    if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {
+        let span = Span::new(parsed.end, candidate.span.end);
+        parsed.repairs.push(repair(RepairKind::TrailingText, span));
+    }
+    let mut repairs: Vec<Repair> = candidate
+        .context
+        .iter()
+        .map(|&(kind, span)| repair(kind, span))
+        .collect();
+    repairs.append(&mut parsed.repairs);
+    parsed.repairs = repairs;
+    Ok(parsed)
+}
+
 fn repair(kind: RepairKind, span: Span) -> Repair {
     Repair {
         kind,

@@ -14,8 +14,11 @@
 //! assert!(!parsed.node.complete); // the closing brace was missing
 //! ```
 
+mod build;
 mod number;
 mod string;
+
+use build::{Build, Json, Tree};
 
 use crate::error::{Category, Error, Issue};
 use crate::node::{Entry, Node, NodeKind, Quoting, Str};
@@ -116,9 +119,55 @@ pub(crate) fn parse_span_with(
     max_depth: usize,
     paths: RepairPaths,
 ) -> Result<Parsed<'_>, Error> {
+    let done = run::<Tree>(text, span, max_depth, paths)?;
+    Ok(Parsed {
+        end: done.end.max(done.value.span.end),
+        node: done.value,
+        repairs: done.repairs,
+    })
+}
+
+/// The value starting at `span.start`, built directly as a `serde_json::Value` (the same value
+/// [`parse_span`] then [`Node::to_value`] give), with its repairs (without paths).
+pub(crate) fn parse_value_span(
+    text: &str,
+    span: Span,
+    max_depth: usize,
+) -> Result<ParsedValue, Error> {
+    let done = run::<Json>(text, span, max_depth, RepairPaths::Skip)?;
+    Ok(ParsedValue {
+        complete: !done.repairs.iter().any(|r| r.kind.is_truncation()),
+        value: done.value,
+        repairs: done.repairs,
+        end: done.end,
+    })
+}
+
+/// A value parsed straight into a `serde_json::Value`.
+pub(crate) struct ParsedValue {
+    pub value: serde_json::Value,
+    pub repairs: Vec<Repair>,
+    pub end: usize,
+    /// `false` when the input ended inside the value.
+    pub complete: bool,
+}
+
+/// A finished document.
+struct Done<V> {
+    value: V,
+    repairs: Vec<Repair>,
+    end: usize,
+}
+
+fn run<'a, B: Build<'a>>(
+    text: &'a str,
+    span: Span,
+    max_depth: usize,
+    paths: RepairPaths,
+) -> Result<Done<B::Value>, Error> {
     let end = span.end.min(text.len());
     let start = span.start.min(end);
-    Parser {
+    Parser::<B> {
         text,
         bytes: text.as_bytes(),
         pos: start,
@@ -147,15 +196,15 @@ pub(crate) enum Slot {
     ArrayValue,
 }
 
-enum Frame<'a> {
+enum Frame<'a, B: Build<'a>> {
     Array {
         start: usize,
-        items: Vec<Node<'a>>,
+        items: Vec<B::Value>,
         after_comma: Option<usize>,
     },
     Object {
         start: usize,
-        entries: Vec<Entry<'a>>,
+        entries: B::Object,
         key: Option<(Str<'a>, Span)>,
         after_comma: Option<usize>,
     },
@@ -174,14 +223,14 @@ enum Expect {
     Separator,
 }
 
-pub(crate) struct Parser<'a> {
+pub(crate) struct Parser<'a, B: Build<'a>> {
     pub(crate) text: &'a str,
     pub(crate) bytes: &'a [u8],
     pub(crate) pos: usize,
     pub(crate) end: usize,
     max_depth: usize,
     pub(crate) repairs: Vec<Repair>,
-    stack: Vec<Frame<'a>>,
+    stack: Vec<Frame<'a, B>>,
     /// Bytes that strings may still re-read when they go back to an earlier quote; bounds
     /// that work to the input length.
     pub(crate) backtrack_budget: usize,
@@ -214,7 +263,7 @@ pub(crate) fn is_delimiter(b: u8) -> bool {
     )
 }
 
-impl<'a> Parser<'a> {
+impl<'a, B: Build<'a>> Parser<'a, B> {
     pub(crate) fn peek(&self) -> Option<u8> {
         (self.pos < self.end).then(|| self.bytes[self.pos])
     }
@@ -285,7 +334,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn run(mut self) -> Result<Parsed<'a>, Error> {
+    fn run(mut self) -> Result<Done<B::Value>, Error> {
         let mut expect = Expect::Value;
         loop {
             self.skip_trivia();
@@ -304,7 +353,7 @@ impl<'a> Parser<'a> {
                             self.open_objects += 1;
                             self.stack.push(Frame::Object {
                                 start,
-                                entries: Vec::new(),
+                                entries: B::Object::default(),
                                 key: None,
                                 after_comma: None,
                             });
@@ -361,7 +410,7 @@ impl<'a> Parser<'a> {
                     _ => {
                         let slot = self.slot();
                         let node = self.scalar(slot);
-                        if let Some(done) = self.push_value(node) {
+                        if let Some(done) = self.push_scalar(node) {
                             return Ok(done);
                         }
                         expect = self.after_value();
@@ -502,22 +551,22 @@ impl<'a> Parser<'a> {
         self.repair(RepairKind::MissingValue, Span::at(self.pos));
         let node = Node::new(NodeKind::Null, Span::at(self.pos));
         // Inside an object the stack is non-empty, so this never finishes the document.
-        let _ = self.push_value(node);
+        let _ = self.push_scalar(node);
     }
 
     /// Attaches a finished value to the open container, or returns the document if it is the
     /// root.
-    fn push_value(&mut self, node: Node<'a>) -> Option<Parsed<'a>> {
+    fn push_value(&mut self, value: B::Value) -> Option<Done<B::Value>> {
         match self.stack.last_mut() {
-            None => Some(Parsed {
-                end: node.span.end.max(self.pos),
-                node,
+            None => Some(Done {
+                value,
+                end: self.pos,
                 repairs: std::mem::take(&mut self.repairs),
             }),
             Some(Frame::Array {
                 items, after_comma, ..
             }) => {
-                items.push(node);
+                items.push(value);
                 *after_comma = None;
                 None
             }
@@ -527,29 +576,31 @@ impl<'a> Parser<'a> {
                 after_comma,
                 ..
             }) => {
+                let at = self.pos;
                 let (key, key_span) = key.take().unwrap_or_else(|| {
                     (
                         Str {
                             text: Cow::Borrowed(""),
                             quoting: Quoting::Unquoted,
                         },
-                        Span::at(node.span.start),
+                        Span::at(at),
                     )
                 });
-                entries.push(Entry {
-                    key,
-                    key_span,
-                    value: node,
-                });
+                B::insert(entries, key, key_span, value);
                 *after_comma = None;
                 None
             }
         }
     }
 
+    /// A scalar node attached like any value.
+    fn push_scalar(&mut self, node: Node<'a>) -> Option<Done<B::Value>> {
+        self.push_value(B::scalar(node))
+    }
+
     /// Closes containers for the bracket `b` at `self.pos`. Returns the document when the root
     /// closes.
-    fn close(&mut self, b: u8) -> Option<Parsed<'a>> {
+    fn close(&mut self, b: u8) -> Option<Done<B::Value>> {
         let want_object = b == b'}';
         let matching = self
             .stack
@@ -579,7 +630,7 @@ impl<'a> Parser<'a> {
             // `{"a"}`: a key with no value.
             let at = span.end;
             self.repair(RepairKind::MissingValue, Span::at(at));
-            let _ = self.push_value(Node::new(NodeKind::Null, Span::at(at)));
+            let _ = self.push_scalar(Node::new(NodeKind::Null, Span::at(at)));
         }
         self.pos += 1;
         self.pop_frame(self.pos, true)
@@ -594,28 +645,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn pop_frame(&mut self, end: usize, complete: bool) -> Option<Parsed<'a>> {
+    fn pop_frame(&mut self, end: usize, complete: bool) -> Option<Done<B::Value>> {
         let frame = self.stack.pop()?;
         if let Frame::Object { .. } = frame {
             self.open_objects -= 1;
         }
-        let node = match frame {
-            Frame::Array { start, items, .. } => Node {
-                kind: NodeKind::Array(items),
-                span: Span::new(start, end),
-                complete,
-            },
-            Frame::Object { start, entries, .. } => Node {
-                kind: NodeKind::Object(entries),
-                span: Span::new(start, end),
-                complete,
-            },
+        let value = match frame {
+            Frame::Array { start, items, .. } => B::array(items, Span::new(start, end), complete),
+            Frame::Object { start, entries, .. } => {
+                B::object(entries, Span::new(start, end), complete)
+            }
         };
-        self.push_value(node)
+        self.push_value(value)
     }
 
     /// The input ended: close what is open, in stack order.
-    fn finish_at_eof(&mut self, expect: Expect) -> Result<Parsed<'a>, Error> {
+    fn finish_at_eof(&mut self, expect: Expect) -> Result<Done<B::Value>, Error> {
         if self.stack.is_empty() {
             return Err(Error::new(vec![Issue::new(
                 Category::NotFound,
@@ -630,7 +675,7 @@ impl<'a> Parser<'a> {
             (expect, self.stack.last())
         {
             self.repair(RepairKind::MissingValue, Span::at(end));
-            let _ = self.push_value(Node {
+            let _ = self.push_scalar(Node {
                 kind: NodeKind::Null,
                 span: Span::at(end),
                 complete: false,

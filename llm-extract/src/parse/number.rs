@@ -27,7 +27,7 @@ fn float(text: &str) -> f64 {
     text.parse::<f64>().unwrap_or(f64::NAN)
 }
 
-impl<'a> Parser<'a> {
+impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// A number at `self.pos`, or `None` if the token there is not a number after all (then
     /// it is read as a bare word, e.g. `2024-01-01` or `3rd`).
     pub(crate) fn number(&mut self) -> Option<Node<'a>> {

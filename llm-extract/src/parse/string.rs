@@ -71,7 +71,7 @@ struct Rejected {
 /// How far ahead the parser looks to decide whether a quote ends a string.
 const KEY_LOOKAHEAD: usize = 256;
 
-impl<'a> Parser<'a> {
+impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Reads the string starting at `self.pos` (which holds an opening quote).
     pub(crate) fn string(&mut self, slot: Slot) -> Scanned<'a> {
         let open = self.pos;

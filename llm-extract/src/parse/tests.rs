@@ -270,3 +270,31 @@ fn every_prefix_of_messy_input_parses_without_panicking() {
         }
     }
 }
+
+mod builders_agree {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The direct `serde_json::Value` build and the node tree agree on every input: same
+        /// value, same repairs, same completeness, same errors.
+        #[test]
+        fn value_build_equals_tree_then_to_value(text in "[{}\\[\\]\"',: a-z0-9\\\\/*#\\n.+\\-`“”]{0,120}") {
+            let span = Span::new(0, text.len());
+            let tree = parse_span_with(&text, span, 16, RepairPaths::Skip);
+            let direct = parse_value_span(&text, span, 16);
+            match (tree, direct) {
+                (Ok(tree), Ok(direct)) => {
+                    prop_assert_eq!(tree.node.to_value(), direct.value);
+                    prop_assert_eq!(tree.node.is_complete_deep(), direct.complete);
+                    prop_assert_eq!(tree.repairs, direct.repairs);
+                    prop_assert_eq!(tree.end, direct.end);
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => prop_assert!(false, "tree {:?} vs direct {:?}", a.map(|p| p.node.to_value()), b.map(|p| p.value)),
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! What the parser builds: the [`Node`] tree that typed extraction walks, or a
+//! `serde_json::Value` directly when that is all the caller wants (`repair`), which skips a
+//! whole tree and its conversion.
+
+use crate::node::{Entry, Node, NodeKind, Str};
+use crate::span::Span;
+
+/// A target for the parser's values.
+pub(crate) trait Build<'a> {
+    /// A finished value.
+    type Value;
+    /// An object being filled.
+    type Object: Default;
+    /// A scalar (null, boolean, number or string) node as a value.
+    fn scalar(node: Node<'a>) -> Self::Value;
+    /// A finished array.
+    fn array(items: Vec<Self::Value>, span: Span, complete: bool) -> Self::Value;
+    /// A finished object.
+    fn object(entries: Self::Object, span: Span, complete: bool) -> Self::Value;
+    /// Adds a member, in source order.
+    fn insert(object: &mut Self::Object, key: Str<'a>, key_span: Span, value: Self::Value);
+}
+
+/// Builds the [`Node`] tree.
+pub(crate) struct Tree;
+
+impl<'a> Build<'a> for Tree {
+    type Value = Node<'a>;
+    type Object = Vec<Entry<'a>>;
+
+    fn scalar(node: Node<'a>) -> Node<'a> {
+        node
+    }
+
+    fn array(items: Vec<Node<'a>>, span: Span, complete: bool) -> Node<'a> {
+        Node {
+            kind: NodeKind::Array(items),
+            span,
+            complete,
+        }
+    }
+
+    fn object(entries: Vec<Entry<'a>>, span: Span, complete: bool) -> Node<'a> {
+        Node {
+            kind: NodeKind::Object(entries),
+            span,
+            complete,
+        }
+    }
+
+    fn insert(object: &mut Vec<Entry<'a>>, key: Str<'a>, key_span: Span, value: Node<'a>) {
+        object.push(Entry {
+            key,
+            key_span,
+            value,
+        });
+    }
+}
+
+/// Builds a `serde_json::Value`, exactly as [`Node::to_value`] would convert the tree.
+pub(crate) struct Json;
+
+impl<'a> Build<'a> for Json {
+    type Value = serde_json::Value;
+    type Object = serde_json::Map<String, serde_json::Value>;
+
+    fn scalar(mut node: Node<'a>) -> serde_json::Value {
+        use serde_json::Value;
+        match std::mem::replace(&mut node.kind, NodeKind::Null) {
+            NodeKind::Null => Value::Null,
+            NodeKind::Bool(b) => Value::Bool(b),
+            NodeKind::Number(n) => n.to_json().map_or(Value::Null, Value::Number),
+            NodeKind::String(s) => Value::String(s.text.into_owned()),
+            // Containers never come through here; keep them whole if they ever do.
+            kind => Node {
+                kind,
+                span: node.span,
+                complete: node.complete,
+            }
+            .to_value(),
+        }
+    }
+
+    fn array(items: Vec<serde_json::Value>, _: Span, _: bool) -> serde_json::Value {
+        serde_json::Value::Array(items)
+    }
+
+    fn object(entries: Self::Object, _: Span, _: bool) -> serde_json::Value {
+        serde_json::Value::Object(entries)
+    }
+
+    fn insert(object: &mut Self::Object, key: Str<'a>, _: Span, value: serde_json::Value) {
+        // Duplicate keys keep the last value, as serde_json and `Node::to_value` do.
+        object.insert(key.text.into_owned(), value);
+    }
+}
