@@ -101,8 +101,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             if j > s {
                 exponent = Some((i, j));
                 i = j;
-            } else if j >= end {
-                // `1e` or `1e-` cut off at the end: ignore the dangling exponent.
+            } else if token_ends_at(b, j, end) {
+                // `1e` or `1e-` with no digits (cut off, or a slip): ignore the exponent.
                 exponent = Some((i, i));
                 i = j;
             }

@@ -127,6 +127,8 @@ fn repairs_table() {
         ("{\"a\": tru", json!({"a": true}), TruncatedLiteral),
         ("{\"a\": [nu", json!({"a": [null]}), TruncatedLiteral),
         ("[1.5e", json!([1.5]), TruncatedLiteral),
+        ("{\"value\": 2e}", json!({"value": 2}), NonStandardNumber),
+        ("[2e+, 3]", json!([2, 3]), NonStandardNumber),
     ];
     for (input, expected, kind) in rows {
         let (got, kinds, _) = value(input);
