@@ -292,13 +292,14 @@ fn struct_body(
                 inits.push(quote!(#member: #v));
                 vars.push(v);
             }
+            let field_count = specs.len();
             quote! {{
                 static __SPEC: #rt::StructSpec = #rt::StructSpec {
                     fields: &[#(#specs),*],
                     deny_unknown: #deny_unknown,
                     flatten: #has_flatten,
                 };
-                let __fields = #rt::fields(#node, &__SPEC, #skip, __cx)?;
+                let __fields = #rt::fields::<#field_count>(#node, &__SPEC, #skip, __cx)?;
                 #(#reads)*
                 match (#(#vars,)*) {
                     (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct { #(#inits),* }),
@@ -470,7 +471,7 @@ fn internal_variant(v: &Variant<'_>, deny_unknown: bool, skip: TokenStream) -> T
     match v.style {
         Style::Unit => quote! {{
             static __NONE: #rt::StructSpec = #rt::StructSpec { fields: &[], deny_unknown: #deny_unknown, flatten: false };
-            #rt::fields(__node, &__NONE, #skip, __cx)?;
+            #rt::fields::<0>(__node, &__NONE, #skip, __cx)?;
             ::core::result::Result::Ok(#construct)
         }},
         Style::Newtype if v.other => quote!(::core::result::Result::Ok(#construct(__raw.clone()))),

@@ -97,9 +97,9 @@ fn best_field(fields: &[FieldSpec], key: &str) -> Option<(usize, Rank)> {
 
 /// The value of each field of a struct, matched from an object's keys.
 #[derive(Debug)]
-pub struct Fields<'n, 'a> {
+pub struct Fields<'n, 'a, const COUNT: usize> {
     spec: &'static StructSpec,
-    slots: Vec<Option<(&'n Node<'a>, Rank, Span)>>,
+    slots: [Option<(&'n Node<'a>, Rank, Span)>; COUNT],
     rest: Vec<&'n Entry<'a>>,
     span: Span,
 }
@@ -110,15 +110,15 @@ pub struct Fields<'n, 'a> {
 ///
 /// In lenient mode, a one-item array holding an object gives the object, and any other
 /// value is taken as the only field of a one-field struct.
-pub fn fields<'n, 'a>(
+pub fn fields<'n, 'a, const COUNT: usize>(
     node: &'n Node<'a>,
     spec: &'static StructSpec,
     skip: Option<usize>,
     cx: &mut Context,
-) -> Result<Fields<'n, 'a>, Failed> {
+) -> Result<Fields<'n, 'a, COUNT>, Failed> {
     let mut out = Fields {
         spec,
-        slots: vec![None; spec.fields.len()],
+        slots: [None; COUNT],
         rest: Vec::new(),
         span: node.span,
     };
@@ -130,7 +130,7 @@ pub fn fields<'n, 'a>(
             cx.coerce(CoercionKind::ListToSingle, node.span, cost::LIST_TO_SINGLE);
             return fields(&items[0], spec, skip, cx);
         }
-        _ if cx.lenient() && spec.fields.len() == 1 && !spec.flatten => {
+        _ if cx.lenient() && spec.fields.len() == 1 && COUNT == 1 && !spec.flatten => {
             cx.at_field(spec.fields[0].name, |cx| {
                 cx.coerce(CoercionKind::WrappedInStruct, node.span, cost::WRAPPED)
             });
@@ -145,7 +145,9 @@ pub fn fields<'n, 'a>(
             continue;
         }
         let key: &str = &entry.key.text;
-        let Some((field, rank)) = best_field(spec.fields, key) else {
+        // `COUNT` is the number of fields the generated code reads; never index past it.
+        let known = &spec.fields[..COUNT.min(spec.fields.len())];
+        let Some((field, rank)) = best_field(known, key) else {
             out.rest.push(entry);
             if spec.flatten {
                 continue;
@@ -211,7 +213,7 @@ pub enum Missing<T> {
     Default(fn() -> T),
 }
 
-impl<'n, 'a> Fields<'n, 'a> {
+impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
     /// The span of field `i`'s value, or of the whole object when it is absent.
     pub fn span(&self, i: usize) -> Span {
         self.slots
@@ -232,11 +234,11 @@ impl<'n, 'a> Fields<'n, 'a> {
         missing: Missing<T>,
         catch: Option<fn() -> T>,
     ) -> Option<T> {
-        let name = self.spec.fields[i].name;
+        let name = self.spec.fields.get(i).map_or("", |f| f.name);
         let span = self.span(i);
         cx.at_field(name, |cx| {
             let start = cx.checkpoint();
-            let value = match self.slots[i] {
+            let value = match self.slots.get(i).copied().flatten() {
                 Some((node, _, _)) => match (&node.kind, &missing) {
                     // `null` for a field with a default: the default, when the type refuses null.
                     (NodeKind::Null, Missing::Default(default)) => match read(node, cx) {
@@ -610,3 +612,142 @@ impl<T> Untagged<T> {
 
 #[cfg(feature = "schema")]
 pub use crate::schema::private as schema;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    static SPEC: StructSpec = StructSpec {
+        fields: &[
+            FieldSpec {
+                name: "tool_name",
+                aliases: &["tool", "name"],
+            },
+            FieldSpec {
+                name: "name_hint",
+                aliases: &[],
+            },
+        ],
+        deny_unknown: false,
+        flatten: false,
+    };
+
+    fn matched(value: serde_json::Value) -> (Vec<Option<serde_json::Value>>, Vec<CoercionKind>) {
+        let node = Node::from_value(&value);
+        let mut cx = Context::new();
+        let f = fields::<2>(&node, &SPEC, None, &mut cx).expect("an object");
+        let values = f
+            .slots
+            .iter()
+            .map(|s| s.map(|(n, _, _)| n.to_value()))
+            .collect();
+        (
+            values,
+            cx.coercions().iter().map(|c| c.kind.clone()).collect(),
+        )
+    }
+
+    #[test]
+    fn exact_then_normalized_then_alias() {
+        let (v, k) = matched(json!({"toolName": "a", "nameHint": "b"}));
+        assert_eq!(v, vec![Some(json!("a")), Some(json!("b"))]);
+        assert_eq!(
+            k,
+            vec![CoercionKind::NormalizedKey, CoercionKind::NormalizedKey]
+        );
+        // `name` is an alias of tool_name; it is not a normalized form of name_hint.
+        let (v, k) = matched(json!({"name": "a"}));
+        assert_eq!(v, vec![Some(json!("a")), None]);
+        assert_eq!(k, vec![CoercionKind::AliasKey]);
+    }
+
+    #[test]
+    fn the_better_key_wins_whatever_the_order() {
+        for value in [
+            json!({"tool": "alias", "tool_name": "exact"}),
+            json!({"tool_name": "exact", "tool": "alias"}),
+        ] {
+            let (v, k) = matched(value);
+            assert_eq!(v[0], Some(json!("exact")));
+            assert_eq!(k, vec![CoercionKind::DuplicateKey]);
+        }
+        // A tie: the later key wins, as in JSON.
+        let (v, _) = matched(json!({"tool": "first", "name": "second"}));
+        assert_eq!(v[0], Some(json!("second")));
+    }
+
+    #[test]
+    fn unknown_keys_are_recorded_or_denied() {
+        let (_, k) = matched(json!({"tool_name": "a", "extra": 1}));
+        assert_eq!(k, vec![CoercionKind::UnknownKey]);
+        static DENY: StructSpec = StructSpec {
+            fields: &[],
+            deny_unknown: true,
+            flatten: false,
+        };
+        let node = Node::from_value(&json!({"extra": 1}));
+        let mut cx = Context::new();
+        assert!(fields::<0>(&node, &DENY, None, &mut cx).is_err());
+        assert_eq!(cx.issues()[0].category, Category::Unknown);
+        assert_eq!(cx.issues()[0].path.to_string(), "$.extra");
+    }
+
+    static ENUM: EnumSpec = EnumSpec {
+        name: "Mood",
+        variants: &[
+            VariantNames {
+                name: "Happy",
+                aliases: &["glad"],
+            },
+            VariantNames {
+                name: "Sad",
+                aliases: &[],
+            },
+        ],
+        other: None,
+    };
+
+    #[test]
+    fn variant_choice_is_recorded_and_ambiguity_is_an_issue() {
+        let mut cx = Context::new();
+        assert_eq!(variant("Happy", Span::default(), &ENUM, &mut cx), Ok(0));
+        assert_eq!(variant("sad", Span::default(), &ENUM, &mut cx), Ok(1));
+        assert_eq!(variant("I am glad", Span::default(), &ENUM, &mut cx), Ok(0));
+        let kinds: Vec<CoercionKind> = cx.coercions().iter().map(|c| c.kind.clone()).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                CoercionKind::NormalizedVariant,
+                CoercionKind::VariantFromText
+            ]
+        );
+        assert!(variant("happy and sad", Span::default(), &ENUM, &mut cx).is_err());
+        assert_eq!(cx.issues()[0].category, Category::Variant);
+        let mut strict = Context::with_mode_set(Mode::Strict);
+        assert!(variant("sad", Span::default(), &ENUM, &mut strict).is_err());
+        assert_eq!(variant("glad", Span::default(), &ENUM, &mut strict), Ok(0));
+    }
+
+    #[test]
+    fn untagged_keeps_the_cheapest_reading_and_only_its_records() {
+        let mut cx = Context::new();
+        let mut u = Untagged::default();
+        u.attempt(&mut cx, |cx| {
+            cx.coerce(CoercionKind::StringToNumber, Span::default(), 2);
+            Ok("costly")
+        });
+        u.attempt(&mut cx, |cx| {
+            Err(cx.fail(Category::Type, "no", Span::default()))
+        });
+        u.attempt(&mut cx, |cx| {
+            cx.coerce(CoercionKind::FloatToInteger, Span::default(), 1);
+            Ok("cheap")
+        });
+        let node = Node::from_value(&json!(1));
+        assert_eq!(u.finish(&node, "T", &mut cx), Ok("cheap"));
+        assert!(cx.issues().is_empty());
+        assert_eq!(cx.coercions().len(), 1);
+        assert_eq!(cx.coercions()[0].kind, CoercionKind::FloatToInteger);
+    }
+}
