@@ -62,7 +62,20 @@ pub struct Context {
     coercions: Vec<Coercion>,
     issues: Vec<Issue>,
     mode: Mode,
+    /// Readings tried so far (untagged enums); bounded so nested choices stay polynomial.
+    readings: u32,
+    /// Addresses of the nodes being read again as something else (a single value as a list,
+    /// a bare value as a struct's field). A recursive type would otherwise wrap the same node
+    /// forever.
+    wraps: Vec<usize>,
 }
+
+/// How many times one node may be wrapped inside itself (`5` as `[[5]]` is two).
+const MAX_WRAPS_PER_NODE: usize = 2;
+
+/// Most readings one extraction may try across all untagged enums. Nested untagged enums
+/// whose readings all fail deep down would otherwise be tried exponentially often.
+pub(crate) const MAX_READINGS: u32 = 10_000;
 
 impl Context {
     /// A fresh context at the root path.
@@ -225,6 +238,35 @@ impl Context {
     /// Appends coercions taken earlier with [`Context::take_since`].
     pub fn restore(&mut self, coercions: Vec<Coercion>) {
         self.coercions.extend(coercions);
+    }
+
+    /// Runs `read` with `node` re-read as something that contains it, unless it is already
+    /// wrapped too often; `None` then.
+    pub(crate) fn wrapping<R>(
+        &mut self,
+        node: &Node<'_>,
+        read: impl FnOnce(&mut Context) -> R,
+    ) -> Option<R> {
+        if !self.can_wrap(node) {
+            return None;
+        }
+        let address = node as *const Node<'_> as usize;
+        self.wraps.push(address);
+        let out = read(self);
+        self.wraps.pop();
+        Some(out)
+    }
+
+    /// Whether `node` may be wrapped once more (see [`Context::wrapping`]).
+    pub(crate) fn can_wrap(&self, node: &Node<'_>) -> bool {
+        let address = node as *const Node<'_> as usize;
+        self.wraps.iter().filter(|a| **a == address).count() < MAX_WRAPS_PER_NODE
+    }
+
+    /// Counts one more reading tried; `false` once the budget of readings is spent.
+    pub(crate) fn try_reading(&mut self) -> bool {
+        self.readings = self.readings.saturating_add(1);
+        self.readings <= MAX_READINGS
     }
 
     /// The coercions and issues, consuming the context.

@@ -102,6 +102,8 @@ pub struct Fields<'n, 'a, const COUNT: usize> {
     slots: [Option<(&'n Node<'a>, Rank, Span)>; COUNT],
     rest: Vec<&'n Entry<'a>>,
     span: Span,
+    /// The value was not an object but the struct's only field (`WrappedInStruct`).
+    wrapped: bool,
 }
 
 /// Matches `node`'s keys to `spec`'s fields: exact name, then normalized name, then alias.
@@ -121,6 +123,7 @@ pub fn fields<'n, 'a, const COUNT: usize>(
         slots: [None; COUNT],
         rest: Vec::new(),
         span: node.span,
+        wrapped: false,
     };
     let entries = match &node.kind {
         NodeKind::Object(entries) => entries,
@@ -130,11 +133,17 @@ pub fn fields<'n, 'a, const COUNT: usize>(
             cx.coerce(CoercionKind::ListToSingle, node.span, cost::LIST_TO_SINGLE);
             return fields(&items[0], spec, skip, cx);
         }
-        _ if cx.lenient() && spec.fields.len() == 1 && COUNT == 1 && !spec.flatten => {
+        _ if cx.lenient()
+            && spec.fields.len() == 1
+            && COUNT == 1
+            && !spec.flatten
+            && cx.can_wrap(node) =>
+        {
             cx.at_field(spec.fields[0].name, |cx| {
                 cx.coerce(CoercionKind::WrappedInStruct, node.span, cost::WRAPPED)
             });
             out.slots[0] = Some((node, Rank::Exact, node.span));
+            out.wrapped = true;
             return Ok(out);
         }
         _ => return Err(cx.mismatch("an object", node)),
@@ -249,6 +258,12 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
                             Some(default())
                         }
                     },
+                    _ if self.wrapped => cx
+                        .wrapping(node, |cx| read(node, cx).ok())
+                        .unwrap_or_else(|| {
+                            cx.mismatch("an object", node);
+                            None
+                        }),
                     _ => read(node, cx).ok(),
                 },
                 None => match missing {
@@ -548,6 +563,7 @@ pub fn untagged_unit(
 pub struct Untagged<T> {
     best: Option<(u32, T, Vec<Coercion>)>,
     closest: Option<Vec<Issue>>,
+    exhausted: bool,
 }
 
 impl<T> Default for Untagged<T> {
@@ -555,6 +571,7 @@ impl<T> Default for Untagged<T> {
         Untagged {
             best: None,
             closest: None,
+            exhausted: false,
         }
     }
 }
@@ -568,6 +585,10 @@ impl<T> Untagged<T> {
     ) {
         if matches!(self.best, Some((0, _, _))) {
             return; // nothing beats a perfect fit
+        }
+        if !cx.try_reading() {
+            self.exhausted = true;
+            return;
         }
         let start = cx.checkpoint();
         let result = read(cx);
@@ -596,7 +617,14 @@ impl<T> Untagged<T> {
                 Ok(value)
             }
             None => {
-                let message = format!("no variant of `{name}` fits this value");
+                let message = if self.exhausted {
+                    format!(
+                        "no variant of `{name}` fits this value (gave up after {} readings)",
+                        crate::extract::MAX_READINGS
+                    )
+                } else {
+                    format!("no variant of `{name}` fits this value")
+                };
                 let issue = Issue::new(Category::Type, cx.path(), message)
                     .found(crate::extract::describe(node))
                     .at(node.span);

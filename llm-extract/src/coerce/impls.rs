@@ -272,8 +272,11 @@ pub(crate) fn sequence<T: Extract, C: FromIterator<T>>(
             Ok(std::iter::empty().collect())
         }
         _ if cx.lenient() => {
-            cx.coerce(CoercionKind::SingleToList, node.span, cost::SINGLE_TO_LIST);
-            T::from_node(node, cx).map(|v| std::iter::once(v).collect())
+            let read = cx.wrapping(node, |cx| {
+                cx.coerce(CoercionKind::SingleToList, node.span, cost::SINGLE_TO_LIST);
+                T::from_node(node, cx).map(|v| std::iter::once(v).collect())
+            });
+            read.unwrap_or_else(|| Err(cx.mismatch("an array", node)))
         }
         _ => Err(cx.mismatch("an array", node)),
     }
