@@ -30,7 +30,8 @@ pub struct Extracted<T> {
     pub thoughts: Vec<String>,
 }
 
-/// Extraction settings; every free function uses `Extractor::new()`.
+/// Extraction settings; every free function uses `Extractor::new()`. Build one and reuse it:
+/// building allocates its default tag lists.
 ///
 /// ```
 /// let e = llm_extract::Extractor::new().marker("TOOL_CALL").max_payload(8_000);

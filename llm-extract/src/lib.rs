@@ -35,9 +35,12 @@ pub use crate::extractor::{Completeness, Extracted, Extractor};
 pub use crate::node::{Entry, Node, NodeKind, Number, Quoting, Str};
 pub use crate::path::{Path, Segment};
 pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
-pub use crate::span::{Position, Span};
 #[cfg(feature = "schema")]
 pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
+pub use crate::span::{Position, Span};
+
+/// The settings every free function uses, built once (building them allocates).
+static DEFAULT: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::new);
 
 /// The JSON value in `text`, repaired: fences, prose, comments, quotes, truncation and the
 /// rest of what models get wrong.
@@ -50,7 +53,7 @@ pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
 /// assert_eq!(v, serde_json::json!({"name": "Ada", "tags": ["x"], "ok": true}));
 /// ```
 pub fn repair(text: &str) -> Result<serde_json::Value, Error> {
-    Extractor::new().repair(text)
+    DEFAULT.repair(text)
 }
 
 /// Every JSON value in `text` (JSON Lines, several fences, concatenated objects), repaired.
@@ -60,7 +63,7 @@ pub fn repair(text: &str) -> Result<serde_json::Value, Error> {
 /// assert_eq!(vs, vec![serde_json::json!({"a": 1}), serde_json::json!({"a": 2})]);
 /// ```
 pub fn repair_all(text: &str) -> Result<Vec<serde_json::Value>, Error> {
-    Extractor::new().repair_all(text)
+    DEFAULT.repair_all(text)
 }
 
 /// The best `T` in `text`: of all candidates and readings, the one that fits `T` with the
@@ -71,7 +74,7 @@ pub fn repair_all(text: &str) -> Result<Vec<serde_json::Value>, Error> {
 /// assert_eq!(n, vec![1, 2, 3]);
 /// ```
 pub fn from_str<T: Extract>(text: &str) -> Result<T, Error> {
-    Extractor::new().from_str(text)
+    DEFAULT.from_str(text)
 }
 
 /// Every `T` in `text`: the items of a JSON array, a single value (as a one-item list), or
@@ -82,7 +85,7 @@ pub fn from_str<T: Extract>(text: &str) -> Result<T, Error> {
 /// assert_eq!(all.len(), 2);
 /// ```
 pub fn from_str_all<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
-    Extractor::new().from_str_all(text)
+    DEFAULT.from_str_all(text)
 }
 
 /// The best `T` in `text` with its [`Report`] and the reasoning text found.
@@ -94,5 +97,5 @@ pub fn from_str_all<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
 /// assert!(out.report.repairs.iter().any(|r| r.kind == llm_extract::RepairKind::TrailingComma));
 /// ```
 pub fn extract<T: Extract>(text: &str) -> Result<Extracted<T>, Error> {
-    Extractor::new().extract(text)
+    DEFAULT.extract(text)
 }

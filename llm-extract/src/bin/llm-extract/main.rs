@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "llm-extract", version, about = "Turn what language models write into valid JSON")]
+#[command(
+    name = "llm-extract",
+    version,
+    about = "Turn what language models write into valid JSON"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
