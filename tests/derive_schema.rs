@@ -193,3 +193,23 @@ fn every_accepted_value_is_valid_under_its_schema() {
         false,
     );
 }
+
+#[derive(Extract, Serialize, Debug)]
+struct Survey {
+    #[extract(min = 1, max = 5, max_len = 4)]
+    answers: Vec<u8>,
+    #[extract(pattern = "^[a-z]+$")]
+    tags: Option<Vec<String>>,
+}
+
+#[test]
+fn rules_on_collections_go_to_the_items_schema() {
+    let schema = llm_extract::json_schema::<Survey>().to_value();
+    let answers = &schema["properties"]["answers"];
+    assert_eq!(answers["maxItems"], 4);
+    assert_eq!(answers["items"]["minimum"], 1);
+    assert_eq!(answers["items"]["maximum"], 5);
+    assert!(answers.get("minimum").is_none());
+    assert_eq!(schema["properties"]["tags"]["items"]["pattern"], "^[a-z]+$");
+    check::<Survey>(&[r#"{"answers": [1, "5"], "tags": "abc"}"#], true);
+}

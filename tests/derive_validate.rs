@@ -172,3 +172,39 @@ fn rules_on_options_check_the_value_inside() {
         vec!["$.tags: has 3 items, more than the maximum 2"]
     );
 }
+
+#[derive(Extract, Debug)]
+struct Survey {
+    /// Each answer 1 to 5; at most 4 answers.
+    #[extract(min = 1, max = 5, max_len = 4)]
+    answers: Vec<u8>,
+    #[extract(pattern = "^[a-z]+$")]
+    tags: Option<Vec<String>>,
+    #[extract(one_of = ["red", "green"])]
+    colors: std::collections::BTreeSet<String>,
+}
+
+#[test]
+fn value_rules_on_a_collection_apply_to_each_item_at_its_path() {
+    let ok: Survey =
+        llm_extract::from_str(r#"{"answers": [1, 5], "tags": ["a", "bc"], "colors": ["red"]}"#)
+            .unwrap();
+    assert_eq!(
+        (ok.answers.len(), ok.tags.map(|t| t.len()), ok.colors.len()),
+        (2, Some(2), 1)
+    );
+    let text = r#"{"answers": [1, 9, 0, 3, 2], "tags": ["ok", "Not OK"], "colors": ["blue"]}"#;
+    let err = llm_extract::from_str::<Survey>(text).unwrap_err();
+    assert_eq!(
+        messages(&err),
+        vec![
+            "$.answers[1]: 9 is greater than the maximum 5",
+            "$.answers[2]: 0 is less than the minimum 1",
+            "$.answers: has 5 items, more than the maximum 4",
+            r#"$.tags[1]: "Not OK" does not match the pattern ^[a-z]+$"#,
+            r#"$.colors: "blue" is not one of "red", "green""#,
+        ]
+    );
+    // The position is the item's own.
+    assert_eq!(err.issues()[0].position.map(|p| p.column), Some(17));
+}

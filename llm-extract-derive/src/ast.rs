@@ -244,3 +244,66 @@ pub fn type_name(ty: &Type) -> Option<String> {
 pub fn is_option(ty: &Type) -> bool {
     type_name(ty).as_deref() == Some("Option")
 }
+
+/// A layer around a value that a rule looks through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peel {
+    Option,
+    Box,
+}
+
+/// What kind of collection a field is, for rules that apply to each item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collection {
+    /// `Vec`, `VecDeque`, arrays: items have indexes.
+    Indexed,
+    /// `HashSet`, `BTreeSet`: items have no stable index.
+    Set,
+}
+
+fn generic_arg(ty: &Type) -> Option<(&syn::Ident, &Type)> {
+    let Type::Path(p) = ty else { return None };
+    let seg = p.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    let inner = a.args.iter().find_map(|g| match g {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })?;
+    Some((&seg.ident, inner))
+}
+
+/// Peels `Option` and `Box` off `ty`: the layers and the type inside.
+pub fn peel(ty: &Type) -> (Vec<Peel>, &Type) {
+    let mut layers = Vec::new();
+    let mut ty = ty;
+    while let Some((ident, inner)) = generic_arg(ty) {
+        let layer = if ident == "Option" {
+            Peel::Option
+        } else if ident == "Box" {
+            Peel::Box
+        } else {
+            break;
+        };
+        layers.push(layer);
+        ty = inner;
+    }
+    (layers, ty)
+}
+
+/// For a collection field (inside `Option`/`Box` layers): the layers, the collection kind
+/// and the item type. `min`, `max`, `pattern` and `one_of` apply to each item of these.
+pub fn collection(ty: &Type) -> Option<(Vec<Peel>, Collection, &Type)> {
+    let (layers, inner) = peel(ty);
+    if let Type::Array(a) = inner {
+        return Some((layers, Collection::Indexed, &a.elem));
+    }
+    let (ident, item) = generic_arg(inner)?;
+    let kind = match ident.to_string().as_str() {
+        "Vec" | "VecDeque" => Collection::Indexed,
+        "HashSet" | "BTreeSet" => Collection::Set,
+        _ => return None,
+    };
+    Some((layers, kind, item))
+}

@@ -2,7 +2,7 @@
 
 use proc_macro2::Span;
 
-use crate::ast::{type_name, Container, Data, Field, Style, Variant};
+use crate::ast::{collection, peel, type_name, Container, Data, Field, Style, Variant};
 use crate::attr::{did_you_mean, Raw, Spanned};
 use crate::case;
 use crate::errors::Errors;
@@ -262,52 +262,59 @@ fn flatten_takes_the_remaining_keys(
 }
 
 /// A rule applies only to values it can measure: `min`/`max` to numbers, `min_len`/`max_len`
-/// to strings and collections, `pattern` to strings. Types the macro cannot see through are
-/// checked by the compiler (the rule's trait bound names the rule).
+/// to strings and collections, `pattern` to strings, `one_of` to strings, numbers and
+/// booleans. On a collection, `min`, `max`, `pattern` and `one_of` apply to each item and
+/// `min_len`/`max_len` to its length. Types the macro cannot see through are checked by the
+/// compiler (each rule's trait bound names the rule).
 fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
-    let mut ty = f.ty;
-    // Look through Option and Box: a rule applies to the value inside.
-    loop {
-        let inner = match ty {
-            syn::Type::Path(p) => {
-                p.path
-                    .segments
-                    .last()
-                    .and_then(|s| match (&s.ident, &s.arguments) {
-                        (id, syn::PathArguments::AngleBracketed(a))
-                            if id == "Option" || id == "Box" =>
-                        {
-                            a.args.iter().find_map(|g| match g {
-                                syn::GenericArgument::Type(t) => Some(t),
-                                _ => None,
-                            })
-                        }
-                        _ => None,
-                    })
-            }
-            _ => None,
+    #[derive(PartialEq)]
+    enum Kind {
+        Number,
+        Str,
+        List,
+        Bool,
+    }
+    let kind = |ty: &syn::Type| -> Option<(Kind, String)> {
+        let name = type_name(ty)?;
+        let kind = if NUMBERS.contains(&name.as_str()) {
+            Kind::Number
+        } else if name == "String" || name == "str" {
+            Kind::Str
+        } else if LISTS.contains(&name.as_str()) || matches!(ty, syn::Type::Array(_)) {
+            Kind::List
+        } else if name == "bool" {
+            Kind::Bool
+        } else {
+            return None;
         };
-        match inner {
-            Some(t) => ty = t,
-            None => break,
+        Some((kind, name))
+    };
+    let raw = &f.raw;
+    // The length rules look at the value itself (through Option and Box).
+    let (_, outer) = peel(f.ty);
+    if let Some((k, name)) = kind(outer) {
+        if k == Kind::Number || k == Kind::Bool {
+            for span in raw
+                .min_len
+                .iter()
+                .map(|s| s.span)
+                .chain(raw.max_len.iter().map(|s| s.span))
+            {
+                let message = format!(
+                    "`min_len` and `max_len` apply to strings and collections, not to `{name}`"
+                );
+                err(errors, span, message);
+            }
         }
     }
-    let Some(name) = type_name(ty) else { return };
-    let is_number = NUMBERS.contains(&name.as_str());
-    let is_string = name == "String" || name == "str";
-    let is_list = LISTS.contains(&name.as_str()) || matches!(ty, syn::Type::Array(_));
-    let is_bool = name == "bool";
-    let known = is_number || is_string || is_list || is_bool;
-    if !known {
-        return;
-    }
-    let raw = &f.raw;
-    let spans = |a: &Option<Spanned<crate::attr::Bound>>,
-                 b: &Option<Spanned<crate::attr::Bound>>| {
-        a.iter().chain(b.iter()).map(|s| s.span).collect::<Vec<_>>()
+    // The value rules look at each item of a collection, or at the value.
+    let item = match collection(f.ty) {
+        Some((_, _, item)) => peel(item).1,
+        None => outer,
     };
-    if !is_number {
-        for span in spans(&raw.min, &raw.max) {
+    let Some((k, name)) = kind(item) else { return };
+    if k != Kind::Number {
+        for span in raw.min.iter().chain(raw.max.iter()).map(|s| s.span) {
             err(
                 errors,
                 span,
@@ -315,23 +322,7 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
             );
         }
     }
-    if !(is_string || is_list) {
-        for span in raw
-            .min_len
-            .iter()
-            .map(|s| s.span)
-            .chain(raw.max_len.iter().map(|s| s.span))
-        {
-            err(
-                errors,
-                span,
-                format!(
-                    "`min_len` and `max_len` apply to strings and collections, not to `{name}`"
-                ),
-            );
-        }
-    }
-    if !is_string {
+    if k != Kind::Str {
         if let Some(p) = &raw.pattern {
             err(
                 errors,
@@ -340,13 +331,11 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
             );
         }
     }
-    if is_list {
+    if k == Kind::List {
         if let Some(o) = &raw.one_of {
-            err(
-                errors,
-                o.span,
-                format!("`one_of` applies to strings, numbers and booleans, not to `{name}`"),
-            );
+            let message =
+                format!("`one_of` applies to strings, numbers and booleans, not to `{name}`");
+            err(errors, o.span, message);
         }
     }
 }

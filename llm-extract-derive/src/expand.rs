@@ -146,20 +146,88 @@ fn rules(f: &Field<'_>) -> TokenStream {
     let r = &f.rules;
     let raw = &f.raw;
     let at = |s: Option<proc_macro2::Span>| s.unwrap_or(f.span);
-    let mut out = TokenStream::new();
+    // On a collection, the value rules apply to each item, at the item's path.
+    let each = crate::ast::collection(f.ty);
+    // The subject is spanned at the rule, so a type that cannot take the rule is reported there.
+    let per_item = each.is_some();
+    let subject = |span: proc_macro2::Span| {
+        if per_item {
+            quote_spanned!(span=> __item)
+        } else {
+            quote_spanned!(span=> &__v)
+        }
+    };
+    let subject_span = if per_item {
+        quote!(__item_span)
+    } else {
+        quote!(__span)
+    };
+    let mut value_rules = TokenStream::new();
     if let Some(b) = &r.min {
         let span = at(raw.min.as_ref().map(|s| s.span));
+        let subject = subject(span);
         let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
-        out.extend(
-            quote_spanned!(span=> #rt::validate::min(&__v, #value, #written, __span, __cx);),
-        );
+        value_rules.extend(quote_spanned! {span=>
+            #rt::validate::min(#subject, #value, #written, #subject_span, __cx);
+        });
     }
     if let Some(b) = &r.max {
         let span = at(raw.max.as_ref().map(|s| s.span));
+        let subject = subject(span);
         let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
-        out.extend(
-            quote_spanned!(span=> #rt::validate::max(&__v, #value, #written, __span, __cx);),
-        );
+        value_rules.extend(quote_spanned! {span=>
+            #rt::validate::max(#subject, #value, #written, #subject_span, __cx);
+        });
+    }
+    if let Some(p) = &r.pattern {
+        let span = at(raw.pattern.as_ref().map(|s| s.span));
+        let subject = subject(span);
+        value_rules.extend(quote_spanned! {span=>
+            {
+                static __PATTERN: #rt::LazyLock<::core::option::Option<#rt::Regex>> =
+                    #rt::LazyLock::new(|| #rt::Regex::new(#p).ok());
+                #rt::validate::pattern(#subject, (*__PATTERN).as_ref(), #p, #subject_span, __cx);
+            }
+        });
+    }
+    if let Some(list) = &r.one_of {
+        let span = at(raw.one_of.as_ref().map(|s| s.span));
+        let subject = subject(span);
+        let items = list.iter().map(allowed);
+        value_rules.extend(quote_spanned! {span=>
+            #rt::validate::one_of(#subject, &[#(#items),*], #subject_span, __cx);
+        });
+    }
+    let mut out = TokenStream::new();
+    match (&each, value_rules.is_empty()) {
+        (_, true) => {}
+        (None, false) => out.extend(value_rules),
+        (Some((layers, kind, _)), false) => {
+            let per_item = match kind {
+                crate::ast::Collection::Indexed => quote! {
+                    for (__i, __item) in ::core::iter::IntoIterator::into_iter(__c).enumerate() {
+                        let __item_span = #rt::item_span(__n, __i);
+                        __cx.at_index(__i, |__cx| { #value_rules });
+                    }
+                },
+                crate::ast::Collection::Set => quote! {
+                    for __item in ::core::iter::IntoIterator::into_iter(__c) {
+                        let __item_span = __span;
+                        #value_rules
+                    }
+                },
+            };
+            let mut body = per_item;
+            for layer in layers.iter().rev() {
+                body = match layer {
+                    crate::ast::Peel::Option => quote! {
+                        if let ::core::option::Option::Some(__c) = ::core::option::Option::as_ref(__c) { #body }
+                    },
+                    crate::ast::Peel::Box => quote! {{ let __c = &**__c; #body }},
+                };
+            }
+            out.extend(quote! {{ let __c = &__v; #body }});
+        }
     }
     if let Some(n) = r.min_len {
         let span = at(raw.min_len.as_ref().map(|s| s.span));
@@ -168,23 +236,6 @@ fn rules(f: &Field<'_>) -> TokenStream {
     if let Some(n) = r.max_len {
         let span = at(raw.max_len.as_ref().map(|s| s.span));
         out.extend(quote_spanned!(span=> #rt::validate::max_len(&__v, #n, __span, __cx);));
-    }
-    if let Some(p) = &r.pattern {
-        let span = at(raw.pattern.as_ref().map(|s| s.span));
-        out.extend(quote_spanned! {span=>
-            {
-                static __PATTERN: #rt::LazyLock<::core::option::Option<#rt::Regex>> =
-                    #rt::LazyLock::new(|| #rt::Regex::new(#p).ok());
-                #rt::validate::pattern(&__v, (*__PATTERN).as_ref(), #p, __span, __cx);
-            }
-        });
-    }
-    if let Some(list) = &r.one_of {
-        let span = at(raw.one_of.as_ref().map(|s| s.span));
-        let items = list.iter().map(allowed);
-        out.extend(
-            quote_spanned!(span=> #rt::validate::one_of(&__v, &[#(#items),*], __span, __cx);),
-        );
     }
     if let Some(p) = &r.validate {
         let span = at(raw.validate.as_ref().map(|s| s.span));

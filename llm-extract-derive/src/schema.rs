@@ -73,8 +73,12 @@ mod imp {
             }
             Allowed::Bool(b) => quote!(::llm_extract::__private::Allowed::Bool(#b)),
         });
+        let each = crate::ast::collection(f.ty).is_some();
         quote! {
-            &#rt::Rules { min: #min, max: #max, min_len: #min_len, max_len: #max_len, pattern: #pattern, one_of: &[#(#one_of),*] }
+            &#rt::Rules {
+                min: #min, max: #max, min_len: #min_len, max_len: #max_len, pattern: #pattern,
+                one_of: &[#(#one_of),*], each: #each,
+            }
         }
     }
 

@@ -307,6 +307,14 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
     }
 }
 
+/// The span of item `i` of an array node (for a rule on each item), or the node's own span.
+pub fn item_span(node: &Node<'_>, i: usize) -> Span {
+    match &node.kind {
+        NodeKind::Array(items) => items.get(i).map_or(node.span, |n| n.span),
+        _ => node.span,
+    }
+}
+
 /// The items of a tuple struct or tuple variant: an array of exactly `len` items.
 pub fn tuple<'n, 'a>(
     node: &'n Node<'a>,

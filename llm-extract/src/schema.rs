@@ -363,6 +363,8 @@ pub mod private {
         pub max_len: Option<u64>,
         pub pattern: Option<&'static str>,
         pub one_of: &'static [Allowed],
+        /// The value rules (`min`, `max`, `pattern`, `one_of`) are for each item of a list.
+        pub each: bool,
     }
 
     /// A bound as JSON: whole numbers as integers (`1`, not `1.0`).
@@ -402,12 +404,6 @@ pub mod private {
         }
         let types = types(&map);
         let has = |t: &str| types.iter().any(|x| x == t);
-        if let Some(m) = rules.min {
-            map.insert("minimum".into(), number(m));
-        }
-        if let Some(m) = rules.max {
-            map.insert("maximum".into(), number(m));
-        }
         for (len, [string, array, object]) in [
             (rules.min_len, ["minLength", "minItems", "minProperties"]),
             (rules.max_len, ["maxLength", "maxItems", "maxProperties"]),
@@ -422,6 +418,22 @@ pub mod private {
             if has("object") {
                 map.insert(object.into(), json!(n));
             }
+        }
+        match map.get_mut("items") {
+            Some(Value::Object(items)) if rules.each => value_rules(items, rules),
+            _ if rules.each => {}
+            _ => value_rules(&mut map, rules),
+        }
+        Schema::from(map)
+    }
+
+    /// `minimum`, `maximum`, `pattern` and `enum` on `map`.
+    fn value_rules(map: &mut Map<String, Value>, rules: &Rules) {
+        if let Some(m) = rules.min {
+            map.insert("minimum".into(), number(m));
+        }
+        if let Some(m) = rules.max {
+            map.insert("maximum".into(), number(m));
         }
         if let Some(p) = rules.pattern {
             map.insert("pattern".into(), p.into());
@@ -438,7 +450,6 @@ pub mod private {
                 .collect();
             map.insert("enum".into(), Value::Array(values));
         }
-        Schema::from(map)
     }
 
     /// An object schema built property by property.

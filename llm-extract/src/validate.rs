@@ -18,7 +18,9 @@
 //! assert_eq!(err.issues()[0].to_string().split(" at ").next().unwrap(), "$.items[2].price: 0 is less than the minimum 1");
 //! ```
 //!
-//! A rule on an `Option` applies to the value inside when there is one.
+//! A rule on an `Option` applies to the value inside when there is one. On a collection,
+//! `min`, `max`, `pattern` and `one_of` apply to each item (at the item's path), `min_len` and
+//! `max_len` to the collection's length.
 
 use crate::error::Category;
 use crate::extract::Context;
