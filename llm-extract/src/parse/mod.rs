@@ -406,7 +406,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
                         self.pos += 1;
                     }
-                    _ if self.skip_ellipsis() => {}
+                    b'.' | 0xE2 if self.skip_ellipsis() => {}
                     _ => {
                         let slot = self.slot();
                         let node = self.scalar(slot);
@@ -439,7 +439,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
                         self.pos += 1;
                     }
-                    _ if self.skip_ellipsis() => {}
+                    b'.' | 0xE2 if self.skip_ellipsis() => {}
                     _ => {
                         let start = self.pos;
                         let logged = self.repairs.len();

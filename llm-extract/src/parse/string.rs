@@ -68,6 +68,19 @@ struct Rejected {
     repairs_len: usize,
 }
 
+/// Bytes that stop the scan of a `"` string: the quote, a backslash, control characters.
+static STOPS_DOUBLE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// How far ahead the parser looks to decide whether a quote ends a string.
 const KEY_LOOKAHEAD: usize = 256;
 
@@ -101,16 +114,22 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         };
         loop {
             // Fast scan to the next byte that needs a decision.
-            while i < self.end {
-                let b = self.bytes[i];
-                if b == special
-                    || b == b'\\'
-                    || b < 0x20
-                    || (quote == Quote::CurlyDouble && b == b'"')
-                {
-                    break;
+            if quote == Quote::Double {
+                while i < self.end && !STOPS_DOUBLE[self.bytes[i] as usize] {
+                    i += 1;
                 }
-                i += 1;
+            } else {
+                while i < self.end {
+                    let b = self.bytes[i];
+                    if b == special
+                        || b == b'\\'
+                        || b < 0x20
+                        || (quote == Quote::CurlyDouble && b == b'"')
+                    {
+                        break;
+                    }
+                    i += 1;
+                }
             }
             if i >= self.end {
                 break;
@@ -311,19 +330,36 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let mut i = at;
         if let Some((quote, len)) = opening_quote(&self.bytes[at..self.end]) {
             i += len;
-            loop {
-                if i >= limit {
-                    return false;
-                }
-                match self.bytes[i] {
-                    b'\\' => i += 2,
-                    b'\n' => return false,
-                    _ => {
-                        if let Some(close) = closing_quote(quote, &self.bytes[i..self.end]) {
-                            i += close;
+            if quote == Quote::Double {
+                // The usual case, found with memchr: the closing quote of a plain key.
+                loop {
+                    match memchr::memchr3(b'"', b'\\', b'\n', &self.bytes[i..limit]) {
+                        Some(k) if self.bytes[i + k] == b'"' => {
+                            i += k + 1;
                             break;
                         }
-                        i += 1;
+                        Some(k) if self.bytes[i + k] == b'\\' => i += k + 2,
+                        _ => return false,
+                    }
+                    if i >= limit {
+                        return false;
+                    }
+                }
+            } else {
+                loop {
+                    if i >= limit {
+                        return false;
+                    }
+                    match self.bytes[i] {
+                        b'\\' => i += 2,
+                        b'\n' => return false,
+                        _ => {
+                            if let Some(close) = closing_quote(quote, &self.bytes[i..self.end]) {
+                                i += close;
+                                break;
+                            }
+                            i += 1;
+                        }
                     }
                 }
             }
