@@ -477,3 +477,22 @@ fn key_repairs_carry_the_member_path() {
         "{paths:?}"
     );
 }
+
+/// Regression: a reasoning tag inside a JSON string opened a reasoning block that swallowed
+/// the rest of the value.
+#[test]
+fn reasoning_tag_inside_a_string_is_text() {
+    assert_eq!(
+        repair("{\"text\": \"use <think> tags\", \"n\": 1,}"),
+        json!({"text": "use <think> tags", "n": 1})
+    );
+    assert_eq!(
+        repair("Answer: {\"t\": \"close with </think> here\", \"n\": 1}"),
+        json!({"t": "close with </think> here", "n": 1})
+    );
+    assert_eq!(
+        repair("<think>\nplan {\"a\": 0}\n</think>\n{\"a\": 1}"),
+        json!({"a": 1})
+    );
+    assert_eq!(repair("  <thinking>hm</thinking> [1]"), json!([1]));
+}

@@ -64,6 +64,29 @@ fn tags(text: &str) -> Vec<Tag> {
     out
 }
 
+/// Whether only spaces stand between the previous line break (or the start) and `at`. Looks
+/// back over spaces only, so every byte is looked at a bounded number of times.
+fn at_line_start(text: &str, at: usize) -> bool {
+    let before = &text.as_bytes()[..at];
+    let spaces = before
+        .iter()
+        .rev()
+        .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r'))
+        .count();
+    at == spaces || before[at - spaces - 1] == b'\n'
+}
+
+/// Whether only spaces stand between `at` and the next line break (or the end), or the answer
+/// starts right there (`...</think>{"a": 1}`).
+fn at_line_end(text: &str, at: usize) -> bool {
+    let after = &text.as_bytes()[at..];
+    let spaces = after
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r'))
+        .count();
+    spaces == after.len() || matches!(after[spaces], b'\n' | b'{' | b'[' | b'`')
+}
+
 pub(crate) fn scan(text: &str, settings: &Settings) -> Markup {
     let all = tags(text);
     let is_reasoning = |n: &str| settings.reasoning_tags.iter().any(|t| t == n);
@@ -72,7 +95,14 @@ pub(crate) fn scan(text: &str, settings: &Settings) -> Markup {
     let mut thoughts = Vec::new();
     let mut open: Option<&Tag> = None;
     let mut last_end = 0;
+    // Models put reasoning tags on lines of their own (or first in the reply); one in the middle
+    // of a line is text, such as a `<think>` inside a JSON string, and must not swallow the rest.
     for tag in all.iter().filter(|t| is_reasoning(&t.name)) {
+        let placed = at_line_start(text, tag.start)
+            || (tag.closing && (open.is_some() || at_line_end(text, tag.end)));
+        if !placed {
+            continue;
+        }
         match (tag.closing, open) {
             (false, None) => open = Some(tag),
             (false, Some(_)) => {} // nested: the outer block goes on
