@@ -415,7 +415,7 @@ fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         });
         return quote! {{
             #spec
-            let mut __u = #rt::Untagged::default();
+            let mut __u = #rt::Untagged::new();
             #(#attempts)*
             __u.finish(__node, #name, __cx)
         }};
@@ -443,7 +443,7 @@ fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
                 ::core::option::Option::None => {
                     let __raw = ::std::string::String::new();
                     let _ = &__raw;
-                    let mut __u = #rt::Untagged::default();
+                    let mut __u = #rt::Untagged::new();
                     #(#fallback)*
                     __u.finish(__node, #name, __cx)
                 }

@@ -585,6 +585,11 @@ impl<T> Default for Untagged<T> {
 }
 
 impl<T> Untagged<T> {
+    /// No reading tried yet.
+    pub fn new() -> Self {
+        Untagged::default()
+    }
+
     /// Tries one reading; its records are kept aside until the choice is made.
     pub fn attempt(
         &mut self,
