@@ -13,6 +13,8 @@ pub struct Container<'a> {
     pub ident: &'a Ident,
     pub generics: &'a Generics,
     pub name: String,
+    // Descriptions are read only by the schema generation.
+    #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     pub doc: Option<String>,
     pub tag: Option<String>,
     pub untagged: bool,
@@ -48,6 +50,8 @@ pub struct Field<'a> {
     pub with: Option<syn::ExprPath>,
     pub strict: bool,
     pub rules: Rules,
+    // Descriptions are read only by the schema generation.
+    #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     pub doc: Option<String>,
     pub raw: Raw,
 }
@@ -83,6 +87,8 @@ pub struct Variant<'a> {
     pub style: Style,
     pub fields: Vec<Field<'a>>,
     pub other: bool,
+    // Descriptions are read only by the schema generation.
+    #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     pub doc: Option<String>,
     pub raw: Raw,
 }
@@ -241,6 +247,7 @@ pub fn type_name(ty: &Type) -> Option<String> {
 }
 
 /// Whether a field type is written as `Option<..>`.
+#[cfg_attr(not(feature = "schema"), allow(dead_code))] // used by the schema generation
 pub fn is_option(ty: &Type) -> bool {
     type_name(ty).as_deref() == Some("Option")
 }
