@@ -161,12 +161,39 @@ fn names_are_unique<'n>(
     what: &str,
     errors: &mut Errors,
 ) {
-    let mut seen: Vec<&String> = Vec::new();
+    // Keys are matched after normalization, so names equal after it are one key too.
+    let normalize = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let mut seen: Vec<(&String, String)> = Vec::new();
     for (name, span) in names {
-        if seen.contains(&name) {
-            err(errors, span, format!("two {what}s are named `{name}`"));
+        let normalized = normalize(name);
+        if let Some((other, _)) = seen
+            .iter()
+            .find(|(n, norm)| *n == name || *norm == normalized)
+        {
+            if *other == name {
+                err(errors, span, format!("two {what}s are named `{name}`"));
+            } else {
+                let message = format!(
+                    "`{name}` and `{other}` differ only in case or separators, and keys are matched after normalizing both"
+                );
+                err(errors, span, message);
+            }
         }
-        seen.push(name);
+        seen.push((name, normalized));
+    }
+}
+
+/// Where a field's name is written: its `rename`, or its identifier.
+fn name_span(f: &Field<'_>) -> Span {
+    match (&f.raw.rename, &f.member) {
+        (Some(r), _) => r.span,
+        (None, syn::Member::Named(ident)) => ident.span(),
+        (None, syn::Member::Unnamed(index)) => index.span,
     }
 }
 
@@ -189,7 +216,7 @@ fn fields_are_consistent(
             fields
                 .iter()
                 .filter(|f| !f.skip && !f.flatten)
-                .map(|f| (&f.name, f.span)),
+                .map(|f| (&f.name, name_span(f))),
             "field",
             errors,
         );
