@@ -278,3 +278,17 @@ fn strict_mode_wants_exact_names() {
         }
     );
 }
+
+#[test]
+fn unit_enums_are_map_keys() {
+    use std::collections::BTreeMap;
+    #[derive(Extract, Debug, PartialEq, Eq, PartialOrd, Ord)]
+    enum Level {
+        Low,
+        High,
+    }
+    let counts: BTreeMap<Level, u32> = llm_extract::from_str(r#"{"low": 2, "HIGH": "3"}"#).unwrap();
+    assert_eq!(counts, BTreeMap::from([(Level::Low, 2), (Level::High, 3)]));
+    let err = llm_extract::from_str::<BTreeMap<Level, u32>>(r#"{"medium": 1}"#).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.medium");
+}

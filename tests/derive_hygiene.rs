@@ -38,6 +38,13 @@ enum Shape {
 }
 
 #[derive(::llm_extract::Extract, ::std::fmt::Debug, ::std::cmp::PartialEq)]
+enum Level {
+    Low,
+    #[extract(other)]
+    Unknown,
+}
+
+#[derive(::llm_extract::Extract, ::std::fmt::Debug, ::std::cmp::PartialEq)]
 #[extract(untagged)]
 enum Either<L, R> {
     Left(L),
@@ -61,6 +68,8 @@ fn generated_code_is_hygienic() {
     ::std::assert_eq!(s, Shape::Line { len: 2.0 });
     let e: Either<u8, ::std::string::String> = ::llm_extract::from_str(r#""x""#).unwrap();
     ::std::assert_eq!(e, Either::Right(::std::string::ToString::to_string("x")));
+    let l: Level = ::llm_extract::from_str(r#""LOW""#).unwrap();
+    ::std::assert_eq!(l, Level::Low);
     let schema = ::llm_extract::json_schema::<Either<u8, bool>>();
     ::std::assert_eq!(schema.as_value()["title"], "Either_for_uint8_and_boolean");
 }

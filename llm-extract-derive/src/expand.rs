@@ -35,7 +35,9 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     let ident = c.ident;
     let generics = with_bounds(c.generics, &used_params(c), quote!(#rt::Extract));
     let (impl_g, ty_g, where_clause) = generics.split_for_impl();
+    let map_key = map_key(c);
     quote! {
+        #map_key
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
         const _: () = {
@@ -46,6 +48,43 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                     __cx: &mut #rt::Cx,
                 ) -> ::core::result::Result<Self, #rt::Fail> {
                     #body
+                }
+            }
+        };
+    }
+}
+
+/// An enum of unit variants can also be a map key (`HashMap<Status, u32>`): keys are matched
+/// like values (exact, normalized, alias), without the `other` variant or sentence matching.
+fn map_key(c: &Container<'_>) -> TokenStream {
+    let Data::Enum(variants) = &c.data else {
+        return TokenStream::new();
+    };
+    if c.untagged
+        || !c.generics.params.is_empty()
+        || variants.iter().any(|v| v.style != Style::Unit)
+    {
+        return TokenStream::new();
+    }
+    let rt = rt();
+    let ident = c.ident;
+    let spec = enum_spec(c, variants);
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let v = v.ident;
+        quote!(#i => ::core::option::Option::Some(Self::#v),)
+    });
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
+        const _: () = {
+            #[automatically_derived]
+            impl #rt::MapKey for #ident {
+                fn from_key(__key: &str) -> ::core::option::Option<Self> {
+                    #spec
+                    match #rt::variant_key(__key, &__ENUM)? {
+                        #(#arms)*
+                        _ => ::core::option::Option::None,
+                    }
                 }
             }
         };

@@ -10,6 +10,7 @@ use crate::node::{Entry, Node, NodeKind};
 use crate::report::{Coercion, CoercionKind};
 use crate::span::Span;
 
+pub use crate::coerce::MapKey;
 pub use crate::coerce::VariantNames as Variant;
 pub use crate::extract::{Context as Cx, Extract, Failed as Fail, Mode};
 pub use crate::node::Node as N;
@@ -418,6 +419,15 @@ fn other_or_fail(
         .at(span);
     cx.push_issue(issue);
     Err(Failed)
+}
+
+/// The variant a map key names: exactly, after normalization, or by alias (no sentences, no
+/// `other`: a key is a name, not prose).
+pub fn variant_key(key: &str, spec: &EnumSpec) -> Option<usize> {
+    match match_variant(key, spec.variants) {
+        VariantMatch::Exact(i) | VariantMatch::Normalized(i) | VariantMatch::Alias(i) => Some(i),
+        _ => None,
+    }
 }
 
 /// An externally tagged variant: its index, its content (`None` for a bare name) and the
