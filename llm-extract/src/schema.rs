@@ -35,7 +35,8 @@ pub fn json_schema<T: JsonSchema>() -> Schema {
 
 /// The schema of `T` in the form strict structured-output APIs require: every object has
 /// `additionalProperties: false` and lists every property as required, optional properties
-/// become nullable instead, and `oneOf` becomes `anyOf`.
+/// become nullable instead, `oneOf` becomes `anyOf`, and number formats that are not JSON
+/// Schema formats (`uint8`, `double`, ...) are dropped.
 ///
 /// ```
 /// #[derive(llm_extract::Extract)]
@@ -62,6 +63,26 @@ fn strict(value: &mut Value, depth: usize) {
         return;
     }
     let Value::Object(obj) = value else { return };
+    // schemars' integer formats (`uint8`, `int64`, `double`, ...) are not JSON Schema formats;
+    // strict APIs reject formats they do not know.
+    const FORMATS: [&str; 9] = [
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
+    ];
+    if obj
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| !FORMATS.contains(&f))
+    {
+        obj.remove("format");
+    }
     if let Some(one_of) = obj.remove("oneOf") {
         obj.insert("anyOf".into(), one_of);
     }
