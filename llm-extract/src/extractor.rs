@@ -324,6 +324,9 @@ impl Extractor {
         text: &str,
         paths: RepairPaths,
     ) -> Result<Extracted<T>, Error> {
+        if let Some(done) = self.whole_clean_value(text, paths) {
+            return Ok(done);
+        }
         let located = locate::locate(text, &self.settings);
         let mut best: Option<(u32, Extracted<T>)> = None;
         let mut failures: Vec<(usize, u32, Vec<Issue>)> = Vec::new();
@@ -400,6 +403,53 @@ impl Extractor {
                 }
             }
         }
+    }
+
+    /// The usual API reply is one clean JSON object or array and nothing else. Then it is the
+    /// only candidate locate could find (and no reasoning tag can hide in valid JSON), so the
+    /// scan is skipped. `None` sends the caller down the general path, which also builds
+    /// the errors.
+    fn whole_clean_value<T: Extract>(
+        &self,
+        text: &str,
+        paths: RepairPaths,
+    ) -> Option<Extracted<T>> {
+        let trimmed = text.trim_start();
+        if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+            return None;
+        }
+        if self
+            .settings
+            .max_payload
+            .is_some_and(|max| text.trim().len() > max)
+        {
+            return None;
+        }
+        let start = text.len() - trimmed.len();
+        let span = Span::new(start, start + trimmed.trim_end().len());
+        let parsed = parse::parse_span_with(text, span, self.settings.max_depth, paths).ok()?;
+        if !parsed.repairs.is_empty() || parsed.end != span.end {
+            return None;
+        }
+        let mut cx = Context::new();
+        let value = T::from_node(&parsed.node, &mut cx).ok()?;
+        let (coercions, issues) = cx.into_parts();
+        if !issues.is_empty() {
+            return None;
+        }
+        let score = coercions.iter().map(|c| c.cost).sum();
+        let report = Report {
+            repairs: Vec::new(),
+            coercions,
+            score,
+            complete: true,
+            span: parsed.node.span,
+        };
+        Some(Extracted {
+            value,
+            report,
+            thoughts: Vec::new(),
+        })
     }
 
     /// Every `T` in `text`: the items of a JSON array, a single value, or several blocks.
