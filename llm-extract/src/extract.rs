@@ -109,6 +109,7 @@ impl Context {
     }
 
     /// Whether lenient coercion is allowed here.
+    #[inline]
     pub fn lenient(&self) -> bool {
         self.mode == Mode::Lenient
     }
@@ -122,6 +123,7 @@ impl Context {
     }
 
     /// Runs `f` one level deeper, at `segment`.
+    #[inline]
     pub fn at<R>(&mut self, segment: Segment, f: impl FnOnce(&mut Context) -> R) -> R {
         self.path.push(match segment {
             Segment::Key(key) => Step::Key(key),
@@ -133,6 +135,7 @@ impl Context {
     }
 
     /// Runs `f` one level deeper, at the field `name` (no allocation unless a record is made).
+    #[inline]
     pub fn at_field<R>(&mut self, name: &'static str, f: impl FnOnce(&mut Context) -> R) -> R {
         self.path.push(Step::Field(name));
         let out = f(self);
@@ -141,6 +144,7 @@ impl Context {
     }
 
     /// Runs `f` one level deeper, at array index `index`.
+    #[inline]
     pub fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Context) -> R) -> R {
         self.path.push(Step::Index(index));
         let out = f(self);
@@ -196,6 +200,7 @@ impl Context {
     }
 
     /// A checkpoint to roll back to when a reading is abandoned (untagged enums, `catch`).
+    #[inline]
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             coercions: self.coercions.len(),
@@ -204,6 +209,7 @@ impl Context {
     }
 
     /// Whether issues were recorded since `checkpoint`.
+    #[inline]
     pub fn failed_since(&self, checkpoint: Checkpoint) -> bool {
         self.issues.len() > checkpoint.issues
     }

@@ -150,14 +150,20 @@ pub fn fields<'n, 'a, const COUNT: usize>(
         _ => return Err(cx.mismatch("an object", node)),
     };
     let mut failed = false;
+    let known = &spec.fields[..COUNT.min(spec.fields.len())];
+    // Keys usually come in the order the fields are declared: try the next field first.
+    let mut next = 0;
     for (i, entry) in entries.iter().enumerate() {
         if skip == Some(i) {
             continue;
         }
         let key: &str = &entry.key.text;
         // `COUNT` is the number of fields the generated code reads; never index past it.
-        let known = &spec.fields[..COUNT.min(spec.fields.len())];
-        let Some((field, rank)) = best_field(known, key) else {
+        let found = match known.get(next) {
+            Some(f) if f.name == key => Some((next, Rank::Exact)),
+            _ => best_field(known, key),
+        };
+        let Some((field, rank)) = found else {
             out.rest.push(entry);
             if spec.flatten {
                 continue;
@@ -198,6 +204,7 @@ pub fn fields<'n, 'a, const COUNT: usize>(
             }
         }
         out.slots[field] = Some((&entry.value, rank, entry.key_span));
+        next = field + 1;
     }
     for (field, slot) in out.slots.iter().enumerate() {
         let (kind, span) = match slot {
