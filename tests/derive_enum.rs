@@ -292,3 +292,46 @@ fn unit_enums_are_map_keys() {
     let err = llm_extract::from_str::<BTreeMap<Level, u32>>(r#"{"medium": 1}"#).unwrap_err();
     assert_eq!(err.issues()[0].path.to_string(), "$.medium");
 }
+
+#[test]
+fn variant_rename_alias_and_serde_agreement() {
+    #[derive(Extract, serde::Deserialize, Debug, PartialEq)]
+    enum Vote {
+        #[extract(rename = "thumbs_up", alias = "+1")]
+        Up,
+        #[serde(rename = "thumbs_down", alias = "-1")]
+        Down,
+    }
+    assert_eq!(
+        llm_extract::from_str::<Vote>(r#""thumbs_up""#).unwrap(),
+        Vote::Up
+    );
+    assert_eq!(llm_extract::from_str::<Vote>(r#""+1""#).unwrap(), Vote::Up);
+    assert_eq!(
+        llm_extract::from_str::<Vote>(r#""Thumbs Down""#).unwrap(),
+        Vote::Down
+    );
+    assert_eq!(
+        llm_extract::from_str::<Vote>(r#""-1""#).unwrap(),
+        Vote::Down
+    );
+    // The Rust name is not a name any more once renamed.
+    assert!(llm_extract::from_str::<Vote>(r#""Up""#).is_err());
+}
+
+#[test]
+fn internally_tagged_with_deny_unknown_fields() {
+    #[derive(Extract, Debug, PartialEq)]
+    #[extract(tag = "op", deny_unknown_fields)]
+    enum Op {
+        Add { a: i64, b: i64 },
+        Neg { a: i64 },
+    }
+    assert_eq!(
+        llm_extract::from_str::<Op>(r#"{"op": "add", "a": 1, "b": 2}"#).unwrap(),
+        Op::Add { a: 1, b: 2 }
+    );
+    let err = llm_extract::from_str::<Op>(r#"{"op": "neg", "a": 1, "b": 2}"#).unwrap_err();
+    assert_eq!(err.category(), Category::Unknown);
+    assert_eq!(err.issues()[0].path.to_string(), "$.b");
+}

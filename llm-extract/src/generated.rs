@@ -62,6 +62,7 @@ enum Rank {
     Exact,
     Normalized,
     Alias,
+    NormalizedAlias,
 }
 
 fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
@@ -69,12 +70,10 @@ fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
         Some(Rank::Exact)
     } else if keys_match(field.name, key) {
         Some(Rank::Normalized)
-    } else if field
-        .aliases
-        .iter()
-        .any(|a| *a == key || keys_match(a, key))
-    {
+    } else if field.aliases.contains(&key) {
         Some(Rank::Alias)
+    } else if field.aliases.iter().any(|a| keys_match(a, key)) {
+        Some(Rank::NormalizedAlias)
     } else {
         None
     }
@@ -209,7 +208,7 @@ pub fn fields<'n, 'a, const COUNT: usize>(
     for (field, slot) in out.slots.iter().enumerate() {
         let (kind, span) = match slot {
             Some((_, Rank::Normalized, span)) => (CoercionKind::NormalizedKey, *span),
-            Some((_, Rank::Alias, span)) => (CoercionKind::AliasKey, *span),
+            Some((_, Rank::Alias | Rank::NormalizedAlias, span)) => (CoercionKind::AliasKey, *span),
             _ => continue,
         };
         cx.at_field(spec.fields[field].name, |cx| {
@@ -733,6 +732,29 @@ mod tests {
         // A tie: the later key wins, as in JSON.
         let (v, _) = matched(json!({"tool": "first", "name": "second"}));
         assert_eq!(v[0], Some(json!("second")));
+    }
+
+    #[test]
+    fn an_exact_alias_beats_one_equal_only_after_normalization() {
+        static VOTES: StructSpec = StructSpec {
+            fields: &[
+                FieldSpec {
+                    name: "up",
+                    aliases: &["+1"],
+                },
+                FieldSpec {
+                    name: "down",
+                    aliases: &["-1"],
+                },
+            ],
+            deny_unknown: false,
+            flatten: false,
+        };
+        let node = Node::from_value(&json!({"-1": 4}));
+        let mut cx = Context::new();
+        let f = fields::<2>(&node, &VOTES, None, &mut cx).expect("an object");
+        assert!(f.slots[0].is_none());
+        assert_eq!(f.slots[1].map(|(n, _, _)| n.to_value()), Some(json!(4)));
     }
 
     #[test]

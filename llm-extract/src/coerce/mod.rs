@@ -320,20 +320,27 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
         1 => return VariantMatch::Normalized(normalized[0]),
         _ => return VariantMatch::Ambiguous(normalized),
     }
-    let aliased: Vec<usize> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| {
-            v.aliases
-                .iter()
-                .any(|a| *a == trimmed || keys_match(a, trimmed))
-        })
-        .map(|(i, _)| i)
-        .collect();
-    match aliased.len() {
-        0 => {}
-        1 => return VariantMatch::Alias(aliased[0]),
-        _ => return VariantMatch::Ambiguous(aliased),
+    // An alias written exactly beats one that matches only after normalization.
+    for exact in [true, false] {
+        let aliased: Vec<usize> = variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| {
+                v.aliases.iter().any(|a| {
+                    if exact {
+                        *a == trimmed
+                    } else {
+                        keys_match(a, trimmed)
+                    }
+                })
+            })
+            .map(|(i, _)| i)
+            .collect();
+        match aliased.len() {
+            0 => {}
+            1 => return VariantMatch::Alias(aliased[0]),
+            _ => return VariantMatch::Ambiguous(aliased),
+        }
     }
     if text.len() > SHORT_TEXT {
         return VariantMatch::NoMatch;
@@ -509,6 +516,20 @@ mod tests {
         assert_eq!(match_variant("unknown", V), VariantMatch::NoMatch);
         assert_eq!(match_variant("Done", V), VariantMatch::Exact(2));
         assert_eq!(match_variant(" done ", V), VariantMatch::Normalized(2));
+        // Aliases equal after normalization: the exact one decides.
+        const W: &[VariantNames] = &[
+            VariantNames {
+                name: "Up",
+                aliases: &["+1"],
+            },
+            VariantNames {
+                name: "Down",
+                aliases: &["-1"],
+            },
+        ];
+        assert_eq!(match_variant("+1", W), VariantMatch::Alias(0));
+        assert_eq!(match_variant("-1", W), VariantMatch::Alias(1));
+        assert_eq!(match_variant("1", W), VariantMatch::Ambiguous(vec![0, 1]));
     }
 
     #[test]
