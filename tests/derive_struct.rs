@@ -431,3 +431,50 @@ fn with_module_reads_the_field() {
     let err = llm_extract::from_str::<Meeting>(r#"{"ends": "10:00"}"#).unwrap_err();
     assert_eq!(err.category(), Category::Missing);
 }
+
+#[derive(Extract, Debug, PartialEq)]
+struct Paging {
+    page: u32,
+    #[extract(default)]
+    per_page: u32,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Query {
+    q: String,
+    #[extract(flatten)]
+    paging: Paging,
+}
+
+#[test]
+fn flatten_a_struct() {
+    let out =
+        llm_extract::extract::<Query>(r#"{"q": "rust", "page": "2", "perPage": 10, "extra": 1}"#)
+            .unwrap();
+    assert_eq!(
+        out.value,
+        Query {
+            q: "rust".into(),
+            paging: Paging {
+                page: 2,
+                per_page: 10
+            }
+        }
+    );
+    let paths: Vec<(String, CoercionKind)> = out
+        .report
+        .coercions
+        .iter()
+        .map(|c| (c.path.to_string(), c.kind.clone()))
+        .collect();
+    assert!(
+        paths.contains(&("$.extra".to_string(), CoercionKind::UnknownKey)),
+        "{paths:?}"
+    );
+    assert!(
+        paths.contains(&("$.per_page".to_string(), CoercionKind::NormalizedKey)),
+        "{paths:?}"
+    );
+    let err = llm_extract::from_str::<Query>(r#"{"q": "rust"}"#).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.page");
+}
