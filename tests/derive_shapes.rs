@@ -48,12 +48,30 @@ struct NotExtract;
 #[test]
 fn unusual_shapes() {
     assert!(llm_extract::from_str::<Never>(r#""x""#).is_err());
-    assert_eq!(llm_extract::from_str::<EmptyBraces>("{}").unwrap(), EmptyBraces {});
-    assert_eq!(llm_extract::from_str::<EmptyTuple>("[]").unwrap(), EmptyTuple());
-    assert_eq!(llm_extract::from_str::<OnlySkipped>(r#"{"cache": [1]}"#).unwrap(), OnlySkipped::default());
-    assert_eq!(llm_extract::from_str::<Coded>(r#""two""#).unwrap(), Coded::Two);
+    assert_eq!(
+        llm_extract::from_str::<EmptyBraces>("{}").unwrap(),
+        EmptyBraces {}
+    );
+    assert_eq!(
+        llm_extract::from_str::<EmptyTuple>("[]").unwrap(),
+        EmptyTuple()
+    );
+    assert_eq!(
+        llm_extract::from_str::<OnlySkipped>(r#"{"cache": [1]}"#).unwrap(),
+        OnlySkipped::default()
+    );
+    assert_eq!(
+        llm_extract::from_str::<Coded>(r#""two""#).unwrap(),
+        Coded::Two
+    );
     let b: Bounded<String> = llm_extract::from_str(r#"{"t": "x", "u": 3}"#).unwrap();
-    assert_eq!(b, Bounded { t: "x".to_string(), u: Some(3) });
+    assert_eq!(
+        b,
+        Bounded {
+            t: "x".to_string(),
+            u: Some(3)
+        }
+    );
     // A skipped field's type parameter needs no `Extract` bound.
     let p: Phantom<NotExtract> = llm_extract::from_str(r#"{"n": 1}"#).unwrap();
     assert_eq!(p.n, 1);
