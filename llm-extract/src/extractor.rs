@@ -271,31 +271,12 @@ impl Extractor {
                 first_error.get_or_insert(e);
                 continue;
             }
-            let mut cx = Context::new();
-            let result = T::from_node(&parsed.node, &mut cx);
-            let (coercions, issues) = cx.into_parts();
-            match result {
-                Ok(value) if issues.is_empty() => {
-                    let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>()
-                        + coercions.iter().map(|c| c.cost).sum::<u32>();
-                    let report = Report {
-                        complete: parsed.node.is_complete_deep(),
-                        span: parsed.node.span,
-                        repairs: if paths == RepairPaths::Record {
-                            with_positions(text, parsed.repairs)
-                        } else {
-                            parsed.repairs
-                        },
-                        coercions,
-                        score,
-                    };
-                    out.push(Extracted {
-                        value,
-                        report,
-                        thoughts: thoughts.clone(),
-                    });
+            match read::<T>(text, parsed, paths) {
+                Ok(mut extracted) => {
+                    extracted.thoughts = thoughts.clone();
+                    out.push(extracted);
                 }
-                _ => {
+                Err(issues) => {
                     first_error.get_or_insert_with(|| Error::new(issues).with_positions(text));
                 }
             }
@@ -347,40 +328,18 @@ impl Extractor {
                 failures.push((1, 0, e.issues().to_vec()));
                 continue;
             }
-            let mut cx = Context::new();
-            let result = T::from_node(&parsed.node, &mut cx);
-            let (coercions, issues) = cx.into_parts();
-            match result {
-                Ok(value) if issues.is_empty() => {
-                    let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
-                    // The candidate's context repairs are among `parsed.repairs` already.
-                    let score = repairs_cost + coercions.iter().map(|c| c.cost).sum::<u32>();
-                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                        let report = Report {
-                            repairs: if paths == RepairPaths::Record {
-                                with_positions(text, parsed.repairs)
-                            } else {
-                                parsed.repairs
-                            },
-                            coercions,
-                            score,
-                            complete: parsed.node.is_complete_deep(),
-                            span: parsed.node.span,
-                        };
-                        best = Some((
-                            score,
-                            Extracted {
-                                value,
-                                report,
-                                thoughts: Vec::new(),
-                            },
-                        ));
-                    }
+            let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
+            match read::<T>(text, parsed, paths) {
+                // The candidate's context repairs are among the repairs already.
+                Ok(extracted)
+                    if best
+                        .as_ref()
+                        .is_none_or(|(s, _)| extracted.report.score < *s) =>
+                {
+                    best = Some((extracted.report.score, extracted));
                 }
-                _ => {
-                    let cost = parsed.repairs.iter().map(|r| r.cost).sum();
-                    failures.push((issues.len().max(1), cost, issues));
-                }
+                Ok(_) => {}
+                Err(issues) => failures.push((issues.len().max(1), repairs_cost, issues)),
             }
         }
         match best {
@@ -565,6 +524,41 @@ fn incomplete(text: &str, at: usize) -> Error {
     )
     .at(Span::at(at))])
     .with_positions(text)
+}
+
+/// Reads a `T` from a parsed candidate: the value with its report (score, completeness,
+/// positions when `paths` asks for them), or every issue found.
+fn read<T: Extract>(
+    text: &str,
+    parsed: Parsed<'_>,
+    paths: RepairPaths,
+) -> Result<Extracted<T>, Vec<Issue>> {
+    let mut cx = Context::new();
+    let result = T::from_node(&parsed.node, &mut cx);
+    let (coercions, issues) = cx.into_parts();
+    match result {
+        Ok(value) if issues.is_empty() => {
+            let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>()
+                + coercions.iter().map(|c| c.cost).sum::<u32>();
+            let repairs = match paths {
+                RepairPaths::Record => with_positions(text, parsed.repairs),
+                RepairPaths::Skip => parsed.repairs,
+            };
+            let report = Report {
+                complete: parsed.node.is_complete_deep(),
+                span: parsed.node.span,
+                repairs,
+                coercions,
+                score,
+            };
+            Ok(Extracted {
+                value,
+                report,
+                thoughts: Vec::new(),
+            })
+        }
+        _ => Err(issues),
+    }
 }
 
 fn with_positions(text: &str, mut repairs: Vec<Repair>) -> Vec<Repair> {

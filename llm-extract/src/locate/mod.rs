@@ -280,18 +280,7 @@ pub(crate) fn parse_candidate<'t>(
     } else {
         parse::parse_span_with(text, candidate.span, settings.max_depth, paths)?
     };
-    let trailing = &text[parsed.end.min(candidate.span.end)..candidate.span.end];
-    if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {
-        let span = Span::new(parsed.end, candidate.span.end);
-        parsed.repairs.push(repair(RepairKind::TrailingText, span));
-    }
-    let mut repairs: Vec<Repair> = candidate
-        .context
-        .iter()
-        .map(|&(kind, span)| repair(kind, span))
-        .collect();
-    repairs.append(&mut parsed.repairs);
-    parsed.repairs = repairs;
+    frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
     Ok(parsed)
 }
 
@@ -312,19 +301,28 @@ pub(crate) fn parse_candidate_value(
         });
     }
     let mut parsed = parse::parse_value_span(text, candidate.span, settings.max_depth)?;
-    let trailing = &text[parsed.end.min(candidate.span.end)..candidate.span.end];
-    if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {
-        let span = Span::new(parsed.end, candidate.span.end);
-        parsed.repairs.push(repair(RepairKind::TrailingText, span));
-    }
-    let mut repairs: Vec<Repair> = candidate
-        .context
-        .iter()
-        .map(|&(kind, span)| repair(kind, span))
-        .collect();
-    repairs.append(&mut parsed.repairs);
-    parsed.repairs = repairs;
+    frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
     Ok(parsed)
+}
+
+/// Adds what the candidate's surroundings cost to the parser's repairs: the context repairs
+/// first (fence, prose, wrapper), and text left over after the value's `end`.
+fn frame_repairs(text: &str, candidate: &Candidate, end: usize, repairs: &mut Vec<Repair>) {
+    let trailing = &text[end.min(candidate.span.end)..candidate.span.end];
+    if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {
+        repairs.push(repair(
+            RepairKind::TrailingText,
+            Span::new(end, candidate.span.end),
+        ));
+    }
+    let parsed = std::mem::take(repairs);
+    repairs.extend(
+        candidate
+            .context
+            .iter()
+            .map(|&(kind, span)| repair(kind, span)),
+    );
+    repairs.extend(parsed);
 }
 
 fn repair(kind: RepairKind, span: Span) -> Repair {

@@ -442,8 +442,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     b'.' | 0xE2 if self.skip_ellipsis() => {}
                     _ => {
                         let start = self.pos;
+                        // Repairs inside the key get its member's path once the key is
+                        // known: none is built while reading it.
                         let logged = self.repairs.len();
+                        let paths = std::mem::replace(&mut self.paths, RepairPaths::Skip);
                         let (key, complete) = self.key();
+                        self.paths = paths;
                         if !complete {
                             self.repair(RepairKind::TruncatedKey, Span::new(start, self.end));
                             return self.finish_at_eof(Expect::Key);
@@ -459,7 +463,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                             *after_comma = None;
                         }
                         // Repairs to the key belong to its member: `$.item`, not `$`.
-                        if self.repairs.len() > logged {
+                        if self.repairs.len() > logged && self.paths == RepairPaths::Record {
                             let path = self.path(false);
                             for r in &mut self.repairs[logged..] {
                                 r.path = path.clone();
