@@ -179,7 +179,8 @@ impl Extractor {
             }
             // Valid JSON in a candidate (the usual fenced or prose-wrapped reply): serde_json
             // reads it exactly as the tolerant parser would, and faster.
-            if !candidate.embedded && !candidate.sections {
+            // (Not for a value that never closes: serde_json would read all of it to fail.)
+            if !candidate.embedded && !candidate.sections && !candidate.unclosed {
                 let slice = &text[candidate.span.start..candidate.span.end];
                 if let Some(value) = parse::strict(slice, self.settings.max_depth) {
                     if !value.is_string() {

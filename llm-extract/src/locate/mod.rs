@@ -50,6 +50,8 @@ pub(crate) struct Candidate {
     pub embedded: bool,
     /// The candidate is `Label: value` lines (found only when nothing else is there).
     pub sections: bool,
+    /// The value's opener never closes: it runs to the end of its region (cut off).
+    pub unclosed: bool,
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
@@ -145,12 +147,13 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                         )],
                         embedded: true,
                         sections: false,
+                        unclosed: false,
                     });
                     continue;
                 }
             }
         }
-        for (found, nested) in scan::values(text, region.span) {
+        for (found, place) in scan::values(text, region.span) {
             let whole_region = text[region.span.start..found.start].trim().is_empty()
                 && text[found.end.min(region.span.end)..region.span.end]
                     .trim()
@@ -170,7 +173,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                 },
                 _ => {}
             }
-            if nested {
+            if place == scan::Place::Nested {
                 // Inside an opener that never closed: the opener is more likely a value cut off
                 // by the end of the text than a stray brace in prose.
                 context.push((
@@ -185,6 +188,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                 context,
                 embedded: false,
                 sections: false,
+                unclosed: place == scan::Place::Unclosed,
             });
         }
     }
@@ -198,6 +202,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                     context: vec![(RepairKind::LabeledSections, node.span)],
                     embedded: false,
                     sections: true,
+                    unclosed: false,
                 });
             }
         }

@@ -115,8 +115,18 @@ static STRUCTURAL: [bool; 256] = {
 /// closed, the text from it to the end of the region is a candidate (a truncated value), and
 /// so is each balanced span directly inside it. A region holding only a JSON scalar yields
 /// that scalar.
-/// The flag is `true` for spans directly inside an opener that never closed.
-pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, bool)> {
+/// Where a value span was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A balanced span at the top level (or a whole-region scalar).
+    TopLevel,
+    /// From an opener that never closed to the end of the region: a value cut off.
+    Unclosed,
+    /// A balanced span directly inside an opener that never closed.
+    Nested,
+}
+
+pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
@@ -152,7 +162,7 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, bool)> {
                 if let Some(open) = stack.pop() {
                     let span = Span::new(open, i + 1);
                     match stack.len() {
-                        0 => out.push((span, false)),
+                        0 => out.push((span, Place::TopLevel)),
                         1 => children.push(span),
                         _ => {}
                     }
@@ -163,15 +173,15 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, bool)> {
         i += 1;
     }
     if let Some(&open) = stack.first() {
-        out.push((Span::new(open, region.end), false));
-        out.extend(children.into_iter().map(|c| (c, true)));
+        out.push((Span::new(open, region.end), Place::Unclosed));
+        out.extend(children.into_iter().map(|c| (c, Place::Nested)));
     }
     if out.is_empty() {
         let content = &text[region.start..region.end];
         let trimmed = content.trim();
         let start = region.start + (content.len() - content.trim_start().len());
         if !trimmed.is_empty() && serde_json::from_str::<serde_json::Value>(trimmed).is_ok() {
-            out.push((Span::new(start, start + trimmed.len()), false));
+            out.push((Span::new(start, start + trimmed.len()), Place::TopLevel));
         }
     }
     out
