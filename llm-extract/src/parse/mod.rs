@@ -60,6 +60,14 @@ pub(crate) fn strict(text: &str, max_depth: usize) -> Option<serde_json::Value> 
     ) {
         return None;
     }
+    // A container must end with its closer; a reply cut off fails here in O(1) instead of
+    // after serde_json has read all of it.
+    let last = text.bytes().rev().find(|b| !b.is_ascii_whitespace());
+    match (first, last) {
+        (b'{', Some(b'}')) | (b'[', Some(b']')) => {}
+        (b'{' | b'[', _) => return None,
+        _ => {}
+    }
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
     // A document that is a string holding a JSON object or array was encoded twice.
     if let serde_json::Value::String(inner) = &value {
