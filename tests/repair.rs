@@ -496,3 +496,20 @@ fn reasoning_tag_inside_a_string_is_text() {
     );
     assert_eq!(repair("  <thinking>hm</thinking> [1]"), json!([1]));
 }
+
+/// API.md: `Error` is `std::error::Error + Send + Sync + 'static`, one pointer wide, and the
+/// `Extractor` can be shared between threads.
+#[test]
+fn error_and_extractor_are_shareable() {
+    fn error_like<T: std::error::Error + Send + Sync + 'static>() {}
+    fn shareable<T: Send + Sync + 'static>() {}
+    error_like::<llm_extract::Error>();
+    shareable::<Extractor>();
+    assert_eq!(
+        std::mem::size_of::<llm_extract::Error>(),
+        std::mem::size_of::<usize>()
+    );
+    let boxed: Box<dyn std::error::Error + Send + Sync> =
+        Box::new(llm_extract::repair("none").unwrap_err());
+    assert!(boxed.to_string().contains("no JSON found"));
+}
