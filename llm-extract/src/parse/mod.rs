@@ -379,7 +379,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                             if let Some(done) = self.close(b) {
                                 return Ok(done);
                             }
-                            expect = self.after_value();
+                            expect = Expect::Separator;
                         }
                         Some(Frame::Object { .. }) => {
                             // `"a": }`: the value is missing.
@@ -421,21 +421,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         if let Some(done) = self.push_scalar(node) {
                             return Ok(done);
                         }
-                        expect = self.after_value();
+                        expect = Expect::Separator;
                     }
                 },
                 Expect::Key => match b {
-                    b'}' => {
+                    b'}' | b']' => {
                         if let Some(done) = self.close(b) {
                             return Ok(done);
                         }
-                        expect = self.after_value();
-                    }
-                    b']' => {
-                        if let Some(done) = self.close(b) {
-                            return Ok(done);
-                        }
-                        expect = self.after_value();
+                        expect = Expect::Separator;
                     }
                     b',' => {
                         self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
@@ -513,7 +507,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         if let Some(done) = self.close(b) {
                             return Ok(done);
                         }
-                        expect = self.after_value();
+                        expect = Expect::Separator;
                     }
                     b':' => {
                         self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
@@ -539,10 +533,6 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             }
             None => {}
         }
-    }
-
-    fn after_value(&self) -> Expect {
-        Expect::Separator
     }
 
     fn too_deep(&self) -> Error {
