@@ -9,6 +9,8 @@ use llm_extract::Extract;
 use serde::Deserialize;
 use std::time::Duration;
 
+mod common;
+
 #[derive(Extract, Deserialize, Debug)]
 #[allow(dead_code)] // fields are read by the benchmark only through black_box
 struct ToolCall {
@@ -47,24 +49,6 @@ struct Order {
     story: String,
 }
 
-fn order_doc(bytes: usize) -> String {
-    let mut out = String::from("{\"items\": [");
-    let mut i = 0;
-    while out.len() < bytes {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&format!(
-            "{{\"id\": {i}, \"name\": \"item number {i}\", \"price\": {}.{:02}, \"tags\": [\"a\", \"b\\n\", \"é\"], \"ok\": true, \"meta\": {{\"x\": null, \"y\": -1.5e-3}}}}",
-            i * 7 % 1000,
-            i % 100
-        ));
-        i += 1;
-    }
-    out.push_str("], \"story\": \"done\"}");
-    out
-}
-
 const TOOL_CALL: &str =
     r#"{"tool_name": "search", "parameters": {"query": "Python tutorials", "limit": 10}}"#;
 
@@ -78,7 +62,7 @@ fn bench_valid(c: &mut Criterion) {
         b.iter(|| llm_extract::from_str::<ToolCall>(black_box(TOOL_CALL)).unwrap())
     });
     for (label, size) in [("medium", 10_000), ("large", 1_000_000)] {
-        let doc = order_doc(size);
+        let doc = common::order_doc(size);
         group.throughput(Throughput::Bytes(doc.len() as u64));
         if size >= 1_000_000 {
             group
@@ -96,7 +80,7 @@ fn bench_valid(c: &mut Criterion) {
 }
 
 fn bench_messy(c: &mut Criterion) {
-    let doc = order_doc(10_000);
+    let doc = common::order_doc(10_000);
     let replies: Vec<(&str, String)> = vec![
         ("tool-call-in-prose", "I'll search for that.\n\nTOOL_CALL {'tool': 'search', 'params': {'query': 'rust',}}\n\nLet me know.".to_string()),
         ("fenced", format!("Here is the JSON you asked for:\n```json\n{doc}\n```\nLet me know!")),

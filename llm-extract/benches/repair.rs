@@ -6,29 +6,12 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
 
-/// A valid document of about `bytes` bytes: records with strings, numbers, nesting.
-fn valid_doc(bytes: usize) -> String {
-    let mut out = String::from("{\"items\": [");
-    let mut i = 0;
-    while out.len() < bytes {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&format!(
-            "{{\"id\": {i}, \"name\": \"item number {i}\", \"price\": {}.{:02}, \"tags\": [\"a\", \"b\\n\", \"é\"], \"ok\": true, \"meta\": {{\"x\": null, \"y\": -1.5e-3}}}}",
-            i * 7 % 1000,
-            i % 100
-        ));
-        i += 1;
-    }
-    out.push_str("], \"story\": \"done\"}");
-    out
-}
+mod common;
 
 fn bench_valid(c: &mut Criterion) {
     let mut group = c.benchmark_group("valid");
     for (label, size) in [("1KB", 1_000), ("100KB", 100_000), ("10MB", 10_000_000)] {
-        let doc = valid_doc(size);
+        let doc = common::order_doc(size);
         group.throughput(Throughput::Bytes(doc.len() as u64));
         if size >= 1_000_000 {
             group
@@ -68,7 +51,7 @@ fn prose_doc(bytes: usize) -> String {
 fn messy_inputs() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (shape, doc) in [
-        ("records", valid_doc(100_000)),
+        ("records", common::order_doc(100_000)),
         ("prose", prose_doc(100_000)),
     ] {
         for (label, text) in messy_variants(&doc) {
