@@ -335,3 +335,125 @@ fn internally_tagged_with_deny_unknown_fields() {
     assert_eq!(err.category(), Category::Unknown);
     assert_eq!(err.issues()[0].path.to_string(), "$.b");
 }
+
+/// Tools as a model calls them: `{"name": "<tool>", "arguments": {..}}`.
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum Tool {
+    Search {
+        query: String,
+    },
+    #[extract(alias = "forecast")]
+    GetWeather {
+        city: String,
+        days: Option<u8>,
+    },
+    Now,
+}
+
+#[test]
+fn adjacently_tagged_reads_the_tag_like_a_variant_and_the_content_as_its_fields() {
+    let rows: &[(&str, Tool, &[CoercionKind])] = &[
+        (
+            r#"{"name": "search", "arguments": {"query": "rust"}}"#,
+            Tool::Search {
+                query: "rust".into(),
+            },
+            &[],
+        ),
+        (
+            r#"{"Name": "Get Weather", "args": 1, "arguments": {"city": "Paris", "days": "3"}}"#,
+            Tool::GetWeather {
+                city: "Paris".into(),
+                days: Some(3),
+            },
+            &[
+                CoercionKind::NormalizedKey,
+                CoercionKind::NormalizedVariant,
+                CoercionKind::UnknownKey,
+                CoercionKind::StringToNumber,
+            ],
+        ),
+        (
+            r#"{"name": "forecast", "arguments": {"city": "Oslo"}}"#,
+            Tool::GetWeather {
+                city: "Oslo".into(),
+                days: None,
+            },
+            &[CoercionKind::AliasVariant],
+        ),
+        // A unit variant needs no content: absent, null or empty.
+        (r#"{"name": "now"}"#, Tool::Now, &[]),
+        (r#"{"name": "now", "arguments": null}"#, Tool::Now, &[]),
+        (r#"{"name": "now", "arguments": {}}"#, Tool::Now, &[]),
+        // The fields written beside the tag, with no content key.
+        (
+            r#"{"name": "search", "query": "inline"}"#,
+            Tool::Search {
+                query: "inline".into(),
+            },
+            &[CoercionKind::InlineContent],
+        ),
+        // No tag: every variant is tried on the content, the best fit wins.
+        (
+            r#"{"arguments": {"city": "Rome", "days": 2}}"#,
+            Tool::GetWeather {
+                city: "Rome".into(),
+                days: Some(2),
+            },
+            &[CoercionKind::MissingTag],
+        ),
+    ];
+    for (text, expected, expected_kinds) in rows {
+        let out = llm_extract::extract::<Tool>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&out.value, expected, "{text}");
+        let mut got = kinds(&out);
+        let mut want = expected_kinds.to_vec();
+        got.sort_by_key(|k| format!("{k:?}"));
+        want.sort_by_key(|k| format!("{k:?}"));
+        assert_eq!(got, want, "{text}");
+    }
+}
+
+#[test]
+fn adjacently_tagged_errors_name_the_tool_and_the_argument_path() {
+    let err = llm_extract::from_str::<Tool>(r#"{"name": "get_weather", "arguments": {"days": 3}}"#)
+        .unwrap_err();
+    let paths: Vec<String> = err.issues().iter().map(|i| i.path.to_string()).collect();
+    assert_eq!(paths, ["$.arguments.city"]);
+    assert_eq!(err.issues()[0].category, Category::Missing);
+
+    let err = llm_extract::from_str::<Tool>(r#"{"name": "delete_everything", "arguments": {}}"#)
+        .unwrap_err();
+    let issue = &err.issues()[0];
+    assert_eq!(issue.path.to_string(), "$.name");
+    assert_eq!(issue.category, Category::Variant);
+    assert!(err.to_string().contains("delete_everything"), "{err}");
+
+    let err = llm_extract::from_str::<Tool>(r#"{"name": "search", "arguments": {"query": 5}}"#)
+        .map(|t| format!("{t:?}"));
+    // A number is a lenient string; a list is not.
+    assert_eq!(err.unwrap(), r#"Search { query: "5" }"#);
+    let err =
+        llm_extract::from_str::<Tool>(r#"{"name": "search", "arguments": {"query": [[1]]}}"#)
+            .unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.arguments.query");
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "op", content = "with", deny_unknown_fields)]
+enum Strict {
+    Add { n: i32 },
+}
+
+#[test]
+fn adjacently_tagged_with_deny_unknown_fields_rejects_keys_beside_tag_and_content() {
+    assert_eq!(
+        llm_extract::from_str::<Strict>(r#"{"op": "Add", "with": {"n": 1}}"#).unwrap(),
+        Strict::Add { n: 1 }
+    );
+    let err =
+        llm_extract::from_str::<Strict>(r#"{"op": "Add", "with": {"n": 1}, "id": 7}"#).unwrap_err();
+    assert_eq!(err.issues()[0].category, Category::Unknown);
+    assert_eq!(err.issues()[0].path.to_string(), "$.id");
+}

@@ -51,6 +51,38 @@ enum Either<L, R> {
     Right(R),
 }
 
+/// A crate that re-exports the runtime under another name, as a framework built on it would.
+mod framework {
+    pub use ::llm_extract as extraction;
+}
+
+#[derive(framework::extraction::Extract, ::std::fmt::Debug, ::std::cmp::PartialEq)]
+#[extract(crate = "framework::extraction")]
+struct ThroughReexport {
+    #[extract(min_len = 1, one_of = ["a", "b"])]
+    name: ::std::string::String,
+}
+
+#[derive(framework::extraction::Extract, ::std::fmt::Debug, ::std::cmp::PartialEq)]
+#[extract(crate = framework::extraction, tag = "name", content = "arguments")]
+enum ToolThroughReexport {
+    Run { __content: u8, __raw: u8 },
+    Stop,
+}
+
+#[test]
+fn generated_paths_go_through_the_crate_attribute() {
+    let v: ThroughReexport = framework::extraction::from_str(r#"{"name": "a"}"#).unwrap();
+    ::std::assert_eq!(v, ThroughReexport { name: ::std::string::ToString::to_string("a") });
+    let t: ToolThroughReexport = framework::extraction::from_str(
+        r#"{"name": "run", "arguments": {"__content": 1, "__raw": 2}}"#,
+    )
+    .unwrap();
+    ::std::assert_eq!(t, ToolThroughReexport::Run { __content: 1, __raw: 2 });
+    let schema = framework::extraction::json_schema::<ToolThroughReexport>();
+    ::std::assert_eq!(schema.as_value()["oneOf"][1]["required"][0], "name");
+}
+
 #[test]
 fn generated_code_is_hygienic() {
     let v: Hygienic =

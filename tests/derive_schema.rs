@@ -213,3 +213,57 @@ fn rules_on_collections_go_to_the_items_schema() {
     assert_eq!(schema["properties"]["tags"]["items"]["pattern"], "^[a-z]+$");
     check::<Survey>(&[r#"{"answers": [1, "5"], "tags": "abc"}"#], true);
 }
+
+/// Tools as a model calls them, read by us and written by serde with the same attributes.
+#[derive(Extract, Serialize, Debug)]
+#[serde(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum Tool {
+    /// Search the web.
+    Search { query: String },
+    GetWeather {
+        city: String,
+        #[extract(min = 1, max = 7)]
+        days: Option<u8>,
+    },
+    Now,
+}
+
+#[test]
+fn adjacently_tagged_schema_and_prompt_format() {
+    let schema = llm_extract::json_schema::<Tool>().to_value();
+    let options = schema["oneOf"].as_array().expect("one option per tool");
+    assert_eq!(options.len(), 3);
+    assert_eq!(
+        options[0],
+        json!({
+            "type": "object",
+            "description": "Search the web.",
+            "properties": {
+                "name": {"type": "string", "const": "search"},
+                "arguments": {
+                    "type": "object",
+                    "properties": {"query": {"type": "string"}},
+                    "required": ["query"],
+                },
+            },
+            "required": ["name", "arguments"],
+            "additionalProperties": false,
+        })
+    );
+    assert_eq!(options[1]["properties"]["arguments"]["properties"]["days"]["maximum"], 7);
+    // A unit variant is its tag alone.
+    assert_eq!(options[2]["properties"], json!({"name": {"type": "string", "const": "now"}}));
+    assert_eq!(options[2]["required"], json!(["name"]));
+    let prompt = llm_extract::prompt_format::<Tool>();
+    assert!(prompt.contains("name: \"search\","), "{prompt}");
+    assert!(prompt.contains("arguments: {"), "{prompt}");
+    assert!(prompt.contains("days?: integer | null, // minimum 1, maximum 7"), "{prompt}");
+    check::<Tool>(
+        &[
+            r#"{"name": "search", "arguments": {"query": "x"}}"#,
+            r#"{"name": "get weather", "arguments": {"city": "Oslo", "days": "2"}}"#,
+            r#"{"name": "now"}"#,
+        ],
+        true,
+    );
+}

@@ -208,3 +208,86 @@ fn value_rules_on_a_collection_apply_to_each_item_at_its_path() {
     // The position is the item's own.
     assert_eq!(err.issues()[0].position.map(|p| p.column), Some(17));
 }
+
+/// A cross-field rule on the container.
+#[derive(Extract, Debug, PartialEq)]
+#[extract(validate = start_not_after_end)]
+struct Range {
+    start: u32,
+    #[extract(max = 100)]
+    end: u32,
+}
+
+fn start_not_after_end(r: &Range) -> Result<(), String> {
+    if r.start <= r.end {
+        Ok(())
+    } else {
+        Err(format!("start {} is after end {}", r.start, r.end))
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(validate = Shift::check)]
+enum Shift {
+    Hours { from: u8, to: u8 },
+    Off,
+}
+
+impl Shift {
+    fn check(&self) -> Result<(), &'static str> {
+        match self {
+            Shift::Hours { from, to } if from >= to => Err("a shift ends after it starts"),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[test]
+fn container_rule_checks_fields_together_at_the_containers_path() {
+    assert_eq!(
+        llm_extract::from_str::<Range>(r#"{"start": 1, "end": 2}"#).unwrap(),
+        Range { start: 1, end: 2 }
+    );
+    let err = llm_extract::from_str::<Range>(r#"{"start": 5, "end": 1}"#).unwrap_err();
+    let issues: Vec<(String, Category, String)> = err
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.category, i.message.clone()))
+        .collect();
+    assert_eq!(
+        issues,
+        [(
+            "$".to_string(),
+            Category::Validation,
+            "start 5 is after end 1".to_string()
+        )]
+    );
+    // Nested: the issue is at the item's path.
+    let err = llm_extract::from_str::<Vec<Range>>(r#"[{"start": 1, "end": 2}, {"start": 3, "end": 2}]"#)
+        .unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$[1]");
+    // On an enum too.
+    assert_eq!(
+        llm_extract::from_str::<Shift>(r#"{"Hours": {"from": 9, "to": 17}}"#).unwrap(),
+        Shift::Hours { from: 9, to: 17 }
+    );
+    let err = llm_extract::from_str::<Shift>(r#"{"Hours": {"from": 17, "to": 9}}"#).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$");
+    assert_eq!(err.issues()[0].message, "a shift ends after it starts");
+}
+
+#[test]
+fn container_rule_runs_after_field_rules_and_only_when_fields_coerced() {
+    // Both the field's rule and the container's fail: both reported, the field's first.
+    let err = llm_extract::from_str::<Range>(r#"{"start": 500, "end": 101}"#).unwrap_err();
+    let paths: Vec<String> = err.issues().iter().map(|i| i.path.to_string()).collect();
+    assert_eq!(paths, ["$.end", "$"]);
+    // A field that did not coerce: no value to check, so only the field's issue.
+    let err = llm_extract::from_str::<Range>(r#"{"start": 5}"#).unwrap_err();
+    let issues: Vec<(String, Category)> = err
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.category))
+        .collect();
+    assert_eq!(issues, [("$.end".to_string(), Category::Missing)]);
+}

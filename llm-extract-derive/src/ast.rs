@@ -1,11 +1,12 @@
 //! The checked model of the type: names resolved (rename, rename_all, serde's agreement),
-//! defaults and rules gathered. Code generation reads only this.
+//! defaults and rules gathered, and the spans the cross-attribute checks point at. It keeps
+//! no raw attributes: code generation reads only this.
 
 use proc_macro2::Span;
-use syn::spanned::Spanned;
+use syn::spanned::Spanned as _;
 use syn::{Data as SynData, DeriveInput, Fields, Generics, Ident, Member, Type};
 
-use crate::attr::{self, Allowed, Bound, DefaultAttr, Position, Raw};
+use crate::attr::{self, Allowed, Bound, DefaultAttr, Position, Raw, Spanned};
 use crate::case::Case;
 use crate::errors::Errors;
 
@@ -16,12 +17,59 @@ pub struct Container<'a> {
     // Descriptions are read only by the schema generation.
     #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     pub doc: Option<String>,
-    pub tag: Option<String>,
-    pub untagged: bool,
+    /// `tag = ".."` (ours or serde's), where it was written.
+    pub tag: Option<Spanned<String>>,
+    /// `content = ".."` (ours or serde's), where it was written.
+    pub content: Option<Spanned<String>>,
+    /// `untagged`, where it was written.
+    pub untagged: Option<Span>,
     pub deny_unknown: bool,
     pub strict: bool,
+    /// `validate = path` on the container: a cross-field rule, `fn(&Self) -> Result<(), String>`.
+    pub validate: Option<Spanned<syn::ExprPath>>,
+    /// The runtime crate's path (`crate = ".."`, or `::llm_extract`).
+    pub krate: syn::Path,
     pub data: Data<'a>,
-    pub raw: Raw,
+}
+
+/// How the variants of an enum are told apart in the input.
+#[derive(Clone, Copy, Debug)]
+pub enum Tagging<'c> {
+    /// `"Name"` or `{"Name": content}`.
+    External,
+    /// `{"tag": "Name", ..fields}`.
+    Internal { tag: &'c str },
+    /// `{"tag": "Name", "content": content}`.
+    Adjacent { tag: &'c str, content: &'c str },
+    /// No name at all: every variant is tried.
+    Untagged,
+}
+
+impl Container<'_> {
+    /// How variants are told apart; the checks make the attributes consistent first
+    /// (`untagged` wins over `tag` only in a model that has already reported the conflict).
+    pub fn tagging(&self) -> Tagging<'_> {
+        match (&self.tag, &self.content, self.untagged) {
+            (_, _, Some(_)) => Tagging::Untagged,
+            (Some(t), Some(c), None) => Tagging::Adjacent {
+                tag: &t.value,
+                content: &c.value,
+            },
+            (Some(t), None, None) => Tagging::Internal { tag: &t.value },
+            (None, _, None) => Tagging::External,
+        }
+    }
+
+    /// The path generated code reaches the runtime through: `<crate>::__private`.
+    pub fn rt(&self) -> proc_macro2::TokenStream {
+        let krate = &self.krate;
+        quote::quote!(#krate::__private)
+    }
+}
+
+/// The runtime crate's path when none is given.
+pub fn default_crate() -> syn::Path {
+    syn::parse_quote!(::llm_extract)
 }
 
 pub enum Data<'a> {
@@ -40,12 +88,16 @@ pub enum Style {
 pub struct Field<'a> {
     pub member: Member,
     pub ty: &'a Type,
+    /// The field's type, where per-field code is spanned (a missing bound points there).
     pub span: Span,
     pub name: String,
+    /// Where the name is written: its `rename`, or its identifier.
+    pub name_span: Span,
     pub aliases: Vec<String>,
     pub default: Option<DefaultAttr>,
     pub skip: bool,
-    pub flatten: bool,
+    /// `flatten`, where it was written.
+    pub flatten: Option<Span>,
     pub catch: bool,
     pub with: Option<syn::ExprPath>,
     pub strict: bool,
@@ -53,18 +105,24 @@ pub struct Field<'a> {
     // Descriptions are read only by the schema generation.
     #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     pub doc: Option<String>,
-    pub raw: Raw,
 }
 
+impl Field<'_> {
+    pub fn is_flatten(&self) -> bool {
+        self.flatten.is_some()
+    }
+}
+
+/// A field's validation rules, each with the span of the tokens it was written as.
 #[derive(Default)]
 pub struct Rules {
-    pub min: Option<Bound>,
-    pub max: Option<Bound>,
-    pub min_len: Option<usize>,
-    pub max_len: Option<usize>,
-    pub pattern: Option<syn::LitStr>,
-    pub one_of: Option<Vec<Allowed>>,
-    pub validate: Option<syn::ExprPath>,
+    pub min: Option<Spanned<Bound>>,
+    pub max: Option<Spanned<Bound>>,
+    pub min_len: Option<Spanned<usize>>,
+    pub max_len: Option<Spanned<usize>>,
+    pub pattern: Option<Spanned<syn::LitStr>>,
+    pub one_of: Option<Spanned<Vec<Allowed>>>,
+    pub validate: Option<Spanned<syn::ExprPath>>,
 }
 
 impl Rules {
@@ -86,11 +144,17 @@ pub struct Variant<'a> {
     pub aliases: Vec<String>,
     pub style: Style,
     pub fields: Vec<Field<'a>>,
-    pub other: bool,
+    /// `other`, where it was written.
+    pub other: Option<Span>,
     // Descriptions are read only by the schema generation.
     #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     pub doc: Option<String>,
-    pub raw: Raw,
+}
+
+impl Variant<'_> {
+    pub fn is_other(&self) -> bool {
+        self.other.is_some()
+    }
 }
 
 fn unraw(ident: &Ident) -> String {
@@ -107,49 +171,54 @@ fn style(fields: &Fields) -> Style {
     }
 }
 
+/// Ours if written, else serde's: the checks have reported any disagreement.
+fn either<T: Clone>(ours: &Option<Spanned<T>>, serde: &Option<Spanned<T>>) -> Option<Spanned<T>> {
+    ours.as_ref().or(serde.as_ref()).cloned()
+}
+
+/// The attributes as written, in the shape of the model, for the checks that need to see
+/// what was written (a `skip` field's other attributes, serde's disagreement). The checks
+/// consume it; code generation never sees it.
+pub struct Written {
+    pub container: Raw,
+    /// A struct's fields.
+    pub fields: Vec<Raw>,
+    /// An enum's variants, each with its fields.
+    pub variants: Vec<(Raw, Vec<Raw>)>,
+}
+
 impl<'a> Container<'a> {
-    /// Builds the model; attribute mistakes go to `errors` and a usable placeholder is kept.
-    pub fn from_ast(input: &'a DeriveInput, errors: &mut Errors) -> Option<Container<'a>> {
+    /// Builds the model and what was written; attribute mistakes go to `errors` and a usable
+    /// placeholder is kept.
+    pub fn from_ast(
+        input: &'a DeriveInput,
+        errors: &mut Errors,
+    ) -> Option<(Container<'a>, Written)> {
         let raw = attr::parse(&input.attrs, Position::Container, errors);
+        let mut written = Written {
+            container: Raw::default(),
+            fields: Vec::new(),
+            variants: Vec::new(),
+        };
         let rename_all_name = raw.rename_all.as_ref().or(raw.serde.rename_all.as_ref());
         let rename_all = rename_all_name.and_then(|r| Case::from_name(&r.value));
         let name = raw
             .rename
             .as_ref()
             .map_or_else(|| unraw(&input.ident), |r| r.value.clone());
-        let is_enum = matches!(input.data, SynData::Enum(_));
         let data = match &input.data {
             SynData::Struct(s) => {
-                Data::Struct(style(&s.fields), fields(&s.fields, rename_all, errors))
+                let (fields, raws) = fields(&s.fields, rename_all, errors);
+                written.fields = raws;
+                Data::Struct(style(&s.fields), fields)
             }
             SynData::Enum(e) => Data::Enum(
                 e.variants
                     .iter()
                     .map(|v| {
-                        let raw = attr::parse(&v.attrs, Position::Variant, errors);
-                        let base = unraw(&v.ident);
-                        let name = raw
-                            .rename
-                            .as_ref()
-                            .or(raw.serde.rename.as_ref())
-                            .map(|r| r.value.clone())
-                            .unwrap_or_else(|| {
-                                rename_all.map_or(base.clone(), |c| c.apply(&base, true))
-                            });
-                        let mut aliases: Vec<String> =
-                            raw.aliases.iter().map(|a| a.value.clone()).collect();
-                        aliases.extend(raw.serde.aliases.iter().map(|a| a.value.clone()));
-                        Variant {
-                            ident: &v.ident,
-                            span: v.ident.span(),
-                            name,
-                            aliases,
-                            style: style(&v.fields),
-                            fields: fields(&v.fields, None, errors),
-                            other: raw.other.is_some(),
-                            doc: raw.doc.clone(),
-                            raw,
-                        }
+                        let (v, raws) = variant(v, rename_all, errors);
+                        written.variants.push(raws);
+                        v
                     })
                     .collect(),
             ),
@@ -161,27 +230,63 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
-        let _ = is_enum;
-        Some(Container {
+        let untagged = raw.untagged.or(raw
+            .serde
+            .untagged
+            .then(|| input.ident.span()));
+        let container = Container {
             ident: &input.ident,
             generics: &input.generics,
             name,
             doc: raw.doc.clone(),
-            tag: raw
-                .tag
-                .as_ref()
-                .or(raw.serde.tag.as_ref())
-                .map(|t| t.value.clone()),
-            untagged: raw.untagged.is_some() || raw.serde.untagged,
+            tag: either(&raw.tag, &raw.serde.tag),
+            content: either(&raw.content, &raw.serde.content),
+            untagged,
             deny_unknown: raw.deny_unknown_fields.is_some() || raw.serde.deny_unknown_fields,
             strict: raw.strict.is_some(),
+            validate: raw.validate.clone(),
+            krate: raw.krate.clone().map_or_else(default_crate, |k| k.value),
             data,
-            raw,
-        })
+        };
+        written.container = raw;
+        Some((container, written))
     }
 }
 
-fn fields<'a>(fields: &'a Fields, rename_all: Option<Case>, errors: &mut Errors) -> Vec<Field<'a>> {
+fn variant<'a>(
+    v: &'a syn::Variant,
+    rename_all: Option<Case>,
+    errors: &mut Errors,
+) -> (Variant<'a>, (Raw, Vec<Raw>)) {
+    let raw = attr::parse(&v.attrs, Position::Variant, errors);
+    let base = unraw(&v.ident);
+    let name = raw
+        .rename
+        .as_ref()
+        .or(raw.serde.rename.as_ref())
+        .map(|r| r.value.clone())
+        .unwrap_or_else(|| rename_all.map_or(base.clone(), |c| c.apply(&base, true)));
+    let mut aliases: Vec<String> = raw.aliases.iter().map(|a| a.value.clone()).collect();
+    aliases.extend(raw.serde.aliases.iter().map(|a| a.value.clone()));
+    let (fields, raws) = fields(&v.fields, None, errors);
+    let variant = Variant {
+        ident: &v.ident,
+        span: v.ident.span(),
+        name,
+        aliases,
+        style: style(&v.fields),
+        fields,
+        other: raw.other,
+        doc: raw.doc.clone(),
+    };
+    (variant, (raw, raws))
+}
+
+fn fields<'a>(
+    fields: &'a Fields,
+    rename_all: Option<Case>,
+    errors: &mut Errors,
+) -> (Vec<Field<'a>>, Vec<Raw>) {
     fields
         .iter()
         .enumerate()
@@ -191,48 +296,49 @@ fn fields<'a>(fields: &'a Fields, rename_all: Option<Case>, errors: &mut Errors)
                 Some(ident) => (Member::Named(ident.clone()), unraw(ident)),
                 None => (Member::Unnamed(syn::Index::from(i)), i.to_string()),
             };
-            let name = raw
-                .rename
-                .as_ref()
-                .or(raw.serde.rename.as_ref())
-                .map(|r| r.value.clone())
-                .unwrap_or_else(|| match (&f.ident, rename_all) {
+            let renamed = raw.rename.as_ref().or(raw.serde.rename.as_ref());
+            let name = renamed.map(|r| r.value.clone()).unwrap_or_else(|| {
+                match (&f.ident, rename_all) {
                     (Some(_), Some(case)) => case.apply(&base, false),
                     _ => base.clone(),
-                });
+                }
+            });
+            let name_span = match (&raw.rename, &member) {
+                (Some(r), _) => r.span,
+                (None, Member::Named(ident)) => ident.span(),
+                (None, Member::Unnamed(index)) => index.span,
+            };
             let mut aliases: Vec<String> = raw.aliases.iter().map(|a| a.value.clone()).collect();
             aliases.extend(raw.serde.aliases.iter().map(|a| a.value.clone()));
             let rules = Rules {
-                min: raw.min.as_ref().map(|b| b.value.clone()),
-                max: raw.max.as_ref().map(|b| b.value.clone()),
-                min_len: raw.min_len.as_ref().map(|b| b.value),
-                max_len: raw.max_len.as_ref().map(|b| b.value),
-                pattern: raw.pattern.as_ref().map(|b| b.value.clone()),
-                one_of: raw.one_of.as_ref().map(|b| b.value.clone()),
-                validate: raw.validate.as_ref().map(|b| b.value.clone()),
+                min: raw.min.clone(),
+                max: raw.max.clone(),
+                min_len: raw.min_len.clone(),
+                max_len: raw.max_len.clone(),
+                pattern: raw.pattern.clone(),
+                one_of: raw.one_of.clone(),
+                validate: raw.validate.clone(),
             };
-            Field {
+            let span = f.ty.span();
+            let field = Field {
                 member,
                 ty: &f.ty,
-                span: f.ty.span(),
+                span,
                 name,
+                name_span,
                 aliases,
-                default: raw
-                    .default
-                    .as_ref()
-                    .or(raw.serde.default.as_ref())
-                    .map(|d| d.value.clone()),
+                default: either(&raw.default, &raw.serde.default).map(|d| d.value),
                 skip: raw.skip.is_some() || raw.serde.skip,
-                flatten: raw.flatten.is_some() || raw.serde.flatten,
+                flatten: raw.flatten.or(raw.serde.flatten.then_some(span)),
                 catch: raw.catch.is_some(),
                 with: raw.with.as_ref().map(|w| w.value.clone()),
                 strict: raw.strict.is_some(),
                 rules,
                 doc: raw.doc.clone(),
-                raw,
-            }
+            };
+            (field, raw)
         })
-        .collect()
+        .unzip()
 }
 
 /// The last path segment's name of a type, such as `Option` for `std::option::Option<T>`.

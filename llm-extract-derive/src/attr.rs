@@ -4,7 +4,8 @@
 //! The grammar, one entry per name (see the constants below):
 //!
 //! ```text
-//! container: rename = "..", rename_all = "<case>", tag = "..", untagged, deny_unknown_fields, strict
+//! container: rename = "..", rename_all = "<case>", tag = "..", content = "..", untagged,
+//!            deny_unknown_fields, strict, validate = path, crate = "path"
 //! field:     alias = "..", rename = "..", default, default = path, skip, flatten, catch,
 //!            with = path, strict, min = N, max = N, min_len = N, max_len = N,
 //!            pattern = "regex", one_of = [lit, ..], validate = path
@@ -38,6 +39,8 @@ pub const PATTERN: &str = "pattern";
 pub const ONE_OF: &str = "one_of";
 pub const VALIDATE: &str = "validate";
 pub const OTHER: &str = "other";
+pub const CONTENT: &str = "content";
+pub const CRATE: &str = "crate";
 
 /// Where an attribute is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,9 +57,12 @@ impl Position {
                 RENAME,
                 RENAME_ALL,
                 TAG,
+                CONTENT,
                 UNTAGGED,
                 DENY_UNKNOWN_FIELDS,
                 STRICT,
+                VALIDATE,
+                CRATE,
             ],
             Position::Field => &[
                 ALIAS, RENAME, DEFAULT, SKIP, FLATTEN, CATCH, WITH, STRICT, MIN, MAX, MIN_LEN,
@@ -96,6 +102,8 @@ const ALL: &[&str] = &[
     ONE_OF,
     VALIDATE,
     OTHER,
+    CONTENT,
+    CRATE,
 ];
 
 /// Where each name may be written, for the "not allowed here" message.
@@ -149,6 +157,7 @@ pub struct Raw {
     pub rename: Option<Spanned<String>>,
     pub rename_all: Option<Spanned<String>>,
     pub tag: Option<Spanned<String>>,
+    pub content: Option<Spanned<String>>,
     pub untagged: Option<Span>,
     pub deny_unknown_fields: Option<Span>,
     pub strict: Option<Span>,
@@ -165,6 +174,7 @@ pub struct Raw {
     pub one_of: Option<Spanned<Vec<Allowed>>>,
     pub validate: Option<Spanned<syn::ExprPath>>,
     pub other: Option<Span>,
+    pub krate: Option<Spanned<syn::Path>>,
     /// The same names read from `#[serde(...)]`, to agree with or to reject.
     pub serde: Serde,
     /// Doc comment lines joined.
@@ -178,6 +188,7 @@ pub struct Serde {
     pub aliases: Vec<Spanned<String>>,
     pub rename_all: Option<Spanned<String>>,
     pub tag: Option<Spanned<String>>,
+    pub content: Option<Spanned<String>>,
     pub untagged: bool,
     pub deny_unknown_fields: bool,
     pub default: Option<Spanned<DefaultAttr>>,
@@ -414,6 +425,16 @@ fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, erro
                 let s: LitStr = meta.value()?.parse()?;
                 set(&mut raw.tag, s.value(), span, TAG, errors);
             }
+            // content = "arguments"   (with `tag`: adjacently tagged)
+            CONTENT => {
+                let s: LitStr = meta.value()?.parse()?;
+                set(&mut raw.content, s.value(), span, CONTENT, errors);
+            }
+            // crate = "path::to::llm_extract"   (a re-export of the runtime crate)
+            CRATE => {
+                let p = parse_path(meta)?;
+                set(&mut raw.krate, p.path, span, CRATE, errors);
+            }
             // untagged
             UNTAGGED => flag(&mut raw.untagged, span, UNTAGGED, errors),
             // deny_unknown_fields
@@ -532,6 +553,7 @@ fn parse_serde(meta: &ParseNestedMeta<'_>, serde: &mut Serde) {
         "alias" => serde.aliases.extend(lit(meta)),
         "rename_all" if meta.input.peek(syn::Token![=]) => serde.rename_all = lit(meta),
         "tag" => serde.tag = lit(meta),
+        "content" => serde.content = lit(meta),
         "untagged" => serde.untagged = true,
         "deny_unknown_fields" => serde.deny_unknown_fields = true,
         "skip" | "skip_deserializing" => serde.skip = true,

@@ -2,18 +2,23 @@
 
 use proc_macro2::Span;
 
-use crate::ast::{collection, peel, type_name, Container, Data, Field, Style, Variant};
+use crate::ast::{
+    collection, peel, type_name, Container, Data, Field, Style, Tagging, Variant, Written,
+};
 use crate::attr::{did_you_mean, Raw, Spanned};
 use crate::case;
 use crate::errors::Errors;
 
-pub fn check(c: &Container<'_>, errors: &mut Errors) {
-    rename_all_is_a_known_case(&c.raw, errors);
-    tag_and_untagged_apply_to_enums(c, errors);
-    serde_and_extract_agree(&c.raw, errors);
+/// Every rule, in the order their mistakes are reported: the container's, then each field
+/// or variant in declaration order.
+pub fn check(c: &Container<'_>, written: &Written, errors: &mut Errors) {
+    rename_all_is_a_known_case(&written.container, errors);
+    tagging_applies_to_enums(c, errors);
+    content_needs_a_tag(c, errors);
+    serde_and_extract_agree(&written.container, errors);
     match &c.data {
         Data::Struct(style, fields) => {
-            fields_are_consistent(fields, *style, c.deny_unknown, errors);
+            fields_are_consistent(fields, &written.fields, *style, c.deny_unknown, errors);
         }
         Data::Enum(variants) => {
             other_is_on_one_fitting_variant(variants, errors);
@@ -23,9 +28,9 @@ pub fn check(c: &Container<'_>, errors: &mut Errors) {
                 "variant",
                 errors,
             );
-            for v in variants {
-                serde_and_extract_agree(&v.raw, errors);
-                fields_are_consistent(&v.fields, v.style, c.deny_unknown, errors);
+            for (v, (raw, fields)) in variants.iter().zip(&written.variants) {
+                serde_and_extract_agree(raw, errors);
+                fields_are_consistent(&v.fields, fields, v.style, c.deny_unknown, errors);
             }
         }
     }
@@ -59,18 +64,25 @@ fn rename_all_is_a_known_case(raw: &Raw, errors: &mut Errors) {
     }
 }
 
-/// `tag` and `untagged` choose how enum variants are told apart, so they apply to enums
-/// only, and not both at once.
-fn tag_and_untagged_apply_to_enums(c: &Container<'_>, errors: &mut Errors) {
+/// `tag`, `content` and `untagged` choose how enum variants are told apart, so they apply
+/// to enums only, and `untagged` excludes the other two.
+fn tagging_applies_to_enums(c: &Container<'_>, errors: &mut Errors) {
     if let Data::Struct(..) = c.data {
-        if let Some(t) = &c.raw.tag {
+        if let Some(t) = &c.tag {
             err(
                 errors,
                 t.span,
                 "`tag` applies to enums; a struct has no variants to tag",
             );
         }
-        if let Some(span) = c.raw.untagged {
+        if let Some(t) = &c.content {
+            err(
+                errors,
+                t.span,
+                "`content` applies to enums; a struct has no variants to tag",
+            );
+        }
+        if let Some(span) = c.untagged {
             err(
                 errors,
                 span,
@@ -78,7 +90,7 @@ fn tag_and_untagged_apply_to_enums(c: &Container<'_>, errors: &mut Errors) {
             );
         }
     }
-    if let (Some(t), Some(_)) = (&c.raw.tag, c.raw.untagged) {
+    if let (Some(t), Some(_)) = (&c.tag, c.untagged) {
         err(
             errors,
             t.span,
@@ -87,14 +99,36 @@ fn tag_and_untagged_apply_to_enums(c: &Container<'_>, errors: &mut Errors) {
     }
 }
 
+/// `content` names the key beside the tag that holds a variant's fields (adjacent tagging),
+/// so it means nothing without `tag`, and cannot be the tag's own key.
+fn content_needs_a_tag(c: &Container<'_>, errors: &mut Errors) {
+    let (Data::Enum(_), Some(content)) = (&c.data, &c.content) else {
+        return;
+    };
+    match &c.tag {
+        None => err(
+            errors,
+            content.span,
+            "`content` needs `tag`: `#[extract(tag = \"..\", content = \"..\")]` reads `{\"<tag>\": \"Variant\", \"<content>\": ..}`",
+        ),
+        Some(tag) if tag.value == content.value => err(
+            errors,
+            content.span,
+            format!("`tag` and `content` are both `{}`; they name two different keys", tag.value),
+        ),
+        Some(_) => {}
+    }
+}
+
 /// Where both `#[serde(..)]` and `#[extract(..)]` name something, they name the same thing:
 /// a type read by serde and by us must not silently disagree.
 fn serde_and_extract_agree(raw: &Raw, errors: &mut Errors) {
     type Named<'r> = &'r Option<Spanned<String>>;
-    let pairs: [(&str, Named<'_>, Named<'_>); 3] = [
+    let pairs: [(&str, Named<'_>, Named<'_>); 4] = [
         ("rename", &raw.rename, &raw.serde.rename),
         ("rename_all", &raw.rename_all, &raw.serde.rename_all),
         ("tag", &raw.tag, &raw.serde.tag),
+        ("content", &raw.content, &raw.serde.content),
     ];
     for (name, ours, theirs) in pairs {
         if let (Some(a), Some(b)) = (ours, theirs) {
@@ -114,7 +148,7 @@ fn serde_and_extract_agree(raw: &Raw, errors: &mut Errors) {
 fn other_is_on_one_fitting_variant(variants: &[Variant<'_>], errors: &mut Errors) {
     let mut seen = false;
     for v in variants {
-        let Some(span) = v.raw.other else { continue };
+        let Some(span) = v.other else { continue };
         if seen {
             err(errors, span, "`other` can be on only one variant");
         }
@@ -141,7 +175,7 @@ fn internally_tagged_variants_are_objects(
     variants: &[Variant<'_>],
     errors: &mut Errors,
 ) {
-    if c.tag.is_none() {
+    if !matches!(c.tagging(), Tagging::Internal { .. }) {
         return;
     }
     for v in variants {
@@ -188,15 +222,6 @@ fn names_are_unique<'n>(
     }
 }
 
-/// Where a field's name is written: its `rename`, or its identifier.
-fn name_span(f: &Field<'_>) -> Span {
-    match (&f.raw.rename, &f.member) {
-        (Some(r), _) => r.span,
-        (None, syn::Member::Named(ident)) => ident.span(),
-        (None, syn::Member::Unnamed(index)) => index.span,
-    }
-}
-
 const NUMBERS: &[&str] = &[
     "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32",
     "f64",
@@ -207,6 +232,7 @@ const LISTS: &[&str] = &[
 
 fn fields_are_consistent(
     fields: &[Field<'_>],
+    written: &[Raw],
     style: Style,
     deny_unknown: bool,
     errors: &mut Errors,
@@ -215,34 +241,40 @@ fn fields_are_consistent(
         names_are_unique(
             fields
                 .iter()
-                .filter(|f| !f.skip && !f.flatten)
-                .map(|f| (&f.name, name_span(f))),
+                .filter(|f| !f.skip && !f.is_flatten())
+                .map(|f| (&f.name, f.name_span)),
             "field",
             errors,
         );
     }
-    for f in fields {
-        skipped_fields_have_no_other_attributes(f, errors);
+    for (f, raw) in fields.iter().zip(written) {
+        skipped_fields_have_no_other_attributes(raw, !f.rules.is_empty(), f.span, errors);
         flatten_takes_the_remaining_keys(f, style, deny_unknown, errors);
+        flatten_has_no_key_of_its_own(raw, errors);
         rules_fit_the_type(f, errors);
         bounds_are_ordered(f, errors);
-        serde_and_extract_agree(&f.raw, errors);
+        serde_and_extract_agree(raw, errors);
     }
 }
 
 /// A skipped field is never read, so reading attributes on it would be dead.
-fn skipped_fields_have_no_other_attributes(f: &Field<'_>, errors: &mut Errors) {
-    let Some(_) = f.raw.skip.or(f.raw.serde.skip.then_some(f.span)) else {
+fn skipped_fields_have_no_other_attributes(
+    raw: &Raw,
+    has_rules: bool,
+    ty_span: Span,
+    errors: &mut Errors,
+) {
+    if raw.skip.is_none() && !raw.serde.skip {
         return;
-    };
-    let mut dead: Vec<(&str, Span)> = f.raw.aliases.iter().map(|a| ("alias", a.span)).collect();
-    dead.extend(f.raw.rename.as_ref().map(|r| ("rename", r.span)));
-    dead.extend(f.raw.flatten.map(|s| ("flatten", s)));
-    dead.extend(f.raw.catch.map(|s| ("catch", s)));
-    dead.extend(f.raw.with.as_ref().map(|w| ("with", w.span)));
-    dead.extend(f.raw.strict.map(|s| ("strict", s)));
-    if !f.rules.is_empty() {
-        dead.push(("validation rules", f.span));
+    }
+    let mut dead: Vec<(&str, Span)> = raw.aliases.iter().map(|a| ("alias", a.span)).collect();
+    dead.extend(raw.rename.as_ref().map(|r| ("rename", r.span)));
+    dead.extend(raw.flatten.map(|s| ("flatten", s)));
+    dead.extend(raw.catch.map(|s| ("catch", s)));
+    dead.extend(raw.with.as_ref().map(|w| ("with", w.span)));
+    dead.extend(raw.strict.map(|s| ("strict", s)));
+    if has_rules {
+        dead.push(("validation rules", ty_span));
     }
     for (name, span) in dead {
         err(
@@ -253,15 +285,37 @@ fn skipped_fields_have_no_other_attributes(f: &Field<'_>, errors: &mut Errors) {
     }
 }
 
-/// `flatten` takes the keys no other field matched, which needs named fields, no renaming,
-/// and unknown keys to be allowed.
+/// A `flatten` field takes the keys no other field matched; it has no key of its own to
+/// rename or alias.
+fn flatten_has_no_key_of_its_own(raw: &Raw, errors: &mut Errors) {
+    if raw.flatten.is_none() {
+        return;
+    }
+    for a in &raw.aliases {
+        err(
+            errors,
+            a.span,
+            "`alias` has no effect on a `flatten` field, which has no key of its own",
+        );
+    }
+    if let Some(r) = &raw.rename {
+        err(
+            errors,
+            r.span,
+            "`rename` has no effect on a `flatten` field, which has no key of its own",
+        );
+    }
+}
+
+/// `flatten` takes the keys no other field matched, which needs named fields and unknown
+/// keys to be allowed.
 fn flatten_takes_the_remaining_keys(
     f: &Field<'_>,
     style: Style,
     deny_unknown: bool,
     errors: &mut Errors,
 ) {
-    let Some(span) = f.raw.flatten else { return };
+    let Some(span) = f.flatten else { return };
     if style != Style::Named {
         err(errors, span, "`flatten` applies to named fields");
     }
@@ -270,20 +324,6 @@ fn flatten_takes_the_remaining_keys(
             errors,
             span,
             "`flatten` cannot be combined with `deny_unknown_fields`",
-        );
-    }
-    for a in &f.raw.aliases {
-        err(
-            errors,
-            a.span,
-            "`alias` has no effect on a `flatten` field, which has no key of its own",
-        );
-    }
-    if let Some(r) = &f.raw.rename {
-        err(
-            errors,
-            r.span,
-            "`rename` has no effect on a `flatten` field, which has no key of its own",
         );
     }
 }
@@ -316,7 +356,7 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
         };
         Some((kind, name))
     };
-    let raw = &f.raw;
+    let raw = &f.rules;
     // The length rules look at the value itself (through Option and Box).
     let (_, outer) = peel(f.ty);
     if let Some((k, name)) = kind(outer) {
@@ -369,7 +409,7 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
 
 /// `min` must not exceed `max`, nor `min_len` exceed `max_len`: no value could pass.
 fn bounds_are_ordered(f: &Field<'_>, errors: &mut Errors) {
-    if let (Some(min), Some(max)) = (&f.raw.min, &f.raw.max) {
+    if let (Some(min), Some(max)) = (&f.rules.min, &f.rules.max) {
         if min.value.value > max.value.value {
             err(
                 errors,
@@ -381,7 +421,7 @@ fn bounds_are_ordered(f: &Field<'_>, errors: &mut Errors) {
             );
         }
     }
-    if let (Some(min), Some(max)) = (&f.raw.min_len, &f.raw.max_len) {
+    if let (Some(min), Some(max)) = (&f.rules.min_len, &f.rules.max_len) {
         if min.value > max.value {
             err(
                 errors,

@@ -5,19 +5,15 @@ use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 use syn::{Generics, Ident, Type};
 
-use crate::ast::{Container, Data, Field, Style, Variant};
+use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 use crate::attr::Allowed;
 use crate::attr::DefaultAttr;
 
-/// The path every generated item goes through.
-fn rt() -> TokenStream {
-    quote!(::llm_extract::__private)
-}
-
 pub fn expand(c: &Container<'_>) -> TokenStream {
-    let rt = rt();
+    let rt = &c.rt();
     let body = match &c.data {
         Data::Struct(style, fields) => struct_body(
+            rt,
             *style,
             fields,
             c.deny_unknown,
@@ -25,12 +21,28 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             quote!(__node),
             quote!(::core::option::Option::None),
         ),
-        Data::Enum(variants) => enum_body(c, variants),
+        Data::Enum(variants) => enum_body(rt, c, variants),
     };
     let body = if c.strict {
         quote!(__cx.with_mode(#rt::Mode::Strict, |__cx| #body))
     } else {
         body
+    };
+    // The container's own rule runs once its fields coerced (after their rules), at its path.
+    let body = match &c.validate {
+        Some(v) => {
+            let (path, span) = (&v.value, v.span);
+            let check = quote_spanned! {span=>
+                #rt::validate::custom(#path(&__value), __node.span, __cx);
+            };
+            quote! {{
+                let __read = |__cx: &mut #rt::Context| -> ::core::result::Result<Self, #rt::Failed> { #body };
+                let __value: Self = __read(__cx)?;
+                #check
+                ::core::result::Result::Ok(__value)
+            }}
+        }
+        None => body,
     };
     let ident = c.ident;
     let generics = with_bounds(c.generics, &used_params(c), quote!(#rt::Extract));
@@ -60,15 +72,15 @@ fn map_key(c: &Container<'_>) -> TokenStream {
     let Data::Enum(variants) = &c.data else {
         return TokenStream::new();
     };
-    if c.untagged
+    if c.untagged.is_some()
         || !c.generics.params.is_empty()
         || variants.iter().any(|v| v.style != Style::Unit)
     {
         return TokenStream::new();
     }
-    let rt = rt();
+    let rt = &c.rt();
     let ident = c.ident;
-    let spec = enum_spec(c, variants);
+    let spec = enum_spec(rt, c, variants);
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let v = v.ident;
         quote!(#i => ::core::option::Option::Some(Self::#v),)
@@ -93,8 +105,8 @@ fn map_key(c: &Container<'_>) -> TokenStream {
 
 /// The impl with an unreachable body, emitted next to `compile_error!` so that a mistake in
 /// an attribute does not also cause "`Extract` is not implemented" everywhere the type is used.
-pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
-    let rt = rt();
+pub fn fallback(input: &syn::DeriveInput, krate: &syn::Path) -> TokenStream {
+    let rt = quote!(#krate::__private);
     let ident = &input.ident;
     let (impl_g, ty_g, where_clause) = input.generics.split_for_impl();
     quote! {
@@ -151,8 +163,7 @@ pub fn with_bounds(generics: &Generics, params: &[Ident], bound: TokenStream) ->
 
 /// A closure reading one field's value: its type's `from_node` (or the `with` module's),
 /// in strict mode if asked, followed by the field's validation rules.
-fn read_expr(f: &Field<'_>) -> TokenStream {
-    let rt = rt();
+fn read_expr(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     let ty = f.ty;
     let span = f.span;
     let base = match &f.with {
@@ -169,7 +180,7 @@ fn read_expr(f: &Field<'_>) -> TokenStream {
     if f.rules.is_empty() {
         return base;
     }
-    let checks = rules(f);
+    let checks = rules(rt, f);
     quote! {
         |__n: &#rt::Node<'_>, __cx: &mut #rt::Context| -> ::core::result::Result<#ty, #rt::Failed> {
             let __v: #ty = (#base)(__n, __cx)?;
@@ -180,11 +191,8 @@ fn read_expr(f: &Field<'_>) -> TokenStream {
     }
 }
 
-fn rules(f: &Field<'_>) -> TokenStream {
-    let rt = rt();
+fn rules(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     let r = &f.rules;
-    let raw = &f.raw;
-    let at = |s: Option<proc_macro2::Span>| s.unwrap_or(f.span);
     // On a collection, the value rules apply to each item, at the item's path.
     let each = crate::ast::collection(f.ty);
     // The subject is spanned at the rule, so a type that cannot take the rule is reported there.
@@ -202,24 +210,24 @@ fn rules(f: &Field<'_>) -> TokenStream {
         quote!(__span)
     };
     let mut value_rules = TokenStream::new();
-    if let Some(b) = &r.min {
-        let span = at(raw.min.as_ref().map(|s| s.span));
+    if let Some(crate::attr::Spanned { value: b, span }) = &r.min {
+        let span = *span;
         let subject = subject(span);
         let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
         value_rules.extend(quote_spanned! {span=>
             #rt::validate::min(#subject, #value, #written, #subject_span, __cx);
         });
     }
-    if let Some(b) = &r.max {
-        let span = at(raw.max.as_ref().map(|s| s.span));
+    if let Some(crate::attr::Spanned { value: b, span }) = &r.max {
+        let span = *span;
         let subject = subject(span);
         let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
         value_rules.extend(quote_spanned! {span=>
             #rt::validate::max(#subject, #value, #written, #subject_span, __cx);
         });
     }
-    if let Some(p) = &r.pattern {
-        let span = at(raw.pattern.as_ref().map(|s| s.span));
+    if let Some(crate::attr::Spanned { value: p, span }) = &r.pattern {
+        let span = *span;
         let subject = subject(span);
         value_rules.extend(quote_spanned! {span=>
             {
@@ -229,10 +237,10 @@ fn rules(f: &Field<'_>) -> TokenStream {
             }
         });
     }
-    if let Some(list) = &r.one_of {
-        let span = at(raw.one_of.as_ref().map(|s| s.span));
+    if let Some(crate::attr::Spanned { value: list, span }) = &r.one_of {
+        let span = *span;
         let subject = subject(span);
-        let items = list.iter().map(allowed);
+        let items = list.iter().map(|a| allowed(rt, a));
         value_rules.extend(quote_spanned! {span=>
             #rt::validate::one_of(#subject, &[#(#items),*], #subject_span, __cx);
         });
@@ -268,23 +276,22 @@ fn rules(f: &Field<'_>) -> TokenStream {
             out.extend(quote! {{ let __c = &__v; #body }});
         }
     }
-    if let Some(n) = r.min_len {
-        let span = at(raw.min_len.as_ref().map(|s| s.span));
+    if let Some(crate::attr::Spanned { value: n, span }) = &r.min_len {
+        let span = *span;
         out.extend(quote_spanned!(span=> #rt::validate::min_len(&__v, #n, __span, __cx);));
     }
-    if let Some(n) = r.max_len {
-        let span = at(raw.max_len.as_ref().map(|s| s.span));
+    if let Some(crate::attr::Spanned { value: n, span }) = &r.max_len {
+        let span = *span;
         out.extend(quote_spanned!(span=> #rt::validate::max_len(&__v, #n, __span, __cx);));
     }
-    if let Some(p) = &r.validate {
-        let span = at(raw.validate.as_ref().map(|s| s.span));
+    if let Some(crate::attr::Spanned { value: p, span }) = &r.validate {
+        let span = *span;
         out.extend(quote_spanned!(span=> #rt::validate::custom(#p(&__v), __span, __cx);));
     }
     out
 }
 
-fn allowed(a: &Allowed) -> TokenStream {
-    let rt = rt();
+fn allowed(rt: &TokenStream, a: &Allowed) -> TokenStream {
     match a {
         Allowed::Str(s) => quote!(#rt::Allowed::Str(#s)),
         Allowed::Number(n) => {
@@ -303,8 +310,7 @@ fn default_fn(f: &Field<'_>) -> TokenStream {
     }
 }
 
-fn missing_expr(f: &Field<'_>) -> TokenStream {
-    let rt = rt();
+fn missing_expr(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     let ty = f.ty;
     if f.default.is_some() {
         let d = default_fn(f);
@@ -330,6 +336,7 @@ fn var(i: usize) -> Ident {
 /// An expression of type `Result<Self, Failed>` reading a struct (or a variant's content)
 /// from `node`, skipping the object entry `skip` (an internal tag).
 fn struct_body(
+    rt: &TokenStream,
     style: Style,
     fields: &[Field<'_>],
     deny_unknown: bool,
@@ -337,14 +344,13 @@ fn struct_body(
     node: TokenStream,
     skip: TokenStream,
 ) -> TokenStream {
-    let rt = rt();
     match style {
         Style::Unit => quote! {{
             #rt::unit(#node, __cx)?;
             ::core::result::Result::Ok(#construct)
         }},
         Style::Newtype if !fields[0].skip => {
-            let read = read_expr(&fields[0]);
+            let read = read_expr(rt, &fields[0]);
             quote!((#read)(#node, __cx).map(|__v| #construct(__v)))
         }
         Style::Named => {
@@ -352,7 +358,7 @@ fn struct_body(
             let mut reads = Vec::new();
             let mut vars = Vec::new();
             let mut inits = Vec::new();
-            let has_flatten = fields.iter().any(|f| f.flatten && !f.skip);
+            let has_flatten = fields.iter().any(|f| f.is_flatten() && !f.skip);
             for (i, f) in fields.iter().enumerate() {
                 let member = &f.member;
                 if f.skip {
@@ -361,14 +367,14 @@ fn struct_body(
                     continue;
                 }
                 let v = var(i);
-                let read = read_expr(f);
-                if f.flatten {
+                let read = read_expr(rt, f);
+                if f.is_flatten() {
                     reads.push(quote!(let #v = __fields.flatten(__cx, #read);));
                 } else {
                     let slot = specs.len();
                     let (name, aliases) = (&f.name, &f.aliases);
                     specs.push(quote!(#rt::FieldSpec { name: #name, aliases: &[#(#aliases),*] }));
-                    let missing = missing_expr(f);
+                    let missing = missing_expr(rt, f);
                     let catch = if f.catch {
                         let d = default_fn(f);
                         quote!(::core::option::Option::Some(#d))
@@ -409,7 +415,7 @@ fn struct_body(
                     continue;
                 }
                 let v = var(i);
-                let read = read_expr(f);
+                let read = read_expr(rt, f);
                 reads.push(quote!(let #v = #rt::element(__items, #index, __cx, #read);));
                 index += 1;
                 values.push(quote!(#v));
@@ -427,14 +433,13 @@ fn struct_body(
     }
 }
 
-fn enum_spec(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
-    let rt = rt();
+fn enum_spec(rt: &TokenStream, c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let name = &c.name;
     let names = variants.iter().map(|v| {
         let (n, aliases) = (&v.name, &v.aliases);
         quote!(#rt::VariantNames { name: #n, aliases: &[#(#aliases),*] })
     });
-    let other = match variants.iter().position(|v| v.other) {
+    let other = match variants.iter().position(Variant::is_other) {
         Some(i) => quote!(::core::option::Option::Some(#i)),
         None => quote!(::core::option::Option::None),
     };
@@ -443,89 +448,149 @@ fn enum_spec(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     }
 }
 
-fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
-    let rt = rt();
-    let spec = enum_spec(c, variants);
+/// The local closure that reads variant `i` (`__variant0`, ...): each variant's body is
+/// generated once and called from every path that reads it.
+fn variant_fn(i: usize) -> Ident {
+    quote::format_ident!("__variant{}", i)
+}
+
+fn enum_body(rt: &TokenStream, c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let spec = enum_spec(rt, c, variants);
     let name = &c.name;
-    if c.untagged {
-        let attempts = variants.iter().enumerate().map(|(i, v)| {
-            let body = untagged_variant(v, i, c.deny_unknown);
-            quote!(__u.attempt(__cx, |__cx| #body);)
-        });
-        return quote! {{
-            #spec
-            let mut __u = #rt::Untagged::new();
-            #(#attempts)*
-            __u.finish(__node, #name, __cx)
-        }};
-    }
-    if let Some(tag) = &c.tag {
-        let arms = variants.iter().enumerate().map(|(i, v)| {
-            let body = internal_variant(
-                v,
-                c.deny_unknown,
-                quote!(::core::option::Option::Some(__skip)),
-            );
-            quote!(#i => #body,)
-        });
-        let fallback = variants.iter().filter(|v| !v.other).map(|v| {
-            let body = internal_variant(v, c.deny_unknown, quote!(::core::option::Option::None));
-            quote!(__u.attempt(__cx, |__cx| #body);)
-        });
-        return quote! {{
-            #spec
-            match #rt::internal(__node, #tag, &__ENUM, __cx)? {
-                ::core::option::Option::Some((__i, __skip, __raw)) => match __i {
+    let fns: Vec<Ident> = (0..variants.len()).map(variant_fn).collect();
+    match c.tagging() {
+        Tagging::Untagged => {
+            let attempts = variants.iter().enumerate().map(|(i, v)| {
+                let body = untagged_variant(rt, v, i, c.deny_unknown);
+                quote!(__u.attempt(__cx, |__cx| #body);)
+            });
+            quote! {{
+                #spec
+                let mut __u = #rt::Untagged::new();
+                #(#attempts)*
+                __u.finish(__node, #name, __cx)
+            }}
+        }
+        Tagging::Internal { tag } => {
+            // Each variant read from the whole object, skipping the tag's entry if there is one.
+            let defs = variants.iter().zip(&fns).map(|(v, f)| {
+                let body = internal_variant(rt, v, c.deny_unknown);
+                quote! {
+                    let #f = |__cx: &mut #rt::Context, __skip: ::core::option::Option<usize>, __raw: &str|
+                        -> ::core::result::Result<Self, #rt::Failed> { #body };
+                }
+            });
+            let arms = fns.iter().enumerate().map(|(i, f)| {
+                quote!(#i => #f(__cx, ::core::option::Option::Some(__skip), &__raw),)
+            });
+            let fallback = variants.iter().zip(&fns).filter(|(v, _)| !v.is_other()).map(|(_, f)| {
+                quote!(__u.attempt(__cx, |__cx| #f(__cx, ::core::option::Option::None, ""));)
+            });
+            quote! {{
+                #spec
+                #(#defs)*
+                match #rt::internal(__node, #tag, &__ENUM, __cx)? {
+                    ::core::option::Option::Some((__i, __skip, __raw)) => match __i {
+                        #(#arms)*
+                        _ => ::core::result::Result::Err(#rt::Failed),
+                    },
+                    ::core::option::Option::None => {
+                        let mut __u = #rt::Untagged::new();
+                        #(#fallback)*
+                        __u.finish(__node, #name, __cx)
+                    }
+                }
+            }}
+        }
+        Tagging::Adjacent { tag, content } => {
+            // Each variant read from its content (`None` when the content key is absent).
+            let defs = content_fns(rt, c, variants, &fns);
+            let arms = fns.iter().enumerate().map(|(i, f)| {
+                quote!(#i => __cx.at_field(#content, |__cx| #f(__cx, ::core::option::Option::as_deref(&__content), &__raw)),)
+            });
+            // No tag: every variant is tried on the content, or on the object itself.
+            let fallback = variants.iter().zip(&fns).filter(|(v, _)| !v.is_other()).map(|(_, f)| {
+                quote!(__u.attempt(__cx, |__cx| #f(__cx, ::core::option::Option::Some(__c), ""));)
+            }).collect::<Vec<_>>();
+            let deny_unknown = c.deny_unknown;
+            quote! {{
+                #spec
+                #(#defs)*
+                match #rt::adjacent(__node, #tag, #content, &__ENUM, #deny_unknown, __cx)? {
+                    #rt::Adjacent::Tagged { index: __i, content: __content, raw: __raw } => match __i {
+                        #(#arms)*
+                        _ => ::core::result::Result::Err(#rt::Failed),
+                    },
+                    #rt::Adjacent::Untagged { content: __c, in_content: __in_content } => {
+                        let mut __u = #rt::Untagged::new();
+                        if __in_content {
+                            __cx.at_field(#content, |__cx| { #(#fallback)* });
+                        } else {
+                            #(#fallback)*
+                        }
+                        __u.finish(__c, #name, __cx)
+                    }
+                }
+            }}
+        }
+        Tagging::External => {
+            let defs = content_fns(rt, c, variants, &fns);
+            let arms = variants.iter().zip(&fns).enumerate().map(|(i, (v, f))| {
+                let name = &v.name;
+                quote!(#i => __cx.at_field(#name, |__cx| #f(__cx, __t.content, &__t.raw)),)
+            });
+            quote! {{
+                #spec
+                #(#defs)*
+                let __t = #rt::external(__node, &__ENUM, __cx)?;
+                match __t.index {
                     #(#arms)*
                     _ => ::core::result::Result::Err(#rt::Failed),
-                },
-                ::core::option::Option::None => {
-                    let __raw = ::std::string::String::new();
-                    let _ = &__raw;
-                    let mut __u = #rt::Untagged::new();
-                    #(#fallback)*
-                    __u.finish(__node, #name, __cx)
                 }
-            }
-        }};
-    }
-    let arms = variants.iter().enumerate().map(|(i, v)| {
-        let body = external_variant(v, c.deny_unknown);
-        quote!(#i => #body,)
-    });
-    quote! {{
-        #spec
-        let __t = #rt::external(__node, &__ENUM, __cx)?;
-        match __t.index {
-            #(#arms)*
-            _ => ::core::result::Result::Err(#rt::Failed),
+            }}
         }
-    }}
+    }
 }
 
-fn at_variant(v: &Variant<'_>, body: TokenStream) -> TokenStream {
-    let name = &v.name;
-    quote!(__cx.at_field(#name, |__cx| #body))
+/// One closure per variant reading it from its content: `Some(node)`, or `None` when only
+/// the name was given (external and adjacent tagging share these).
+fn content_fns(
+    rt: &TokenStream,
+    c: &Container<'_>,
+    variants: &[Variant<'_>],
+    fns: &[Ident],
+) -> Vec<TokenStream> {
+    variants
+        .iter()
+        .zip(fns)
+        .map(|(v, f)| {
+            let body = content_variant(rt, v, c.deny_unknown);
+            quote! {
+                let #f = |__cx: &mut #rt::Context, __content: ::core::option::Option<&#rt::Node<'_>>, __raw: &str|
+                    -> ::core::result::Result<Self, #rt::Failed> { #body };
+            }
+        })
+        .collect()
 }
 
-fn external_variant(v: &Variant<'_>, deny_unknown: bool) -> TokenStream {
-    let rt = rt();
+/// A variant read from its content (`__content`), or from its name alone (`__raw`).
+fn content_variant(rt: &TokenStream, v: &Variant<'_>, deny_unknown: bool) -> TokenStream {
     let ident = v.ident;
     let construct = quote!(Self::#ident);
     match v.style {
         Style::Unit => quote!(::core::result::Result::Ok(#construct)),
-        Style::Newtype if v.other => {
-            let read = read_expr(&v.fields[0]);
-            let inner = at_variant(v, quote!((#read)(__c, __cx)));
+        Style::Newtype if v.is_other() => {
+            let read = read_expr(rt, &v.fields[0]);
             quote! {
-                match __t.content {
-                    ::core::option::Option::Some(__c) => #inner.map(#construct),
-                    ::core::option::Option::None => ::core::result::Result::Ok(#construct(__t.raw)),
+                match __content {
+                    ::core::option::Option::Some(__c) => (#read)(__c, __cx).map(#construct),
+                    ::core::option::Option::None => ::core::result::Result::Ok(#construct(::std::string::ToString::to_string(__raw))),
                 }
             }
         }
         _ => {
             let body = struct_body(
+                rt,
                 v.style,
                 &v.fields,
                 deny_unknown,
@@ -538,53 +603,52 @@ fn external_variant(v: &Variant<'_>, deny_unknown: bool) -> TokenStream {
             } else {
                 quote!(#rt::null(__node.span))
             };
-            let inner = at_variant(v, body);
             quote! {{
                 let __absent;
-                let __c = match __t.content {
+                let __c = match __content {
                     ::core::option::Option::Some(__c) => __c,
                     ::core::option::Option::None => {
                         __absent = #empty;
                         &__absent
                     }
                 };
-                #inner
+                #body
             }}
         }
     }
 }
 
-fn internal_variant(v: &Variant<'_>, deny_unknown: bool, skip: TokenStream) -> TokenStream {
-    let rt = rt();
+/// An internally tagged variant, read from the whole object less the tag's entry `__skip`.
+fn internal_variant(rt: &TokenStream, v: &Variant<'_>, deny_unknown: bool) -> TokenStream {
     let ident = v.ident;
     let construct = quote!(Self::#ident);
     match v.style {
         Style::Unit => quote! {{
             static __NONE: #rt::StructSpec = #rt::StructSpec { fields: &[], deny_unknown: #deny_unknown, flatten: false };
-            #rt::fields::<0>(__node, &__NONE, #skip, __cx)?;
+            #rt::fields::<0>(__node, &__NONE, __skip, __cx)?;
             ::core::result::Result::Ok(#construct)
         }},
-        Style::Newtype if v.other => quote!(::core::result::Result::Ok(#construct(__raw.clone()))),
+        Style::Newtype if v.is_other() => quote!(::core::result::Result::Ok(#construct(::std::string::ToString::to_string(__raw)))),
         Style::Newtype => {
-            let read = read_expr(&v.fields[0]);
+            let read = read_expr(rt, &v.fields[0]);
             quote! {{
-                let __c = #rt::without(__node, #skip);
+                let __c = #rt::without(__node, __skip);
                 (#read)(&__c, __cx).map(#construct)
             }}
         }
         _ => struct_body(
+            rt,
             v.style,
             &v.fields,
             deny_unknown,
             construct,
             quote!(__node),
-            skip,
+            quote!(__skip),
         ),
     }
 }
 
-fn untagged_variant(v: &Variant<'_>, index: usize, deny_unknown: bool) -> TokenStream {
-    let rt = rt();
+fn untagged_variant(rt: &TokenStream, v: &Variant<'_>, index: usize, deny_unknown: bool) -> TokenStream {
     let ident = v.ident;
     let construct = quote!(Self::#ident);
     match v.style {
@@ -592,6 +656,7 @@ fn untagged_variant(v: &Variant<'_>, index: usize, deny_unknown: bool) -> TokenS
             #rt::untagged_unit(__node, &__ENUM.variants[#index], __cx).map(|()| #construct)
         },
         _ => struct_body(
+            rt,
             v.style,
             &v.fields,
             deny_unknown,

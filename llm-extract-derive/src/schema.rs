@@ -7,7 +7,7 @@ pub fn expand(_: &crate::ast::Container<'_>) -> proc_macro2::TokenStream {
 }
 
 #[cfg(not(feature = "schema"))]
-pub fn fallback(_: &syn::DeriveInput) -> proc_macro2::TokenStream {
+pub fn fallback(_: &syn::DeriveInput, _: &syn::Path) -> proc_macro2::TokenStream {
     proc_macro2::TokenStream::new()
 }
 
@@ -19,12 +19,23 @@ mod imp {
     use proc_macro2::{Literal, TokenStream};
     use quote::{quote, quote_spanned};
 
-    use crate::ast::{is_option, Container, Data, Field, Style, Variant};
+    use crate::ast::{is_option, Container, Data, Field, Style, Tagging, Variant};
     use crate::attr::Allowed;
     use crate::expand::{used_params, with_bounds};
 
-    fn rt() -> TokenStream {
-        quote!(::llm_extract::__private::schema)
+    /// The runtime paths: `<crate>::__private` and its `schema` module.
+    struct Paths {
+        private: TokenStream,
+        rt: TokenStream,
+    }
+
+    impl Paths {
+        fn new(krate: &syn::Path) -> Paths {
+            Paths {
+                private: quote!(#krate::__private),
+                rt: quote!(#krate::__private::schema),
+            }
+        }
     }
 
     fn doc(d: &Option<String>) -> TokenStream {
@@ -54,24 +65,27 @@ mod imp {
         }
     }
 
-    fn rules(f: &Field<'_>) -> TokenStream {
-        let rt = rt();
+    fn rules(p: &Paths, f: &Field<'_>) -> TokenStream {
+        let (rt, private) = (&p.rt, &p.private);
         let r = &f.rules;
-        let min = opt_f64(r.min.as_ref().map(|b| b.value));
-        let max = opt_f64(r.max.as_ref().map(|b| b.value));
-        let min_len = opt_u64(r.min_len);
-        let max_len = opt_u64(r.max_len);
+        let min = opt_f64(r.min.as_ref().map(|b| b.value.value));
+        let max = opt_f64(r.max.as_ref().map(|b| b.value.value));
+        let min_len = opt_u64(r.min_len.as_ref().map(|n| n.value));
+        let max_len = opt_u64(r.max_len.as_ref().map(|n| n.value));
         let pattern = match &r.pattern {
-            Some(p) => quote!(::core::option::Option::Some(#p)),
+            Some(p) => {
+                let p = &p.value;
+                quote!(::core::option::Option::Some(#p))
+            }
             None => quote!(::core::option::Option::None),
         };
-        let one_of = r.one_of.iter().flatten().map(|a| match a {
-            Allowed::Str(s) => quote!(::llm_extract::__private::Allowed::Str(#s)),
+        let one_of = r.one_of.iter().flat_map(|o| &o.value).map(|a| match a {
+            Allowed::Str(s) => quote!(#private::Allowed::Str(#s)),
             Allowed::Number(n) => {
                 let n = Literal::f64_suffixed(*n);
-                quote!(::llm_extract::__private::Allowed::Number(#n))
+                quote!(#private::Allowed::Number(#n))
             }
-            Allowed::Bool(b) => quote!(::llm_extract::__private::Allowed::Bool(#b)),
+            Allowed::Bool(b) => quote!(#private::Allowed::Bool(#b)),
         });
         let each = crate::ast::collection(f.ty).is_some();
         quote! {
@@ -89,16 +103,17 @@ mod imp {
 
     /// An object schema from named fields (a struct, a struct variant).
     fn object(
+        p: &Paths,
         fields: &[Field<'_>],
         doc_tokens: TokenStream,
         deny_unknown: bool,
         tag: Option<(&str, &str)>,
     ) -> TokenStream {
-        let rt = rt();
+        let rt = &p.rt;
         let mut steps = Vec::new();
         for f in fields.iter().filter(|f| !f.skip) {
             let ty = f.ty;
-            if f.flatten {
+            if f.is_flatten() {
                 steps.push(quote_spanned!(f.span=> __o.flatten(<#ty as #rt::JsonSchema>::json_schema(__g));));
                 continue;
             }
@@ -106,7 +121,7 @@ mod imp {
             let required = f.default.is_none() && !f.catch && !is_option(ty);
             let d = doc(&f.doc);
             let sub = subschema(f);
-            let r = rules(f);
+            let r = rules(p, f);
             steps.push(quote!(__o.property(#name, #sub, #required, #d, #r);));
         }
         let tag = tag.map(|(t, v)| quote!(__o.tag(#t, #v);));
@@ -119,25 +134,26 @@ mod imp {
     }
 
     fn struct_schema(
+        p: &Paths,
         style: Style,
         fields: &[Field<'_>],
         d: &Option<String>,
         deny_unknown: bool,
     ) -> TokenStream {
-        let rt = rt();
+        let rt = &p.rt;
         let doc_tokens = doc(d);
         match style {
             Style::Unit => quote!(#rt::null(#doc_tokens)),
-            Style::Named => object(fields, doc_tokens, deny_unknown, None),
+            Style::Named => object(p, fields, doc_tokens, deny_unknown, None),
             Style::Newtype if !fields[0].skip => {
                 let sub = subschema(&fields[0]);
-                let r = rules(&fields[0]);
+                let r = rules(p, &fields[0]);
                 quote!(#rt::annotate(#sub, #doc_tokens, #r))
             }
             Style::Newtype | Style::Tuple => {
                 let items = fields.iter().filter(|f| !f.skip).map(|f| {
                     let sub = subschema(f);
-                    let r = rules(f);
+                    let r = rules(p, f);
                     quote!(#rt::annotate(#sub, ::core::option::Option::None, #r))
                 });
                 quote!(#rt::tuple(::std::vec![#(#items),*], #doc_tokens))
@@ -145,70 +161,91 @@ mod imp {
         }
     }
 
-    fn enum_schema(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
-        let rt = rt();
+    fn enum_schema(p: &Paths, c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+        let rt = &p.rt;
         let cdoc = doc(&c.doc);
         let listed: Vec<&Variant<'_>> = variants
             .iter()
-            .filter(|v| !(v.other && v.style != Style::Unit))
+            .filter(|v| !(v.is_other() && v.style != Style::Unit))
             .collect();
-        if c.untagged {
-            let options = variants.iter().map(|v| match v.style {
-                Style::Unit => {
-                    let d = doc(&v.doc);
-                    quote!(#rt::null(#d))
-                }
-                _ => struct_schema(v.style, &v.fields, &v.doc, c.deny_unknown),
-            });
-            return quote!(#rt::choice(::std::vec![#(#options),*], false, #cdoc));
-        }
-        if let Some(tag) = &c.tag {
-            let options = listed.iter().map(|v| {
-                let name = v.name.as_str();
-                let d = doc(&v.doc);
-                match v.style {
-                    Style::Newtype => {
-                        let ty = v.fields[0].ty;
-                        quote! {{
-                            let mut __o = #rt::Object::new(#d, false);
-                            __o.flatten(<#ty as #rt::JsonSchema>::json_schema(__g));
-                            __o.tag(#tag, #name);
-                            __o.build()
-                        }}
+        match c.tagging() {
+            Tagging::Untagged => {
+                let options = variants.iter().map(|v| match v.style {
+                    Style::Unit => {
+                        let d = doc(&v.doc);
+                        quote!(#rt::null(#d))
                     }
-                    _ => object(&v.fields, d, c.deny_unknown, Some((tag, name))),
+                    _ => struct_schema(p, v.style, &v.fields, &v.doc, c.deny_unknown),
+                });
+                quote!(#rt::choice(::std::vec![#(#options),*], false, #cdoc))
+            }
+            Tagging::Internal { tag } => {
+                let options = listed.iter().map(|v| {
+                    let name = v.name.as_str();
+                    let d = doc(&v.doc);
+                    match v.style {
+                        Style::Newtype => {
+                            let ty = v.fields[0].ty;
+                            quote! {{
+                                let mut __o = #rt::Object::new(#d, false);
+                                __o.flatten(<#ty as #rt::JsonSchema>::json_schema(__g));
+                                __o.tag(#tag, #name);
+                                __o.build()
+                            }}
+                        }
+                        _ => object(p, &v.fields, d, c.deny_unknown, Some((tag, name))),
+                    }
+                });
+                quote!(#rt::choice(::std::vec![#(#options),*], true, #cdoc))
+            }
+            Tagging::Adjacent { tag, content } => {
+                // `{"<tag>": "Name", "<content>": ..}`; a unit variant has the tag alone.
+                let options = listed.iter().map(|v| {
+                    let name = v.name.as_str();
+                    let d = doc(&v.doc);
+                    let content_schema = match v.style {
+                        Style::Unit => quote!(::core::option::Option::None),
+                        _ => {
+                            let s = struct_schema(p, v.style, &v.fields, &None, c.deny_unknown);
+                            quote!(::core::option::Option::Some(#s))
+                        }
+                    };
+                    quote!(#rt::adjacent(#tag, #name, #content, #content_schema, #d))
+                });
+                quote!(#rt::choice(::std::vec![#(#options),*], true, #cdoc))
+            }
+            Tagging::External => {
+                let units: Vec<TokenStream> = listed
+                    .iter()
+                    .filter(|v| v.style == Style::Unit)
+                    .map(|v| {
+                        let (name, d) = (&v.name, doc(&v.doc));
+                        quote!((#name, #d))
+                    })
+                    .collect();
+                let data: Vec<TokenStream> = listed
+                    .iter()
+                    .filter(|v| v.style != Style::Unit)
+                    .map(|v| {
+                        let name = &v.name;
+                        let d = doc(&v.doc);
+                        let content = struct_schema(p, v.style, &v.fields, &None, c.deny_unknown);
+                        quote!(#rt::single_key(#name, #content, #d))
+                    })
+                    .collect();
+                if data.is_empty() {
+                    return quote!(#rt::names(&[#(#units),*], #cdoc));
                 }
-            });
-            return quote!(#rt::choice(::std::vec![#(#options),*], true, #cdoc));
+                let names = (!units.is_empty())
+                    .then(|| quote!(#rt::names(&[#(#units),*], ::core::option::Option::None),));
+                quote!(#rt::choice(::std::vec![#names #(#data),*], true, #cdoc))
+            }
         }
-        let units: Vec<TokenStream> = listed
-            .iter()
-            .filter(|v| v.style == Style::Unit)
-            .map(|v| {
-                let (name, d) = (&v.name, doc(&v.doc));
-                quote!((#name, #d))
-            })
-            .collect();
-        let data: Vec<TokenStream> = listed
-            .iter()
-            .filter(|v| v.style != Style::Unit)
-            .map(|v| {
-                let name = &v.name;
-                let d = doc(&v.doc);
-                let content = struct_schema(v.style, &v.fields, &None, c.deny_unknown);
-                quote!(#rt::single_key(#name, #content, #d))
-            })
-            .collect();
-        if data.is_empty() {
-            return quote!(#rt::names(&[#(#units),*], #cdoc));
-        }
-        let names = (!units.is_empty())
-            .then(|| quote!(#rt::names(&[#(#units),*], ::core::option::Option::None),));
-        quote!(#rt::choice(::std::vec![#names #(#data),*], true, #cdoc))
     }
 
     pub fn expand(c: &Container<'_>) -> TokenStream {
-        let rt = rt();
+        let p = &Paths::new(&c.krate);
+        let rt = &p.rt;
         let ident = c.ident;
         let name = &c.name;
         let params = used_params(c);
@@ -236,8 +273,10 @@ mod imp {
             )
         };
         let body = match &c.data {
-            Data::Struct(style, fields) => struct_schema(*style, fields, &c.doc, c.deny_unknown),
-            Data::Enum(variants) => enum_schema(c, variants),
+            Data::Struct(style, fields) => {
+                struct_schema(p, *style, fields, &c.doc, c.deny_unknown)
+            }
+            Data::Enum(variants) => enum_schema(p, c, variants),
         };
         // Generic parameters not used by fields still need a name for `schema_name`.
         let mut generics = generics.clone();
@@ -272,8 +311,8 @@ mod imp {
         }
     }
 
-    pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
-        let rt = rt();
+    pub fn fallback(input: &syn::DeriveInput, krate: &syn::Path) -> TokenStream {
+        let rt = &Paths::new(krate).rt;
         let ident = &input.ident;
         let (impl_g, ty_g, where_clause) = input.generics.split_for_impl();
         quote! {

@@ -27,7 +27,9 @@ pub mod validate;
 pub mod __private {
     pub use crate::coerce::keys::{FieldSpec, StructSpec};
     pub use crate::coerce::structs::{element, fields, item_span, tuple, unit, Fields, Missing};
-    pub use crate::coerce::tagged::{empty, external, internal, null, without, Tagged};
+    pub use crate::coerce::tagged::{
+        adjacent, empty, external, internal, null, without, Adjacent, Tagged,
+    };
     pub use crate::coerce::untagged::{untagged_unit, Untagged};
     pub use crate::coerce::variants::{variant, variant_key, EnumSpec};
     pub use crate::coerce::{Context, Extract, Failed, MapKey, Mode, Node, VariantNames};

@@ -172,8 +172,11 @@ pub enum CoercionKind {
     VariantFromText,
     /// An unknown value went to the `other` variant.
     OtherVariant,
-    /// An internally tagged value had no tag; every variant was tried.
+    /// An internally or adjacently tagged value had no tag; every variant was tried.
     MissingTag,
+    /// An adjacently tagged value had its content's fields beside the tag instead of under
+    /// the content key (`{"name": "search", "query": ".."}` for `content = "arguments"`).
+    InlineContent,
     /// A bare value was taken as the only field of a struct.
     WrappedInStruct,
     /// Some other coercion, described in words.
@@ -190,6 +193,7 @@ impl CoercionKind {
             FloatToInteger | PlaceholderToNone | NullToEmpty => 1,
             NormalizedVariant | AliasVariant => 1,
             DuplicateKey | StringToNumber | ToString | ToBool | SingleToList | ListToSingle => 2,
+            InlineContent => 2,
             Other(_) => 2,
             WrappedInStruct | OtherVariant | MissingTag => 3,
             NumberFromText | VariantFromText => 4,

@@ -585,6 +585,27 @@ pub mod private {
         Schema::from(map)
     }
 
+    /// An adjacently tagged variant: `{"<tag>": "Name", "<content>": content}`, the content
+    /// left out for a unit variant.
+    pub fn adjacent(
+        tag: &str,
+        name: &str,
+        content: &str,
+        content_schema: Option<Schema>,
+        doc: Option<&str>,
+    ) -> Schema {
+        let mut object = Object::new(None, true);
+        if let Some(schema) = content_schema {
+            object.property(content, schema, true, None, &Rules::default());
+        }
+        object.tag(tag, name);
+        let mut map = as_map(object.build());
+        if let Some(d) = doc {
+            map.insert("description".into(), d.into());
+        }
+        Schema::from(map)
+    }
+
     /// A fixed-length array.
     pub fn tuple(items: Vec<Schema>, doc: Option<&str>) -> Schema {
         let n = items.len();

@@ -1,10 +1,13 @@
-//! Enum tags: externally and internally tagged variants.
+//! Enum tags: externally, internally and adjacently tagged variants.
+
+use std::borrow::Cow;
 
 use crate::coerce::keys_match;
 use crate::coerce::variants::{variant, EnumSpec};
 use crate::coerce::{Context, Failed};
 use crate::error::{Category, Issue};
 use crate::node::{Node, NodeKind};
+use crate::path::Segment;
 use crate::report::CoercionKind;
 use crate::span::Span;
 
@@ -132,4 +135,153 @@ pub fn empty(span: Span) -> Node<'static> {
 /// `null` where a variant's content was expected but only its name was given.
 pub fn null(span: Span) -> Node<'static> {
     Node::new(NodeKind::Null, span)
+}
+
+/// An adjacently tagged value, as [`adjacent`] read it.
+#[derive(Debug)]
+pub enum Adjacent<'n, 'a> {
+    /// The tag named a variant.
+    Tagged {
+        /// The variant.
+        index: usize,
+        /// Its content: the content key's value, the entries written beside the tag (in
+        /// lenient mode, when the content key is absent), or `None` (only the tag).
+        content: Option<Cow<'n, Node<'a>>>,
+        /// The tag's text, kept by a `String` newtype `other` variant.
+        raw: String,
+    },
+    /// No tag (lenient mode): every variant should be tried on `content`.
+    Untagged {
+        /// The content key's value if there is one, else the whole object.
+        content: &'n Node<'a>,
+        /// Whether `content` is the content key's value (its path is under that key).
+        in_content: bool,
+    },
+}
+
+/// The entry whose key is `name`: written exactly, else after normalization.
+fn entry_named(entries: &[crate::node::Entry<'_>], name: &str) -> Option<usize> {
+    entries
+        .iter()
+        .position(|e| e.key.text == name)
+        .or_else(|| entries.iter().position(|e| keys_match(&e.key.text, name)))
+}
+
+/// Reads an adjacently tagged enum value, `{"<tag>": "Name", "<content>": ..}`, the shape of
+/// a tool call (`#[extract(tag = "name", content = "arguments")]`).
+///
+/// The tag is matched like any variant name (exact, normalized, alias, `other`); the tag and
+/// content keys like any keys. A missing or `null` content gives `None` (a unit variant needs
+/// none). In lenient mode, entries written beside the tag when there is no content key are
+/// taken as the content ([`CoercionKind::InlineContent`]), and a missing tag means every
+/// variant is tried ([`CoercionKind::MissingTag`]). Other keys are ignored and recorded, or
+/// issues under `deny_unknown_fields`.
+pub fn adjacent<'n, 'a>(
+    node: &'n Node<'a>,
+    tag: &'static str,
+    content: &'static str,
+    spec: &EnumSpec,
+    deny_unknown: bool,
+    cx: &mut Context,
+) -> Result<Adjacent<'n, 'a>, Failed> {
+    let node = crate::coerce::single(node, cx);
+    let NodeKind::Object(entries) = &node.kind else {
+        return Err(cx.mismatch(
+            &format!("an object with `{tag}` and `{content}` keys"),
+            node,
+        ));
+    };
+    let tag_at = entry_named(entries, tag);
+    let content_at = entry_named(entries, content).filter(|&i| Some(i) != tag_at);
+    // The tag and content keys are keys like any other: matched after normalization, recorded.
+    for (at, name) in [(tag_at, tag), (content_at, content)] {
+        if let Some(e) = at.map(|i| &entries[i]).filter(|e| e.key.text != name) {
+            cx.at_field(name, |cx| cx.coerce(CoercionKind::NormalizedKey, e.key_span));
+        }
+    }
+    let Some(tag_at) = tag_at else {
+        if cx.lenient() {
+            cx.coerce(CoercionKind::MissingTag, node.span);
+            return Ok(match content_at {
+                Some(i) => Adjacent::Untagged {
+                    content: &entries[i].value,
+                    in_content: true,
+                },
+                None => Adjacent::Untagged {
+                    content: node,
+                    in_content: false,
+                },
+            });
+        }
+        let issue =
+            Issue::new(Category::Missing, cx.path(), format!("missing tag `{tag}`")).at(node.span);
+        cx.push_issue(issue);
+        return Err(Failed);
+    };
+    let entry = &entries[tag_at];
+    let (index, raw) = cx.at_field(tag, |cx| match &entry.value.kind {
+        NodeKind::String(s) => {
+            variant(&s.text, entry.value.span, spec, cx).map(|i| (i, s.text.to_string()))
+        }
+        _ => Err(cx.mismatch("a variant name", &entry.value)),
+    })?;
+    let others = entries
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != tag_at && Some(*i) != content_at);
+    let content = match content_at {
+        Some(i) => {
+            let value = &entries[i].value;
+            let ignored: Vec<_> = others.map(|(_, e)| e).collect();
+            unknown_keys(&ignored, (tag, content), deny_unknown, cx)?;
+            match value.kind {
+                NodeKind::Null => None,
+                _ => Some(Cow::Borrowed(value)),
+            }
+        }
+        None if cx.lenient() && !deny_unknown && others.clone().next().is_some() => {
+            cx.coerce(CoercionKind::InlineContent, node.span);
+            Some(Cow::Owned(without(node, Some(tag_at))))
+        }
+        None => {
+            let ignored: Vec<_> = others.map(|(_, e)| e).collect();
+            unknown_keys(&ignored, (tag, content), deny_unknown, cx)?;
+            None
+        }
+    };
+    Ok(Adjacent::Tagged {
+        index,
+        content,
+        raw,
+    })
+}
+
+/// Keys beside an adjacent tag and content: recorded, or issues under `deny_unknown_fields`.
+fn unknown_keys(
+    entries: &[&crate::node::Entry<'_>],
+    (tag, content): (&str, &str),
+    deny_unknown: bool,
+    cx: &mut Context,
+) -> Result<(), Failed> {
+    let mut failed = false;
+    for e in entries {
+        cx.at(Segment::Key(e.key.text.to_string()), |cx| {
+            if deny_unknown {
+                let message = format!(
+                    "unknown field `{}`, expected `{tag}` and `{content}`",
+                    e.key.text
+                );
+                let issue = Issue::new(Category::Unknown, cx.path(), message).at(e.key_span);
+                cx.push_issue(issue);
+                failed = true;
+            } else {
+                cx.coerce(CoercionKind::UnknownKey, e.key_span);
+            }
+        });
+    }
+    if failed {
+        Err(Failed)
+    } else {
+        Ok(())
+    }
 }
