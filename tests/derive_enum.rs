@@ -457,3 +457,54 @@ fn adjacently_tagged_with_deny_unknown_fields_rejects_keys_beside_tag_and_conten
     assert_eq!(err.issues()[0].category, Category::Unknown);
     assert_eq!(err.issues()[0].path.to_string(), "$.id");
 }
+
+#[derive(Extract, Debug, PartialEq)]
+enum Dish {
+    Café,
+    CrèmeBrûlée,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Address {
+    straße: String,
+    dish: Dish,
+}
+
+#[test]
+fn keys_and_variants_match_without_diacritics_at_a_higher_cost() {
+    let out = llm_extract::extract::<Address>(r#"{"strasse": "Hauptstraße 1", "dish": "creme brulee"}"#)
+        .unwrap();
+    assert_eq!(
+        out.value,
+        Address {
+            straße: "Hauptstraße 1".into(),
+            dish: Dish::CrèmeBrûlée
+        }
+    );
+    let found: Vec<(String, CoercionKind)> = out
+        .report
+        .coercions
+        .iter()
+        .map(|c| (c.path.to_string(), c.kind.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("$['straße']".to_string(), CoercionKind::FoldedKey),
+            ("$.dish".to_string(), CoercionKind::FoldedVariant)
+        ]
+    );
+    assert_eq!(llm_extract::from_str::<Dish>(r#""CAFE""#).unwrap(), Dish::Café);
+    // Strict mode takes exact names only, as for normalized variants.
+    assert!(llm_extract::from_str::<StrictDish>(r#""cafe""#).is_err());
+    assert_eq!(
+        llm_extract::from_str::<StrictDish>(r#""Café""#).unwrap(),
+        StrictDish::Café
+    );
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(strict)]
+enum StrictDish {
+    Café,
+}

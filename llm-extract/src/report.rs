@@ -138,6 +138,10 @@ pub enum CoercionKind {
     NormalizedKey,
     /// A key matched a field through an alias.
     AliasKey,
+    /// A key matched a field (its name or an alias) only once diacritics were ignored
+    /// (`cafe` for `café`, `strasse` for `straße`). Costs more than a normalized or alias
+    /// match: it is tried after them.
+    FoldedKey,
     /// Several input keys landed on the same field; the best match was used.
     DuplicateKey,
     /// A key matched no field and was ignored.
@@ -168,6 +172,9 @@ pub enum CoercionKind {
     NormalizedVariant,
     /// An enum variant matched through an alias.
     AliasVariant,
+    /// An enum variant (its name or an alias) matched only once diacritics were ignored.
+    /// Costs more than a normalized or alias match: it is tried after them.
+    FoldedVariant,
     /// An enum variant was found as a word inside a sentence.
     VariantFromText,
     /// An unknown value went to the `other` variant.
@@ -193,7 +200,7 @@ impl CoercionKind {
             FloatToInteger | PlaceholderToNone | NullToEmpty => 1,
             NormalizedVariant | AliasVariant => 1,
             DuplicateKey | StringToNumber | ToString | ToBool | SingleToList | ListToSingle => 2,
-            InlineContent => 2,
+            InlineContent | FoldedKey | FoldedVariant => 2,
             Other(_) => 2,
             WrappedInStruct | OtherVariant | MissingTag => 3,
             NumberFromText | VariantFromText => 4,

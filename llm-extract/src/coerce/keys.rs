@@ -1,5 +1,5 @@
 //! Key matching: which field of a struct an input key lands on (exact name, then
-//! normalized, then alias).
+//! normalized, then alias, then without diacritics).
 
 /// Whether `a` and `b` are the same key once case and the separators `_`, `-`, space and
 /// `.` are ignored: `toolName`, `tool_name`, `Tool-Name` and `TOOL NAME` are one key.
@@ -20,6 +20,76 @@ pub fn keys_match(a: &str, b: &str) -> bool {
             _ => return false,
         }
     }
+}
+
+/// The base letter(s) of a lowercase Latin letter with a diacritic (`é` -> `e`), and the
+/// letters a ligature or `ß` stands for (`ß` -> `ss`, `æ` -> `ae`); any other character as is.
+///
+/// A small table for the Latin letters models write in keys and enum values (Latin-1 and
+/// Latin Extended-A), not full Unicode decomposition: that would need a normalization crate
+/// and its tables for scripts where "ignoring diacritics" changes the word.
+fn fold(c: char) -> (char, Option<char>) {
+    let base = match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => 'a',
+        'ç' | 'ć' | 'ĉ' | 'ċ' | 'č' => 'c',
+        'ď' | 'đ' | 'ð' => 'd',
+        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ĕ' | 'ė' | 'ę' | 'ě' => 'e',
+        'ĝ' | 'ğ' | 'ġ' | 'ģ' => 'g',
+        'ĥ' | 'ħ' => 'h',
+        'ì' | 'í' | 'î' | 'ï' | 'ĩ' | 'ī' | 'ĭ' | 'į' | 'ı' => 'i',
+        'ĵ' => 'j',
+        'ķ' => 'k',
+        'ĺ' | 'ļ' | 'ľ' | 'ŀ' | 'ł' => 'l',
+        'ñ' | 'ń' | 'ņ' | 'ň' => 'n',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ŏ' | 'ő' => 'o',
+        'ŕ' | 'ŗ' | 'ř' => 'r',
+        'ś' | 'ŝ' | 'ş' | 'š' | 'ș' => 's',
+        'ţ' | 'ť' | 'ŧ' | 'ț' => 't',
+        'ù' | 'ú' | 'û' | 'ü' | 'ũ' | 'ū' | 'ŭ' | 'ů' | 'ű' | 'ų' => 'u',
+        'ŵ' => 'w',
+        'ý' | 'ÿ' | 'ŷ' => 'y',
+        'ź' | 'ż' | 'ž' => 'z',
+        'ß' => return ('s', Some('s')),
+        'æ' => return ('a', Some('e')),
+        'œ' => return ('o', Some('e')),
+        'þ' => return ('t', Some('h')),
+        'ĳ' => return ('i', Some('j')),
+        other => other,
+    };
+    (base, None)
+}
+
+/// The characters [`keys_match_folded`] compares: alphanumeric, lowercase, folded.
+fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .flat_map(|c| {
+            let (a, b) = fold(c);
+            std::iter::once(a).chain(b)
+        })
+}
+
+/// Whether `a` and `b` are the same key once case, separators and diacritics are ignored:
+/// `café` and `cafe`, `Señor` and `senor`, `straße` and `strasse`. Keys and variants are
+/// matched this way only after exact and normalized matching found nothing, at a higher
+/// cost ([`CoercionKind::FoldedKey`](crate::CoercionKind::FoldedKey),
+/// [`CoercionKind::FoldedVariant`](crate::CoercionKind::FoldedVariant)).
+///
+/// ```
+/// use llm_extract::coerce::keys_match_folded;
+/// assert!(keys_match_folded("café", "cafe"));
+/// assert!(keys_match_folded("SEÑOR", "senor"));
+/// assert!(keys_match_folded("Straße", "strasse"));
+/// assert!(keys_match_folded("Œuvre", "oeuvre"));
+/// assert!(!keys_match_folded("café", "cafes"));
+/// ```
+pub fn keys_match_folded(a: &str, b: &str) -> bool {
+    // Without a non-ASCII letter on either side, folding changes nothing.
+    if a.is_ascii() && b.is_ascii() {
+        return keys_match(a, b);
+    }
+    folded(a).eq(folded(b))
 }
 
 /// The key with case and separators removed (the form [`keys_match`] compares).
@@ -61,6 +131,8 @@ pub(crate) enum Rank {
     Normalized,
     Alias,
     NormalizedAlias,
+    /// The name, or an alias, once diacritics are ignored.
+    Folded,
 }
 
 fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
@@ -72,6 +144,11 @@ fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
         Some(Rank::Alias)
     } else if field.aliases.iter().any(|a| keys_match(a, key)) {
         Some(Rank::NormalizedAlias)
+    } else if std::iter::once(&field.name)
+        .chain(field.aliases)
+        .any(|n| keys_match_folded(n, key))
+    {
+        Some(Rank::Folded)
     } else {
         None
     }

@@ -42,7 +42,7 @@ pub(crate) use context::{describe, MAX_READINGS};
 pub use context::{Checkpoint, Context, Extract, Failed, Mode};
 pub(crate) use impls::single;
 pub use impls::MapKey;
-pub use keys::{keys_match, normalize_key};
+pub use keys::{keys_match, keys_match_folded, normalize_key};
 pub use readings::{
     is_placeholder, number_in_text, number_to_string, parse_bool, parse_number, words, SHORT_TEXT,
 };

@@ -122,6 +122,7 @@ pub fn fields<'n, 'a, const COUNT: usize>(
         let (kind, span) = match slot {
             Some((_, Rank::Normalized, span)) => (CoercionKind::NormalizedKey, *span),
             Some((_, Rank::Alias | Rank::NormalizedAlias, span)) => (CoercionKind::AliasKey, *span),
+            Some((_, Rank::Folded, span)) => (CoercionKind::FoldedKey, *span),
             _ => continue,
         };
         cx.at_field(spec.fields[field].name, |cx| cx.coerce(kind, span));

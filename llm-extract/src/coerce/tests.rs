@@ -316,3 +316,81 @@ fn untagged_keeps_the_cheapest_reading_and_only_its_records() {
     assert_eq!(cx.coercions().len(), 1);
     assert_eq!(cx.coercions()[0].kind, CoercionKind::FloatToInteger);
 }
+
+#[test]
+fn keys_match_across_diacritics_only_after_exact_and_normalized() {
+    static SPEC_FR: StructSpec = StructSpec {
+        fields: &[
+            FieldSpec {
+                name: "café",
+                aliases: &[],
+            },
+            FieldSpec {
+                name: "cafe",
+                aliases: &["straße"],
+            },
+        ],
+        deny_unknown: false,
+        flatten: false,
+    };
+    let read = |value: serde_json::Value| {
+        let node = Node::from_value(&value);
+        let mut cx = Context::new();
+        let f = fields::<2>(&node, &SPEC_FR, None, &mut cx).expect("an object");
+        let slots: Vec<Option<serde_json::Value>> = f
+            .slots
+            .iter()
+            .map(|s| s.map(|(n, _, _)| n.to_value()))
+            .collect();
+        let kinds: Vec<CoercionKind> = cx.coercions().iter().map(|c| c.kind.clone()).collect();
+        (slots, kinds)
+    };
+    // `cafe` is field 1's own name: no folding, although it folds to field 0 too.
+    assert_eq!(read(json!({"cafe": 1})), (vec![None, Some(json!(1))], vec![]));
+    // `CAFÉ` normalizes to field 0 exactly.
+    assert_eq!(
+        read(json!({"CAFÉ": 1})),
+        (vec![Some(json!(1)), None], vec![CoercionKind::NormalizedKey])
+    );
+    // `Strasse` matches field 1's alias only once `ß` is read as `ss`.
+    assert_eq!(
+        read(json!({"Strasse": 2})),
+        (vec![None, Some(json!(2))], vec![CoercionKind::FoldedKey])
+    );
+    assert!(CoercionKind::FoldedKey.cost() > CoercionKind::NormalizedKey.cost());
+    assert!(CoercionKind::FoldedVariant.cost() > CoercionKind::AliasVariant.cost());
+}
+
+#[test]
+fn variants_match_across_diacritics_and_ambiguity_stays_an_error() {
+    const V: &[VariantNames] = &[
+        VariantNames {
+            name: "Señor",
+            aliases: &[],
+        },
+        VariantNames {
+            name: "Crème",
+            aliases: &["Brûlée"],
+        },
+    ];
+    assert_eq!(match_variant("senor", V), VariantMatch::Folded(0));
+    assert_eq!(match_variant("SENOR", V), VariantMatch::Folded(0));
+    assert_eq!(match_variant("creme", V), VariantMatch::Folded(1));
+    assert_eq!(match_variant("brulee", V), VariantMatch::Folded(1));
+    assert_eq!(match_variant("señor", V), VariantMatch::Normalized(0));
+    assert_eq!(match_variant("senior", V), VariantMatch::NoMatch);
+    const W: &[VariantNames] = &[
+        VariantNames {
+            name: "Résumé",
+            aliases: &[],
+        },
+        VariantNames {
+            name: "Resume",
+            aliases: &[],
+        },
+    ];
+    // `resume` is `Resume` normalized: that wins before folding is tried.
+    assert_eq!(match_variant("resume", W), VariantMatch::Normalized(1));
+    // `resumé` normalizes to neither and folds to both: a guess, so ambiguous.
+    assert_eq!(match_variant("resumé", W), VariantMatch::Ambiguous(vec![0, 1]));
+}

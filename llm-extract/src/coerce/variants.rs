@@ -1,6 +1,6 @@
 //! Variant matching: which enum variant a name (or a sentence) stands for.
 
-use crate::coerce::{keys_match, words, SHORT_TEXT};
+use crate::coerce::{keys_match, keys_match_folded, words, SHORT_TEXT};
 use crate::coerce::{Context, Failed};
 use crate::error::{Category, Issue};
 use crate::report::CoercionKind;
@@ -24,6 +24,8 @@ pub enum VariantMatch {
     Normalized(usize),
     /// An alias, exactly or normalized.
     Alias(usize),
+    /// The name or an alias once diacritics are ignored (`cafe` for `Café`).
+    Folded(usize),
     /// The name or an alias, as whole words inside a short sentence.
     InText(usize),
     /// Several variants match equally well; which one was meant would be a guess.
@@ -32,8 +34,8 @@ pub enum VariantMatch {
     NoMatch,
 }
 
-/// Finds the variant `text` names: exact name, then normalized name, then alias, then the
-/// name as whole words inside a short sentence (the longest such match wins; equal matches
+/// Finds the variant `text` names: exact name, then normalized name, then alias, then name
+/// or alias without diacritics, then the name as whole words inside a short sentence (the longest such match wins; equal matches
 /// are [`VariantMatch::Ambiguous`]).
 ///
 /// ```
@@ -45,6 +47,9 @@ pub enum VariantMatch {
 /// assert_eq!(match_variant("Positive", V), VariantMatch::Exact(0));
 /// assert_eq!(match_variant("NEGATIVE", V), VariantMatch::Normalized(1));
 /// assert_eq!(match_variant("good", V), VariantMatch::Alias(0));
+/// const C: &[VariantNames] = &[VariantNames { name: "Café", aliases: &["Straße"] }];
+/// assert_eq!(match_variant("cafe", C), VariantMatch::Folded(0));
+/// assert_eq!(match_variant("STRASSE", C), VariantMatch::Folded(0));
 /// assert_eq!(match_variant("The sentiment is POSITIVE.", V), VariantMatch::InText(0));
 /// assert_eq!(match_variant("positive or negative", V), VariantMatch::Ambiguous(vec![0, 1]));
 /// ```
@@ -85,6 +90,21 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
             1 => return VariantMatch::Alias(aliased[0]),
             _ => return VariantMatch::Ambiguous(aliased),
         }
+    }
+    let folded: Vec<usize> = variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| {
+            std::iter::once(&v.name)
+                .chain(v.aliases)
+                .any(|n| keys_match_folded(n, trimmed))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match folded.len() {
+        0 => {}
+        1 => return VariantMatch::Folded(folded[0]),
+        _ => return VariantMatch::Ambiguous(folded),
     }
     if text.len() > SHORT_TEXT {
         return VariantMatch::NoMatch;
@@ -145,6 +165,7 @@ pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Res
         _ if !cx.lenient() => return other_or_fail(text, span, spec, cx, None),
         VariantMatch::Normalized(i) => (i, CoercionKind::NormalizedVariant),
         VariantMatch::Alias(i) => (i, CoercionKind::AliasVariant),
+        VariantMatch::Folded(i) => (i, CoercionKind::FoldedVariant),
         VariantMatch::InText(i) => (i, CoercionKind::VariantFromText),
         VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
         VariantMatch::NoMatch => return other_or_fail(text, span, spec, cx, None),
@@ -189,11 +210,14 @@ fn other_or_fail(
     Err(Failed)
 }
 
-/// The variant a map key names: exactly, after normalization, or by alias (no sentences, no
-/// `other`: a key is a name, not prose).
+/// The variant a map key names: exactly, after normalization, by alias or without
+/// diacritics (no sentences, no `other`: a key is a name, not prose).
 pub fn variant_key(key: &str, spec: &EnumSpec) -> Option<usize> {
     match match_variant(key, spec.variants) {
-        VariantMatch::Exact(i) | VariantMatch::Normalized(i) | VariantMatch::Alias(i) => Some(i),
+        VariantMatch::Exact(i)
+        | VariantMatch::Normalized(i)
+        | VariantMatch::Alias(i)
+        | VariantMatch::Folded(i) => Some(i),
         _ => None,
     }
 }
