@@ -106,6 +106,7 @@ impl RepairKind {
 
 /// One repair: what, where in the text, and where in the value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Repair {
     /// What was repaired.
     pub kind: RepairKind,
@@ -200,6 +201,7 @@ impl CoercionKind {
 
 /// One coercion: what, where in the value and the text, and its cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Coercion {
     /// What was done.
     pub kind: CoercionKind,
@@ -213,6 +215,7 @@ pub struct Coercion {
 
 /// Everything leniency did to produce a value, and how well the value fits.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Syntax repairs, in source order.
     pub repairs: Vec<Repair>,
