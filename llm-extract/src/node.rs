@@ -176,7 +176,7 @@ impl<'a> Node<'a> {
     /// serde_json does; NaN and infinities become `null`.
     ///
     /// ```
-    /// let node = llm_extract::Node::from_value(&serde_json::json!({"a": [1, "x"]}));
+    /// let node = llm_extract::coerce::Node::from_value(&serde_json::json!({"a": [1, "x"]}));
     /// assert_eq!(node.to_value(), serde_json::json!({"a": [1, "x"]}));
     /// ```
     pub fn to_value(&self) -> serde_json::Value {

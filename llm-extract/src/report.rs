@@ -180,6 +180,24 @@ pub enum CoercionKind {
     Other(String),
 }
 
+impl CoercionKind {
+    /// How much this coercion counts against a reading in the score. With
+    /// [`RepairKind::cost`] this is the one cost table: cheaper readings win.
+    pub fn cost(&self) -> u32 {
+        use CoercionKind::*;
+        match self {
+            NormalizedKey | AliasKey | UnknownKey | DefaultUsed => 1,
+            FloatToInteger | PlaceholderToNone | NullToEmpty => 1,
+            NormalizedVariant | AliasVariant => 1,
+            DuplicateKey | StringToNumber | ToString | ToBool | SingleToList | ListToSingle => 2,
+            Other(_) => 2,
+            WrappedInStruct | OtherVariant | MissingTag => 3,
+            NumberFromText | VariantFromText => 4,
+            Caught => 5,
+        }
+    }
+}
+
 /// One coercion: what, where in the value and the text, and its cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Coercion {

@@ -11,14 +11,11 @@
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
 mod scan;
-mod sections;
+pub(crate) mod sections;
 mod tags;
 
-use crate::error::{Category, Error, Issue};
-use crate::extractor::Settings;
-use crate::parse::{self, Parsed};
-use crate::path::Path;
-use crate::report::{Repair, RepairKind};
+use crate::report::RepairKind;
+use crate::settings::Settings;
 use crate::span::Span;
 
 /// Where a candidate was found; decides its rank.
@@ -46,12 +43,21 @@ pub(crate) struct Candidate {
     pub base_cost: u32,
     /// Repairs describing the surroundings (fence, prose, wrapper).
     pub context: Vec<(RepairKind, Span)>,
-    /// The candidate is a JSON string whose content is the document.
-    pub embedded: bool,
-    /// The candidate is `Label: value` lines (found only when nothing else is there).
-    pub sections: bool,
-    /// The value's opener never closes: it runs to the end of its region (cut off).
-    pub unclosed: bool,
+    /// What kind of text the span holds, which decides how it is parsed.
+    pub form: Form,
+}
+
+/// What a candidate's span holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// A value whose opener closes within its region.
+    Value,
+    /// A value whose opener never closes: it runs to the end of its region (cut off).
+    Unclosed,
+    /// A JSON string whose content is the document.
+    Embedded,
+    /// `Label: value` lines (found only when nothing else is there).
+    Sections,
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
@@ -145,9 +151,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                             RepairKind::EmbeddedJson,
                             Span::new(lead, lead + trimmed.len()),
                         )],
-                        embedded: true,
-                        sections: false,
-                        unclosed: false,
+                        form: Form::Embedded,
                     });
                     continue;
                 }
@@ -186,9 +190,11 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                 origin,
                 base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
                 context,
-                embedded: false,
-                sections: false,
-                unclosed: place == scan::Place::Unclosed,
+                form: if place == scan::Place::Unclosed {
+                    Form::Unclosed
+                } else {
+                    Form::Value
+                },
             });
         }
     }
@@ -200,9 +206,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
                     origin: Origin::Prose,
                     base_cost: RepairKind::LabeledSections.cost(),
                     context: vec![(RepairKind::LabeledSections, node.span)],
-                    embedded: false,
-                    sections: true,
-                    unclosed: false,
+                    form: Form::Sections,
                 });
             }
         }
@@ -265,84 +269,9 @@ fn marker_pair_regions(text: &str, start: &str, end: &str) -> Vec<Span> {
     out
 }
 
-/// Parses one candidate and adds its context repairs.
-pub(crate) fn parse_candidate<'t>(
-    text: &'t str,
-    candidate: &Candidate,
-    settings: &Settings,
-    paths: parse::RepairPaths,
-) -> Result<Parsed<'t>, Error> {
-    let mut parsed = if candidate.sections {
-        let node = sections::sections(text, candidate.span)
-            .ok_or_else(|| crate::extractor::not_found(text))?;
-        Parsed {
-            end: candidate.span.end,
-            node,
-            repairs: Vec::new(),
-        }
-    } else if candidate.embedded {
-        parse_embedded(text, candidate, settings)?
-    } else {
-        parse::parse_span_with(text, candidate.span, settings.max_depth, paths)?
-    };
-    frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
-    Ok(parsed)
-}
-
-/// [`parse_candidate`] for callers that want only a `serde_json::Value`: built directly by
-/// the parser, without the node tree.
-pub(crate) fn parse_candidate_value(
-    text: &str,
-    candidate: &Candidate,
-    settings: &Settings,
-) -> Result<parse::ParsedValue, Error> {
-    if candidate.sections || candidate.embedded {
-        let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
-        return Ok(parse::ParsedValue {
-            complete: parsed.node.is_complete_deep(),
-            value: parsed.node.to_value(),
-            repairs: parsed.repairs,
-            end: parsed.end,
-        });
-    }
-    let mut parsed = parse::parse_value_span(text, candidate.span, settings.max_depth)?;
-    frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
-    Ok(parsed)
-}
-
-/// Adds what the candidate's surroundings cost to the parser's repairs: the context repairs
-/// first (fence, prose, wrapper), and text left over after the value's `end`.
-fn frame_repairs(text: &str, candidate: &Candidate, end: usize, repairs: &mut Vec<Repair>) {
-    let trailing = &text[end.min(candidate.span.end)..candidate.span.end];
-    if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {
-        repairs.push(repair(
-            RepairKind::TrailingText,
-            Span::new(end, candidate.span.end),
-        ));
-    }
-    let parsed = std::mem::take(repairs);
-    repairs.extend(
-        candidate
-            .context
-            .iter()
-            .map(|&(kind, span)| repair(kind, span)),
-    );
-    repairs.extend(parsed);
-}
-
-fn repair(kind: RepairKind, span: Span) -> Repair {
-    Repair {
-        kind,
-        span,
-        path: Path::root(),
-        position: None,
-        cost: kind.cost(),
-    }
-}
-
 /// The document inside `literal` when it is a JSON string (`"{\"a\": 1}"`), or the
 /// content of one without its outer quotes (`{\"a\": 1}`, as escaped JSON is often pasted).
-fn decode_embedded(literal: &str) -> Option<String> {
+pub(crate) fn decode_embedded(literal: &str) -> Option<String> {
     if literal.starts_with('"') {
         return serde_json::from_str(literal).ok();
     }
@@ -351,59 +280,6 @@ fn decode_embedded(literal: &str) -> Option<String> {
         return serde_json::from_str(&format!("\"{literal}\"")).ok();
     }
     None
-}
-
-/// A JSON string holding a document: decode it, parse the document, and point every span at
-/// the string (positions inside the decoded text do not exist in the original).
-fn parse_embedded(
-    text: &str,
-    candidate: &Candidate,
-    settings: &Settings,
-) -> Result<Parsed<'static>, Error> {
-    let literal = &text[candidate.span.start..candidate.span.end];
-    let inner: String = decode_embedded(literal).ok_or_else(|| {
-        Error::new(vec![Issue::new(
-            Category::Syntax,
-            Path::root(),
-            "invalid escaped JSON string",
-        )
-        .at(candidate.span)])
-    })?;
-    let start = inner.len() - inner.trim_start().len();
-    let parsed = parse::parse_span(&inner, Span::new(start, inner.len()), settings.max_depth)
-        .map_err(|e| {
-            Error::new(
-                e.issues()
-                    .iter()
-                    .cloned()
-                    .map(|i| Issue {
-                        span: Some(candidate.span),
-                        position: None,
-                        ..i
-                    })
-                    .collect(),
-            )
-        })?;
-    let mut parsed = parsed.into_owned();
-    let mut stack = vec![&mut parsed.node];
-    while let Some(node) = stack.pop() {
-        node.span = candidate.span;
-        match &mut node.kind {
-            crate::node::NodeKind::Array(items) => stack.extend(items.iter_mut()),
-            crate::node::NodeKind::Object(entries) => {
-                for e in entries.iter_mut() {
-                    e.key_span = candidate.span;
-                    stack.push(&mut e.value);
-                }
-            }
-            _ => {}
-        }
-    }
-    for r in &mut parsed.repairs {
-        r.span = candidate.span;
-    }
-    parsed.end = candidate.span.end;
-    Ok(parsed)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! same code and comes out equal to what `serde_json` reads, with no repair reported.
 //!
 //! ```
-//! use llm_extract::parse::parse;
+//! use llm_extract::__internal::parse;
 //! let parsed = parse("{name: 'Ada', langs: ['en', 'fr',], // comment\n ok: True", 128).unwrap();
 //! assert_eq!(parsed.node.to_value(), serde_json::json!({"name": "Ada", "langs": ["en", "fr"], "ok": true}));
 //! assert!(!parsed.node.complete); // the closing brace was missing
