@@ -12,6 +12,7 @@ use serde::Serialize;
 
 /// A value extracted from text, with the report of what leniency did to get it.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Extracted<T> {
     /// The value.
     pub value: T,
