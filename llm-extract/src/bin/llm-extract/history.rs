@@ -8,7 +8,7 @@
 
 use super::suite::{labels, CaseResult, Summary};
 use llm_extract::assert::{AssertionResult, Outcome};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 use rusqlite_migration::{Migrations, M};
 use serde::Serialize;
 use serde_json::Value;
@@ -333,34 +333,6 @@ impl Store {
             });
         }
         Ok(out)
-    }
-
-    /// The last recorded output of each case of `suite`, by case name.
-    pub fn last_outputs(&self, suite: &Path) -> Result<Vec<(String, Option<String>)>, String> {
-        let fail = |e: rusqlite::Error| format!("cannot read {}: {e}", self.path.display());
-        let last: Option<i64> = self
-            .conn
-            .query_row(
-                "SELECT max(id) FROM runs WHERE suite_path = ?1",
-                [suite_key(suite)],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(fail)?
-            .flatten();
-        let Some(run) = last else {
-            return Ok(Vec::new());
-        };
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT name, raw_output FROM case_results WHERE run_id = ?1 ORDER BY position",
-            )
-            .map_err(fail)?;
-        let rows = stmt
-            .query_map([run], |row| Ok((row.get(0)?, row.get(1)?)))
-            .map_err(fail)?;
-        rows.collect::<Result<_, _>>().map_err(fail)
     }
 
     /// What changed between runs `a` and `b`; by default the last two runs (of `suite` when

@@ -60,6 +60,9 @@ pub(crate) struct Loaded {
     pub label: String,
     pub assertion: Option<Assertion>,
     pub compiled: Result<CompiledAssertion, String>,
+    /// The problems behind `compiled`'s error, each as (field of the assertion, message); the
+    /// field is empty when the row as a whole is wrong.
+    pub issues: Vec<(String, String)>,
 }
 
 /// What a case checks.
@@ -531,6 +534,11 @@ pub(crate) fn read_output_file(
 }
 
 fn load_assertion(index: usize, value: Value, registry: &Registry) -> Loaded {
+    load_assertion_value(index, value, registry)
+}
+
+/// Reads and compiles one assertion as the runner does (the page's row checks use this too).
+pub(crate) fn load_assertion_value(index: usize, value: Value, registry: &Registry) -> Loaded {
     let fallback = format!("#{}", index + 1);
     let label = match value.get("id").and_then(Value::as_str) {
         Some(id) if !id.is_empty() => id.to_string(),
@@ -538,23 +546,39 @@ fn load_assertion(index: usize, value: Value, registry: &Registry) -> Loaded {
     };
     match serde_json::from_value::<Assertion>(value) {
         Ok(assertion) => {
-            let compiled = registry.compile(&assertion).map_err(|e| {
-                e.issues()
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            });
+            let (compiled, issues) = match registry.compile(&assertion) {
+                Ok(compiled) => (Ok(compiled), Vec::new()),
+                Err(e) => {
+                    let issues: Vec<(String, String)> = e
+                        .issues()
+                        .iter()
+                        .map(|i| {
+                            let field = i.path.to_string();
+                            let field = field.strip_prefix("$.").unwrap_or("").to_string();
+                            (field, i.message.clone())
+                        })
+                        .collect();
+                    let joined = e
+                        .issues()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    (Err(joined), issues)
+                }
+            };
             Loaded {
                 label,
                 assertion: Some(assertion),
                 compiled,
+                issues,
             }
         }
         Err(e) => Loaded {
             label,
             assertion: None,
             compiled: Err(format!("not an assertion: {e}")),
+            issues: vec![(String::new(), format!("not an assertion: {e}"))],
         },
     }
 }
