@@ -18,6 +18,7 @@ use std::sync::Mutex;
 const MAX_KEY_PATHS: usize = 300;
 
 /// A failed request: the status and a message for the page.
+#[derive(Debug)]
 pub(crate) struct Failure {
     status: StatusCode,
     message: String,
@@ -464,4 +465,268 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&temporary);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "llm-extract-workbench-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn status(result: Result<Value, Failure>) -> (StatusCode, String) {
+        match result {
+            Ok(v) => panic!("expected a failure, got {v}"),
+            Err(f) => (f.status, f.message),
+        }
+    }
+
+    #[test]
+    fn an_output_file_outside_the_suite_folder_is_refused_and_not_served() {
+        let root = scratch("traversal");
+        let dir = root.join("suite");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(root.join("secret.txt"), "{\"secret\": 1}").unwrap();
+        std::fs::write(dir.join("ok.txt"), "{\"fine\": 1}").unwrap();
+        let suite = dir.join("s.json");
+        std::fs::write(
+            &suite,
+            r#"{"cases": [
+                {"name": "escape", "outputFile": "../secret.txt", "assertions": [{"path": "$", "matcher": "toBeDefined"}]},
+                {"name": "absolute", "outputFile": "/etc/passwd", "assertions": [{"path": "$", "matcher": "toBeDefined"}]},
+                {"name": "inside", "outputFile": "./ok.txt", "assertions": [{"path": "$", "matcher": "toBeDefined"}]}]}"#,
+        )
+        .unwrap();
+        let wb = Workbench::new(suite, None);
+        let page = wb.suite();
+        let cases = page["cases"].as_array().unwrap();
+        assert_eq!(cases[0]["output"], Value::Null);
+        let error = cases[0]["errors"][0].as_str().unwrap();
+        assert!(error.contains("outside the suite's folder"), "{error}");
+        assert!(!page.to_string().contains("secret\\\": 1"));
+        assert!(cases[1]["errors"][0]
+            .as_str()
+            .unwrap()
+            .contains("outside the suite's folder"));
+        assert_eq!(cases[2]["output"], "{\"fine\": 1}");
+        assert_eq!(cases[2]["keys"], json!(["$", "$.fine"]));
+
+        let (code, message) = status(wb.preview(br#"{"case": 0, "assertions": []}"#));
+        assert_eq!(code, StatusCode::BAD_REQUEST);
+        assert!(message.contains("outside the suite's folder"), "{message}");
+    }
+
+    #[test]
+    fn bad_bodies_are_400_with_a_message() {
+        let dir = scratch("bodies");
+        let suite = dir.join("s.json");
+        std::fs::write(&suite, r#"{"cases": []}"#).unwrap();
+        let wb = Workbench::new(suite, None);
+        for (body, expected) in [
+            (&b"<html>"[..], "bad request body: expected value at line 1 column 1"),
+            (
+                br#"{"assertions": 3}"#,
+                "bad request body: invalid type: integer `3`, expected a sequence",
+            ),
+            (
+                br#"{"assertion": []}"#,
+                "bad request body: unknown field `assertion`",
+            ),
+        ] {
+            let (code, message) = status(wb.check(body));
+            assert_eq!(code, StatusCode::BAD_REQUEST);
+            assert!(message.starts_with(expected), "{message}");
+        }
+        let (code, message) = status(wb.preview(br#"{"assertions": []}"#));
+        assert_eq!(code, StatusCode::BAD_REQUEST);
+        assert!(message.contains("give `case`"), "{message}");
+        let (code, message) = status(wb.preview(br#"{"case": 7, "assertions": []}"#));
+        assert_eq!(code, StatusCode::BAD_REQUEST);
+        assert_eq!(message, "no case #7: the suite has 0");
+        let (code, message) = status(wb.save(br#"{"hash": "", "cases": [1]}"#));
+        assert_eq!(code, StatusCode::BAD_REQUEST);
+        assert_eq!(message, "case #1 is not an object");
+        assert_eq!(
+            status(wb.diff(&DiffQuery {
+                a: None,
+                b: Some(1)
+            }))
+            .0,
+            StatusCode::BAD_REQUEST
+        );
+    }
+
+    #[test]
+    fn row_checks_name_the_field_of_each_problem() {
+        let dir = scratch("check");
+        let suite = dir.join("s.json");
+        std::fs::write(&suite, r#"{"cases": []}"#).unwrap();
+        let wb = Workbench::new(suite, None);
+        let answer = wb
+            .check(
+                br#"{"assertions": [
+                {"path": "$.a", "matcher": "toMatch", "expected": "/(/"},
+                {"path": "$.a[", "matcher": "toEqul"},
+                {"path": "$.a", "matcher": "toEqual"},
+                {"path": "$.a", "matcher": "toBeNull"}]}"#,
+            )
+            .unwrap();
+        let fields = |i: usize| -> Vec<String> {
+            answer["rows"][i]["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["field"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(fields(0), ["expected"]);
+        assert_eq!(fields(1), ["path", "matcher"]);
+        assert_eq!(fields(2), ["expected"], "toEqual needs an expected value");
+        assert!(fields(3).is_empty());
+        assert!(answer["rows"][0]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invalid regex"));
+    }
+
+    #[test]
+    fn preview_evaluates_with_the_runner_and_prefers_a_pasted_sample() {
+        let dir = scratch("preview");
+        let suite = dir.join("s.json");
+        std::fs::write(
+            &suite,
+            r#"{"cases": [{"name": "c", "output": "{\"name\": \"bob\"}", "assertions": []}]}"#,
+        )
+        .unwrap();
+        let wb = Workbench::new(suite, None);
+        let rows = r#"[{"path": "$.name", "matcher": "toMatch", "expected": "/^[a-z]+$/"},
+                       {"path": "$.name", "matcher": "toEqual", "expected": "Ada"},
+                       {"path": "$.name", "matcher": "nope"}]"#;
+        let answer = wb
+            .preview(format!(r#"{{"case": 0, "assertions": {rows}}}"#).as_bytes())
+            .unwrap();
+        let outcomes: Vec<&str> = answer["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["outcome"].as_str().unwrap())
+            .collect();
+        assert_eq!(outcomes, ["pass", "fail", "error"]);
+        assert_eq!(
+            answer["results"][1]["message"],
+            r#"$.name toEqual "Ada" expected an equal value, got "bob""#
+        );
+        let answer = wb
+            .preview(
+                format!(r#"{{"case": 0, "output": "```json\n{{'name': 'Ada'}}\n```", "assertions": {rows}}}"#)
+                    .as_bytes(),
+            )
+            .unwrap();
+        assert_eq!(answer["repaired"], json!({"name": "Ada"}));
+        assert_eq!(answer["results"][0]["outcome"], "fail");
+        assert_eq!(answer["results"][1]["outcome"], "pass");
+    }
+
+    #[test]
+    fn save_keeps_format_and_order_refuses_a_changed_file_and_leaves_no_temp_file() {
+        let dir = scratch("save");
+        let suite = dir.join("s.yaml");
+        let original = "title: my suite\ncases:\n  - name: a\n    output: \"{}\"\n    assertions:\n      - {path: $.x, matcher: toBeNull}\nafter: kept\n";
+        std::fs::write(&suite, original).unwrap();
+        let wb = Workbench::new(suite.clone(), None);
+        let page = wb.suite();
+        assert_eq!(page["format"], "yaml");
+        let hash = page["hash"].as_str().unwrap().to_string();
+        let cases = json!([{"name": "a", "output": "{}", "assertions": [
+            {"path": "$.x", "matcher": "toBeNull"},
+            {"path": "$.y", "matcher": "toMatch", "expected": "/^a/i"}]},
+            {"name": "b", "output": "multi\nline"}]);
+        let request = json!({"hash": hash, "cases": cases}).to_string();
+        let saved = wb.save(request.as_bytes()).unwrap();
+        let text = std::fs::read_to_string(&suite).unwrap();
+        assert_eq!(saved["hash"], history::content_hash(text.as_bytes()));
+        let back = suite::parse_suite(&suite, &text).unwrap();
+        let keys: Vec<_> = back.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["title", "cases", "after"], "{text}");
+        assert_eq!(back["cases"], cases);
+        assert!(text.contains("title: my suite"), "{text}");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(leftovers, ["s.yaml"]);
+
+        // The page still holds the old hash: the file changed since, so it asks first.
+        let (code, message) = status(wb.save(request.as_bytes()));
+        assert_eq!(code, StatusCode::CONFLICT);
+        assert!(message.contains("changed on disk"), "{message}");
+        assert_eq!(std::fs::read_to_string(&suite).unwrap(), text);
+        let forced = json!({"hash": hash, "cases": [], "force": true}).to_string();
+        wb.save(forced.as_bytes()).unwrap();
+        let back = suite::parse_suite(&suite, &std::fs::read_to_string(&suite).unwrap()).unwrap();
+        assert_eq!(back["cases"], json!([]));
+    }
+
+    #[test]
+    fn a_suite_that_does_not_load_still_answers_with_its_errors() {
+        let dir = scratch("broken");
+        let suite = dir.join("s.json");
+        std::fs::write(&suite, "{\"cases\": [").unwrap();
+        let page = Workbench::new(suite.clone(), None).suite();
+        assert!(page["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a JSON suite"));
+        assert_eq!(page["cases"], json!([]));
+
+        std::fs::write(
+            &suite,
+            r#"{"cases": [{"name": "x", "output": "{}", "typo": 1, "assertions": [{"path": "$", "matcher": "toBe"}]}, 7]}"#,
+        )
+        .unwrap();
+        let page = Workbench::new(suite, None).suite();
+        assert!(page.get("error").is_none());
+        let cases = page["cases"].as_array().unwrap();
+        assert!(cases[0]["errors"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("unknown key `typo`"));
+        assert!(cases[0]["assertionErrors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown matcher `toBe`"));
+        assert_eq!(cases[1]["errors"], json!(["a case must be an object"]));
+    }
+
+    #[test]
+    fn key_paths_list_each_path_once_with_arrays_as_wildcards() {
+        let mut keys = Vec::new();
+        key_paths(
+            &json!({"items": [{"id": 1}, {"id": 2, "odd key": true}], "a-b": null}),
+            "$".to_string(),
+            &mut keys,
+        );
+        assert_eq!(
+            keys,
+            [
+                "$",
+                "$.items",
+                "$.items[*]",
+                "$.items[*].id",
+                "$.items[*]['odd key']",
+                "$['a-b']"
+            ]
+        );
+        let mut many = Vec::new();
+        let wide: Map<String, Value> = (0..1000).map(|i| (format!("k{i}"), json!(i))).collect();
+        key_paths(&Value::Object(wide), "$".to_string(), &mut many);
+        assert_eq!(many.len(), MAX_KEY_PATHS);
+    }
 }
