@@ -530,7 +530,10 @@ mod tests {
         std::fs::write(&suite, r#"{"cases": []}"#).unwrap();
         let wb = Workbench::new(suite, None);
         for (body, expected) in [
-            (&b"<html>"[..], "bad request body: expected value at line 1 column 1"),
+            (
+                &b"<html>"[..],
+                "bad request body: expected value at line 1 column 1",
+            ),
             (
                 br#"{"assertions": 3}"#,
                 "bad request body: invalid type: integer `3`, expected a sequence",
