@@ -62,6 +62,8 @@ pub(crate) struct Loaded {
     pub compiled: Result<CompiledAssertion, String>,
     /// The problems behind `compiled`'s error, each as (field of the assertion, message); the
     /// field is empty when the row as a whole is wrong.
+    // Read by the workbench (feature `ui`) only.
+    #[cfg_attr(not(feature = "ui"), allow(dead_code))]
     pub issues: Vec<(String, String)>,
 }
 
@@ -219,6 +221,8 @@ impl SuiteFormat {
     }
 
     /// `suite` written in this format, keeping the order of cases and keys.
+    // Used by the workbench's Save (feature `ui`) only.
+    #[cfg_attr(not(feature = "ui"), allow(dead_code))]
     pub fn write(self, suite: &Value) -> Result<String, String> {
         match self {
             SuiteFormat::Json => serde_json::to_string_pretty(suite)

@@ -20,6 +20,8 @@ pub(crate) fn to_json(text: &str) -> Result<Value, String> {
 }
 
 /// `value` as a YAML document, keys in their order; multi-line strings as literal blocks.
+// Used by the workbench's Save (feature `ui`) and the tests only.
+#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
 pub(crate) fn from_json(value: &Value) -> Result<String, String> {
     let yaml = to_yaml(value);
     let mut out = String::new();
@@ -33,6 +35,7 @@ pub(crate) fn from_json(value: &Value) -> Result<String, String> {
     Ok(format!("{body}\n"))
 }
 
+#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
 fn to_yaml(value: &Value) -> Yaml {
     match value {
         Value::Null => Yaml::Null,
