@@ -106,6 +106,7 @@ impl RepairKind {
 
 /// One repair: what, where in the text, and where in the value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Repair {
     /// What was repaired.
     pub kind: RepairKind,
@@ -180,8 +181,27 @@ pub enum CoercionKind {
     Other(String),
 }
 
+impl CoercionKind {
+    /// How much this coercion counts against a reading in the score. With
+    /// [`RepairKind::cost`] this is the one cost table: cheaper readings win.
+    pub fn cost(&self) -> u32 {
+        use CoercionKind::*;
+        match self {
+            NormalizedKey | AliasKey | UnknownKey | DefaultUsed => 1,
+            FloatToInteger | PlaceholderToNone | NullToEmpty => 1,
+            NormalizedVariant | AliasVariant => 1,
+            DuplicateKey | StringToNumber | ToString | ToBool | SingleToList | ListToSingle => 2,
+            Other(_) => 2,
+            WrappedInStruct | OtherVariant | MissingTag => 3,
+            NumberFromText | VariantFromText => 4,
+            Caught => 5,
+        }
+    }
+}
+
 /// One coercion: what, where in the value and the text, and its cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Coercion {
     /// What was done.
     pub kind: CoercionKind,
@@ -195,6 +215,7 @@ pub struct Coercion {
 
 /// Everything leniency did to produce a value, and how well the value fits.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Syntax repairs, in source order.
     pub repairs: Vec<Repair>,
