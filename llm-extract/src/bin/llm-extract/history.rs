@@ -354,19 +354,19 @@ impl Store {
                 })?;
                 (from, to)
             }
-            (None, Some(_)) => unreachable!("clap fills RUN_A before RUN_B"),
+            (None, Some(_)) => return Err("give RUN_A with RUN_B".to_string()),
             (None, None) => {
-                let mut runs = self.runs(suite)?;
-                if runs.len() < 2 {
-                    return Err(format!(
-                        "diff needs two runs; {} has {}",
-                        self.path.display(),
-                        runs.len()
-                    ));
+                let runs = self.runs(suite)?;
+                match runs.as_slice() {
+                    [.., from, to] => (from.clone(), to.clone()),
+                    _ => {
+                        return Err(format!(
+                            "diff needs two runs; {} has {}",
+                            self.path.display(),
+                            runs.len()
+                        ))
+                    }
                 }
-                let to = runs.pop().unwrap_or_else(|| unreachable!());
-                let from = runs.pop().unwrap_or_else(|| unreachable!());
-                (from, to)
             }
         };
         let before = self.results(from.id)?;
@@ -511,19 +511,23 @@ pub fn history(args: HistoryArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `#3  2026-01-02 10:11:12  5 assertions in 2 cases: 4 passed, 1 failed, 0 errors  80.0%`
+/// `#3    2026-01-02 10:11:12  5 assertions in 2 cases: 4 passed, 1 failed, 0 errors  80.0%  suite 6ab2a898fc88`
 fn run_line(r: &Run) -> String {
+    let count = |n: i64| usize::try_from(n).unwrap_or(0);
+    let summary = Summary {
+        assertions: count(r.assertions),
+        cases: count(r.cases),
+        passed: count(r.passed),
+        failed: count(r.failed),
+        errors: count(r.errors),
+    };
     format!(
-        "#{:<4} {}  {} assertions in {} cases: {} passed, {} failed, {} errors  {:.1}%  suite {}",
+        "#{:<4} {}  {}  {:.1}%  suite {}",
         r.id,
         r.started_at,
-        r.assertions,
-        r.cases,
-        r.passed,
-        r.failed,
-        r.errors,
+        summary.line(),
         r.pass_rate(),
-        &r.suite_hash[..r.suite_hash.len().min(12)],
+        r.suite_hash.chars().take(12).collect::<String>(),
     )
 }
 

@@ -114,7 +114,7 @@ pub(crate) struct Summary {
 }
 
 impl Summary {
-    fn line(&self) -> String {
+    pub fn line(&self) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         format!(
