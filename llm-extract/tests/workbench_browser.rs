@@ -457,6 +457,83 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     );
     screenshot(&c, "workbench-history.png").await;
 
+    // A suite that no longer parses still opens, with the error shown instead of a blank page.
+    std::fs::write(&suite, "{\"cases\": [").unwrap();
+    c.refresh().await.unwrap();
+    let shown = until(
+        &c,
+        "the load error",
+        "return document.getElementById('banner-text')?.textContent",
+    )
+    .await;
+    assert!(
+        shown
+            .as_str()
+            .unwrap()
+            .starts_with("The suite does not load: not a JSON suite"),
+        "{shown}"
+    );
+
     c.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// One raw HTTP/1.1 request to the workbench; the status code and the body.
+fn http(url: &str, request: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+#[test]
+fn the_server_refuses_other_hosts_non_json_posts_and_bad_bodies() {
+    let dir = scratch("http");
+    let suite = dir.join("suite.json");
+    std::fs::write(&suite, r#"{"cases": []}"#).unwrap();
+    let (_server, url) = start_workbench(&suite);
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+
+    let (status, body) = http(
+        &url,
+        &format!("GET /api/suite HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"matchers\""), "{body}");
+
+    let (status, body) = http(
+        &url,
+        "GET /api/suite HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 403);
+    assert!(
+        body.contains("answers only requests to http://127.0.0.1:"),
+        "{body}"
+    );
+
+    let form = "{\"hash\": \"\", \"cases\": []}";
+    let (status, body) = http(&url, &format!(
+        "POST /api/save HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        form.len()
+    ));
+    assert_eq!(status, 415, "{body}");
+    assert_eq!(std::fs::read_to_string(&suite).unwrap(), r#"{"cases": []}"#);
+
+    let bad = "{\"case\": ";
+    let (status, body) = http(&url, &format!(
+        "POST /api/preview HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{bad}",
+        bad.len()
+    ));
+    assert_eq!(status, 400);
+    assert!(
+        body.contains("bad request body: EOF while parsing"),
+        "{body}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
