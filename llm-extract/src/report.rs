@@ -49,6 +49,25 @@ pub enum RepairKind {
     InvalidEscape,
     /// A quote inside a string that did not end it.
     UnescapedQuote,
+    /// A string's closing quote was missing: it ended where the structure around it resumed
+    /// (`"engineer, "team": ..` ends before the `,`).
+    MissingQuote,
+    /// A `"""triple-quoted"""` string (Python), read with its common indentation removed.
+    TripleQuotedString,
+    /// A closing bracket of the wrong kind closed the innermost container (`[1, 2}`).
+    WrongBracket,
+    /// An opening bracket was missing and inserted (`[{"a": 1}, "b": 2}]`).
+    MissingOpeningBracket,
+    /// A Python tuple `(1, 2)` read as an array.
+    TupleAsArray,
+    /// A Python set `{'a', 'b'}` read as an array.
+    SetAsArray,
+    /// `1_000`: digit separators removed.
+    DigitSeparator,
+    /// A number JSON cannot hold as written (leading zeros such as `02134`), kept as a string.
+    NumberAsString,
+    /// A Unicode space (U+2000..U+200B, U+3000, U+180E, U+FEFF, ...) between tokens.
+    UnicodeWhitespace,
     /// `"a" + "b"` joined into one string.
     StringConcatenation,
     /// A closing bracket with nothing to close, or of the wrong kind.
@@ -93,7 +112,10 @@ impl RepairKind {
             NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
             // Output cut off by a token limit is common and says nothing against the reading.
             TruncatedString | TruncatedContainer | TruncatedLiteral => 1,
+            UnicodeWhitespace | DigitSeparator | TupleAsArray | TripleQuotedString => 1,
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
+            MissingQuote | NumberAsString | SetAsArray => 2,
+            WrongBracket | MissingOpeningBracket => 3,
             UnquotedString | TruncatedKey => 2,
             StrayBracket | MissingBracket => 3,
             LabeledSections | SkippedText => 4,
