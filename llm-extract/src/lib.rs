@@ -13,10 +13,14 @@ mod locate;
 mod node;
 pub mod parse;
 mod path;
+#[cfg(feature = "schema")]
+mod provider;
 mod report;
+mod retry;
 #[cfg(feature = "schema")]
 mod schema;
 mod span;
+pub mod tool;
 pub mod validate;
 
 /// What `#[derive(Extract)]` expands to calls into this module; not a public API.
@@ -35,6 +39,13 @@ pub use crate::extractor::{Completeness, Extracted, Extractor};
 pub use crate::node::{Entry, Node, NodeKind, Number, Quoting, Str};
 pub use crate::path::{Path, Segment};
 pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
+pub use crate::retry::{feedback, retry, retry_async, Attempt, Retry, RetryError};
+#[cfg(feature = "schema")]
+pub use crate::provider::{json_schema_for, Provider};
+/// The schemars trait the derive implements, so `fn ask<T: Extract + JsonSchema>` needs no
+/// extra dependency.
+#[cfg(feature = "schema")]
+pub use schemars::JsonSchema;
 #[cfg(feature = "schema")]
 pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
 pub use crate::span::{Position, Span};
