@@ -44,7 +44,7 @@ impl Provider {
 ///
 /// ```
 /// use llm_extract::{json_schema_for, Provider};
-/// #[derive(llm_extract::Extract, schemars::JsonSchema)]
+/// #[derive(llm_extract::Extract)]
 /// struct Reply {
 ///     answer: String,
 ///     source: Option<String>,
@@ -56,7 +56,7 @@ impl Provider {
 /// assert_eq!(gemini["properties"]["source"], serde_json::json!({"type": "string", "nullable": true}));
 ///
 /// // A free-form map cannot be made strict: an error, not a schema OpenAI would reject.
-/// #[derive(llm_extract::Extract, schemars::JsonSchema)]
+/// #[derive(llm_extract::Extract)]
 /// struct Loose { extra: serde_json::Map<String, serde_json::Value> }
 /// let err = json_schema_for::<Loose>(Provider::OpenAi).unwrap_err();
 /// assert!(err.to_string().contains("$.properties.extra"), "{err}");

@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 ///
 /// ```
 /// use llm_extract::tool::{definitions, Provider};
-/// #[derive(llm_extract::Extract, schemars::JsonSchema)]
+/// #[derive(llm_extract::Extract)]
 /// enum Tool {
 ///     /// Search the web.
 ///     Search { query: String },
