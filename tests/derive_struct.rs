@@ -392,7 +392,8 @@ fn no_panic_on_odd_shapes() {
 
 /// A `with` module: reads "HH:MM" into minutes.
 mod hhmm {
-    use llm_extract::{Category, Context, Failed, Node};
+    use llm_extract::coerce::{Context, Failed, Node};
+    use llm_extract::Category;
 
     pub fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<u32, Failed> {
         let parsed = node.as_str().and_then(|s| {

@@ -363,7 +363,7 @@ proptest! {
     fn valid_json_is_unchanged(value in json_value(), pretty in any::<bool>()) {
         let text = if pretty { serde_json::to_string_pretty(&value).unwrap() } else { value.to_string() };
         let expected: Value = serde_json::from_str(&text).unwrap();
-        let parsed = llm_extract::parse::parse(&text, 128).unwrap();
+        let parsed = llm_extract::__internal::parse(&text, 128).unwrap();
         prop_assert_eq!(parsed.node.to_value(), expected.clone());
         prop_assert!(parsed.repairs.is_empty(), "{:?}", parsed.repairs);
         // The one documented exception: a document that is a string holding JSON is decoded.
@@ -380,7 +380,7 @@ proptest! {
     #[test]
     fn numbers_are_exact(f in any::<f64>().prop_filter("finite", |f| f.is_finite()), i in any::<i64>(), u in any::<u64>()) {
         let text = format!("[{f:e}, {f}, {i}, {u}]");
-        let parsed = llm_extract::parse::parse(&text, 128).unwrap();
+        let parsed = llm_extract::__internal::parse(&text, 128).unwrap();
         prop_assert_eq!(parsed.node.to_value(), serde_json::from_str::<Value>(&text).unwrap());
         let got = parsed.node.to_value();
         prop_assert_eq!(got[0].as_f64(), Some(f));

@@ -7,10 +7,10 @@ use llm_extract::Extractor;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     // The tolerant parser directly, with a small and a huge depth limit.
-    if let Ok(parsed) = llm_extract::parse::parse(&text, 8) {
+    if let Ok(parsed) = llm_extract::__internal::parse(&text, 8) {
         let _ = parsed.node.to_value();
     }
-    if let Ok(parsed) = llm_extract::parse::parse(&text, 1 << 20) {
+    if let Ok(parsed) = llm_extract::__internal::parse(&text, 1 << 20) {
         assert!(parsed.end <= text.len());
         let _ = parsed.into_owned();
     }
@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         if !expected.is_string() {
             assert_eq!(llm_extract::repair(&text).ok(), Some(expected.clone()));
         }
-        if let Ok(parsed) = llm_extract::parse::parse(text.trim_start(), 128) {
+        if let Ok(parsed) = llm_extract::__internal::parse(text.trim_start(), 128) {
             assert_eq!(parsed.node.to_value(), expected);
             assert!(parsed.repairs.is_empty());
         }

@@ -44,9 +44,9 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             #[automatically_derived]
             impl #impl_g #rt::Extract for #ident #ty_g #where_clause {
                 fn from_node(
-                    __node: &#rt::N<'_>,
-                    __cx: &mut #rt::Cx,
-                ) -> ::core::result::Result<Self, #rt::Fail> {
+                    __node: &#rt::Node<'_>,
+                    __cx: &mut #rt::Context,
+                ) -> ::core::result::Result<Self, #rt::Failed> {
                     #body
                 }
             }
@@ -102,9 +102,9 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
             #[automatically_derived]
             impl #impl_g #rt::Extract for #ident #ty_g #where_clause {
                 fn from_node(
-                    _: &#rt::N<'_>,
-                    _: &mut #rt::Cx,
-                ) -> ::core::result::Result<Self, #rt::Fail> {
+                    _: &#rt::Node<'_>,
+                    _: &mut #rt::Context,
+                ) -> ::core::result::Result<Self, #rt::Failed> {
                     ::core::unreachable!("the derive reported an error")
                 }
             }
@@ -161,7 +161,7 @@ fn read_expr(f: &Field<'_>) -> TokenStream {
     };
     let base = if f.strict {
         quote! {
-            |__n: &#rt::N<'_>, __cx: &mut #rt::Cx| __cx.with_mode(#rt::Mode::Strict, |__cx| (#base)(__n, __cx))
+            |__n: &#rt::Node<'_>, __cx: &mut #rt::Context| __cx.with_mode(#rt::Mode::Strict, |__cx| (#base)(__n, __cx))
         }
     } else {
         base
@@ -171,7 +171,7 @@ fn read_expr(f: &Field<'_>) -> TokenStream {
     }
     let checks = rules(f);
     quote! {
-        |__n: &#rt::N<'_>, __cx: &mut #rt::Cx| -> ::core::result::Result<#ty, #rt::Fail> {
+        |__n: &#rt::Node<'_>, __cx: &mut #rt::Context| -> ::core::result::Result<#ty, #rt::Failed> {
             let __v: #ty = (#base)(__n, __cx)?;
             let __span = __n.span;
             #checks
@@ -393,7 +393,7 @@ fn struct_body(
                 #(#reads)*
                 match (#(#vars,)*) {
                     (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct { #(#inits),* }),
-                    _ => ::core::result::Result::Err(#rt::Fail),
+                    _ => ::core::result::Result::Err(#rt::Failed),
                 }
             }}
         }
@@ -420,7 +420,7 @@ fn struct_body(
                 #(#reads)*
                 match (#(#vars,)*) {
                     (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct(#(#values),*)),
-                    _ => ::core::result::Result::Err(#rt::Fail),
+                    _ => ::core::result::Result::Err(#rt::Failed),
                 }
             }}
         }
@@ -432,7 +432,7 @@ fn enum_spec(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let name = &c.name;
     let names = variants.iter().map(|v| {
         let (n, aliases) = (&v.name, &v.aliases);
-        quote!(#rt::Variant { name: #n, aliases: &[#(#aliases),*] })
+        quote!(#rt::VariantNames { name: #n, aliases: &[#(#aliases),*] })
     });
     let other = match variants.iter().position(|v| v.other) {
         Some(i) => quote!(::core::option::Option::Some(#i)),
@@ -477,7 +477,7 @@ fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
             match #rt::internal(__node, #tag, &__ENUM, __cx)? {
                 ::core::option::Option::Some((__i, __skip, __raw)) => match __i {
                     #(#arms)*
-                    _ => ::core::result::Result::Err(#rt::Fail),
+                    _ => ::core::result::Result::Err(#rt::Failed),
                 },
                 ::core::option::Option::None => {
                     let __raw = ::std::string::String::new();
@@ -498,7 +498,7 @@ fn enum_body(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         let __t = #rt::external(__node, &__ENUM, __cx)?;
         match __t.index {
             #(#arms)*
-            _ => ::core::result::Result::Err(#rt::Fail),
+            _ => ::core::result::Result::Err(#rt::Failed),
         }
     }}
 }

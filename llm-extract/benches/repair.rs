@@ -161,7 +161,9 @@ fn bench_adversarial(c: &mut Criterion) {
         group.bench_with_input(
             BenchmarkId::new("nested-arrays-raised-limit", n),
             &text,
-            |b, t| b.iter(|| llm_extract::parse::parse(black_box(t), usize::MAX).map(|p| p.end)),
+            |b, t| {
+                b.iter(|| llm_extract::__internal::parse(black_box(t), usize::MAX).map(|p| p.end))
+            },
         );
         group.bench_with_input(
             BenchmarkId::new("nested-arrays-default-limit", n),

@@ -35,6 +35,7 @@ pub enum Category {
 
 /// One problem found in the text, at one path.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Issue {
     /// What kind of problem.
     pub category: Category,
@@ -144,6 +145,45 @@ impl Error {
     /// An error with a single issue at the root.
     pub fn single(category: Category, message: impl Into<String>) -> Error {
         Error::new(vec![Issue::new(category, Path::root(), message)])
+    }
+
+    /// No JSON-like value in `text`.
+    pub(crate) fn not_found(text: &str) -> Error {
+        let what = if text.trim().is_empty() {
+            "the text is empty"
+        } else {
+            "the text holds no JSON-like value"
+        };
+        Error::new(vec![Issue::new(
+            Category::NotFound,
+            Path::root(),
+            format!("no JSON found: {what} (no object, array, fence or marker)"),
+        )])
+    }
+
+    /// A candidate at `span` longer than the `max` bytes allowed.
+    pub(crate) fn too_large(text: &str, span: Span, max: usize) -> Error {
+        Error::new(vec![Issue::new(
+            Category::TooLarge,
+            Path::root(),
+            format!(
+                "candidate of {} bytes is larger than max_payload ({max} bytes); raise it with Extractor::max_payload",
+                span.len()
+            ),
+        )
+        .at(span)])
+        .with_positions(text)
+    }
+
+    /// The value was cut off at byte `at` while a complete one was required.
+    pub(crate) fn incomplete(text: &str, at: usize) -> Error {
+        Error::new(vec![Issue::new(
+            Category::Incomplete,
+            Path::root(),
+            "the value was cut off before its end (require_complete is set)",
+        )
+        .at(Span::at(at))])
+        .with_positions(text)
     }
 
     /// The same error with `line:column` filled in from `text` for every issue with a span.

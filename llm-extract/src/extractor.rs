@@ -1,26 +1,18 @@
 //! The entry points: settings, candidate ranking, and the schema-aligned choice of reading.
 
-use crate::error::{Category, Error, Issue};
-use crate::extract::{Context, Extract};
-use crate::locate::{self, Candidate};
-use crate::parse::{self, Parsed, RepairPaths};
-use crate::path::Path;
-use crate::report::{Repair, Report};
-use crate::span::{Position, Span};
+use crate::coerce::{Context, Extract};
+use crate::error::{Error, Issue};
+use crate::locate::{self, Form};
+use crate::parse::{self, RepairPaths};
+use crate::report::Report;
+use crate::select::{self, Overlap};
+use crate::settings::{Completeness, Settings};
+use crate::span::Span;
 use serde::Serialize;
-
-/// Whether a value cut off by the end of the text is acceptable.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Completeness {
-    /// Close what is open and mark the value incomplete in the report.
-    #[default]
-    AllowTruncated,
-    /// Treat a truncated value as an error (a tool call closed by repair must not run).
-    RequireComplete,
-}
 
 /// A value extracted from text, with the report of what leniency did to get it.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Extracted<T> {
     /// The value.
     pub value: T,
@@ -41,45 +33,6 @@ pub struct Extracted<T> {
 #[derive(Clone, Debug)]
 pub struct Extractor {
     pub(crate) settings: Settings,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct Settings {
-    pub markers: Vec<String>,
-    pub marker_pairs: Vec<(String, String)>,
-    pub tags: Vec<String>,
-    pub reasoning_tags: Vec<String>,
-    pub max_payload: Option<usize>,
-    pub max_depth: usize,
-    pub completeness: Completeness,
-    pub tool: crate::tool::ToolSettings,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        let own = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        Settings {
-            markers: Vec::new(),
-            marker_pairs: vec![(
-                "---JSON_OUTPUT_START---".into(),
-                "---JSON_OUTPUT_END---".into(),
-            )],
-            tags: own(&[
-                "json",
-                "output",
-                "tool_call",
-                "function_call",
-                "answer",
-                "result",
-                "response",
-            ]),
-            reasoning_tags: own(&["think", "thinking", "reasoning", "reflection", "thought"]),
-            max_payload: None,
-            max_depth: 128,
-            completeness: Completeness::AllowTruncated,
-            tool: crate::tool::ToolSettings::default(),
-        }
-    }
 }
 
 impl Default for Extractor {
@@ -171,18 +124,14 @@ impl Extractor {
             {
                 break; // every later candidate costs at least this much
             }
-            if self
-                .settings
-                .max_payload
-                .is_some_and(|max| candidate.span.len() > max)
-            {
-                first_error.get_or_insert_with(|| self.too_large(text, candidate));
+            if let Err(e) = select::check_size(&self.settings, text, candidate) {
+                first_error.get_or_insert(e);
                 continue;
             }
             // Valid JSON in a candidate (the usual fenced or prose-wrapped reply): serde_json
             // reads it exactly as the tolerant parser would, and faster.
             // (Not for a value that never closes: serde_json would read all of it to fail.)
-            if !candidate.embedded && !candidate.sections && !candidate.unclosed {
+            if candidate.form == Form::Value {
                 let slice = &text[candidate.span.start..candidate.span.end];
                 if let Some(value) = parse::strict(slice, self.settings.max_depth) {
                     if !value.is_string() {
@@ -191,12 +140,12 @@ impl Extractor {
                     }
                 }
             }
-            match locate::parse_candidate_value(text, candidate, &self.settings) {
+            match select::parse_candidate_value(text, candidate, &self.settings) {
                 Ok(parsed)
                     if !parsed.complete
                         && self.settings.completeness == Completeness::RequireComplete =>
                 {
-                    first_error.get_or_insert_with(|| incomplete(text, parsed.end));
+                    first_error.get_or_insert_with(|| Error::incomplete(text, parsed.end));
                 }
                 Ok(parsed) => {
                     let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
@@ -211,7 +160,7 @@ impl Extractor {
         }
         match best {
             Some((_, value)) => Ok(value),
-            None => Err(first_error.unwrap_or_else(|| not_found(text))),
+            None => Err(first_error.unwrap_or_else(|| Error::not_found(text))),
         }
     }
 
@@ -262,7 +211,13 @@ impl Extractor {
             .collect();
         let mut out = Vec::new();
         let mut first_error = None;
-        for reading in self.readings(text, &located.candidates, true, paths) {
+        for reading in select::readings(
+            &self.settings,
+            text,
+            &located.candidates,
+            Overlap::Disjoint,
+            paths,
+        ) {
             let parsed = match reading {
                 Ok((_, parsed)) => parsed,
                 Err(e) => {
@@ -270,11 +225,7 @@ impl Extractor {
                     continue;
                 }
             };
-            if let Err(e) = self.check_complete(&parsed, text) {
-                first_error.get_or_insert(e);
-                continue;
-            }
-            match read::<T>(text, parsed, paths) {
+            match select::read::<T>(text, parsed, paths) {
                 Ok(mut extracted) => {
                     extracted.thoughts = thoughts.clone();
                     out.push(extracted);
@@ -285,7 +236,7 @@ impl Extractor {
             }
         }
         if out.is_empty() {
-            return Err(first_error.unwrap_or_else(|| not_found(text)));
+            return Err(first_error.unwrap_or_else(|| Error::not_found(text)));
         }
         out.sort_by_key(|e| e.report.span.start);
         Ok(out)
@@ -314,7 +265,13 @@ impl Extractor {
         let located = locate::locate(text, &self.settings);
         let mut best: Option<(u32, Extracted<T>)> = None;
         let mut failures: Vec<(usize, u32, Vec<Issue>)> = Vec::new();
-        for reading in self.readings(text, &located.candidates, false, paths) {
+        for reading in select::readings(
+            &self.settings,
+            text,
+            &located.candidates,
+            Overlap::Ranked,
+            paths,
+        ) {
             let (candidate, parsed) = match reading {
                 Ok(r) => r,
                 Err(e) => {
@@ -327,12 +284,8 @@ impl Extractor {
                     break; // every later candidate costs at least this much
                 }
             }
-            if let Err(e) = self.check_complete(&parsed, text) {
-                failures.push((1, 0, e.issues().to_vec()));
-                continue;
-            }
             let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
-            match read::<T>(text, parsed, paths) {
+            match select::read::<T>(text, parsed, paths) {
                 // The candidate's context repairs are among the repairs already.
                 Ok(extracted)
                     if best
@@ -361,7 +314,7 @@ impl Extractor {
                     Some((_, _, issues)) if !issues.is_empty() => {
                         Err(Error::new(issues).with_positions(text))
                     }
-                    _ => Err(not_found(text)),
+                    _ => Err(Error::not_found(text)),
                 }
             }
         }
@@ -419,7 +372,13 @@ impl Extractor {
         let located = locate::locate(text, &self.settings);
         let mut out = Vec::new();
         let mut failure: Option<Vec<Issue>> = None;
-        for reading in self.readings(text, &located.candidates, true, RepairPaths::Skip) {
+        for reading in select::readings(
+            &self.settings,
+            text,
+            &located.candidates,
+            Overlap::Disjoint,
+            RepairPaths::Skip,
+        ) {
             let parsed = match reading {
                 Ok((_, parsed)) => parsed,
                 Err(e) => {
@@ -427,10 +386,6 @@ impl Extractor {
                     continue;
                 }
             };
-            if let Err(e) = self.check_complete(&parsed, text) {
-                failure.get_or_insert_with(|| e.issues().to_vec());
-                continue;
-            }
             let mut cx = Context::new();
             if let crate::node::NodeKind::Array(_) = parsed.node.kind {
                 match Vec::<T>::from_node(&parsed.node, &mut cx) {
@@ -452,135 +407,9 @@ impl Extractor {
         if out.is_empty() {
             return Err(match failure {
                 Some(issues) if !issues.is_empty() => Error::new(issues).with_positions(text),
-                _ => not_found(text),
+                _ => Error::not_found(text),
             });
         }
         Ok(out)
     }
-
-    /// Parses each candidate in rank order. With `disjoint`, candidates that overlap an
-    /// earlier successful one (in text order) are skipped, so each value is read once.
-    fn readings<'t, 'c>(
-        &'t self,
-        text: &'t str,
-        candidates: &'c [Candidate],
-        disjoint: bool,
-        paths: RepairPaths,
-    ) -> impl Iterator<Item = Result<(&'c Candidate, Parsed<'t>), Error>> + use<'t, 'c> {
-        let mut order: Vec<&Candidate> = candidates.iter().collect();
-        if disjoint {
-            order.sort_by_key(|c| (c.span.start, c.base_cost));
-        }
-        // In disjoint mode candidates come in start order, so everything taken so far lies
-        // before `taken_end`: one comparison per candidate instead of a scan of all taken.
-        let mut taken_end = 0usize;
-        order.into_iter().filter_map(move |candidate| {
-            if disjoint && candidate.span.start < taken_end {
-                return None;
-            }
-            if self
-                .settings
-                .max_payload
-                .is_some_and(|max| candidate.span.len() > max)
-            {
-                return Some(Err(self.too_large(text, candidate)));
-            }
-            let parsed = locate::parse_candidate(text, candidate, &self.settings, paths);
-            if let Ok(p) = &parsed {
-                if disjoint {
-                    taken_end = taken_end.max(p.end.max(p.node.span.end));
-                }
-            }
-            Some(parsed.map(|p| (candidate, p)))
-        })
-    }
-
-    fn too_large(&self, text: &str, candidate: &Candidate) -> Error {
-        let max = self.settings.max_payload.unwrap_or_default();
-        Error::new(vec![Issue::new(
-            Category::TooLarge,
-            Path::root(),
-            format!(
-                "candidate of {} bytes is larger than max_payload ({max} bytes); raise it with Extractor::max_payload",
-                candidate.span.len()
-            ),
-        )
-        .at(candidate.span)])
-        .with_positions(text)
-    }
-
-    fn check_complete(&self, parsed: &Parsed<'_>, text: &str) -> Result<(), Error> {
-        if self.settings.completeness == Completeness::RequireComplete
-            && !parsed.node.is_complete_deep()
-        {
-            return Err(incomplete(text, parsed.node.span.end));
-        }
-        Ok(())
-    }
-}
-
-fn incomplete(text: &str, at: usize) -> Error {
-    Error::new(vec![Issue::new(
-        Category::Incomplete,
-        Path::root(),
-        "the value was cut off before its end (require_complete is set)",
-    )
-    .at(Span::at(at))])
-    .with_positions(text)
-}
-
-/// Reads a `T` from a parsed candidate: the value with its report (score, completeness,
-/// positions when `paths` asks for them), or every issue found.
-fn read<T: Extract>(
-    text: &str,
-    parsed: Parsed<'_>,
-    paths: RepairPaths,
-) -> Result<Extracted<T>, Vec<Issue>> {
-    let mut cx = Context::new();
-    let result = T::from_node(&parsed.node, &mut cx);
-    let (coercions, issues) = cx.into_parts();
-    match result {
-        Ok(value) if issues.is_empty() => {
-            let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>()
-                + coercions.iter().map(|c| c.cost).sum::<u32>();
-            let repairs = match paths {
-                RepairPaths::Record => with_positions(text, parsed.repairs),
-                RepairPaths::Skip => parsed.repairs,
-            };
-            let report = Report {
-                complete: parsed.node.is_complete_deep(),
-                span: parsed.node.span,
-                repairs,
-                coercions,
-                score,
-            };
-            Ok(Extracted {
-                value,
-                report,
-                thoughts: Vec::new(),
-            })
-        }
-        _ => Err(issues),
-    }
-}
-
-fn with_positions(text: &str, mut repairs: Vec<Repair>) -> Vec<Repair> {
-    let offsets: Vec<usize> = repairs.iter().map(|r| r.span.start).collect();
-    for (r, p) in repairs.iter_mut().zip(Position::of_many(text, &offsets)) {
-        r.position = Some(p);
-    }
-    repairs
-}
-
-pub(crate) fn not_found(text: &str) -> Error {
-    let what = if text.trim().is_empty() {
-        "the text is empty"
-    } else {
-        "the text holds no JSON-like value"
-    };
-    Error::new(vec![Issue::new(
-        Category::NotFound,
-        Path::root(),
-        format!("no JSON found: {what} (no object, array, fence or marker)"),
-    )])
 }

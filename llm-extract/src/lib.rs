@@ -6,12 +6,10 @@
 pub mod assert;
 pub mod coerce;
 mod error;
-mod extract;
 mod extractor;
-mod generated;
 mod locate;
 mod node;
-pub mod parse;
+mod parse;
 mod path;
 #[cfg(feature = "schema")]
 mod provider;
@@ -19,24 +17,47 @@ mod report;
 mod retry;
 #[cfg(feature = "schema")]
 mod schema;
+mod select;
+mod settings;
 mod span;
 pub mod tool;
 pub mod validate;
 
 /// What `#[derive(Extract)]` expands to calls into this module; not a public API.
+///
+/// Every name the generated code uses is listed here, by its full name, so a change to the
+/// runtime that the derive depends on shows up in this one list.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::generated::*;
+    pub use crate::coerce::keys::{FieldSpec, StructSpec};
+    pub use crate::coerce::structs::{element, fields, item_span, tuple, unit, Fields, Missing};
+    pub use crate::coerce::tagged::{empty, external, internal, null, without, Tagged};
+    pub use crate::coerce::untagged::{untagged_unit, Untagged};
+    pub use crate::coerce::variants::{variant, variant_key, EnumSpec};
+    pub use crate::coerce::{Context, Extract, Failed, MapKey, Mode, Node, VariantNames};
+    pub use crate::path::Segment;
+    #[cfg(feature = "schema")]
+    pub use crate::schema::private as schema;
+    pub use crate::validate;
+    pub use crate::validate::Allowed;
+    pub use regex::Regex;
+    pub use std::sync::LazyLock;
+}
+
+/// The tolerant parser on its own, for the project's tests, benches and fuzz targets (which
+/// check it without the fast paths in front of it); not a public API.
+#[doc(hidden)]
+pub mod __internal {
+    pub use crate::parse::{parse, Parsed};
 }
 
 /// `#[derive(Extract)]`: see [`Extract`](trait@Extract) and the crate docs for the attributes.
 #[cfg(feature = "derive")]
 pub use llm_extract_derive::Extract;
 
+pub use crate::coerce::Extract;
 pub use crate::error::{Category, Error, Issue};
-pub use crate::extract::{Checkpoint, Context, Extract, Failed, Mode};
-pub use crate::extractor::{Completeness, Extracted, Extractor};
-pub use crate::node::{Entry, Node, NodeKind, Number, Quoting, Str};
+pub use crate::extractor::{Extracted, Extractor};
 pub use crate::path::{Path, Segment};
 pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
 pub use crate::retry::{feedback, retry, retry_async, Attempt, Retry, RetryError};
@@ -48,6 +69,7 @@ pub use crate::provider::{json_schema_for, Provider};
 pub use schemars::JsonSchema;
 #[cfg(feature = "schema")]
 pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
+pub use crate::settings::Completeness;
 pub use crate::span::{Position, Span};
 
 /// The settings every free function uses, built once (building them allocates).

@@ -7,7 +7,7 @@
 //! cannot be written for it).
 
 use crate::error::{Category, Error};
-use crate::extract::Extract;
+use crate::coerce::Extract;
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 

@@ -49,6 +49,25 @@ pub enum RepairKind {
     InvalidEscape,
     /// A quote inside a string that did not end it.
     UnescapedQuote,
+    /// A string's closing quote was missing: it ended where the structure around it resumed
+    /// (`"engineer, "team": ..` ends before the `,`).
+    MissingQuote,
+    /// A `"""triple-quoted"""` string (Python), read with its common indentation removed.
+    TripleQuotedString,
+    /// A closing bracket of the wrong kind closed the innermost container (`[1, 2}`).
+    WrongBracket,
+    /// An opening bracket was missing and inserted (`[{"a": 1}, "b": 2}]`).
+    MissingOpeningBracket,
+    /// A Python tuple `(1, 2)` read as an array.
+    TupleAsArray,
+    /// A Python set `{'a', 'b'}` read as an array.
+    SetAsArray,
+    /// `1_000`: digit separators removed.
+    DigitSeparator,
+    /// A number JSON cannot hold as written (leading zeros such as `02134`), kept as a string.
+    NumberAsString,
+    /// A Unicode space (U+2000..U+200B, U+3000, U+180E, U+FEFF, ...) between tokens.
+    UnicodeWhitespace,
     /// `"a" + "b"` joined into one string.
     StringConcatenation,
     /// A closing bracket with nothing to close, or of the wrong kind.
@@ -93,7 +112,10 @@ impl RepairKind {
             NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
             // Output cut off by a token limit is common and says nothing against the reading.
             TruncatedString | TruncatedContainer | TruncatedLiteral => 1,
+            UnicodeWhitespace | DigitSeparator | TupleAsArray | TripleQuotedString => 1,
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
+            MissingQuote | NumberAsString | SetAsArray => 2,
+            WrongBracket | MissingOpeningBracket => 3,
             UnquotedString | TruncatedKey => 2,
             StrayBracket | MissingBracket => 3,
             LabeledSections | SkippedText => 4,
@@ -106,6 +128,7 @@ impl RepairKind {
 
 /// One repair: what, where in the text, and where in the value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Repair {
     /// What was repaired.
     pub kind: RepairKind,
@@ -180,8 +203,27 @@ pub enum CoercionKind {
     Other(String),
 }
 
+impl CoercionKind {
+    /// How much this coercion counts against a reading in the score. With
+    /// [`RepairKind::cost`] this is the one cost table: cheaper readings win.
+    pub fn cost(&self) -> u32 {
+        use CoercionKind::*;
+        match self {
+            NormalizedKey | AliasKey | UnknownKey | DefaultUsed => 1,
+            FloatToInteger | PlaceholderToNone | NullToEmpty => 1,
+            NormalizedVariant | AliasVariant => 1,
+            DuplicateKey | StringToNumber | ToString | ToBool | SingleToList | ListToSingle => 2,
+            Other(_) => 2,
+            WrappedInStruct | OtherVariant | MissingTag => 3,
+            NumberFromText | VariantFromText => 4,
+            Caught => 5,
+        }
+    }
+}
+
 /// One coercion: what, where in the value and the text, and its cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Coercion {
     /// What was done.
     pub kind: CoercionKind,
@@ -195,6 +237,7 @@ pub struct Coercion {
 
 /// Everything leniency did to produce a value, and how well the value fits.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Syntax repairs, in source order.
     pub repairs: Vec<Repair>,

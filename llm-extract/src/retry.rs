@@ -9,7 +9,7 @@
 //! feature).
 
 use crate::error::{Category, Error, Issue};
-use crate::extract::Extract;
+use crate::coerce::Extract;
 use crate::extractor::Extractor;
 use std::fmt;
 use std::future::Future;

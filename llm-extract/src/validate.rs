@@ -22,8 +22,8 @@
 //! `min`, `max`, `pattern` and `one_of` apply to each item (at the item's path), `min_len` and
 //! `max_len` to the collection's length.
 
+use crate::coerce::Context;
 use crate::error::Category;
-use crate::extract::Context;
 use crate::span::Span;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::fmt::Display;
@@ -254,7 +254,7 @@ impl<T: Choice> Choice for Option<T> {
 /// `min = N`: the value is at least `min` (`written` is the bound as written in the source).
 ///
 /// ```
-/// let mut cx = llm_extract::Context::new();
+/// let mut cx = llm_extract::coerce::Context::new();
 /// llm_extract::validate::min(&0u32, 1.0, "1", Default::default(), &mut cx);
 /// assert_eq!(cx.issues()[0].message, "0 is less than the minimum 1");
 /// ```
@@ -286,7 +286,7 @@ pub fn max<T: Bounded + ?Sized>(value: &T, max: f64, written: &str, span: Span, 
 /// `min_len = N`: the string has at least `min` characters, the collection at least `min` items.
 ///
 /// ```
-/// let mut cx = llm_extract::Context::new();
+/// let mut cx = llm_extract::coerce::Context::new();
 /// llm_extract::validate::min_len(&vec![1], 2, Default::default(), &mut cx);
 /// assert_eq!(cx.issues()[0].message, "has 1 items, fewer than the minimum 2");
 /// ```
@@ -321,7 +321,7 @@ pub fn max_len<T: Length + ?Sized>(value: &T, max: usize, span: Span, cx: &mut C
 ///
 /// ```
 /// let re = regex::Regex::new(r"^\d+$").ok();
-/// let mut cx = llm_extract::Context::new();
+/// let mut cx = llm_extract::coerce::Context::new();
 /// llm_extract::validate::pattern(&"12a".to_string(), re.as_ref(), r"^\d+$", Default::default(), &mut cx);
 /// assert_eq!(cx.issues()[0].message, r#""12a" does not match the pattern ^\d+$"#);
 /// ```
@@ -357,7 +357,7 @@ pub fn pattern<T: Text + ?Sized>(
 ///
 /// ```
 /// use llm_extract::validate::{one_of, Allowed};
-/// let mut cx = llm_extract::Context::new();
+/// let mut cx = llm_extract::coerce::Context::new();
 /// one_of(&"maybe".to_string(), &[Allowed::Str("yes"), Allowed::Str("no")], Default::default(), &mut cx);
 /// assert_eq!(cx.issues()[0].message, r#""maybe" is not one of "yes", "no""#);
 /// ```

@@ -1,9 +1,9 @@
 //! [`Extract`] for the std types a reply type is made of, with the lenient readings of
 //! each recorded as coercions.
 
-use super::{is_placeholder, number_in_text, number_to_string, parse_bool, parse_number};
+use crate::coerce::{is_placeholder, number_in_text, number_to_string, parse_bool, parse_number};
+use crate::coerce::{Context, Extract, Failed};
 use crate::error::Category;
-use crate::extract::{Context, Extract, Failed};
 use crate::node::{Node, NodeKind, Number};
 use crate::path::Segment;
 use crate::report::CoercionKind;
@@ -12,24 +12,11 @@ use std::hash::{BuildHasher, Hash};
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// Costs of the coercions, in one place so their order is easy to see: cheaper readings win.
-pub(crate) mod cost {
-    pub const FLOAT_TO_INTEGER: u32 = 1;
-    pub const PLACEHOLDER: u32 = 1;
-    pub const NULL_TO_EMPTY: u32 = 1;
-    pub const STRING_TO_NUMBER: u32 = 2;
-    pub const TO_STRING: u32 = 2;
-    pub const TO_BOOL: u32 = 2;
-    pub const SINGLE_TO_LIST: u32 = 2;
-    pub const LIST_TO_SINGLE: u32 = 2;
-    pub const NUMBER_FROM_TEXT: u32 = 4;
-}
-
 /// In lenient mode, a one-item array where a single value is expected gives its item.
 pub(crate) fn single<'n, 'a>(node: &'n Node<'a>, cx: &mut Context) -> &'n Node<'a> {
     match &node.kind {
         NodeKind::Array(items) if items.len() == 1 && cx.lenient() => {
-            cx.coerce(CoercionKind::ListToSingle, node.span, cost::LIST_TO_SINGLE);
+            cx.coerce(CoercionKind::ListToSingle, node.span);
             &items[0]
         }
         _ => node,
@@ -45,19 +32,11 @@ fn number_in_string(node: &Node<'_>, cx: &mut Context) -> Option<Number> {
         return None;
     }
     if let Some(n) = parse_number(&s.text) {
-        cx.coerce(
-            CoercionKind::StringToNumber,
-            node.span,
-            cost::STRING_TO_NUMBER,
-        );
+        cx.coerce(CoercionKind::StringToNumber, node.span);
         return Some(n);
     }
     let n = number_in_text(&s.text)?;
-    cx.coerce(
-        CoercionKind::NumberFromText,
-        node.span,
-        cost::NUMBER_FROM_TEXT,
-    );
+    cx.coerce(CoercionKind::NumberFromText, node.span);
     Some(n)
 }
 
@@ -95,11 +74,7 @@ where
             if !cx.lenient() {
                 return Err(cx.mismatch("an integer", node));
             }
-            cx.coerce(
-                CoercionKind::FloatToInteger,
-                node.span,
-                cost::FLOAT_TO_INTEGER,
-            );
+            cx.coerce(CoercionKind::FloatToInteger, node.span);
             // Exact: f has no fraction and the casts saturate only outside the range checked.
             if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
                 T::try_from(f as u64).map_err(|_| out_of_range(cx))
@@ -158,7 +133,7 @@ impl Extract for bool {
         };
         match read {
             Some(b) => {
-                cx.coerce(CoercionKind::ToBool, node.span, cost::TO_BOOL);
+                cx.coerce(CoercionKind::ToBool, node.span);
                 Ok(b)
             }
             None => Err(cx.mismatch("a boolean", node)),
@@ -175,7 +150,7 @@ impl Extract for String {
             NodeKind::Bool(b) if cx.lenient() => b.to_string(),
             _ => return Err(cx.mismatch("a string", node)),
         };
-        cx.coerce(CoercionKind::ToString, node.span, cost::TO_STRING);
+        cx.coerce(CoercionKind::ToString, node.span);
         Ok(text)
     }
 }
@@ -214,11 +189,7 @@ impl<T: Extract> Extract for Option<T> {
         match &node.kind {
             NodeKind::Null => Ok(None),
             NodeKind::String(s) if cx.lenient() && is_placeholder(&s.text) => {
-                cx.coerce(
-                    CoercionKind::PlaceholderToNone,
-                    node.span,
-                    cost::PLACEHOLDER,
-                );
+                cx.coerce(CoercionKind::PlaceholderToNone, node.span);
                 Ok(None)
             }
             _ => T::from_node(node, cx).map(Some),
@@ -268,12 +239,12 @@ pub(crate) fn sequence<T: Extract, C: FromIterator<T>>(
             }
         }
         NodeKind::Null if cx.lenient() => {
-            cx.coerce(CoercionKind::NullToEmpty, node.span, cost::NULL_TO_EMPTY);
+            cx.coerce(CoercionKind::NullToEmpty, node.span);
             Ok(std::iter::empty().collect())
         }
         _ if cx.lenient() => {
             let read = cx.wrapping(node, |cx| {
-                cx.coerce(CoercionKind::SingleToList, node.span, cost::SINGLE_TO_LIST);
+                cx.coerce(CoercionKind::SingleToList, node.span);
                 T::from_node(node, cx).map(|v| std::iter::once(v).collect())
             });
             read.unwrap_or_else(|| Err(cx.mismatch("an array", node)))
@@ -422,7 +393,7 @@ fn map<K: MapKey, V: Extract>(
     let entries = match &node.kind {
         NodeKind::Object(entries) => entries,
         NodeKind::Null if cx.lenient() => {
-            cx.coerce(CoercionKind::NullToEmpty, node.span, cost::NULL_TO_EMPTY);
+            cx.coerce(CoercionKind::NullToEmpty, node.span);
             return Ok(());
         }
         _ => return Err(cx.mismatch("an object", node)),
@@ -442,7 +413,7 @@ fn map<K: MapKey, V: Extract>(
             match (key, value) {
                 (Some(k), Ok(v)) => {
                     if insert(k, v) {
-                        cx.coerce(CoercionKind::DuplicateKey, entry.key_span, 1);
+                        cx.coerce(CoercionKind::DuplicateKey, entry.key_span);
                     }
                 }
                 _ => failed = true,
@@ -490,7 +461,7 @@ impl Extract for serde_json::Map<String, serde_json::Value> {
                 _ => Err(cx.mismatch("an object", node)),
             },
             NodeKind::Null if cx.lenient() => {
-                cx.coerce(CoercionKind::NullToEmpty, node.span, cost::NULL_TO_EMPTY);
+                cx.coerce(CoercionKind::NullToEmpty, node.span);
                 Ok(serde_json::Map::new())
             }
             _ => Err(cx.mismatch("an object", node)),
@@ -500,7 +471,8 @@ impl Extract for serde_json::Map<String, serde_json::Value> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{CoercionKind, Context, Extract, Mode, Node};
+    use crate::coerce::{Context, Extract, Mode, Node};
+    use crate::CoercionKind;
     use serde_json::json;
     use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 

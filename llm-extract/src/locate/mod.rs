@@ -11,14 +11,11 @@
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
 mod scan;
-mod sections;
+pub(crate) mod sections;
 mod tags;
 
-use crate::error::{Category, Error, Issue};
-use crate::extractor::Settings;
-use crate::parse::{self, Parsed};
-use crate::path::Path;
-use crate::report::{Repair, RepairKind};
+use crate::report::RepairKind;
+use crate::settings::Settings;
 use crate::span::Span;
 
 /// Where a candidate was found; decides its rank.
@@ -46,12 +43,21 @@ pub(crate) struct Candidate {
     pub base_cost: u32,
     /// Repairs describing the surroundings (fence, prose, wrapper).
     pub context: Vec<(RepairKind, Span)>,
-    /// The candidate is a JSON string whose content is the document.
-    pub embedded: bool,
-    /// The candidate is `Label: value` lines (found only when nothing else is there).
-    pub sections: bool,
-    /// The value's opener never closes: it runs to the end of its region (cut off).
-    pub unclosed: bool,
+    /// What kind of text the span holds, which decides how it is parsed.
+    pub form: Form,
+}
+
+/// What a candidate's span holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// A value whose opener closes within its region.
+    Value,
+    /// A value whose opener never closes: it runs to the end of its region (cut off).
+    Unclosed,
+    /// A JSON string whose content is the document.
+    Embedded,
+    /// `Label: value` lines (found only when nothing else is there).
+    Sections,
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
@@ -70,6 +76,24 @@ struct Region {
 pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
     let markup = tags::scan(text, settings);
     let thoughts: Vec<Span> = markup.thoughts.iter().map(|t| t.whole).collect();
+    let regions = regions(text, settings, markup.answers, &thoughts);
+    let mut candidates: Vec<Candidate> = regions
+        .iter()
+        .flat_map(|region| candidates_in(text, region))
+        .collect();
+    if candidates.is_empty() {
+        candidates = section_candidates(text, &regions);
+    }
+    rank(text, settings, &mut candidates);
+    Located {
+        candidates,
+        thoughts: markup.thoughts.iter().map(|t| t.content).collect(),
+    }
+}
+
+/// The stretches of text to search, best-ranked first: marker pairs, answer tags, fences
+/// outside reasoning, then the prose outside reasoning.
+fn regions(text: &str, settings: &Settings, answers: Vec<Span>, thoughts: &[Span]) -> Vec<Region> {
     let mut regions: Vec<Region> = Vec::new();
     for pair in &settings.marker_pairs {
         for span in marker_pair_regions(text, &pair.0, &pair.1) {
@@ -80,7 +104,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
             });
         }
     }
-    for span in markup.answers {
+    for span in answers {
         regions.push(Region {
             span,
             origin: Origin::Explicit,
@@ -108,7 +132,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
     // The prose: everything outside the reasoning blocks.
     let mut cursor = 0;
     let mut outside = Vec::new();
-    for t in &thoughts {
+    for t in thoughts {
         if t.start > cursor {
             outside.push(Span::new(cursor, t.start));
         }
@@ -125,88 +149,98 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         });
     }
 
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for region in &regions {
-        let content = &text[region.span.start..region.span.end];
-        let trimmed = content.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let lead = region.span.start + (content.len() - content.trim_start().len());
-        if trimmed.len() > 2 {
-            if let Some(inner) = decode_embedded(trimmed) {
-                let inner = inner.trim_start();
-                if inner.starts_with('{') || inner.starts_with('[') {
-                    candidates.push(Candidate {
-                        span: Span::new(lead, lead + trimmed.len()),
-                        origin: region.origin,
-                        base_cost: RepairKind::EmbeddedJson.cost(),
-                        context: vec![(
-                            RepairKind::EmbeddedJson,
-                            Span::new(lead, lead + trimmed.len()),
-                        )],
-                        embedded: true,
-                        sections: false,
-                        unclosed: false,
-                    });
-                    continue;
-                }
+    regions
+}
+
+/// The values in one region: an escaped document, or the balanced and unclosed spans the scan
+/// finds, each with what its surroundings cost.
+fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
+    let mut candidates = Vec::new();
+    let content = &text[region.span.start..region.span.end];
+    let trimmed = content.trim();
+    if trimmed.is_empty() {
+        return candidates;
+    }
+    let lead = region.span.start + (content.len() - content.trim_start().len());
+    if trimmed.len() > 2 {
+        if let Some(inner) = decode_embedded(trimmed) {
+            let inner = inner.trim_start();
+            if inner.starts_with('{') || inner.starts_with('[') {
+                candidates.push(Candidate {
+                    span: Span::new(lead, lead + trimmed.len()),
+                    origin: region.origin,
+                    base_cost: RepairKind::EmbeddedJson.cost(),
+                    context: vec![(
+                        RepairKind::EmbeddedJson,
+                        Span::new(lead, lead + trimmed.len()),
+                    )],
+                    form: Form::Embedded,
+                });
+                return candidates;
             }
         }
-        for (found, place) in scan::values(text, region.span) {
-            let whole_region = text[region.span.start..found.start].trim().is_empty()
-                && text[found.end.min(region.span.end)..region.span.end]
-                    .trim()
-                    .is_empty();
-            let mut context = Vec::new();
-            let mut origin = region.origin;
-            match (region.origin, &region.context) {
-                (_, Some(c)) => context.push(*c),
-                (Origin::Prose, None)
-                    if whole_region && region.span == Span::new(0, text.len()) =>
-                {
-                    origin = Origin::Whole;
-                }
-                (Origin::Prose, None) => match jsonp_wrapper(text, found) {
-                    Some(wrapper) => context.push((RepairKind::JsonpWrapper, wrapper)),
-                    None => context.push((RepairKind::SurroundingText, region.span)),
-                },
-                _ => {}
+    }
+    for (found, place) in scan::values(text, region.span) {
+        let whole_region = text[region.span.start..found.start].trim().is_empty()
+            && text[found.end.min(region.span.end)..region.span.end]
+                .trim()
+                .is_empty();
+        let mut context = Vec::new();
+        let mut origin = region.origin;
+        match (region.origin, &region.context) {
+            (_, Some(c)) => context.push(*c),
+            (Origin::Prose, None) if whole_region && region.span == Span::new(0, text.len()) => {
+                origin = Origin::Whole;
             }
-            if place == scan::Place::Nested {
-                // Inside an opener that never closed: the opener is more likely a value cut off
-                // by the end of the text than a stray brace in prose.
-                context.push((
-                    RepairKind::NestedValue,
-                    Span::new(region.span.start, found.start),
-                ));
-            }
+            (Origin::Prose, None) => match jsonp_wrapper(text, found) {
+                Some(wrapper) => context.push((RepairKind::JsonpWrapper, wrapper)),
+                None => context.push((RepairKind::SurroundingText, region.span)),
+            },
+            _ => {}
+        }
+        if place == scan::Place::Nested {
+            // Inside an opener that never closed: the opener is more likely a value cut off
+            // by the end of the text than a stray brace in prose.
+            context.push((
+                RepairKind::NestedValue,
+                Span::new(region.span.start, found.start),
+            ));
+        }
+        candidates.push(Candidate {
+            span: found,
+            origin,
+            base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
+            context,
+            form: if place == scan::Place::Unclosed {
+                Form::Unclosed
+            } else {
+                Form::Value
+            },
+        });
+    }
+    candidates
+}
+
+/// When no value was found: `Label: value` lines in the prose, as an object.
+fn section_candidates(text: &str, regions: &[Region]) -> Vec<Candidate> {
+    let mut candidates = Vec::new();
+    for region in regions.iter().filter(|r| r.origin == Origin::Prose) {
+        if let Some(node) = sections::sections(text, region.span) {
             candidates.push(Candidate {
-                span: found,
-                origin,
-                base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
-                context,
-                embedded: false,
-                sections: false,
-                unclosed: place == scan::Place::Unclosed,
+                span: Span::new(node.span.start, region.span.end),
+                origin: Origin::Prose,
+                base_cost: RepairKind::LabeledSections.cost(),
+                context: vec![(RepairKind::LabeledSections, node.span)],
+                form: Form::Sections,
             });
         }
     }
-    if candidates.is_empty() {
-        for region in regions.iter().filter(|r| r.origin == Origin::Prose) {
-            if let Some(node) = sections::sections(text, region.span) {
-                candidates.push(Candidate {
-                    span: Span::new(node.span.start, region.span.end),
-                    origin: Origin::Prose,
-                    base_cost: RepairKind::LabeledSections.cost(),
-                    context: vec![(RepairKind::LabeledSections, node.span)],
-                    embedded: false,
-                    sections: true,
-                    unclosed: false,
-                });
-            }
-        }
-    }
+    candidates
+}
+
+/// One candidate per place (its best-ranked reading), a caller's markers promoted, then
+/// sorted best first.
+fn rank(text: &str, settings: &Settings, candidates: &mut Vec<Candidate>) {
     // One candidate per place: the best-ranked reading of it.
     candidates.sort_by_key(|c| (c.span.start, c.span.end, c.origin, c.base_cost));
     candidates.dedup_by_key(|c| (c.span.start, c.span.end));
@@ -223,10 +257,6 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         }
     }
     candidates.sort_by_key(|c| (c.base_cost, c.origin, c.span.start));
-    Located {
-        candidates,
-        thoughts: markup.thoughts.iter().map(|t| t.content).collect(),
-    }
 }
 
 /// `callback( {...} );` around a value: the span of the wrapper's head.
@@ -265,84 +295,9 @@ fn marker_pair_regions(text: &str, start: &str, end: &str) -> Vec<Span> {
     out
 }
 
-/// Parses one candidate and adds its context repairs.
-pub(crate) fn parse_candidate<'t>(
-    text: &'t str,
-    candidate: &Candidate,
-    settings: &Settings,
-    paths: parse::RepairPaths,
-) -> Result<Parsed<'t>, Error> {
-    let mut parsed = if candidate.sections {
-        let node = sections::sections(text, candidate.span)
-            .ok_or_else(|| crate::extractor::not_found(text))?;
-        Parsed {
-            end: candidate.span.end,
-            node,
-            repairs: Vec::new(),
-        }
-    } else if candidate.embedded {
-        parse_embedded(text, candidate, settings)?
-    } else {
-        parse::parse_span_with(text, candidate.span, settings.max_depth, paths)?
-    };
-    frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
-    Ok(parsed)
-}
-
-/// [`parse_candidate`] for callers that want only a `serde_json::Value`: built directly by
-/// the parser, without the node tree.
-pub(crate) fn parse_candidate_value(
-    text: &str,
-    candidate: &Candidate,
-    settings: &Settings,
-) -> Result<parse::ParsedValue, Error> {
-    if candidate.sections || candidate.embedded {
-        let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
-        return Ok(parse::ParsedValue {
-            complete: parsed.node.is_complete_deep(),
-            value: parsed.node.to_value(),
-            repairs: parsed.repairs,
-            end: parsed.end,
-        });
-    }
-    let mut parsed = parse::parse_value_span(text, candidate.span, settings.max_depth)?;
-    frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
-    Ok(parsed)
-}
-
-/// Adds what the candidate's surroundings cost to the parser's repairs: the context repairs
-/// first (fence, prose, wrapper), and text left over after the value's `end`.
-fn frame_repairs(text: &str, candidate: &Candidate, end: usize, repairs: &mut Vec<Repair>) {
-    let trailing = &text[end.min(candidate.span.end)..candidate.span.end];
-    if candidate.origin != Origin::Prose && !trailing.trim().is_empty() {
-        repairs.push(repair(
-            RepairKind::TrailingText,
-            Span::new(end, candidate.span.end),
-        ));
-    }
-    let parsed = std::mem::take(repairs);
-    repairs.extend(
-        candidate
-            .context
-            .iter()
-            .map(|&(kind, span)| repair(kind, span)),
-    );
-    repairs.extend(parsed);
-}
-
-fn repair(kind: RepairKind, span: Span) -> Repair {
-    Repair {
-        kind,
-        span,
-        path: Path::root(),
-        position: None,
-        cost: kind.cost(),
-    }
-}
-
 /// The document inside `literal` when it is a JSON string (`"{\"a\": 1}"`), or the
 /// content of one without its outer quotes (`{\"a\": 1}`, as escaped JSON is often pasted).
-fn decode_embedded(literal: &str) -> Option<String> {
+pub(crate) fn decode_embedded(literal: &str) -> Option<String> {
     if literal.starts_with('"') {
         return serde_json::from_str(literal).ok();
     }
@@ -351,59 +306,6 @@ fn decode_embedded(literal: &str) -> Option<String> {
         return serde_json::from_str(&format!("\"{literal}\"")).ok();
     }
     None
-}
-
-/// A JSON string holding a document: decode it, parse the document, and point every span at
-/// the string (positions inside the decoded text do not exist in the original).
-fn parse_embedded(
-    text: &str,
-    candidate: &Candidate,
-    settings: &Settings,
-) -> Result<Parsed<'static>, Error> {
-    let literal = &text[candidate.span.start..candidate.span.end];
-    let inner: String = decode_embedded(literal).ok_or_else(|| {
-        Error::new(vec![Issue::new(
-            Category::Syntax,
-            Path::root(),
-            "invalid escaped JSON string",
-        )
-        .at(candidate.span)])
-    })?;
-    let start = inner.len() - inner.trim_start().len();
-    let parsed = parse::parse_span(&inner, Span::new(start, inner.len()), settings.max_depth)
-        .map_err(|e| {
-            Error::new(
-                e.issues()
-                    .iter()
-                    .cloned()
-                    .map(|i| Issue {
-                        span: Some(candidate.span),
-                        position: None,
-                        ..i
-                    })
-                    .collect(),
-            )
-        })?;
-    let mut parsed = parsed.into_owned();
-    let mut stack = vec![&mut parsed.node];
-    while let Some(node) = stack.pop() {
-        node.span = candidate.span;
-        match &mut node.kind {
-            crate::node::NodeKind::Array(items) => stack.extend(items.iter_mut()),
-            crate::node::NodeKind::Object(entries) => {
-                for e in entries.iter_mut() {
-                    e.key_span = candidate.span;
-                    stack.push(&mut e.value);
-                }
-            }
-            _ => {}
-        }
-    }
-    for r in &mut parsed.repairs {
-        r.span = candidate.span;
-    }
-    parsed.end = candidate.span.end;
-    Ok(parsed)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! XML-like tags: reasoning blocks to split off, and answer tags to look in first.
 
-use crate::extractor::Settings;
+use crate::settings::Settings;
 use crate::span::Span;
 
 /// A reasoning block: the whole block (with its tags) and the text inside.

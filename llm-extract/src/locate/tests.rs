@@ -1,5 +1,5 @@
 use super::*;
-use crate::extractor::Settings;
+use crate::settings::Settings;
 
 fn starts(text: &str) -> Vec<(usize, Origin)> {
     let mut found: Vec<_> = locate(text, &Settings::default())
@@ -63,12 +63,12 @@ fn thoughts_are_split_off() {
 fn labeled_sections_only_when_nothing_else() {
     let text = "Title: A\nPlan: B";
     let located = locate(text, &Settings::default());
-    assert!(located.candidates.len() == 1 && located.candidates[0].sections);
+    assert!(located.candidates.len() == 1 && located.candidates[0].form == Form::Sections);
     let text = "Title: A\nPlan: B\n{\"a\": 1}";
     assert!(locate(text, &Settings::default())
         .candidates
         .iter()
-        .all(|c| !c.sections));
+        .all(|c| c.form != Form::Sections));
 }
 
 #[test]

@@ -32,7 +32,7 @@ mod provider;
 pub use provider::definitions;
 
 use crate::error::{Category, Error, Issue};
-use crate::extract::{Context, Extract, Failed};
+use crate::coerce::{Context, Extract, Failed};
 use crate::extractor::Extractor;
 use crate::node::{Entry, Node, NodeKind, Quoting, Str};
 use crate::path::Path;

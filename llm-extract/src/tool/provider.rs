@@ -1,6 +1,6 @@
 //! The tool list of a model API, written from a user's enum of tools (feature `schema`).
 
-use crate::extract::Extract;
+use crate::coerce::Extract;
 use crate::provider::{for_provider, Provider};
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};

@@ -1,8 +1,7 @@
-//! The `coerce` stage: the [`Extract`] trait that walks a [`Node`] into a Rust type.
+//! The [`Extract`] trait and the [`Context`] a reading records into.
 //!
-//! The crate implements [`Extract`] for the std types a reply type is made of (see
-//! [`crate::coerce`] for the lenient readings each one accepts); `#[derive(Extract)]`
-//! implements it for your own structs and enums.
+//! The crate implements [`Extract`] for the std types a reply type is made of;
+//! `#[derive(Extract)]` implements it for your own structs and enums.
 
 use crate::error::{Category, Issue};
 use crate::node::Node;
@@ -48,7 +47,7 @@ pub struct Checkpoint {
 /// found, and the coercion mode.
 ///
 /// ```
-/// use llm_extract::{Context, Extract, Node};
+/// use llm_extract::coerce::{Context, Extract, Node};
 /// let node = Node::from_value(&serde_json::json!("42"));
 /// let mut cx = Context::new();
 /// assert_eq!(u8::from_node(&node, &mut cx), Ok(42));
@@ -152,13 +151,13 @@ impl Context {
         out
     }
 
-    /// Records a coercion at the current path.
-    pub fn coerce(&mut self, kind: CoercionKind, span: Span, cost: u32) {
+    /// Records a coercion at the current path, at its kind's [cost](CoercionKind::cost).
+    pub fn coerce(&mut self, kind: CoercionKind, span: Span) {
         self.coercions.push(Coercion {
+            cost: kind.cost(),
             kind,
             path: self.path(),
             span,
-            cost,
         });
     }
 

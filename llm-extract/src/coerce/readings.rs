@@ -1,0 +1,234 @@
+//! Lenient readings of text: the small, pure functions that coercion is built from
+//! (numbers, bools and placeholders written as text).
+
+use crate::node::Number;
+
+/// A number written as text: `"42"`, `" 42 "`, `"-3.5"`, `"+7"`, `"4,200"`, `"1e3"`.
+///
+/// Thousands separators must group digits by three; anything else (`"42 apples"`,
+/// `"4,20"`, `"NaN"`) is `None`.
+///
+/// ```
+/// use llm_extract::coerce::{parse_number, Number};
+/// assert_eq!(parse_number(" 4,200 "), Some(Number::PosInt(4200)));
+/// assert_eq!(parse_number("-3"), Some(Number::NegInt(-3)));
+/// assert_eq!(parse_number("2.5"), Some(Number::Float(2.5)));
+/// assert_eq!(parse_number("4,20"), None);
+/// ```
+pub fn parse_number(text: &str) -> Option<Number> {
+    let text = text.trim();
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let negative = text.starts_with('-');
+    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let (int_part, rest) = match unsigned.find(['.', 'e', 'E']) {
+        Some(i) => unsigned.split_at(i),
+        None => (unsigned, ""),
+    };
+    let digits: std::borrow::Cow<'_, str> = if int_part.contains(',') {
+        let mut groups = int_part.split(',');
+        let first = groups.next()?;
+        if first.is_empty() || first.len() > 3 || groups.clone().any(|g| g.len() != 3) {
+            return None;
+        }
+        int_part.replace(',', "").into()
+    } else {
+        int_part.into()
+    };
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if rest.is_empty() {
+        if digits.is_empty() {
+            return None;
+        }
+        if negative {
+            let n: i64 = format!("-{digits}").parse().ok()?;
+            return Some(if n == 0 {
+                Number::PosInt(0)
+            } else {
+                Number::NegInt(n)
+            });
+        }
+        if let Ok(n) = digits.parse::<u64>() {
+            return Some(Number::PosInt(n));
+        }
+    }
+    let check = rest.trim_start_matches(|c: char| {
+        c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')
+    });
+    if !check.is_empty() {
+        return None;
+    }
+    let sign = if negative { "-" } else { "" };
+    let f: f64 = format!("{sign}{digits}{rest}").parse().ok()?;
+    f.is_finite().then_some(Number::Float(f))
+}
+
+/// Longest text (in bytes) that counts as a "short sentence" for [`number_in_text`] and
+/// variant matching inside a sentence.
+pub const SHORT_TEXT: usize = 200;
+
+/// The one number in a short sentence: `"The answer is 42."` gives 42.
+///
+/// `None` when the text is long, holds no number, or holds several (which one was meant is
+/// then a guess, and we do not guess).
+///
+/// ```
+/// use llm_extract::coerce::{number_in_text, Number};
+/// assert_eq!(number_in_text("The answer is 42."), Some(Number::PosInt(42)));
+/// assert_eq!(number_in_text("about 1,500 users"), Some(Number::PosInt(1500)));
+/// assert_eq!(number_in_text("between 3 and 5"), None);
+/// assert_eq!(number_in_text("no digits"), None);
+/// ```
+pub fn number_in_text(text: &str) -> Option<Number> {
+    if text.len() > SHORT_TEXT {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut found: Option<Number> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        // A number starts here unless glued to a word ("v2", "mp3").
+        let glued = i > 0 && (bytes[i - 1].is_ascii_alphabetic() || bytes[i - 1] == b'_');
+        let negative =
+            i > 0 && bytes[i - 1] == b'-' && (i < 2 || !bytes[i - 2].is_ascii_alphanumeric());
+        let start = if negative { i - 1 } else { i };
+        let mut end = i;
+        loop {
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            // A comma followed by exactly three digits continues the number.
+            let three = end + 4 <= bytes.len()
+                && bytes[end] == b','
+                && bytes[end + 1..end + 4].iter().all(u8::is_ascii_digit)
+                && bytes.get(end + 4).is_none_or(|b| !b.is_ascii_digit());
+            if three {
+                end += 4;
+                continue;
+            }
+            break;
+        }
+        if end + 1 < bytes.len() && bytes[end] == b'.' && bytes[end + 1].is_ascii_digit() {
+            end += 1;
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+        }
+        let glued_after =
+            end < bytes.len() && (bytes[end].is_ascii_alphabetic() || bytes[end] == b'_');
+        if !glued && !glued_after {
+            let n = parse_number(&text[start..end])?;
+            if found.is_some() {
+                return None;
+            }
+            found = Some(n);
+        }
+        i = end.max(i + 1);
+    }
+    found
+}
+
+/// A boolean written as a word or digit: `true`/`yes`/`y`/`on`/`1` and
+/// `false`/`no`/`n`/`off`/`0`, any case, surrounding space and a final period ignored.
+///
+/// ```
+/// use llm_extract::coerce::parse_bool;
+/// assert_eq!(parse_bool("Yes"), Some(true));
+/// assert_eq!(parse_bool(" false "), Some(false));
+/// assert_eq!(parse_bool("maybe"), None);
+/// ```
+pub fn parse_bool(text: &str) -> Option<bool> {
+    let t = text.trim().trim_end_matches(['.', '!']).trim();
+    const TRUE: [&str; 6] = ["true", "yes", "y", "on", "1", "t"];
+    const FALSE: [&str; 6] = ["false", "no", "n", "off", "0", "f"];
+    if TRUE.iter().any(|w| w.eq_ignore_ascii_case(t)) {
+        Some(true)
+    } else if FALSE.iter().any(|w| w.eq_ignore_ascii_case(t)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Whether `text` is a placeholder for "no value": `N/A`, `none`, `null`, `-`, an empty
+/// string, `not available`, ...
+///
+/// ```
+/// use llm_extract::coerce::is_placeholder;
+/// assert!(is_placeholder("N/A"));
+/// assert!(is_placeholder("  None "));
+/// assert!(!is_placeholder("Nora"));
+/// ```
+pub fn is_placeholder(text: &str) -> bool {
+    const WORDS: [&str; 16] = [
+        "",
+        "n/a",
+        "na",
+        "n.a.",
+        "none",
+        "null",
+        "nil",
+        "-",
+        "--",
+        "\u{2014}",
+        "undefined",
+        "not available",
+        "not applicable",
+        "not specified",
+        "not provided",
+        "tbd",
+    ];
+    let t = text.trim();
+    t.len() <= 16 && WORDS.iter().any(|w| w.eq_ignore_ascii_case(t))
+}
+
+/// The lowercase words of `text`, split at non-alphanumerics and at camelCase humps:
+/// `"InProgress"`, `"in_progress"` and `"in progress"` all give `["in", "progress"]`.
+///
+/// ```
+/// assert_eq!(llm_extract::coerce::words("HTTPServer is_up"), vec!["http", "server", "is", "up"]);
+/// ```
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        if c.is_uppercase() && !current.is_empty() {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
+                out.push(std::mem::take(&mut current));
+            }
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// A number as text: integers as written, floats in the shortest form that reads back.
+pub fn number_to_string(n: Number) -> String {
+    match n {
+        Number::PosInt(n) => n.to_string(),
+        Number::NegInt(n) => n.to_string(),
+        Number::Float(f) => match serde_json::Number::from_f64(f) {
+            Some(j) => j.to_string(),
+            None => f.to_string(),
+        },
+    }
+}

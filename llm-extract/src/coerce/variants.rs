@@ -1,0 +1,199 @@
+//! Variant matching: which enum variant a name (or a sentence) stands for.
+
+use crate::coerce::{keys_match, words, SHORT_TEXT};
+use crate::coerce::{Context, Failed};
+use crate::error::{Category, Issue};
+use crate::report::CoercionKind;
+use crate::span::Span;
+
+/// The names an enum variant answers to: its canonical name, then its aliases.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantNames {
+    /// The canonical name (after `rename` / `rename_all`).
+    pub name: &'static str,
+    /// Further names (`alias = ".."`).
+    pub aliases: &'static [&'static str],
+}
+
+/// How a text matched an enum variant, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantMatch {
+    /// The canonical name, exactly.
+    Exact(usize),
+    /// The canonical name after case and punctuation normalization.
+    Normalized(usize),
+    /// An alias, exactly or normalized.
+    Alias(usize),
+    /// The name or an alias, as whole words inside a short sentence.
+    InText(usize),
+    /// Several variants match equally well; which one was meant would be a guess.
+    Ambiguous(Vec<usize>),
+    /// No variant matches.
+    NoMatch,
+}
+
+/// Finds the variant `text` names: exact name, then normalized name, then alias, then the
+/// name as whole words inside a short sentence (the longest such match wins; equal matches
+/// are [`VariantMatch::Ambiguous`]).
+///
+/// ```
+/// use llm_extract::coerce::{match_variant, VariantMatch, VariantNames};
+/// const V: &[VariantNames] = &[
+///     VariantNames { name: "Positive", aliases: &["good"] },
+///     VariantNames { name: "Negative", aliases: &[] },
+/// ];
+/// assert_eq!(match_variant("Positive", V), VariantMatch::Exact(0));
+/// assert_eq!(match_variant("NEGATIVE", V), VariantMatch::Normalized(1));
+/// assert_eq!(match_variant("good", V), VariantMatch::Alias(0));
+/// assert_eq!(match_variant("The sentiment is POSITIVE.", V), VariantMatch::InText(0));
+/// assert_eq!(match_variant("positive or negative", V), VariantMatch::Ambiguous(vec![0, 1]));
+/// ```
+pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
+    if let Some(i) = variants.iter().position(|v| v.name == text) {
+        return VariantMatch::Exact(i);
+    }
+    let trimmed = text.trim();
+    let normalized: Vec<usize> = variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| keys_match(v.name, trimmed))
+        .map(|(i, _)| i)
+        .collect();
+    match normalized.len() {
+        0 => {}
+        1 => return VariantMatch::Normalized(normalized[0]),
+        _ => return VariantMatch::Ambiguous(normalized),
+    }
+    // An alias written exactly beats one that matches only after normalization.
+    for exact in [true, false] {
+        let aliased: Vec<usize> = variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| {
+                v.aliases.iter().any(|a| {
+                    if exact {
+                        *a == trimmed
+                    } else {
+                        keys_match(a, trimmed)
+                    }
+                })
+            })
+            .map(|(i, _)| i)
+            .collect();
+        match aliased.len() {
+            0 => {}
+            1 => return VariantMatch::Alias(aliased[0]),
+            _ => return VariantMatch::Ambiguous(aliased),
+        }
+    }
+    if text.len() > SHORT_TEXT {
+        return VariantMatch::NoMatch;
+    }
+    let sentence = words(text);
+    if sentence.len() < 2 {
+        return VariantMatch::NoMatch;
+    }
+    // For each variant, the longest of its names found as consecutive whole words.
+    let mut best_len = 0;
+    let mut best: Vec<usize> = Vec::new();
+    for (i, v) in variants.iter().enumerate() {
+        let longest = std::iter::once(v.name)
+            .chain(v.aliases.iter().copied())
+            .map(words)
+            .filter(|w| !w.is_empty() && sentence.windows(w.len()).any(|win| win == w.as_slice()))
+            .map(|w| w.len())
+            .max()
+            .unwrap_or(0);
+        if longest == 0 {
+            continue;
+        }
+        if longest > best_len {
+            best_len = longest;
+            best.clear();
+        }
+        if longest == best_len {
+            best.push(i);
+        }
+    }
+    match best.len() {
+        0 => VariantMatch::NoMatch,
+        1 => VariantMatch::InText(best[0]),
+        _ => VariantMatch::Ambiguous(best),
+    }
+}
+
+/// What an enum needs to know to pick a variant from a name.
+#[derive(Debug)]
+pub struct EnumSpec {
+    /// The enum's name, for messages.
+    pub name: &'static str,
+    /// Each variant's names, in declaration order.
+    pub variants: &'static [VariantNames],
+    /// The `other` variant, which unknown names go to.
+    pub other: Option<usize>,
+}
+
+/// Picks the variant `text` names, recording how leniently; unknown names go to the
+/// `other` variant when there is one.
+pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Result<usize, Failed> {
+    let found = match_variant(text, spec.variants);
+    let (index, kind) = match found {
+        VariantMatch::Exact(i) => return Ok(i),
+        VariantMatch::Alias(i) if spec.variants[i].aliases.contains(&text) => {
+            (i, CoercionKind::AliasVariant)
+        }
+        _ if !cx.lenient() => return other_or_fail(text, span, spec, cx, None),
+        VariantMatch::Normalized(i) => (i, CoercionKind::NormalizedVariant),
+        VariantMatch::Alias(i) => (i, CoercionKind::AliasVariant),
+        VariantMatch::InText(i) => (i, CoercionKind::VariantFromText),
+        VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
+        VariantMatch::NoMatch => return other_or_fail(text, span, spec, cx, None),
+    };
+    cx.coerce(kind, span);
+    Ok(index)
+}
+
+fn other_or_fail(
+    text: &str,
+    span: Span,
+    spec: &EnumSpec,
+    cx: &mut Context,
+    ambiguous: Option<Vec<usize>>,
+) -> Result<usize, Failed> {
+    let names = |list: &mut dyn Iterator<Item = usize>| {
+        list.map(|i| format!("`{}`", spec.variants[i].name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let shown = crate::error::shorten(text, 40);
+    if let Some(list) = ambiguous {
+        let message = format!(
+            "{shown:?} is ambiguous: it matches {} equally",
+            names(&mut list.into_iter())
+        );
+        let issue = Issue::new(Category::Variant, cx.path(), message).at(span);
+        cx.push_issue(issue);
+        return Err(Failed);
+    }
+    if let Some(i) = spec.other {
+        cx.coerce(CoercionKind::OtherVariant, span);
+        return Ok(i);
+    }
+    let expected = names(&mut (0..spec.variants.len()));
+    let message = format!("unknown variant of `{}`", spec.name);
+    let issue = Issue::new(Category::Variant, cx.path(), message)
+        .expected(format!("one of {expected}"))
+        .found(format!("{shown:?}"))
+        .at(span);
+    cx.push_issue(issue);
+    Err(Failed)
+}
+
+/// The variant a map key names: exactly, after normalization, or by alias (no sentences, no
+/// `other`: a key is a name, not prose).
+pub fn variant_key(key: &str, spec: &EnumSpec) -> Option<usize> {
+    match match_variant(key, spec.variants) {
+        VariantMatch::Exact(i) | VariantMatch::Normalized(i) | VariantMatch::Alias(i) => Some(i),
+        _ => None,
+    }
+}
