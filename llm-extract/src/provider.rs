@@ -94,7 +94,7 @@ pub(crate) fn for_provider(
         Err(name) if provider == Provider::Gemini => {
             return Err(fail(
                 "$",
-                format!("the type `{name}` contains itself, and Gemini schemas have no `$ref` to write that"),
+                format!("the type {name} contains itself, and Gemini schemas have no `$ref` to write that"),
             ))
         }
         Err(_) => (schema, true),
@@ -135,14 +135,19 @@ fn inline(
     match schema {
         Value::Object(obj) => {
             if let Some(Value::String(r)) = obj.get("$ref") {
+                if r == "#" {
+                    // The root type inside itself.
+                    return Err("(the root type)".into());
+                }
                 let name = r.rsplit('/').next().unwrap_or(r).to_string();
-                if stack.contains(&name) {
-                    return Err(name);
+                if stack.contains(&format!("`{name}`")) {
+                    return Err(format!("`{name}`"));
                 }
                 let Some(def) = defs.get(&name) else {
                     return Ok(schema.clone());
                 };
-                stack.push(name);
+                let name = format!("`{name}`");
+                stack.push(name.clone());
                 let mut inlined = inline(def, defs, stack, depth + 1)?;
                 stack.pop();
                 // Keys next to `$ref` (a field's description) win over the definition's.
@@ -210,7 +215,9 @@ fn rewrite(schema: &mut Value, provider: Provider, path: &str, depth: usize) -> 
     if is_object {
         let free = match obj.get("additionalProperties") {
             Some(Value::Bool(false)) => false,
-            None | Some(Value::Bool(true)) => !obj.get("properties").is_some_and(|p| p.as_object().is_some_and(|m| !m.is_empty())),
+            // An object without `properties` is a map (`{"type": "object"}`); one with an
+            // empty `properties` is a struct without fields, which is fine closed.
+            None | Some(Value::Bool(true)) => !obj.get("properties").is_some_and(Value::is_object),
             Some(_) => true,
         };
         if free {

@@ -15,8 +15,9 @@ use serde_json::{json, Map, Value};
 ///
 /// A tool whose parameters cannot be made strict for OpenAI (a free-form map,
 /// `serde_json::Value`) is written with `"strict": false` and its plain schema, which OpenAI
-/// accepts; check `strict` if you rely on it. For Gemini such a tool keeps a plain
-/// `{"type": "object"}` for that parameter.
+/// accepts; check `strict` if you rely on it. For Gemini such a tool is declared without
+/// `parameters` (Gemini has no way to say "any object"), and so is a tool without fields.
+/// Use [`crate::json_schema_for`] to get the reason as an error instead.
 ///
 /// ```
 /// use llm_extract::tool::{definitions, Provider};
@@ -83,8 +84,21 @@ fn tools_in(schema: &Value, defs: &Value) -> Vec<Tool> {
         return vec![Tool { name, description: description(schema), parameters: schema.clone() }];
     };
     let mut out = Vec::new();
+    collect(options, defs, &mut out, 0);
+    out
+}
+
+/// The tools in the options of an enum's `oneOf`; unit variants come as a nested `oneOf` of
+/// constants (or an `enum`), data variants as objects.
+fn collect(options: &[Value], defs: &Value, out: &mut Vec<Tool>, depth: usize) {
     for option in options {
         let option = resolve(option, defs);
+        if let Some(nested) = option.get("oneOf").or_else(|| option.get("anyOf")).and_then(Value::as_array) {
+            if depth < 4 {
+                collect(nested, defs, out, depth + 1);
+            }
+            continue;
+        }
         if let Some(c) = option.get("const").and_then(Value::as_str) {
             out.push(empty_tool(c, description(option)));
             continue;
@@ -113,7 +127,6 @@ fn tools_in(schema: &Value, defs: &Value) -> Vec<Tool> {
             }
         }
     }
-    out
 }
 
 fn empty_tool(name: &str, description: Option<String>) -> Tool {
@@ -127,14 +140,15 @@ fn empty_tool(name: &str, description: Option<String>) -> Tool {
 fn render(tool: Tool, defs: &Value, provider: Provider) -> Value {
     // The parameters with the enum's definitions, so `$ref`s inside still resolve.
     let mut parameters = tool.parameters;
+    let refers = parameters.to_string().contains("\"$ref\"");
     if let (Value::Object(p), Value::Object(d)) = (&mut parameters, defs) {
-        if !d.is_empty() {
+        if refers && !d.is_empty() {
             p.insert("$defs".into(), Value::Object(d.clone()));
         }
     }
     let (params, strict) = match for_provider(parameters.clone(), provider, true) {
         Ok(p) => (p, true),
-        Err(_) => (lenient(parameters, provider), false),
+        Err(_) => (lenient(parameters), false),
     };
     let mut decl = Map::new();
     decl.insert("name".into(), json!(tool.name));
@@ -152,20 +166,20 @@ fn render(tool: Tool, defs: &Value, provider: Provider) -> Value {
             Value::Object(decl)
         }
         Provider::Gemini => {
-            decl.insert("parameters".into(), params);
+            // A function without parameters has none (Gemini refuses an empty object).
+            let empty = params.get("properties").and_then(Value::as_object).is_some_and(Map::is_empty);
+            if !empty && strict {
+                decl.insert("parameters".into(), params);
+            }
             Value::Object(decl)
         }
     }
 }
 
-/// The parameters as they are when they cannot be made strict: `$schema` dropped, and for
-/// Gemini a plain object schema (it takes no `$ref`).
-fn lenient(mut parameters: Value, provider: Provider) -> Value {
+/// The parameters as they are when they cannot be made strict, `$schema` dropped.
+fn lenient(mut parameters: Value) -> Value {
     if let Value::Object(p) = &mut parameters {
         p.remove("$schema");
-        if provider == Provider::Gemini {
-            return json!({"type": "object"});
-        }
     }
     parameters
 }
