@@ -35,6 +35,7 @@ pub enum Category {
 
 /// One problem found in the text, at one path.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Issue {
     /// What kind of problem.
     pub category: Category,

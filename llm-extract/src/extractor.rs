@@ -12,6 +12,7 @@ use serde::Serialize;
 
 /// A value extracted from text, with the report of what leniency did to get it.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Extracted<T> {
     /// The value.
     pub value: T,
@@ -117,6 +118,9 @@ impl Extractor {
         let mut best: Option<(u32, serde_json::Value)> = None;
         let mut first_error = None;
         for candidate in &located.candidates {
+            if candidate.form == Form::Text {
+                continue; // schema-less: prose is not a value
+            }
             if best
                 .as_ref()
                 .is_some_and(|(score, _)| *score <= candidate.base_cost)
@@ -278,6 +282,25 @@ impl Extractor {
                     continue;
                 }
             };
+            if candidate.form == Form::Text {
+                // The reply as plain text: only when nothing else read, for a type that
+                // reads text; its failure says nothing the other candidates did not.
+                if best.is_some() || !T::FROM_PROSE {
+                    continue;
+                }
+                // Prose is text, not an object: a struct does not take it as its only field.
+                if let Ok(extracted) = select::read::<T>(text, parsed, paths) {
+                    let wrapped = extracted
+                        .report
+                        .coercions
+                        .iter()
+                        .any(|c| c.kind == crate::CoercionKind::WrappedInStruct);
+                    if !wrapped {
+                        best = Some((extracted.report.score, extracted));
+                    }
+                }
+                continue;
+            }
             if let Some((score, _)) = &best {
                 if *score <= candidate.base_cost {
                     break; // every later candidate costs at least this much

@@ -212,6 +212,97 @@ impl<'a> Node<'a> {
     }
 }
 
+impl Node<'_> {
+    /// The same tree with every borrowed string copied, so it no longer borrows the input.
+    pub fn into_owned(self) -> Node<'static> {
+        // Iterative post-order rebuild, so deep trees cannot overflow the stack.
+        enum Work<'a> {
+            Visit(Node<'a>),
+            BuildArray(Span, bool, usize),
+            BuildObject(Span, bool, Vec<(Str<'static>, Span)>),
+        }
+        let mut work = vec![Work::Visit(self)];
+        let mut done: Vec<Node<'static>> = Vec::new();
+        while let Some(item) = work.pop() {
+            match item {
+                Work::Visit(mut node) => match std::mem::replace(&mut node.kind, NodeKind::Null) {
+                    NodeKind::Array(items) => {
+                        work.push(Work::BuildArray(node.span, node.complete, items.len()));
+                        work.extend(items.into_iter().rev().map(Work::Visit));
+                    }
+                    NodeKind::Object(entries) => {
+                        let mut keys = Vec::with_capacity(entries.len());
+                        let mut values = Vec::with_capacity(entries.len());
+                        for mut e in entries {
+                            let value = e.take_value();
+                            keys.push((
+                                std::mem::replace(
+                                    &mut e.key,
+                                    Str {
+                                        text: Cow::Borrowed(""),
+                                        quoting: Quoting::Double,
+                                    },
+                                )
+                                .into_owned(),
+                                e.key_span,
+                            ));
+                            values.push(value);
+                        }
+                        work.push(Work::BuildObject(node.span, node.complete, keys));
+                        work.extend(values.into_iter().rev().map(Work::Visit));
+                    }
+                    NodeKind::String(s) => done.push(Node {
+                        kind: NodeKind::String(s.into_owned()),
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                    NodeKind::Null => done.push(Node {
+                        kind: NodeKind::Null,
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                    NodeKind::Bool(b) => done.push(Node {
+                        kind: NodeKind::Bool(b),
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                    NodeKind::Number(n) => done.push(Node {
+                        kind: NodeKind::Number(n),
+                        span: node.span,
+                        complete: node.complete,
+                    }),
+                },
+                Work::BuildArray(span, complete, n) => {
+                    let items = done.split_off(done.len() - n);
+                    done.push(Node {
+                        kind: NodeKind::Array(items),
+                        span,
+                        complete,
+                    });
+                }
+                Work::BuildObject(span, complete, keys) => {
+                    let values = done.split_off(done.len() - keys.len());
+                    let entries = keys
+                        .into_iter()
+                        .zip(values)
+                        .map(|((key, key_span), value)| Entry {
+                            key,
+                            key_span,
+                            value,
+                        })
+                        .collect();
+                    done.push(Node {
+                        kind: NodeKind::Object(entries),
+                        span,
+                        complete,
+                    });
+                }
+            }
+        }
+        done.pop().expect("one root")
+    }
+}
+
 impl Drop for Node<'_> {
     /// Drops deep trees iteratively: the default, recursive drop would overflow the stack on
     /// input nested far beyond `max_depth`'s default, which callers may raise. Shallow trees

@@ -19,6 +19,9 @@ pub enum RepairKind {
     EmbeddedJson,
     /// The value was assembled from `Label: value` lines.
     LabeledSections,
+    /// The reply (or a fence's body) was read as plain text by a target type that reads text:
+    /// a `String`, a number in a sentence, an enum variant named in prose.
+    TextAsValue,
     /// A `//`, `#` or `/* */` comment was removed.
     Comment,
     /// A trailing comma before `}` or `]` was removed.
@@ -49,6 +52,25 @@ pub enum RepairKind {
     InvalidEscape,
     /// A quote inside a string that did not end it.
     UnescapedQuote,
+    /// A string's closing quote was missing: it ended where the structure around it resumed
+    /// (`"engineer, "team": ..` ends before the `,`).
+    MissingQuote,
+    /// A `"""triple-quoted"""` string (Python), read with its common indentation removed.
+    TripleQuotedString,
+    /// A closing bracket of the wrong kind closed the innermost container (`[1, 2}`).
+    WrongBracket,
+    /// An opening bracket was missing and inserted (`[{"a": 1}, "b": 2}]`).
+    MissingOpeningBracket,
+    /// A Python tuple `(1, 2)` read as an array.
+    TupleAsArray,
+    /// A Python set `{'a', 'b'}` read as an array.
+    SetAsArray,
+    /// `1_000`: digit separators removed.
+    DigitSeparator,
+    /// A number JSON cannot hold as written (leading zeros such as `02134`), kept as a string.
+    NumberAsString,
+    /// A Unicode space (U+2000..U+200B, U+3000, U+180E, U+FEFF, ...) between tokens.
+    UnicodeWhitespace,
     /// `"a" + "b"` joined into one string.
     StringConcatenation,
     /// A closing bracket with nothing to close, or of the wrong kind.
@@ -93,10 +115,14 @@ impl RepairKind {
             NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
             // Output cut off by a token limit is common and says nothing against the reading.
             TruncatedString | TruncatedContainer | TruncatedLiteral => 1,
+            UnicodeWhitespace | DigitSeparator | TupleAsArray | TripleQuotedString => 1,
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
+            MissingQuote | NumberAsString | SetAsArray => 2,
+            WrongBracket | MissingOpeningBracket => 3,
             UnquotedString | TruncatedKey => 2,
             StrayBracket | MissingBracket => 3,
             LabeledSections | SkippedText => 4,
+            TextAsValue => 6,
             // A truncated reply with many small repairs must still beat a value found inside
             // it; only a reading with prose for keys should lose to one.
             NestedValue | SentenceKey => 12,
@@ -106,6 +132,7 @@ impl RepairKind {
 
 /// One repair: what, where in the text, and where in the value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Repair {
     /// What was repaired.
     pub kind: RepairKind,
@@ -211,6 +238,7 @@ impl CoercionKind {
 
 /// One coercion: what, where in the value and the text, and its cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Coercion {
     /// What was done.
     pub kind: CoercionKind,
@@ -224,6 +252,7 @@ pub struct Coercion {
 
 /// Everything leniency did to produce a value, and how well the value fits.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Syntax repairs, in source order.
     pub repairs: Vec<Repair>,

@@ -48,6 +48,7 @@ impl Span {
 
 /// A 1-based line and column (columns count characters, not bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[non_exhaustive]
 pub struct Position {
     /// Line number, starting at 1.
     pub line: usize,

@@ -39,6 +39,7 @@ pub struct JsonPath {
 /// assert_eq!((found[1].path.to_string(), found[1].value), ("$.a[1]".to_string(), &serde_json::json!(20)));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Resolved<'v> {
     /// Where the value is, e.g. `$.items[1].id`.
     pub path: Path,

@@ -193,6 +193,7 @@ pub trait Matcher: Send + Sync + 'static {
 
 /// A matcher's name and arity, as [`Registry::metadata`] lists them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct MatcherInfo {
     /// The name assertions use.
     pub name: String,
@@ -213,12 +214,6 @@ pub struct Registry {
     matchers: BTreeMap<String, Arc<dyn Matcher>>,
 }
 
-impl Default for Registry {
-    fn default() -> Registry {
-        Registry::new()
-    }
-}
-
 impl fmt::Debug for Registry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.matchers.keys()).finish()
@@ -226,13 +221,6 @@ impl fmt::Debug for Registry {
 }
 
 impl Registry {
-    /// A registry with every built-in matcher.
-    pub fn new() -> Registry {
-        let mut registry = Registry::empty();
-        super::matchers::register_builtins(&mut registry);
-        registry
-    }
-
     /// A registry with no matcher at all.
     ///
     /// ```

@@ -10,6 +10,23 @@ use std::cmp::Ordering;
 
 type Prepared = Result<Option<Box<dyn Any + Send + Sync>>, String>;
 
+// The built-ins are defined here, so the registry that holds them all is built here too
+// (`matcher.rs` knows nothing of them).
+impl Registry {
+    /// A registry with every built-in matcher.
+    pub fn new() -> Registry {
+        let mut registry = Registry::empty();
+        register_builtins(&mut registry);
+        registry
+    }
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::new()
+    }
+}
+
 pub(crate) fn register_builtins(registry: &mut Registry) {
     registry.register(ToEqual);
     registry.register(ToBeNull);

@@ -58,6 +58,9 @@ pub(crate) enum Form {
     Embedded,
     /// `Label: value` lines (found only when nothing else is there).
     Sections,
+    /// The whole region as plain text, for a target type that reads text (a `String`, a
+    /// number in a sentence, an enum variant named in prose). Tried after every other form.
+    Text,
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
@@ -76,6 +79,24 @@ struct Region {
 pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
     let markup = tags::scan(text, settings);
     let thoughts: Vec<Span> = markup.thoughts.iter().map(|t| t.whole).collect();
+    let regions = regions(text, settings, markup.answers, &thoughts);
+    let mut candidates: Vec<Candidate> = regions
+        .iter()
+        .flat_map(|region| candidates_in(text, region))
+        .collect();
+    if candidates.iter().all(|c| c.form == Form::Text) {
+        candidates.extend(section_candidates(text, &regions));
+    }
+    rank(text, settings, &mut candidates);
+    Located {
+        candidates,
+        thoughts: markup.thoughts.iter().map(|t| t.content).collect(),
+    }
+}
+
+/// The stretches of text to search, best-ranked first: marker pairs, answer tags, fences
+/// outside reasoning, then the prose outside reasoning.
+fn regions(text: &str, settings: &Settings, answers: Vec<Span>, thoughts: &[Span]) -> Vec<Region> {
     let mut regions: Vec<Region> = Vec::new();
     for pair in &settings.marker_pairs {
         for span in marker_pair_regions(text, &pair.0, &pair.1) {
@@ -86,7 +107,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
             });
         }
     }
-    for span in markup.answers {
+    for span in answers {
         regions.push(Region {
             span,
             origin: Origin::Explicit,
@@ -114,7 +135,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
     // The prose: everything outside the reasoning blocks.
     let mut cursor = 0;
     let mut outside = Vec::new();
-    for t in &thoughts {
+    for t in thoughts {
         if t.start > cursor {
             outside.push(Span::new(cursor, t.start));
         }
@@ -131,86 +152,109 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         });
     }
 
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for region in &regions {
-        let content = &text[region.span.start..region.span.end];
-        let trimmed = content.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let lead = region.span.start + (content.len() - content.trim_start().len());
-        if trimmed.len() > 2 {
-            if let Some(inner) = decode_embedded(trimmed) {
-                let inner = inner.trim_start();
-                if inner.starts_with('{') || inner.starts_with('[') {
-                    candidates.push(Candidate {
-                        span: Span::new(lead, lead + trimmed.len()),
-                        origin: region.origin,
-                        base_cost: RepairKind::EmbeddedJson.cost(),
-                        context: vec![(
-                            RepairKind::EmbeddedJson,
-                            Span::new(lead, lead + trimmed.len()),
-                        )],
-                        form: Form::Embedded,
-                    });
-                    continue;
-                }
+    regions
+}
+
+/// The values in one region: an escaped document, or the balanced and unclosed spans the scan
+/// finds, each with what its surroundings cost.
+fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
+    let mut candidates = Vec::new();
+    let content = &text[region.span.start..region.span.end];
+    let trimmed = content.trim();
+    if trimmed.is_empty() {
+        return candidates;
+    }
+    let lead = region.span.start + (content.len() - content.trim_start().len());
+    if trimmed.len() > 2 {
+        if let Some(inner) = decode_embedded(trimmed) {
+            let inner = inner.trim_start();
+            if inner.starts_with('{') || inner.starts_with('[') {
+                candidates.push(Candidate {
+                    span: Span::new(lead, lead + trimmed.len()),
+                    origin: region.origin,
+                    base_cost: RepairKind::EmbeddedJson.cost(),
+                    context: vec![(
+                        RepairKind::EmbeddedJson,
+                        Span::new(lead, lead + trimmed.len()),
+                    )],
+                    form: Form::Embedded,
+                });
+                return candidates;
             }
         }
-        for (found, place) in scan::values(text, region.span) {
-            let whole_region = text[region.span.start..found.start].trim().is_empty()
-                && text[found.end.min(region.span.end)..region.span.end]
-                    .trim()
-                    .is_empty();
-            let mut context = Vec::new();
-            let mut origin = region.origin;
-            match (region.origin, &region.context) {
-                (_, Some(c)) => context.push(*c),
-                (Origin::Prose, None)
-                    if whole_region && region.span == Span::new(0, text.len()) =>
-                {
-                    origin = Origin::Whole;
-                }
-                (Origin::Prose, None) => match jsonp_wrapper(text, found) {
-                    Some(wrapper) => context.push((RepairKind::JsonpWrapper, wrapper)),
-                    None => context.push((RepairKind::SurroundingText, region.span)),
-                },
-                _ => {}
+    }
+    for (found, place) in scan::values(text, region.span) {
+        let whole_region = text[region.span.start..found.start].trim().is_empty()
+            && text[found.end.min(region.span.end)..region.span.end]
+                .trim()
+                .is_empty();
+        let mut context = Vec::new();
+        let mut origin = region.origin;
+        match (region.origin, &region.context) {
+            (_, Some(c)) => context.push(*c),
+            (Origin::Prose, None) if whole_region && region.span == Span::new(0, text.len()) => {
+                origin = Origin::Whole;
             }
-            if place == scan::Place::Nested {
-                // Inside an opener that never closed: the opener is more likely a value cut off
-                // by the end of the text than a stray brace in prose.
-                context.push((
-                    RepairKind::NestedValue,
-                    Span::new(region.span.start, found.start),
-                ));
-            }
+            (Origin::Prose, None) => match jsonp_wrapper(text, found) {
+                Some(wrapper) => context.push((RepairKind::JsonpWrapper, wrapper)),
+                None => context.push((RepairKind::SurroundingText, region.span)),
+            },
+            _ => {}
+        }
+        if place == scan::Place::Nested {
+            // Inside an opener that never closed: the opener is more likely a value cut off
+            // by the end of the text than a stray brace in prose.
+            context.push((
+                RepairKind::NestedValue,
+                Span::new(region.span.start, found.start),
+            ));
+        }
+        candidates.push(Candidate {
+            span: found,
+            origin,
+            base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
+            context,
+            form: if place == scan::Place::Unclosed {
+                Form::Unclosed
+            } else {
+                Form::Value
+            },
+        });
+    }
+    if region.origin != Origin::OtherFence {
+        // The region itself, as text: `The sentiment is POSITIVE.`, `about 3.5 stars`.
+        let span = Span::new(lead, lead + trimmed.len());
+        candidates.push(Candidate {
+            span,
+            origin: region.origin,
+            base_cost: RepairKind::TextAsValue.cost(),
+            context: vec![(RepairKind::TextAsValue, span)],
+            form: Form::Text,
+        });
+    }
+    candidates
+}
+
+/// When no value was found: `Label: value` lines in the prose, as an object.
+fn section_candidates(text: &str, regions: &[Region]) -> Vec<Candidate> {
+    let mut candidates = Vec::new();
+    for region in regions.iter().filter(|r| r.origin == Origin::Prose) {
+        if let Some(node) = sections::sections(text, region.span) {
             candidates.push(Candidate {
-                span: found,
-                origin,
-                base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
-                context,
-                form: if place == scan::Place::Unclosed {
-                    Form::Unclosed
-                } else {
-                    Form::Value
-                },
+                span: Span::new(node.span.start, region.span.end),
+                origin: Origin::Prose,
+                base_cost: RepairKind::LabeledSections.cost(),
+                context: vec![(RepairKind::LabeledSections, node.span)],
+                form: Form::Sections,
             });
         }
     }
-    if candidates.is_empty() {
-        for region in regions.iter().filter(|r| r.origin == Origin::Prose) {
-            if let Some(node) = sections::sections(text, region.span) {
-                candidates.push(Candidate {
-                    span: Span::new(node.span.start, region.span.end),
-                    origin: Origin::Prose,
-                    base_cost: RepairKind::LabeledSections.cost(),
-                    context: vec![(RepairKind::LabeledSections, node.span)],
-                    form: Form::Sections,
-                });
-            }
-        }
-    }
+    candidates
+}
+
+/// One candidate per place (its best-ranked reading), a caller's markers promoted, then
+/// sorted best first.
+fn rank(text: &str, settings: &Settings, candidates: &mut Vec<Candidate>) {
     // One candidate per place: the best-ranked reading of it.
     candidates.sort_by_key(|c| (c.span.start, c.span.end, c.origin, c.base_cost));
     candidates.dedup_by_key(|c| (c.span.start, c.span.end));
@@ -227,10 +271,6 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         }
     }
     candidates.sort_by_key(|c| (c.base_cost, c.origin, c.span.start));
-    Located {
-        candidates,
-        thoughts: markup.thoughts.iter().map(|t| t.content).collect(),
-    }
 }
 
 /// `callback( {...} );` around a value: the span of the wrapper's head.

@@ -107,8 +107,21 @@ static STRUCTURAL: [bool; 256] = {
     table[b']' as usize] = true;
     table[b'"' as usize] = true;
     table[b'\\' as usize] = true;
+    table[b'/' as usize] = true;
+    table[b'#' as usize] = true;
     table
 };
+
+/// Whether a comment may start at `i`: the parser reads `//` and `#` as comments where a
+/// token may start, so the scan does too (a bracket inside a comment closes nothing).
+fn comment_starts(bytes: &[u8], i: usize) -> bool {
+    let token_start = i == 0
+        || matches!(
+            bytes[i - 1],
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'{' | b'['
+        );
+    token_start && (bytes[i] == b'#' || bytes.get(i + 1) == Some(&b'/'))
+}
 
 /// Where values may be in `region` of `text`: each top-level balanced `{...}` / `[...]` span,
 /// string-aware (a `}` inside a `"..."` string closes nothing). When an opener is never
@@ -132,6 +145,8 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
     let mut stack: Vec<usize> = Vec::new();
     let mut children: Vec<Span> = Vec::new();
     let mut in_string = false;
+    // How many `{` and `[` are open, so a stray closer is found in O(1).
+    let (mut objects, mut arrays) = (0usize, 0usize);
     let mut i = region.start;
     while i < region.end {
         let b = bytes[i];
@@ -150,16 +165,36 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
             continue;
         }
         match b {
+            b'/' | b'#' if !stack.is_empty() && comment_starts(bytes, i) => {
+                i = memchr::memchr(b'\n', &bytes[i..region.end]).map_or(region.end, |n| i + n);
+                continue;
+            }
             b'"' if !stack.is_empty() => in_string = true,
             b'{' | b'[' => {
                 if stack.is_empty() {
                     children.clear();
                 }
+                if b == b'{' {
+                    objects += 1;
+                } else {
+                    arrays += 1;
+                }
                 stack.push(i);
             }
             b'}' | b']' => {
-                // A mismatched closer still closes the innermost opener: tolerant, and O(1).
+                // As the parser does: a closer of a kind that is not open is stray; one of the
+                // wrong kind closes only the innermost opener.
+                let kind_open = if b == b'}' { objects } else { arrays };
+                if kind_open == 0 && !stack.is_empty() {
+                    i += 1;
+                    continue;
+                }
                 if let Some(open) = stack.pop() {
+                    if bytes[open] == b'{' {
+                        objects -= 1;
+                    } else {
+                        arrays -= 1;
+                    }
                     let span = Span::new(open, i + 1);
                     match stack.len() {
                         0 => out.push((span, Place::TopLevel)),
@@ -180,9 +215,41 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
         let content = &text[region.start..region.end];
         let trimmed = content.trim();
         let start = region.start + (content.len() - content.trim_start().len());
-        if !trimmed.is_empty() && serde_json::from_str::<serde_json::Value>(trimmed).is_ok() {
+        if looks_scalar(trimmed) {
             out.push((Span::new(start, start + trimmed.len()), Place::TopLevel));
         }
     }
     out
+}
+
+/// Whether `text` (trimmed, the whole region) reads as one JSON-like scalar: a quoted string
+/// (closed or not), a number (also `2.`, `-`-signed), or a literal such as `True` or `None`.
+/// Prose is not: it is a candidate only as text, for a target type that reads text.
+fn looks_scalar(text: &str) -> bool {
+    const LITERALS: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "nan",
+        "infinity",
+        "-infinity",
+    ];
+    let Some(first) = text.bytes().next() else {
+        return false;
+    };
+    match first {
+        b'`' => !text.starts_with("``"),
+        b'"' | b'\'' => true,
+        _ if text.starts_with(['\u{201c}', '\u{2018}']) => true,
+        b'0'..=b'9' | b'-' | b'+' | b'.' => {
+            text.len() <= 64
+                && text.bytes().all(|b| {
+                    b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E' | b'_')
+                })
+        }
+        _ => LITERALS.iter().any(|l| text.eq_ignore_ascii_case(l)),
+    }
 }

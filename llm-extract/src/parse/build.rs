@@ -19,6 +19,8 @@ pub(crate) trait Build<'a> {
     fn object(entries: Self::Object, span: Span, complete: bool) -> Self::Value;
     /// Adds a member, in source order.
     fn insert(object: &mut Self::Object, key: Str<'a>, key_span: Span, value: Self::Value);
+    /// Whether no entry was inserted yet.
+    fn is_empty(object: &Self::Object) -> bool;
 }
 
 /// Builds the [`Node`] tree.
@@ -46,6 +48,10 @@ impl<'a> Build<'a> for Tree {
             span,
             complete,
         }
+    }
+
+    fn is_empty(object: &Vec<Entry<'a>>) -> bool {
+        object.is_empty()
     }
 
     fn insert(object: &mut Vec<Entry<'a>>, key: Str<'a>, key_span: Span, value: Node<'a>) {
@@ -87,6 +93,10 @@ impl<'a> Build<'a> for Json {
 
     fn object(entries: Self::Object, _: Span, _: bool) -> serde_json::Value {
         serde_json::Value::Object(entries)
+    }
+
+    fn is_empty(object: &Self::Object) -> bool {
+        object.is_empty()
     }
 
     fn insert(object: &mut Self::Object, key: Str<'a>, _: Span, value: serde_json::Value) {

@@ -21,7 +21,7 @@ mod string;
 use build::{Build, Json, Tree};
 
 use crate::error::{Category, Error, Issue};
-use crate::node::{Entry, Node, NodeKind, Quoting, Str};
+use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::path::{Path, Segment};
 use crate::report::{Repair, RepairKind};
 use crate::span::{Position, Span};
@@ -209,6 +209,8 @@ enum Frame<'a, B: Build<'a>> {
         start: usize,
         items: Vec<B::Value>,
         after_comma: Option<usize>,
+        /// The byte that closes it besides `]`: `)` for a tuple, `}` for a set.
+        alt_closer: Option<u8>,
     },
     Object {
         start: usize,
@@ -267,7 +269,20 @@ pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
 pub(crate) fn is_delimiter(b: u8) -> bool {
     matches!(
         b,
-        b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}' | b'/' | b'#' | b')' | b';' | 0x0c
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b','
+            | b':'
+            | b']'
+            | b'}'
+            | b'/'
+            | b'#'
+            | b')'
+            | b';'
+            | 0x0c
+            | b'{'
+            | b'['
     )
 }
 
@@ -346,11 +361,53 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let mut expect = Expect::Value;
         loop {
             self.skip_trivia();
-            let Some(b) = self.peek() else {
+            let Some(mut b) = self.peek() else {
                 return self.finish_at_eof(expect);
             };
+            if let Some(Frame::Array {
+                alt_closer: Some(c),
+                ..
+            }) = self.stack.last()
+            {
+                if b == *c {
+                    b = b']';
+                }
+            }
             match expect {
                 Expect::Value => match b {
+                    b'(' => {
+                        // A Python tuple: an array closed by `)`.
+                        if self.stack.len() >= self.max_depth {
+                            return Err(self.too_deep());
+                        }
+                        self.repair(RepairKind::TupleAsArray, Span::new(self.pos, self.pos + 1));
+                        self.stack.push(Frame::Array {
+                            start: self.pos,
+                            items: Vec::new(),
+                            after_comma: None,
+                            alt_closer: Some(b')'),
+                        });
+                        self.pos += 1;
+                    }
+                    b'"' | b'\''
+                        if self.slot() == Slot::ArrayValue
+                            && self.looks_like_whole_key(self.pos) =>
+                    {
+                        // `[{"a": 1}, "b": 2}]`: a member where an item belongs; its object's
+                        // `{` is missing.
+                        if self.stack.len() >= self.max_depth {
+                            return Err(self.too_deep());
+                        }
+                        self.repair(RepairKind::MissingOpeningBracket, Span::at(self.pos));
+                        self.open_objects += 1;
+                        self.stack.push(Frame::Object {
+                            start: self.pos,
+                            entries: B::Object::default(),
+                            key: None,
+                            after_comma: None,
+                        });
+                        expect = Expect::Key;
+                    }
                     b'{' | b'[' => {
                         if self.stack.len() >= self.max_depth {
                             return Err(self.too_deep());
@@ -371,6 +428,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                                 start,
                                 items: Vec::new(),
                                 after_comma: None,
+                                alt_closer: None,
                             });
                         }
                     }
@@ -450,6 +508,18 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         let paths = std::mem::replace(&mut self.paths, RepairPaths::Skip);
                         let (key, complete) = self.key();
                         self.paths = paths;
+                        if key.quoting == Quoting::Unquoted
+                            && complete
+                            && self.peek().is_some_and(|b| {
+                                string::opening_quote(&self.bytes[self.pos..self.end]).is_some()
+                                    && b != b'`'
+                            })
+                        {
+                            // `NOTE "w": ..`: a stray word before the real, quoted key.
+                            self.repairs.truncate(logged);
+                            self.repair(RepairKind::SkippedText, Span::new(start, self.pos));
+                            continue;
+                        }
                         if !complete {
                             self.repair(RepairKind::TruncatedKey, Span::new(start, self.end));
                             return self.finish_at_eof(Expect::Key);
@@ -484,6 +554,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         self.pos += 1;
                         expect = Expect::Value;
                     }
+                    b',' if self.set_follows(b) => {
+                        // `{'a', 'b'}`: a Python set, read as an array.
+                        self.object_to_set();
+                        expect = Expect::Separator;
+                    }
                     b',' | b'}' => {
                         self.missing_value();
                         expect = Expect::Separator;
@@ -513,6 +588,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
                         self.pos += 1;
                     }
+                    b'{' if self.object_in_array() => {
+                        // `[{"i": 1{"i": 2}]`: the object's `}` and the `,` are missing.
+                        self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
+                        if let Some(done) = self.pop_frame(self.pos, true) {
+                            return Ok(done);
+                        }
+                        self.repair(RepairKind::MissingComma, Span::at(self.pos));
+                        expect = Expect::Value;
+                    }
                     _ => {
                         // Two values with no comma between them.
                         self.repair(RepairKind::MissingComma, Span::at(self.pos));
@@ -524,6 +608,63 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 },
             }
         }
+    }
+
+    /// Whether the innermost container is an object whose parent is an array.
+    fn object_in_array(&self) -> bool {
+        let n = self.stack.len();
+        n >= 2
+            && matches!(self.stack[n - 1], Frame::Object { .. })
+            && matches!(self.stack[n - 2], Frame::Array { .. })
+    }
+
+    /// At `,` or `}` right after an object's first key: whether the object is a set
+    /// (`{'a', 'b'}`): the key was quoted and the next item, if any, is not a key.
+    fn set_follows(&self, b: u8) -> bool {
+        let Some(Frame::Object {
+            entries,
+            key: Some((key, _)),
+            ..
+        }) = self.stack.last()
+        else {
+            return false;
+        };
+        if !B::is_empty(entries) || key.quoting == Quoting::Unquoted {
+            return false;
+        }
+        if b == b'}' {
+            // `{"a"}` is an object missing a value more often than a one-item set.
+            return false;
+        }
+        let mut j = self.pos + 1;
+        while j < self.end && matches!(self.bytes[j], b' ' | b'\t' | b'\n' | b'\r') {
+            j += 1;
+        }
+        j < self.end
+            && string::opening_quote(&self.bytes[j..self.end]).is_some()
+            && !self.looks_like_key(j)
+    }
+
+    /// Turns the innermost object, which holds only a key so far, into a set's array whose
+    /// first item is that key.
+    fn object_to_set(&mut self) {
+        let Some(Frame::Object {
+            start,
+            key: Some((key, key_span)),
+            ..
+        }) = self.stack.pop()
+        else {
+            unreachable!("set_follows checked the frame");
+        };
+        self.open_objects -= 1;
+        self.repair(RepairKind::SetAsArray, Span::new(start, start + 1));
+        let item = B::scalar(Node::new(NodeKind::String(key), key_span));
+        self.stack.push(Frame::Array {
+            start,
+            items: vec![item],
+            after_comma: None,
+            alt_closer: Some(b'}'),
+        });
     }
 
     fn set_after_comma(&mut self, at: Option<usize>) {
@@ -614,6 +755,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             self.pos += 1;
             return None;
         };
+        if target + 1 < self.stack.len() && self.input_continues_after(self.pos + 1) {
+            // `{"a": [1, 2}, "b": 3}`: the wrong kind of closer, with more members after it.
+            // It closes only the innermost container, and the enclosing one reads on.
+            self.repair_container(RepairKind::WrongBracket, Span::new(self.pos, self.pos + 1));
+            self.pos += 1;
+            return self.pop_frame(self.pos, true);
+        }
         // Containers opened after the matching one lack their closing bracket.
         while self.stack.len() > target + 1 {
             self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
@@ -636,6 +784,16 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
         self.pos += 1;
         self.pop_frame(self.pos, true)
+    }
+
+    /// Whether a separator or another value follows `at` (whitespace skipped), rather than
+    /// the end of the input or more closers.
+    fn input_continues_after(&self, at: usize) -> bool {
+        let rest = &self.bytes[at.min(self.end)..self.end];
+        match rest.iter().find(|b| !b.is_ascii_whitespace()) {
+            None | Some(b'}' | b']') => false,
+            Some(_) => true,
+        }
     }
 
     fn after_comma_of_top(&self) -> Option<usize> {
@@ -954,97 +1112,6 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             span,
             complete: self.pos < self.end || self.stack.is_empty(),
         }
-    }
-}
-
-impl Node<'_> {
-    /// The same tree with every borrowed string copied, so it no longer borrows the input.
-    pub fn into_owned(self) -> Node<'static> {
-        // Iterative post-order rebuild, so deep trees cannot overflow the stack.
-        enum Work<'a> {
-            Visit(Node<'a>),
-            BuildArray(Span, bool, usize),
-            BuildObject(Span, bool, Vec<(Str<'static>, Span)>),
-        }
-        let mut work = vec![Work::Visit(self)];
-        let mut done: Vec<Node<'static>> = Vec::new();
-        while let Some(item) = work.pop() {
-            match item {
-                Work::Visit(mut node) => match std::mem::replace(&mut node.kind, NodeKind::Null) {
-                    NodeKind::Array(items) => {
-                        work.push(Work::BuildArray(node.span, node.complete, items.len()));
-                        work.extend(items.into_iter().rev().map(Work::Visit));
-                    }
-                    NodeKind::Object(entries) => {
-                        let mut keys = Vec::with_capacity(entries.len());
-                        let mut values = Vec::with_capacity(entries.len());
-                        for mut e in entries {
-                            let value = e.take_value();
-                            keys.push((
-                                std::mem::replace(
-                                    &mut e.key,
-                                    Str {
-                                        text: Cow::Borrowed(""),
-                                        quoting: Quoting::Double,
-                                    },
-                                )
-                                .into_owned(),
-                                e.key_span,
-                            ));
-                            values.push(value);
-                        }
-                        work.push(Work::BuildObject(node.span, node.complete, keys));
-                        work.extend(values.into_iter().rev().map(Work::Visit));
-                    }
-                    NodeKind::String(s) => done.push(Node {
-                        kind: NodeKind::String(s.into_owned()),
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                    NodeKind::Null => done.push(Node {
-                        kind: NodeKind::Null,
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                    NodeKind::Bool(b) => done.push(Node {
-                        kind: NodeKind::Bool(b),
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                    NodeKind::Number(n) => done.push(Node {
-                        kind: NodeKind::Number(n),
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                },
-                Work::BuildArray(span, complete, n) => {
-                    let items = done.split_off(done.len() - n);
-                    done.push(Node {
-                        kind: NodeKind::Array(items),
-                        span,
-                        complete,
-                    });
-                }
-                Work::BuildObject(span, complete, keys) => {
-                    let values = done.split_off(done.len() - keys.len());
-                    let entries = keys
-                        .into_iter()
-                        .zip(values)
-                        .map(|((key, key_span), value)| Entry {
-                            key,
-                            key_span,
-                            value,
-                        })
-                        .collect();
-                    done.push(Node {
-                        kind: NodeKind::Object(entries),
-                        span,
-                        complete,
-                    });
-                }
-            }
-        }
-        done.pop().expect("one root")
     }
 }
 

@@ -1,10 +1,11 @@
-//! Numbers: exact as JSON writes them, plus the forms models write (`.5`, `5.`, `+5`, `007`,
-//! `0x1F`, `-Infinity`).
+//! Numbers: exact as JSON writes them, plus the forms models write (`.5`, `5.`, `+5`, `1_000`,
+//! `0x1F`, `-Infinity`). Leading zeros (`02134`) keep the token as text.
 
 use super::{token_ends_at, Parser};
-use crate::node::{Node, NodeKind, Number};
+use crate::node::{Node, NodeKind, Number, Quoting, Str};
 use crate::report::RepairKind;
 use crate::span::Span;
+use std::borrow::Cow;
 
 /// Reads an integer the way serde_json does: exact within `u64`/`i64`, else the nearest `f64`.
 pub(crate) fn integer(digits: &str, negative: bool) -> Number {
@@ -72,7 +73,12 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             return None;
         }
         let int_start = i;
-        while i < end && b[i].is_ascii_digit() {
+        let mut separators = false;
+        while i < end
+            && (b[i].is_ascii_digit()
+                || (b[i] == b'_' && i > int_start && i + 1 < end && b[i + 1].is_ascii_digit()))
+        {
+            separators |= b[i] == b'_';
             i += 1;
         }
         let int_digits = i - int_start;
@@ -114,7 +120,20 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let span = Span::new(start, i);
         let at_end = i >= end && !self.stack_is_empty();
         let leading_zero = int_digits > 1 && b[int_start] == b'0';
-        let standard = !explicit_plus
+        if leading_zero && frac_digits.is_none() && exponent.is_none() && !at_end && !separators {
+            // `02134` (a zip code, an id): JSON cannot hold it as written, and as a number it
+            // would lose its zeros. It stays text; a numeric target may still read it.
+            self.repair(RepairKind::NumberAsString, span);
+            return Some(Node::new(
+                NodeKind::String(Str {
+                    text: Cow::Borrowed(&self.text[start..i]),
+                    quoting: Quoting::Unquoted,
+                }),
+                span,
+            ));
+        }
+        let standard = !separators
+            && !explicit_plus
             && int_digits > 0
             && frac_digits != Some(0)
             && !leading_zero
@@ -127,7 +146,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
         } else {
             // Rewrite to a form Rust parses: no `+`, no leading zeros, digits around the dot.
-            let int_part = self.text[int_start..int_start + int_digits].trim_start_matches('0');
+            let digits: String = self.text[int_start..int_start + int_digits].replace('_', "");
+            let int_part = digits.trim_start_matches('0');
             let int_part = if int_part.is_empty() { "0" } else { int_part };
             let frac_part = match frac_digits {
                 Some(n) if n > 0 => {
@@ -149,6 +169,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         };
         if at_end {
             self.repair(RepairKind::TruncatedLiteral, span);
+        } else if separators {
+            self.repair(RepairKind::DigitSeparator, span);
         } else if !standard {
             self.repair(RepairKind::NonStandardNumber, span);
         }

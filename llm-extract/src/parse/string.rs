@@ -81,6 +81,21 @@ static STOPS_DOUBLE: [bool; 256] = {
     table
 };
 
+/// [`STOPS_DOUBLE`] plus `,`: in a value, a comma may be where a string missing its closing
+/// quote really ended.
+static STOPS_DOUBLE_VALUE: [bool; 256] = {
+    let mut table = STOPS_DOUBLE;
+    table[b',' as usize] = true;
+    table
+};
+
+/// Whether a key cut off by the end of the input counts as a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    Allowed,
+    Refused,
+}
+
 /// How far ahead the parser looks to decide whether a quote ends a string.
 const KEY_LOOKAHEAD: usize = 256;
 
@@ -112,10 +127,16 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             Quote::Backtick => b'`',
             Quote::CurlyDouble | Quote::CurlySingle => 0xE2,
         };
+        let in_value = matches!(slot, Slot::ObjectValue | Slot::ArrayValue);
+        let stops = if in_value {
+            &STOPS_DOUBLE_VALUE
+        } else {
+            &STOPS_DOUBLE
+        };
         loop {
             // Fast scan to the next byte that needs a decision.
             if quote == Quote::Double {
-                while i < self.end && !STOPS_DOUBLE[self.bytes[i] as usize] {
+                while i < self.end && !stops[self.bytes[i] as usize] {
                     i += 1;
                 }
             } else {
@@ -124,6 +145,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     if b == special
                         || b == b'\\'
                         || b < 0x20
+                        || (in_value && b == b',')
                         || (quote == Quote::CurlyDouble && b == b'"')
                     {
                         break;
@@ -150,6 +172,17 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                         break;
                     }
                 }
+            } else if in_value && (b == b',' || b == b'\n') && self.member_follows(i, quote, slot) {
+                // No closing quote: the string ended where the next member (or item) begins.
+                let text = finish(self.text, owned, segment_start, i);
+                self.repair(RepairKind::MissingQuote, Span::at(i));
+                self.pos = i;
+                return Scanned {
+                    value: Str { text, quoting },
+                    complete: true,
+                };
+            } else if b == b',' {
+                i += 1;
             } else if b < 0x20 {
                 self.repair(RepairKind::ControlCharacter, Span::new(i, i + 1));
                 i += 1;
@@ -180,6 +213,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
         // The input ended inside the string. If a quote was passed over and structure follows
         // it, that quote was the real end: go back to it (at most once per input length).
+        let passed_a_quote = rejected.is_some();
         if let Some(r) = rejected {
             let rest = &self.bytes[r.at..self.end];
             if self.backtrack_budget >= rest.len() && memchr::memchr2(b'}', b']', rest).is_some() {
@@ -194,6 +228,31 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     _ => Cow::Borrowed(&self.text[content_start..r.at]),
                 };
                 self.pos = r.at + r.closer_len;
+                return Scanned {
+                    value: Str { text, quoting },
+                    complete: true,
+                };
+            }
+        }
+        // `{"a": "hello}` at the end of the input: the closers were the containers', not text.
+        if in_value && !passed_a_quote {
+            let content = &self.bytes[segment_start..self.end];
+            let mut at = content.len();
+            while at > 0 && matches!(content[at - 1], b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                at -= 1;
+            }
+            let run = &content[at..];
+            let first = run.iter().find(|b| matches!(b, b'}' | b']'));
+            let closer = if slot == Slot::ObjectValue {
+                b'}'
+            } else {
+                b']'
+            };
+            if first == Some(&closer) {
+                let at = segment_start + at;
+                let text = finish(self.text, owned, segment_start, at);
+                self.repair(RepairKind::MissingQuote, Span::at(at));
+                self.pos = at;
                 return Scanned {
                     value: Str { text, quoting },
                     complete: true,
@@ -323,9 +382,58 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
     }
 
+    /// At a `,` or newline at `at` inside a value string: whether what follows is the next
+    /// member (a quoted key and `:`) in an object, or the next quoted item (followed by `,` or
+    /// `]`) in an array, written with the same quote. Then the string lacked its closing
+    /// quote. Valid JSON never gets here: its strings hold no raw newline and no unescaped
+    /// quote. Bounded by `KEY_LOOKAHEAD`.
+    fn member_follows(&self, at: usize, quote: Quote, slot: Slot) -> bool {
+        let mut j = at + 1;
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        while j < limit && matches!(self.bytes[j], b' ' | b'\t' | b'\n' | b'\r') {
+            j += 1;
+        }
+        let Some((found, len)) = opening_quote(&self.bytes[j..self.end]) else {
+            return false;
+        };
+        // A quote that can close this string does (`[",", ","]` is valid JSON).
+        if j >= limit || found != quote || self.closes_here(j + len, slot) {
+            return false;
+        }
+        match slot {
+            Slot::ObjectValue => self.key_at(j, Cut::Refused),
+            Slot::ArrayValue => {
+                let mut k = j + 1;
+                while k < limit && self.bytes[k] != self.bytes[j] && self.bytes[k] != b'\n' {
+                    k += if self.bytes[k] == b'\\' { 2 } else { 1 };
+                }
+                if k >= limit || self.bytes[k] != self.bytes[j] {
+                    return false;
+                }
+                k += 1;
+                while k < limit && matches!(self.bytes[k], b' ' | b'\t') {
+                    k += 1;
+                }
+                k < self.end && matches!(self.bytes[k], b',' | b']')
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a key (quoted or a bare word) followed by `:` starts at `at`. Looks at most
     /// `KEY_LOOKAHEAD` bytes ahead, which keeps string scanning linear.
-    fn looks_like_key(&self, at: usize) -> bool {
+    pub(crate) fn looks_like_key(&self, at: usize) -> bool {
+        self.key_at(at, Cut::Allowed)
+    }
+
+    /// [`Self::looks_like_key`] for a key written whole (closing quote and `:`).
+    pub(crate) fn looks_like_whole_key(&self, at: usize) -> bool {
+        self.key_at(at, Cut::Refused)
+    }
+
+    /// [`Self::looks_like_key`], saying whether a quoted key cut off by the end of the input
+    /// counts.
+    fn key_at(&self, at: usize, cut: Cut) -> bool {
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
         let mut i = at;
         if let Some((quote, len)) = opening_quote(&self.bytes[at..self.end]) {
@@ -339,6 +447,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                             break;
                         }
                         Some(k) if self.bytes[i + k] == b'\\' => i += k + 2,
+                        // A key cut off by the end of the input.
+                        None if limit == self.end && cut == Cut::Allowed => return true,
                         _ => return false,
                     }
                     if i >= limit {
