@@ -230,10 +230,9 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
-        let untagged = raw.untagged.or(raw
-            .serde
+        let untagged = raw
             .untagged
-            .then(|| input.ident.span()));
+            .or(raw.serde.untagged.then(|| input.ident.span()));
         let container = Container {
             ident: &input.ident,
             generics: &input.generics,
@@ -297,12 +296,13 @@ fn fields<'a>(
                 None => (Member::Unnamed(syn::Index::from(i)), i.to_string()),
             };
             let renamed = raw.rename.as_ref().or(raw.serde.rename.as_ref());
-            let name = renamed.map(|r| r.value.clone()).unwrap_or_else(|| {
-                match (&f.ident, rename_all) {
-                    (Some(_), Some(case)) => case.apply(&base, false),
-                    _ => base.clone(),
-                }
-            });
+            let name =
+                renamed
+                    .map(|r| r.value.clone())
+                    .unwrap_or_else(|| match (&f.ident, rename_all) {
+                        (Some(_), Some(case)) => case.apply(&base, false),
+                        _ => base.clone(),
+                    });
             let name_span = match (&raw.rename, &member) {
                 (Some(r), _) => r.span,
                 (None, Member::Named(ident)) => ident.span(),

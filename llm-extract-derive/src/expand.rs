@@ -480,9 +480,9 @@ fn enum_body(rt: &TokenStream, c: &Container<'_>, variants: &[Variant<'_>]) -> T
                         -> ::core::result::Result<Self, #rt::Failed> { #body };
                 }
             });
-            let arms = fns.iter().enumerate().map(|(i, f)| {
-                quote!(#i => #f(__cx, ::core::option::Option::Some(__skip), &__raw),)
-            });
+            let arms = fns.iter().enumerate().map(
+                |(i, f)| quote!(#i => #f(__cx, ::core::option::Option::Some(__skip), &__raw),),
+            );
             let fallback = variants.iter().zip(&fns).filter(|(v, _)| !v.is_other()).map(|(_, f)| {
                 quote!(__u.attempt(__cx, |__cx| #f(__cx, ::core::option::Option::None, ""));)
             });
@@ -628,7 +628,9 @@ fn internal_variant(rt: &TokenStream, v: &Variant<'_>, deny_unknown: bool) -> To
             #rt::fields::<0>(__node, &__NONE, __skip, __cx)?;
             ::core::result::Result::Ok(#construct)
         }},
-        Style::Newtype if v.is_other() => quote!(::core::result::Result::Ok(#construct(::std::string::ToString::to_string(__raw)))),
+        Style::Newtype if v.is_other() => {
+            quote!(::core::result::Result::Ok(#construct(::std::string::ToString::to_string(__raw))))
+        }
         Style::Newtype => {
             let read = read_expr(rt, &v.fields[0]);
             quote! {{
@@ -648,7 +650,12 @@ fn internal_variant(rt: &TokenStream, v: &Variant<'_>, deny_unknown: bool) -> To
     }
 }
 
-fn untagged_variant(rt: &TokenStream, v: &Variant<'_>, index: usize, deny_unknown: bool) -> TokenStream {
+fn untagged_variant(
+    rt: &TokenStream,
+    v: &Variant<'_>,
+    index: usize,
+    deny_unknown: bool,
+) -> TokenStream {
     let ident = v.ident;
     let construct = quote!(Self::#ident);
     match v.style {

@@ -87,7 +87,12 @@ mod tests {
         }
         // And without it, the runtime is `::llm_extract`.
         let mut names = Vec::new();
-        idents(super::derive(&syn::parse_quote!(struct T;)), &mut names);
+        idents(
+            super::derive(&syn::parse_quote!(
+                struct T;
+            )),
+            &mut names,
+        );
         assert!(names.iter().any(|n| n == "llm_extract"));
     }
 }

@@ -273,9 +273,7 @@ mod imp {
             )
         };
         let body = match &c.data {
-            Data::Struct(style, fields) => {
-                struct_schema(p, *style, fields, &c.doc, c.deny_unknown)
-            }
+            Data::Struct(style, fields) => struct_schema(p, *style, fields, &c.doc, c.deny_unknown),
             Data::Enum(variants) => enum_schema(p, c, variants),
         };
         // Generic parameters not used by fields still need a name for `schema_name`.

@@ -196,7 +196,9 @@ pub fn adjacent<'n, 'a>(
     // The tag and content keys are keys like any other: matched after normalization, recorded.
     for (at, name) in [(tag_at, tag), (content_at, content)] {
         if let Some(e) = at.map(|i| &entries[i]).filter(|e| e.key.text != name) {
-            cx.at_field(name, |cx| cx.coerce(CoercionKind::NormalizedKey, e.key_span));
+            cx.at_field(name, |cx| {
+                cx.coerce(CoercionKind::NormalizedKey, e.key_span)
+            });
         }
     }
     let Some(tag_at) = tag_at else {

@@ -346,11 +346,17 @@ fn keys_match_across_diacritics_only_after_exact_and_normalized() {
         (slots, kinds)
     };
     // `cafe` is field 1's own name: no folding, although it folds to field 0 too.
-    assert_eq!(read(json!({"cafe": 1})), (vec![None, Some(json!(1))], vec![]));
+    assert_eq!(
+        read(json!({"cafe": 1})),
+        (vec![None, Some(json!(1))], vec![])
+    );
     // `CAFÉ` normalizes to field 0 exactly.
     assert_eq!(
         read(json!({"CAFÉ": 1})),
-        (vec![Some(json!(1)), None], vec![CoercionKind::NormalizedKey])
+        (
+            vec![Some(json!(1)), None],
+            vec![CoercionKind::NormalizedKey]
+        )
     );
     // `Strasse` matches field 1's alias only once `ß` is read as `ss`.
     assert_eq!(
@@ -392,5 +398,8 @@ fn variants_match_across_diacritics_and_ambiguity_stays_an_error() {
     // `resume` is `Resume` normalized: that wins before folding is tried.
     assert_eq!(match_variant("resume", W), VariantMatch::Normalized(1));
     // `resumé` normalizes to neither and folds to both: a guess, so ambiguous.
-    assert_eq!(match_variant("resumé", W), VariantMatch::Ambiguous(vec![0, 1]));
+    assert_eq!(
+        match_variant("resumé", W),
+        VariantMatch::Ambiguous(vec![0, 1])
+    );
 }

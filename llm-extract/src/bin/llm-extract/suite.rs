@@ -3,7 +3,7 @@
 //!
 //! A suite is a JSON file `{"cases": [...]}` (or a bare array of cases), or the same in YAML
 //! (`.yaml`, `.yml`). Each case has a `name`, the raw model text in `output` or a file in
-//! `outputFile` (relative to the suite), and either `assertions` (seed 001's format) or the legacy `expectedOutput` with
+//! `outputFile` (relative to the suite), and either `assertions` (JSONPath + Jest-style matchers) or the legacy `expectedOutput` with
 //! `outputType` (`string` or `json`). snake_case spellings of the keys are accepted.
 
 mod report;
@@ -30,7 +30,7 @@ pub struct TestArgs {
     /// Also write a JUnit XML report to FILE
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// Also write a JSON report (per-case results in seed 001's AssertionResult format) to FILE
+    /// Also write a JSON report (the summary, and each case's assertion results) to FILE
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Print only failures, errors and the summary

@@ -48,8 +48,8 @@ pub(crate) fn junit(
     report.to_string().map_err(|e| e.to_string())
 }
 
-/// A JSON report: the summary and, per case, its load errors and its results in seed 001's
-/// `AssertionResult` format (what the PRD stores in `test_results.details`).
+/// A JSON report: the summary and, per case, its load errors and its results in the
+/// `AssertionResult` format.
 pub(crate) fn json(suite: &Path, cases: &[CaseResult], summary: &Summary) -> String {
     let cases: Vec<serde_json::Value> = cases
         .iter()

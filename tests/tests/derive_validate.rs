@@ -263,8 +263,9 @@ fn container_rule_checks_fields_together_at_the_containers_path() {
         )]
     );
     // Nested: the issue is at the item's path.
-    let err = llm_extract::from_str::<Vec<Range>>(r#"[{"start": 1, "end": 2}, {"start": 3, "end": 2}]"#)
-        .unwrap_err();
+    let err =
+        llm_extract::from_str::<Vec<Range>>(r#"[{"start": 1, "end": 2}, {"start": 3, "end": 2}]"#)
+            .unwrap_err();
     assert_eq!(err.issues()[0].path.to_string(), "$[1]");
     // On an enum too.
     assert_eq!(

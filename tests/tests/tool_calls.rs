@@ -74,7 +74,7 @@ fn fixtures() -> Vec<Fixture> {
         ),
         (
             "Qwen3-Coder XML parameters",
-            s(include_str!("fixtures/tool_calls/qwen3_coder.txt")),
+            s(include_str!("../fixtures/tool_calls/qwen3_coder.txt")),
             Format::Qwen3Coder,
             weather_and_search(),
         ),
@@ -122,7 +122,7 @@ fn fixtures() -> Vec<Fixture> {
         ),
         (
             "DeepSeek R1 after a closing </think> (the opener was in the prompt)",
-            s(include_str!("fixtures/tool_calls/deepseek_r1.txt")),
+            s(include_str!("../fixtures/tool_calls/deepseek_r1.txt")),
             Format::DeepSeek,
             weather_and_search(),
         ),
@@ -140,19 +140,19 @@ fn fixtures() -> Vec<Fixture> {
         ),
         (
             "GLM 4.5 arg_key/arg_value",
-            s(include_str!("fixtures/tool_calls/glm.txt")),
+            s(include_str!("../fixtures/tool_calls/glm.txt")),
             Format::Glm,
             weather_and_search(),
         ),
         (
             "MiniMax M2 invoke",
-            s(include_str!("fixtures/tool_calls/minimax.txt")),
+            s(include_str!("../fixtures/tool_calls/minimax.txt")),
             Format::MiniMax,
             weather_and_search(),
         ),
         (
             "gpt-oss Harmony, both header orders",
-            s(include_str!("fixtures/tool_calls/harmony.txt")),
+            s(include_str!("../fixtures/tool_calls/harmony.txt")),
             Format::Harmony,
             weather_and_search(),
         ),
@@ -258,14 +258,14 @@ fn ids_and_text_around_calls_are_kept() {
 
 #[test]
 fn reasoning_is_split_off_in_every_form() {
-    let harmony = tool::read(include_str!("fixtures/tool_calls/harmony.txt"));
+    let harmony = tool::read(include_str!("../fixtures/tool_calls/harmony.txt"));
     assert_eq!(
         harmony.thoughts,
         vec![
             "User asks for the weather in Paris over 3 days and a search. Call get_weather first."
         ]
     );
-    let r1 = tool::read(include_str!("fixtures/tool_calls/deepseek_r1.txt"));
+    let r1 = tool::read(include_str!("../fixtures/tool_calls/deepseek_r1.txt"));
     assert!(
         r1.thoughts[0].starts_with("The user wants the weather"),
         "{r1:#?}"

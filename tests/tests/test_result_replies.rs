@@ -1,59 +1,8 @@
-//! Seed 000: an LLM test runner's `TestResult`, read with `from_str_all` from every shape
-//! the seed's fallback pipeline handles, with its normalization rules.
+//! An LLM test runner's `TestResult`, read with `from_str_all` from every shape a runner's
+//! fallback pipeline handles (one object, a list, several blocks), with its normalization rules.
 
-use llm_extract::{Category, CoercionKind, Extract};
-
-/// The outcome of one test.
-#[derive(Extract, Debug, PartialEq, Clone)]
-#[extract(rename_all = "lowercase")]
-enum TestStatus {
-    Pass,
-    Fail,
-    Error,
-    Invalid,
-    Skip,
-    /// Anything else the model wrote; normalized into an error result.
-    #[extract(other)]
-    Unknown(String),
-}
-
-/// One test result as the model reports it.
-#[derive(Extract, Debug, PartialEq, Clone)]
-struct TestResult {
-    status: TestStatus,
-    #[extract(catch, strict)]
-    id: Option<String>,
-    // The fail-only fields. `strict` + `catch`: a non-string value is dropped, and the drop
-    // is recorded in the report, instead of failing the whole reply.
-    #[extract(catch, strict)]
-    expectation: Option<String>,
-    #[extract(catch, strict)]
-    observed: Option<String>,
-    #[extract(catch, strict)]
-    location: Option<String>,
-    #[extract(catch, strict)]
-    resolution: Option<String>,
-    #[extract(catch, strict)]
-    error: Option<String>,
-}
-
-impl TestResult {
-    /// The seed's rules: an unknown status is an error result; fail-only fields are kept only
-    /// for `fail`.
-    fn normalized(mut self) -> TestResult {
-        if let TestStatus::Unknown(raw) = &self.status {
-            self.error = Some(format!("unknown status {raw:?}"));
-            self.status = TestStatus::Error;
-        }
-        if self.status != TestStatus::Fail {
-            self.expectation = None;
-            self.observed = None;
-            self.location = None;
-            self.resolution = None;
-        }
-        self
-    }
-}
+use llm_extract::{Category, CoercionKind};
+use llm_extract_examples::test_results::*;
 
 fn parse_results(text: &str) -> Result<Vec<TestResult>, llm_extract::Error> {
     Ok(llm_extract::from_str_all::<TestResult>(text)?

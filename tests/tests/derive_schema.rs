@@ -221,7 +221,9 @@ fn rules_on_collections_go_to_the_items_schema() {
 #[serde(tag = "name", content = "arguments", rename_all = "snake_case")]
 enum Tool {
     /// Search the web.
-    Search { query: String },
+    Search {
+        query: String,
+    },
     GetWeather {
         city: String,
         #[extract(min = 1, max = 7)]
@@ -252,14 +254,23 @@ fn adjacently_tagged_schema_and_prompt_format() {
             "additionalProperties": false,
         })
     );
-    assert_eq!(options[1]["properties"]["arguments"]["properties"]["days"]["maximum"], 7);
+    assert_eq!(
+        options[1]["properties"]["arguments"]["properties"]["days"]["maximum"],
+        7
+    );
     // A unit variant is its tag alone.
-    assert_eq!(options[2]["properties"], json!({"name": {"type": "string", "const": "now"}}));
+    assert_eq!(
+        options[2]["properties"],
+        json!({"name": {"type": "string", "const": "now"}})
+    );
     assert_eq!(options[2]["required"], json!(["name"]));
     let prompt = llm_extract::prompt_format::<Tool>();
     assert!(prompt.contains("name: \"search\","), "{prompt}");
     assert!(prompt.contains("arguments: {"), "{prompt}");
-    assert!(prompt.contains("days?: integer | null, // minimum 1, maximum 7"), "{prompt}");
+    assert!(
+        prompt.contains("days?: integer | null, // minimum 1, maximum 7"),
+        "{prompt}"
+    );
     check::<Tool>(
         &[
             r#"{"name": "search", "arguments": {"query": "x"}}"#,

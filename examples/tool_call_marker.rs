@@ -1,19 +1,10 @@
-//! Seed 002: `TOOL_CALL` directives with the usual field-name variations.
+//! `TOOL_CALL` directives with the usual field-name variations.
 //!
-//! Run with `cargo run -p llm-extract-examples --example seed_002_tool_call`.
+//! Run with `cargo run --example tool_call_marker`.
 
-// The types are shown through `Debug`, which the dead-code lint does not count as a read.
-#![allow(dead_code)]
+use llm_extract::Extractor;
 
-use llm_extract::{Extract, Extractor};
-
-#[derive(Extract, Debug)]
-struct ToolCall {
-    #[extract(alias = "tool", alias = "name", min_len = 1)]
-    tool_name: String,
-    #[extract(alias = "params", default)]
-    parameters: serde_json::Map<String, serde_json::Value>,
-}
+use llm_extract_examples::tool_call::*;
 
 fn main() {
     let parser = Extractor::new().marker("TOOL_CALL").max_payload(8_000);

@@ -73,12 +73,23 @@ enum ToolThroughReexport {
 #[test]
 fn generated_paths_go_through_the_crate_attribute() {
     let v: ThroughReexport = framework::extraction::from_str(r#"{"name": "a"}"#).unwrap();
-    ::std::assert_eq!(v, ThroughReexport { name: ::std::string::ToString::to_string("a") });
+    ::std::assert_eq!(
+        v,
+        ThroughReexport {
+            name: ::std::string::ToString::to_string("a")
+        }
+    );
     let t: ToolThroughReexport = framework::extraction::from_str(
         r#"{"name": "run", "arguments": {"__content": 1, "__raw": 2}}"#,
     )
     .unwrap();
-    ::std::assert_eq!(t, ToolThroughReexport::Run { __content: 1, __raw: 2 });
+    ::std::assert_eq!(
+        t,
+        ToolThroughReexport::Run {
+            __content: 1,
+            __raw: 2
+        }
+    );
     let schema = framework::extraction::json_schema::<ToolThroughReexport>();
     ::std::assert_eq!(schema.as_value()["oneOf"][1]["required"][0], "name");
 }

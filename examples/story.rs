@@ -1,27 +1,9 @@
-//! Seed 004: `{items, story}` from a local model, through truncation, comments, single
+//! `{items, story}` from a local model, through truncation, comments, single
 //! quotes, raw newlines and unescaped quotes.
 //!
-//! Run with `cargo run -p llm-extract-examples --example seed_004_story`.
+//! Run with `cargo run --example story`.
 
-// The types are shown through `Debug`, which the dead-code lint does not count as a read.
-#![allow(dead_code)]
-
-use llm_extract::Extract;
-
-#[derive(Extract, Debug)]
-struct Item {
-    id: String,
-    value: String,
-    description: Option<String>,
-    evidence: Option<String>,
-}
-
-#[derive(Extract, Debug)]
-struct StoryExtraction {
-    #[extract(default)]
-    items: Vec<Item>,
-    story: String,
-}
+use llm_extract_examples::story::*;
 
 fn main() {
     let replies = [

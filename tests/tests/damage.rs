@@ -37,8 +37,8 @@ fn same(a: &Value, b: &Value) -> bool {
 
 #[test]
 fn damage_corpus_read_as_intended() {
-    let cases: Vec<Case> =
-        serde_json::from_str(include_str!("fixtures/damage/cases.json")).expect("fixture parses");
+    let cases: Vec<Case> = serde_json::from_str(include_str!("../fixtures/damage/cases.json"))
+        .expect("fixture parses");
     assert!(cases.len() >= 150, "the corpus lost cases: {}", cases.len());
     let mut by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut read = 0;

@@ -434,9 +434,8 @@ fn adjacently_tagged_errors_name_the_tool_and_the_argument_path() {
         .map(|t| format!("{t:?}"));
     // A number is a lenient string; a list is not.
     assert_eq!(err.unwrap(), r#"Search { query: "5" }"#);
-    let err =
-        llm_extract::from_str::<Tool>(r#"{"name": "search", "arguments": {"query": [[1]]}}"#)
-            .unwrap_err();
+    let err = llm_extract::from_str::<Tool>(r#"{"name": "search", "arguments": {"query": [[1]]}}"#)
+        .unwrap_err();
     assert_eq!(err.issues()[0].path.to_string(), "$.arguments.query");
 }
 
@@ -472,8 +471,9 @@ struct Address {
 
 #[test]
 fn keys_and_variants_match_without_diacritics_at_a_higher_cost() {
-    let out = llm_extract::extract::<Address>(r#"{"strasse": "Hauptstraße 1", "dish": "creme brulee"}"#)
-        .unwrap();
+    let out =
+        llm_extract::extract::<Address>(r#"{"strasse": "Hauptstraße 1", "dish": "creme brulee"}"#)
+            .unwrap();
     assert_eq!(
         out.value,
         Address {
@@ -494,7 +494,10 @@ fn keys_and_variants_match_without_diacritics_at_a_higher_cost() {
             ("$.dish".to_string(), CoercionKind::FoldedVariant)
         ]
     );
-    assert_eq!(llm_extract::from_str::<Dish>(r#""CAFE""#).unwrap(), Dish::Café);
+    assert_eq!(
+        llm_extract::from_str::<Dish>(r#""CAFE""#).unwrap(),
+        Dish::Café
+    );
     // Strict mode takes exact names only, as for normalized variants.
     assert!(llm_extract::from_str::<StrictDish>(r#""cafe""#).is_err());
     assert_eq!(

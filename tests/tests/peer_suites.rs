@@ -110,7 +110,7 @@ fn measure(name: &str, fixture: &str, expected_cases: usize) -> usize {
 fn json_repair_suite() {
     let agreed = measure(
         "json_repair",
-        include_str!("fixtures/peers/json_repair.json"),
+        include_str!("../fixtures/peers/json_repair.json"),
         168,
     );
     assert!(
@@ -123,7 +123,7 @@ fn json_repair_suite() {
 fn jsonrepair_suite() {
     let agreed = measure(
         "jsonrepair",
-        include_str!("fixtures/peers/jsonrepair.json"),
+        include_str!("../fixtures/peers/jsonrepair.json"),
         330,
     );
     assert!(

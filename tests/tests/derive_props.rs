@@ -2,8 +2,8 @@
 //! bounded, and valid JSON of the right shape reads back without any coercion.
 
 use llm_extract::Extract;
+use llm_extract_tests::strategies::json_value;
 use proptest::prelude::*;
-use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 #[derive(Extract, Debug)]
@@ -46,36 +46,6 @@ struct Row {
     score: f64,
     flags: Vec<bool>,
     note: Option<String>,
-}
-
-fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| json!(n)),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| json!(f)),
-        "[a-zA-Z0-9 ,./_-]{0,12}".prop_map(Value::String),
-        prop::sample::select(vec![
-            "A", "b", "type", "One", "Two", "inner", "n", "tags", "x", "N/A"
-        ])
-        .prop_map(|s| Value::String(s.to_string())),
-    ];
-    leaf.prop_recursive(5, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map(
-                prop::sample::select(vec![
-                    "type", "n", "tags", "x", "inner", "kinds", "B", "C", "A", "One", "zz"
-                ])
-                .prop_map(str::to_string),
-                inner,
-                0..5
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
 }
 
 proptest! {

@@ -1,37 +1,8 @@
-//! Seed 000: test results from an LLM test runner, in whatever shape the model chose.
+//! Test results from an LLM test runner, in whatever shape the model chose.
 //!
-//! Run with `cargo run -p llm-extract-examples --example seed_000_test_results`.
+//! Run with `cargo run --example test_results`.
 
-// The types are shown through `Debug`, which the dead-code lint does not count as a read.
-#![allow(dead_code)]
-
-use llm_extract::Extract;
-
-#[derive(Extract, Debug, PartialEq)]
-#[extract(rename_all = "lowercase")]
-enum TestStatus {
-    Pass,
-    Fail,
-    Error,
-    Invalid,
-    Skip,
-    /// Any other status; turned into an error result below.
-    #[extract(other)]
-    Unknown(String),
-}
-
-#[derive(Extract, Debug)]
-struct TestResult {
-    status: TestStatus,
-    #[extract(catch, strict)]
-    id: Option<String>,
-    #[extract(catch, strict)]
-    expectation: Option<String>,
-    #[extract(catch, strict)]
-    observed: Option<String>,
-    #[extract(catch, strict)]
-    error: Option<String>,
-}
+use llm_extract_examples::test_results::*;
 
 fn main() {
     let replies = [

@@ -1,22 +1,7 @@
-//! Seed 004: a story extractor's `{items, story}` reply, through the seed's 14 real-world
-//! quirks, read by the type instead of a chain of regex rewrites.
+//! A story extractor's `{items, story}` reply, through fourteen real-world
+//! quirks (truncation, comments, quotes), read by the type instead of a chain of regex rewrites.
 
-use llm_extract::Extract;
-
-#[derive(Extract, Debug, PartialEq)]
-struct Item {
-    id: String,
-    value: String,
-    description: Option<String>,
-    evidence: Option<String>,
-}
-
-#[derive(Extract, Debug, PartialEq)]
-struct StoryExtraction {
-    #[extract(default)]
-    items: Vec<Item>,
-    story: String,
-}
+use llm_extract_examples::story::*;
 
 fn story(text: &str) -> StoryExtraction {
     llm_extract::from_str(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))

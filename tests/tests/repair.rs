@@ -2,6 +2,7 @@
 //! priorities, limits, and the guarantees (valid JSON unchanged, no panics) as property tests.
 
 use llm_extract::{Category, Extractor, RepairKind};
+use llm_extract_tests::strategies::json_value;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -21,7 +22,7 @@ fn repairs_of(text: &str) -> Vec<RepairKind> {
 
 /// Seed 004: the fourteen cases its pipeline was validated against (items + story).
 #[test]
-fn seed_004_fourteen_cases() {
+fn story_json_damage_cases() {
     let items = json!([{"id": "event_kind", "value": "system_change"}]);
     let rows: Vec<(&str, String, Value)> = vec![
         ("1 clean JSON", r#"{"items":[{"id":"event_kind","value":"system_change"}],"story":"ok"}"#.into(), json!({"items": items, "story": "ok"})),
@@ -62,7 +63,7 @@ fn seed_004_fourteen_cases() {
 
 /// Seed 000: the six steps of its fallback pipeline, each handled by the one pipeline.
 #[test]
-fn seed_000_pipeline_steps() {
+fn test_result_pipeline_steps() {
     assert_eq!(
         repair(r#"[{"id":"a","status":"pass"}]"#),
         json!([{"id": "a", "status": "pass"}])
@@ -93,7 +94,7 @@ fn seed_000_pipeline_steps() {
 
 /// Seed 002: the tool-call examples its parser documents.
 #[test]
-fn seed_002_examples() {
+fn tool_call_marker_examples() {
     let expected = json!({"tool_name": "search", "parameters": {"query": "Python tutorials"}});
     let e = Extractor::new().marker("TOOL_CALL");
     let standard = "TOOL_CALL\n{\n  \"tool_name\": \"search\",\n  \"parameters\": {\n    \"query\": \"Python tutorials\"\n  }\n}";
@@ -144,7 +145,7 @@ fn seed_002_examples() {
 
 /// Seed 003: explicit markers, then fences, then brace matching in mixed content.
 #[test]
-fn seed_003_priorities() {
+fn planning_reply_priorities() {
     let text = "Example: {\"title\": \"wrong\"}\n```json\n{\"title\": \"fenced\"}\n```\n---JSON_OUTPUT_START---\n{\"title\": \"marked\"}\n---JSON_OUTPUT_END---";
     assert_eq!(repair(text), json!({"title": "marked"}));
     let text = "Example: {\"title\": \"prose\"}\n```json\n{\"title\": \"fenced\"}\n```";
@@ -330,28 +331,6 @@ fn every_prefix_of_every_fixture_is_handled() {
                 .repair(prefix);
         }
     }
-}
-
-/// Valid JSON documents, generated.
-fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| json!(n)),
-        any::<u64>().prop_map(|n| json!(n)),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| json!(f)),
-        ".*".prop_map(Value::String),
-        "[a-z \"'\\\\/{}\\[\\],:]{0,12}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(6, 64, 8, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
-            prop::collection::vec((".{0,8}", inner), 0..8)
-                .prop_map(|entries| Value::Object(entries.into_iter().collect())),
-        ]
-    })
 }
 
 proptest! {

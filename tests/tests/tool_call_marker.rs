@@ -1,16 +1,8 @@
-//! Seed 002: the `TOOL_CALL` contract, with the seed's field-name variations and edge cases.
+//! Tool calls after a `TOOL_CALL` marker, with the usual field-name variations and edge cases.
 
-use llm_extract::{CoercionKind, Extract, Extractor};
+use llm_extract::{CoercionKind, Extractor};
+use llm_extract_examples::tool_call::*;
 use serde_json::json;
-
-/// A tool call: `tool_name` (or `tool`, `name`) and `parameters` (or `params`).
-#[derive(Extract, Debug, PartialEq)]
-struct ToolCall {
-    #[extract(alias = "tool", alias = "name", min_len = 1)]
-    tool_name: String,
-    #[extract(alias = "params", default)]
-    parameters: serde_json::Map<String, serde_json::Value>,
-}
 
 fn parser() -> Extractor {
     Extractor::new().marker("TOOL_CALL").max_payload(8_000)
