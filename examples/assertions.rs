@@ -1,6 +1,6 @@
 //! Checking a model's reply with JSONPath assertions and Jest-style matchers.
 //!
-//! Run with `cargo run -p llm-extract-examples --example assertions`.
+//! Run with `cargo run --example assertions --features assert`.
 
 use llm_extract::assert::{
     evaluate_output, scaffold_assertions, Arity, Assertion, Expected, Matcher, MatcherContext,

@@ -1,6 +1,6 @@
 //! Quickstart: a messy model reply into a typed, validated Rust value.
 //!
-//! Run with `cargo run -p llm-extract-examples --example quickstart`.
+//! Run with `cargo run --example quickstart`.
 
 // The types are shown through `Debug`, which the dead-code lint does not count as a read.
 #![allow(dead_code)]
