@@ -238,8 +238,11 @@ impl Workbench {
         let passed = results
             .iter()
             .all(|r| r.outcome == llm_extract::assert::Outcome::Pass);
+        let mut keys = Vec::new();
+        key_paths(&actual, "$".to_string(), &mut keys);
         Ok(json!({
             "repaired": repaired,
+            "keys": keys,
             "passed": passed,
             "results": results,
             "rows": rows,
@@ -633,6 +636,11 @@ mod tests {
             )
             .unwrap();
         assert_eq!(answer["repaired"], json!({"name": "Ada"}));
+        assert_eq!(
+            answer["keys"],
+            json!(["$", "$.name"]),
+            "the quick-pick follows the sample"
+        );
         assert_eq!(answer["results"][0]["outcome"], "fail");
         assert_eq!(answer["results"][1]["outcome"], "pass");
     }
