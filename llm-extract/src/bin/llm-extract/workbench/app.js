@@ -12,6 +12,7 @@ const state = {
   undo: [],           // deleted rows of the current case: {index, assertion}
   ui: new WeakMap(),  // per-assertion editor state (JSON or text mode)
   checkTimer: null,
+  checkSeq: 0,
 };
 
 const NO_EXPECTED = new Set(); // filled from the registry: matchers of arity "none"
@@ -365,7 +366,10 @@ function showRowErrors(rows) {
 
 async function check() {
   if (state.current < 0) return;
+  // Only the answer to the latest check is shown: an older one may arrive after it.
+  const seq = ++state.checkSeq;
   const { ok, data } = await api("POST", "/api/check", { assertions: assertions() });
+  if (seq !== state.checkSeq) return;
   if (ok) showRowErrors(data.rows);
   else banner(data.error, "error");
 }
