@@ -63,6 +63,24 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect())
 }
 
+/// Brings the schema to the latest version. Two processes opening a new database at once
+/// both see version 0; each migration runs in an IMMEDIATE transaction, so one applies it and
+/// the other, once the lock is free, fails on the tables that now exist: that failure is
+/// harmless when the version it finds afterwards is the latest.
+fn migrate(conn: &mut Connection) -> Result<(), rusqlite_migration::Error> {
+    conn.set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
+    let mut result = migrations().to_latest(conn);
+    if result.is_err() {
+        let version: Result<usize, _> =
+            conn.pragma_query_value(None, "user_version", |row| row.get(0));
+        if version.is_ok_and(|v| v == MIGRATIONS.len()) {
+            result = Ok(());
+        }
+    }
+    conn.set_transaction_behavior(rusqlite::TransactionBehavior::Deferred);
+    result
+}
+
 /// An open run database.
 pub(crate) struct Store {
     conn: Connection,
@@ -159,8 +177,7 @@ impl Store {
                 MIGRATIONS.len()
             ));
         }
-        migrations()
-            .to_latest(&mut conn)
+        migrate(&mut conn)
             .map_err(|e| format!("cannot migrate run database {}: {e}", path.display()))?;
         Ok(Store {
             conn,
