@@ -82,13 +82,26 @@ fn use_wal(conn: &Connection) -> Result<(), String> {
         match mode {
             Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
             Ok(_) | Err(rusqlite::Error::SqliteFailure(_, _))
-                if std::time::Instant::now() < deadline =>
+                if is_busy(&mode) && std::time::Instant::now() < deadline =>
             {
                 std::thread::sleep(Duration::from_millis(20));
             }
             Ok(mode) => return Err(format!("cannot switch the journal to WAL (it is {mode})")),
             Err(e) => return Err(format!("cannot switch the journal to WAL: {e}")),
         }
+    }
+}
+
+/// Whether `mode` says another connection holds the file (worth waiting for); any other error
+/// (not a database, read-only, ...) is final.
+fn is_busy(mode: &rusqlite::Result<String>) -> bool {
+    match mode {
+        Ok(_) => true,
+        Err(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+            e.code,
+            rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+        ),
+        Err(_) => false,
     }
 }
 
