@@ -11,9 +11,11 @@ use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Agreements with json_repair's suite (168 cases) measured on main; raise it as the parser improves.
-const JSON_REPAIR_FLOOR: usize = 120;
+/// At 2ecf356 it went from 120 to 115 on purpose: scalars are values (issue #8 item 2), so `True`,
+/// `False`, `Null`, `"` and `'"'` now read as values where json_repair returns nothing.
+const JSON_REPAIR_FLOOR: usize = 115;
 /// Agreements with jsonrepair's suite (330 cases) measured on main; raise it as the parser improves.
-const JSONREPAIR_FLOOR: usize = 205;
+const JSONREPAIR_FLOOR: usize = 235;
 
 #[derive(Deserialize)]
 struct Case {
