@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Cases that pass, measured on main; raise it as reading improves.
-const FLOOR: usize = 167;
+const FLOOR: usize = 169;
 
 struct Case {
     source: &'static str,

@@ -8,8 +8,8 @@
 //! one is known ([`Retry::expected_format`], or [`Retry::for_type`] with the `schema`
 //! feature).
 
-use crate::error::{Category, Error, Issue};
 use crate::coerce::Extract;
+use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
 use std::fmt;
 use std::future::Future;
@@ -139,14 +139,22 @@ impl Retry {
             let feedback = attempts.last().map(|a| a.feedback.as_str());
             let raw = match ask(feedback) {
                 Ok(raw) => raw,
-                Err(e) => return Err(RetryError { attempts, ask_error: Some(e) }),
+                Err(e) => {
+                    return Err(RetryError {
+                        attempts,
+                        ask_error: Some(e),
+                    })
+                }
             };
             match self.extractor.from_str::<T>(&raw) {
                 Ok(value) => return Ok(value),
                 Err(error) => attempts.push(self.attempt(raw, error)),
             }
         }
-        Err(RetryError { attempts, ask_error: None })
+        Err(RetryError {
+            attempts,
+            ask_error: None,
+        })
     }
 
     /// [`Retry::run`] with an async `ask`; runs on any executor.
@@ -159,19 +167,31 @@ impl Retry {
             let feedback = attempts.last().map(|a| a.feedback.clone());
             let raw = match ask(feedback).await {
                 Ok(raw) => raw,
-                Err(e) => return Err(RetryError { attempts, ask_error: Some(e) }),
+                Err(e) => {
+                    return Err(RetryError {
+                        attempts,
+                        ask_error: Some(e),
+                    })
+                }
             };
             match self.extractor.from_str::<T>(&raw) {
                 Ok(value) => return Ok(value),
                 Err(error) => attempts.push(self.attempt(raw, error)),
             }
         }
-        Err(RetryError { attempts, ask_error: None })
+        Err(RetryError {
+            attempts,
+            ask_error: None,
+        })
     }
 
     fn attempt(&self, raw: String, error: Error) -> Attempt {
         let feedback = feedback(&error, self.format.as_deref());
-        Attempt { raw, error, feedback }
+        Attempt {
+            raw,
+            error,
+            feedback,
+        }
     }
 }
 
@@ -324,7 +344,11 @@ mod tests {
         let mut calls = 0;
         let err = retry::<u32, &str>(5, |_| {
             calls += 1;
-            if calls == 1 { Ok("no number".to_string()) } else { Err("timeout") }
+            if calls == 1 {
+                Ok("no number".to_string())
+            } else {
+                Err("timeout")
+            }
         })
         .unwrap_err();
         assert_eq!(calls, 2);
