@@ -213,6 +213,26 @@ impl<'a> Node<'a> {
 }
 
 impl Node<'_> {
+    /// Points every node and key of the tree at `span`: for a tree read from text that is not
+    /// in the original (a JSON document decoded out of a string), whose own positions do not
+    /// exist there.
+    pub(crate) fn point_at(&mut self, span: Span) {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            node.span = span;
+            match &mut node.kind {
+                NodeKind::Array(items) => stack.extend(items.iter_mut()),
+                NodeKind::Object(entries) => {
+                    for e in entries.iter_mut() {
+                        e.key_span = span;
+                        stack.push(&mut e.value);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// The same tree with every borrowed string copied, so it no longer borrows the input.
     pub fn into_owned(self) -> Node<'static> {
         // Iterative post-order rebuild, so deep trees cannot overflow the stack.

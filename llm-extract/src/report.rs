@@ -211,6 +211,9 @@ pub enum CoercionKind {
     /// An adjacently tagged value had its content's fields beside the tag instead of under
     /// the content key (`{"name": "search", "query": ".."}` for `content = "arguments"`).
     InlineContent,
+    /// A string holding a JSON object or array was decoded where the type wants one
+    /// (OpenAI's `"arguments": "{\"city\": \"Paris\"}"`).
+    DecodedString,
     /// A bare value was taken as the only field of a struct.
     WrappedInStruct,
     /// Some other coercion, described in words.
@@ -227,7 +230,7 @@ impl CoercionKind {
             FloatToInteger | PlaceholderToNone | NullToEmpty => 1,
             NormalizedVariant | AliasVariant => 1,
             DuplicateKey | StringToNumber | ToString | ToBool | SingleToList | ListToSingle => 2,
-            InlineContent | FoldedKey | FoldedVariant => 2,
+            InlineContent | FoldedKey | FoldedVariant | DecodedString => 2,
             Other(_) => 2,
             WrappedInStruct | OtherVariant | MissingTag => 3,
             NumberFromText | VariantFromText => 4,

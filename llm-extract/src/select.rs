@@ -244,20 +244,7 @@ fn parse_embedded(
             )
         })?;
     let mut parsed = parsed.into_owned();
-    let mut stack = vec![&mut parsed.node];
-    while let Some(node) = stack.pop() {
-        node.span = candidate.span;
-        match &mut node.kind {
-            crate::node::NodeKind::Array(items) => stack.extend(items.iter_mut()),
-            crate::node::NodeKind::Object(entries) => {
-                for e in entries.iter_mut() {
-                    e.key_span = candidate.span;
-                    stack.push(&mut e.value);
-                }
-            }
-            _ => {}
-        }
-    }
+    parsed.node.point_at(candidate.span);
     for r in &mut parsed.repairs {
         r.span = candidate.span;
     }

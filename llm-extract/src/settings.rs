@@ -10,6 +10,9 @@ pub enum Completeness {
     RequireComplete,
 }
 
+/// How deep values may nest unless `Extractor::max_depth` says otherwise.
+pub(crate) const DEFAULT_MAX_DEPTH: usize = 128;
+
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
     pub markers: Vec<String>,
@@ -42,7 +45,7 @@ impl Default for Settings {
             ]),
             reasoning_tags: own(&["think", "thinking", "reasoning", "reflection", "thought"]),
             max_payload: None,
-            max_depth: 128,
+            max_depth: DEFAULT_MAX_DEPTH,
             completeness: Completeness::AllowTruncated,
             tool: crate::tool::ToolSettings::default(),
         }

@@ -386,6 +386,22 @@ fn adjacently_tagged_reads_the_tag_like_a_variant_and_the_content_as_its_fields(
         (r#"{"name": "now"}"#, Tool::Now, &[]),
         (r#"{"name": "now", "arguments": null}"#, Tool::Now, &[]),
         (r#"{"name": "now", "arguments": {}}"#, Tool::Now, &[]),
+        // Arguments as a string holding JSON, as OpenAI writes them: decoded, not wrapped.
+        (
+            r#"{"name": "search", "arguments": "{\"query\": \"rust\"}"}"#,
+            Tool::Search {
+                query: "rust".into(),
+            },
+            &[CoercionKind::DecodedString],
+        ),
+        // A string that is not a JSON document is a value, here the only field's.
+        (
+            r#"{"name": "search", "arguments": "rust"}"#,
+            Tool::Search {
+                query: "rust".into(),
+            },
+            &[CoercionKind::WrappedInStruct],
+        ),
         // The fields written beside the tag, with no content key.
         (
             r#"{"name": "search", "query": "inline"}"#,
