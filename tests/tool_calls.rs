@@ -412,7 +412,8 @@ fn typed_errors_name_the_call_the_tool_and_the_argument_path() {
     assert!(text.contains("days"), "{text}");
     let err = tool::calls::<Tool>("[delete_everything(confirm=True)]").unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("`delete_everything`"), "{text}");
+    assert!(text.contains("there is no tool named `delete_everything`"), "{text}");
+    assert!(text.contains("`Search`, `GetWeather`"), "{text}");
     assert_eq!(err.category(), Category::Variant, "{text}");
 }
 
