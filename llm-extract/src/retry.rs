@@ -349,6 +349,32 @@ mod tests {
         assert!(second.starts_with("Your previous reply was cut off"), "{second}");
     }
 
+    /// Runs a future that never waits on anything external to completion (no runtime needed).
+    fn block_on<F: Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn retry_async_sends_feedback_then_accepts_a_good_reply() {
+        let mut replies = vec!["no idea", "[1, 2]"].into_iter();
+        let mut seen = Vec::new();
+        let out: Vec<u8> = block_on(retry_async(3, |feedback: Option<String>| {
+            seen.push(feedback);
+            let reply = replies.next().unwrap_or_default().to_string();
+            async move { Ok::<_, ()>(reply) }
+        }))
+        .unwrap();
+        assert_eq!(out, vec![1, 2]);
+        assert_eq!(seen[0], None);
+        assert!(seen[1].as_deref().unwrap().contains("did not contain a JSON value"));
+    }
+
     #[test]
     fn ask_errors_stop_the_retries_and_are_kept() {
         let mut calls = 0;
