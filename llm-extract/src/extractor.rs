@@ -118,6 +118,9 @@ impl Extractor {
         let mut best: Option<(u32, serde_json::Value)> = None;
         let mut first_error = None;
         for candidate in &located.candidates {
+            if candidate.form == Form::Text {
+                continue; // schema-less: prose is not a value
+            }
             if best
                 .as_ref()
                 .is_some_and(|(score, _)| *score <= candidate.base_cost)
@@ -279,6 +282,17 @@ impl Extractor {
                     continue;
                 }
             };
+            if candidate.form == Form::Text {
+                // The reply as plain text: only when nothing else read, for a type that
+                // reads text; its failure says nothing the other candidates did not.
+                if best.is_some() || !T::FROM_PROSE {
+                    continue;
+                }
+                if let Ok(extracted) = select::read::<T>(text, parsed, paths) {
+                    best = Some((extracted.report.score, extracted));
+                }
+                continue;
+            }
             if let Some((score, _)) = &best {
                 if *score <= candidate.base_cost {
                     break; // every later candidate costs at least this much

@@ -19,6 +19,9 @@ pub enum RepairKind {
     EmbeddedJson,
     /// The value was assembled from `Label: value` lines.
     LabeledSections,
+    /// The reply (or a fence's body) was read as plain text by a target type that reads text:
+    /// a `String`, a number in a sentence, an enum variant named in prose.
+    TextAsValue,
     /// A `//`, `#` or `/* */` comment was removed.
     Comment,
     /// A trailing comma before `}` or `]` was removed.
@@ -119,6 +122,7 @@ impl RepairKind {
             UnquotedString | TruncatedKey => 2,
             StrayBracket | MissingBracket => 3,
             LabeledSections | SkippedText => 4,
+            TextAsValue => 6,
             // A truncated reply with many small repairs must still beat a value found inside
             // it; only a reading with prose for keys should lose to one.
             NestedValue | SentenceKey => 12,

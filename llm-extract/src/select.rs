@@ -42,6 +42,9 @@ pub(crate) fn readings<'t, 'c>(
         if overlap == Overlap::Disjoint && candidate.span.start < taken_end {
             return None;
         }
+        if overlap == Overlap::Disjoint && candidate.form == Form::Text {
+            return None; // every value in the text: plain prose is not one
+        }
         if let Err(e) = check_size(settings, text, candidate) {
             return Some(Err(e));
         }
@@ -128,7 +131,20 @@ pub(crate) fn parse_candidate<'t>(
     settings: &Settings,
     paths: parse::RepairPaths,
 ) -> Result<Parsed<'t>, Error> {
-    let mut parsed = if candidate.form == Form::Sections {
+    let mut parsed = if candidate.form == Form::Text {
+        let span = candidate.span;
+        Parsed {
+            end: span.end,
+            node: crate::node::Node::new(
+                crate::node::NodeKind::String(crate::node::Str {
+                    text: std::borrow::Cow::Borrowed(&text[span.start..span.end]),
+                    quoting: crate::node::Quoting::Unquoted,
+                }),
+                span,
+            ),
+            repairs: Vec::new(),
+        }
+    } else if candidate.form == Form::Sections {
         let node = crate::locate::sections::sections(text, candidate.span)
             .ok_or_else(|| Error::not_found(text))?;
         Parsed {
@@ -152,7 +168,7 @@ pub(crate) fn parse_candidate_value(
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<parse::ParsedValue, Error> {
-    if matches!(candidate.form, Form::Sections | Form::Embedded) {
+    if matches!(candidate.form, Form::Sections | Form::Embedded | Form::Text) {
         let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
         return Ok(parse::ParsedValue {
             complete: parsed.node.is_complete_deep(),

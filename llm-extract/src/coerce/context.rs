@@ -318,6 +318,12 @@ pub trait Extract: Sized {
     /// by the entry points either.
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed>;
 
+    /// Whether a reply with no JSON-like value in it may be read as this type, as plain text
+    /// (a `String` takes the text, a number the number in `about 3.5 stars`, an enum the
+    /// variant named in a sentence). `serde_json::Value` says no: any text would fit it, and
+    /// "no JSON found" is the better answer.
+    const FROM_PROSE: bool = true;
+
     /// The value for an absent field, if the type has one (`Option` gives `None`).
     fn from_missing() -> Option<Self> {
         None

@@ -444,6 +444,8 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
 }
 
 impl Extract for serde_json::Value {
+    const FROM_PROSE: bool = false;
+
     fn from_node(node: &Node<'_>, _cx: &mut Context) -> Result<Self, Failed> {
         Ok(node.to_value())
     }
@@ -454,6 +456,8 @@ impl Extract for serde_json::Value {
 }
 
 impl Extract for serde_json::Map<String, serde_json::Value> {
+    const FROM_PROSE: bool = false;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         match &node.kind {
             NodeKind::Object(_) => match node.to_value() {

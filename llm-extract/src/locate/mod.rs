@@ -58,6 +58,9 @@ pub(crate) enum Form {
     Embedded,
     /// `Label: value` lines (found only when nothing else is there).
     Sections,
+    /// The whole region as plain text, for a target type that reads text (a `String`, a
+    /// number in a sentence, an enum variant named in prose). Tried after every other form.
+    Text,
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
@@ -81,8 +84,8 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         .iter()
         .flat_map(|region| candidates_in(text, region))
         .collect();
-    if candidates.is_empty() {
-        candidates = section_candidates(text, &regions);
+    if candidates.iter().all(|c| c.form == Form::Text) {
+        candidates.extend(section_candidates(text, &regions));
     }
     rank(text, settings, &mut candidates);
     Located {
@@ -216,6 +219,17 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
             } else {
                 Form::Value
             },
+        });
+    }
+    if region.origin != Origin::OtherFence {
+        // The region itself, as text: `The sentiment is POSITIVE.`, `about 3.5 stars`.
+        let span = Span::new(lead, lead + trimmed.len());
+        candidates.push(Candidate {
+            span,
+            origin: region.origin,
+            base_cost: RepairKind::TextAsValue.cost(),
+            context: vec![(RepairKind::TextAsValue, span)],
+            form: Form::Text,
         });
     }
     candidates

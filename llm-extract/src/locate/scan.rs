@@ -215,9 +215,41 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
         let content = &text[region.start..region.end];
         let trimmed = content.trim();
         let start = region.start + (content.len() - content.trim_start().len());
-        if !trimmed.is_empty() && serde_json::from_str::<serde_json::Value>(trimmed).is_ok() {
+        if looks_scalar(trimmed) {
             out.push((Span::new(start, start + trimmed.len()), Place::TopLevel));
         }
     }
     out
+}
+
+/// Whether `text` (trimmed, the whole region) reads as one JSON-like scalar: a quoted string
+/// (closed or not), a number (also `2.`, `-`-signed), or a literal such as `True` or `None`.
+/// Prose is not: it is a candidate only as text, for a target type that reads text.
+fn looks_scalar(text: &str) -> bool {
+    const LITERALS: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "nan",
+        "infinity",
+        "-infinity",
+    ];
+    let Some(first) = text.bytes().next() else {
+        return false;
+    };
+    match first {
+        b'`' => !text.starts_with("``"),
+        b'"' | b'\'' => true,
+        _ if text.starts_with(['\u{201c}', '\u{2018}']) => true,
+        b'0'..=b'9' | b'-' | b'+' | b'.' => {
+            text.len() <= 64
+                && text.bytes().all(|b| {
+                    b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E' | b'_')
+                })
+        }
+        _ => LITERALS.iter().any(|l| text.eq_ignore_ascii_case(l)),
+    }
 }

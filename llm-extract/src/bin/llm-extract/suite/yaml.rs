@@ -2,7 +2,8 @@
 //! same JSON value a JSON suite gives.
 
 use serde_json::{Map, Number, Value};
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::yaml::Hash;
+use yaml_rust2::{Yaml, YamlEmitter, YamlLoader};
 
 /// Deepest nesting accepted; a suite is a few levels deep, expected values a few more.
 const MAX_DEPTH: usize = 128;
@@ -15,6 +16,43 @@ pub(crate) fn to_json(text: &str) -> Result<Value, String> {
         0 => Err("the YAML file is empty".to_string()),
         1 => convert(documents.remove(0), 0),
         n => Err(format!("expected one YAML document, found {n}")),
+    }
+}
+
+/// `value` as a YAML document, keys in their order; multi-line strings as literal blocks.
+// Used by the workbench's Save (feature `ui`) and the tests only.
+#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
+pub(crate) fn from_json(value: &Value) -> Result<String, String> {
+    let yaml = to_yaml(value);
+    let mut out = String::new();
+    let mut emitter = YamlEmitter::new(&mut out);
+    emitter.multiline_strings(true);
+    emitter
+        .dump(&yaml)
+        .map_err(|e| format!("cannot write YAML: {e}"))?;
+    // The emitter starts with a document marker; a suite file reads better without it.
+    let body = out.strip_prefix("---\n").unwrap_or(&out);
+    Ok(format!("{body}\n"))
+}
+
+#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
+fn to_yaml(value: &Value) -> Yaml {
+    match value {
+        Value::Null => Yaml::Null,
+        Value::Bool(b) => Yaml::Boolean(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Yaml::Integer(i),
+            None => Yaml::Real(n.to_string()),
+        },
+        Value::String(s) => Yaml::String(s.clone()),
+        Value::Array(items) => Yaml::Array(items.iter().map(to_yaml).collect()),
+        Value::Object(map) => {
+            let mut hash = Hash::new();
+            for (k, v) in map {
+                hash.insert(Yaml::String(k.clone()), to_yaml(v));
+            }
+            Yaml::Hash(hash)
+        }
     }
 }
 
@@ -63,7 +101,24 @@ fn convert(yaml: Yaml, depth: usize) -> Result<Value, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::to_json;
+    use super::{from_json, to_json};
+
+    #[test]
+    fn written_yaml_reads_back_as_the_same_value_in_the_same_order() {
+        let value = json!({"cases": [{"zeta": 1, "name": "a: b", "output": "line 1\nline 2 'q' \"dq\"\n", "assertions": [
+            {"path": "$.x", "matcher": "toBeOneOf", "expected": ["no", null, 2.5, true, "", "123", "~"], "not": false}
+        ]}]});
+        let text = from_json(&value).unwrap();
+        let back = to_json(&text).unwrap();
+        assert_eq!(back, value, "{text}");
+        let keys: Vec<_> = back["cases"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys, ["zeta", "name", "output", "assertions"]);
+    }
     use serde_json::json;
 
     #[test]
