@@ -41,7 +41,9 @@ fn main() {
         if let Some(feedback) = feedback {
             println!("--- feedback sent to the model ---\n{feedback}\n");
         }
-        let reply = script.next().ok_or("the fake model has nothing more to say")?;
+        let reply = script
+            .next()
+            .ok_or("the fake model has nothing more to say")?;
         println!("--- model replied ---\n{reply}\n");
         Ok(reply.to_string())
     });

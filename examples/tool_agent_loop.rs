@@ -98,7 +98,10 @@ fn main() {
             Err(e) => {
                 println!("   error: {e}");
                 let feedback = llm_extract::feedback(&e, None);
-                println!("   feedback to send back to the model:\n{}", indent(&feedback));
+                println!(
+                    "   feedback to send back to the model:\n{}",
+                    indent(&feedback)
+                );
             }
         }
     }

@@ -41,10 +41,15 @@ fn check<T: Extract + Serialize>(input: &str, expected: Option<Value>) -> Result
                 Err(format!("want {want}\n    got  {v}"))
             }
         }
-        (Err(e), Some(want)) => Err(format!("want {want}\n    got  error: {}", first_line(&e.to_string()))),
+        (Err(e), Some(want)) => Err(format!(
+            "want {want}\n    got  error: {}",
+            first_line(&e.to_string())
+        )),
         (Ok(v), None) => Err(format!(
             "want a failure\n    got  {}",
-            serde_json::to_value(&v).map(|v| v.to_string()).unwrap_or_default()
+            serde_json::to_value(&v)
+                .map(|v| v.to_string())
+                .unwrap_or_default()
         )),
         (Err(_), None) => Ok(()),
     }
@@ -61,7 +66,10 @@ macro_rules! ok {
 }
 macro_rules! fails {
     ($src:literal, $ty:ty, $input:expr) => {
-        Case { source: $src, run: || check::<$ty>($input, None) }
+        Case {
+            source: $src,
+            run: || check::<$ty>($input, None),
+        }
     };
 }
 
@@ -388,7 +396,6 @@ enum FloatOrString {
     Float(f64),
     Str(String),
 }
-
 
 // ---- test_aliases.rs (recursive aliases: the JSON value type is serde_json::Value) ----
 
@@ -1043,7 +1050,10 @@ fn baml_published_cases() {
         cases.len(),
         100.0 * passed as f64 / cases.len() as f64
     );
-    assert!(passed >= FLOOR, "BAML cases passing fell to {passed} (floor {FLOOR})");
+    assert!(
+        passed >= FLOOR,
+        "BAML cases passing fell to {passed} (floor {FLOOR})"
+    );
 }
 
 /// The harness itself: a wrong expectation fails, an expected failure passes only on an error.

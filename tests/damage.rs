@@ -25,7 +25,9 @@ struct Case {
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -35,7 +37,8 @@ fn same(a: &Value, b: &Value) -> bool {
 
 #[test]
 fn damage_corpus_read_as_intended() {
-    let cases: Vec<Case> = serde_json::from_str(include_str!("fixtures/damage/cases.json")).expect("fixture parses");
+    let cases: Vec<Case> =
+        serde_json::from_str(include_str!("fixtures/damage/cases.json")).expect("fixture parses");
     assert!(cases.len() >= 150, "the corpus lost cases: {}", cases.len());
     let mut by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut read = 0;
@@ -50,16 +53,29 @@ fn damage_corpus_read_as_intended() {
                 continue;
             }
             Ok(Ok(v)) => v.to_string(),
-            Ok(Err(e)) => format!("error: {}", e.to_string().lines().next().unwrap_or_default()),
+            Ok(Err(e)) => format!(
+                "error: {}",
+                e.to_string().lines().next().unwrap_or_default()
+            ),
             Err(_) => "PANIC".to_owned(),
         };
-        println!("MISS [{}] {:?}\n    intended {}\n    got      {shown}", case.class, case.input, case.intended);
+        println!(
+            "MISS [{}] {:?}\n    intended {}\n    got      {shown}",
+            case.class, case.input, case.intended
+        );
     }
     for (class, (ok, n)) in &by_class {
         println!("{class:32} {ok:3}/{n:3}");
     }
-    println!("damage: {read}/{} read as intended ({:.1}%)", cases.len(), 100.0 * read as f64 / cases.len() as f64);
-    assert!(read >= FLOOR, "damage corpus read as intended fell to {read} (floor {FLOOR})");
+    println!(
+        "damage: {read}/{} read as intended ({:.1}%)",
+        cases.len(),
+        100.0 * read as f64 / cases.len() as f64
+    );
+    assert!(
+        read >= FLOOR,
+        "damage corpus read as intended fell to {read} (floor {FLOOR})"
+    );
 }
 
 #[test]

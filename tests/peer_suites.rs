@@ -30,7 +30,8 @@ struct Case {
 impl Case {
     /// Whether the peer's answer is "no value": an exception, or json_repair's empty string.
     fn expects_nothing(&self) -> bool {
-        self.expected_error || (!self.expected_is_json && self.expected == Value::String(String::new()))
+        self.expected_error
+            || (!self.expected_is_json && self.expected == Value::String(String::new()))
     }
 }
 
@@ -54,7 +55,9 @@ fn agrees(case: &Case, outcome: &Outcome) -> bool {
         Outcome::Error(_) => case.expects_nothing(),
         Outcome::Value(v) if case.expected_is_json => *v == case.expected,
         Outcome::Value(v) => {
-            !case.expects_nothing() && serde_json::to_string(v).ok().as_ref() == case.expected.as_str().map(str::to_owned).as_ref()
+            !case.expects_nothing()
+                && serde_json::to_string(v).ok().as_ref()
+                    == case.expected.as_str().map(str::to_owned).as_ref()
         }
     }
 }
@@ -62,7 +65,11 @@ fn agrees(case: &Case, outcome: &Outcome) -> bool {
 /// Runs every case, prints the disagreements, returns the number of agreements.
 fn measure(name: &str, fixture: &str, expected_cases: usize) -> usize {
     let cases: Vec<Case> = serde_json::from_str(fixture).expect("fixture parses");
-    assert_eq!(cases.len(), expected_cases, "{name}: the fixture lost or gained cases");
+    assert_eq!(
+        cases.len(),
+        expected_cases,
+        "{name}: the fixture lost or gained cases"
+    );
     let mut agreed = 0;
     let mut panics = 0;
     for case in &cases {
@@ -79,8 +86,15 @@ fn measure(name: &str, fixture: &str, expected_cases: usize) -> usize {
                 "PANIC".to_owned()
             }
         };
-        let theirs = if case.expects_nothing() { "no value".to_owned() } else { case.expected.to_string() };
-        println!("{name} {}\n  input:  {:?}\n  theirs: {theirs}\n  ours:   {ours}", case.source, case.input);
+        let theirs = if case.expects_nothing() {
+            "no value".to_owned()
+        } else {
+            case.expected.to_string()
+        };
+        println!(
+            "{name} {}\n  input:  {:?}\n  theirs: {theirs}\n  ours:   {ours}",
+            case.source, case.input
+        );
     }
     println!(
         "{name}: agree on {agreed}/{} ({:.1}%)",
@@ -93,14 +107,28 @@ fn measure(name: &str, fixture: &str, expected_cases: usize) -> usize {
 
 #[test]
 fn json_repair_suite() {
-    let agreed = measure("json_repair", include_str!("fixtures/peers/json_repair.json"), 168);
-    assert!(agreed >= JSON_REPAIR_FLOOR, "json_repair agreement fell to {agreed} (floor {JSON_REPAIR_FLOOR})");
+    let agreed = measure(
+        "json_repair",
+        include_str!("fixtures/peers/json_repair.json"),
+        168,
+    );
+    assert!(
+        agreed >= JSON_REPAIR_FLOOR,
+        "json_repair agreement fell to {agreed} (floor {JSON_REPAIR_FLOOR})"
+    );
 }
 
 #[test]
 fn jsonrepair_suite() {
-    let agreed = measure("jsonrepair", include_str!("fixtures/peers/jsonrepair.json"), 330);
-    assert!(agreed >= JSONREPAIR_FLOOR, "jsonrepair agreement fell to {agreed} (floor {JSONREPAIR_FLOOR})");
+    let agreed = measure(
+        "jsonrepair",
+        include_str!("fixtures/peers/jsonrepair.json"),
+        330,
+    );
+    assert!(
+        agreed >= JSONREPAIR_FLOOR,
+        "jsonrepair agreement fell to {agreed} (floor {JSONREPAIR_FLOOR})"
+    );
 }
 
 /// The comparison itself: a case we read as the peer does agrees, any other reading does not.
@@ -114,11 +142,29 @@ fn agreement_is_judged_on_the_value() {
         source: String::new(),
     };
     let obj = serde_json::json!({"a": 1});
-    assert!(agrees(&case(obj.clone(), true, false), &Outcome::Value(obj.clone())));
-    assert!(!agrees(&case(obj.clone(), true, false), &Outcome::Value(serde_json::json!({"a": 2}))));
-    assert!(!agrees(&case(obj.clone(), true, false), &Outcome::Error("no JSON".into())));
-    assert!(agrees(&case(Value::String(String::new()), false, false), &Outcome::Error("no JSON".into())));
-    assert!(!agrees(&case(Value::String(String::new()), false, false), &Outcome::Value(obj.clone())));
-    assert!(agrees(&case(Value::Null, false, true), &Outcome::Error("x".into())));
+    assert!(agrees(
+        &case(obj.clone(), true, false),
+        &Outcome::Value(obj.clone())
+    ));
+    assert!(!agrees(
+        &case(obj.clone(), true, false),
+        &Outcome::Value(serde_json::json!({"a": 2}))
+    ));
+    assert!(!agrees(
+        &case(obj.clone(), true, false),
+        &Outcome::Error("no JSON".into())
+    ));
+    assert!(agrees(
+        &case(Value::String(String::new()), false, false),
+        &Outcome::Error("no JSON".into())
+    ));
+    assert!(!agrees(
+        &case(Value::String(String::new()), false, false),
+        &Outcome::Value(obj.clone())
+    ));
+    assert!(agrees(
+        &case(Value::Null, false, true),
+        &Outcome::Error("x".into())
+    ));
     assert!(!agrees(&case(Value::Null, false, true), &Outcome::Panic));
 }

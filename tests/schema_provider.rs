@@ -40,7 +40,11 @@ impl serde::Serialize for Address {
 #[allow(dead_code)] // only the schema is read
 enum Tool {
     /// Search the web.
-    Search { query: String, #[extract(min = 1, max = 10)] limit: Option<u8> },
+    Search {
+        query: String,
+        #[extract(min = 1, max = 10)]
+        limit: Option<u8>,
+    },
     /// Ship a parcel.
     Ship { to: Address, express: bool },
     /// The time now.
@@ -50,7 +54,12 @@ enum Tool {
 #[test]
 fn openai_tools_are_strict_every_object_closed_and_fully_required() {
     let tools = definitions::<Tool>(Provider::OpenAi);
-    let names: Vec<&str> = tools.as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["Now", "Search", "Ship"]); // the schema lists unit variants first
     for tool in tools.as_array().unwrap() {
         assert_eq!(tool["type"], "function");
@@ -59,18 +68,33 @@ fn openai_tools_are_strict_every_object_closed_and_fully_required() {
         assert_eq!(params["type"], "object", "{tool}");
         for obj in all_objects(params) {
             if obj.get("type") == Some(&json!("object")) {
-                assert_eq!(obj.get("additionalProperties"), Some(&json!(false)), "{tool}");
+                assert_eq!(
+                    obj.get("additionalProperties"),
+                    Some(&json!(false)),
+                    "{tool}"
+                );
                 let props: Vec<&String> = obj["properties"].as_object().unwrap().keys().collect();
-                let required: Vec<&str> = obj["required"].as_array().map_or(vec![], |r| r.iter().map(|x| x.as_str().unwrap()).collect());
+                let required: Vec<&str> = obj["required"]
+                    .as_array()
+                    .map_or(vec![], |r| r.iter().map(|x| x.as_str().unwrap()).collect());
                 assert_eq!(props.len(), required.len(), "{tool}");
             }
-            assert!(!obj.contains_key("allOf") && !obj.contains_key("oneOf"), "{tool}");
+            assert!(
+                !obj.contains_key("allOf") && !obj.contains_key("oneOf"),
+                "{tool}"
+            );
         }
     }
     let ship = &tools[2]["function"];
     assert_eq!(ship["description"], "Ship a parcel.");
-    assert_eq!(ship["parameters"]["properties"]["to"]["properties"]["zip"]["type"], json!(["string", "null"]));
-    assert_eq!(tools[1]["function"]["parameters"]["properties"]["limit"]["maximum"], 10);
+    assert_eq!(
+        ship["parameters"]["properties"]["to"]["properties"]["zip"]["type"],
+        json!(["string", "null"])
+    );
+    assert_eq!(
+        tools[1]["function"]["parameters"]["properties"]["limit"]["maximum"],
+        10
+    );
 }
 
 #[test]
@@ -79,14 +103,28 @@ fn gemini_tools_have_no_ref_const_or_additional_properties() {
     let decls = tools[0]["functionDeclarations"].as_array().unwrap();
     assert_eq!(decls.len(), 3);
     for obj in all_objects(&tools) {
-        for banned in ["$ref", "$defs", "const", "additionalProperties", "oneOf", "$schema"] {
-            assert!(!obj.contains_key(banned), "{banned} in {}", Value::Object(obj.clone()));
+        for banned in [
+            "$ref",
+            "$defs",
+            "const",
+            "additionalProperties",
+            "oneOf",
+            "$schema",
+        ] {
+            assert!(
+                !obj.contains_key(banned),
+                "{banned} in {}",
+                Value::Object(obj.clone())
+            );
         }
         if let Some(t) = obj.get("type") {
             assert!(t.is_string(), "Gemini takes one type: {t}");
         }
     }
-    assert_eq!(decls[2]["parameters"]["properties"]["to"]["properties"]["zip"], json!({"type": "string", "nullable": true}));
+    assert_eq!(
+        decls[2]["parameters"]["properties"]["to"]["properties"]["zip"],
+        json!({"type": "string", "nullable": true})
+    );
 }
 
 #[test]
@@ -95,7 +133,10 @@ fn anthropic_tools_use_input_schema() {
     assert_eq!(tools[1]["name"], "Search");
     assert_eq!(tools[1]["description"], "Search the web.");
     assert_eq!(tools[1]["input_schema"]["required"], json!(["query"]));
-    assert_eq!(tools[0]["input_schema"], json!({"type": "object", "properties": {}, "additionalProperties": false}));
+    assert_eq!(
+        tools[0]["input_schema"],
+        json!({"type": "object", "properties": {}, "additionalProperties": false})
+    );
 }
 
 #[test]
@@ -115,7 +156,9 @@ fn a_type_that_cannot_be_strict_is_an_error_saying_where_and_why() {
     #[derive(Extract)]
     #[allow(dead_code)] // only the schema is read
     enum Tools {
-        Run { args: std::collections::HashMap<String, String> },
+        Run {
+            args: std::collections::HashMap<String, String>,
+        },
     }
     let tools = definitions::<Tools>(Provider::OpenAi);
     assert_eq!(tools[0]["function"]["strict"], false);
@@ -181,8 +224,14 @@ fn prompt_format_shows_type_and_variant_docs_in_english() {
     assert!(text.starts_with("// A product review.\n{"), "{text}");
     assert!(text.contains("// at least 1 item\n"), "{text}");
     assert!(text.contains("// at least 1 character\n"), "{text}");
-    assert!(text.contains("//   \"Happy\": The review is good.\n"), "{text}");
-    assert!(text.contains("//   \"Sad\": The review is bad.\n"), "{text}");
+    assert!(
+        text.contains("//   \"Happy\": The review is good.\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("//   \"Sad\": The review is bad.\n"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -194,7 +194,10 @@ fn summary(calls: &[ToolCall]) -> Vec<(String, Value)> {
 }
 
 fn expected(calls: &[(&str, Value)]) -> Vec<(String, Value)> {
-    calls.iter().map(|(n, a)| (n.to_string(), a.clone())).collect()
+    calls
+        .iter()
+        .map(|(n, a)| (n.to_string(), a.clone()))
+        .collect()
 }
 
 #[test]
@@ -237,8 +240,14 @@ fn ids_and_text_around_calls_are_kept() {
         "I'll check.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
     );
     assert_eq!(reply.text, "I'll check.");
-    assert_eq!(reply.calls[0].call.id.as_deref(), Some("functions.get_weather:0"));
-    let openai = tool::tool_call(r#"{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}"#).unwrap();
+    assert_eq!(
+        reply.calls[0].call.id.as_deref(),
+        Some("functions.get_weather:0")
+    );
+    let openai = tool::tool_call(
+        r#"{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}"#,
+    )
+    .unwrap();
     assert_eq!(openai.id.as_deref(), Some("call_1"));
     let mistral = tool::tool_call("[TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{}").unwrap();
     assert_eq!(mistral.id.as_deref(), Some("a1b2c3d4e"));
@@ -249,10 +258,15 @@ fn reasoning_is_split_off_in_every_form() {
     let harmony = tool::read(include_str!("fixtures/tool_calls/harmony.txt"));
     assert_eq!(
         harmony.thoughts,
-        vec!["User asks for the weather in Paris over 3 days and a search. Call get_weather first."]
+        vec![
+            "User asks for the weather in Paris over 3 days and a search. Call get_weather first."
+        ]
     );
     let r1 = tool::read(include_str!("fixtures/tool_calls/deepseek_r1.txt"));
-    assert!(r1.thoughts[0].starts_with("The user wants the weather"), "{r1:#?}");
+    assert!(
+        r1.thoughts[0].starts_with("The user wants the weather"),
+        "{r1:#?}"
+    );
     assert_eq!(r1.text.lines().next(), Some("I'll look both up."));
     let cohere = tool::read("<|START_THINKING|>plan<|END_THINKING|><|START_RESPONSE|>Hi");
     assert_eq!(cohere.thoughts, vec!["plan"]);
@@ -278,13 +292,19 @@ fn a_call_inside_reasoning_left_open_at_the_end_is_found_and_flagged() {
     assert!(reply.calls[0].in_reasoning);
     assert_eq!(reply.calls[0].call.name, "get_weather");
     // And after reasoning that was closed, a call is not flagged.
-    let after = tool::read("<think>hm</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
+    let after =
+        tool::read("<think>hm</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
     assert!(!after.calls[0].in_reasoning);
 }
 
 #[test]
 fn no_call_gives_an_empty_list_and_a_reasoned_error() {
-    for text in ["", "The weather in Paris is sunny.", "{\"name\": \"Ada\", \"age\": 36}", "```json\n[1, 2, 3]\n```"] {
+    for text in [
+        "",
+        "The weather in Paris is sunny.",
+        "{\"name\": \"Ada\", \"age\": 36}",
+        "```json\n[1, 2, 3]\n```",
+    ] {
         assert!(tool::tool_calls(text).is_empty(), "{text}");
         let err = tool::tool_call(text).unwrap_err();
         assert_eq!(err.category(), Category::NotFound, "{text}: {err}");
@@ -301,7 +321,10 @@ fn no_call_gives_an_empty_list_and_a_reasoned_error() {
 fn several_calls_are_an_error_for_the_single_form_naming_them() {
     let err = tool::tool_call("[get_weather(city='Paris'), search(q='x')]").unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("found 2") && text.contains("`get_weather`") && text.contains("`search`"), "{text}");
+    assert!(
+        text.contains("found 2") && text.contains("`get_weather`") && text.contains("`search`"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -344,12 +367,24 @@ fn a_marker_inside_a_json_string_value_is_not_a_call() {
 #[test]
 fn thousands_of_unclosed_markers_take_linear_time() {
     // Quadratic work on these would be ~10^10 steps: the test would not finish.
-    for unit in ["<tool_call>{", "<function=f>", "[TOOL_CALLS]f[ARGS]{\"a\": ", "<think>", "[f(a=", "<parameter=a>", "{\"name\": \"f\", \"arguments\": {"] {
+    for unit in [
+        "<tool_call>{",
+        "<function=f>",
+        "[TOOL_CALLS]f[ARGS]{\"a\": ",
+        "<think>",
+        "[f(a=",
+        "<parameter=a>",
+        "{\"name\": \"f\", \"arguments\": {",
+    ] {
         let text = unit.repeat(100_000 / unit.len() * 10);
         let start = std::time::Instant::now();
         let reply = tool::read(&text);
         assert!(reply.calls.iter().all(|c| c.complete), "{unit}");
-        assert!(start.elapsed().as_secs() < 30, "{unit}: {:?}", start.elapsed());
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{unit}: {:?}",
+            start.elapsed()
+        );
     }
 }
 
@@ -369,14 +404,28 @@ fn extractor_restricts_the_formats() {
 fn xml_parameter_values_are_read_by_the_target_type() {
     // As ToolCall: text that is JSON becomes JSON, other text stays a string.
     let call = tool::tool_call("<function=f>\n<parameter=days>\n3\n</parameter>\n<parameter=zip>\n007\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>").unwrap();
-    assert_eq!(Value::Object(call.arguments), json!({"days": 3, "zip": "007", "tags": ["a", "b"]}));
+    assert_eq!(
+        Value::Object(call.arguments),
+        json!({"days": 3, "zip": "007", "tags": ["a", "b"]})
+    );
     // As a typed tool: the field's type decides, so the zip code keeps its zeros.
     #[derive(Extract, Debug, PartialEq)]
     enum Tool {
-        F { days: u8, zip: String, tags: Vec<String> },
+        F {
+            days: u8,
+            zip: String,
+            tags: Vec<String>,
+        },
     }
     let calls: Vec<Tool> = tool::calls("<function=f>\n<parameter=days>\n3\n</parameter>\n<parameter=zip>\n007\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>").unwrap();
-    assert_eq!(calls, vec![Tool::F { days: 3, zip: "007".into(), tags: vec!["a".into(), "b".into()] }]);
+    assert_eq!(
+        calls,
+        vec![Tool::F {
+            days: 3,
+            zip: "007".into(),
+            tags: vec!["a".into(), "b".into()]
+        }]
+    );
 }
 
 /// The tools of the typed tests.
@@ -393,7 +442,9 @@ fn a_user_enum_of_tools_reads_every_format() {
         let want: Vec<Tool> = calls
             .iter()
             .map(|(name, args)| match *name {
-                "search" => Tool::Search { q: args["q"].as_str().unwrap().into() },
+                "search" => Tool::Search {
+                    q: args["q"].as_str().unwrap().into(),
+                },
                 _ => Tool::GetWeather {
                     city: args["city"].as_str().unwrap().into(),
                     days: args.get("days").and_then(Value::as_u64).map(|d| d as u8),
@@ -412,14 +463,18 @@ fn typed_errors_name_the_call_the_tool_and_the_argument_path() {
     assert!(text.contains("days"), "{text}");
     let err = tool::calls::<Tool>("[delete_everything(confirm=True)]").unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("there is no tool named `delete_everything`"), "{text}");
+    assert!(
+        text.contains("there is no tool named `delete_everything`"),
+        "{text}"
+    );
     assert!(text.contains("`Search`, `GetWeather`"), "{text}");
     assert_eq!(err.category(), Category::Variant, "{text}");
 }
 
 #[test]
 fn tool_call_reads_as_itself_through_calls() {
-    let calls: Vec<ToolCall> = tool::calls("[TOOL_CALLS]search[CALL_ID]abc123def[ARGS]{\"q\": \"x\"}").unwrap();
+    let calls: Vec<ToolCall> =
+        tool::calls("[TOOL_CALLS]search[CALL_ID]abc123def[ARGS]{\"q\": \"x\"}").unwrap();
     assert_eq!(calls[0].name, "search");
     assert_eq!(calls[0].id.as_deref(), Some("abc123def"));
     assert_eq!(calls[0].arguments["q"], "x");

@@ -6,8 +6,8 @@
 //! it cannot (a free-form map cannot be strict; Gemini has no `$ref`, so a recursive type
 //! cannot be written for it).
 
-use crate::error::{Category, Error};
 use crate::coerce::Extract;
+use crate::error::{Category, Error};
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
@@ -83,7 +83,10 @@ pub(crate) fn for_provider(
     let fail = |path: &str, why: String| {
         Error::single(
             Category::Type,
-            format!("{} cannot take this schema: at {path}, {why}", provider.name()),
+            format!(
+                "{} cannot take this schema: at {path}, {why}",
+                provider.name()
+            ),
         )
     };
     // Gemini has no `$ref`: inline every definition (a recursive type cannot be written).
@@ -91,12 +94,12 @@ pub(crate) fn for_provider(
     let mut stack = Vec::new();
     let (mut out, keep_defs) = match inline(&schema, &defs, &mut stack, 0) {
         Ok(v) => (v, false),
-        Err(name) if provider == Provider::Gemini => {
-            return Err(fail(
-                "$",
-                format!("the type {name} contains itself, and Gemini schemas have no `$ref` to write that"),
-            ))
-        }
+        Err(name) if provider == Provider::Gemini => return Err(fail(
+            "$",
+            format!(
+                "the type {name} contains itself, and Gemini schemas have no `$ref` to write that"
+            ),
+        )),
         Err(_) => (schema, true),
     };
     let mut defs_out = defs;
@@ -110,7 +113,8 @@ pub(crate) fn for_provider(
     rewrite(&mut out, provider, "$", 0).map_err(|(p, why)| fail(&p, why))?;
     if keep_defs {
         for (name, def) in defs_out.iter_mut() {
-            rewrite(def, provider, &format!("$.$defs.{name}"), 0).map_err(|(p, why)| fail(&p, why))?;
+            rewrite(def, provider, &format!("$.$defs.{name}"), 0)
+                .map_err(|(p, why)| fail(&p, why))?;
         }
         if let Some(obj) = out.as_object_mut() {
             obj.insert("$defs".into(), Value::Object(defs_out));
@@ -181,7 +185,12 @@ const SCHEMA_LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
 /// Applies `provider`'s rules to `schema` at JSON path `path`: `Err((path, why))` when the
 /// schema cannot be written in the provider's dialect.
-fn rewrite(schema: &mut Value, provider: Provider, path: &str, depth: usize) -> Result<(), (String, String)> {
+fn rewrite(
+    schema: &mut Value,
+    provider: Provider,
+    path: &str,
+    depth: usize,
+) -> Result<(), (String, String)> {
     if depth > MAX_DEPTH {
         return Err((path.into(), "the schema is nested too deeply".into()));
     }
@@ -205,7 +214,11 @@ fn rewrite(schema: &mut Value, provider: Provider, path: &str, depth: usize) -> 
                     }
                 }
             }
-            _ => return Err((path.into(), "`allOf` with several schemas is not supported; flatten the fields into one struct".into())),
+            _ => return Err((
+                path.into(),
+                "`allOf` with several schemas is not supported; flatten the fields into one struct"
+                    .into(),
+            )),
         }
     }
     if let Some(one) = obj.remove("oneOf") {
@@ -228,7 +241,10 @@ fn rewrite(schema: &mut Value, provider: Provider, path: &str, depth: usize) -> 
         }
         // Every property required; the optional ones become nullable.
         let required: Vec<String> = match obj.get("required") {
-            Some(Value::Array(r)) => r.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            Some(Value::Array(r)) => r
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
             _ => Vec::new(),
         };
         if let Some(Value::Object(props)) = obj.get_mut("properties") {
@@ -252,8 +268,20 @@ fn rewrite(schema: &mut Value, provider: Provider, path: &str, depth: usize) -> 
         }
     }
     // schemars' integer formats (`uint8`, `double`) are not JSON Schema formats.
-    const FORMATS: [&str; 7] = ["date-time", "time", "date", "duration", "email", "uuid", "ipv4"];
-    if obj.get("format").and_then(Value::as_str).is_some_and(|f| !FORMATS.contains(&f)) {
+    const FORMATS: [&str; 7] = [
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "uuid",
+        "ipv4",
+    ];
+    if obj
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| !FORMATS.contains(&f))
+    {
         obj.remove("format");
     }
     if provider == Provider::Gemini {
@@ -262,7 +290,12 @@ fn rewrite(schema: &mut Value, provider: Provider, path: &str, depth: usize) -> 
     // Recurse into sub-schemas.
     if let Some(Value::Object(props)) = obj.get_mut("properties") {
         for (name, prop) in props.iter_mut() {
-            rewrite(prop, provider, &format!("{path}.properties.{name}"), depth + 1)?;
+            rewrite(
+                prop,
+                provider,
+                &format!("{path}.properties.{name}"),
+                depth + 1,
+            )?;
         }
     }
     for key in SCHEMA_KEYS {
@@ -298,12 +331,19 @@ fn gemini(obj: &mut Map<String, Value>, path: &str) -> Result<(), (String, Strin
                 obj.insert("nullable".into(), Value::Bool(true));
             }
         } else {
-            return Err((path.into(), "a value of several JSON types; Gemini takes one type per schema".into()));
+            return Err((
+                path.into(),
+                "a value of several JSON types; Gemini takes one type per schema".into(),
+            ));
         }
     }
     // `anyOf: [X, {"type": "null"}]` (an optional reference) is X with `nullable`.
     if let Some(Value::Array(options)) = obj.get("anyOf").cloned() {
-        let non_null: Vec<Value> = options.iter().filter(|o| o.get("type") != Some(&json!("null"))).cloned().collect();
+        let non_null: Vec<Value> = options
+            .iter()
+            .filter(|o| o.get("type") != Some(&json!("null")))
+            .cloned()
+            .collect();
         if non_null.len() == 1 && options.len() == 2 {
             obj.remove("anyOf");
             if let Value::Object(inner) = &non_null[0] {
@@ -323,7 +363,14 @@ fn gemini(obj: &mut Map<String, Value>, path: &str) -> Result<(), (String, Strin
     if obj.contains_key("prefixItems") {
         return Err((path.into(), "a tuple (fixed-length array of different types); Gemini has no `prefixItems`; use a struct".into()));
     }
-    for key in ["$schema", "title", "$id", "minProperties", "maxProperties", "uniqueItems"] {
+    for key in [
+        "$schema",
+        "title",
+        "$id",
+        "minProperties",
+        "maxProperties",
+        "uniqueItems",
+    ] {
         obj.remove(key);
     }
     Ok(())

@@ -8,8 +8,8 @@
 //! one is known ([`Retry::expected_format`], or [`Retry::for_type`] with the `schema`
 //! feature).
 
-use crate::error::{Category, Error, Issue};
 use crate::coerce::Extract;
+use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
 use std::fmt;
 use std::future::Future;
@@ -139,14 +139,22 @@ impl Retry {
             let feedback = attempts.last().map(|a| a.feedback.as_str());
             let raw = match ask(feedback) {
                 Ok(raw) => raw,
-                Err(e) => return Err(RetryError { attempts, ask_error: Some(e) }),
+                Err(e) => {
+                    return Err(RetryError {
+                        attempts,
+                        ask_error: Some(e),
+                    })
+                }
             };
             match self.extractor.from_str::<T>(&raw) {
                 Ok(value) => return Ok(value),
                 Err(error) => attempts.push(self.attempt(raw, error)),
             }
         }
-        Err(RetryError { attempts, ask_error: None })
+        Err(RetryError {
+            attempts,
+            ask_error: None,
+        })
     }
 
     /// [`Retry::run`] with an async `ask`; runs on any executor.
@@ -159,14 +167,22 @@ impl Retry {
             let feedback = attempts.last().map(|a| a.feedback.clone());
             let raw = match ask(feedback).await {
                 Ok(raw) => raw,
-                Err(e) => return Err(RetryError { attempts, ask_error: Some(e) }),
+                Err(e) => {
+                    return Err(RetryError {
+                        attempts,
+                        ask_error: Some(e),
+                    })
+                }
             };
             match self.extractor.from_str::<T>(&raw) {
                 Ok(value) => return Ok(value),
                 Err(error) => attempts.push(self.attempt(raw, error)),
             }
         }
-        Err(RetryError { attempts, ask_error: None })
+        Err(RetryError {
+            attempts,
+            ask_error: None,
+        })
     }
 
     fn attempt(&self, raw: String, error: Error) -> Attempt {
@@ -184,7 +200,11 @@ impl Retry {
                 "Your previous reply was cut off before the JSON value ended; reply with the complete value, shorter if needed.\n",
             );
         }
-        Attempt { raw, error, feedback }
+        Attempt {
+            raw,
+            error,
+            feedback,
+        }
     }
 }
 
@@ -346,7 +366,10 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.attempts.len(), 2);
         let second = seen[1].as_deref().unwrap();
-        assert!(second.starts_with("Your previous reply was cut off"), "{second}");
+        assert!(
+            second.starts_with("Your previous reply was cut off"),
+            "{second}"
+        );
     }
 
     /// Runs a future that never waits on anything external to completion (no runtime needed).
@@ -372,7 +395,10 @@ mod tests {
         .unwrap();
         assert_eq!(out, vec![1, 2]);
         assert_eq!(seen[0], None);
-        assert!(seen[1].as_deref().unwrap().contains("did not contain a JSON value"));
+        assert!(seen[1]
+            .as_deref()
+            .unwrap()
+            .contains("did not contain a JSON value"));
     }
 
     #[test]
@@ -380,7 +406,11 @@ mod tests {
         let mut calls = 0;
         let err = retry::<u32, &str>(5, |_| {
             calls += 1;
-            if calls == 1 { Ok("no number".to_string()) } else { Err("timeout") }
+            if calls == 1 {
+                Ok("no number".to_string())
+            } else {
+                Err("timeout")
+            }
         })
         .unwrap_err();
         assert_eq!(calls, 2);

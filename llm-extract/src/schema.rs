@@ -205,7 +205,9 @@ fn variant_notes(schema: &Value, defs: &Map<String, Value>) -> Vec<String> {
             continue;
         };
         for option in options {
-            let Some(option) = resolve(option) else { continue };
+            let Some(option) = resolve(option) else {
+                continue;
+            };
             if option.get("type") == Some(&json!("null")) {
                 continue;
             }
@@ -224,7 +226,10 @@ fn variant_notes(schema: &Value, defs: &Map<String, Value>) -> Vec<String> {
                 }
                 _ => continue,
             };
-            notes.push(format!("{name}: {}", d.lines().collect::<Vec<_>>().join(" ")));
+            notes.push(format!(
+                "{name}: {}",
+                d.lines().collect::<Vec<_>>().join(" ")
+            ));
         }
     }
     notes

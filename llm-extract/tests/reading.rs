@@ -86,14 +86,20 @@ fn scalar_replies_are_read_by_their_type() {
         Sentiment::Positive
     );
     assert!(llm_extract::from_str::<Sentiment>("Positive or negative, hard to say.").is_err());
-    assert_eq!(llm_extract::from_str::<f64>("about 3.5 stars").unwrap(), 3.5);
+    assert_eq!(
+        llm_extract::from_str::<f64>("about 3.5 stars").unwrap(),
+        3.5
+    );
     assert_eq!(llm_extract::from_str::<u32>("42").unwrap(), 42);
     assert!(llm_extract::from_str::<bool>("```\nTrue\n```").unwrap());
     assert_eq!(
         llm_extract::from_str::<String>("Just a sentence.").unwrap(),
         "Just a sentence."
     );
-    assert_eq!(llm_extract::repair("\"hello\nworld").unwrap(), json!("hello\nworld"));
+    assert_eq!(
+        llm_extract::repair("\"hello\nworld").unwrap(),
+        json!("hello\nworld")
+    );
     assert_eq!(llm_extract::repair("True").unwrap(), json!(true));
     assert_eq!(llm_extract::repair("2.").unwrap(), json!(2.0));
     // Schema-less, prose is not a value.
@@ -111,7 +117,15 @@ fn valid_json_with_commas_and_quotes_in_strings_is_unchanged() {
         r#"{"a": "x}", "b": "]"}"#,
     ] {
         let out = llm_extract::extract::<Value>(text).unwrap();
-        assert_eq!(out.value, serde_json::from_str::<Value>(text).unwrap(), "{text}");
-        assert!(out.report.repairs.is_empty(), "{text}: {:?}", out.report.repairs);
+        assert_eq!(
+            out.value,
+            serde_json::from_str::<Value>(text).unwrap(),
+            "{text}"
+        );
+        assert!(
+            out.report.repairs.is_empty(),
+            "{text}: {:?}",
+            out.report.repairs
+        );
     }
 }

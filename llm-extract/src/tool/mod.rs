@@ -31,8 +31,8 @@ mod provider;
 #[cfg(feature = "schema")]
 pub use provider::definitions;
 
-use crate::error::{Category, Error, Issue};
 use crate::coerce::{Context, Extract, Failed};
+use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
 use crate::node::{Entry, Node, NodeKind, Quoting, Str};
 use crate::path::Path;
@@ -415,7 +415,12 @@ impl Extractor {
     pub fn tool_call(&self, text: &str) -> Result<ToolCall, Error> {
         let reply = self.read_tool_calls(text);
         match reply.calls.len() {
-            1 => Ok(reply.calls.into_iter().next().map(|f| f.call).unwrap_or_else(|| unreachable!())),
+            1 => Ok(reply
+                .calls
+                .into_iter()
+                .next()
+                .map(|f| f.call)
+                .unwrap_or_else(|| unreachable!())),
             0 => Err(no_call(text, &reply)),
             n => {
                 let names: Vec<String> = reply
@@ -430,7 +435,10 @@ impl Extractor {
                         Issue::new(
                             Category::Other,
                             Path::root(),
-                            format!("expected exactly one tool call, found {n}: {}", names.join(", ")),
+                            format!(
+                                "expected exactly one tool call, found {n}: {}",
+                                names.join(", ")
+                            ),
                         )
                         .at(f.span)
                     })
@@ -587,15 +595,21 @@ fn no_call(text: &str, reply: &Reply) -> Error {
         );
     }
     for r in &reply.rejected {
-        let what = r.format.map_or("a JSON value".to_string(), |f| format!("{f} candidate"));
+        let what = r
+            .format
+            .map_or("a JSON value".to_string(), |f| format!("{f} candidate"));
         let category = if r.reason.contains("cut off") {
             Category::Incomplete
         } else {
             Category::NotFound
         };
         issues.push(
-            Issue::new(category, Path::root(), format!("{what} is not a tool call: {}", r.reason))
-                .at(r.span),
+            Issue::new(
+                category,
+                Path::root(),
+                format!("{what} is not a tool call: {}", r.reason),
+            )
+            .at(r.span),
         );
     }
     if issues.is_empty() {
@@ -701,7 +715,10 @@ fn typed<T: Extract>(raw: &RawCall) -> Result<T, Vec<Issue>> {
     let args = arguments_node(raw);
     let external = object(vec![(raw.name.clone(), args.clone())]);
     let mut adjacent_entries = vec![
-        ("name".to_string(), Node::from_value(&Value::String(raw.name.clone()))),
+        (
+            "name".to_string(),
+            Node::from_value(&Value::String(raw.name.clone())),
+        ),
         ("arguments".to_string(), args),
     ];
     if let Some(id) = &raw.id {
@@ -735,7 +752,11 @@ fn typed<T: Extract>(raw: &RawCall) -> Result<T, Vec<Issue>> {
                 .unwrap_or(0);
             let issues = std::mem::take(&mut failures[best]);
             if issues.is_empty() {
-                Err(vec![Issue::new(Category::Type, Path::root(), "the call does not fit the target type")])
+                Err(vec![Issue::new(
+                    Category::Type,
+                    Path::root(),
+                    "the call does not fit the target type",
+                )])
             } else {
                 Err(issues)
             }
@@ -746,7 +767,10 @@ fn typed<T: Extract>(raw: &RawCall) -> Result<T, Vec<Issue>> {
 impl Extract for ToolCall {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<ToolCall, Failed> {
         if !matches!(node.kind, NodeKind::Object(_) | NodeKind::Array(_)) {
-            return Err(cx.mismatch("a tool call (an object with a tool name and arguments)", node));
+            return Err(cx.mismatch(
+                "a tool call (an object with a tool name and arguments)",
+                node,
+            ));
         }
         let value = decoded_value(node, 0);
         match shape::calls_in(&value, shape::Context::Marked) {
@@ -772,7 +796,9 @@ fn decoded_value(node: &Node<'_>, depth: usize) -> Value {
     }
     match &node.kind {
         NodeKind::String(s) if s.quoting == Quoting::Unquoted => text_value(&s.text),
-        NodeKind::Array(items) => Value::Array(items.iter().map(|n| decoded_value(n, depth + 1)).collect()),
+        NodeKind::Array(items) => {
+            Value::Array(items.iter().map(|n| decoded_value(n, depth + 1)).collect())
+        }
         NodeKind::Object(entries) => Value::Object(
             entries
                 .iter()

@@ -60,13 +60,18 @@ struct Tool {
 
 fn resolve<'a>(schema: &'a Value, defs: &'a Value) -> &'a Value {
     match schema.get("$ref").and_then(Value::as_str) {
-        Some(r) => defs.get(r.rsplit('/').next().unwrap_or(r)).unwrap_or(schema),
+        Some(r) => defs
+            .get(r.rsplit('/').next().unwrap_or(r))
+            .unwrap_or(schema),
         None => schema,
     }
 }
 
 fn description(schema: &Value) -> Option<String> {
-    schema.get("description").and_then(Value::as_str).map(str::to_string)
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_string)
 }
 
 fn tools_in(schema: &Value, defs: &Value) -> Vec<Tool> {
@@ -78,10 +83,22 @@ fn tools_in(schema: &Value, defs: &Value) -> Vec<Tool> {
     let Some(options) = options else {
         // Unit variants only: a string enum; or a struct: one tool.
         if let Some(names) = schema.get("enum").and_then(Value::as_array) {
-            return names.iter().filter_map(Value::as_str).map(|n| empty_tool(n, None)).collect();
+            return names
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|n| empty_tool(n, None))
+                .collect();
         }
-        let name = schema.get("title").and_then(Value::as_str).unwrap_or("tool").to_string();
-        return vec![Tool { name, description: description(schema), parameters: schema.clone() }];
+        let name = schema
+            .get("title")
+            .and_then(Value::as_str)
+            .unwrap_or("tool")
+            .to_string();
+        return vec![Tool {
+            name,
+            description: description(schema),
+            parameters: schema.clone(),
+        }];
     };
     let mut out = Vec::new();
     collect(options, defs, &mut out, 0);
@@ -93,7 +110,11 @@ fn tools_in(schema: &Value, defs: &Value) -> Vec<Tool> {
 fn collect(options: &[Value], defs: &Value, out: &mut Vec<Tool>, depth: usize) {
     for option in options {
         let option = resolve(option, defs);
-        if let Some(nested) = option.get("oneOf").or_else(|| option.get("anyOf")).and_then(Value::as_array) {
+        if let Some(nested) = option
+            .get("oneOf")
+            .or_else(|| option.get("anyOf"))
+            .and_then(Value::as_array)
+        {
             if depth < 4 {
                 collect(nested, defs, out, depth + 1);
             }
@@ -104,26 +125,48 @@ fn collect(options: &[Value], defs: &Value, out: &mut Vec<Tool>, depth: usize) {
             continue;
         }
         if let Some(names) = option.get("enum").and_then(Value::as_array) {
-            out.extend(names.iter().filter_map(Value::as_str).map(|n| empty_tool(n, description(option))));
+            out.extend(
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|n| empty_tool(n, description(option))),
+            );
             continue;
         }
-        let Some(props) = option.get("properties").and_then(Value::as_object) else { continue };
+        let Some(props) = option.get("properties").and_then(Value::as_object) else {
+            continue;
+        };
         // Adjacently tagged: {"name": {"const": "f"}, "arguments": {...}}.
         let tag = props.get("name").and_then(|n| {
             n.get("const").and_then(Value::as_str).or_else(|| {
-                n.get("enum").and_then(Value::as_array).filter(|e| e.len() == 1).and_then(|e| e[0].as_str())
+                n.get("enum")
+                    .and_then(Value::as_array)
+                    .filter(|e| e.len() == 1)
+                    .and_then(|e| e[0].as_str())
             })
         });
         if let Some(name) = tag {
-            let parameters = props.get("arguments").cloned().unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-            out.push(Tool { name: name.to_string(), description: description(option), parameters });
+            let parameters = props
+                .get("arguments")
+                .cloned()
+                .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+            out.push(Tool {
+                name: name.to_string(),
+                description: description(option),
+                parameters,
+            });
             continue;
         }
         // Externally tagged: {"Name": {...}}.
         if props.len() == 1 {
             if let Some((name, content)) = props.iter().next() {
-                let description = description(option).or_else(|| description(resolve(content, defs)));
-                out.push(Tool { name: name.clone(), description, parameters: content.clone() });
+                let description =
+                    description(option).or_else(|| description(resolve(content, defs)));
+                out.push(Tool {
+                    name: name.clone(),
+                    description,
+                    parameters: content.clone(),
+                });
             }
         }
     }
@@ -167,7 +210,10 @@ fn render(tool: Tool, defs: &Value, provider: Provider) -> Value {
         }
         Provider::Gemini => {
             // A function without parameters has none (Gemini refuses an empty object).
-            let empty = params.get("properties").and_then(Value::as_object).is_some_and(Map::is_empty);
+            let empty = params
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty);
             if !empty && strict {
                 decl.insert("parameters".into(), params);
             }

@@ -38,9 +38,7 @@ pub(crate) fn looks_like_calls(text: &str, bare: bool) -> bool {
         .bytes()
         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.')
         .count();
-    name_len > 0
-        && !t.as_bytes()[0].is_ascii_digit()
-        && t[name_len..].trim_start().starts_with('(')
+    name_len > 0 && !t.as_bytes()[0].is_ascii_digit() && t[name_len..].trim_start().starts_with('(')
 }
 
 /// Reads `[call, call, ...]` (or, when the text does not start with `[`, calls separated by
@@ -161,7 +159,10 @@ impl Reader<'_> {
             let Some(key) = self.ident(false).map(str::to_string) else {
                 return Err(self.fail("a keyword argument (`name=value`)"));
             };
-            self.expect(b'=', "`=` after the argument name (pythonic calls take keyword arguments)")?;
+            self.expect(
+                b'=',
+                "`=` after the argument name (pythonic calls take keyword arguments)",
+            )?;
             self.skip_ws();
             let value = self.literal(0)?;
             arguments.insert(key, value);
@@ -177,7 +178,10 @@ impl Reader<'_> {
 
     fn literal(&mut self, depth: usize) -> Result<Value, PyError> {
         if depth > MAX_DEPTH {
-            return Err(PyError::Invalid(self.pos, "arguments nested too deeply".into()));
+            return Err(PyError::Invalid(
+                self.pos,
+                "arguments nested too deeply".into(),
+            ));
         }
         self.skip_ws();
         match self.peek() {
@@ -235,7 +239,9 @@ impl Reader<'_> {
                     Some("None" | "null") => Ok(Value::Null),
                     _ => {
                         self.pos = start;
-                        Err(self.fail("a Python literal (string, number, True, False, None, list, dict)"))
+                        Err(self.fail(
+                            "a Python literal (string, number, True, False, None, list, dict)",
+                        ))
                     }
                 }
             }
@@ -260,7 +266,10 @@ impl Reader<'_> {
         match written.parse::<f64>().ok().and_then(Number::from_f64) {
             Some(n) => Ok(Value::Number(n)),
             None if self.at_end() => Err(PyError::Incomplete),
-            None => Err(PyError::Invalid(start, format!("{written:?} is not a number"))),
+            None => Err(PyError::Invalid(
+                start,
+                format!("{written:?} is not a number"),
+            )),
         }
     }
 
@@ -342,7 +351,11 @@ mod tests {
     fn a_cut_off_list_is_incomplete_not_invalid() {
         let text = r#"[run_shell(cmd="rm -rf /tmp/bu"#;
         for cut in 1..text.len() {
-            assert_eq!(read_calls(&text[..cut]).unwrap_err(), PyError::Incomplete, "{cut}");
+            assert_eq!(
+                read_calls(&text[..cut]).unwrap_err(),
+                PyError::Incomplete,
+                "{cut}"
+            );
         }
     }
 

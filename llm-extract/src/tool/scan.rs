@@ -268,7 +268,8 @@ mod tests {
 
     #[test]
     fn markers_inside_json_strings_are_not_tokens() {
-        let text = r#"{"name": "echo", "arguments": {"text": "wrap it in <tool_call> and </tool_call>"}}"#;
+        let text =
+            r#"{"name": "echo", "arguments": {"text": "wrap it in <tool_call> and </tool_call>"}}"#;
         assert!(kinds(text).is_empty());
         // Prose quotes at the top level do not open a string.
         assert_eq!(

@@ -98,7 +98,10 @@ fn object_calls(obj: &Map<String, Value>, context: Context) -> Result<Vec<RawCal
     }
     let kind = obj.get("type").and_then(Value::as_str);
     if kind == Some("text") || kind == Some("thinking") {
-        return Err(format!("a {:?} content block, not a tool call", kind.unwrap_or_default()));
+        return Err(format!(
+            "a {:?} content block, not a tool call",
+            kind.unwrap_or_default()
+        ));
     }
     let id = ID_KEYS
         .iter()
@@ -112,7 +115,10 @@ fn object_calls(obj: &Map<String, Value>, context: Context) -> Result<Vec<RawCal
             return Ok(vec![call]);
         }
     }
-    let typed_call = matches!(kind, Some("tool_use" | "function" | "tool_call" | "function_call"));
+    let typed_call = matches!(
+        kind,
+        Some("tool_use" | "function" | "tool_call" | "function_call")
+    );
     let context = if typed_call { Context::Marked } else { context };
     single(obj, context).map(|mut call| {
         call.id = call.id.or(id);
@@ -138,7 +144,10 @@ fn single(obj: &Map<String, Value>, context: Context) -> Result<RawCall, String>
         .iter()
         .find_map(|k| obj.get(*k).and_then(Value::as_str))
         .map(str::to_string);
-    let arguments = match ARGUMENT_KEYS.iter().find_map(|k| obj.get(*k).map(|v| (*k, v))) {
+    let arguments = match ARGUMENT_KEYS
+        .iter()
+        .find_map(|k| obj.get(*k).map(|v| (*k, v)))
+    {
         Some((key, value)) => arguments(key, value)?,
         None if context == Context::Marked => obj
             .iter()
@@ -243,8 +252,11 @@ mod tests {
 
     #[test]
     fn arguments_in_a_string_that_was_cut_off_are_refused() {
-        let err = calls_in(&json!({"name": "rm", "arguments": "{\"path\": \"/tm"}), Context::Prose)
-            .unwrap_err();
+        let err = calls_in(
+            &json!({"name": "rm", "arguments": "{\"path\": \"/tm"}),
+            Context::Prose,
+        )
+        .unwrap_err();
         assert!(err.contains("cut off"), "{err}");
     }
 }

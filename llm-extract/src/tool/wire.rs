@@ -132,9 +132,7 @@ impl<'a> Walker<'a> {
                 Tok::MistralCalls => self.mistral(k),
                 Tok::DsCallBegin => self.deepseek(k),
                 Tok::KimiCallBegin => self.kimi(k),
-                Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => {
-                    self.harmony(k)
-                }
+                Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
                 // Wrappers, separators and closers on their own carry nothing.
                 _ => (k + 1, t.span.end),
             };
@@ -165,7 +163,10 @@ impl<'a> Walker<'a> {
     /// The text from the end of token `k` to the start of the next token.
     fn body(&self, k: usize) -> Span {
         let start = self.toks[k].span.end;
-        let end = self.toks.get(k + 1).map_or(self.text.len(), |t| t.span.start);
+        let end = self
+            .toks
+            .get(k + 1)
+            .map_or(self.text.len(), |t| t.span.start);
         Span::new(start, end)
     }
 
@@ -244,12 +245,19 @@ impl<'a> Walker<'a> {
         let mut pos = body.start;
         loop {
             let rest = &self.text[pos..body.end];
-            let skipped = rest.len() - rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';').len();
+            let skipped = rest.len()
+                - rest
+                    .trim_start_matches(|c: char| c.is_whitespace() || c == ';')
+                    .len();
             pos += skipped;
             if pos >= body.end {
                 break;
             }
-            let fmt = if format == Format::Pythonic { Format::Json } else { format };
+            let fmt = if format == Format::Pythonic {
+                Format::Json
+            } else {
+                format
+            };
             match self.json_calls(Span::new(pos, body.end), fmt, whole) {
                 Some(after) if after > pos => pos = after,
                 _ => break,
@@ -280,7 +288,10 @@ impl<'a> Walker<'a> {
     fn marker(&mut self, k: usize) -> (usize, usize) {
         let body = self.body(k);
         let rest = self.slice(body);
-        let skip = rest.len() - rest.trim_start_matches(|c: char| c.is_whitespace() || c == ':').len();
+        let skip = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_whitespace() || c == ':')
+                .len();
         let start = self.toks[k].span.start;
         let from = Span::new(body.start + skip, body.end);
         if !self.slice(from).starts_with(['{', '[', '`']) {
@@ -341,9 +352,7 @@ impl<'a> Walker<'a> {
             .is_some_and(|c| c.is_alphabetic() || c == '_')
         {
             // GLM 4.5+: the name, then key/value pairs.
-            let name_end = trimmed
-                .find(['<', '\n'])
-                .unwrap_or(trimmed.len());
+            let name_end = trimmed.find(['<', '\n']).unwrap_or(trimmed.len());
             let name = trimmed[..name_end].trim().to_string();
             let after = body.start + (text.len() - trimmed.len()) + name_end;
             let (arguments, params_complete) =
@@ -377,11 +386,19 @@ impl<'a> Walker<'a> {
         let whole = Span::new(t.span.start, end);
         let text = self.slice(body).trim();
         if text.is_empty() {
-            let call = RawCall { name, id: None, arguments: Vec::new() };
+            let call = RawCall {
+                name,
+                id: None,
+                arguments: Vec::new(),
+            };
             self.hit(call, format, whole, closed);
         } else if text.starts_with("<parameter=") {
             let (arguments, complete) = xml_params(self.text, body, ParamStyle::Qwen);
-            let call = RawCall { name, id: None, arguments };
+            let call = RawCall {
+                name,
+                id: None,
+                arguments,
+            };
             self.hit(call, Format::Qwen3Coder, whole, closed && complete);
         } else {
             match json_at(self.text, body) {
@@ -391,10 +408,18 @@ impl<'a> Walker<'a> {
                 Ok((other, complete, _)) => self.miss(
                     whole,
                     format,
-                    format!("the arguments of `{name}` are a {}, not an object", shape::json_type(&other)),
+                    format!(
+                        "the arguments of `{name}` are a {}, not an object",
+                        shape::json_type(&other)
+                    ),
                     !complete,
                 ),
-                Err(why) => self.miss(whole, format, format!("the arguments of `{name}`: {why}"), false),
+                Err(why) => self.miss(
+                    whole,
+                    format,
+                    format!("the arguments of `{name}`: {why}"),
+                    false,
+                ),
             }
         }
         (next, end)
@@ -407,8 +432,17 @@ impl<'a> Walker<'a> {
         let body = self.body(k);
         let (next, end, closed) = self.close(k, Some(Tok::InvokeClose), body.end);
         let (arguments, complete) = xml_params(self.text, body, ParamStyle::MiniMax);
-        let call = RawCall { name, id: None, arguments };
-        self.hit(call, Format::MiniMax, Span::new(t.span.start, end), closed && complete);
+        let call = RawCall {
+            name,
+            id: None,
+            arguments,
+        };
+        self.hit(
+            call,
+            Format::MiniMax,
+            Span::new(t.span.start, end),
+            closed && complete,
+        );
         (next, end)
     }
 
@@ -441,7 +475,12 @@ impl<'a> Walker<'a> {
             let whole = Span::new(start, args.end);
             match json_at(self.text, args) {
                 Ok((Value::Object(map), complete, after)) => {
-                    self.hit(RawCall::json(name.clone(), id.take(), map), Format::Mistral, whole, complete);
+                    self.hit(
+                        RawCall::json(name.clone(), id.take(), map),
+                        Format::Mistral,
+                        whole,
+                        complete,
+                    );
                     // Several calls may follow one another: `...}other[ARGS]{...}`.
                     let rest = self.text[after.min(args.end)..args.end].trim();
                     if !rest.is_empty() && self.tok(j + 1) == Some(Tok::MistralArgs) {
@@ -453,7 +492,10 @@ impl<'a> Walker<'a> {
                 Ok((other, complete, _)) => self.miss(
                     whole,
                     Format::Mistral,
-                    format!("the arguments of `{name}` are a {}, not an object", shape::json_type(&other)),
+                    format!(
+                        "the arguments of `{name}` are a {}, not an object",
+                        shape::json_type(&other)
+                    ),
                     !complete,
                 ),
                 Err(why) => self.miss(whole, Format::Mistral, why, false),
@@ -468,7 +510,12 @@ impl<'a> Walker<'a> {
         let head = self.slice(self.body(k)).trim().to_string();
         if self.tok(k + 1) != Some(Tok::DsSep) {
             let body = self.body(k);
-            self.miss(Span::new(start, body.end), Format::DeepSeek, "a DeepSeek tool call without `<｜tool▁sep｜>`", self.tok(k + 1).is_none());
+            self.miss(
+                Span::new(start, body.end),
+                Format::DeepSeek,
+                "a DeepSeek tool call without `<｜tool▁sep｜>`",
+                self.tok(k + 1).is_none(),
+            );
             return (k + 1, body.end);
         }
         let body = self.body(k + 1);
@@ -477,21 +524,35 @@ impl<'a> Walker<'a> {
         let (name, args) = if head == "function" {
             let text = self.slice(body);
             let line_end = text.find('\n').unwrap_or(text.len());
-            (text[..line_end].trim().to_string(), Span::new(body.start + line_end, body.end))
+            (
+                text[..line_end].trim().to_string(),
+                Span::new(body.start + line_end, body.end),
+            )
         } else {
             (head, body)
         };
         match json_at(self.text, args) {
-            Ok((Value::Object(map), complete, _)) => {
-                self.hit(RawCall::json(name, None, map), Format::DeepSeek, whole, complete)
-            }
+            Ok((Value::Object(map), complete, _)) => self.hit(
+                RawCall::json(name, None, map),
+                Format::DeepSeek,
+                whole,
+                complete,
+            ),
             Ok((other, complete, _)) => self.miss(
                 whole,
                 Format::DeepSeek,
-                format!("the arguments of `{name}` are a {}, not an object", shape::json_type(&other)),
+                format!(
+                    "the arguments of `{name}` are a {}, not an object",
+                    shape::json_type(&other)
+                ),
                 !complete,
             ),
-            Err(why) => self.miss(whole, Format::DeepSeek, format!("the arguments of `{name}`: {why}"), false),
+            Err(why) => self.miss(
+                whole,
+                Format::DeepSeek,
+                format!("the arguments of `{name}`: {why}"),
+                false,
+            ),
         }
         (next, end)
     }
@@ -502,7 +563,12 @@ impl<'a> Walker<'a> {
         let id = self.slice(self.body(k)).trim().to_string();
         if self.tok(k + 1) != Some(Tok::KimiArgBegin) {
             let body = self.body(k);
-            self.miss(Span::new(start, body.end), Format::Kimi, "a Kimi tool call without `<|tool_call_argument_begin|>`", self.tok(k + 1).is_none());
+            self.miss(
+                Span::new(start, body.end),
+                Format::Kimi,
+                "a Kimi tool call without `<|tool_call_argument_begin|>`",
+                self.tok(k + 1).is_none(),
+            );
             return (k + 1, body.end);
         }
         let name = id.strip_prefix("functions.").unwrap_or(&id);
@@ -511,16 +577,27 @@ impl<'a> Walker<'a> {
         let (next, end, _) = self.close(k + 1, Some(Tok::ToolCallEnd), body.end);
         let whole = Span::new(start, end);
         match json_at(self.text, body) {
-            Ok((Value::Object(map), complete, _)) => {
-                self.hit(RawCall::json(name, Some(id), map), Format::Kimi, whole, complete)
-            }
+            Ok((Value::Object(map), complete, _)) => self.hit(
+                RawCall::json(name, Some(id), map),
+                Format::Kimi,
+                whole,
+                complete,
+            ),
             Ok((other, complete, _)) => self.miss(
                 whole,
                 Format::Kimi,
-                format!("the arguments of `{name}` are a {}, not an object", shape::json_type(&other)),
+                format!(
+                    "the arguments of `{name}` are a {}, not an object",
+                    shape::json_type(&other)
+                ),
                 !complete,
             ),
-            Err(why) => self.miss(whole, Format::Kimi, format!("the arguments of `{name}`: {why}"), false),
+            Err(why) => self.miss(
+                whole,
+                Format::Kimi,
+                format!("the arguments of `{name}`: {why}"),
+                false,
+            ),
         }
         (next, end)
     }
@@ -533,10 +610,16 @@ impl<'a> Walker<'a> {
         let mut j = k;
         let mut recipient: Option<String> = None;
         let mut channel = String::new();
-        while let Some(t @ (Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain)) = self.tok(j) {
+        while let Some(t @ (Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain)) =
+            self.tok(j)
+        {
             let part = self.slice(self.body(j));
             if t == Tok::HarmonyChannel {
-                channel = part.split_whitespace().next().unwrap_or_default().to_string();
+                channel = part
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
             }
             if let Some(p) = part.find("to=") {
                 let to: String = part[p + 3..]
@@ -557,16 +640,27 @@ impl<'a> Walker<'a> {
             Some(to) => {
                 let name = to.strip_prefix("functions.").unwrap_or(&to).to_string();
                 match json_at(self.text, body) {
-                    Ok((Value::Object(map), complete, _)) => {
-                        self.hit(RawCall::json(name, None, map), Format::Harmony, whole, complete)
-                    }
+                    Ok((Value::Object(map), complete, _)) => self.hit(
+                        RawCall::json(name, None, map),
+                        Format::Harmony,
+                        whole,
+                        complete,
+                    ),
                     Ok((other, complete, _)) => self.miss(
                         whole,
                         Format::Harmony,
-                        format!("the arguments of `{name}` are a {}, not an object", shape::json_type(&other)),
+                        format!(
+                            "the arguments of `{name}` are a {}, not an object",
+                            shape::json_type(&other)
+                        ),
                         !complete,
                     ),
-                    Err(why) => self.miss(whole, Format::Harmony, format!("the arguments of `{name}`: {why}"), false),
+                    Err(why) => self.miss(
+                        whole,
+                        Format::Harmony,
+                        format!("the arguments of `{name}`: {why}"),
+                        false,
+                    ),
                 }
             }
             None if channel == "analysis" => self.out.thoughts.push(body),
@@ -664,7 +758,9 @@ fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, Arg)>,
             (None, Some(o)) => (o, o),
             (None, None) => {
                 complete = false;
-                let v = body[value_start..].trim_end_matches("</function>").trim_end_matches("</tool_call>");
+                let v = body[value_start..]
+                    .trim_end_matches("</function>")
+                    .trim_end_matches("</tool_call>");
                 (value_start + v.len(), body.len())
             }
         };
