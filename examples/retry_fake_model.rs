@@ -48,7 +48,10 @@ fn main() {
         Ok(reply.to_string())
     });
     match result {
-        Ok(review) => println!("=== accepted: {review:?}"),
+        Ok(review) => println!(
+            "=== accepted: {:?}, {} stars: {}",
+            review.sentiment, review.stars, review.summary
+        ),
         Err(e) => {
             println!("=== gave up: {e}");
             for (i, attempt) in e.attempts.iter().enumerate() {

@@ -18,8 +18,11 @@ fn weather_only() -> Vec<(&'static str, Value)> {
     vec![("get_weather", json!({"city": "Paris"}))]
 }
 
+/// Calls expected, in order: tool name and arguments.
+type Calls = Vec<(&'static str, Value)>;
+
 /// (what, reply, format, calls expected in order)
-fn fixtures() -> Vec<(&'static str, String, Format, Vec<(&'static str, Value)>)> {
+fn fixtures() -> Vec<(&'static str, String, Format, Calls)> {
     let s = |t: &str| t.to_string();
     vec![
         (

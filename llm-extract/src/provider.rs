@@ -94,12 +94,14 @@ pub(crate) fn for_provider(
     let mut stack = Vec::new();
     let (mut out, keep_defs) = match inline(&schema, &defs, &mut stack, 0) {
         Ok(v) => (v, false),
-        Err(name) if provider == Provider::Gemini => return Err(fail(
-            "$",
-            format!(
+        Err(name) if provider == Provider::Gemini => {
+            return Err(fail(
+                "$",
+                format!(
                 "the type {name} contains itself, and Gemini schemas have no `$ref` to write that"
             ),
-        )),
+            ))
+        }
         Err(_) => (schema, true),
     };
     let mut defs_out = defs;
