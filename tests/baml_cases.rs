@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Cases that pass, measured on main; raise it as reading improves.
-const FLOOR: usize = 120;
+const FLOOR: usize = 169;
 
 struct Case {
     source: &'static str,
@@ -1061,6 +1061,6 @@ fn baml_published_cases() {
 fn a_case_fails_when_the_value_differs() {
     assert!(check::<i64>("12", Some(json!(12))).is_ok());
     assert!(check::<i64>("12", Some(json!(13))).is_err());
-    assert!(check::<KeyString>("no json here at all", None).is_ok());
+    assert!(check::<KeyInts>(r#"{"key": "not numbers"}"#, None).is_ok());
     assert!(check::<KeyString>(r#"{"key": "v"}"#, None).is_err());
 }

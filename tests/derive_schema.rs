@@ -82,7 +82,6 @@ fn strict_rendering_for_model_apis() {
 #[test]
 fn prompt_format_is_compact_and_readable() {
     let text = llm_extract::prompt_format::<Review>();
-    // The type's and the variants' doc comments are shown too.
     let want = r#"// A product review.
 {
   // One sentence.

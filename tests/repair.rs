@@ -510,6 +510,6 @@ fn error_and_extractor_are_shareable() {
         std::mem::size_of::<usize>()
     );
     let boxed: Box<dyn std::error::Error + Send + Sync> =
-        Box::new(llm_extract::repair("none").unwrap_err());
+        Box::new(llm_extract::repair("nothing to see here").unwrap_err());
     assert!(boxed.to_string().contains("no JSON found"));
 }

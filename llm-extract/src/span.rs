@@ -64,7 +64,8 @@ impl Position {
     ///
     /// ```
     /// use llm_extract::Position;
-    /// assert_eq!(Position::of("ab\ncd", 4), Position { line: 2, column: 2 });
+    /// let p = Position::of("ab\ncd", 4);
+    /// assert_eq!((p.line, p.column), (2, 2));
     /// ```
     pub fn of(text: &str, offset: usize) -> Position {
         let mut offset = offset.min(text.len());

@@ -428,3 +428,41 @@ fn history_and_diff_without_a_database_say_so() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn runs_recorded_by_several_processes_at_once_all_land() {
+    let dir = scratch("parallel");
+    let suite = dir.join("s.json");
+    let cases: Vec<serde_json::Value> = (0..40)
+        .map(|i| {
+            serde_json::json!({"name": format!("c{i}"), "output": format!("{{\"n\": {i}}}"),
+                "assertions": [{"path": "$.n", "matcher": "toBeLessThan", "expected": 20}]})
+        })
+        .collect();
+    std::fs::write(&suite, serde_json::json!({ "cases": cases }).to_string()).unwrap();
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+                .args(["test", "-q", &suite.display().to_string()])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    }
+    let out = run(&["history", "--json", &suite.display().to_string()]);
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 6);
+    for r in runs {
+        assert_eq!(
+            (r["assertions"].as_i64(), r["passed"].as_i64()),
+            (Some(40), Some(20))
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

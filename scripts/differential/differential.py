@@ -284,6 +284,8 @@ def d_python_tuple(doc, toks, rng):
     if any(toks[k][0] == "open" for k in range(i + 1, j)):
         return None
     toks[i][1], toks[j][1] = "(", ")"
+    if not any(toks[k][0] == "comma" for k in range(i + 1, j)):
+        toks[j][1] = ",)"  # `(x)` is x in Python; a one-item tuple is `(x,)`
     return render(toks), doc
 
 

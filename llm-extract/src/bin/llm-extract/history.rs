@@ -63,6 +63,66 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect())
 }
 
+/// Puts the database in WAL mode (kept in the file), so readers (the page) read while a run
+/// writes and writers queue on the lock. Switching needs the file to itself and SQLite answers
+/// "busy" at once rather than waiting, so a process that opens the file while another switches
+/// it retries until the mode is WAL.
+fn use_wal(conn: &Connection) -> Result<(), String> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let mode = conn
+            .pragma_query_value(None, "journal_mode", |row| row.get::<_, String>(0))
+            .and_then(|mode| {
+                if mode.eq_ignore_ascii_case("wal") {
+                    Ok(mode)
+                } else {
+                    conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+                }
+            });
+        match mode {
+            Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
+            Ok(_) | Err(rusqlite::Error::SqliteFailure(_, _))
+                if is_busy(&mode) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Ok(mode) => return Err(format!("cannot switch the journal to WAL (it is {mode})")),
+            Err(e) => return Err(format!("cannot switch the journal to WAL: {e}")),
+        }
+    }
+}
+
+/// Whether `mode` says another connection holds the file (worth waiting for); any other error
+/// (not a database, read-only, ...) is final.
+fn is_busy(mode: &rusqlite::Result<String>) -> bool {
+    match mode {
+        Ok(_) => true,
+        Err(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+            e.code,
+            rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+        ),
+        Err(_) => false,
+    }
+}
+
+/// Brings the schema to the latest version. Two processes opening a new database at once
+/// both see version 0; each migration runs in an IMMEDIATE transaction, so one applies it and
+/// the other, once the lock is free, fails on the tables that now exist: that failure is
+/// harmless when the version it finds afterwards is the latest.
+fn migrate(conn: &mut Connection) -> Result<(), rusqlite_migration::Error> {
+    conn.set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
+    let mut result = migrations().to_latest(conn);
+    if result.is_err() {
+        let version: Result<usize, _> =
+            conn.pragma_query_value(None, "user_version", |row| row.get(0));
+        if version.is_ok_and(|v| v == MIGRATIONS.len()) {
+            result = Ok(());
+        }
+    }
+    conn.set_transaction_behavior(rusqlite::TransactionBehavior::Deferred);
+    result
+}
+
 /// An open run database.
 pub(crate) struct Store {
     conn: Connection,
@@ -142,9 +202,7 @@ impl Store {
             .map_err(|e| format!("cannot open run database {}: {e}", path.display()))?;
         let fail = |e: rusqlite::Error| format!("run database {}: {e}", path.display());
         conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
-        // WAL lets readers (the page) read while a run writes, and writers queue on the lock.
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(fail)?;
+        use_wal(&conn).map_err(|e| format!("run database {}: {e}", path.display()))?;
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(fail)?;
         let version: usize = conn
@@ -159,8 +217,7 @@ impl Store {
                 MIGRATIONS.len()
             ));
         }
-        migrations()
-            .to_latest(&mut conn)
+        migrate(&mut conn)
             .map_err(|e| format!("cannot migrate run database {}: {e}", path.display()))?;
         Ok(Store {
             conn,

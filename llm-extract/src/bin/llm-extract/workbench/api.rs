@@ -238,8 +238,11 @@ impl Workbench {
         let passed = results
             .iter()
             .all(|r| r.outcome == llm_extract::assert::Outcome::Pass);
+        let mut keys = Vec::new();
+        key_paths(&actual, "$".to_string(), &mut keys);
         Ok(json!({
             "repaired": repaired,
+            "keys": keys,
             "passed": passed,
             "results": results,
             "rows": rows,
@@ -401,24 +404,35 @@ fn cases_of(document: &Value) -> Result<&Vec<Value>, String> {
 }
 
 /// Every JSONPath in `value`, arrays as `[*]`, each once, in document order, at most
-/// [`MAX_KEY_PATHS`]: the quick-pick of paths for the last output.
+/// [`MAX_KEY_PATHS`]: the quick-pick of paths for the last output. Linear in the value's size
+/// (items of one array share their paths, found in a set).
 fn key_paths(value: &Value, at: String, out: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    collect_paths(value, at, out, &mut seen);
+}
+
+fn collect_paths(
+    value: &Value,
+    at: String,
+    out: &mut Vec<String>,
+    seen: &mut std::collections::HashSet<String>,
+) {
     if out.len() >= MAX_KEY_PATHS {
         return;
     }
-    if !out.contains(&at) {
+    if seen.insert(at.clone()) {
         out.push(at.clone());
     }
     match value {
         Value::Object(map) => {
             for (key, child) in map {
-                key_paths(child, format!("{at}{}", member(key)), out);
+                collect_paths(child, format!("{at}{}", member(key)), out, seen);
             }
         }
         Value::Array(items) => {
             let at = format!("{at}[*]");
             for item in items {
-                key_paths(item, at.clone(), out);
+                collect_paths(item, at.clone(), out, seen);
             }
         }
         _ => {}
@@ -633,6 +647,11 @@ mod tests {
             )
             .unwrap();
         assert_eq!(answer["repaired"], json!({"name": "Ada"}));
+        assert_eq!(
+            answer["keys"],
+            json!(["$", "$.name"]),
+            "the quick-pick follows the sample"
+        );
         assert_eq!(answer["results"][0]["outcome"], "fail");
         assert_eq!(answer["results"][1]["outcome"], "pass");
     }
@@ -731,5 +750,9 @@ mod tests {
         let wide: Map<String, Value> = (0..1000).map(|i| (format!("k{i}"), json!(i))).collect();
         key_paths(&Value::Object(wide), "$".to_string(), &mut many);
         assert_eq!(many.len(), MAX_KEY_PATHS);
+        let long = Value::Array(vec![json!({"a": 1, "b": [2]}); 200_000]);
+        let mut keys = Vec::new();
+        key_paths(&long, "$".to_string(), &mut keys);
+        assert_eq!(keys, ["$", "$[*]", "$[*].a", "$[*].b", "$[*].b[*]"]);
     }
 }

@@ -12,6 +12,7 @@ const state = {
   undo: [],           // deleted rows of the current case: {index, assertion}
   ui: new WeakMap(),  // per-assertion editor state (JSON or text mode)
   checkTimer: null,
+  checkSeq: 0,
 };
 
 const NO_EXPECTED = new Set(); // filled from the registry: matchers of arity "none"
@@ -110,16 +111,21 @@ function selectCase(i) {
   $("repaired-output").textContent = loaded.repaired == null
     ? "(no JSON value found: assertions see the text as a string)"
     : JSON.stringify(loaded.repaired, null, 2);
-  const hints = $("path-hints");
-  hints.replaceChildren();
-  for (const k of loaded.keys) hints.append(el("option", { value: k }));
-  for (const k of ["$", "$.key", "$.list[*]", "$.list[0]", "$..key", "$.list[?@.key == 'x']"]) {
-    if (!loaded.keys.includes(k)) hints.append(el("option", { value: k }, "JSONPath example"));
-  }
+  pathHints(loaded.keys);
   $("preview-summary").textContent = "";
   renderCaseList();
   renderRows();
   scheduleCheck(0);
+}
+
+// The path quick-pick: the paths in the last output seen, then JSONPath examples.
+function pathHints(keys) {
+  const hints = $("path-hints");
+  hints.replaceChildren();
+  for (const k of keys) hints.append(el("option", { value: k }));
+  for (const k of ["$", "$.key", "$.list[*]", "$.list[0]", "$..key", "$.list[?@.key == 'x']"]) {
+    if (!keys.includes(k)) hints.append(el("option", { value: k }, "JSONPath example"));
+  }
 }
 
 // ---- the assertions table --------------------------------------------------------------
@@ -360,7 +366,10 @@ function showRowErrors(rows) {
 
 async function check() {
   if (state.current < 0) return;
+  // Only the answer to the latest check is shown: an older one may arrive after it.
+  const seq = ++state.checkSeq;
   const { ok, data } = await api("POST", "/api/check", { assertions: assertions() });
+  if (seq !== state.checkSeq) return;
   if (ok) showRowErrors(data.rows);
   else banner(data.error, "error");
 }
@@ -372,6 +381,7 @@ async function preview() {
   const { ok, data } = await api("POST", "/api/preview", body);
   if (!ok) { $("preview-summary").textContent = data.error; return; }
   showRowErrors(data.rows);
+  pathHints(data.keys);
   const counts = { pass: 0, fail: 0, error: 0 };
   rowBodies().forEach((b, i) => {
     const r = data.results[i];
