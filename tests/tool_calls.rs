@@ -488,22 +488,33 @@ fn extract_keeps_harmony_analysis_and_cohere_thinking_as_thoughts_not_answers() 
     let out = llm_extract::extract::<Value>(harmony).unwrap();
     assert_eq!(out.value, json!({"answer": 2}));
     assert_eq!(out.thoughts, ["Draft: {\"answer\": 1}. Check again."]);
-    let cohere = "<|START_THINKING|>Maybe [1, 2]?<|END_THINKING|><|START_RESPONSE|>[3, 4]<|END_RESPONSE|>";
+    let cohere =
+        "<|START_THINKING|>Maybe [1, 2]?<|END_THINKING|><|START_RESPONSE|>[3, 4]<|END_RESPONSE|>";
     let out = llm_extract::extract::<Vec<u8>>(cohere).unwrap();
     assert_eq!(out.value, [3, 4]);
     assert_eq!(out.thoughts, ["Maybe [1, 2]?"]);
     // Analysis left open at the end of the reply is reasoning too.
-    let open = llm_extract::extract::<Value>("{\"a\": 1}\n<|channel|>analysis<|message|>hmm {\"b\": 2}").unwrap();
+    let open =
+        llm_extract::extract::<Value>("{\"a\": 1}\n<|channel|>analysis<|message|>hmm {\"b\": 2}")
+            .unwrap();
     assert_eq!(open.value, json!({"a": 1}));
     assert_eq!(open.thoughts, ["hmm {\"b\": 2}"]);
 }
 
 #[test]
 fn many_unclosed_reasoning_tokens_take_linear_time() {
-    for unit in ["<|channel|>analysis<|message|>x<|end|>", "<|START_THINKING|>", "<|channel|>analysis<|message|>{"] {
+    for unit in [
+        "<|channel|>analysis<|message|>x<|end|>",
+        "<|START_THINKING|>",
+        "<|channel|>analysis<|message|>{",
+    ] {
         let text = unit.repeat(2_000_000 / unit.len());
         let start = std::time::Instant::now();
         let _ = llm_extract::repair(&text);
-        assert!(start.elapsed().as_secs() < 30, "{unit}: {:?}", start.elapsed());
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{unit}: {:?}",
+            start.elapsed()
+        );
     }
 }
