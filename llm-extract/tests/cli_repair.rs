@@ -135,3 +135,26 @@ fn jsonl_batch_never_stops_on_a_bad_line() {
         .contains("line 3 is not a JSON string"));
     assert_eq!(lines[3], serde_json::json!([1, 2]));
 }
+
+#[test]
+fn jsonl_with_all_gives_every_value_per_line() {
+    let input = [
+        serde_json::to_string("{\"a\": 1}\n{'a': 2}").unwrap(),
+        serde_json::to_string("[1, 2]").unwrap(),
+        serde_json::to_string("nothing here").unwrap(),
+    ]
+    .join("\n");
+    let o = run(&["repair", "--jsonl", "--all"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], serde_json::json!([{"a": 1}, {"a": 2}]));
+    assert_eq!(lines[1], serde_json::json!([[1, 2]]));
+    assert!(lines[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no JSON found"));
+}

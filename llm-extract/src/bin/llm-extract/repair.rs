@@ -67,7 +67,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let extractor = args.extractor();
     if args.jsonl {
-        return batch(&extractor, &input);
+        return batch(&extractor, &input, args.all);
     }
     let result = if args.all {
         extractor
@@ -101,14 +101,19 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn batch(extractor: &Extractor, input: &str) -> ExitCode {
+/// One output line per input line: the best value, or with `all` the array of every value.
+fn batch(extractor: &Extractor, input: &str, all: bool) -> ExitCode {
     let mut out = io::stdout().lock();
     for (n, line) in input.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let value = match serde_json::from_str::<String>(line) {
-            Ok(raw) => match extractor.repair(&raw) {
+            Ok(raw) => match if all {
+                extractor.repair_all(&raw).map(serde_json::Value::Array)
+            } else {
+                extractor.repair(&raw)
+            } {
                 Ok(v) => v,
                 Err(e) => serde_json::json!({ "error": one_line(&e) }),
             },
