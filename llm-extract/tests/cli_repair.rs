@@ -158,3 +158,10 @@ fn jsonl_with_all_gives_every_value_per_line() {
         .unwrap()
         .contains("no JSON found"));
 }
+
+#[test]
+fn a_json_string_document_comes_back_unchanged() {
+    let o = run(&["repair"], "\"{not json}\"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "\"{not json}\"\n");
+}
