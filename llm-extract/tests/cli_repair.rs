@@ -165,3 +165,21 @@ fn a_json_string_document_comes_back_unchanged() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "\"{not json}\"\n");
 }
+
+#[test]
+fn not_found_with_a_fence_says_the_fence_was_empty_not_missing() {
+    let o = run(&["repair"], "Here it is:\n```json\nsorry, nothing\n```\n");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("a ```json fence holds no JSON-like value"),
+        "{err}"
+    );
+    assert!(!err.contains("no object, array, fence"), "{err}");
+    let o = run(&["repair"], "```\nnothing\n```\n```py\nprint()\n```");
+    assert!(
+        stderr(&o).contains("2 fences hold no JSON-like value"),
+        "{}",
+        stderr(&o)
+    );
+}
