@@ -49,9 +49,20 @@ fn reads_a_file_and_pretty_prints() {
     let o = run(&["repair", "--pretty", file.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o), "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n");
-    let missing = run(&["repair", dir.join("nope.txt").to_str().unwrap()], "");
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("cannot read input"));
+}
+
+#[test]
+fn a_missing_file_is_named_in_the_error() {
+    let missing = std::env::temp_dir().join("llm-extract-cli-no-such-file.txt");
+    let o = run(&["repair", missing.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "llm-extract: cannot read {}: No such file or directory\n",
+            missing.display()
+        )
+    );
 }
 
 #[test]

@@ -61,7 +61,11 @@ pub fn run(args: Args) -> ExitCode {
     let input = match read_input(args.file.as_ref()) {
         Ok(text) => text,
         Err(e) => {
-            eprintln!("llm-extract: cannot read input: {e}");
+            let source = match &args.file {
+                Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+                _ => "standard input".to_string(),
+            };
+            eprintln!("llm-extract: cannot read {source}: {}", io_reason(&e));
             return ExitCode::from(2);
         }
     };
@@ -177,6 +181,15 @@ fn explain(one: &Extracted<serde_json::Value>, index: Option<usize>) {
             "  thought: {}",
             thought.chars().take(80).collect::<String>()
         );
+    }
+}
+
+/// An I/O error as a reader wants it: `No such file or directory`, without `(os error 2)`.
+fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
     }
 }
 
