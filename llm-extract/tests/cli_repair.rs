@@ -194,3 +194,23 @@ fn not_found_with_a_fence_says_the_fence_was_empty_not_missing() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_jsonl_line_that_is_not_a_string_names_only_its_input_line() {
+    let input = "\"[1]\"\n{\"a\": 1}\n\nnot json\n";
+    let o = run(&["repair", "--jsonl"], input);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[1]["error"],
+        "line 2 is not a JSON string: it is an object"
+    );
+    assert_eq!(
+        lines[2]["error"],
+        "line 4 is not a JSON string: expected ident at column 2"
+    );
+}

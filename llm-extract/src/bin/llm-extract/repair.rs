@@ -112,7 +112,7 @@ fn batch(extractor: &Extractor, input: &str, all: bool) -> ExitCode {
         if line.trim().is_empty() {
             continue;
         }
-        let value = match serde_json::from_str::<String>(line) {
+        let value = match raw_text(line) {
             Ok(raw) => match if all {
                 extractor.repair_all(&raw).map(serde_json::Value::Array)
             } else {
@@ -121,8 +121,8 @@ fn batch(extractor: &Extractor, input: &str, all: bool) -> ExitCode {
                 Ok(v) => v,
                 Err(e) => serde_json::json!({ "error": one_line(&e) }),
             },
-            Err(e) => {
-                serde_json::json!({ "error": format!("line {} is not a JSON string: {e}", n + 1) })
+            Err(why) => {
+                serde_json::json!({ "error": format!("line {} is not a JSON string: {why}", n + 1) })
             }
         };
         if writeln!(out, "{}", value).is_err() {
@@ -130,6 +130,33 @@ fn batch(extractor: &Extractor, input: &str, all: bool) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The raw text a `--jsonl` line holds, or why the line is not a JSON string: what it is
+/// instead, or serde_json's reason with the column (its own line number would be 1, which is
+/// not the input's line).
+fn raw_text(line: &str) -> Result<String, String> {
+    match serde_json::from_str::<serde_json::Value>(line) {
+        Ok(serde_json::Value::String(raw)) => Ok(raw),
+        Ok(other) => Err(format!(
+            "it is {}",
+            match other {
+                serde_json::Value::Null => "null",
+                serde_json::Value::Bool(_) => "a boolean",
+                serde_json::Value::Number(_) => "a number",
+                serde_json::Value::Array(_) => "an array",
+                serde_json::Value::Object(_) => "an object",
+                serde_json::Value::String(_) => unreachable!("matched above"),
+            }
+        )),
+        Err(e) => {
+            let text = e.to_string();
+            let reason = text
+                .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
+                .unwrap_or(&text);
+            Err(format!("{reason} at column {}", e.column()))
+        }
+    }
 }
 
 fn render(value: &serde_json::Value, pretty: bool) -> String {
