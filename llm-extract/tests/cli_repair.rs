@@ -214,3 +214,42 @@ fn a_jsonl_line_that_is_not_a_string_names_only_its_input_line() {
         "line 4 is not a JSON string: expected ident at column 2"
     );
 }
+
+#[test]
+fn a_failed_write_to_stdout_is_reported_and_fails() {
+    for args in [
+        &["repair"][..],
+        &["repair", "--jsonl"],
+        &["repair", "--all"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = if args.contains(&"--jsonl") {
+            "\"[1]\"\n"
+        } else {
+            "[1]"
+        };
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            "llm-extract: cannot write to standard output: No space left on device\n",
+            "{args:?}"
+        );
+    }
+}

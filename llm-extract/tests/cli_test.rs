@@ -327,3 +327,23 @@ fn a_closed_stdout_pipe_does_not_panic() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_failed_write_to_stdout_fails_the_suite_run() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["test", &suite("passing.suite.json")])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(
+        err.matches("cannot write to standard output").count(),
+        1,
+        "{err}"
+    );
+}

@@ -95,8 +95,10 @@ pub fn run(args: Args) -> ExitCode {
     match result {
         Ok(value) => {
             let mut out = io::stdout().lock();
-            let _ = writeln!(out, "{}", render(&value, args.pretty));
-            ExitCode::SUCCESS
+            match writeln!(out, "{}", render(&value, args.pretty)).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => output_failed(&e),
+            }
         }
         Err(e) => {
             eprintln!("llm-extract: {}", one_line(&e));
@@ -125,11 +127,27 @@ fn batch(extractor: &Extractor, input: &str, all: bool) -> ExitCode {
                 serde_json::json!({ "error": format!("line {} is not a JSON string: {why}", n + 1) })
             }
         };
-        if writeln!(out, "{}", value).is_err() {
-            return ExitCode::from(1); // stdout closed
+        if let Err(e) = writeln!(out, "{}", value) {
+            return output_failed(&e);
         }
     }
-    ExitCode::SUCCESS
+    match out.flush() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => output_failed(&e),
+    }
+}
+
+/// A reader that closed the pipe (`| head`) ends the run quietly; any other failure to write
+/// (a full disk) is reported, and the run fails with status 2, as when the input cannot be read.
+fn output_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "llm-extract: cannot write to standard output: {}",
+        io_reason(e)
+    );
+    ExitCode::from(2)
 }
 
 /// The raw text a `--jsonl` line holds, or why the line is not a JSON string: what it is

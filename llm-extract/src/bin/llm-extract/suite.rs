@@ -17,6 +17,7 @@ use serde_json::Value;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Suites with at least this many cases show a progress bar (when stderr is a terminal).
 const PROGRESS_MIN_CASES: usize = 50;
@@ -163,7 +164,7 @@ pub fn test(args: TestArgs) -> ExitCode {
             status = 2;
         }
     }
-    ExitCode::from(status)
+    output_status(status)
 }
 
 /// Prints every load-time problem on stderr, naming the case and the assertion.
@@ -236,9 +237,29 @@ fn run_cases(cases: Vec<Case>, quiet: bool) -> (Vec<CaseResult>, Summary) {
     (results, summary)
 }
 
-/// Writes to stdout, ignoring a closed pipe (`llm-extract test ... | head` must not panic).
+/// Set when writing to stdout failed other than by the reader closing the pipe.
+static OUTPUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Writes to stdout. A closed pipe is ignored (`llm-extract test ... | head` must not panic);
+/// any other failure (a full disk) is reported once and fails the run (see `output_status`).
 fn print_out(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe
+            && !OUTPUT_FAILED.swap(true, Ordering::Relaxed)
+        {
+            eprintln!("error: cannot write to standard output: {e}");
+        }
+    }
+}
+
+/// `status`, or 2 when the output could not be written.
+fn output_status(status: u8) -> ExitCode {
+    ExitCode::from(if OUTPUT_FAILED.load(Ordering::Relaxed) {
+        2
+    } else {
+        status
+    })
 }
 
 fn quoted(name: &str) -> String {
@@ -575,7 +596,7 @@ pub fn scaffold(args: ScaffoldArgs) -> ExitCode {
     match serde_json::to_string_pretty(&document) {
         Ok(json) => {
             print_out(&format!("{json}\n"));
-            ExitCode::SUCCESS
+            output_status(0)
         }
         Err(e) => {
             eprintln!("error: {e}");
