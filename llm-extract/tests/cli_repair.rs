@@ -110,7 +110,7 @@ fn limits_and_completeness_flags() {
     assert!(stderr(&o).contains("cut off"));
     let o = run(&["repair", "--max-depth", "2"], "[[[1]]]");
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("max_depth"));
+    assert!(stderr(&o).contains("--max-depth"));
     let o = run(
         &["repair", "--marker", "TOOL_CALL"],
         "[0] example\nTOOL_CALL [1]",
@@ -252,4 +252,27 @@ fn a_failed_write_to_stdout_is_reported_and_fails() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn limit_errors_name_the_flag_and_give_the_position_once() {
+    let o = run(&["repair", "--max-depth", "2"], "[[[1]]]");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llm-extract: nesting deeper than 2 levels at line 1 column 3; raise it with --max-depth\n"
+    );
+    let o = run(&["repair", "--max-payload", "5"], "xx {\"a\": 1234567}");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llm-extract: the value at line 1 column 4 is 14 bytes, more than --max-payload 5\n"
+    );
+    let input = serde_json::to_string("[[[1]]]").unwrap();
+    let o = run(&["repair", "--jsonl", "--max-depth", "2"], &input);
+    let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        line["error"],
+        "nesting deeper than 2 levels at line 1 column 3; raise it with --max-depth"
+    );
 }

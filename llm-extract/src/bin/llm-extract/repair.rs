@@ -1,6 +1,6 @@
 //! `llm-extract repair`: the repaired JSON of a model reply, for shells and CI.
 
-use llm_extract::{Extracted, Extractor};
+use llm_extract::{Category, Extracted, Extractor, Issue, Position};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,9 +29,9 @@ pub struct Args {
     /// Skip candidates larger than this many bytes
     #[arg(long, value_name = "BYTES")]
     max_payload: Option<usize>,
-    /// Maximum nesting depth (default 128)
-    #[arg(long, value_name = "N")]
-    max_depth: Option<usize>,
+    /// Maximum nesting depth
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    max_depth: usize,
     /// Treat a value cut off by the end of the input as an error
     #[arg(long)]
     require_complete: bool,
@@ -46,9 +46,7 @@ impl Args {
         if let Some(n) = self.max_payload {
             e = e.max_payload(n);
         }
-        if let Some(n) = self.max_depth {
-            e = e.max_depth(n);
-        }
+        e = e.max_depth(self.max_depth);
         if self.require_complete {
             e = e.require_complete();
         }
@@ -71,7 +69,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let extractor = args.extractor();
     if args.jsonl {
-        return batch(&extractor, &input, args.all);
+        return batch(&extractor, &input, &args);
     }
     let result = if args.all {
         extractor
@@ -101,27 +99,27 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("llm-extract: {}", one_line(&e));
+            eprintln!("llm-extract: {}", one_line(&e, &input, &args));
             ExitCode::from(1)
         }
     }
 }
 
 /// One output line per input line: the best value, or with `all` the array of every value.
-fn batch(extractor: &Extractor, input: &str, all: bool) -> ExitCode {
+fn batch(extractor: &Extractor, input: &str, args: &Args) -> ExitCode {
     let mut out = io::stdout().lock();
     for (n, line) in input.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let value = match raw_text(line) {
-            Ok(raw) => match if all {
+            Ok(raw) => match if args.all {
                 extractor.repair_all(&raw).map(serde_json::Value::Array)
             } else {
                 extractor.repair(&raw)
             } {
                 Ok(v) => v,
-                Err(e) => serde_json::json!({ "error": one_line(&e) }),
+                Err(e) => serde_json::json!({ "error": one_line(&e, &raw, args) }),
             },
             Err(why) => {
                 serde_json::json!({ "error": format!("line {} is not a JSON string: {why}", n + 1) })
@@ -185,15 +183,37 @@ fn render(value: &serde_json::Value, pretty: bool) -> String {
     }
 }
 
-fn one_line(e: &llm_extract::Error) -> String {
+fn one_line(e: &llm_extract::Error, text: &str, args: &Args) -> String {
     let first = e
         .issues()
         .first()
-        .map(|i| i.to_string())
+        .map(|i| issue_line(i, text, args))
         .unwrap_or_else(|| e.to_string());
     match e.issues().len() {
         0 | 1 => first,
         n => format!("{first} (and {} more)", n - 1),
+    }
+}
+
+/// An issue as the command line says it: limits are named by their flags (the library's
+/// messages name the `Extractor` methods), with the position once.
+fn issue_line(issue: &Issue, text: &str, args: &Args) -> String {
+    let position = issue
+        .position
+        .or_else(|| issue.span.map(|s| Position::of(text, s.start)));
+    let at = position.map_or(String::new(), |p| {
+        format!(" at line {} column {}", p.line, p.column)
+    });
+    match (issue.category, issue.span, args.max_payload) {
+        (Category::TooDeep, _, _) => format!(
+            "nesting deeper than {} levels{at}; raise it with --max-depth",
+            args.max_depth.max(1)
+        ),
+        (Category::TooLarge, Some(span), Some(max)) => format!(
+            "the value{at} is {} bytes, more than --max-payload {max}",
+            span.len()
+        ),
+        _ => issue.to_string(),
     }
 }
 
