@@ -276,3 +276,30 @@ fn limit_errors_name_the_flag_and_give_the_position_once() {
         "nesting deeper than 2 levels at line 1 column 3; raise it with --max-depth"
     );
 }
+
+#[test]
+fn invalid_utf8_input_is_warned_about_and_reported_as_a_repair() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["repair", "--explain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"a\": \"x\xff y\"}")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "{\"a\":\"x\u{fffd} y\"}\n");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("llm-extract: warning: the input is not valid UTF-8 at byte 8;"),
+        "{err}"
+    );
+    assert!(err.contains("InvalidUtf8 at $ (bytes 8..11)"), "{err}");
+    assert!(err.contains("1 repair(s), score 2"), "{err}");
+}

@@ -1,6 +1,6 @@
 //! `llm-extract repair`: the repaired JSON of a model reply, for shells and CI.
 
-use llm_extract::{Category, Extracted, Extractor, Issue, Position};
+use llm_extract::{Category, Extracted, Extractor, Issue, Position, Repair, RepairKind, Span};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,8 +56,11 @@ impl Args {
 
 /// Runs the command; see the module docs for the exit status.
 pub fn run(args: Args) -> ExitCode {
-    let input = match read_input(args.file.as_ref()) {
-        Ok(text) => text,
+    let Input {
+        text: input,
+        invalid,
+    } = match read_input(args.file.as_ref()) {
+        Ok(input) => input,
         Err(e) => {
             let source = match &args.file {
                 Some(path) if path.as_os_str() != "-" => path.display().to_string(),
@@ -67,6 +70,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    warn_invalid_utf8(&invalid);
     let extractor = args.extractor();
     if args.jsonl {
         return batch(&extractor, &input, &args);
@@ -74,7 +78,10 @@ pub fn run(args: Args) -> ExitCode {
     let result = if args.all {
         extractor
             .extract_all::<serde_json::Value>(&input)
-            .map(|all| {
+            .map(|mut all| {
+                for one in &mut all {
+                    report_invalid_utf8(one, &input, &invalid);
+                }
                 if args.explain {
                     for (i, one) in all.iter().enumerate() {
                         explain(one, Some(i));
@@ -83,12 +90,15 @@ pub fn run(args: Args) -> ExitCode {
                 serde_json::Value::Array(all.into_iter().map(|e| e.value).collect())
             })
     } else {
-        extractor.extract::<serde_json::Value>(&input).map(|one| {
-            if args.explain {
-                explain(&one, None);
-            }
-            one.value
-        })
+        extractor
+            .extract::<serde_json::Value>(&input)
+            .map(|mut one| {
+                report_invalid_utf8(&mut one, &input, &invalid);
+                if args.explain {
+                    explain(&one, None);
+                }
+                one.value
+            })
     };
     match result {
         Ok(value) => {
@@ -258,7 +268,15 @@ fn io_reason(e: &io::Error) -> String {
     }
 }
 
-fn read_input(file: Option<&PathBuf>) -> io::Result<String> {
+/// The input as text. Each sequence of bytes that is not UTF-8 becomes one U+FFFD, as
+/// `String::from_utf8_lossy` does; where is kept, to be warned about and reported.
+struct Input {
+    text: String,
+    /// Each U+FFFD put in: its span in `text`, and the byte offset in the input.
+    invalid: Vec<(Span, usize)>,
+}
+
+fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
     let mut bytes = Vec::new();
     match file {
         Some(path) if path.as_os_str() != "-" => bytes = std::fs::read(path)?,
@@ -266,8 +284,63 @@ fn read_input(file: Option<&PathBuf>) -> io::Result<String> {
             io::stdin().lock().read_to_end(&mut bytes)?;
         }
     }
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => {
+            return Ok(Input {
+                text,
+                invalid: Vec::new(),
+            })
+        }
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len() + 8);
+    let mut invalid = Vec::new();
+    let mut offset = 0;
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        offset += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            let at = text.len();
+            text.push(char::REPLACEMENT_CHARACTER);
+            invalid.push((Span::new(at, text.len()), offset));
+            offset += chunk.invalid().len();
+        }
+    }
+    Ok(Input { text, invalid })
+}
+
+/// One line on stderr when the input was not valid UTF-8: where, and what was done.
+fn warn_invalid_utf8(invalid: &[(Span, usize)]) {
+    let Some((_, first)) = invalid.first() else {
+        return;
+    };
+    let more = match invalid.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more place)".to_string(),
+        n => format!(" (and {n} more places)"),
+    };
+    eprintln!(
+        "llm-extract: warning: the input is not valid UTF-8 at byte {first}{more}; read as U+FFFD"
+    );
+}
+
+/// Adds an `InvalidUtf8` repair to the report of a value that holds a replaced byte.
+fn report_invalid_utf8(
+    one: &mut Extracted<serde_json::Value>,
+    text: &str,
+    invalid: &[(Span, usize)],
+) {
+    let report = &mut one.report;
+    for &(span, _) in invalid {
+        if span.start < report.span.start || span.end > report.span.end {
+            continue;
+        }
+        let mut repair = Repair::new(RepairKind::InvalidUtf8, span);
+        repair.position = Some(Position::of(text, span.start));
+        report.score += repair.cost;
+        let at = report
+            .repairs
+            .partition_point(|r| r.span.start <= span.start);
+        report.repairs.insert(at, repair);
+    }
 }
