@@ -347,3 +347,18 @@ fn a_failed_write_to_stdout_fails_the_suite_run() {
         "{err}"
     );
 }
+
+#[test]
+fn an_empty_suite_fails_saying_no_assertions_ran() {
+    let dir = scratch("empty");
+    let path = dir.join("empty.json");
+    std::fs::write(&path, r#"{"cases": []}"#).unwrap();
+    let out = run(&["test", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no assertions ran"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

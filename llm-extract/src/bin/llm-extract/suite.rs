@@ -152,6 +152,14 @@ pub fn test(args: TestArgs) -> ExitCode {
     } else {
         1
     };
+    // A suite that checks nothing must not pass.
+    if summary.assertions == 0 {
+        eprintln!(
+            "error: no assertions ran ({} has no cases)",
+            args.suite.display()
+        );
+        status = 1;
+    }
     if let Some(path) = &args.junit {
         if let Err(e) = std::fs::write(path, report::junit(&args.suite, &results, &summary)) {
             eprintln!("error: cannot write {}: {e}", path.display());
