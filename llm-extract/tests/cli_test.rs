@@ -362,3 +362,28 @@ fn an_empty_suite_fails_saying_no_assertions_ran() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_matcher_given_more_arguments_than_it_takes_is_a_load_error() {
+    let dir = scratch("arity");
+    let path = dir.join("arity.json");
+    std::fs::write(
+        &path,
+        r#"{"cases": [{"name": "a", "output": "{\"x\": 1}", "assertions": [
+            {"path": "x", "matcher": "toBeDefined", "expected": 1}]}]}"#,
+    )
+    .unwrap();
+    let out = run(&["test", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("assertion #1: $.expected: wrong arity"),
+        "{err}"
+    );
+    assert!(
+        text(&out.stdout).starts_with("ERROR"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
