@@ -387,3 +387,20 @@ fn a_matcher_given_more_arguments_than_it_takes_is_a_load_error() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn an_empty_path_is_a_load_error_not_the_root() {
+    let dir = scratch("empty-path");
+    let path = dir.join("path.json");
+    std::fs::write(
+        &path,
+        r#"{"cases": [{"name": "a", "output": "{}", "assertions": [
+            {"path": "", "matcher": "toBeDefined"}]}]}"#,
+    )
+    .unwrap();
+    let out = run(&["test", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("$.path: empty path"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
