@@ -11,12 +11,16 @@ mod locate;
 mod node;
 mod parse;
 mod path;
+#[cfg(feature = "schema")]
+mod provider;
 mod report;
+mod retry;
 #[cfg(feature = "schema")]
 mod schema;
 mod select;
 mod settings;
 mod span;
+pub mod tool;
 pub mod validate;
 
 /// What `#[derive(Extract)]` expands to calls into this module; not a public API.
@@ -55,11 +59,18 @@ pub use crate::coerce::Extract;
 pub use crate::error::{Category, Error, Issue};
 pub use crate::extractor::{Extracted, Extractor};
 pub use crate::path::{Path, Segment};
+#[cfg(feature = "schema")]
+pub use crate::provider::{json_schema_for, Provider};
 pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
+pub use crate::retry::{feedback, retry, retry_async, Attempt, Retry, RetryError};
 #[cfg(feature = "schema")]
 pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
 pub use crate::settings::Completeness;
 pub use crate::span::{Position, Span};
+/// The schemars trait the derive implements, so `fn ask<T: Extract + JsonSchema>` needs no
+/// extra dependency.
+#[cfg(feature = "schema")]
+pub use schemars::JsonSchema;
 
 /// The settings every free function uses, built once (building them allocates).
 static DEFAULT: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::new);

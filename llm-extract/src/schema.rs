@@ -173,9 +173,66 @@ pub fn prompt_format<T: JsonSchema>() -> String {
         _ => Map::new(),
     };
     let mut out = String::new();
+    // The type's own doc comment, and its variants' when it is an enum, come first.
+    if let Some(Value::String(d)) = value.get("description") {
+        for line in d.lines() {
+            out.push_str(&format!("// {line}\n"));
+        }
+    }
+    for note in variant_notes(&value, &defs) {
+        out.push_str(&format!("// {note}\n"));
+    }
     let mut stack = Vec::new();
     render(&value, &defs, 0, &mut stack, &mut out);
     out
+}
+
+/// `"Name": description` for each documented variant of an enum schema (`oneOf` of
+/// constants or of single-key objects), looking through `$ref` and `Option`'s `anyOf`.
+fn variant_notes(schema: &Value, defs: &Map<String, Value>) -> Vec<String> {
+    let resolve = |s: &'_ Value| -> Option<Value> {
+        match s.get("$ref").and_then(Value::as_str) {
+            Some(r) => defs.get(r.rsplit('/').next().unwrap_or(r)).cloned(),
+            None => Some(s.clone()),
+        }
+    };
+    let Some(schema) = resolve(schema) else {
+        return Vec::new();
+    };
+    let mut notes = Vec::new();
+    for key in ["oneOf", "anyOf"] {
+        let Some(Value::Array(options)) = schema.get(key) else {
+            continue;
+        };
+        for option in options {
+            let Some(option) = resolve(option) else {
+                continue;
+            };
+            if option.get("type") == Some(&json!("null")) {
+                continue;
+            }
+            if option.get("const").is_none() && option.get("properties").is_none() {
+                // `Option<Enum>`: the enum is one level further down.
+                notes.extend(variant_notes(&option, defs));
+                continue;
+            }
+            let Some(Value::String(d)) = option.get("description") else {
+                continue;
+            };
+            let name = match (option.get("const"), option.get("properties")) {
+                (Some(c), _) => c.to_string(),
+                (None, Some(Value::Object(p))) if p.len() == 1 => {
+                    p.keys().next().cloned().unwrap_or_default()
+                }
+                _ => continue,
+            };
+            notes.push(format!(
+                "{name}: {}",
+                d.lines().collect::<Vec<_>>().join(" ")
+            ));
+        }
+    }
+    notes
 }
 
 fn render(
@@ -329,6 +386,9 @@ fn render_object(
             out.push_str(&notes.join(", "));
         }
         out.push('\n');
+        for note in variant_notes(prop, defs) {
+            out.push_str(&format!("{pad}//   {note}\n"));
+        }
     }
     out.push_str(&"  ".repeat(indent));
     out.push('}');
@@ -358,6 +418,15 @@ fn rule_notes(prop: &Value) -> Vec<String> {
             other => other.to_string(),
         };
         if words.contains("{}") {
+            // English: `at least 1 item`, `at most 1 character`.
+            let words = if shown == "1" {
+                words
+                    .replace("items", "item")
+                    .replace("characters", "character")
+                    .replace("entries", "entry")
+            } else {
+                words.to_string()
+            };
             notes.push(words.replace("{}", &shown));
         } else {
             notes.push(format!("{words} {shown}"));

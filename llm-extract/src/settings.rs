@@ -19,6 +19,7 @@ pub(crate) struct Settings {
     pub max_payload: Option<usize>,
     pub max_depth: usize,
     pub completeness: Completeness,
+    pub tool: crate::tool::ToolSettings,
 }
 
 impl Default for Settings {
@@ -43,6 +44,7 @@ impl Default for Settings {
             max_payload: None,
             max_depth: 128,
             completeness: Completeness::AllowTruncated,
+            tool: crate::tool::ToolSettings::default(),
         }
     }
 }

@@ -36,7 +36,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn mixed_suite_prints_one_line_per_assertion_and_exits_1() {
-    let out = run(&["test", &suite("basic.suite.json")]);
+    let out = run(&["test", "--no-db", &suite("basic.suite.json")]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -67,14 +67,14 @@ fn mixed_suite_prints_one_line_per_assertion_and_exits_1() {
 
 #[test]
 fn passing_suite_exits_0() {
-    let out = run(&["test", &suite("passing.suite.json")]);
+    let out = run(&["test", "--no-db", &suite("passing.suite.json")]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert!(text(&out.stdout).ends_with("6 assertions in 2 cases: 6 passed, 0 failed, 0 errors\n"));
 }
 
 #[test]
 fn quiet_prints_only_failures_and_the_summary() {
-    let out = run(&["test", "--quiet", &suite("basic.suite.json")]);
+    let out = run(&["test", "--no-db", "--quiet", &suite("basic.suite.json")]);
     let stdout = text(&out.stdout);
     assert_eq!(stdout.lines().count(), 3, "{stdout}");
     assert!(!stdout.contains("PASS"));
@@ -82,7 +82,7 @@ fn quiet_prints_only_failures_and_the_summary() {
 
 #[test]
 fn snake_case_keys_are_accepted() {
-    let out = run(&["test", &suite("snake_case.suite.json")]);
+    let out = run(&["test", "--no-db", &suite("snake_case.suite.json")]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("PASS  [snake keys] s1 $.items[*].id toBeGreaterThan (ALL)"));
@@ -90,7 +90,7 @@ fn snake_case_keys_are_accepted() {
 
 #[test]
 fn load_errors_are_reported_per_case_and_assertion_and_never_hide_other_results() {
-    let out = run(&["test", &suite("bad.suite.json")]);
+    let out = run(&["test", "--no-db", &suite("bad.suite.json")]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(1));
     let expected_errors = [
@@ -130,6 +130,7 @@ fn junit_and_json_reports_are_written() {
     let (junit, json) = (dir.join("report.xml"), dir.join("report.json"));
     let out = run(&[
         "test",
+        "--no-db",
         &suite("basic.suite.json"),
         "--junit",
         &junit.display().to_string(),
@@ -160,11 +161,10 @@ fn junit_and_json_reports_are_written() {
 
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.starts_with("<?xml"));
-    assert!(
-        xml.contains(r#"<testsuites name=""#)
-            && xml.contains(r#"tests="13" failures="1" errors="1">"#),
-        "{xml}"
-    );
+    let root = xml.lines().find(|l| l.starts_with("<testsuites ")).unwrap();
+    for attribute in [r#"tests="13""#, r#"failures="1""#, r#"errors="1""#] {
+        assert!(root.contains(attribute), "{root}");
+    }
     assert_eq!(xml.matches("<testcase ").count(), 13);
     assert_eq!(xml.matches("<failure ").count(), 1);
     assert_eq!(xml.matches("<error ").count(), 1);
@@ -174,19 +174,19 @@ fn junit_and_json_reports_are_written() {
 
 #[test]
 fn unreadable_or_malformed_suites_exit_2() {
-    let out = run(&["test", &suite("no-such.suite.json")]);
+    let out = run(&["test", "--no-db", &suite("no-such.suite.json")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cannot read suite"));
 
     let dir = scratch("malformed");
     let path = dir.join("broken.json");
     std::fs::write(&path, "{\"cases\": [").unwrap();
-    let out = run(&["test", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("not a JSON suite"));
 
     std::fs::write(&path, "{\"tests\": []}").unwrap();
-    let out = run(&["test", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("expected {\"cases\": [...]}"));
     let _ = std::fs::remove_dir_all(dir);
@@ -206,7 +206,7 @@ fn large_suites_show_no_progress_bar_when_stderr_is_not_a_terminal() {
         .collect();
     let path = dir.join("large.json");
     std::fs::write(&path, serde_json::json!({ "cases": cases }).to_string()).unwrap();
-    let out = run(&["test", "-q", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", "-q", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
     assert_eq!(
@@ -236,7 +236,7 @@ fn scaffold_proposes_assertions_that_pass_on_their_own_output() {
     let dir = scratch("scaffold");
     let path = dir.join("scaffolded.json");
     std::fs::write(&path, &out.stdout).unwrap();
-    let out = run(&["test", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -271,7 +271,7 @@ fn scaffold_reads_stdin() {
 
 #[test]
 fn yaml_suites_run_like_json_ones() {
-    let out = run(&["test", &suite("yaml.suite.yaml")]);
+    let out = run(&["test", "--no-db", &suite("yaml.suite.yaml")]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(
@@ -286,7 +286,7 @@ fn yaml_suites_run_like_json_ones() {
     let dir = scratch("yaml");
     let path = dir.join("broken.yml");
     std::fs::write(&path, "cases: [").unwrap();
-    let out = run(&["test", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("not a YAML suite"),
@@ -329,13 +329,114 @@ fn a_closed_stdout_pipe_does_not_panic() {
 }
 
 #[test]
+fn test_records_runs_that_history_lists_and_diff_compares() {
+    let dir = scratch("history");
+    let suite = dir.join("s.json");
+    let output = dir.join("out.txt");
+    std::fs::write(
+        &suite,
+        r#"{"cases": [{"name": "c", "outputFile": "out.txt", "assertions": [
+            {"id": "name", "path": "$.name", "matcher": "toEqual", "expected": "Ada"},
+            {"id": "age", "path": "$.age", "matcher": "toBeGreaterThan", "expected": 30}]}]}"#,
+    )
+    .unwrap();
+    let suite_arg = suite.display().to_string();
+    std::fs::write(&output, r#"{"name": "Ada", "age": 36}"#).unwrap();
+    let first = run(&["test", &suite_arg]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    assert!(
+        text(&first.stderr).contains("recorded as run #1"),
+        "{}",
+        text(&first.stderr)
+    );
+    assert!(dir.join(".llm-extract/runs.sqlite").is_file());
+
+    std::fs::write(&output, "```json\n{'name': 'Bob', age: 36}\n```").unwrap();
+    let second = run(&["test", &suite_arg]);
+    assert_eq!(second.status.code(), Some(1));
+
+    let history = run(&["history", &suite_arg]);
+    let listed = text(&history.stdout);
+    assert_eq!(history.status.code(), Some(0), "{}", text(&history.stderr));
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert!(
+        lines[0].starts_with("#1 ")
+            && lines[0].contains("2 passed, 0 failed")
+            && lines[0].contains("100.0%"),
+        "{listed}"
+    );
+    assert!(
+        lines[1].starts_with("#2 ")
+            && lines[1].contains("1 passed, 1 failed")
+            && lines[1].contains("50.0%"),
+        "{listed}"
+    );
+
+    let db = dir.join(".llm-extract/runs.sqlite").display().to_string();
+    let diff = run(&["diff", "--db", &db]);
+    let shown = text(&diff.stdout);
+    assert_eq!(diff.status.code(), Some(0), "{}", text(&diff.stderr));
+    assert!(shown.starts_with("run #1 ("), "{shown}");
+    assert!(shown.contains("1 changed, 1 unchanged"), "{shown}");
+    assert!(
+        shown.contains(r#"PASS -> FAIL  [c] name $.name toEqual: $.name toEqual "Ada" expected an equal value, got "Bob""#),
+        "{shown}"
+    );
+
+    let diff = run(&["diff", "1", "2", "--json", "--suite", &suite_arg]);
+    let json: serde_json::Value = serde_json::from_slice(&diff.stdout).unwrap();
+    assert_eq!(json["from"]["id"], 1);
+    assert_eq!(json["to"]["id"], 2);
+    assert_eq!(json["unchanged"], 1);
+    assert_eq!(json["changes"][0]["assertion"], "name");
+    assert_eq!(json["changes"][0]["before"], "pass");
+    assert_eq!(json["changes"][0]["after"], "fail");
+
+    let json_history = run(&["history", "--json", &suite_arg]);
+    let runs: serde_json::Value = serde_json::from_slice(&json_history.stdout).unwrap();
+    assert_eq!(runs[1]["failed"], 1);
+
+    let none = run(&["test", "--no-db", &suite_arg]);
+    assert_eq!(none.status.code(), Some(1));
+    let history = run(&["history", &suite_arg]);
+    assert_eq!(
+        text(&history.stdout).lines().count(),
+        2,
+        "--no-db must not record"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn history_and_diff_without_a_database_say_so() {
+    let dir = scratch("no-db");
+    let suite = dir.join("s.json").display().to_string();
+    let out = run(&["history", &suite]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no run database at"),
+        "{}",
+        text(&out.stderr)
+    );
+    let db = dir.join("runs.sqlite").display().to_string();
+    let out = run(&["diff", "--db", &db]);
+    assert!(
+        text(&out.stderr).contains("no run database at"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_failed_write_to_stdout_fails_the_suite_run() {
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .expect("/dev/full");
     let out = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
-        .args(["test", &suite("passing.suite.json")])
+        .args(["test", "--no-db", &suite("passing.suite.json")])
         .stdout(full)
         .output()
         .unwrap();
@@ -353,7 +454,7 @@ fn an_empty_suite_fails_saying_no_assertions_ran() {
     let dir = scratch("empty");
     let path = dir.join("empty.json");
     std::fs::write(&path, r#"{"cases": []}"#).unwrap();
-    let out = run(&["test", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("no assertions ran"),
@@ -373,7 +474,7 @@ fn a_matcher_given_more_arguments_than_it_takes_is_a_load_error() {
             {"path": "x", "matcher": "toBeDefined", "expected": 1}]}]}"#,
     )
     .unwrap();
-    let out = run(&["test", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
@@ -398,7 +499,7 @@ fn an_empty_path_is_a_load_error_not_the_root() {
             {"path": "", "matcher": "toBeDefined"}]}]}"#,
     )
     .unwrap();
-    let out = run(&["test", &path.display().to_string()]);
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("$.path: empty path"), "{err}");

@@ -2,8 +2,11 @@
 //!
 //! Exit status: 0 on success, 1 when no value is found (or a test fails), 2 on bad usage.
 
+mod history;
 mod repair;
 mod suite;
+#[cfg(feature = "ui")]
+mod workbench;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +30,13 @@ enum Command {
     Test(suite::TestArgs),
     /// Propose assertions for a sample output
     Scaffold(suite::ScaffoldArgs),
+    /// List the recorded runs of a suite
+    History(history::HistoryArgs),
+    /// Print the assertions whose status changed between two runs (default: the last two)
+    Diff(history::DiffArgs),
+    /// Serve the workbench page for a suite on 127.0.0.1 (edit, preview, history)
+    #[cfg(feature = "ui")]
+    Ui(workbench::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,5 +52,9 @@ fn main() -> ExitCode {
         Command::Repair(args) => repair::run(args),
         Command::Test(args) => suite::test(args),
         Command::Scaffold(args) => suite::scaffold(args),
+        Command::History(args) => history::history(args),
+        Command::Diff(args) => history::diff(args),
+        #[cfg(feature = "ui")]
+        Command::Ui(args) => workbench::run(args),
     }
 }

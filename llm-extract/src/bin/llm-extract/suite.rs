@@ -9,6 +9,7 @@
 mod report;
 mod yaml;
 
+use crate::history;
 use llm_extract::assert::{
     evaluate_legacy, scaffold_assertions, Assertion, AssertionResult, CompiledAssertion, Outcome,
     OutputType, Registry,
@@ -36,6 +37,12 @@ pub struct TestArgs {
     /// Print only failures, errors and the summary
     #[arg(long, short)]
     quiet: bool,
+    /// Record the run in this SQLite database (default: .llm-extract/runs.sqlite beside the suite)
+    #[arg(long, value_name = "PATH", conflicts_with = "no_db")]
+    db: Option<PathBuf>,
+    /// Do not record the run
+    #[arg(long)]
+    no_db: bool,
 }
 
 /// Arguments of `llm-extract scaffold`.
@@ -54,6 +61,11 @@ pub(crate) struct Loaded {
     pub label: String,
     pub assertion: Option<Assertion>,
     pub compiled: Result<CompiledAssertion, String>,
+    /// The problems behind `compiled`'s error, each as (field of the assertion, message); the
+    /// field is empty when the row as a whole is wrong.
+    // Read by the workbench (feature `ui`) only.
+    #[cfg_attr(not(feature = "ui"), allow(dead_code))]
+    pub issues: Vec<(String, String)>,
 }
 
 /// What a case checks.
@@ -78,6 +90,11 @@ pub(crate) struct Case {
 pub(crate) struct CaseResult {
     pub name: String,
     pub errors: Vec<String>,
+    /// The model's raw text, when it could be read.
+    pub output: Option<String>,
+    /// The JSON value found in the output; `None` when it holds none (assertions then see the
+    /// text as a string).
+    pub repaired: Option<Value>,
     pub results: Vec<AssertionResult>,
 }
 
@@ -98,7 +115,7 @@ pub(crate) struct Summary {
 }
 
 impl Summary {
-    fn line(&self) -> String {
+    pub fn line(&self) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         format!(
@@ -125,16 +142,10 @@ pub fn test(args: TestArgs) -> ExitCode {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let is_yaml = matches!(
-        args.suite.extension().and_then(|e| e.to_str()),
-        Some("yaml" | "yml")
-    );
-    let suite = if is_yaml {
-        yaml::to_json(&text)
-    } else {
-        json_suite(&text)
-    };
-    let cases = match suite.and_then(|suite| load_suite(suite, &base, Registry::builtin())) {
+    let suite = parse_suite(&args.suite, &text);
+    let cases = match suite
+        .and_then(|suite| load_suite(suite, &base, Registry::builtin(), OutputFiles::Anywhere))
+    {
         Ok(cases) => cases,
         Err(e) => {
             eprintln!("error: {}: {e}", args.suite.display());
@@ -161,7 +172,9 @@ pub fn test(args: TestArgs) -> ExitCode {
         status = 1;
     }
     if let Some(path) = &args.junit {
-        if let Err(e) = std::fs::write(path, report::junit(&args.suite, &results, &summary)) {
+        let written = report::junit(&args.suite, &results, &summary)
+            .and_then(|xml| std::fs::write(path, xml).map_err(|e| e.to_string()));
+        if let Err(e) = written {
             eprintln!("error: cannot write {}: {e}", path.display());
             status = 2;
         }
@@ -172,7 +185,73 @@ pub fn test(args: TestArgs) -> ExitCode {
             status = 2;
         }
     }
+    if !args.no_db {
+        let db = history::db_path(&args.suite, args.db.as_deref());
+        match history::Store::open(&db)
+            .and_then(|mut store| store.record(&args.suite, &text, &results, &summary))
+        {
+            Ok(id) => {
+                // On stderr: stdout is the results, which scripts read.
+                if !args.quiet {
+                    eprintln!("recorded as run #{id} in {}", db.display());
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                status = 2;
+            }
+        }
+    }
     output_status(status)
+}
+
+/// The suite file's text as JSON: YAML for `.yaml` and `.yml`, JSON otherwise.
+pub(crate) fn parse_suite(path: &Path, text: &str) -> Result<Value, String> {
+    match SuiteFormat::of(path) {
+        SuiteFormat::Yaml => yaml::to_json(text),
+        SuiteFormat::Json => json_suite(text),
+    }
+}
+
+/// How a suite file is written, decided by its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum SuiteFormat {
+    Json,
+    Yaml,
+}
+
+impl SuiteFormat {
+    pub fn of(path: &Path) -> SuiteFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("yaml" | "yml") => SuiteFormat::Yaml,
+            _ => SuiteFormat::Json,
+        }
+    }
+
+    /// `suite` written in this format, keeping the order of cases and keys.
+    // Used by the workbench's Save (feature `ui`) only.
+    #[cfg_attr(not(feature = "ui"), allow(dead_code))]
+    pub fn write(self, suite: &Value) -> Result<String, String> {
+        match self {
+            SuiteFormat::Json => serde_json::to_string_pretty(suite)
+                .map(|mut s| {
+                    s.push('\n');
+                    s
+                })
+                .map_err(|e| e.to_string()),
+            SuiteFormat::Yaml => yaml::from_json(suite),
+        }
+    }
+}
+
+/// Which `outputFile` paths a suite may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OutputFiles {
+    /// Any readable file (the command line runs the user's own suite).
+    Anywhere,
+    /// Only files inside the suite's folder (the page must not serve other files).
+    InsideSuiteFolder,
 }
 
 /// Prints every load-time problem on stderr, naming the case and the assertion.
@@ -250,7 +329,7 @@ static OUTPUT_FAILED: AtomicBool = AtomicBool::new(false);
 
 /// Writes to stdout. A closed pipe is ignored (`llm-extract test ... | head` must not panic);
 /// any other failure (a full disk) is reported once and fails the run (see `output_status`).
-fn print_out(text: &str) {
+pub(crate) fn print_out(text: &str) {
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe
@@ -262,7 +341,7 @@ fn print_out(text: &str) {
 }
 
 /// `status`, or 2 when the output could not be written.
-fn output_status(status: u8) -> ExitCode {
+pub(crate) fn output_status(status: u8) -> ExitCode {
     ExitCode::from(if OUTPUT_FAILED.load(Ordering::Relaxed) {
         2
     } else {
@@ -312,6 +391,7 @@ pub(crate) fn load_suite(
     suite: Value,
     base: &Path,
     registry: &Registry,
+    files: OutputFiles,
 ) -> Result<Vec<Case>, String> {
     let cases = match suite {
         Value::Array(cases) => cases,
@@ -325,7 +405,7 @@ pub(crate) fn load_suite(
     Ok(cases
         .into_iter()
         .enumerate()
-        .map(|(i, case)| load_case(i, case, base, registry))
+        .map(|(i, case)| load_case(i, case, base, registry, files))
         .collect())
 }
 
@@ -338,7 +418,13 @@ const CASE_KEYS: [(&str, &str); 6] = [
     ("assertions", "assertions"),
 ];
 
-fn load_case(index: usize, case: Value, base: &Path, registry: &Registry) -> Case {
+fn load_case(
+    index: usize,
+    case: Value,
+    base: &Path,
+    registry: &Registry,
+    files: OutputFiles,
+) -> Case {
     let mut errors = Vec::new();
     let Value::Object(map) = case else {
         return Case {
@@ -383,13 +469,10 @@ fn load_case(index: usize, case: Value, base: &Path, registry: &Registry) -> Cas
             errors.push("`output` must be a string (the raw model text)".to_string());
             None
         }
-        (None, Some(Value::String(file))) => match std::fs::read_to_string(base.join(&file)) {
+        (None, Some(Value::String(file))) => match read_output_file(base, &file, files) {
             Ok(text) => Some(text),
             Err(e) => {
-                errors.push(format!(
-                    "cannot read outputFile {}: {e}",
-                    base.join(&file).display()
-                ));
+                errors.push(e);
                 None
             }
         },
@@ -456,7 +539,39 @@ fn load_case(index: usize, case: Value, base: &Path, registry: &Registry) -> Cas
     }
 }
 
+/// The text of `outputFile` `file`, relative to the suite's folder `base`.
+pub(crate) fn read_output_file(
+    base: &Path,
+    file: &str,
+    files: OutputFiles,
+) -> Result<String, String> {
+    let path = base.join(file);
+    if files == OutputFiles::InsideSuiteFolder {
+        let folder = std::fs::canonicalize(if base.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            base
+        })
+        .map_err(|e| format!("cannot resolve the suite's folder {}: {e}", base.display()))?;
+        let resolved = std::fs::canonicalize(&path)
+            .map_err(|e| format!("cannot read outputFile {}: {e}", path.display()))?;
+        if !resolved.starts_with(&folder) {
+            return Err(format!(
+                "outputFile `{file}` is outside the suite's folder {}; the workbench reads only files inside it",
+                folder.display()
+            ));
+        }
+    }
+    std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read outputFile {}: {e}", path.display()))
+}
+
 fn load_assertion(index: usize, value: Value, registry: &Registry) -> Loaded {
+    load_assertion_value(index, value, registry)
+}
+
+/// Reads and compiles one assertion as the runner does (the page's row checks use this too).
+pub(crate) fn load_assertion_value(index: usize, value: Value, registry: &Registry) -> Loaded {
     let fallback = format!("#{}", index + 1);
     let label = match value.get("id").and_then(Value::as_str) {
         Some(id) if !id.is_empty() => id.to_string(),
@@ -464,44 +579,63 @@ fn load_assertion(index: usize, value: Value, registry: &Registry) -> Loaded {
     };
     match serde_json::from_value::<Assertion>(value) {
         Ok(assertion) => {
-            let compiled = registry.compile(&assertion).map_err(|e| {
-                e.issues()
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            });
+            let (compiled, issues) = match registry.compile(&assertion) {
+                Ok(compiled) => (Ok(compiled), Vec::new()),
+                Err(e) => {
+                    let issues: Vec<(String, String)> = e
+                        .issues()
+                        .iter()
+                        .map(|i| {
+                            let field = i.path.to_string();
+                            let field = field.strip_prefix("$.").unwrap_or("").to_string();
+                            (field, i.message.clone())
+                        })
+                        .collect();
+                    let joined = e
+                        .issues()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    (Err(joined), issues)
+                }
+            };
             Loaded {
                 label,
                 assertion: Some(assertion),
                 compiled,
+                issues,
             }
         }
         Err(e) => Loaded {
             label,
             assertion: None,
             compiled: Err(format!("not an assertion: {e}")),
+            issues: vec![(String::new(), format!("not an assertion: {e}"))],
         },
     }
 }
 
-fn run_case(case: Case) -> CaseResult {
+pub(crate) fn run_case(case: Case) -> CaseResult {
     let Case {
         name,
         output,
         check,
         errors,
     } = case;
-    let results = match (output, check) {
+    let repaired = output.as_deref().and_then(|o| llm_extract::repair(o).ok());
+    let results = match (&output, check) {
         (Some(output), Some(check)) if errors.is_empty() => match check {
             Check::Assertions(loaded) => {
-                let actual = output_value(&output);
+                let actual = repaired
+                    .clone()
+                    .unwrap_or_else(|| Value::String(output.clone()));
                 loaded.iter().map(|l| evaluate_loaded(l, &actual)).collect()
             }
             Check::Legacy {
                 expected,
                 output_type,
-            } => evaluate_legacy(&output, &expected, output_type).results,
+            } => evaluate_legacy(output, &expected, output_type).results,
         },
         // A case that did not load: each of its assertions (or the case as one) is an error.
         (_, check) => {
@@ -528,11 +662,13 @@ fn run_case(case: Case) -> CaseResult {
     CaseResult {
         name,
         errors,
+        output,
+        repaired,
         results,
     }
 }
 
-fn evaluate_loaded(loaded: &Loaded, actual: &Value) -> AssertionResult {
+pub(crate) fn evaluate_loaded(loaded: &Loaded, actual: &Value) -> AssertionResult {
     match &loaded.compiled {
         Ok(compiled) => compiled.evaluate(actual),
         Err(e) => error_result(Some(loaded), format!("invalid assertion: {e}")),

@@ -2,27 +2,19 @@
 
 use super::{labels, CaseResult, Summary};
 use llm_extract::assert::Outcome;
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::path::Path;
 
-/// A JUnit XML report: one `<testsuite>` per case, one `<testcase>` per assertion.
-pub(crate) fn junit(suite: &Path, cases: &[CaseResult], summary: &Summary) -> String {
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    xml.push_str(&format!(
-        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n",
-        escape(&suite.display().to_string()),
-        summary.assertions,
-        summary.failed,
-        summary.errors
-    ));
+/// A JUnit XML report, written by quick-junit (cargo-nextest's writer, so escaping and the
+/// schema are what CI systems read): one `<testsuite>` per case, one `<testcase>` per assertion.
+pub(crate) fn junit(
+    suite: &Path,
+    cases: &[CaseResult],
+    _summary: &Summary,
+) -> Result<String, String> {
+    let mut report = Report::new(suite.display().to_string());
     for case in cases {
-        let count = |o: Outcome| case.results.iter().filter(|r| r.outcome == o).count();
-        xml.push_str(&format!(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n",
-            escape(&case.name),
-            case.results.len(),
-            count(Outcome::Fail),
-            count(Outcome::Error)
-        ));
+        let mut test_suite = TestSuite::new(case.name.as_str());
         for (r, label) in case.results.iter().zip(labels(case)) {
             let not = if r.not { "not " } else { "" };
             let name = format!(
@@ -31,53 +23,29 @@ pub(crate) fn junit(suite: &Path, cases: &[CaseResult], summary: &Summary) -> St
                 r.matcher,
                 r.path_match.as_str()
             );
-            xml.push_str(&format!(
-                "    <testcase classname=\"{}\" name=\"{}\"",
-                escape(&case.name),
-                escape(&name)
-            ));
-            let message = r.message.clone().unwrap_or_default();
-            let samples = serde_json::to_string(&r.actual_samples).unwrap_or_default();
-            match r.outcome {
-                Outcome::Pass => xml.push_str("/>\n"),
+            let status = match r.outcome {
+                Outcome::Pass => TestCaseStatus::success(),
                 Outcome::Fail | Outcome::Error => {
-                    let tag = if r.outcome == Outcome::Fail {
-                        "failure"
+                    let kind = if r.outcome == Outcome::Fail {
+                        NonSuccessKind::Failure
                     } else {
-                        "error"
+                        NonSuccessKind::Error
                     };
-                    xml.push_str(&format!(
-                        ">\n      <{tag} message=\"{}\">{}\nactual samples: {}</{tag}>\n    </testcase>\n",
-                        escape(&message),
-                        escape(&message),
-                        escape(&samples)
-                    ));
+                    let mut status = TestCaseStatus::non_success(kind);
+                    let message = r.message.clone().unwrap_or_default();
+                    let samples = serde_json::to_string(&r.actual_samples).unwrap_or_default();
+                    status.set_description(format!("{message}\nactual samples: {samples}"));
+                    status.set_message(message);
+                    status
                 }
-            }
+            };
+            let mut test_case = TestCase::new(name, status);
+            test_case.set_classname(case.name.as_str());
+            test_suite.add_test_case(test_case);
         }
-        xml.push_str("  </testsuite>\n");
+        report.add_test_suite(test_suite);
     }
-    xml.push_str("</testsuites>\n");
-    xml
-}
-
-/// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' | '\r' => out.push_str(&format!("&#{};", c as u32)),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
+    report.to_string().map_err(|e| e.to_string())
 }
 
 /// A JSON report: the summary and, per case, its load errors and its results in seed 001's

@@ -5,7 +5,8 @@ use serde_json::{Map, Number, Value};
 use std::collections::HashSet;
 use yaml_rust2::parser::{MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
-use yaml_rust2::{Event, Yaml, YamlLoader};
+use yaml_rust2::yaml::Hash;
+use yaml_rust2::{Event, Yaml, YamlEmitter, YamlLoader};
 
 /// Deepest nesting accepted; a suite is a few levels deep, expected values a few more.
 const MAX_DEPTH: usize = 128;
@@ -72,6 +73,43 @@ fn alias_in_its_anchor(text: &str) -> Option<(usize, usize, String)> {
     Some((mark.line(), mark.col() + 1, alias))
 }
 
+/// `value` as a YAML document, keys in their order; multi-line strings as literal blocks.
+// Used by the workbench's Save (feature `ui`) and the tests only.
+#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
+pub(crate) fn from_json(value: &Value) -> Result<String, String> {
+    let yaml = to_yaml(value);
+    let mut out = String::new();
+    let mut emitter = YamlEmitter::new(&mut out);
+    emitter.multiline_strings(true);
+    emitter
+        .dump(&yaml)
+        .map_err(|e| format!("cannot write YAML: {e}"))?;
+    // The emitter starts with a document marker; a suite file reads better without it.
+    let body = out.strip_prefix("---\n").unwrap_or(&out);
+    Ok(format!("{body}\n"))
+}
+
+#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
+fn to_yaml(value: &Value) -> Yaml {
+    match value {
+        Value::Null => Yaml::Null,
+        Value::Bool(b) => Yaml::Boolean(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Yaml::Integer(i),
+            None => Yaml::Real(n.to_string()),
+        },
+        Value::String(s) => Yaml::String(s.clone()),
+        Value::Array(items) => Yaml::Array(items.iter().map(to_yaml).collect()),
+        Value::Object(map) => {
+            let mut hash = Hash::new();
+            for (k, v) in map {
+                hash.insert(Yaml::String(k.clone()), to_yaml(v));
+            }
+            Yaml::Hash(hash)
+        }
+    }
+}
+
 fn convert(yaml: Yaml, depth: usize) -> Result<Value, String> {
     if depth > MAX_DEPTH {
         return Err(format!("nested deeper than {MAX_DEPTH} levels"));
@@ -117,7 +155,24 @@ fn convert(yaml: Yaml, depth: usize) -> Result<Value, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::to_json;
+    use super::{from_json, to_json};
+
+    #[test]
+    fn written_yaml_reads_back_as_the_same_value_in_the_same_order() {
+        let value = json!({"cases": [{"zeta": 1, "name": "a: b", "output": "line 1\nline 2 'q' \"dq\"\n", "assertions": [
+            {"path": "$.x", "matcher": "toBeOneOf", "expected": ["no", null, 2.5, true, "", "123", "~"], "not": false}
+        ]}]});
+        let text = from_json(&value).unwrap();
+        let back = to_json(&text).unwrap();
+        assert_eq!(back, value, "{text}");
+        let keys: Vec<_> = back["cases"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys, ["zeta", "name", "output", "assertions"]);
+    }
     use serde_json::json;
 
     #[test]

@@ -1,0 +1,805 @@
+//! Tool calls in every wire format models write as text, one or many, as [`ToolCall`]s or
+//! typed by your own enum of tools.
+//!
+//! The format is detected, not configured: JSON shapes (OpenAI, Anthropic, Cohere, Llama,
+//! seed 002's `TOOL_CALL`), tag and token formats (Hermes/Qwen, Qwen3-Coder, Mistral,
+//! DeepSeek, Kimi K2, GLM, MiniMax, gpt-oss Harmony, Granite, Functionary, Cohere actions,
+//! FireFunction's `functools`) and pythonic call lists (Llama 3.2/4, LFM2). See [`Format`]
+//! for the list and the README for a table with examples.
+//!
+//! ```
+//! use llm_extract::tool;
+//! let reply = "<think>The user wants weather.</think>\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
+//! let calls = tool::tool_calls(reply);
+//! assert_eq!(calls[0].name, "get_weather");
+//! assert_eq!(calls[0].arguments["city"], "Paris");
+//! ```
+//!
+//! Bad input: a reply with no call gives an empty list (and [`tool_call`] an error naming
+//! every candidate and why it was not a call); a call whose arguments were cut off is
+//! reported in [`Reply::incomplete`] and never returned as a call unless the caller opts in
+//! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
+//! not a call; the scan is linear in the text.
+
+mod python;
+mod scan;
+mod shape;
+mod wire;
+
+#[cfg(feature = "schema")]
+mod provider;
+#[cfg(feature = "schema")]
+pub use provider::definitions;
+
+use crate::coerce::{Context, Extract, Failed};
+use crate::error::{Category, Error, Issue};
+use crate::extractor::Extractor;
+use crate::node::{Entry, Node, NodeKind, Quoting, Str};
+use crate::path::Path;
+use crate::span::Span;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use shape::{Arg, RawCall};
+use std::borrow::Cow;
+use std::fmt;
+use wire::Region;
+
+#[cfg(feature = "schema")]
+pub use crate::provider::Provider;
+
+/// One tool call: the tool's name, its arguments as a JSON object, and the call id when the
+/// format carries one (OpenAI `call_...`, Anthropic `toolu_...`, Kimi `functions.f:0`).
+///
+/// Implements [`Extract`], so `calls::<ToolCall>` and `from_str::<ToolCall>` read any of the
+/// JSON shapes (`{"name", "arguments"}`, `{"tool_name", "parameters"}`, `{"type":
+/// "function", "function": {...}}`, `{"type": "tool_use", "input": ...}`, ...).
+///
+/// ```
+/// let call: llm_extract::tool::ToolCall =
+///     llm_extract::from_str(r#"{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "rust"}}"#).unwrap();
+/// assert_eq!(call.name, "search");
+/// assert_eq!(call.id.as_deref(), Some("toolu_1"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCall {
+    /// The tool's name as written (Kimi's `functions.` prefix and `:0` index removed).
+    pub name: String,
+    /// The arguments. Values written as text in XML-like formats are read as JSON when they
+    /// are JSON (`3` is a number), else kept as strings; a typed target decides for itself.
+    pub arguments: Map<String, Value>,
+    /// The call id, when the format has one.
+    pub id: Option<String>,
+}
+
+/// The wire formats the reader detects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum Format {
+    /// A JSON value in the text (fenced or not): OpenAI `{"name", "arguments"}` and
+    /// `{"type": "function", "function": ...}`, `{"tool_calls": [...]}`, Anthropic content
+    /// blocks and `tool_use`, Cohere `{"tool_name", "parameters"}`, Llama `{"name",
+    /// "parameters"}`.
+    Json,
+    /// Seed 002's `TOOL_CALL {...}` marker.
+    Marker,
+    /// Hermes / Qwen 2.5 / Qwen3: `<tool_call>{...}</tool_call>`.
+    Hermes,
+    /// Qwen3-Coder: `<tool_call><function=f><parameter=k>v</parameter></function></tool_call>`.
+    Qwen3Coder,
+    /// Llama 3.x: `<|python_tag|>{...}` (several joined by `;`).
+    Llama,
+    /// Mistral: `[TOOL_CALLS] [{...}]` and `[TOOL_CALLS]f[ARGS]{...}`.
+    Mistral,
+    /// FireFunction: `functools[{...}]`.
+    Functools,
+    /// Functionary / Llama 3.1 custom: `<function=f>{...}</function>`.
+    Functionary,
+    /// DeepSeek V3, R1 and V3.1: `<｜tool▁calls▁begin｜>...`.
+    DeepSeek,
+    /// Kimi K2: `<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{...}`.
+    Kimi,
+    /// GLM 4.5/4.6: `<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`.
+    Glm,
+    /// MiniMax M2: `<invoke name="f"><parameter name="k">v</parameter></invoke>`.
+    MiniMax,
+    /// gpt-oss Harmony: `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{...}<|call|>`.
+    Harmony,
+    /// Granite: `<|tool_call|>[{...}]`.
+    Granite,
+    /// Cohere Command R7B / A: `<|START_ACTION|>[...]<|END_ACTION|>`.
+    Cohere,
+    /// Pythonic call lists (Llama 3.2/4, LFM2): `[get_weather(city="Paris", days=3)]`.
+    Pythonic,
+}
+
+impl Format {
+    /// Every format, in the order of the README's table.
+    pub const ALL: [Format; 16] = [
+        Format::Json,
+        Format::Marker,
+        Format::Hermes,
+        Format::Qwen3Coder,
+        Format::Llama,
+        Format::Mistral,
+        Format::Functools,
+        Format::Functionary,
+        Format::DeepSeek,
+        Format::Kimi,
+        Format::Glm,
+        Format::MiniMax,
+        Format::Harmony,
+        Format::Granite,
+        Format::Cohere,
+        Format::Pythonic,
+    ];
+
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+
+    /// A short name for messages: `Hermes <tool_call>`, `pythonic`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "JSON",
+            Format::Marker => "TOOL_CALL marker",
+            Format::Hermes => "Hermes <tool_call>",
+            Format::Qwen3Coder => "Qwen3-Coder <function=...>",
+            Format::Llama => "Llama <|python_tag|>",
+            Format::Mistral => "Mistral [TOOL_CALLS]",
+            Format::Functools => "functools[...]",
+            Format::Functionary => "Functionary <function=...>",
+            Format::DeepSeek => "DeepSeek tool calls",
+            Format::Kimi => "Kimi K2 tool calls",
+            Format::Glm => "GLM <tool_call>",
+            Format::MiniMax => "MiniMax <invoke>",
+            Format::Harmony => "Harmony commentary",
+            Format::Granite => "Granite <|tool_call|>",
+            Format::Cohere => "Cohere <|START_ACTION|>",
+            Format::Pythonic => "pythonic",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Tool-call settings of an [`Extractor`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ToolSettings {
+    formats: u32,
+    allow_incomplete: bool,
+}
+
+impl Default for ToolSettings {
+    fn default() -> ToolSettings {
+        ToolSettings {
+            formats: Format::ALL.iter().fold(0, |m, f| m | f.bit()),
+            allow_incomplete: false,
+        }
+    }
+}
+
+/// A call found in the text, with where and how it was written.
+#[derive(Debug, Clone, Serialize)]
+pub struct Found {
+    /// The call.
+    pub call: ToolCall,
+    /// The wire format it was written in.
+    pub format: Format,
+    /// Where in the text (the whole call, markers included).
+    pub span: Span,
+    /// `false` when the text ended (or the format's closer was missing) inside the call.
+    pub complete: bool,
+    /// Written inside a reasoning block left open at the end of the reply (models do this).
+    pub in_reasoning: bool,
+    #[serde(skip)]
+    raw: RawCall,
+}
+
+/// A candidate that was not taken as a call, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rejected {
+    /// The format it looked like, when it had a marker.
+    pub format: Option<Format>,
+    /// Where in the text.
+    pub span: Span,
+    /// Why it is not a call, in words.
+    pub reason: String,
+}
+
+/// Everything [`read`] found in a reply: the calls, the calls cut off, the candidates that
+/// were not calls, the answer text around them and the reasoning.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reply {
+    /// The calls, in text order. Calls cut off are here only when the caller opted in.
+    pub calls: Vec<Found>,
+    /// Calls whose text was cut off or left unclosed.
+    pub incomplete: Vec<Found>,
+    /// Candidates that were not calls, and why.
+    pub rejected: Vec<Rejected>,
+    /// The answer text outside calls and reasoning, trimmed pieces joined by line breaks.
+    pub text: String,
+    /// The text of reasoning blocks (`<think>`, Harmony's analysis channel, ...), in order.
+    pub thoughts: Vec<String>,
+}
+
+static DEFAULT: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::new);
+
+/// Everything in `text` about tool calls: see [`Reply`].
+///
+/// ```
+/// let reply = llm_extract::tool::read(
+///     "I'll look it up.\n[TOOL_CALLS]search[ARGS]{\"q\": \"rust\"}",
+/// );
+/// assert_eq!(reply.text, "I'll look it up.");
+/// assert_eq!(reply.calls[0].format, llm_extract::tool::Format::Mistral);
+/// ```
+pub fn read(text: &str) -> Reply {
+    DEFAULT.read_tool_calls(text)
+}
+
+/// Every complete tool call in `text`, in order; empty when there is none.
+///
+/// ```
+/// let calls = llm_extract::tool::tool_calls(r#"[get_weather(city="Paris", days=3), search(q='x')]"#);
+/// assert_eq!(calls.len(), 2);
+/// assert_eq!(calls[0].arguments["days"], 3);
+/// assert!(llm_extract::tool::tool_calls("Paris is sunny today.").is_empty());
+/// ```
+pub fn tool_calls(text: &str) -> Vec<ToolCall> {
+    DEFAULT.tool_calls(text)
+}
+
+/// Exactly one tool call in `text`. The error names every candidate and why it was not a
+/// call, or says how many calls there were.
+///
+/// ```
+/// let err = llm_extract::tool::tool_call("<tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/tm").unwrap_err();
+/// assert_eq!(err.category(), llm_extract::Category::Incomplete);
+/// assert!(err.to_string().contains("cut off"), "{err}");
+/// ```
+pub fn tool_call(text: &str) -> Result<ToolCall, Error> {
+    DEFAULT.tool_call(text)
+}
+
+/// Every tool call in `text` as a `T`: [`ToolCall`] or your enum of tools.
+///
+/// A call is shown to `T` as `{name: arguments}` (the shape of a derived, externally tagged
+/// enum: the tool name matched like a variant name, normalized and by alias) and as
+/// `{"name": .., "arguments": ..}` (adjacently tagged enums, [`ToolCall`]); the reading that
+/// fits best wins. Errors name the call, the tool and the argument path.
+///
+/// ```
+/// #[derive(llm_extract::Extract, Debug, PartialEq)]
+/// enum Tool {
+///     Search { query: String },
+///     GetWeather { city: String, days: Option<u8> },
+/// }
+/// let reply = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+/// let calls: Vec<Tool> = llm_extract::tool::calls(reply).unwrap();
+/// assert_eq!(calls, vec![Tool::GetWeather { city: "Paris".into(), days: Some(3) }]);
+/// ```
+pub fn calls<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
+    DEFAULT.calls(text)
+}
+
+impl Extractor {
+    /// Only these wire formats are detected (all are by default).
+    ///
+    /// ```
+    /// use llm_extract::{tool::Format, Extractor};
+    /// let e = Extractor::new().tool_formats(&[Format::Hermes]);
+    /// assert!(e.tool_calls(r#"[TOOL_CALLS] [{"name": "f", "arguments": {}}]"#).is_empty());
+    /// assert_eq!(e.tool_calls(r#"<tool_call>{"name": "f", "arguments": {}}</tool_call>"#).len(), 1);
+    /// ```
+    pub fn tool_formats(mut self, formats: &[Format]) -> Extractor {
+        self.settings.tool.formats = formats.iter().fold(0, |m, f| m | f.bit());
+        self
+    }
+
+    /// Calls cut off before their end are returned as calls too (marked incomplete in
+    /// [`Reply`]). Off by default: a truncated `rm -rf` must never run.
+    ///
+    /// ```
+    /// let text = "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"rust";
+    /// assert!(llm_extract::tool::tool_calls(text).is_empty());
+    /// let e = llm_extract::Extractor::new().allow_incomplete_tool_calls();
+    /// assert_eq!(e.tool_calls(text)[0].arguments["q"], "rust");
+    /// ```
+    pub fn allow_incomplete_tool_calls(mut self) -> Extractor {
+        self.settings.tool.allow_incomplete = true;
+        self
+    }
+
+    /// [`read`] with these settings.
+    pub fn read_tool_calls(&self, text: &str) -> Reply {
+        let settings = self.settings.tool;
+        let w = wire::read(text);
+        let mut hits = w.hits;
+        let mut misses = w.misses;
+        let mut thoughts = w.thoughts;
+        let mut answer = Vec::new();
+        for (span, region) in w.gaps {
+            match region {
+                Region::ClosedReasoning => continue,
+                Region::Answer => answer.push(span),
+                Region::OpenReasoning => {}
+            }
+            gap_calls(text, span, region, &mut hits, &mut misses);
+        }
+        thoughts.sort_by_key(|s| s.start);
+        hits.sort_by_key(|h| h.span.start);
+        misses.sort_by_key(|m| m.span.start);
+        let mut reply = Reply {
+            calls: Vec::new(),
+            incomplete: Vec::new(),
+            rejected: Vec::new(),
+            text: answer
+                .iter()
+                .map(|s| text[s.start..s.end].trim())
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            thoughts: thoughts
+                .iter()
+                .map(|s| text[s.start..s.end].trim().to_string())
+                .collect(),
+        };
+        for hit in hits {
+            if settings.formats & hit.format.bit() == 0 {
+                reply.rejected.push(Rejected {
+                    format: Some(hit.format),
+                    span: hit.span,
+                    reason: format!("the {} format is not enabled on this Extractor", hit.format),
+                });
+                continue;
+            }
+            if hit.region == Region::ClosedReasoning {
+                reply.rejected.push(Rejected {
+                    format: Some(hit.format),
+                    span: hit.span,
+                    reason: format!(
+                        "a call to `{}` written inside a closed reasoning block (a draft, not a call)",
+                        hit.call.name
+                    ),
+                });
+                continue;
+            }
+            let found = Found {
+                call: to_tool_call(&hit.call),
+                format: hit.format,
+                span: hit.span,
+                complete: hit.complete,
+                in_reasoning: hit.region == Region::OpenReasoning,
+                raw: hit.call,
+            };
+            if found.complete {
+                reply.calls.push(found);
+            } else {
+                if settings.allow_incomplete {
+                    reply.calls.push(found.clone());
+                }
+                reply.incomplete.push(found);
+            }
+        }
+        for miss in misses {
+            let mut reason = miss.reason;
+            if miss.region == Region::ClosedReasoning {
+                reason.push_str(" (inside a closed reasoning block)");
+            }
+            if miss.incomplete && !reason.contains("cut off") {
+                reason.push_str("; the text was cut off here");
+            }
+            reply.rejected.push(Rejected {
+                format: miss.format,
+                span: miss.span,
+                reason,
+            });
+        }
+        reply
+    }
+
+    /// [`tool_calls`] with these settings.
+    pub fn tool_calls(&self, text: &str) -> Vec<ToolCall> {
+        self.read_tool_calls(text)
+            .calls
+            .into_iter()
+            .map(|f| f.call)
+            .collect()
+    }
+
+    /// [`tool_call`] with these settings.
+    pub fn tool_call(&self, text: &str) -> Result<ToolCall, Error> {
+        let reply = self.read_tool_calls(text);
+        match reply.calls.len() {
+            1 => Ok(reply
+                .calls
+                .into_iter()
+                .next()
+                .map(|f| f.call)
+                .unwrap_or_else(|| unreachable!())),
+            0 => Err(no_call(text, &reply)),
+            n => {
+                let names: Vec<String> = reply
+                    .calls
+                    .iter()
+                    .map(|f| format!("`{}` ({})", f.call.name, f.format))
+                    .collect();
+                let issues = reply
+                    .calls
+                    .iter()
+                    .map(|f| {
+                        Issue::new(
+                            Category::Other,
+                            Path::root(),
+                            format!(
+                                "expected exactly one tool call, found {n}: {}",
+                                names.join(", ")
+                            ),
+                        )
+                        .at(f.span)
+                    })
+                    .take(1)
+                    .collect();
+                Err(Error::new(issues).with_positions(text))
+            }
+        }
+    }
+
+    /// [`calls`] with these settings.
+    pub fn calls<T: Extract>(&self, text: &str) -> Result<Vec<T>, Error> {
+        let reply = self.read_tool_calls(text);
+        let mut out = Vec::with_capacity(reply.calls.len());
+        let mut issues = Vec::new();
+        for (i, found) in reply.calls.iter().enumerate() {
+            match typed::<T>(&found.raw) {
+                Ok(value) => out.push(value),
+                Err(found_issues) => {
+                    for mut issue in found_issues {
+                        issue.message = format!(
+                            "tool call {} (`{}`, {}): {}",
+                            i + 1,
+                            found.raw.name,
+                            found.format,
+                            issue.message
+                        );
+                        if issue.span.is_none_or(|s| s.is_empty()) {
+                            issue.span = Some(found.span);
+                        }
+                        issues.push(issue);
+                    }
+                }
+            }
+        }
+        if !issues.is_empty() {
+            return Err(Error::new(issues).with_positions(text));
+        }
+        if out.is_empty() && !reply.incomplete.is_empty() {
+            return Err(no_call(text, &reply));
+        }
+        Ok(out)
+    }
+}
+
+/// Pythonic lists, then JSON values, in text between tokens.
+fn gap_calls(
+    text: &str,
+    span: Span,
+    region: Region,
+    hits: &mut Vec<wire::Hit>,
+    misses: &mut Vec<wire::Miss>,
+) {
+    let gap = &text[span.start..span.end];
+    let mut json_from = 0;
+    let mut pieces: Vec<(usize, usize)> = Vec::new();
+    let mut pos = 0;
+    while let Some(found) = memchr::memchr(b'[', &gap.as_bytes()[pos..]) {
+        let at = pos + found;
+        if !python::looks_like_calls(&gap[at..], false) {
+            pos = at + 1;
+            continue;
+        }
+        let whole_start = span.start + at;
+        match python::read_calls(&gap[at..]) {
+            Ok((calls, n)) => {
+                let whole = Span::new(whole_start, whole_start + n);
+                for c in calls {
+                    hits.push(wire::Hit {
+                        call: RawCall::json(c.name, None, c.arguments),
+                        format: Format::Pythonic,
+                        span: whole,
+                        complete: true,
+                        region,
+                    });
+                }
+                pieces.push((json_from, at));
+                json_from = at + n;
+                pos = at + n;
+            }
+            Err(python::PyError::Incomplete) => {
+                misses.push(wire::Miss {
+                    span: Span::new(whole_start, span.end),
+                    format: Some(Format::Pythonic),
+                    reason: "the pythonic call list was cut off before its end".into(),
+                    incomplete: true,
+                    region,
+                });
+                pieces.push((json_from, at));
+                json_from = gap.len();
+                break;
+            }
+            // What the reader consumed holds no other call list: continue after it.
+            Err(python::PyError::Invalid(n, _)) => pos = at + n.max(1),
+        }
+    }
+    pieces.push((json_from, gap.len()));
+    for (a, b) in pieces {
+        if a >= b || !gap[a..b].contains(['{', '[']) {
+            continue;
+        }
+        let piece = &gap[a..b];
+        let base = span.start + a;
+        let Ok(values) = JSON.extract_all::<Value>(piece) else {
+            continue;
+        };
+        for v in values {
+            if !(v.value.is_object() || v.value.is_array()) {
+                continue;
+            }
+            let at = v.report.span.shift(base);
+            match shape::calls_in(&v.value, shape::Context::Prose) {
+                Ok(calls) => hits.extend(calls.into_iter().map(|call| wire::Hit {
+                    call,
+                    format: Format::Json,
+                    span: at,
+                    complete: v.report.complete,
+                    region,
+                })),
+                Err(reason) => misses.push(wire::Miss {
+                    span: at,
+                    format: None,
+                    reason,
+                    incomplete: !v.report.complete,
+                    region,
+                }),
+            }
+        }
+    }
+}
+
+/// The extractor for JSON values between markers: no tags of its own (the token scan has
+/// taken them).
+static JSON: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::new);
+
+fn no_call(text: &str, reply: &Reply) -> Error {
+    let mut issues = Vec::new();
+    for f in &reply.incomplete {
+        issues.push(
+            Issue::new(
+                Category::Incomplete,
+                Path::root(),
+                format!(
+                    "{} call to `{}` was cut off before its end; it is not run (opt in with Extractor::allow_incomplete_tool_calls)",
+                    f.format, f.call.name
+                ),
+            )
+            .at(f.span),
+        );
+    }
+    for r in &reply.rejected {
+        let what = r
+            .format
+            .map_or("a JSON value".to_string(), |f| format!("{f} candidate"));
+        let category = if r.reason.contains("cut off") {
+            Category::Incomplete
+        } else {
+            Category::NotFound
+        };
+        issues.push(
+            Issue::new(
+                category,
+                Path::root(),
+                format!("{what} is not a tool call: {}", r.reason),
+            )
+            .at(r.span),
+        );
+    }
+    if issues.is_empty() {
+        issues.push(Issue::new(
+            Category::NotFound,
+            Path::root(),
+            "no tool call found: no tool-call marker of any known format, no JSON object with a tool name and arguments, no pythonic call list",
+        ));
+    }
+    // The most telling issue first: a call cut off says more than a value that was not one.
+    issues.sort_by_key(|i| i.category != Category::Incomplete);
+    Error::new(issues).with_positions(text)
+}
+
+/// A [`ToolCall`] from a call as read: text arguments become JSON where they are JSON.
+fn to_tool_call(raw: &RawCall) -> ToolCall {
+    let arguments = raw
+        .arguments
+        .iter()
+        .map(|(k, a)| {
+            let v = match a {
+                Arg::Json(v) => v.clone(),
+                Arg::Text(t) => text_value(t),
+            };
+            (k.clone(), v)
+        })
+        .collect();
+    ToolCall {
+        name: raw.name.clone(),
+        arguments,
+        id: raw.id.clone(),
+    }
+}
+
+/// Text written as a parameter value: the JSON it spells when it is valid JSON (`3`,
+/// `true`, `["a"]`), else the text itself.
+fn text_value(text: &str) -> Value {
+    serde_json::from_str(text.trim()).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+fn key(text: &str) -> Str<'static> {
+    Str {
+        text: Cow::Owned(text.to_string()),
+        quoting: Quoting::Double,
+    }
+}
+
+fn object(entries: Vec<(String, Node<'static>)>) -> Node<'static> {
+    Node::new(
+        NodeKind::Object(
+            entries
+                .into_iter()
+                .map(|(k, value)| Entry {
+                    key: key(&k),
+                    key_span: Span::default(),
+                    value,
+                })
+                .collect(),
+        ),
+        Span::default(),
+    )
+}
+
+/// The arguments as a node: JSON as is, text as an unquoted string (so the target's type
+/// decides: `3` reads as a number for a `u8`, as `"3"` for a `String`), or the container it
+/// holds when it is one.
+fn arguments_node(raw: &RawCall) -> Node<'static> {
+    object(
+        raw.arguments
+            .iter()
+            .map(|(k, a)| {
+                let node = match a {
+                    Arg::Json(v) => Node::from_value(v),
+                    Arg::Text(t) => text_node(t),
+                };
+                (k.clone(), node)
+            })
+            .collect(),
+    )
+}
+
+fn text_node(text: &str) -> Node<'static> {
+    let trimmed = text.trim();
+    if trimmed.starts_with(['{', '[']) {
+        if let Ok(parsed) = crate::parse::parse(trimmed, 128) {
+            if parsed.node.is_complete_deep() && parsed.end >= trimmed.len() {
+                return Node::from_value(&parsed.node.to_value());
+            }
+        }
+    }
+    Node::new(
+        NodeKind::String(Str {
+            text: Cow::Owned(text.to_string()),
+            quoting: Quoting::Unquoted,
+        }),
+        Span::default(),
+    )
+}
+
+/// Reads `raw` as a `T`: as `{name: arguments}` and as `{"name", "arguments"}`, the reading
+/// without issues and with the lower cost winning.
+fn typed<T: Extract>(raw: &RawCall) -> Result<T, Vec<Issue>> {
+    let args = arguments_node(raw);
+    let external = object(vec![(raw.name.clone(), args.clone())]);
+    let mut adjacent_entries = vec![
+        (
+            "name".to_string(),
+            Node::from_value(&Value::String(raw.name.clone())),
+        ),
+        ("arguments".to_string(), args),
+    ];
+    if let Some(id) = &raw.id {
+        adjacent_entries.push(("id".into(), Node::from_value(&Value::String(id.clone()))));
+    }
+    let adjacent = object(adjacent_entries);
+    let mut best: Option<(u32, T)> = None;
+    let mut failures: Vec<Vec<Issue>> = Vec::new();
+    for node in [&external, &adjacent] {
+        let mut cx = Context::new();
+        let result = T::from_node(node, &mut cx);
+        let cost = cx.cost();
+        let (_, issues) = cx.into_parts();
+        match result {
+            Ok(v) if issues.is_empty() => {
+                if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                    best = Some((cost, v));
+                }
+            }
+            _ => failures.push(issues),
+        }
+    }
+    match best {
+        Some((_, v)) => Ok(v),
+        None => {
+            // The reading with fewer issues says more; on a tie, the first (`{name: args}`,
+            // whose paths run through the tool's name).
+            let mut failures = failures;
+            let best = (0..failures.len())
+                .min_by_key(|&i| failures[i].len().max(1))
+                .unwrap_or(0);
+            let issues = std::mem::take(&mut failures[best]);
+            if issues.is_empty() {
+                Err(vec![Issue::new(
+                    Category::Type,
+                    Path::root(),
+                    "the call does not fit the target type",
+                )])
+            } else {
+                Err(issues)
+            }
+        }
+    }
+}
+
+impl Extract for ToolCall {
+    fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<ToolCall, Failed> {
+        if !matches!(node.kind, NodeKind::Object(_) | NodeKind::Array(_)) {
+            return Err(cx.mismatch(
+                "a tool call (an object with a tool name and arguments)",
+                node,
+            ));
+        }
+        let value = decoded_value(node, 0);
+        match shape::calls_in(&value, shape::Context::Marked) {
+            Ok(calls) if calls.len() == 1 => {
+                let raw = calls.into_iter().next().ok_or(Failed)?;
+                Ok(to_tool_call(&raw))
+            }
+            Ok(calls) => Err(cx.fail(
+                Category::Type,
+                format!("expected one tool call, found {}", calls.len()),
+                node.span,
+            )),
+            Err(why) => Err(cx.fail(Category::Type, format!("not a tool call: {why}"), node.span)),
+        }
+    }
+}
+
+/// The node as JSON, with unquoted text read as the JSON it spells (`3`, `true`), as the
+/// text-valued formats need. Deeper than the parser's own limit, the rest is converted as is.
+fn decoded_value(node: &Node<'_>, depth: usize) -> Value {
+    if depth > 128 {
+        return node.to_value();
+    }
+    match &node.kind {
+        NodeKind::String(s) if s.quoting == Quoting::Unquoted => text_value(&s.text),
+        NodeKind::Array(items) => {
+            Value::Array(items.iter().map(|n| decoded_value(n, depth + 1)).collect())
+        }
+        NodeKind::Object(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.text.to_string(), decoded_value(&e.value, depth + 1)))
+                .collect(),
+        ),
+        _ => node.to_value(),
+    }
+}

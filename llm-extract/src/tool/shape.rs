@@ -1,0 +1,262 @@
+//! Reads tool calls out of JSON values: the shapes of OpenAI, Anthropic, Cohere, Llama,
+//! Hermes and seed 002's `TOOL_CALL` bodies.
+
+use serde_json::{Map, Value};
+
+/// A call as read from the text, before it becomes a [`super::ToolCall`] or a user's type.
+#[derive(Clone, Debug)]
+pub(crate) struct RawCall {
+    pub name: String,
+    pub id: Option<String>,
+    pub arguments: Vec<(String, Arg)>,
+}
+
+/// An argument value: JSON as written, or text from an XML-like format whose type the
+/// target decides (`3` is a number for a `u8` parameter, the text `"3"` for a `String`).
+#[derive(Clone, Debug)]
+pub(crate) enum Arg {
+    Json(Value),
+    Text(String),
+}
+
+impl RawCall {
+    pub fn json(name: String, id: Option<String>, arguments: Map<String, Value>) -> RawCall {
+        RawCall {
+            name,
+            id,
+            arguments: arguments
+                .into_iter()
+                .map(|(k, v)| (k, Arg::Json(v)))
+                .collect(),
+        }
+    }
+}
+
+/// Keys that name the tool, most specific first.
+const NAME_KEYS: [&str; 5] = ["name", "tool_name", "tool", "function", "recipient_name"];
+/// Keys that hold the arguments.
+const ARGUMENT_KEYS: [&str; 6] = [
+    "arguments",
+    "parameters",
+    "params",
+    "args",
+    "input",
+    "tool_input",
+];
+/// Keys that hold the call's id.
+const ID_KEYS: [&str; 3] = ["id", "tool_call_id", "call_id"];
+
+/// How sure the text around a value is that it is a tool call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Context {
+    /// Inside a tool-call marker: a name is enough, and without an arguments key the other
+    /// keys are the arguments (`TOOL_CALL {"tool": "search", "query": "rust"}`).
+    Marked,
+    /// Found in prose: a name key alone is not a call (`{"name": "Ada"}` is data).
+    Prose,
+}
+
+/// The calls `value` holds, in order, or why it holds none.
+pub(crate) fn calls_in(value: &Value, context: Context) -> Result<Vec<RawCall>, String> {
+    match value {
+        Value::Array(items) => {
+            let mut calls = Vec::new();
+            let mut first_reason = None;
+            for item in items {
+                match calls_in(item, context) {
+                    Ok(found) => calls.extend(found),
+                    Err(why) => {
+                        first_reason.get_or_insert(why);
+                    }
+                }
+            }
+            if calls.is_empty() {
+                return Err(match first_reason {
+                    Some(why) if items.len() == 1 => why,
+                    _ => "an array with no tool call in it".into(),
+                });
+            }
+            Ok(calls)
+        }
+        Value::Object(obj) => object_calls(obj, context),
+        other => Err(format!(
+            "a {} is not a tool call (expected an object with a tool name and arguments)",
+            json_type(other)
+        )),
+    }
+}
+
+fn object_calls(obj: &Map<String, Value>, context: Context) -> Result<Vec<RawCall>, String> {
+    // An OpenAI message or response: {"tool_calls": [...]}; an Anthropic message:
+    // {"role": "assistant", "content": [blocks]}.
+    for key in ["tool_calls", "content"] {
+        if let Some(list @ Value::Array(_)) = obj.get(key) {
+            if let Ok(calls) = calls_in(list, context) {
+                return Ok(calls);
+            }
+        }
+    }
+    let kind = obj.get("type").and_then(Value::as_str);
+    if kind == Some("text") || kind == Some("thinking") {
+        return Err(format!(
+            "a {:?} content block, not a tool call",
+            kind.unwrap_or_default()
+        ));
+    }
+    let id = ID_KEYS
+        .iter()
+        .find_map(|k| obj.get(*k).and_then(Value::as_str))
+        .map(str::to_string);
+    // OpenAI: {"type": "function", "function": {"name", "arguments"}}; legacy `function_call`.
+    for key in ["function", "function_call"] {
+        if let Some(Value::Object(inner)) = obj.get(key) {
+            let mut call = single(inner, Context::Marked)?;
+            call.id = call.id.or(id);
+            return Ok(vec![call]);
+        }
+    }
+    let typed_call = matches!(
+        kind,
+        Some("tool_use" | "function" | "tool_call" | "function_call")
+    );
+    let context = if typed_call { Context::Marked } else { context };
+    single(obj, context).map(|mut call| {
+        call.id = call.id.or(id);
+        vec![call]
+    })
+}
+
+/// One call from an object with a name key and an arguments key.
+fn single(obj: &Map<String, Value>, context: Context) -> Result<RawCall, String> {
+    let Some((name_key, name)) = NAME_KEYS
+        .iter()
+        .find_map(|k| obj.get(*k).and_then(Value::as_str).map(|n| (*k, n)))
+    else {
+        return Err(format!(
+            "an object without a tool name (no string under {})",
+            list(&NAME_KEYS)
+        ));
+    };
+    if name.trim().is_empty() {
+        return Err(format!("the tool name under {name_key:?} is empty"));
+    }
+    let id = ID_KEYS
+        .iter()
+        .find_map(|k| obj.get(*k).and_then(Value::as_str))
+        .map(str::to_string);
+    let arguments = match ARGUMENT_KEYS
+        .iter()
+        .find_map(|k| obj.get(*k).map(|v| (*k, v)))
+    {
+        Some((key, value)) => arguments(key, value)?,
+        None if context == Context::Marked => obj
+            .iter()
+            .filter(|(k, _)| {
+                *k != name_key && !ID_KEYS.contains(&k.as_str()) && k.as_str() != "type"
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        None => {
+            return Err(format!(
+                "an object with a {name_key:?} but no arguments (none of {})",
+                list(&ARGUMENT_KEYS)
+            ))
+        }
+    };
+    Ok(RawCall::json(name.trim().to_string(), id, arguments))
+}
+
+/// The arguments map: an object, JSON written inside a string (OpenAI), or nothing.
+fn arguments(key: &str, value: &Value) -> Result<Map<String, Value>, String> {
+    match value {
+        Value::Object(map) => Ok(map.clone()),
+        Value::Null => Ok(Map::new()),
+        Value::String(s) if s.trim().is_empty() => Ok(Map::new()),
+        Value::String(s) => match crate::parse::parse(s.trim(), 128).map(|p| p.node) {
+            Ok(node) if !node.is_complete_deep() => Err(format!(
+                "the arguments under {key:?} are a JSON string that was cut off"
+            )),
+            Ok(node) => match node.to_value() {
+                Value::Object(map) => Ok(map),
+                other => Err(format!(
+                    "the arguments under {key:?} are a string holding a {}, not an object",
+                    json_type(&other)
+                )),
+            },
+            Err(_) => Err(format!(
+                "the arguments under {key:?} are a string that holds no JSON object"
+            )),
+        },
+        other => Err(format!(
+            "the arguments under {key:?} are a {}, not an object",
+            json_type(other)
+        )),
+    }
+}
+
+fn list(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("{k:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(crate) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn names(value: Value, context: Context) -> Vec<String> {
+        calls_in(&value, context)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.name)
+            .collect()
+    }
+
+    #[test]
+    fn every_json_shape_names_its_tool() {
+        let rows = [
+            json!({"name": "f", "arguments": "{\"a\": 1}"}),
+            json!({"type": "function", "id": "call_1", "function": {"name": "f", "arguments": "{}"}}),
+            json!({"tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {}}}]}),
+            json!([{"type": "text", "text": "Let me check."}, {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]),
+            json!({"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}}),
+            json!({"tool_name": "f", "parameters": {"a": 1}}),
+            json!({"name": "f", "parameters": {"a": 1}}),
+        ];
+        for row in rows {
+            assert_eq!(names(row.clone(), Context::Prose), vec!["f"], "{row}");
+        }
+    }
+
+    #[test]
+    fn data_with_a_name_is_not_a_call_in_prose() {
+        let err = calls_in(&json!({"name": "Ada", "age": 36}), Context::Prose).unwrap_err();
+        assert!(err.contains("no arguments"), "{err}");
+        // After an explicit marker, the other keys are the arguments.
+        let calls = calls_in(&json!({"tool": "search", "query": "rust"}), Context::Marked).unwrap();
+        assert!(matches!(&calls[0].arguments[0], (k, Arg::Json(v)) if k == "query" && v == "rust"));
+    }
+
+    #[test]
+    fn arguments_in_a_string_that_was_cut_off_are_refused() {
+        let err = calls_in(
+            &json!({"name": "rm", "arguments": "{\"path\": \"/tm"}),
+            Context::Prose,
+        )
+        .unwrap_err();
+        assert!(err.contains("cut off"), "{err}");
+    }
+}

@@ -1,0 +1,778 @@
+//! Turns the token list of [`super::scan`] into calls, one handler per wire format.
+//!
+//! Every body is the text between one token and the next, so each byte of the reply is read
+//! by at most one handler: linear time however many markers are left unclosed.
+
+use super::python::{self, PyError};
+use super::scan::{tokens, Tok, Token};
+use super::shape::{self, Arg, Context, RawCall};
+use super::Format;
+use crate::span::Span;
+use serde_json::Value;
+
+/// Where a call or a piece of text sits relative to reasoning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Region {
+    /// Outside any reasoning block.
+    Answer,
+    /// Inside a reasoning block that is never closed (the reply ends in it).
+    OpenReasoning,
+    /// Inside a closed reasoning block: a draft, never the answer.
+    ClosedReasoning,
+}
+
+/// A call found by a handler.
+#[derive(Debug)]
+pub(crate) struct Hit {
+    pub call: RawCall,
+    pub format: Format,
+    pub span: Span,
+    pub complete: bool,
+    pub region: Region,
+}
+
+/// A candidate that was not a call, and why.
+#[derive(Debug)]
+pub(crate) struct Miss {
+    pub span: Span,
+    pub format: Option<Format>,
+    pub reason: String,
+    pub incomplete: bool,
+    pub region: Region,
+}
+
+/// What the token pass found: calls, misses, reasoning and the text left between them.
+#[derive(Debug, Default)]
+pub(crate) struct Wire {
+    pub hits: Vec<Hit>,
+    pub misses: Vec<Miss>,
+    pub thoughts: Vec<Span>,
+    /// Text not taken by any token, call or reasoning block, with its region.
+    pub gaps: Vec<(Span, Region)>,
+}
+
+/// Runs every format handler over `text`.
+pub(crate) fn read(text: &str) -> Wire {
+    let toks = tokens(text);
+    let mut w = Walker {
+        text,
+        toks: &toks,
+        out: Wire::default(),
+        region: Region::Answer,
+        reasoning_start: 0,
+    };
+    w.run();
+    w.out
+}
+
+struct Walker<'a> {
+    text: &'a str,
+    toks: &'a [Token],
+    out: Wire,
+    region: Region,
+    reasoning_start: usize,
+}
+
+impl<'a> Walker<'a> {
+    fn run(&mut self) {
+        let toks = self.toks;
+        // Where each reasoning opener is closed: the next closer, found in one backward pass.
+        let mut next_close = vec![None; toks.len()];
+        let mut seen = None;
+        for k in (0..toks.len()).rev() {
+            next_close[k] = seen;
+            if toks[k].tok == Tok::ThinkClose {
+                seen = Some(k);
+            }
+        }
+        // A reply whose first reasoning token is a closer began inside reasoning (the
+        // opener was in the prompt, as chat templates of R1 and Qwen3 do).
+        if let Some(first) = toks
+            .iter()
+            .find(|t| matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose))
+        {
+            if first.tok == Tok::ThinkClose {
+                self.region = Region::ClosedReasoning;
+            }
+        }
+        let mut cursor = 0;
+        let mut k = 0;
+        while k < toks.len() {
+            let t = toks[k];
+            self.gap(cursor, t.span.start);
+            let (next, end) = match t.tok {
+                Tok::ThinkOpen if self.region == Region::Answer => {
+                    self.region = if next_close[k].is_some() {
+                        Region::ClosedReasoning
+                    } else {
+                        Region::OpenReasoning
+                    };
+                    self.reasoning_start = t.span.end;
+                    (k + 1, t.span.end)
+                }
+                Tok::ThinkClose if self.region != Region::Answer => {
+                    self.out
+                        .thoughts
+                        .push(Span::new(self.reasoning_start, t.span.start));
+                    self.region = Region::Answer;
+                    (k + 1, t.span.end)
+                }
+                Tok::ToolCallOpen => self.tool_call_tag(k),
+                Tok::FunctionOpen => self.function(k, Format::Functionary),
+                Tok::InvokeOpen => self.invoke(k),
+                Tok::PythonTag => self.json_or_python(k, Format::Llama, None),
+                Tok::PythonStart => self.json_or_python(k, Format::Pythonic, Some(Tok::PythonEnd)),
+                Tok::ToolCallStart => {
+                    self.json_or_python(k, Format::Pythonic, Some(Tok::ToolCallEnd))
+                }
+                Tok::GraniteToolCall => self.json_body(k, Format::Granite, None),
+                Tok::Functools => self.json_body(k, Format::Functools, None),
+                Tok::CohereAction => self.json_body(k, Format::Cohere, Some(Tok::CohereActionEnd)),
+                Tok::Marker => self.marker(k),
+                Tok::MistralCalls => self.mistral(k),
+                Tok::DsCallBegin => self.deepseek(k),
+                Tok::KimiCallBegin => self.kimi(k),
+                Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
+                // Wrappers, separators and closers on their own carry nothing.
+                _ => (k + 1, t.span.end),
+            };
+            cursor = cursor.max(end);
+            k = next.max(k + 1);
+        }
+        self.gap(cursor, self.text.len());
+        if self.region == Region::OpenReasoning {
+            self.out
+                .thoughts
+                .push(Span::new(self.reasoning_start, self.text.len()));
+        } else if self.region == Region::ClosedReasoning && self.reasoning_start == 0 {
+            // Began in reasoning and never saw its closer: nothing to split off.
+            self.region = Region::Answer;
+        }
+    }
+
+    fn gap(&mut self, start: usize, end: usize) {
+        if start < end && !self.text[start..end].trim().is_empty() {
+            self.out.gaps.push((Span::new(start, end), self.region));
+        }
+    }
+
+    fn tok(&self, k: usize) -> Option<Tok> {
+        self.toks.get(k).map(|t| t.tok)
+    }
+
+    /// The text from the end of token `k` to the start of the next token.
+    fn body(&self, k: usize) -> Span {
+        let start = self.toks[k].span.end;
+        let end = self
+            .toks
+            .get(k + 1)
+            .map_or(self.text.len(), |t| t.span.start);
+        Span::new(start, end)
+    }
+
+    fn slice(&self, span: Span) -> &'a str {
+        &self.text[span.start..span.end]
+    }
+
+    /// Consumes token `k + 1` when it is `closer`: the index after, and where it ends.
+    fn close(&self, k: usize, closer: Option<Tok>, body_end: usize) -> (usize, usize, bool) {
+        match closer {
+            Some(c) if self.tok(k + 1) == Some(c) => (k + 2, self.toks[k + 1].span.end, true),
+            _ => (k + 1, body_end, false),
+        }
+    }
+
+    fn hit(&mut self, call: RawCall, format: Format, span: Span, complete: bool) {
+        self.out.hits.push(Hit {
+            call,
+            format,
+            span,
+            complete,
+            region: self.region,
+        });
+    }
+
+    fn miss(&mut self, span: Span, format: Format, reason: impl Into<String>, incomplete: bool) {
+        self.out.misses.push(Miss {
+            span,
+            format: Some(format),
+            reason: reason.into(),
+            incomplete,
+            region: self.region,
+        });
+    }
+
+    /// Reads the calls in a JSON value found in `body`, reporting misses.
+    fn json_calls(&mut self, body: Span, format: Format, whole: Span) -> Option<usize> {
+        match json_at(self.text, body) {
+            Ok((value, complete, end)) => {
+                match shape::calls_in(&value, Context::Marked) {
+                    Ok(calls) => {
+                        for call in calls {
+                            self.hit(call, format, whole, complete);
+                        }
+                    }
+                    Err(why) => self.miss(whole, format, why, !complete),
+                }
+                Some(end)
+            }
+            Err(why) => {
+                self.miss(whole, format, why, false);
+                None
+            }
+        }
+    }
+
+    fn json_body(&mut self, k: usize, format: Format, closer: Option<Tok>) -> (usize, usize) {
+        let body = self.body(k);
+        let (next, end, _) = self.close(k, closer, body.end);
+        self.json_calls(body, format, Span::new(self.toks[k].span.start, end));
+        (next, end)
+    }
+
+    /// Llama's `<|python_tag|>` (JSON calls joined by `;`, or pythonic), Llama 4's
+    /// `<|python_start|>` and LFM2's `<|tool_call_start|>` (pythonic lists).
+    fn json_or_python(&mut self, k: usize, format: Format, closer: Option<Tok>) -> (usize, usize) {
+        let body = self.body(k);
+        let (next, end, _) = self.close(k, closer, body.end);
+        let whole = Span::new(self.toks[k].span.start, end);
+        let text = self.slice(body);
+        if python::looks_like_calls(text, true) {
+            self.python(body, whole);
+            return (next, end);
+        }
+        // One or more JSON calls separated by `;`.
+        let mut pos = body.start;
+        loop {
+            let rest = &self.text[pos..body.end];
+            let skipped = rest.len()
+                - rest
+                    .trim_start_matches(|c: char| c.is_whitespace() || c == ';')
+                    .len();
+            pos += skipped;
+            if pos >= body.end {
+                break;
+            }
+            let fmt = if format == Format::Pythonic {
+                Format::Json
+            } else {
+                format
+            };
+            match self.json_calls(Span::new(pos, body.end), fmt, whole) {
+                Some(after) if after > pos => pos = after,
+                _ => break,
+            }
+        }
+        (next, end)
+    }
+
+    fn python(&mut self, body: Span, whole: Span) {
+        match python::read_calls(self.slice(body)) {
+            Ok((calls, _)) => {
+                for c in calls {
+                    let call = RawCall::json(c.name, None, c.arguments);
+                    self.hit(call, Format::Pythonic, whole, true);
+                }
+            }
+            Err(PyError::Incomplete) => self.miss(
+                whole,
+                Format::Pythonic,
+                "the pythonic call list was cut off before its end",
+                true,
+            ),
+            Err(PyError::Invalid(_, why)) => self.miss(whole, Format::Pythonic, why, false),
+        }
+    }
+
+    /// `TOOL_CALL` followed by a JSON object (seed 002); prose may follow the object.
+    fn marker(&mut self, k: usize) -> (usize, usize) {
+        let body = self.body(k);
+        let rest = self.slice(body);
+        let skip = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_whitespace() || c == ':')
+                .len();
+        let start = self.toks[k].span.start;
+        let from = Span::new(body.start + skip, body.end);
+        if !self.slice(from).starts_with(['{', '[', '`']) {
+            self.miss(
+                Span::new(start, body.start),
+                Format::Marker,
+                "`TOOL_CALL` not followed by a JSON object",
+                false,
+            );
+            return (k + 1, body.start);
+        }
+        match json_at(self.text, from) {
+            Ok((value, complete, end)) => {
+                let whole = Span::new(start, end);
+                match shape::calls_in(&value, Context::Marked) {
+                    Ok(calls) => calls
+                        .into_iter()
+                        .for_each(|c| self.hit(c, Format::Marker, whole, complete)),
+                    Err(why) => self.miss(whole, Format::Marker, why, !complete),
+                }
+                (k + 1, end)
+            }
+            Err(why) => {
+                self.miss(Span::new(start, body.end), Format::Marker, why, false);
+                (k + 1, body.end)
+            }
+        }
+    }
+
+    /// `<tool_call>`: Hermes/Qwen JSON, Qwen3-Coder's `<function=...>` inside, GLM's
+    /// `name<arg_key>..</arg_key><arg_value>..</arg_value>`, or a pythonic list.
+    fn tool_call_tag(&mut self, k: usize) -> (usize, usize) {
+        let start = self.toks[k].span.start;
+        let body = self.body(k);
+        let text = self.slice(body);
+        if self.tok(k + 1) == Some(Tok::FunctionOpen) && text.trim().is_empty() {
+            let (next, end) = self.function(k + 1, Format::Qwen3Coder);
+            if let Some(h) = self.out.hits.last_mut() {
+                if h.span.start == self.toks[k + 1].span.start {
+                    h.span.start = start;
+                }
+            }
+            return match self.tok(next) {
+                Some(Tok::ToolCallClose) => (next + 1, self.toks[next].span.end),
+                _ => (next, end),
+            };
+        }
+        let (next, end, closed) = self.close(k, Some(Tok::ToolCallClose), body.end);
+        let whole = Span::new(start, end);
+        let trimmed = text.trim_start();
+        if trimmed.starts_with(['{', '[', '`']) && !python::looks_like_calls(trimmed, false) {
+            self.json_calls(body, Format::Hermes, whole);
+        } else if python::looks_like_calls(trimmed, true) {
+            self.python(body, whole);
+        } else if trimmed
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+        {
+            // GLM 4.5+: the name, then key/value pairs.
+            let name_end = trimmed.find(['<', '\n']).unwrap_or(trimmed.len());
+            let name = trimmed[..name_end].trim().to_string();
+            let after = body.start + (text.len() - trimmed.len()) + name_end;
+            let (arguments, params_complete) =
+                xml_params(self.text, Span::new(after, body.end), ParamStyle::Glm);
+            let call = RawCall {
+                name,
+                id: None,
+                arguments,
+            };
+            self.hit(call, Format::Glm, whole, closed && params_complete);
+        } else if text.trim().is_empty() {
+            self.miss(whole, Format::Hermes, "an empty <tool_call> block", !closed);
+        } else {
+            self.miss(
+                whole,
+                Format::Hermes,
+                "a <tool_call> block holding neither JSON, <function=...>, a GLM call nor a pythonic call",
+                false,
+            );
+        }
+        (next, end)
+    }
+
+    /// `<function=NAME>` with a JSON body (Functionary) or `<parameter=k>v</parameter>`
+    /// pairs (Qwen3-Coder), closed by `</function>`.
+    fn function(&mut self, k: usize, format: Format) -> (usize, usize) {
+        let t = self.toks[k];
+        let name = self.slice(t.name).trim().to_string();
+        let body = self.body(k);
+        let (next, end, closed) = self.close(k, Some(Tok::FunctionClose), body.end);
+        let whole = Span::new(t.span.start, end);
+        let text = self.slice(body).trim();
+        if text.is_empty() {
+            let call = RawCall {
+                name,
+                id: None,
+                arguments: Vec::new(),
+            };
+            self.hit(call, format, whole, closed);
+        } else if text.starts_with("<parameter=") {
+            let (arguments, complete) = xml_params(self.text, body, ParamStyle::Qwen);
+            let call = RawCall {
+                name,
+                id: None,
+                arguments,
+            };
+            self.hit(call, Format::Qwen3Coder, whole, closed && complete);
+        } else {
+            match json_at(self.text, body) {
+                Ok((Value::Object(map), complete, _)) => {
+                    self.hit(RawCall::json(name, None, map), format, whole, complete);
+                }
+                Ok((other, complete, _)) => self.miss(
+                    whole,
+                    format,
+                    format!(
+                        "the arguments of `{name}` are a {}, not an object",
+                        shape::json_type(&other)
+                    ),
+                    !complete,
+                ),
+                Err(why) => self.miss(
+                    whole,
+                    format,
+                    format!("the arguments of `{name}`: {why}"),
+                    false,
+                ),
+            }
+        }
+        (next, end)
+    }
+
+    /// MiniMax: `<invoke name="f"><parameter name="k">v</parameter></invoke>`.
+    fn invoke(&mut self, k: usize) -> (usize, usize) {
+        let t = self.toks[k];
+        let name = self.slice(t.name).trim().to_string();
+        let body = self.body(k);
+        let (next, end, closed) = self.close(k, Some(Tok::InvokeClose), body.end);
+        let (arguments, complete) = xml_params(self.text, body, ParamStyle::MiniMax);
+        let call = RawCall {
+            name,
+            id: None,
+            arguments,
+        };
+        self.hit(
+            call,
+            Format::MiniMax,
+            Span::new(t.span.start, end),
+            closed && complete,
+        );
+        (next, end)
+    }
+
+    /// `[TOOL_CALLS] [{...}]` (JSON list) or `[TOOL_CALLS]name[CALL_ID]id[ARGS]{...}`.
+    fn mistral(&mut self, k: usize) -> (usize, usize) {
+        let start = self.toks[k].span.start;
+        let body = self.body(k);
+        let text = self.slice(body).trim_start();
+        if text.starts_with(['[', '{']) || text.is_empty() && self.tok(k + 1).is_none() {
+            return self.json_body(k, Format::Mistral, None);
+        }
+        let mut name = text.trim().to_string();
+        let mut j = k + 1;
+        let mut id = None;
+        loop {
+            if self.tok(j) == Some(Tok::MistralCallId) {
+                id = Some(self.slice(self.body(j)).trim().to_string());
+                j += 1;
+            }
+            if self.tok(j) != Some(Tok::MistralArgs) {
+                self.miss(
+                    Span::new(start, body.end),
+                    Format::Mistral,
+                    format!("`[TOOL_CALLS]{name}` without `[ARGS]` and arguments"),
+                    j >= self.toks.len(),
+                );
+                return (j, self.toks.get(j - 1).map_or(body.end, |t| t.span.end));
+            }
+            let args = self.body(j);
+            let whole = Span::new(start, args.end);
+            match json_at(self.text, args) {
+                Ok((Value::Object(map), complete, after)) => {
+                    self.hit(
+                        RawCall::json(name.clone(), id.take(), map),
+                        Format::Mistral,
+                        whole,
+                        complete,
+                    );
+                    // Several calls may follow one another: `...}other[ARGS]{...}`.
+                    let rest = self.text[after.min(args.end)..args.end].trim();
+                    if !rest.is_empty() && self.tok(j + 1) == Some(Tok::MistralArgs) {
+                        name = rest.to_string();
+                        j += 1;
+                        continue;
+                    }
+                }
+                Ok((other, complete, _)) => self.miss(
+                    whole,
+                    Format::Mistral,
+                    format!(
+                        "the arguments of `{name}` are a {}, not an object",
+                        shape::json_type(&other)
+                    ),
+                    !complete,
+                ),
+                Err(why) => self.miss(whole, Format::Mistral, why, false),
+            }
+            return (j + 1, args.end);
+        }
+    }
+
+    /// DeepSeek V3/R1 (`function<sep>name\n```json{...}````) and V3.1 (`name<sep>{...}`).
+    fn deepseek(&mut self, k: usize) -> (usize, usize) {
+        let start = self.toks[k].span.start;
+        let head = self.slice(self.body(k)).trim().to_string();
+        if self.tok(k + 1) != Some(Tok::DsSep) {
+            let body = self.body(k);
+            self.miss(
+                Span::new(start, body.end),
+                Format::DeepSeek,
+                "a DeepSeek tool call without `<｜tool▁sep｜>`",
+                self.tok(k + 1).is_none(),
+            );
+            return (k + 1, body.end);
+        }
+        let body = self.body(k + 1);
+        let (next, end, _) = self.close(k + 1, Some(Tok::DsCallEnd), body.end);
+        let whole = Span::new(start, end);
+        let (name, args) = if head == "function" {
+            let text = self.slice(body);
+            let line_end = text.find('\n').unwrap_or(text.len());
+            (
+                text[..line_end].trim().to_string(),
+                Span::new(body.start + line_end, body.end),
+            )
+        } else {
+            (head, body)
+        };
+        match json_at(self.text, args) {
+            Ok((Value::Object(map), complete, _)) => self.hit(
+                RawCall::json(name, None, map),
+                Format::DeepSeek,
+                whole,
+                complete,
+            ),
+            Ok((other, complete, _)) => self.miss(
+                whole,
+                Format::DeepSeek,
+                format!(
+                    "the arguments of `{name}` are a {}, not an object",
+                    shape::json_type(&other)
+                ),
+                !complete,
+            ),
+            Err(why) => self.miss(
+                whole,
+                Format::DeepSeek,
+                format!("the arguments of `{name}`: {why}"),
+                false,
+            ),
+        }
+        (next, end)
+    }
+
+    /// Kimi K2: `<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{...}<|tool_call_end|>`.
+    fn kimi(&mut self, k: usize) -> (usize, usize) {
+        let start = self.toks[k].span.start;
+        let id = self.slice(self.body(k)).trim().to_string();
+        if self.tok(k + 1) != Some(Tok::KimiArgBegin) {
+            let body = self.body(k);
+            self.miss(
+                Span::new(start, body.end),
+                Format::Kimi,
+                "a Kimi tool call without `<|tool_call_argument_begin|>`",
+                self.tok(k + 1).is_none(),
+            );
+            return (k + 1, body.end);
+        }
+        let name = id.strip_prefix("functions.").unwrap_or(&id);
+        let name = name.rsplit_once(':').map_or(name, |(n, _)| n).to_string();
+        let body = self.body(k + 1);
+        let (next, end, _) = self.close(k + 1, Some(Tok::ToolCallEnd), body.end);
+        let whole = Span::new(start, end);
+        match json_at(self.text, body) {
+            Ok((Value::Object(map), complete, _)) => self.hit(
+                RawCall::json(name, Some(id), map),
+                Format::Kimi,
+                whole,
+                complete,
+            ),
+            Ok((other, complete, _)) => self.miss(
+                whole,
+                Format::Kimi,
+                format!(
+                    "the arguments of `{name}` are a {}, not an object",
+                    shape::json_type(&other)
+                ),
+                !complete,
+            ),
+            Err(why) => self.miss(
+                whole,
+                Format::Kimi,
+                format!("the arguments of `{name}`: {why}"),
+                false,
+            ),
+        }
+        (next, end)
+    }
+
+    /// gpt-oss Harmony: a header (`<|start|>`, `<|channel|>`, `<|constrain|>` parts, one of
+    /// them with `to=functions.f`), `<|message|>`, the body, `<|call|>`. The analysis channel is
+    /// reasoning; a message without a recipient is answer text.
+    fn harmony(&mut self, k: usize) -> (usize, usize) {
+        let start = self.toks[k].span.start;
+        let mut j = k;
+        let mut recipient: Option<String> = None;
+        let mut channel = String::new();
+        while let Some(t @ (Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain)) =
+            self.tok(j)
+        {
+            let part = self.slice(self.body(j));
+            if t == Tok::HarmonyChannel {
+                channel = part
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+            }
+            if let Some(p) = part.find("to=") {
+                let to: String = part[p + 3..]
+                    .chars()
+                    .take_while(|c| !c.is_whitespace() && *c != '<')
+                    .collect();
+                recipient = Some(to);
+            }
+            j += 1;
+        }
+        if self.tok(j) != Some(Tok::HarmonyMessage) {
+            return (j, self.toks[j - 1].span.end);
+        }
+        let body = self.body(j);
+        let (next, end, _) = self.close(j, Some(Tok::HarmonyEnd), body.end);
+        let whole = Span::new(start, end);
+        match recipient {
+            Some(to) => {
+                let name = to.strip_prefix("functions.").unwrap_or(&to).to_string();
+                match json_at(self.text, body) {
+                    Ok((Value::Object(map), complete, _)) => self.hit(
+                        RawCall::json(name, None, map),
+                        Format::Harmony,
+                        whole,
+                        complete,
+                    ),
+                    Ok((other, complete, _)) => self.miss(
+                        whole,
+                        Format::Harmony,
+                        format!(
+                            "the arguments of `{name}` are a {}, not an object",
+                            shape::json_type(&other)
+                        ),
+                        !complete,
+                    ),
+                    Err(why) => self.miss(
+                        whole,
+                        Format::Harmony,
+                        format!("the arguments of `{name}`: {why}"),
+                        false,
+                    ),
+                }
+            }
+            None if channel == "analysis" => self.out.thoughts.push(body),
+            None => self.gap(body.start, body.end),
+        }
+        (next, end)
+    }
+}
+
+/// The JSON value at the start of `span` (after spaces and an optional fence opener): the
+/// value, whether it was complete, and where it ended.
+pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, usize), String> {
+    let slice = &text[span.start..span.end];
+    let mut skip = slice.len() - slice.trim_start().len();
+    let rest = &slice[skip..];
+    if let Some(after) = rest.strip_prefix("```") {
+        let line = after.find('\n').map_or(after.len(), |n| n + 1);
+        skip += 3 + line;
+        let rest = &slice[skip.min(slice.len())..];
+        skip += rest.len() - rest.trim_start().len();
+    }
+    let start = (span.start + skip).min(span.end);
+    match text[start..span.end].chars().next() {
+        None => return Err("no arguments were written (the text ends here)".into()),
+        Some('{' | '[') => {}
+        Some(_) => {
+            let found: String = text[start..span.end].chars().take(20).collect();
+            return Err(format!("expected a JSON object, found {found:?}"));
+        }
+    }
+    let parsed = crate::parse::parse_span(text, Span::new(start, span.end), 128)
+        .map_err(|e| format!("the JSON could not be read: {e}"))?;
+    let complete = parsed.node.is_complete_deep();
+    Ok((parsed.node.to_value(), complete, parsed.end))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ParamStyle {
+    /// `<parameter=k>v</parameter>`.
+    Qwen,
+    /// `<parameter name="k">v</parameter>`.
+    MiniMax,
+    /// `<arg_key>k</arg_key><arg_value>v</arg_value>`.
+    Glm,
+}
+
+/// Key/value parameters written as XML-like text in `span`, and whether every value was
+/// closed. Values stay text; the target type decides what they are.
+///
+/// Each search starts where the last one stopped, and a closer found beyond the next opener
+/// is remembered, so the whole body is read once.
+fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, Arg)>, bool) {
+    let (open, name_end, value_open, close) = match style {
+        ParamStyle::Qwen => ("<parameter=", ">", "", "</parameter>"),
+        ParamStyle::MiniMax => ("<parameter name=\"", "\">", "", "</parameter>"),
+        ParamStyle::Glm => ("<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"),
+    };
+    let body = &text[span.start..span.end];
+    let mut out = Vec::new();
+    let mut pos = 0;
+    let mut complete = true;
+    // `Some(None)`: searched, no closer at or after the last search point.
+    let mut known_close: Option<Option<usize>> = None;
+    while let Some(found) = body[pos..].find(open) {
+        let key_start = pos + found + open.len();
+        let Some(key_len) = body[key_start..].find(name_end) else {
+            complete = false;
+            break;
+        };
+        let key = body[key_start..key_start + key_len].trim().to_string();
+        let mut value_start = key_start + key_len + name_end.len();
+        if !value_open.is_empty() {
+            let after = &body[value_start..];
+            let trimmed = after.trim_start();
+            match trimmed.strip_prefix(value_open) {
+                Some(_) => value_start += after.len() - trimmed.len() + value_open.len(),
+                None => {
+                    complete = false;
+                    break;
+                }
+            }
+        }
+        let close_at = match known_close {
+            Some(Some(c)) if c >= value_start => Some(c),
+            Some(None) => None,
+            _ => body[value_start..].find(close).map(|c| c + value_start),
+        };
+        known_close = Some(close_at);
+        let next_open = body[value_start..].find(open).map(|o| o + value_start);
+        let (value_end, next_pos) = match (close_at, next_open) {
+            (Some(c), Some(o)) if o < c => (o, o),
+            (Some(c), _) => (c, c + close.len()),
+            // Without its closer the value runs to the next parameter (tolerated) or to the
+            // end of the body (cut off).
+            (None, Some(o)) => (o, o),
+            (None, None) => {
+                complete = false;
+                let v = body[value_start..]
+                    .trim_end_matches("</function>")
+                    .trim_end_matches("</tool_call>");
+                (value_start + v.len(), body.len())
+            }
+        };
+        let raw = &body[value_start..value_end];
+        // One line break after the opener and before the closer is layout, not content.
+        let value = raw
+            .strip_prefix('\n')
+            .unwrap_or(raw)
+            .strip_suffix('\n')
+            .unwrap_or(raw.strip_prefix('\n').unwrap_or(raw));
+        out.push((key, Arg::Text(value.to_string())));
+        pos = next_pos;
+    }
+    (out, complete)
+}

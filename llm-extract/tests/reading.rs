@@ -1,0 +1,131 @@
+//! Reading quality: nothing the model wrote is silently lost, and a reply that is not a
+//! container is still read by a type that can read it.
+
+use llm_extract::{Extract, RepairKind};
+use serde_json::{json, Value};
+
+/// Damage that used to drop members, each read back whole, with the repair that says so.
+#[test]
+fn damaged_documents_keep_every_member() {
+    let rows: &[(&str, Value, RepairKind)] = &[
+        (
+            r#"{"name": "Ada", "role": "analyst, "team": "core", "age": 36}"#,
+            json!({"name": "Ada", "role": "analyst", "team": "core", "age": 36}),
+            RepairKind::MissingQuote,
+        ),
+        (
+            "{\"x\": 1, // a ] in a comment\n \"y\": 2}",
+            json!({"x": 1, "y": 2}),
+            RepairKind::Comment,
+        ),
+        (
+            r#"{"xs": [1, 2, 3}, "n": 4}"#,
+            json!({"xs": [1, 2, 3], "n": 4}),
+            RepairKind::WrongBracket,
+        ),
+        (
+            r#"[{"k": "a"}}, {"k": "b"}]"#,
+            json!([{"k": "a"}, {"k": "b"}]),
+            RepairKind::StrayBracket,
+        ),
+        (
+            r#"{"ok": false, ALSO "next": "v"}"#,
+            json!({"ok": false, "next": "v"}),
+            RepairKind::SkippedText,
+        ),
+        (
+            r#"{"postcode": 00501}"#,
+            json!({"postcode": "00501"}),
+            RepairKind::NumberAsString,
+        ),
+        (
+            r#"[{"n": 1{"n": 2}]"#,
+            json!([{"n": 1}, {"n": 2}]),
+            RepairKind::MissingBracket,
+        ),
+        (
+            r#"[{"n": 1}, "m": 2}]"#,
+            json!([{"n": 1}, {"m": 2}]),
+            RepairKind::MissingOpeningBracket,
+        ),
+        (
+            r#"{"at": (3, 4), "tags": {'x', 'y'}, "big": 2_500}"#,
+            json!({"at": [3, 4], "tags": ["x", "y"], "big": 2500}),
+            RepairKind::SetAsArray,
+        ),
+    ];
+    for (text, expected, kind) in rows {
+        let out = llm_extract::extract::<Value>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&out.value, expected, "{text}");
+        assert!(
+            out.report.repairs.iter().any(|r| r.kind == *kind),
+            "{text}: no {kind:?} in {:?}",
+            out.report.repairs
+        );
+    }
+}
+
+/// A key cut off mid-name is dropped, not glued into the string before it.
+#[test]
+fn a_key_cut_off_is_dropped() {
+    let v = llm_extract::repair(r#"{"summary": "Refund issued", "customer_em"#).unwrap();
+    assert_eq!(v, json!({"summary": "Refund issued"}));
+}
+
+#[derive(Extract, Debug, PartialEq)]
+enum Sentiment {
+    Positive,
+    Negative,
+}
+
+/// Replies that are not containers: the type decides what they mean.
+#[test]
+fn scalar_replies_are_read_by_their_type() {
+    assert_eq!(
+        llm_extract::from_str::<Sentiment>("The sentiment is POSITIVE.").unwrap(),
+        Sentiment::Positive
+    );
+    assert!(llm_extract::from_str::<Sentiment>("Positive or negative, hard to say.").is_err());
+    assert_eq!(
+        llm_extract::from_str::<f64>("about 3.5 stars").unwrap(),
+        3.5
+    );
+    assert_eq!(llm_extract::from_str::<u32>("42").unwrap(), 42);
+    assert!(llm_extract::from_str::<bool>("```\nTrue\n```").unwrap());
+    assert_eq!(
+        llm_extract::from_str::<String>("Just a sentence.").unwrap(),
+        "Just a sentence."
+    );
+    assert_eq!(
+        llm_extract::repair("\"hello\nworld").unwrap(),
+        json!("hello\nworld")
+    );
+    assert_eq!(llm_extract::repair("True").unwrap(), json!(true));
+    assert_eq!(llm_extract::repair("2.").unwrap(), json!(2.0));
+    // Schema-less, prose is not a value.
+    assert!(llm_extract::repair("The sentiment is POSITIVE.").is_err());
+}
+
+/// Valid JSON holding the characters the new rules look at stays exactly as written.
+#[test]
+fn valid_json_with_commas_and_quotes_in_strings_is_unchanged() {
+    for text in [
+        r#"[",", ","]"#,
+        r#"{"": ","}"#,
+        r#"{"a": ", ", "b": ", \"c\": 1"}"#,
+        r#"["a, \"b\", c", "d"]"#,
+        r#"{"a": "x}", "b": "]"}"#,
+    ] {
+        let out = llm_extract::extract::<Value>(text).unwrap();
+        assert_eq!(
+            out.value,
+            serde_json::from_str::<Value>(text).unwrap(),
+            "{text}"
+        );
+        assert!(
+            out.report.repairs.is_empty(),
+            "{text}: {:?}",
+            out.report.repairs
+        );
+    }
+}

@@ -1,0 +1,170 @@
+//! The published test suites of the two best-known repair libraries, Python json_repair and JS
+//! jsonrepair, run through `llm_extract::repair`: how often we read a case as they do.
+//!
+//! The fixtures and where they come from are described in `tests/fixtures/peers/README.md`. We
+//! do not have to agree with every case (see the README section on where we differ), so each suite
+//! asserts a floor on the number of agreements: a ratchet. Raise the floor when the count goes up;
+//! a drop below it is a regression. Run with `--nocapture` to see every disagreement.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Agreements with json_repair's suite (168 cases) measured on main; raise it as the parser improves.
+const JSON_REPAIR_FLOOR: usize = 120;
+/// Agreements with jsonrepair's suite (330 cases) measured on main; raise it as the parser improves.
+const JSONREPAIR_FLOOR: usize = 205;
+
+#[derive(Deserialize)]
+struct Case {
+    input: String,
+    /// The peer's answer: a JSON value, or (when `expected_is_json` is false) the text it returns.
+    expected: Value,
+    expected_is_json: bool,
+    /// The peer throws: there is nothing to read.
+    #[serde(default)]
+    expected_error: bool,
+    source: String,
+}
+
+impl Case {
+    /// Whether the peer's answer is "no value": an exception, or json_repair's empty string.
+    fn expects_nothing(&self) -> bool {
+        self.expected_error
+            || (!self.expected_is_json && self.expected == Value::String(String::new()))
+    }
+}
+
+enum Outcome {
+    Value(Value),
+    Error(String),
+    Panic,
+}
+
+fn run(input: &str) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(|| llm_extract::repair(input))) {
+        Ok(Ok(v)) => Outcome::Value(v),
+        Ok(Err(e)) => Outcome::Error(e.to_string()),
+        Err(_) => Outcome::Panic,
+    }
+}
+
+fn agrees(case: &Case, outcome: &Outcome) -> bool {
+    match outcome {
+        Outcome::Panic => false,
+        Outcome::Error(_) => case.expects_nothing(),
+        Outcome::Value(v) if case.expected_is_json => *v == case.expected,
+        Outcome::Value(v) => {
+            !case.expects_nothing()
+                && serde_json::to_string(v).ok().as_ref()
+                    == case.expected.as_str().map(str::to_owned).as_ref()
+        }
+    }
+}
+
+/// Runs every case, prints the disagreements, returns the number of agreements.
+fn measure(name: &str, fixture: &str, expected_cases: usize) -> usize {
+    let cases: Vec<Case> = serde_json::from_str(fixture).expect("fixture parses");
+    assert_eq!(
+        cases.len(),
+        expected_cases,
+        "{name}: the fixture lost or gained cases"
+    );
+    let mut agreed = 0;
+    let mut panics = 0;
+    for case in &cases {
+        let outcome = run(&case.input);
+        if agrees(case, &outcome) {
+            agreed += 1;
+            continue;
+        }
+        let ours = match &outcome {
+            Outcome::Value(v) => v.to_string(),
+            Outcome::Error(e) => format!("error: {}", e.lines().next().unwrap_or_default()),
+            Outcome::Panic => {
+                panics += 1;
+                "PANIC".to_owned()
+            }
+        };
+        let theirs = if case.expects_nothing() {
+            "no value".to_owned()
+        } else {
+            case.expected.to_string()
+        };
+        println!(
+            "{name} {}\n  input:  {:?}\n  theirs: {theirs}\n  ours:   {ours}",
+            case.source, case.input
+        );
+    }
+    println!(
+        "{name}: agree on {agreed}/{} ({:.1}%)",
+        cases.len(),
+        100.0 * agreed as f64 / cases.len() as f64
+    );
+    assert_eq!(panics, 0, "{name}: repair panicked on {panics} cases");
+    agreed
+}
+
+#[test]
+fn json_repair_suite() {
+    let agreed = measure(
+        "json_repair",
+        include_str!("fixtures/peers/json_repair.json"),
+        168,
+    );
+    assert!(
+        agreed >= JSON_REPAIR_FLOOR,
+        "json_repair agreement fell to {agreed} (floor {JSON_REPAIR_FLOOR})"
+    );
+}
+
+#[test]
+fn jsonrepair_suite() {
+    let agreed = measure(
+        "jsonrepair",
+        include_str!("fixtures/peers/jsonrepair.json"),
+        330,
+    );
+    assert!(
+        agreed >= JSONREPAIR_FLOOR,
+        "jsonrepair agreement fell to {agreed} (floor {JSONREPAIR_FLOOR})"
+    );
+}
+
+/// The comparison itself: a case we read as the peer does agrees, any other reading does not.
+#[test]
+fn agreement_is_judged_on_the_value() {
+    let case = |expected: Value, is_json: bool, error: bool| Case {
+        input: String::new(),
+        expected,
+        expected_is_json: is_json,
+        expected_error: error,
+        source: String::new(),
+    };
+    let obj = serde_json::json!({"a": 1});
+    assert!(agrees(
+        &case(obj.clone(), true, false),
+        &Outcome::Value(obj.clone())
+    ));
+    assert!(!agrees(
+        &case(obj.clone(), true, false),
+        &Outcome::Value(serde_json::json!({"a": 2}))
+    ));
+    assert!(!agrees(
+        &case(obj.clone(), true, false),
+        &Outcome::Error("no JSON".into())
+    ));
+    assert!(agrees(
+        &case(Value::String(String::new()), false, false),
+        &Outcome::Error("no JSON".into())
+    ));
+    assert!(!agrees(
+        &case(Value::String(String::new()), false, false),
+        &Outcome::Value(obj.clone())
+    ));
+    assert!(agrees(
+        &case(Value::Null, false, true),
+        &Outcome::Error("x".into())
+    ));
+    assert!(!agrees(&case(Value::Null, false, true), &Outcome::Panic));
+}

@@ -1,0 +1,477 @@
+//! Tool calls in every wire format, written from each format's public documentation (chat
+//! templates and the tool parsers of vLLM, SGLang and llama.cpp): several calls, multi-line
+//! bodies, calls inside and after reasoning, and every fixture cut at every byte.
+
+use llm_extract::tool::{self, Format, ToolCall};
+use llm_extract::{Category, Extract, Extractor};
+use serde_json::{json, Value};
+
+/// The two calls most fixtures make.
+fn weather_and_search() -> Vec<(&'static str, Value)> {
+    vec![
+        ("get_weather", json!({"city": "Paris", "days": 3})),
+        ("search", json!({"q": "x"})),
+    ]
+}
+
+fn weather_only() -> Vec<(&'static str, Value)> {
+    vec![("get_weather", json!({"city": "Paris"}))]
+}
+
+/// (what, reply, format, calls expected in order)
+fn fixtures() -> Vec<(&'static str, String, Format, Vec<(&'static str, Value)>)> {
+    let s = |t: &str| t.to_string();
+    vec![
+        (
+            "seed 002 TOOL_CALL with tool_name/parameters, prose around",
+            s("I'll search for that.\nTOOL_CALL: {\"tool_name\": \"search\", \"parameters\": {\"q\": \"x\"}}\nThen I'll summarize."),
+            Format::Marker,
+            vec![("search", json!({"q": "x"}))],
+        ),
+        (
+            "seed 002 TOOL_CALL with tool/params",
+            s("TOOL_CALL {'tool': 'search', 'params': {'q': 'x'}}"),
+            Format::Marker,
+            vec![("search", json!({"q": "x"}))],
+        ),
+        (
+            "OpenAI function with arguments as a JSON string",
+            s(r#"{"id": "call_abc123", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"days\": 3}"}}"#),
+            Format::Json,
+            vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+        ),
+        (
+            "OpenAI message with a tool_calls array",
+            s(r#"{"role": "assistant", "content": null, "tool_calls": [
+  {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"days\": 3}"}},
+  {"id": "call_2", "type": "function", "function": {"name": "search", "arguments": "{\"q\": \"x\"}"}}
+]}"#),
+            Format::Json,
+            weather_and_search(),
+        ),
+        (
+            "Anthropic content blocks",
+            s(r#"[{"type": "text", "text": "I'll check the weather and search."},
+ {"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather", "input": {"city": "Paris", "days": 3}},
+ {"type": "tool_use", "id": "toolu_01B", "name": "search", "input": {"q": "x"}}]"#),
+            Format::Json,
+            weather_and_search(),
+        ),
+        (
+            "Cohere Command R action in a fence",
+            s("Action: ```json\n[\n    {\n        \"tool_name\": \"get_weather\",\n        \"parameters\": {\n            \"city\": \"Paris\"\n        }\n    }\n]\n```"),
+            Format::Json,
+            weather_only(),
+        ),
+        (
+            "Hermes / Qwen3 after <think>",
+            s("<think>\nThe user wants the weather. I will call get_weather and search.\n</think>\n\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}\n</tool_call>\n<tool_call>\n{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}\n</tool_call>"),
+            Format::Hermes,
+            weather_and_search(),
+        ),
+        (
+            "Qwen3-Coder XML parameters",
+            s(include_str!("fixtures/tool_calls/qwen3_coder.txt")),
+            Format::Qwen3Coder,
+            weather_and_search(),
+        ),
+        (
+            "Llama 3.1 python_tag, two calls joined by ;",
+            s("<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}}; {\"name\": \"search\", \"parameters\": {\"q\": \"x\"}}<|eom_id|>"),
+            Format::Llama,
+            weather_and_search(),
+        ),
+        (
+            "Llama 3.2 JSON without a tag",
+            s("{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}"),
+            Format::Json,
+            weather_only(),
+        ),
+        (
+            "Mistral JSON list",
+            s("[TOOL_CALLS] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}, \"id\": \"a1b2c3d4e\"}, {\"name\": \"search\", \"arguments\": {\"q\": \"x\"}, \"id\": \"f5g6h7i8j\"}]</s>"),
+            Format::Mistral,
+            weather_and_search(),
+        ),
+        (
+            "Mistral v11 name[ARGS]",
+            s("[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\", \"days\": 3}[TOOL_CALLS]search[ARGS]{\"q\": \"x\"}</s>"),
+            Format::Mistral,
+            weather_and_search(),
+        ),
+        (
+            "Mistral v13 with [CALL_ID]",
+            s("[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{\"city\": \"Paris\"}"),
+            Format::Mistral,
+            weather_only(),
+        ),
+        (
+            "FireFunction functools",
+            s(" functools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}, {\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}]"),
+            Format::Functools,
+            weather_and_search(),
+        ),
+        (
+            "Functionary <function=...>",
+            s("Let me check.<function=get_weather>{\"city\": \"Paris\", \"days\": 3}</function><function=search>{\"q\": \"x\"}</function><|eom_id|>"),
+            Format::Functionary,
+            weather_and_search(),
+        ),
+        (
+            "DeepSeek R1 after a closing </think> (the opener was in the prompt)",
+            s(include_str!("fixtures/tool_calls/deepseek_r1.txt")),
+            Format::DeepSeek,
+            weather_and_search(),
+        ),
+        (
+            "DeepSeek V3.1",
+            s("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\", \"days\": 3}<｜tool▁call▁end｜><｜tool▁call▁begin｜>search<｜tool▁sep｜>{\"q\": \"x\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
+            Format::DeepSeek,
+            weather_and_search(),
+        ),
+        (
+            "Kimi K2",
+            s("I'll check.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\", \"days\": 3}<|tool_call_end|><|tool_call_begin|>functions.search:1<|tool_call_argument_begin|>{\"q\": \"x\"}<|tool_call_end|><|tool_calls_section_end|>"),
+            Format::Kimi,
+            weather_and_search(),
+        ),
+        (
+            "GLM 4.5 arg_key/arg_value",
+            s(include_str!("fixtures/tool_calls/glm.txt")),
+            Format::Glm,
+            weather_and_search(),
+        ),
+        (
+            "MiniMax M2 invoke",
+            s(include_str!("fixtures/tool_calls/minimax.txt")),
+            Format::MiniMax,
+            weather_and_search(),
+        ),
+        (
+            "gpt-oss Harmony, both header orders",
+            s(include_str!("fixtures/tool_calls/harmony.txt")),
+            Format::Harmony,
+            weather_and_search(),
+        ),
+        (
+            "Granite <|tool_call|>",
+            s("<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}, {\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}]"),
+            Format::Granite,
+            weather_and_search(),
+        ),
+        (
+            "Cohere Command R7B action after thinking",
+            s("<|START_THINKING|>I need the weather, then a search.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}},\n    {\"tool_call_id\": \"1\", \"tool_name\": \"search\", \"parameters\": {\"q\": \"x\"}}\n]<|END_ACTION|>"),
+            Format::Cohere,
+            weather_and_search(),
+        ),
+        (
+            "pythonic list (Llama 3.2)",
+            s("[get_weather(city=\"Paris\", days=3), search(q='x')]"),
+            Format::Pythonic,
+            weather_and_search(),
+        ),
+        (
+            "pythonic in Llama 4 python_start",
+            s("<|python_start|>[get_weather(city=\"Paris\", days=3), search(q='x')]<|python_end|>"),
+            Format::Pythonic,
+            weather_and_search(),
+        ),
+        (
+            "pythonic in LFM2 tool_call_start",
+            s("<|tool_call_start|>[get_weather(city='Paris')]<|tool_call_end|>Checking the weather."),
+            Format::Pythonic,
+            weather_only(),
+        ),
+    ]
+}
+
+fn summary(calls: &[ToolCall]) -> Vec<(String, Value)> {
+    calls
+        .iter()
+        .map(|c| (c.name.clone(), Value::Object(c.arguments.clone())))
+        .collect()
+}
+
+fn expected(calls: &[(&str, Value)]) -> Vec<(String, Value)> {
+    calls
+        .iter()
+        .map(|(n, a)| (n.to_string(), a.clone()))
+        .collect()
+}
+
+#[test]
+fn every_wire_format_gives_its_calls_in_order() {
+    for (what, text, format, calls) in fixtures() {
+        let reply = tool::read(&text);
+        let got: Vec<ToolCall> = reply.calls.iter().map(|f| f.call.clone()).collect();
+        assert_eq!(summary(&got), expected(&calls), "{what}: {reply:#?}");
+        assert!(
+            reply.calls.iter().all(|f| f.format == format && f.complete),
+            "{what}: {reply:#?}"
+        );
+        assert!(reply.incomplete.is_empty(), "{what}: {reply:#?}");
+    }
+}
+
+#[test]
+fn every_fixture_cut_at_every_byte_never_panics_nor_returns_a_partial_call() {
+    for (what, text, _, calls) in fixtures() {
+        let full = expected(&calls);
+        for cut in 0..text.len() {
+            if !text.is_char_boundary(cut) {
+                continue;
+            }
+            let got = summary(&tool::tool_calls(&text[..cut]));
+            // Whatever comes back from a prefix is exactly one of the full reply's calls,
+            // in order: a call cut off is never returned with partial arguments.
+            assert!(
+                got.len() <= full.len() && got.iter().zip(&full).all(|(g, f)| g == f),
+                "{what} cut at {cut}: {:?} gave {got:?}",
+                &text[..cut]
+            );
+        }
+    }
+}
+
+#[test]
+fn ids_and_text_around_calls_are_kept() {
+    let reply = tool::read(
+        "I'll check.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
+    );
+    assert_eq!(reply.text, "I'll check.");
+    assert_eq!(
+        reply.calls[0].call.id.as_deref(),
+        Some("functions.get_weather:0")
+    );
+    let openai = tool::tool_call(
+        r#"{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}"#,
+    )
+    .unwrap();
+    assert_eq!(openai.id.as_deref(), Some("call_1"));
+    let mistral = tool::tool_call("[TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{}").unwrap();
+    assert_eq!(mistral.id.as_deref(), Some("a1b2c3d4e"));
+}
+
+#[test]
+fn reasoning_is_split_off_in_every_form() {
+    let harmony = tool::read(include_str!("fixtures/tool_calls/harmony.txt"));
+    assert_eq!(
+        harmony.thoughts,
+        vec![
+            "User asks for the weather in Paris over 3 days and a search. Call get_weather first."
+        ]
+    );
+    let r1 = tool::read(include_str!("fixtures/tool_calls/deepseek_r1.txt"));
+    assert!(
+        r1.thoughts[0].starts_with("The user wants the weather"),
+        "{r1:#?}"
+    );
+    assert_eq!(r1.text.lines().next(), Some("I'll look both up."));
+    let cohere = tool::read("<|START_THINKING|>plan<|END_THINKING|><|START_RESPONSE|>Hi");
+    assert_eq!(cohere.thoughts, vec!["plan"]);
+}
+
+#[test]
+fn a_call_drafted_inside_closed_reasoning_is_not_a_call() {
+    let text = "<think>Maybe <tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>? No.</think>\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>";
+    let calls = tool::tool_calls(text);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, "search");
+    let only_draft = "<think>I could call <tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call></think>The answer is 4.";
+    assert!(tool::tool_calls(only_draft).is_empty());
+    let err = tool::tool_call(only_draft).unwrap_err();
+    assert!(err.to_string().contains("closed reasoning block"), "{err}");
+}
+
+#[test]
+fn a_call_inside_reasoning_left_open_at_the_end_is_found_and_flagged() {
+    let text = "<think>The user wants Paris weather, calling now.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
+    let reply = tool::read(text);
+    assert_eq!(reply.calls.len(), 1);
+    assert!(reply.calls[0].in_reasoning);
+    assert_eq!(reply.calls[0].call.name, "get_weather");
+    // And after reasoning that was closed, a call is not flagged.
+    let after =
+        tool::read("<think>hm</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
+    assert!(!after.calls[0].in_reasoning);
+}
+
+#[test]
+fn no_call_gives_an_empty_list_and_a_reasoned_error() {
+    for text in [
+        "",
+        "The weather in Paris is sunny.",
+        "{\"name\": \"Ada\", \"age\": 36}",
+        "```json\n[1, 2, 3]\n```",
+    ] {
+        assert!(tool::tool_calls(text).is_empty(), "{text}");
+        let err = tool::tool_call(text).unwrap_err();
+        assert_eq!(err.category(), Category::NotFound, "{text}: {err}");
+    }
+    let err = tool::tool_call("{\"name\": \"Ada\", \"age\": 36}").unwrap_err();
+    assert!(err.to_string().contains("no arguments"), "{err}");
+    let err = tool::tool_call("I would call [TOOL_CALLS] but I won't.").unwrap_err();
+    assert!(err.to_string().contains("Mistral"), "{err}");
+    let err = tool::tool_call("nothing here").unwrap_err();
+    assert!(err.to_string().contains("no tool call found"), "{err}");
+}
+
+#[test]
+fn several_calls_are_an_error_for_the_single_form_naming_them() {
+    let err = tool::tool_call("[get_weather(city='Paris'), search(q='x')]").unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("found 2") && text.contains("`get_weather`") && text.contains("`search`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn truncated_arguments_are_reported_incomplete_and_never_run() {
+    let cut = [
+        "<tool_call>{\"name\": \"run_shell\", \"arguments\": {\"cmd\": \"rm -rf /tmp/build",
+        "<tool_call>\n<function=run_shell>\n<parameter=cmd>\nrm -rf /tmp/build",
+        "<invoke name=\"run_shell\">\n<parameter name=\"cmd\">rm -rf /tmp/build",
+        "<tool_call>run_shell\n<arg_key>cmd</arg_key>\n<arg_value>rm -rf /tmp/build",
+        "[TOOL_CALLS]run_shell[ARGS]{\"cmd\": \"rm -rf /tmp/build",
+        "{\"name\": \"run_shell\", \"arguments\": \"{\\\"cmd\\\": \\\"rm -rf /tmp/build",
+        "[run_shell(cmd='rm -rf /tmp/build",
+        "<|channel|>commentary to=functions.run_shell <|constrain|>json<|message|>{\"cmd\": \"rm -rf /tmp/build",
+    ];
+    for text in cut {
+        assert!(tool::tool_calls(text).is_empty(), "{text}");
+        let err = tool::tool_call(text).unwrap_err();
+        assert_eq!(err.category(), Category::Incomplete, "{text}: {err}");
+        assert!(err.to_string().contains("cut off"), "{text}: {err}");
+    }
+    // The caller may opt in, and then sees that the call is incomplete.
+    let e = Extractor::new().allow_incomplete_tool_calls();
+    let reply = e.read_tool_calls(cut[1]);
+    assert_eq!(reply.calls[0].call.arguments["cmd"], "rm -rf /tmp/build");
+    assert!(!reply.calls[0].complete);
+}
+
+#[test]
+fn a_marker_inside_a_json_string_value_is_not_a_call() {
+    let text = r#"{"name": "send_message", "arguments": {"text": "Wrap calls in <tool_call>{\"name\": \"x\"}</tool_call> or [TOOL_CALLS]"}}"#;
+    let calls = tool::tool_calls(text);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0].name, "send_message");
+    assert_eq!(
+        calls[0].arguments["text"],
+        "Wrap calls in <tool_call>{\"name\": \"x\"}</tool_call> or [TOOL_CALLS]"
+    );
+}
+
+#[test]
+fn thousands_of_unclosed_markers_take_linear_time() {
+    // Quadratic work on these would be ~10^10 steps: the test would not finish.
+    for unit in [
+        "<tool_call>{",
+        "<function=f>",
+        "[TOOL_CALLS]f[ARGS]{\"a\": ",
+        "<think>",
+        "[f(a=",
+        "<parameter=a>",
+        "{\"name\": \"f\", \"arguments\": {",
+    ] {
+        let text = unit.repeat(100_000 / unit.len() * 10);
+        let start = std::time::Instant::now();
+        let reply = tool::read(&text);
+        assert!(reply.calls.iter().all(|c| c.complete), "{unit}");
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{unit}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn extractor_restricts_the_formats() {
+    let text = "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n[b(x=1)]";
+    assert_eq!(tool::tool_calls(text).len(), 2);
+    let only_hermes = Extractor::new().tool_formats(&[Format::Hermes]);
+    let calls = only_hermes.tool_calls(text);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, "a");
+    let err = only_hermes.tool_call("[b(x=1)]").unwrap_err();
+    assert!(err.to_string().contains("not enabled"), "{err}");
+}
+
+#[test]
+fn xml_parameter_values_are_read_by_the_target_type() {
+    // As ToolCall: text that is JSON becomes JSON, other text stays a string.
+    let call = tool::tool_call("<function=f>\n<parameter=days>\n3\n</parameter>\n<parameter=zip>\n007\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>").unwrap();
+    assert_eq!(
+        Value::Object(call.arguments),
+        json!({"days": 3, "zip": "007", "tags": ["a", "b"]})
+    );
+    // As a typed tool: the field's type decides, so the zip code keeps its zeros.
+    #[derive(Extract, Debug, PartialEq)]
+    enum Tool {
+        F {
+            days: u8,
+            zip: String,
+            tags: Vec<String>,
+        },
+    }
+    let calls: Vec<Tool> = tool::calls("<function=f>\n<parameter=days>\n3\n</parameter>\n<parameter=zip>\n007\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>").unwrap();
+    assert_eq!(
+        calls,
+        vec![Tool::F {
+            days: 3,
+            zip: "007".into(),
+            tags: vec!["a".into(), "b".into()]
+        }]
+    );
+}
+
+/// The tools of the typed tests.
+#[derive(Extract, Debug, PartialEq)]
+enum Tool {
+    Search { q: String },
+    GetWeather { city: String, days: Option<u8> },
+}
+
+#[test]
+fn a_user_enum_of_tools_reads_every_format() {
+    for (what, text, _, calls) in fixtures() {
+        let typed: Vec<Tool> = tool::calls(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let want: Vec<Tool> = calls
+            .iter()
+            .map(|(name, args)| match *name {
+                "search" => Tool::Search {
+                    q: args["q"].as_str().unwrap().into(),
+                },
+                _ => Tool::GetWeather {
+                    city: args["city"].as_str().unwrap().into(),
+                    days: args.get("days").and_then(Value::as_u64).map(|d| d as u8),
+                },
+            })
+            .collect();
+        assert_eq!(typed, want, "{what}");
+    }
+}
+
+#[test]
+fn typed_errors_name_the_call_the_tool_and_the_argument_path() {
+    let err = tool::calls::<Tool>("<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 300}}</tool_call>").unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("tool call 1 (`get_weather`"), "{text}");
+    assert!(text.contains("days"), "{text}");
+    let err = tool::calls::<Tool>("[delete_everything(confirm=True)]").unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("`delete_everything`"), "{text}");
+    assert_eq!(err.category(), Category::Variant, "{text}");
+}
+
+#[test]
+fn tool_call_reads_as_itself_through_calls() {
+    let calls: Vec<ToolCall> =
+        tool::calls("[TOOL_CALLS]search[CALL_ID]abc123def[ARGS]{\"q\": \"x\"}").unwrap();
+    assert_eq!(calls[0].name, "search");
+    assert_eq!(calls[0].id.as_deref(), Some("abc123def"));
+    assert_eq!(calls[0].arguments["q"], "x");
+}
