@@ -82,10 +82,12 @@ fn strict_rendering_for_model_apis() {
 #[test]
 fn prompt_format_is_compact_and_readable() {
     let text = llm_extract::prompt_format::<Review>();
-    let want = r#"{
+    let want = r#"// A product review.
+{
   // One sentence.
-  summary: string, // at least 1 characters, at most 200 characters
+  summary: string, // at least 1 character, at most 200 characters
   sentiment: "Positive" | "Negative" | "Neutral",
+  //   "Neutral": Neither.
   starRating?: integer | null, // minimum 1, maximum 5
   tags?: string[], // at most 3 items
   language: string, // matches ^[a-z]{2}$

@@ -19,7 +19,10 @@ fn weather_only() -> Vec<(&'static str, Value)> {
 }
 
 /// (what, reply, format, calls expected in order)
-fn fixtures() -> Vec<(&'static str, String, Format, Vec<(&'static str, Value)>)> {
+/// A fixture: its name, the raw reply, the format it is in, and the calls expected (name, arguments).
+type Fixture = (&'static str, String, Format, Vec<(&'static str, Value)>);
+
+fn fixtures() -> Vec<Fixture> {
     let s = |t: &str| t.to_string();
     vec![
         (

@@ -288,8 +288,16 @@ impl Extractor {
                 if best.is_some() || !T::FROM_PROSE {
                     continue;
                 }
+                // Prose is text, not an object: a struct does not take it as its only field.
                 if let Ok(extracted) = select::read::<T>(text, parsed, paths) {
-                    best = Some((extracted.report.score, extracted));
+                    let wrapped = extracted
+                        .report
+                        .coercions
+                        .iter()
+                        .any(|c| c.kind == crate::CoercionKind::WrappedInStruct);
+                    if !wrapped {
+                        best = Some((extracted.report.score, extracted));
+                    }
                 }
                 continue;
             }

@@ -391,7 +391,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         self.pos += 1;
                     }
                     b'"' | b'\''
-                        if self.slot() == Slot::ArrayValue && self.looks_like_key(self.pos) =>
+                        if self.slot() == Slot::ArrayValue
+                            && self.looks_like_whole_key(self.pos) =>
                     {
                         // `[{"a": 1}, "b": 2}]`: a member where an item belongs; its object's
                         // `{` is missing.

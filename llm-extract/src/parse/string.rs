@@ -426,6 +426,11 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         self.key_at(at, Cut::Allowed)
     }
 
+    /// [`Self::looks_like_key`] for a key written whole (closing quote and `:`).
+    pub(crate) fn looks_like_whole_key(&self, at: usize) -> bool {
+        self.key_at(at, Cut::Refused)
+    }
+
     /// [`Self::looks_like_key`], saying whether a quoted key cut off by the end of the input
     /// counts.
     fn key_at(&self, at: usize, cut: Cut) -> bool {
