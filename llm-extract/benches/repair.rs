@@ -1,5 +1,6 @@
 //! `repair` against serde_json on valid JSON, throughput on messy replies, and adversarial
-//! inputs at size N and 2N (linear time shows as doubled time, not quadrupled).
+//! inputs at size N and 2N (linear time shows as doubled time, not quadrupled), for `repair`
+//! and for the tool-call reader.
 //!
 //! Run: `cargo bench -p llm-extract --bench repair`
 
@@ -174,5 +175,55 @@ fn bench_adversarial(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_valid, bench_messy, bench_adversarial);
+/// Hostile replies for the tool-call reader: thousands of markers left unclosed, in every
+/// family's syntax, at N and 2N bytes.
+fn tool_adversarial(kind: &str, n: usize) -> String {
+    let unit = match kind {
+        "tool-call-tags" => "<tool_call>{",
+        "function-tags" => "<function=f><parameter=a>",
+        "mistral-args" => "[TOOL_CALLS]f[ARGS]{\"a\": ",
+        "deepseek-begin" => "<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{",
+        "harmony-headers" => "<|channel|>commentary to=functions.f <|message|>{",
+        "pythonic-opens" => "[f(a=",
+        "invoke-tags" => "<invoke name=\"f\"><parameter name=\"a\">",
+        "think-then-calls" => "<think><tool_call>",
+        _ => unreachable!(),
+    };
+    unit.repeat(n / unit.len())
+}
+
+fn bench_tool_adversarial(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tool-adversarial");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
+    for kind in [
+        "tool-call-tags",
+        "function-tags",
+        "mistral-args",
+        "deepseek-begin",
+        "harmony-headers",
+        "pythonic-opens",
+        "invoke-tags",
+        "think-then-calls",
+    ] {
+        for n in [1_000_000, 2_000_000] {
+            let text = tool_adversarial(kind, n);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new(kind, n), &text, |b, t| {
+                b.iter(|| llm_extract::tool::read(black_box(t)).calls.len())
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_valid,
+    bench_messy,
+    bench_adversarial,
+    bench_tool_adversarial
+);
 criterion_main!(benches);

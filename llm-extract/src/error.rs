@@ -109,6 +109,26 @@ impl fmt::Display for Issue {
     }
 }
 
+/// How many markdown fences `text` opens, and the first one's info string (`json`, or empty),
+/// so that a not-found error says what was there. Runs of backticks pair up as open and close.
+fn fences_in(text: &str) -> (usize, &str) {
+    let mut runs = 0usize;
+    let mut info = "";
+    let mut rest = text;
+    while let Some(at) = rest.find("```") {
+        let after = rest[at..].trim_start_matches('`');
+        if runs == 0 {
+            let line = after.split('\n').next().unwrap_or("").trim();
+            if line.len() <= 32 && !line.contains(char::is_whitespace) && !line.contains('{') {
+                info = line;
+            }
+        }
+        runs += 1;
+        rest = after;
+    }
+    (runs.div_ceil(2), info)
+}
+
 /// Shortens `text` to at most `max` characters, marking the cut with `...`.
 pub(crate) fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -150,14 +170,19 @@ impl Error {
     /// No JSON-like value in `text`.
     pub(crate) fn not_found(text: &str) -> Error {
         let what = if text.trim().is_empty() {
-            "the text is empty"
+            "the text is empty".to_string()
         } else {
-            "the text holds no JSON-like value"
+            match fences_in(text) {
+                (0, _) => "the text holds no JSON-like value (no object, array, fence or marker)"
+                    .to_string(),
+                (1, info) => format!("a ```{info} fence holds no JSON-like value"),
+                (n, _) => format!("{n} fences hold no JSON-like value"),
+            }
         };
         Error::new(vec![Issue::new(
             Category::NotFound,
             Path::root(),
-            format!("no JSON found: {what} (no object, array, fence or marker)"),
+            format!("no JSON found: {what}"),
         )])
     }
 

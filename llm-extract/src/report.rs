@@ -94,6 +94,9 @@ pub enum RepairKind {
     NestedValue,
     /// An unquoted key that reads like a sentence: likely prose caught between braces.
     SentenceKey,
+    /// Bytes that are not valid UTF-8 were read as U+FFFD (`\u{FFFD}`), one per invalid
+    /// sequence. The library takes `&str`; the command line, which reads bytes, reports this.
+    InvalidUtf8,
 }
 
 impl RepairKind {
@@ -119,7 +122,8 @@ impl RepairKind {
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
             MissingQuote | NumberAsString | SetAsArray => 2,
             WrongBracket | MissingOpeningBracket => 3,
-            UnquotedString | TruncatedKey => 2,
+            // A character of the text is lost, but nothing about the reading is in doubt.
+            UnquotedString | TruncatedKey | InvalidUtf8 => 2,
             StrayBracket | MissingBracket => 3,
             LabeledSections | SkippedText => 4,
             TextAsValue => 6,
@@ -145,6 +149,26 @@ pub struct Repair {
     pub position: Option<Position>,
     /// Its weight in the score.
     pub cost: u32,
+}
+
+impl Repair {
+    /// A repair of `kind` at `span`, at the root of the value, costing [`RepairKind::cost`]:
+    /// for repairs made around the library, such as decoding the input's bytes.
+    ///
+    /// ```
+    /// use llm_extract::{Repair, RepairKind, Span};
+    /// let r = Repair::new(RepairKind::InvalidUtf8, Span::new(3, 6));
+    /// assert_eq!((r.cost, r.path.to_string()), (2, "$".to_string()));
+    /// ```
+    pub fn new(kind: RepairKind, span: Span) -> Repair {
+        Repair {
+            kind,
+            span,
+            path: Path::root(),
+            position: None,
+            cost: kind.cost(),
+        }
+    }
 }
 
 impl fmt::Display for Repair {

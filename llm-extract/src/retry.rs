@@ -186,7 +186,20 @@ impl Retry {
     }
 
     fn attempt(&self, raw: String, error: Error) -> Attempt {
-        let feedback = feedback(&error, self.format.as_deref());
+        let mut feedback = feedback(&error, self.format.as_deref());
+        // A reply cut off is read as far as it goes, so its issues are those of a partial
+        // value; the model needs to hear first that it stopped too early.
+        let cut_off = error.category() != Category::Incomplete
+            && self
+                .extractor
+                .extract::<serde_json::Value>(&raw)
+                .is_ok_and(|e| !e.report.complete);
+        if cut_off {
+            feedback.insert_str(
+                0,
+                "Your previous reply was cut off before the JSON value ended; reply with the complete value, shorter if needed.\n",
+            );
+        }
         Attempt {
             raw,
             error,
@@ -312,8 +325,11 @@ fn model_terms(message: &str) -> String {
         }
         return format!("{number} is out of range");
     }
-    if message.starts_with("unknown variant of `") {
-        return "not one of the allowed values".to_string();
+    // `unknown variant of `Tool`` names a Rust type; the allowed values follow in `expected`.
+    if let Some(at) = message.find("unknown variant of `") {
+        let rest = &message[at + "unknown variant of `".len()..];
+        let after = rest.find('`').map_or("", |end| &rest[end + 1..]);
+        return format!("{}not one of the allowed values{after}", &message[..at]);
     }
     message.to_string()
 }
@@ -337,6 +353,52 @@ mod tests {
         assert!(text.contains("did not contain a JSON value"), "{text}");
         assert!(!text.contains("corrected"), "{text}");
         assert!(text.ends_with("{ answer: string }"), "{text}");
+    }
+
+    #[test]
+    fn feedback_on_a_reply_cut_off_says_so_first() {
+        let mut seen = Vec::new();
+        let err = Retry::new(2)
+            .run::<std::collections::BTreeMap<String, u32>, ()>(|f| {
+                seen.push(f.map(str::to_string));
+                Ok("{\"a\": 1, \"b\": \"xy".to_string())
+            })
+            .unwrap_err();
+        assert_eq!(err.attempts.len(), 2);
+        let second = seen[1].as_deref().unwrap();
+        assert!(
+            second.starts_with("Your previous reply was cut off"),
+            "{second}"
+        );
+    }
+
+    /// Runs a future that never waits on anything external to completion (no runtime needed).
+    fn block_on<F: Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn retry_async_sends_feedback_then_accepts_a_good_reply() {
+        let mut replies = vec!["no idea", "[1, 2]"].into_iter();
+        let mut seen = Vec::new();
+        let out: Vec<u8> = block_on(retry_async(3, |feedback: Option<String>| {
+            seen.push(feedback);
+            let reply = replies.next().unwrap_or_default().to_string();
+            async move { Ok::<_, ()>(reply) }
+        }))
+        .unwrap();
+        assert_eq!(out, vec![1, 2]);
+        assert_eq!(seen[0], None);
+        assert!(seen[1]
+            .as_deref()
+            .unwrap()
+            .contains("did not contain a JSON value"));
     }
 
     #[test]

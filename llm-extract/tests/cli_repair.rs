@@ -49,9 +49,20 @@ fn reads_a_file_and_pretty_prints() {
     let o = run(&["repair", "--pretty", file.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o), "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n");
-    let missing = run(&["repair", dir.join("nope.txt").to_str().unwrap()], "");
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("cannot read input"));
+}
+
+#[test]
+fn a_missing_file_is_named_in_the_error() {
+    let missing = std::env::temp_dir().join("llm-extract-cli-no-such-file.txt");
+    let o = run(&["repair", missing.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "llm-extract: cannot read {}: No such file or directory\n",
+            missing.display()
+        )
+    );
 }
 
 #[test]
@@ -99,7 +110,7 @@ fn limits_and_completeness_flags() {
     assert!(stderr(&o).contains("cut off"));
     let o = run(&["repair", "--max-depth", "2"], "[[[1]]]");
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("max_depth"));
+    assert!(stderr(&o).contains("--max-depth"));
     let o = run(
         &["repair", "--marker", "TOOL_CALL"],
         "[0] example\nTOOL_CALL [1]",
@@ -134,4 +145,161 @@ fn jsonl_batch_never_stops_on_a_bad_line() {
         .unwrap()
         .contains("line 3 is not a JSON string"));
     assert_eq!(lines[3], serde_json::json!([1, 2]));
+}
+
+#[test]
+fn jsonl_with_all_gives_every_value_per_line() {
+    let input = [
+        serde_json::to_string("{\"a\": 1}\n{'a': 2}").unwrap(),
+        serde_json::to_string("[1, 2]").unwrap(),
+        serde_json::to_string("nothing here").unwrap(),
+    ]
+    .join("\n");
+    let o = run(&["repair", "--jsonl", "--all"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], serde_json::json!([{"a": 1}, {"a": 2}]));
+    assert_eq!(lines[1], serde_json::json!([[1, 2]]));
+    assert!(lines[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no JSON found"));
+}
+
+#[test]
+fn a_json_string_document_comes_back_unchanged() {
+    let o = run(&["repair"], "\"{not json}\"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "\"{not json}\"\n");
+}
+
+#[test]
+fn not_found_with_a_fence_says_the_fence_was_empty_not_missing() {
+    let o = run(&["repair"], "Here it is:\n```json\nsorry, nothing\n```\n");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("a ```json fence holds no JSON-like value"),
+        "{err}"
+    );
+    assert!(!err.contains("no object, array, fence"), "{err}");
+    let o = run(&["repair"], "```\nnothing\n```\n```py\nprint()\n```");
+    assert!(
+        stderr(&o).contains("2 fences hold no JSON-like value"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_jsonl_line_that_is_not_a_string_names_only_its_input_line() {
+    let input = "\"[1]\"\n{\"a\": 1}\n\nnot json\n";
+    let o = run(&["repair", "--jsonl"], input);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[1]["error"],
+        "line 2 is not a JSON string: it is an object"
+    );
+    assert_eq!(
+        lines[2]["error"],
+        "line 4 is not a JSON string: expected ident at column 2"
+    );
+}
+
+#[test]
+fn a_failed_write_to_stdout_is_reported_and_fails() {
+    for args in [
+        &["repair"][..],
+        &["repair", "--jsonl"],
+        &["repair", "--all"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = if args.contains(&"--jsonl") {
+            "\"[1]\"\n"
+        } else {
+            "[1]"
+        };
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            "llm-extract: cannot write to standard output: No space left on device\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn limit_errors_name_the_flag_and_give_the_position_once() {
+    let o = run(&["repair", "--max-depth", "2"], "[[[1]]]");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llm-extract: nesting deeper than 2 levels at line 1 column 3; raise it with --max-depth\n"
+    );
+    let o = run(&["repair", "--max-payload", "5"], "xx {\"a\": 1234567}");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llm-extract: the value at line 1 column 4 is 14 bytes, more than --max-payload 5\n"
+    );
+    let input = serde_json::to_string("[[[1]]]").unwrap();
+    let o = run(&["repair", "--jsonl", "--max-depth", "2"], &input);
+    let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        line["error"],
+        "nesting deeper than 2 levels at line 1 column 3; raise it with --max-depth"
+    );
+}
+
+#[test]
+fn invalid_utf8_input_is_warned_about_and_reported_as_a_repair() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["repair", "--explain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"a\": \"x\xff y\"}")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "{\"a\":\"x\u{fffd} y\"}\n");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("llm-extract: warning: the input is not valid UTF-8 at byte 8;"),
+        "{err}"
+    );
+    assert!(err.contains("InvalidUtf8 at $ (bytes 8..11)"), "{err}");
+    assert!(err.contains("1 repair(s), score 2"), "{err}");
 }

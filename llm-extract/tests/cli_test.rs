@@ -466,3 +466,80 @@ fn runs_recorded_by_several_processes_at_once_all_land() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_failed_write_to_stdout_fails_the_suite_run() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["test", "--no-db", &suite("passing.suite.json")])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(
+        err.matches("cannot write to standard output").count(),
+        1,
+        "{err}"
+    );
+}
+
+#[test]
+fn an_empty_suite_fails_saying_no_assertions_ran() {
+    let dir = scratch("empty");
+    let path = dir.join("empty.json");
+    std::fs::write(&path, r#"{"cases": []}"#).unwrap();
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no assertions ran"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_matcher_given_more_arguments_than_it_takes_is_a_load_error() {
+    let dir = scratch("arity");
+    let path = dir.join("arity.json");
+    std::fs::write(
+        &path,
+        r#"{"cases": [{"name": "a", "output": "{\"x\": 1}", "assertions": [
+            {"path": "x", "matcher": "toBeDefined", "expected": 1}]}]}"#,
+    )
+    .unwrap();
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("assertion #1: $.expected: wrong arity"),
+        "{err}"
+    );
+    assert!(
+        text(&out.stdout).starts_with("ERROR"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_empty_path_is_a_load_error_not_the_root() {
+    let dir = scratch("empty-path");
+    let path = dir.join("path.json");
+    std::fs::write(
+        &path,
+        r#"{"cases": [{"name": "a", "output": "{}", "assertions": [
+            {"path": "", "matcher": "toBeDefined"}]}]}"#,
+    )
+    .unwrap();
+    let out = run(&["test", "--no-db", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("$.path: empty path"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -435,10 +435,12 @@ fn invalid_assertions_are_rejected_at_load_time() {
         .compile(&Assertion::new("a..", "nope"))
         .unwrap_err();
     assert_eq!(err.issues().len(), 2, "{err}");
-    // A no-argument matcher ignores `expected`.
-    assert!(registry
-        .compile(&Assertion::new("$", "toBeNull").expected(1))
-        .is_ok());
+    // A no-argument matcher given `expected` is the wrong arity, not silently passed.
+    let err = registry
+        .compile(&Assertion::new("$", "toBeDefined").expected(1))
+        .unwrap_err();
+    assert!(err.to_string().contains("wrong arity"), "{err}");
+    assert_eq!(err.issues()[0].path.to_string(), "$.expected");
 }
 
 #[test]

@@ -255,6 +255,43 @@ fn several_values_and_embedded_json() {
     assert_eq!(repair("Use { to open. Result: {\"a\": 1}"), json!({"a": 1}));
 }
 
+/// A valid JSON document is never changed: a top-level JSON string stays that string, unless
+/// it is the only value and holds a valid JSON object or array (a document encoded twice).
+#[test]
+fn a_json_string_document_is_not_read_as_the_object_it_mentions() {
+    for text in [
+        "\"{not json}\"",
+        "  \"{not json}\"\n",
+        "```json\n\"{not json}\"\n```",
+        "\"[1, 2\"",
+        "\"{\\\"a\\\": 1,}\"",
+    ] {
+        let expected: Value = serde_json::from_str(
+            text.trim()
+                .trim_matches('`')
+                .trim_start_matches("json")
+                .trim(),
+        )
+        .unwrap();
+        assert!(expected.is_string());
+        assert_eq!(repair(text), expected, "{text}");
+        assert_eq!(repair_all(text), vec![expected.clone()], "{text}");
+        assert_eq!(
+            llm_extract::extract::<Value>(text).unwrap().value,
+            expected,
+            "{text}"
+        );
+    }
+    // The only value, holding a valid object: decoded.
+    assert_eq!(repair("\"{\\\"a\\\": [1]}\""), json!({"a": [1]}));
+    assert_eq!(
+        llm_extract::extract::<Value>("\"{\\\"a\\\": [1]}\"")
+            .unwrap()
+            .value,
+        json!({"a": [1]})
+    );
+}
+
 fn repair_all(text: &str) -> Vec<Value> {
     llm_extract::repair_all(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
 }

@@ -241,3 +241,21 @@ fn json_schema_is_reexported_for_generic_callers() {
     }
     assert_eq!(schema_of::<Address>()["description"], "An address.");
 }
+
+#[test]
+fn internally_tagged_tools_drop_the_tag_from_their_parameters() {
+    /// Tools, tagged by a `tool` key.
+    #[derive(Extract)]
+    #[extract(tag = "tool")]
+    #[allow(dead_code)] // only the schema is read
+    enum Tools {
+        /// Look something up.
+        Lookup { key: String },
+    }
+    let tools = definitions::<Tools>(Provider::OpenAi);
+    let f = &tools[0]["function"];
+    assert_eq!(f["name"], "Lookup");
+    assert_eq!(f["description"], "Look something up.");
+    assert_eq!(f["parameters"]["required"], json!(["key"]));
+    assert!(f["parameters"]["properties"].get("tool").is_none(), "{f}");
+}

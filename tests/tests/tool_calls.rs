@@ -18,7 +18,6 @@ fn weather_only() -> Vec<(&'static str, Value)> {
     vec![("get_weather", json!({"city": "Paris"}))]
 }
 
-/// (what, reply, format, calls expected in order)
 /// A fixture: its name, the raw reply, the format it is in, and the calls expected (name, arguments).
 type Fixture = (&'static str, String, Format, Vec<(&'static str, Value)>);
 
@@ -466,7 +465,11 @@ fn typed_errors_name_the_call_the_tool_and_the_argument_path() {
     assert!(text.contains("days"), "{text}");
     let err = tool::calls::<Tool>("[delete_everything(confirm=True)]").unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("`delete_everything`"), "{text}");
+    assert!(
+        text.contains("there is no tool named `delete_everything`"),
+        "{text}"
+    );
+    assert!(text.contains("`Search`, `GetWeather`"), "{text}");
     assert_eq!(err.category(), Category::Variant, "{text}");
 }
 
@@ -477,4 +480,41 @@ fn tool_call_reads_as_itself_through_calls() {
     assert_eq!(calls[0].name, "search");
     assert_eq!(calls[0].id.as_deref(), Some("abc123def"));
     assert_eq!(calls[0].arguments["q"], "x");
+}
+
+#[test]
+fn extract_keeps_harmony_analysis_and_cohere_thinking_as_thoughts_not_answers() {
+    let harmony = "<|channel|>analysis<|message|>Draft: {\"answer\": 1}. Check again.<|end|><|start|>assistant<|channel|>final<|message|>{\"answer\": 2}<|return|>";
+    let out = llm_extract::extract::<Value>(harmony).unwrap();
+    assert_eq!(out.value, json!({"answer": 2}));
+    assert_eq!(out.thoughts, ["Draft: {\"answer\": 1}. Check again."]);
+    let cohere =
+        "<|START_THINKING|>Maybe [1, 2]?<|END_THINKING|><|START_RESPONSE|>[3, 4]<|END_RESPONSE|>";
+    let out = llm_extract::extract::<Vec<u8>>(cohere).unwrap();
+    assert_eq!(out.value, [3, 4]);
+    assert_eq!(out.thoughts, ["Maybe [1, 2]?"]);
+    // Analysis left open at the end of the reply is reasoning too.
+    let open =
+        llm_extract::extract::<Value>("{\"a\": 1}\n<|channel|>analysis<|message|>hmm {\"b\": 2}")
+            .unwrap();
+    assert_eq!(open.value, json!({"a": 1}));
+    assert_eq!(open.thoughts, ["hmm {\"b\": 2}"]);
+}
+
+#[test]
+fn many_unclosed_reasoning_tokens_take_linear_time() {
+    for unit in [
+        "<|channel|>analysis<|message|>x<|end|>",
+        "<|START_THINKING|>",
+        "<|channel|>analysis<|message|>{",
+    ] {
+        let text = unit.repeat(2_000_000 / unit.len());
+        let start = std::time::Instant::now();
+        let _ = llm_extract::repair(&text);
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{unit}: {:?}",
+            start.elapsed()
+        );
+    }
 }

@@ -50,6 +50,7 @@ pub struct Resolved<'v> {
 impl JsonPath {
     /// Parses a JSONPath, accepting the PRD's sugar: without a leading `$`, `user.name`
     /// means `$.user.name` and `[0].id` means `$[0].id`; surrounding whitespace is ignored.
+    /// An empty path is an error (write `$` for the whole value).
     ///
     /// A path that cannot be read is an error with a hint where one applies:
     ///
@@ -60,6 +61,13 @@ impl JsonPath {
     /// ```
     pub fn parse(path: &str) -> Result<JsonPath, Error> {
         let trimmed = path.trim();
+        if trimmed.is_empty() {
+            return Err(Error::new(vec![Issue::new(
+                Category::Other,
+                Path::root(),
+                "empty path; write `$` for the whole value",
+            )]));
+        }
         let text = expand_sugar(trimmed);
         JsonPath::parse_strict(&text).map_err(|err| {
             let mut message = err
@@ -238,9 +246,7 @@ fn escape_name(name: &str, out: &mut String) {
 }
 
 fn expand_sugar(path: &str) -> String {
-    if path.is_empty() {
-        "$".to_string()
-    } else if path.starts_with('$') {
+    if path.starts_with('$') {
         path.to_string()
     } else if path.starts_with('[') || path.starts_with('.') {
         format!("${path}")
@@ -330,10 +336,17 @@ mod tests {
             ("items[0].id", "$.items[0].id"),
             ("[0]", "$[0]"),
             ("..id", "$..id"),
-            ("", "$"),
             ("  $.a ", "$.a"),
         ] {
             assert_eq!(JsonPath::parse(sugar).unwrap().as_str(), query, "{sugar}");
+        }
+    }
+
+    #[test]
+    fn an_empty_path_is_an_error_not_the_root() {
+        for empty in ["", "  "] {
+            let err = JsonPath::parse(empty).unwrap_err();
+            assert!(err.to_string().contains("empty path"), "{err}");
         }
     }
 

@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Arity {
-    /// No argument (`toBeNull`); `expected` is ignored.
+    /// No argument (`toBeNull`); an assertion that gives `expected` does not compile.
     None,
     /// One argument, required.
     One,
@@ -337,7 +337,15 @@ impl Registry {
                         format!("`{}`: {why}", matcher.name()),
                     )),
                 },
-                (Arity::None, _) => match matcher.prepare(None) {
+                (Arity::None, Some(_)) => issues.push(Issue::new(
+                    Category::Other,
+                    at,
+                    format!(
+                        "wrong arity: `{}` takes no argument, but `expected` is given",
+                        matcher.name()
+                    ),
+                )),
+                (Arity::None, None) => match matcher.prepare(None) {
                     Ok(prepared) => expected.prepared = prepared,
                     Err(why) => issues.push(Issue::new(
                         Category::Other,

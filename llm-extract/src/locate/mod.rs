@@ -165,10 +165,16 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
         return candidates;
     }
     let lead = region.span.start + (content.len() - content.trim_start().len());
+    // A region that is one valid JSON string is that string, brackets inside it are text,
+    // unless it holds a valid JSON object or array (a document encoded twice).
+    let mut one_string = false;
     if trimmed.len() > 2 {
         if let Some(inner) = decode_embedded(trimmed) {
+            one_string = trimmed.starts_with('"');
+            let holds_document =
+                !one_string || serde_json::from_str::<serde::de::IgnoredAny>(&inner).is_ok();
             let inner = inner.trim_start();
-            if inner.starts_with('{') || inner.starts_with('[') {
+            if holds_document && (inner.starts_with('{') || inner.starts_with('[')) {
                 candidates.push(Candidate {
                     span: Span::new(lead, lead + trimmed.len()),
                     origin: region.origin,
@@ -183,7 +189,12 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
             }
         }
     }
-    for (found, place) in scan::values(text, region.span) {
+    let found_values = if one_string {
+        vec![(Span::new(lead, lead + trimmed.len()), scan::Place::TopLevel)]
+    } else {
+        scan::values(text, region.span)
+    };
+    for (found, place) in found_values {
         let whole_region = text[region.span.start..found.start].trim().is_empty()
             && text[found.end.min(region.span.end)..region.span.end]
                 .trim()

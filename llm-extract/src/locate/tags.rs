@@ -130,6 +130,7 @@ pub(crate) fn scan(text: &str, settings: &Settings) -> Markup {
             content: Span::new(o.end, text.len()),
         });
     }
+    let thoughts = with_token_thoughts(text, thoughts);
 
     // Thoughts are disjoint and in order, so a binary search finds the one that could hold `at`.
     let inside_thought = |at: usize| {
@@ -164,4 +165,68 @@ pub(crate) fn scan(text: &str, settings: &Settings) -> Markup {
         answers.push(Span::new(o.end, text.len()));
     }
     Markup { thoughts, answers }
+}
+
+/// Reasoning written with special tokens instead of tags: gpt-oss Harmony's analysis channel
+/// and Cohere's thinking block, each with the tokens that end it.
+const TOKEN_BLOCKS: [(&str, &[&str]); 2] = [
+    (
+        "<|channel|>analysis<|message|>",
+        &["<|end|>", "<|start|>", "<|channel|>"],
+    ),
+    ("<|START_THINKING|>", &["<|END_THINKING|>"]),
+];
+
+/// `thoughts` (in order, disjoint) with the token-delimited reasoning blocks added; a block
+/// that overlaps one already found is left out, so the result stays in order and disjoint.
+fn with_token_thoughts(text: &str, mut thoughts: Vec<Thought>) -> Vec<Thought> {
+    let mut found = Vec::new();
+    for (open, closers) in TOKEN_BLOCKS {
+        // The next occurrence of each closer, searched for again only once passed, so the
+        // text is read a bounded number of times however many blocks there are.
+        let mut next: Vec<Option<Option<usize>>> = vec![None; closers.len()];
+        let mut from = 0;
+        while let Some(i) = text[from..].find(open) {
+            let start = from + i;
+            let content = start + open.len();
+            let mut end: Option<(usize, usize)> = None;
+            for (c, closer) in closers.iter().enumerate() {
+                let at = match next[c] {
+                    Some(Some(at)) if at >= content => Some(at),
+                    Some(None) => None,
+                    _ => text[content..].find(closer).map(|j| content + j),
+                };
+                next[c] = Some(at);
+                if let Some(at) = at {
+                    // `<|end|>` belongs to the block; a new header starts the next message.
+                    let len = if c == 0 { closer.len() } else { 0 };
+                    if end.is_none_or(|(e, _)| at < e) {
+                        end = Some((at, len));
+                    }
+                }
+            }
+            let (content_end, whole_end) =
+                end.map_or((text.len(), text.len()), |(e, l)| (e, e + l));
+            found.push(Thought {
+                whole: Span::new(start, whole_end),
+                content: Span::new(content, content_end),
+            });
+            if whole_end >= text.len() {
+                break;
+            }
+            from = whole_end.max(content);
+        }
+    }
+    if found.is_empty() {
+        return thoughts;
+    }
+    thoughts.extend(found);
+    thoughts.sort_by_key(|t| t.whole.start);
+    let mut kept: Vec<Thought> = Vec::with_capacity(thoughts.len());
+    for t in thoughts {
+        if kept.last().is_none_or(|k| k.whole.end <= t.whole.start) {
+            kept.push(t);
+        }
+    }
+    kept
 }

@@ -69,13 +69,14 @@ pub(crate) fn strict(text: &str, max_depth: usize) -> Option<serde_json::Value> 
         _ => {}
     }
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
-    // A document that is a string holding a JSON object or array was encoded twice.
-    if let serde_json::Value::String(inner) = &value {
-        let trimmed = inner.trim_start();
-        if trimmed.starts_with('{') || trimmed.starts_with('[') {
-            return serde_json::from_str(inner).ok();
+    // A document that is a string holding a JSON object or array was encoded twice; a string
+    // holding anything else (`"{not json}"`) is returned unchanged.
+    let value = match &value {
+        serde_json::Value::String(inner) if inner.trim_start().starts_with(['{', '[']) => {
+            serde_json::from_str(inner).unwrap_or(value)
         }
-    }
+        _ => value,
+    };
     // serde_json stops at depth 128 by itself; a lower limit is checked here.
     if max_depth < 128 && depth_exceeds(&value, max_depth) {
         return None;

@@ -459,6 +459,11 @@ impl Extractor {
                 Ok(value) => out.push(value),
                 Err(found_issues) => {
                     for mut issue in found_issues {
+                        // At the root, a variant that matches nothing is a tool that does not
+                        // exist; say it in those words (the allowed names stay in `expected`).
+                        if issue.category == Category::Variant && issue.path.is_root() {
+                            issue.message = format!("there is no tool named `{}`", found.raw.name);
+                        }
                         issue.message = format!(
                             "tool call {} (`{}`, {}): {}",
                             i + 1,
@@ -582,7 +587,7 @@ fn no_call(text: &str, reply: &Reply) -> Error {
                 Category::Incomplete,
                 Path::root(),
                 format!(
-                    "{} call to `{}` was cut off before its end; it is not run (opt in with Extractor::allow_incomplete_tool_calls)",
+                    "{} call to `{}` was cut off before its end, so it was not run",
                     f.format, f.call.name
                 ),
             )

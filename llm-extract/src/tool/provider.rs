@@ -136,22 +136,38 @@ fn collect(options: &[Value], defs: &Value, out: &mut Vec<Tool>, depth: usize) {
         let Some(props) = option.get("properties").and_then(Value::as_object) else {
             continue;
         };
-        // Adjacently tagged: {"name": {"const": "f"}, "arguments": {...}}.
-        let tag = props.get("name").and_then(|n| {
-            n.get("const").and_then(Value::as_str).or_else(|| {
-                n.get("enum")
+        // Tagged by a key of its own: the property whose value is a constant names the tool.
+        // Adjacently (`{"name": "f", "arguments": {...}}`): the one other property holds the
+        // parameters. Internally (`{"name": "f", "city": ..}`): the other properties are them.
+        let tag = props.iter().find_map(|(key, schema)| {
+            let constant = schema.get("const").and_then(Value::as_str).or_else(|| {
+                schema
+                    .get("enum")
                     .and_then(Value::as_array)
                     .filter(|e| e.len() == 1)
                     .and_then(|e| e[0].as_str())
-            })
+            });
+            constant.map(|c| (key.clone(), c.to_string()))
         });
-        if let Some(name) = tag {
-            let parameters = props
-                .get("arguments")
-                .cloned()
-                .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+        if let Some((tag_key, name)) = tag {
+            let others: Vec<(&String, &Value)> =
+                props.iter().filter(|(k, _)| **k != tag_key).collect();
+            let parameters = match others.as_slice() {
+                [] => json!({"type": "object", "properties": {}}),
+                [(_, content)] if is_object_schema(resolve(content, defs)) => (*content).clone(),
+                _ => {
+                    let mut internal = option.clone();
+                    if let Some(Value::Object(p)) = internal.get_mut("properties") {
+                        p.remove(&tag_key);
+                    }
+                    if let Some(Value::Array(r)) = internal.get_mut("required") {
+                        r.retain(|k| k.as_str() != Some(tag_key.as_str()));
+                    }
+                    internal
+                }
+            };
             out.push(Tool {
-                name: name.to_string(),
+                name,
                 description: description(option),
                 parameters,
             });
@@ -170,6 +186,10 @@ fn collect(options: &[Value], defs: &Value, out: &mut Vec<Tool>, depth: usize) {
             }
         }
     }
+}
+
+fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type") == Some(&json!("object")) || schema.get("properties").is_some()
 }
 
 fn empty_tool(name: &str, description: Option<String>) -> Tool {

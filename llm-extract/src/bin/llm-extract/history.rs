@@ -565,7 +565,7 @@ pub fn history(args: HistoryArgs) -> ExitCode {
         runs.iter().map(|r| format!("{}\n", run_line(r))).collect()
     };
     super::suite::print_out(&text);
-    ExitCode::SUCCESS
+    super::suite::output_status(0)
 }
 
 /// `#3    2026-01-02 10:11:12  5 assertions in 2 cases: 4 passed, 1 failed, 0 errors  80.0%  suite 6ab2a898fc88`
@@ -616,7 +616,7 @@ pub fn diff(args: DiffArgs) -> ExitCode {
         diff_text(&diff)
     };
     super::suite::print_out(&text);
-    ExitCode::SUCCESS
+    super::suite::output_status(0)
 }
 
 fn diff_text(diff: &RunDiff) -> String {

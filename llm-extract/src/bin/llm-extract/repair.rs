@@ -1,6 +1,6 @@
 //! `llm-extract repair`: the repaired JSON of a model reply, for shells and CI.
 
-use llm_extract::{Extracted, Extractor};
+use llm_extract::{Category, Extracted, Extractor, Issue, Position, Repair, RepairKind, Span};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,9 +29,9 @@ pub struct Args {
     /// Skip candidates larger than this many bytes
     #[arg(long, value_name = "BYTES")]
     max_payload: Option<usize>,
-    /// Maximum nesting depth (default 128)
-    #[arg(long, value_name = "N")]
-    max_depth: Option<usize>,
+    /// Maximum nesting depth
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    max_depth: usize,
     /// Treat a value cut off by the end of the input as an error
     #[arg(long)]
     require_complete: bool,
@@ -46,9 +46,7 @@ impl Args {
         if let Some(n) = self.max_payload {
             e = e.max_payload(n);
         }
-        if let Some(n) = self.max_depth {
-            e = e.max_depth(n);
-        }
+        e = e.max_depth(self.max_depth);
         if self.require_complete {
             e = e.require_complete();
         }
@@ -58,21 +56,32 @@ impl Args {
 
 /// Runs the command; see the module docs for the exit status.
 pub fn run(args: Args) -> ExitCode {
-    let input = match read_input(args.file.as_ref()) {
-        Ok(text) => text,
+    let Input {
+        text: input,
+        invalid,
+    } = match read_input(args.file.as_ref()) {
+        Ok(input) => input,
         Err(e) => {
-            eprintln!("llm-extract: cannot read input: {e}");
+            let source = match &args.file {
+                Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+                _ => "standard input".to_string(),
+            };
+            eprintln!("llm-extract: cannot read {source}: {}", io_reason(&e));
             return ExitCode::from(2);
         }
     };
+    warn_invalid_utf8(&invalid);
     let extractor = args.extractor();
     if args.jsonl {
-        return batch(&extractor, &input);
+        return batch(&extractor, &input, &args);
     }
     let result = if args.all {
         extractor
             .extract_all::<serde_json::Value>(&input)
-            .map(|all| {
+            .map(|mut all| {
+                for one in &mut all {
+                    report_invalid_utf8(one, &input, &invalid);
+                }
                 if args.explain {
                     for (i, one) in all.iter().enumerate() {
                         explain(one, Some(i));
@@ -81,46 +90,99 @@ pub fn run(args: Args) -> ExitCode {
                 serde_json::Value::Array(all.into_iter().map(|e| e.value).collect())
             })
     } else {
-        extractor.extract::<serde_json::Value>(&input).map(|one| {
-            if args.explain {
-                explain(&one, None);
-            }
-            one.value
-        })
+        extractor
+            .extract::<serde_json::Value>(&input)
+            .map(|mut one| {
+                report_invalid_utf8(&mut one, &input, &invalid);
+                if args.explain {
+                    explain(&one, None);
+                }
+                one.value
+            })
     };
     match result {
         Ok(value) => {
             let mut out = io::stdout().lock();
-            let _ = writeln!(out, "{}", render(&value, args.pretty));
-            ExitCode::SUCCESS
+            match writeln!(out, "{}", render(&value, args.pretty)).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => output_failed(&e),
+            }
         }
         Err(e) => {
-            eprintln!("llm-extract: {}", one_line(&e));
+            eprintln!("llm-extract: {}", one_line(&e, &input, &args));
             ExitCode::from(1)
         }
     }
 }
 
-fn batch(extractor: &Extractor, input: &str) -> ExitCode {
+/// One output line per input line: the best value, or with `all` the array of every value.
+fn batch(extractor: &Extractor, input: &str, args: &Args) -> ExitCode {
     let mut out = io::stdout().lock();
     for (n, line) in input.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let value = match serde_json::from_str::<String>(line) {
-            Ok(raw) => match extractor.repair(&raw) {
+        let value = match raw_text(line) {
+            Ok(raw) => match if args.all {
+                extractor.repair_all(&raw).map(serde_json::Value::Array)
+            } else {
+                extractor.repair(&raw)
+            } {
                 Ok(v) => v,
-                Err(e) => serde_json::json!({ "error": one_line(&e) }),
+                Err(e) => serde_json::json!({ "error": one_line(&e, &raw, args) }),
             },
-            Err(e) => {
-                serde_json::json!({ "error": format!("line {} is not a JSON string: {e}", n + 1) })
+            Err(why) => {
+                serde_json::json!({ "error": format!("line {} is not a JSON string: {why}", n + 1) })
             }
         };
-        if writeln!(out, "{}", value).is_err() {
-            return ExitCode::from(1); // stdout closed
+        if let Err(e) = writeln!(out, "{}", value) {
+            return output_failed(&e);
         }
     }
-    ExitCode::SUCCESS
+    match out.flush() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => output_failed(&e),
+    }
+}
+
+/// A reader that closed the pipe (`| head`) ends the run quietly; any other failure to write
+/// (a full disk) is reported, and the run fails with status 2, as when the input cannot be read.
+fn output_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "llm-extract: cannot write to standard output: {}",
+        io_reason(e)
+    );
+    ExitCode::from(2)
+}
+
+/// The raw text a `--jsonl` line holds, or why the line is not a JSON string: what it is
+/// instead, or serde_json's reason with the column (its own line number would be 1, which is
+/// not the input's line).
+fn raw_text(line: &str) -> Result<String, String> {
+    match serde_json::from_str::<serde_json::Value>(line) {
+        Ok(serde_json::Value::String(raw)) => Ok(raw),
+        Ok(other) => Err(format!(
+            "it is {}",
+            match other {
+                serde_json::Value::Null => "null",
+                serde_json::Value::Bool(_) => "a boolean",
+                serde_json::Value::Number(_) => "a number",
+                serde_json::Value::Array(_) => "an array",
+                serde_json::Value::Object(_) => "an object",
+                serde_json::Value::String(_) => unreachable!("matched above"),
+            }
+        )),
+        Err(e) => {
+            let text = e.to_string();
+            let reason = text
+                .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
+                .unwrap_or(&text);
+            Err(format!("{reason} at column {}", e.column()))
+        }
+    }
 }
 
 fn render(value: &serde_json::Value, pretty: bool) -> String {
@@ -131,15 +193,37 @@ fn render(value: &serde_json::Value, pretty: bool) -> String {
     }
 }
 
-fn one_line(e: &llm_extract::Error) -> String {
+fn one_line(e: &llm_extract::Error, text: &str, args: &Args) -> String {
     let first = e
         .issues()
         .first()
-        .map(|i| i.to_string())
+        .map(|i| issue_line(i, text, args))
         .unwrap_or_else(|| e.to_string());
     match e.issues().len() {
         0 | 1 => first,
         n => format!("{first} (and {} more)", n - 1),
+    }
+}
+
+/// An issue as the command line says it: limits are named by their flags (the library's
+/// messages name the `Extractor` methods), with the position once.
+fn issue_line(issue: &Issue, text: &str, args: &Args) -> String {
+    let position = issue
+        .position
+        .or_else(|| issue.span.map(|s| Position::of(text, s.start)));
+    let at = position.map_or(String::new(), |p| {
+        format!(" at line {} column {}", p.line, p.column)
+    });
+    match (issue.category, issue.span, args.max_payload) {
+        (Category::TooDeep, _, _) => format!(
+            "nesting deeper than {} levels{at}; raise it with --max-depth",
+            args.max_depth.max(1)
+        ),
+        (Category::TooLarge, Some(span), Some(max)) => format!(
+            "the value{at} is {} bytes, more than --max-payload {max}",
+            span.len()
+        ),
+        _ => issue.to_string(),
     }
 }
 
@@ -175,7 +259,24 @@ fn explain(one: &Extracted<serde_json::Value>, index: Option<usize>) {
     }
 }
 
-fn read_input(file: Option<&PathBuf>) -> io::Result<String> {
+/// An I/O error as a reader wants it: `No such file or directory`, without `(os error 2)`.
+fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
+    }
+}
+
+/// The input as text. Each sequence of bytes that is not UTF-8 becomes one U+FFFD, as
+/// `String::from_utf8_lossy` does; where is kept, to be warned about and reported.
+struct Input {
+    text: String,
+    /// Each U+FFFD put in: its span in `text`, and the byte offset in the input.
+    invalid: Vec<(Span, usize)>,
+}
+
+fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
     let mut bytes = Vec::new();
     match file {
         Some(path) if path.as_os_str() != "-" => bytes = std::fs::read(path)?,
@@ -183,8 +284,63 @@ fn read_input(file: Option<&PathBuf>) -> io::Result<String> {
             io::stdin().lock().read_to_end(&mut bytes)?;
         }
     }
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => {
+            return Ok(Input {
+                text,
+                invalid: Vec::new(),
+            })
+        }
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len() + 8);
+    let mut invalid = Vec::new();
+    let mut offset = 0;
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        offset += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            let at = text.len();
+            text.push(char::REPLACEMENT_CHARACTER);
+            invalid.push((Span::new(at, text.len()), offset));
+            offset += chunk.invalid().len();
+        }
+    }
+    Ok(Input { text, invalid })
+}
+
+/// One line on stderr when the input was not valid UTF-8: where, and what was done.
+fn warn_invalid_utf8(invalid: &[(Span, usize)]) {
+    let Some((_, first)) = invalid.first() else {
+        return;
+    };
+    let more = match invalid.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more place)".to_string(),
+        n => format!(" (and {n} more places)"),
+    };
+    eprintln!(
+        "llm-extract: warning: the input is not valid UTF-8 at byte {first}{more}; read as U+FFFD"
+    );
+}
+
+/// Adds an `InvalidUtf8` repair to the report of a value that holds a replaced byte.
+fn report_invalid_utf8(
+    one: &mut Extracted<serde_json::Value>,
+    text: &str,
+    invalid: &[(Span, usize)],
+) {
+    let report = &mut one.report;
+    for &(span, _) in invalid {
+        if span.start < report.span.start || span.end > report.span.end {
+            continue;
+        }
+        let mut repair = Repair::new(RepairKind::InvalidUtf8, span);
+        repair.position = Some(Position::of(text, span.start));
+        report.score += repair.cost;
+        let at = report
+            .repairs
+            .partition_point(|r| r.span.start <= span.start);
+        report.repairs.insert(at, repair);
+    }
 }

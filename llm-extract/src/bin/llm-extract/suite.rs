@@ -18,6 +18,7 @@ use serde_json::Value;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Suites with at least this many cases show a progress bar (when stderr is a terminal).
 const PROGRESS_MIN_CASES: usize = 50;
@@ -162,6 +163,14 @@ pub fn test(args: TestArgs) -> ExitCode {
     } else {
         1
     };
+    // A suite that checks nothing must not pass.
+    if summary.assertions == 0 {
+        eprintln!(
+            "error: no assertions ran ({} has no cases)",
+            args.suite.display()
+        );
+        status = 1;
+    }
     if let Some(path) = &args.junit {
         let written = report::junit(&args.suite, &results, &summary)
             .and_then(|xml| std::fs::write(path, xml).map_err(|e| e.to_string()));
@@ -193,7 +202,7 @@ pub fn test(args: TestArgs) -> ExitCode {
             }
         }
     }
-    ExitCode::from(status)
+    output_status(status)
 }
 
 /// The suite file's text as JSON: YAML for `.yaml` and `.yml`, JSON otherwise.
@@ -315,9 +324,29 @@ fn run_cases(cases: Vec<Case>, quiet: bool) -> (Vec<CaseResult>, Summary) {
     (results, summary)
 }
 
-/// Writes to stdout, ignoring a closed pipe (`llm-extract test ... | head` must not panic).
+/// Set when writing to stdout failed other than by the reader closing the pipe.
+static OUTPUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Writes to stdout. A closed pipe is ignored (`llm-extract test ... | head` must not panic);
+/// any other failure (a full disk) is reported once and fails the run (see `output_status`).
 pub(crate) fn print_out(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe
+            && !OUTPUT_FAILED.swap(true, Ordering::Relaxed)
+        {
+            eprintln!("error: cannot write to standard output: {e}");
+        }
+    }
+}
+
+/// `status`, or 2 when the output could not be written.
+pub(crate) fn output_status(status: u8) -> ExitCode {
+    ExitCode::from(if OUTPUT_FAILED.load(Ordering::Relaxed) {
+        2
+    } else {
+        status
+    })
 }
 
 fn quoted(name: &str) -> String {
@@ -711,7 +740,7 @@ pub fn scaffold(args: ScaffoldArgs) -> ExitCode {
     match serde_json::to_string_pretty(&document) {
         Ok(json) => {
             print_out(&format!("{json}\n"));
-            ExitCode::SUCCESS
+            output_status(0)
         }
         Err(e) => {
             eprintln!("error: {e}");

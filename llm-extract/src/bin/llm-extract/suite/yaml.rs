@@ -2,8 +2,11 @@
 //! same JSON value a JSON suite gives.
 
 use serde_json::{Map, Number, Value};
+use std::collections::HashSet;
+use yaml_rust2::parser::{MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
 use yaml_rust2::yaml::Hash;
-use yaml_rust2::{Yaml, YamlEmitter, YamlLoader};
+use yaml_rust2::{Event, Yaml, YamlEmitter, YamlLoader};
 
 /// Deepest nesting accepted; a suite is a few levels deep, expected values a few more.
 const MAX_DEPTH: usize = 128;
@@ -14,9 +17,60 @@ pub(crate) fn to_json(text: &str) -> Result<Value, String> {
         YamlLoader::load_from_str(text).map_err(|e| format!("not a YAML suite: {e}"))?;
     match documents.len() {
         0 => Err("the YAML file is empty".to_string()),
-        1 => convert(documents.remove(0), 0),
+        1 => convert(documents.remove(0), 0).map_err(|e| match alias_in_its_anchor(text) {
+            // The loader reads such an alias as a bad value and forgets where it was.
+            Some((line, column, alias)) => format!(
+                "line {line} column {column}: alias `{alias}` is used inside the value its anchor names (a recursive alias)"
+            ),
+            None => e,
+        }),
         n => Err(format!("expected one YAML document, found {n}")),
     }
+}
+
+/// The first alias used before its anchor's value is complete (`a: &x [*x]`), as line, column
+/// (both 1-based) and the alias as written.
+fn alias_in_its_anchor(text: &str) -> Option<(usize, usize, String)> {
+    #[derive(Default)]
+    struct Finder {
+        /// The anchor of every open sequence or mapping (0 for none).
+        open: Vec<usize>,
+        complete: HashSet<usize>,
+        found: Option<Marker>,
+    }
+    impl MarkedEventReceiver for Finder {
+        fn on_event(&mut self, event: Event, mark: Marker) {
+            match event {
+                Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                    self.open.push(anchor)
+                }
+                Event::SequenceEnd | Event::MappingEnd => {
+                    if let Some(anchor) = self.open.pop() {
+                        self.complete.insert(anchor);
+                    }
+                }
+                Event::Scalar(_, _, anchor, _) => {
+                    self.complete.insert(anchor);
+                }
+                Event::Alias(anchor) if !self.complete.contains(&anchor) => {
+                    self.found.get_or_insert(mark);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut finder = Finder::default();
+    Parser::new_from_str(text).load(&mut finder, true).ok()?;
+    let mark = finder.found?;
+    // The marker's column counts characters from 0.
+    let alias: String = text
+        .lines()
+        .nth(mark.line().checked_sub(1)?)?
+        .chars()
+        .skip(mark.col())
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ']' | '}'))
+        .collect();
+    Some((mark.line(), mark.col() + 1, alias))
 }
 
 /// `value` as a YAML document, keys in their order; multi-line strings as literal blocks.
@@ -136,5 +190,14 @@ mod tests {
         assert!(to_json("").is_err());
         assert!(to_json("a: .nan").is_err());
         assert!(to_json(&format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000))).is_err());
+    }
+
+    #[test]
+    fn a_recursive_alias_error_gives_its_line_and_column() {
+        let yaml = "cases:\n  - &c\n    name: a\n    output: x\n    more: [1, *c]\n";
+        let err = to_json(yaml).unwrap_err();
+        assert!(err.starts_with("line 5 column 15: alias `*c`"), "{err}");
+        let err = to_json("a: &x\n  - *x\n").unwrap_err();
+        assert!(err.starts_with("line 2 column 5: alias `*x`"), "{err}");
     }
 }
