@@ -114,7 +114,7 @@ fn content_needs_a_tag(c: &Container<'_>, errors: &mut Errors) {
         Some(tag) if tag.value == content.value => err(
             errors,
             content.span,
-            format!("`tag` and `content` are both `{}`; they name two different keys", tag.value),
+            format!("`tag` and `content` are both `{}`; the tag and the content need two different keys", tag.value),
         ),
         Some(_) => {}
     }
