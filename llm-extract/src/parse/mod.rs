@@ -221,6 +221,12 @@ enum Frame<'a, B: Build<'a>> {
     },
 }
 
+/// What a state of the parser did with a byte: go on in some state, or the document is done.
+enum Step<V> {
+    Next(Expect),
+    Done(Done<V>),
+}
+
 /// What the parser expects next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Expect {
@@ -358,6 +364,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
     }
 
+    /// The state machine: skip trivia, then let the state that expects something read the
+    /// next byte. Each state is a method below.
     fn run(mut self) -> Result<Done<B::Value>, Error> {
         let mut expect = Expect::Value;
         loop {
@@ -374,241 +382,272 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     b = b']';
                 }
             }
-            match expect {
-                Expect::Value => match b {
-                    b'(' => {
-                        // A Python tuple: an array closed by `)`.
-                        if self.stack.len() >= self.max_depth {
-                            return Err(self.too_deep());
-                        }
-                        self.repair(RepairKind::TupleAsArray, Span::new(self.pos, self.pos + 1));
-                        self.stack.push(Frame::Array {
-                            start: self.pos,
-                            items: Vec::new(),
-                            after_comma: None,
-                            alt_closer: Some(b')'),
-                        });
-                        self.pos += 1;
-                    }
-                    b'"' | b'\''
-                        if self.slot() == Slot::ArrayValue
-                            && self.looks_like_whole_key(self.pos) =>
-                    {
-                        // `[{"a": 1}, "b": 2}]`: a member where an item belongs; its object's
-                        // `{` is missing.
-                        if self.stack.len() >= self.max_depth {
-                            return Err(self.too_deep());
-                        }
-                        self.repair(RepairKind::MissingOpeningBracket, Span::at(self.pos));
-                        self.open_objects += 1;
-                        self.stack.push(Frame::Object {
-                            start: self.pos,
-                            entries: B::Object::default(),
-                            key: None,
-                            after_comma: None,
-                        });
-                        expect = Expect::Key;
-                    }
-                    b'{' | b'[' => {
-                        if self.stack.len() >= self.max_depth {
-                            return Err(self.too_deep());
-                        }
-                        let start = self.pos;
-                        self.pos += 1;
-                        if b == b'{' {
-                            self.open_objects += 1;
-                            self.stack.push(Frame::Object {
-                                start,
-                                entries: B::Object::default(),
-                                key: None,
-                                after_comma: None,
-                            });
-                            expect = Expect::Key;
-                        } else {
-                            self.stack.push(Frame::Array {
-                                start,
-                                items: Vec::new(),
-                                after_comma: None,
-                                alt_closer: None,
-                            });
-                        }
-                    }
-                    b']' | b'}' => match self.stack.last() {
-                        Some(Frame::Array { .. }) => {
-                            if let Some(done) = self.close(b) {
-                                return Ok(done);
-                            }
-                            expect = Expect::Separator;
-                        }
-                        Some(Frame::Object { .. }) => {
-                            // `"a": }`: the value is missing.
-                            self.missing_value();
-                            expect = Expect::Separator;
-                        }
-                        None => {
-                            self.repair(
-                                RepairKind::StrayBracket,
-                                Span::new(self.pos, self.pos + 1),
-                            );
-                            self.pos += 1;
-                        }
-                    },
-                    b',' => match self.stack.last_mut() {
-                        Some(Frame::Array { after_comma, .. }) => {
-                            // `[,1]` or `[1,,2]`: nothing between the commas.
-                            *after_comma = Some(self.pos);
-                            self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
-                            self.pos += 1;
-                        }
-                        Some(Frame::Object { .. }) => {
-                            self.missing_value();
-                            expect = Expect::Separator;
-                        }
-                        None => {
-                            self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
-                            self.pos += 1;
-                        }
-                    },
-                    b':' => {
-                        self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
-                        self.pos += 1;
-                    }
-                    b'.' | 0xE2 if self.skip_ellipsis() => {}
-                    _ => {
-                        let slot = self.slot();
-                        let node = self.scalar(slot);
-                        if let Some(done) = self.push_scalar(node) {
-                            return Ok(done);
-                        }
-                        expect = Expect::Separator;
-                    }
-                },
-                Expect::Key => match b {
-                    b'}' | b']' => {
-                        if let Some(done) = self.close(b) {
-                            return Ok(done);
-                        }
-                        expect = Expect::Separator;
-                    }
-                    b',' => {
-                        self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
-                        self.pos += 1;
-                        self.set_after_comma(None);
-                    }
-                    b'{' | b'[' | b':' => {
-                        // A value where a key belongs; nothing sensible to attach it to.
-                        self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
-                        self.pos += 1;
-                    }
-                    b'.' | 0xE2 if self.skip_ellipsis() => {}
-                    _ => {
-                        let start = self.pos;
-                        // Repairs inside the key get its member's path once the key is
-                        // known: none is built while reading it.
-                        let logged = self.repairs.len();
-                        let paths = std::mem::replace(&mut self.paths, RepairPaths::Skip);
-                        let (key, complete) = self.key();
-                        self.paths = paths;
-                        if key.quoting == Quoting::Unquoted
-                            && complete
-                            && self.peek().is_some_and(|b| {
-                                string::opening_quote(&self.bytes[self.pos..self.end]).is_some()
-                                    && b != b'`'
-                            })
-                        {
-                            // `NOTE "w": ..`: a stray word before the real, quoted key.
-                            self.repairs.truncate(logged);
-                            self.repair(RepairKind::SkippedText, Span::new(start, self.pos));
-                            continue;
-                        }
-                        if !complete {
-                            self.repair(RepairKind::TruncatedKey, Span::new(start, self.end));
-                            return self.finish_at_eof(Expect::Key);
-                        }
-                        let span = Span::new(start, self.pos);
-                        if let Some(Frame::Object {
-                            key: slot,
-                            after_comma,
-                            ..
-                        }) = self.stack.last_mut()
-                        {
-                            *slot = Some((key, span));
-                            *after_comma = None;
-                        }
-                        // Repairs to the key belong to its member: `$.item`, not `$`.
-                        if self.repairs.len() > logged && self.paths == RepairPaths::Record {
-                            let path = self.path(false);
-                            for r in &mut self.repairs[logged..] {
-                                r.path = path.clone();
-                            }
-                        }
-                        expect = Expect::Colon;
-                    }
-                },
-                Expect::Colon => match b {
-                    b':' => {
-                        self.pos += 1;
-                        expect = Expect::Value;
-                    }
-                    b'=' => {
-                        self.repair(RepairKind::MissingColon, Span::new(self.pos, self.pos + 1));
-                        self.pos += 1;
-                        expect = Expect::Value;
-                    }
-                    b',' if self.set_follows(b) => {
-                        // `{'a', 'b'}`: a Python set, read as an array.
-                        self.object_to_set();
-                        expect = Expect::Separator;
-                    }
-                    b',' | b'}' => {
-                        self.missing_value();
-                        expect = Expect::Separator;
-                    }
-                    _ => {
-                        self.repair(RepairKind::MissingColon, Span::at(self.pos));
-                        expect = Expect::Value;
-                    }
-                },
-                Expect::Separator => match b {
-                    b',' => {
-                        let at = self.pos;
-                        self.pos += 1;
-                        self.set_after_comma(Some(at));
-                        expect = match self.stack.last() {
-                            Some(Frame::Object { .. }) => Expect::Key,
-                            _ => Expect::Value,
-                        };
-                    }
-                    b'}' | b']' => {
-                        if let Some(done) = self.close(b) {
-                            return Ok(done);
-                        }
-                        expect = Expect::Separator;
-                    }
-                    b':' => {
-                        self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
-                        self.pos += 1;
-                    }
-                    b'{' if self.object_in_array() => {
-                        // `[{"i": 1{"i": 2}]`: the object's `}` and the `,` are missing.
-                        self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
-                        if let Some(done) = self.pop_frame(self.pos, true) {
-                            return Ok(done);
-                        }
-                        self.repair(RepairKind::MissingComma, Span::at(self.pos));
-                        expect = Expect::Value;
-                    }
-                    _ => {
-                        // Two values with no comma between them.
-                        self.repair(RepairKind::MissingComma, Span::at(self.pos));
-                        expect = match self.stack.last() {
-                            Some(Frame::Object { .. }) => Expect::Key,
-                            _ => Expect::Value,
-                        };
-                    }
-                },
+            let step = match expect {
+                Expect::Value => self.on_value(b)?,
+                Expect::Key => self.on_key(b)?,
+                Expect::Colon => self.on_colon(b)?,
+                Expect::Separator => self.on_separator(b)?,
+            };
+            match step {
+                Step::Next(next) => expect = next,
+                Step::Done(done) => return Ok(done),
             }
         }
+    }
+
+    /// A value may start here (at the root, after `[`, `,` in an array, or `:`).
+    ///
+    /// Longer than the other states on purpose: one arm per byte that can start (or wrongly
+    /// stand in for) a value, kept together so the value grammar reads in one place.
+    fn on_value(&mut self, b: u8) -> Result<Step<B::Value>, Error> {
+        let mut expect = Expect::Value;
+        match b {
+            b'(' => {
+                // A Python tuple: an array closed by `)`.
+                if self.stack.len() >= self.max_depth {
+                    return Err(self.too_deep());
+                }
+                self.repair(RepairKind::TupleAsArray, Span::new(self.pos, self.pos + 1));
+                self.stack.push(Frame::Array {
+                    start: self.pos,
+                    items: Vec::new(),
+                    after_comma: None,
+                    alt_closer: Some(b')'),
+                });
+                self.pos += 1;
+            }
+            b'"' | b'\''
+                if self.slot() == Slot::ArrayValue && self.looks_like_whole_key(self.pos) =>
+            {
+                // `[{"a": 1}, "b": 2}]`: a member where an item belongs; its object's
+                // `{` is missing.
+                if self.stack.len() >= self.max_depth {
+                    return Err(self.too_deep());
+                }
+                self.repair(RepairKind::MissingOpeningBracket, Span::at(self.pos));
+                self.open_objects += 1;
+                self.stack.push(Frame::Object {
+                    start: self.pos,
+                    entries: B::Object::default(),
+                    key: None,
+                    after_comma: None,
+                });
+                expect = Expect::Key;
+            }
+            b'{' | b'[' => {
+                if self.stack.len() >= self.max_depth {
+                    return Err(self.too_deep());
+                }
+                let start = self.pos;
+                self.pos += 1;
+                if b == b'{' {
+                    self.open_objects += 1;
+                    self.stack.push(Frame::Object {
+                        start,
+                        entries: B::Object::default(),
+                        key: None,
+                        after_comma: None,
+                    });
+                    expect = Expect::Key;
+                } else {
+                    self.stack.push(Frame::Array {
+                        start,
+                        items: Vec::new(),
+                        after_comma: None,
+                        alt_closer: None,
+                    });
+                }
+            }
+            b']' | b'}' => match self.stack.last() {
+                Some(Frame::Array { .. }) => {
+                    if let Some(done) = self.close(b) {
+                        return Ok(Step::Done(done));
+                    }
+                    expect = Expect::Separator;
+                }
+                Some(Frame::Object { .. }) => {
+                    // `"a": }`: the value is missing.
+                    self.missing_value();
+                    expect = Expect::Separator;
+                }
+                None => {
+                    self.repair(RepairKind::StrayBracket, Span::new(self.pos, self.pos + 1));
+                    self.pos += 1;
+                }
+            },
+            b',' => match self.stack.last_mut() {
+                Some(Frame::Array { after_comma, .. }) => {
+                    // `[,1]` or `[1,,2]`: nothing between the commas.
+                    *after_comma = Some(self.pos);
+                    self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
+                    self.pos += 1;
+                }
+                Some(Frame::Object { .. }) => {
+                    self.missing_value();
+                    expect = Expect::Separator;
+                }
+                None => {
+                    self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                    self.pos += 1;
+                }
+            },
+            b':' => {
+                self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                self.pos += 1;
+            }
+            b'.' | 0xE2 if self.skip_ellipsis() => {}
+            _ => {
+                let slot = self.slot();
+                let node = self.scalar(slot);
+                if let Some(done) = self.push_scalar(node) {
+                    return Ok(Step::Done(done));
+                }
+                expect = Expect::Separator;
+            }
+        }
+        Ok(Step::Next(expect))
+    }
+
+    /// A key or `}` is expected.
+    fn on_key(&mut self, b: u8) -> Result<Step<B::Value>, Error> {
+        let mut expect = Expect::Key;
+        match b {
+            b'}' | b']' => {
+                if let Some(done) = self.close(b) {
+                    return Ok(Step::Done(done));
+                }
+                expect = Expect::Separator;
+            }
+            b',' => {
+                self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
+                self.pos += 1;
+                self.set_after_comma(None);
+            }
+            b'{' | b'[' | b':' => {
+                // A value where a key belongs; nothing sensible to attach it to.
+                self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                self.pos += 1;
+            }
+            b'.' | 0xE2 if self.skip_ellipsis() => {}
+            _ => {
+                let start = self.pos;
+                // Repairs inside the key get its member's path once the key is
+                // known: none is built while reading it.
+                let logged = self.repairs.len();
+                let paths = std::mem::replace(&mut self.paths, RepairPaths::Skip);
+                let (key, complete) = self.key();
+                self.paths = paths;
+                if key.quoting == Quoting::Unquoted
+                    && complete
+                    && self.peek().is_some_and(|b| {
+                        string::opening_quote(&self.bytes[self.pos..self.end]).is_some()
+                            && b != b'`'
+                    })
+                {
+                    // `NOTE "w": ..`: a stray word before the real, quoted key.
+                    self.repairs.truncate(logged);
+                    self.repair(RepairKind::SkippedText, Span::new(start, self.pos));
+                    return Ok(Step::Next(Expect::Key));
+                }
+                if !complete {
+                    self.repair(RepairKind::TruncatedKey, Span::new(start, self.end));
+                    return self.finish_at_eof(Expect::Key).map(Step::Done);
+                }
+                let span = Span::new(start, self.pos);
+                if let Some(Frame::Object {
+                    key: slot,
+                    after_comma,
+                    ..
+                }) = self.stack.last_mut()
+                {
+                    *slot = Some((key, span));
+                    *after_comma = None;
+                }
+                // Repairs to the key belong to its member: `$.item`, not `$`.
+                if self.repairs.len() > logged && self.paths == RepairPaths::Record {
+                    let path = self.path(false);
+                    for r in &mut self.repairs[logged..] {
+                        r.path = path.clone();
+                    }
+                }
+                expect = Expect::Colon;
+            }
+        }
+        Ok(Step::Next(expect))
+    }
+
+    /// The `:` after a key is expected.
+    fn on_colon(&mut self, b: u8) -> Result<Step<B::Value>, Error> {
+        let expect;
+        match b {
+            b':' => {
+                self.pos += 1;
+                expect = Expect::Value;
+            }
+            b'=' => {
+                self.repair(RepairKind::MissingColon, Span::new(self.pos, self.pos + 1));
+                self.pos += 1;
+                expect = Expect::Value;
+            }
+            b',' if self.set_follows(b) => {
+                // `{'a', 'b'}`: a Python set, read as an array.
+                self.object_to_set();
+                expect = Expect::Separator;
+            }
+            b',' | b'}' => {
+                self.missing_value();
+                expect = Expect::Separator;
+            }
+            _ => {
+                self.repair(RepairKind::MissingColon, Span::at(self.pos));
+                expect = Expect::Value;
+            }
+        }
+        Ok(Step::Next(expect))
+    }
+
+    /// A `,` or a closer is expected after a value.
+    fn on_separator(&mut self, b: u8) -> Result<Step<B::Value>, Error> {
+        let mut expect = Expect::Separator;
+        match b {
+            b',' => {
+                let at = self.pos;
+                self.pos += 1;
+                self.set_after_comma(Some(at));
+                expect = match self.stack.last() {
+                    Some(Frame::Object { .. }) => Expect::Key,
+                    _ => Expect::Value,
+                };
+            }
+            b'}' | b']' => {
+                if let Some(done) = self.close(b) {
+                    return Ok(Step::Done(done));
+                }
+                expect = Expect::Separator;
+            }
+            b':' => {
+                self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
+                self.pos += 1;
+            }
+            b'{' if self.object_in_array() => {
+                // `[{"i": 1{"i": 2}]`: the object's `}` and the `,` are missing.
+                self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
+                if let Some(done) = self.pop_frame(self.pos, true) {
+                    return Ok(Step::Done(done));
+                }
+                self.repair(RepairKind::MissingComma, Span::at(self.pos));
+                expect = Expect::Value;
+            }
+            _ => {
+                // Two values with no comma between them.
+                self.repair(RepairKind::MissingComma, Span::at(self.pos));
+                expect = match self.stack.last() {
+                    Some(Frame::Object { .. }) => Expect::Key,
+                    _ => Expect::Value,
+                };
+            }
+        }
+        Ok(Step::Next(expect))
     }
 
     /// Whether the innermost container is an object whose parent is an array.
