@@ -578,31 +578,30 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
 
     /// The `:` after a key is expected.
     fn on_colon(&mut self, b: u8) -> Result<Step<B::Value>, Error> {
-        let expect;
-        match b {
+        let expect = match b {
             b':' => {
                 self.pos += 1;
-                expect = Expect::Value;
+                Expect::Value
             }
             b'=' => {
                 self.repair(RepairKind::MissingColon, Span::new(self.pos, self.pos + 1));
                 self.pos += 1;
-                expect = Expect::Value;
+                Expect::Value
             }
             b',' if self.set_follows(b) => {
                 // `{'a', 'b'}`: a Python set, read as an array.
                 self.object_to_set();
-                expect = Expect::Separator;
+                Expect::Separator
             }
             b',' | b'}' => {
                 self.missing_value();
-                expect = Expect::Separator;
+                Expect::Separator
             }
             _ => {
                 self.repair(RepairKind::MissingColon, Span::at(self.pos));
-                expect = Expect::Value;
+                Expect::Value
             }
-        }
+        };
         Ok(Step::Next(expect))
     }
 
