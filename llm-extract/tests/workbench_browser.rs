@@ -121,6 +121,19 @@ async fn until(c: &Client, what: &str, script: &str) -> Value {
     }
 }
 
+/// The element `locator` names, waiting for the page to render it: a re-render (after a save
+/// or a preview) replaces rows, so an element looked up at once may not be there yet.
+async fn find(c: &Client, locator: Locator<'_>) -> fantoccini::elements::Element {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match c.find(locator).await {
+            Ok(element) => return element,
+            Err(e) if Instant::now() > deadline => panic!("{locator:?}: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
 /// The last assertion row's element matching `css`.
 async fn in_last_row(c: &Client, css: &str) -> fantoccini::elements::Element {
     c.find(Locator::Css(&format!("tbody.assertion:last-of-type {css}")))
@@ -187,9 +200,8 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         "return document.querySelectorAll('#case-list li').length === 2",
     )
     .await;
-    c.find(Locator::Css("#case-list li[data-index='1']"))
+    find(&c, Locator::Css("#case-list li[data-index='1']"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
@@ -206,9 +218,8 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
             .contains("outside the suite's folder"),
         "{errors}"
     );
-    c.find(Locator::Css("#case-list li[data-index='0']"))
+    find(&c, Locator::Css("#case-list li[data-index='0']"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
@@ -235,9 +246,8 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     );
 
     // Add a toMatch assertion; a bad regex shows a row error as it is typed.
-    c.find(Locator::Id("add-assertion"))
+    find(&c, Locator::Id("add-assertion"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
@@ -274,11 +284,11 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     .await;
 
     // Delete the first row, then undo inline (no confirm dialog).
-    c.find(Locator::Css(
-        "tbody.assertion[data-index='0'] button.delete",
-    ))
+    find(
+        &c,
+        Locator::Css("tbody.assertion[data-index='0'] button.delete"),
+    )
     .await
-    .unwrap()
     .click()
     .await
     .unwrap();
@@ -291,9 +301,8 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         .unwrap(),
         json!(1)
     );
-    c.find(Locator::Css("button.undo-delete"))
+    find(&c, Locator::Css("button.undo-delete"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
@@ -308,9 +317,8 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     );
 
     // Preview: the server's evaluator answers one pass chip and one fail chip with its message.
-    c.find(Locator::Id("preview"))
+    find(&c, Locator::Id("preview"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
@@ -335,12 +343,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     screenshot(&c, "workbench-preview.png").await;
 
     // Save writes the file: the document's keys keep their order, the new row is there.
-    c.find(Locator::Id("save"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    find(&c, Locator::Id("save")).await.click().await.unwrap();
     until(
         &c,
         "the save",
@@ -362,18 +365,15 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     // A change on disk since loading: saving asks before overwriting.
     let on_disk = std::fs::read_to_string(&suite).unwrap();
     std::fs::write(&suite, format!("{on_disk}\n")).unwrap();
-    c.find(Locator::Css("tbody.assertion[data-index='0'] input.not"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.find(Locator::Id("save"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    find(
+        &c,
+        Locator::Css("tbody.assertion[data-index='0'] input.not"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    find(&c, Locator::Id("save")).await.click().await.unwrap();
     let conflict = until(&c, "the conflict banner", "return document.getElementById('overwrite') && document.getElementById('banner-text').textContent").await;
     assert!(
         conflict.as_str().unwrap().contains("changed on disk"),
@@ -383,9 +383,8 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         std::fs::read_to_string(&suite).unwrap(),
         format!("{on_disk}\n")
     );
-    c.find(Locator::Id("overwrite"))
+    find(&c, Locator::Id("overwrite"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
@@ -397,18 +396,15 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     .await;
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&suite).unwrap()).unwrap();
     assert_eq!(saved["cases"][0]["assertions"][0]["not"], true);
-    c.find(Locator::Css("tbody.assertion[data-index='0'] input.not"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.find(Locator::Id("save"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    find(
+        &c,
+        Locator::Css("tbody.assertion[data-index='0'] input.not"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    find(&c, Locator::Id("save")).await.click().await.unwrap();
     until(
         &c,
         "the save",
@@ -424,9 +420,8 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         Some(1),
         "the escape case errors in both runs"
     );
-    c.find(Locator::Id("tab-history"))
+    find(&c, Locator::Id("tab-history"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
