@@ -8,6 +8,7 @@
 
 use crate::coerce::Extract;
 use crate::error::{Category, Error};
+use crate::schema::nullable;
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
@@ -376,23 +377,4 @@ fn gemini(obj: &mut Map<String, Value>, path: &str) -> Result<(), (String, Strin
         obj.remove(key);
     }
     Ok(())
-}
-
-fn nullable(schema: &mut Value) {
-    let Value::Object(obj) = schema else { return };
-    match obj.get_mut("type") {
-        Some(Value::String(t)) if t != "null" => {
-            let t = t.clone();
-            obj.insert("type".into(), json!([t, "null"]));
-        }
-        Some(Value::Array(types)) => {
-            if !types.contains(&json!("null")) {
-                types.push(json!("null"));
-            }
-        }
-        _ => {
-            let inner = Value::Object(std::mem::take(obj));
-            obj.insert("anyOf".into(), json!([inner, {"type": "null"}]));
-        }
-    }
 }

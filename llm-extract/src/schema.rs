@@ -129,7 +129,8 @@ fn strict(value: &mut Value, depth: usize) {
     }
 }
 
-fn nullable(schema: &mut Value) {
+/// `schema` or `null`: `"type"` widened where there is one, else `anyOf` with null.
+pub(crate) fn nullable(schema: &mut Value) {
     let Value::Object(obj) = schema else { return };
     match obj.get_mut("type") {
         Some(Value::String(t)) if t != "null" => {

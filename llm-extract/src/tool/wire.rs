@@ -192,6 +192,34 @@ impl<'a> Walker<'a> {
         });
     }
 
+    /// A call whose arguments are the JSON at `body`: a hit when they are an object, else a
+    /// miss saying what they were.
+    fn json_call(
+        &mut self,
+        name: String,
+        id: Option<String>,
+        format: Format,
+        body: Span,
+        whole: Span,
+    ) {
+        match json_at(self.text, body) {
+            Ok((Value::Object(map), complete, _)) => {
+                self.hit(RawCall::json(name, id, map), format, whole, complete)
+            }
+            Ok((other, complete, _)) => {
+                let reason = format!(
+                    "the arguments of `{name}` are a {}, not an object",
+                    shape::json_type(&other)
+                );
+                self.miss(whole, format, reason, !complete)
+            }
+            Err(why) => {
+                let reason = format!("the arguments of `{name}`: {why}");
+                self.miss(whole, format, reason, false)
+            }
+        }
+    }
+
     fn miss(&mut self, span: Span, format: Format, reason: impl Into<String>, incomplete: bool) {
         self.out.misses.push(Miss {
             span,
@@ -401,26 +429,7 @@ impl<'a> Walker<'a> {
             };
             self.hit(call, Format::Qwen3Coder, whole, closed && complete);
         } else {
-            match json_at(self.text, body) {
-                Ok((Value::Object(map), complete, _)) => {
-                    self.hit(RawCall::json(name, None, map), format, whole, complete);
-                }
-                Ok((other, complete, _)) => self.miss(
-                    whole,
-                    format,
-                    format!(
-                        "the arguments of `{name}` are a {}, not an object",
-                        shape::json_type(&other)
-                    ),
-                    !complete,
-                ),
-                Err(why) => self.miss(
-                    whole,
-                    format,
-                    format!("the arguments of `{name}`: {why}"),
-                    false,
-                ),
-            }
+            self.json_call(name, None, format, body, whole)
         }
         (next, end)
     }
@@ -531,29 +540,7 @@ impl<'a> Walker<'a> {
         } else {
             (head, body)
         };
-        match json_at(self.text, args) {
-            Ok((Value::Object(map), complete, _)) => self.hit(
-                RawCall::json(name, None, map),
-                Format::DeepSeek,
-                whole,
-                complete,
-            ),
-            Ok((other, complete, _)) => self.miss(
-                whole,
-                Format::DeepSeek,
-                format!(
-                    "the arguments of `{name}` are a {}, not an object",
-                    shape::json_type(&other)
-                ),
-                !complete,
-            ),
-            Err(why) => self.miss(
-                whole,
-                Format::DeepSeek,
-                format!("the arguments of `{name}`: {why}"),
-                false,
-            ),
-        }
+        self.json_call(name, None, Format::DeepSeek, args, whole);
         (next, end)
     }
 
@@ -576,29 +563,7 @@ impl<'a> Walker<'a> {
         let body = self.body(k + 1);
         let (next, end, _) = self.close(k + 1, Some(Tok::ToolCallEnd), body.end);
         let whole = Span::new(start, end);
-        match json_at(self.text, body) {
-            Ok((Value::Object(map), complete, _)) => self.hit(
-                RawCall::json(name, Some(id), map),
-                Format::Kimi,
-                whole,
-                complete,
-            ),
-            Ok((other, complete, _)) => self.miss(
-                whole,
-                Format::Kimi,
-                format!(
-                    "the arguments of `{name}` are a {}, not an object",
-                    shape::json_type(&other)
-                ),
-                !complete,
-            ),
-            Err(why) => self.miss(
-                whole,
-                Format::Kimi,
-                format!("the arguments of `{name}`: {why}"),
-                false,
-            ),
-        }
+        self.json_call(name, Some(id), Format::Kimi, body, whole);
         (next, end)
     }
 
@@ -639,29 +604,7 @@ impl<'a> Walker<'a> {
         match recipient {
             Some(to) => {
                 let name = to.strip_prefix("functions.").unwrap_or(&to).to_string();
-                match json_at(self.text, body) {
-                    Ok((Value::Object(map), complete, _)) => self.hit(
-                        RawCall::json(name, None, map),
-                        Format::Harmony,
-                        whole,
-                        complete,
-                    ),
-                    Ok((other, complete, _)) => self.miss(
-                        whole,
-                        Format::Harmony,
-                        format!(
-                            "the arguments of `{name}` are a {}, not an object",
-                            shape::json_type(&other)
-                        ),
-                        !complete,
-                    ),
-                    Err(why) => self.miss(
-                        whole,
-                        Format::Harmony,
-                        format!("the arguments of `{name}`: {why}"),
-                        false,
-                    ),
-                }
+                self.json_call(name, None, Format::Harmony, body, whole)
             }
             None if channel == "analysis" => self.out.thoughts.push(body),
             None => self.gap(body.start, body.end),
