@@ -267,8 +267,9 @@ fn functions(source: &str) -> Vec<Function> {
 /// The workspace members, read from the root `Cargo.toml`'s `members = [...]`.
 fn members(root: &Path) -> Vec<String> {
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("the root manifest");
+    // `members = [...]` at the start of a line (not `default-members`).
     let list = manifest
-        .split_once("members = [")
+        .split_once("\nmembers = [")
         .and_then(|(_, rest)| rest.split_once(']'))
         .expect("the root manifest lists its members")
         .0;
