@@ -302,15 +302,19 @@ impl Pass<'_> {
     fn on_answer_tag(&mut self, m: &Marker<'_>, name: &str, closing: bool) {
         let Some(scan) = self.top_scan() else { return };
         if scan.in_text() {
-            // In a string: an opener waits for its closer in the same string; a closer with
-            // no opener there ends the answer it closes (the string was never closed).
+            // In a string: an opener waits for its closer in the same string. A closer with
+            // no opener there, last on its line, ends the answer it closes: the string was
+            // never closed (`<json>{"a": "x}</json>`); one with text after it is text
+            // (`"use </json> to close"`).
             if !closing {
                 if scan.hidden_tags.len() < MAX_HIDDEN_TAGS {
                     scan.hidden_tags.push(name.to_string());
                 }
             } else if let Some(i) = scan.hidden_tags.iter().rposition(|t| t == name) {
                 scan.hidden_tags.truncate(i);
-            } else if matches!(self.frames.last(), Some(Frame::Answer { .. })) {
+            } else if tags::blank_to_line_end(self.text, m.end)
+                && matches!(self.frames.last(), Some(Frame::Answer { .. }))
+            {
                 return self.close_answer(m, name);
             }
             return self.as_text(m);

@@ -157,12 +157,20 @@ fn a_string_never_closed_inside_a_fence_ends_with_the_fence() {
         .collect();
     assert!(fences.contains(&"[1]"), "{fences:?}");
     // The same for an answer tag.
-    let text = "<json>{\"a\": \"x}</json> and <json>[2]</json>";
+    let text = "<json>{\"a\": \"x}</json>\nand <json>[2]</json>";
     let found: Vec<&str> = values(&locate(text, &Settings::default()))
         .filter(|c| c.origin == Origin::Explicit)
         .map(|c| &text[c.span.start..c.span.end])
         .collect();
     assert!(found.contains(&"[2]"), "{found:?}");
+    // A closing tag with text after it, in a string, is text the string holds.
+    let value = "{\"note\": \"use </json> to close\"}";
+    let text = format!("<json>{value}</json>");
+    let found: Vec<&str> = values(&locate(&text, &Settings::default()))
+        .filter(|c| c.origin == Origin::Explicit)
+        .map(|c| &text[c.span.start..c.span.end])
+        .collect();
+    assert_eq!(found, vec![value]);
 }
 
 #[test]
