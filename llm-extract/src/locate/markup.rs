@@ -8,7 +8,7 @@
 
 use super::fence;
 use super::scan::{Inside, Place, ValueScan};
-use super::tags::{self, Tag, Token};
+use super::tags::{self, Run, Tag, Token};
 use crate::lex::Quote;
 use crate::settings::Settings;
 use crate::span::Span;
@@ -57,7 +57,7 @@ const MAX_HIDDEN_TAGS: usize = 16;
 
 #[derive(Clone, Copy)]
 enum MarkerKind<'m> {
-    /// A run of this many backticks.
+    /// The run of backticks at this index of the pass's runs.
     Run(usize),
     Tag {
         tag: &'m Tag,
@@ -138,16 +138,17 @@ pub(crate) fn markup(text: &str, settings: &Settings) -> Markup {
         end: t.end,
         kind: MarkerKind::Token(t),
     }));
-    markers.extend(run_list.iter().map(|r| Marker {
+    markers.extend(run_list.iter().enumerate().map(|(i, r)| Marker {
         start: r.start,
         end: r.start + r.len,
-        kind: MarkerKind::Run(r.len),
+        kind: MarkerKind::Run(i),
     }));
     // In order; of two at one place, the longer first (a block's opener before the closer
     // token it starts with).
     markers.sort_by_key(|m| (m.start, std::cmp::Reverse(m.end)));
     let mut pass = Pass {
         text,
+        runs: &run_list,
         frames: vec![Frame::Prose(ValueScan::new(text, 0))],
         out: Markup {
             thoughts: Vec::new(),
@@ -166,6 +167,7 @@ pub(crate) fn markup(text: &str, settings: &Settings) -> Markup {
 
 struct Pass<'t> {
     text: &'t str,
+    runs: &'t [Run],
     frames: Vec<Frame>,
     out: Markup,
     /// Markers starting before this were read as part of something else.
@@ -195,7 +197,7 @@ impl Pass<'_> {
             return; // read as part of an escape or a quote
         }
         match m.kind {
-            MarkerKind::Run(len) => self.on_run(m, len),
+            MarkerKind::Run(index) => self.on_run(m, index),
             MarkerKind::Tag {
                 tag,
                 reasoning: true,
@@ -218,13 +220,14 @@ impl Pass<'_> {
 
     /// A run of backticks: a fence opening or closing, or text (in a string, a comment or a
     /// fenced block of a value, which the scan reads).
-    fn on_run(&mut self, m: &Marker<'_>, len: usize) {
+    fn on_run(&mut self, m: &Marker<'_>, index: usize) {
+        let len = self.runs[index].len;
         let line_start = tags::at_line_start(self.text, m.start);
         let Some(scan) = self.top_scan() else { return };
         let (inside, depth) = (scan.inside(), scan.depth());
         match inside {
             Inside::String(Quote::Backtick) | Inside::FencedBlock(_) => self.as_text(m),
-            Inside::String(_) | Inside::Comment(_) => self.run_in_text(m, len, line_start),
+            Inside::String(_) | Inside::Comment(_) => self.run_in_text(m, index, line_start),
             Inside::Structure => {
                 if let Some(k) = self.fence_closed_by(len, line_start) {
                     self.close_to(k, m.start, m.end);
@@ -241,12 +244,19 @@ impl Pass<'_> {
     }
 
     /// A run inside a string or comment of a value. It is text, paired with the run that
-    /// opened a fence in the same string (```` "```python\n...\n```" ````). A run alone on its
-    /// line, with no such opener, in a string opened inside a fence, closes that fence: the
-    /// string was never closed, and markdown ends the fence there.
-    fn run_in_text(&mut self, m: &Marker<'_>, len: usize, line_start: bool) {
+    /// opened a fence in the same string (```` "```python\n...\n```" ````). A bare run alone on
+    /// its line, with no such opener, in a string opened inside a fence, closes that fence (the
+    /// string was never closed, and markdown ends the fence there), unless the next run is
+    /// bare too: then the two are a fence the string holds.
+    fn run_in_text(&mut self, m: &Marker<'_>, index: usize, line_start: bool) {
+        let len = self.runs[index].len;
+        let bare = |run: &Run| {
+            tags::at_line_start(self.text, run.start)
+                && tags::blank_to_line_end(self.text, run.start + run.len)
+        };
         let closes_fence = line_start
-            && tags::blank_to_line_end(self.text, m.end)
+            && bare(&self.runs[index])
+            && !self.runs.get(index + 1).is_some_and(bare)
             && matches!(self.frames.last(), Some(Frame::Fence { run, scan, .. })
                 if *run <= len && !scan.hidden_run);
         if closes_fence {

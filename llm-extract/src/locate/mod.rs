@@ -7,6 +7,10 @@
 //! markdown fences (any info string, also unterminated), then balanced `{...}` / `[...]` spans in
 //! prose. A JSON document escaped inside a JSON string is a candidate too.
 //!
+//! Tags, fences and values are found in one pass ([`markup`]) that reads strings and comments
+//! as the parser does ([`crate::lex`]): a fence, tag or bracket inside a string or comment of a
+//! value is that value's text, never the start or end of another.
+//!
 //! Every scan here touches each byte a bounded number of times: there is no bracket matching
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 

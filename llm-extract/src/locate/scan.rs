@@ -185,7 +185,7 @@ impl ValueScan {
     /// Whether the `{` at `i`, outside any value, opens one. First in its region it does; in
     /// prose it does only when what follows starts a member (a quote, a `key:`, a comment, a
     /// nested opener, `}`) or nothing follows: `{name}` and `{not json}` in a sentence are
-    /// text, not objects.
+    /// text, not objects, and so is `` `{` ``, as prose quotes a brace.
     fn opens_object(&self, bytes: &[u8], i: usize) -> bool {
         if i == self.first_text {
             return true;
@@ -202,8 +202,9 @@ impl ValueScan {
             return true; // cut off right after the brace, or a long run of spaces
         }
         match bytes[j] {
-            b'"' | b'\'' | b'`' | b'{' | b'[' | b'}' | b'#' | b'\\' => true,
+            b'"' | b'\'' | b'{' | b'[' | b'}' | b'#' | b'\\' => true,
             b'/' => matches!(bytes.get(j + 1), Some(b'/' | b'*')),
+            b'`' => false,
             _ if lex::opening_quote(&bytes[j..]).is_some() => true,
             _ => {
                 // A bare key: a word or phrase up to a `:`.

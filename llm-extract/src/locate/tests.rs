@@ -115,6 +115,14 @@ fn fences_and_tags_inside_a_value_string_are_text() {
         .expect("the outer fence");
     assert_eq!(&text[fence.span.start..fence.span.end], inner);
     assert!(value_spans(&text).iter().all(|s| *s != "[1]"));
+    // The same with a fence without a language in the string.
+    let inner = "{\"code\": \"Fix:\n```\nx = [1]\n```\nRun it.\"}";
+    let text = format!("```json\n{inner}\n```\nDone.");
+    let located = locate(&text, &Settings::default());
+    let fence = values(&located)
+        .find(|c| c.origin == Origin::Fence)
+        .expect("the outer fence");
+    assert_eq!(&text[fence.span.start..fence.span.end], inner);
 }
 
 #[test]
@@ -238,6 +246,7 @@ fn braces_in_prose_open_a_value_only_when_a_member_follows() {
     assert!(value_spans("say \"{not json}\" ok").is_empty());
     assert!(value_spans("Use the {name} placeholder in the template.").is_empty());
     assert!(value_spans("Use the {user.name} or {a, b} forms.").is_empty());
+    assert!(value_spans("Write `{` and `}` around members.").is_empty());
     assert_eq!(
         value_spans("Use the {name} placeholder. {\"a\": 1}"),
         vec!["{\"a\": 1}"]
