@@ -131,7 +131,7 @@ fn a_fence_run_inside_a_key_is_text() {
     let value = "{\"```\":null,\"\":[]}";
     for text in [
         format!("Here you go:\n{value}\nAnything else?"),
-        format!("Here you go:\n{{\n  \"```\": null,\n  \"\": []\n}}\nAnything else?"),
+        "Here you go:\n{\n  \"```\": null,\n  \"\": []\n}\nAnything else?".to_string(),
     ] {
         let located = locate(&text, &Settings::default());
         assert!(
