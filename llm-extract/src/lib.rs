@@ -7,6 +7,7 @@ pub mod assert;
 pub mod coerce;
 mod error;
 mod extractor;
+mod lex;
 mod locate;
 mod node;
 mod parse;
