@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use crate::coerce::keys_match;
 use crate::coerce::variants::{variant, EnumSpec};
+use crate::coerce::{as_container, keys_match};
 use crate::coerce::{Context, Failed};
 use crate::error::{Category, Issue};
 use crate::node::{Node, NodeKind};
@@ -238,10 +238,7 @@ pub fn adjacent<'n, 'a>(
             unknown_keys(&ignored, (tag, content), deny_unknown, cx)?;
             match value.kind {
                 NodeKind::Null => None,
-                _ => Some(match decoded(value, cx) {
-                    Some(node) => Cow::Owned(node),
-                    None => Cow::Borrowed(value),
-                }),
+                _ => Some(as_container(value, cx)),
             }
         }
         None if cx.lenient() && !deny_unknown && others.clone().next().is_some() => {
@@ -259,29 +256,6 @@ pub fn adjacent<'n, 'a>(
         content,
         raw,
     })
-}
-
-/// Content written as a string holding a JSON object or array, as OpenAI writes tool
-/// arguments (`"arguments": "{\"city\": \"Paris\"}"`), decoded in lenient mode: the content
-/// of a variant is its fields, never a string to wrap into the first of them. The decoded
-/// nodes point at the string (positions inside it are not positions in the reply).
-fn decoded(value: &Node<'_>, cx: &mut Context) -> Option<Node<'static>> {
-    let NodeKind::String(s) = &value.kind else {
-        return None;
-    };
-    let text = s.text.trim();
-    if !cx.lenient() || !(text.starts_with('{') || text.starts_with('[')) {
-        return None;
-    }
-    let parsed = crate::parse::parse(text, crate::settings::DEFAULT_MAX_DEPTH).ok()?;
-    // The whole string must be that one value, not a value followed by prose.
-    if !text[parsed.end..].trim().is_empty() {
-        return None;
-    }
-    let mut node = parsed.node.into_owned();
-    node.point_at(value.span);
-    cx.coerce(CoercionKind::DecodedString, value.span);
-    Some(node)
 }
 
 /// Keys beside an adjacent tag and content: recorded, or issues under `deny_unknown_fields`.

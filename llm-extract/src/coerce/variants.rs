@@ -158,7 +158,10 @@ pub struct EnumSpec {
 pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Result<usize, Failed> {
     let found = match_variant(text, spec.variants);
     let (index, kind) = match found {
-        VariantMatch::Exact(i) => return Ok(i),
+        VariantMatch::Exact(i) => {
+            cx.note_match();
+            return Ok(i);
+        }
         VariantMatch::Alias(i) if spec.variants[i].aliases.contains(&text) => {
             (i, CoercionKind::AliasVariant)
         }
@@ -170,6 +173,7 @@ pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Res
         VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
         VariantMatch::NoMatch => return other_or_fail(text, span, spec, cx, None),
     };
+    cx.note_match();
     cx.coerce(kind, span);
     Ok(index)
 }
