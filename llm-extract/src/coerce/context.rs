@@ -272,6 +272,11 @@ impl Context {
         self.wraps.iter().filter(|a| **a == address).count() < MAX_WRAPS_PER_NODE
     }
 
+    /// How many steps deep the current path is (`$` is 0).
+    pub(crate) fn depth(&self) -> usize {
+        self.path.len()
+    }
+
     /// Notes that one more part of the type was matched (see [`Context::matched`]).
     #[inline]
     pub(crate) fn note_match(&mut self) {

@@ -271,9 +271,69 @@ pub(crate) fn sequence<T: Extract, C: FromIterator<T>>(
             }
             None => single_or_pieces(node, cx),
         },
+        NodeKind::Object(_) if cx.lenient() => single_or_unwrapped(node, cx),
         _ if cx.lenient() => single_as_list(node, cx),
         _ => Err(cx.mismatch("an array", node)),
     }
+}
+
+/// An object as a one-item list; when it does not fit that way and its one key holds a list
+/// (`{"items": [...]}`), that list ([`CoercionKind::UnwrappedObject`]). Only when reading the
+/// object as an item matched nothing and failed at the object's own level: then it read no
+/// value inside, and nothing is read twice.
+fn single_or_unwrapped<T: Extract, C: FromIterator<T>>(
+    node: &Node<'_>,
+    cx: &mut Context,
+) -> Result<C, Failed> {
+    let start = cx.checkpoint();
+    let matched = cx.matched();
+    let single = single_as_list(node, cx);
+    if single.is_ok() && !cx.failed_since(start) {
+        return single;
+    }
+    let Some(entry) = lone_list_entry(node) else {
+        return single;
+    };
+    let (coercions, issues) = cx.take_since(start);
+    let depth = cx.depth();
+    let shallow = issues.iter().all(|i| i.path.segments().len() <= depth + 1);
+    if shallow && cx.matched() == matched {
+        let attempt = cx.checkpoint();
+        let key = Segment::Key(entry.key.text.to_string());
+        let list = cx.at(key, |cx| {
+            let value = as_container(&entry.value, cx);
+            match value.kind {
+                NodeKind::Array(_) => sequence::<T, C>(&value, cx),
+                _ => Err(cx.mismatch("an array", &value)),
+            }
+        });
+        if list.is_ok() && !cx.failed_since(attempt) {
+            cx.coerce(CoercionKind::UnwrappedObject, entry.key_span);
+            return list;
+        }
+        cx.rollback(attempt);
+    }
+    cx.restore(coercions);
+    for issue in issues {
+        cx.push_issue(issue);
+    }
+    single
+}
+
+/// The only entry of an object, when its value is a list (or a string holding one).
+fn lone_list_entry<'n, 'a>(node: &'n Node<'a>) -> Option<&'n crate::node::Entry<'a>> {
+    let NodeKind::Object(entries) = &node.kind else {
+        return None;
+    };
+    let [entry] = entries.as_slice() else {
+        return None;
+    };
+    let holds_list = match &entry.value.kind {
+        NodeKind::Array(_) => true,
+        NodeKind::String(s) => s.text.trim_start().starts_with('['),
+        _ => false,
+    };
+    holds_list.then_some(entry)
 }
 
 /// The items of an array node. The last item of a list cut off by the end of the reply,

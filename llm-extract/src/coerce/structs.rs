@@ -27,22 +27,38 @@ pub struct Fields<'n, 'a, const COUNT: usize> {
 ///
 /// In lenient mode, a string holding a JSON object is decoded first
 /// ([`CoercionKind::DecodedString`]). When the object as written does not fit (the reading
-/// failed, or left issues) and its reading never looked inside a value, two other readings
-/// are tried, and the first that fits wins:
+/// failed, or left issues) and its reading found no field's key, two other readings are
+/// tried, and the first that fits wins:
 /// - an object with one key that names no field stands for its value (`{"review": {...}}`
-///   for a `Review`, [`CoercionKind::UnwrappedObject`]);
+///   for a `Review`, [`CoercionKind::UnwrappedObject`]), at any depth
+///   (`{"data": {"review": {...}}}`);
 /// - for a struct with one field, the whole object is that field
 ///   ([`CoercionKind::WrappedInStruct`]).
 ///
 /// When none fits, the reading with the fewest issues is reported (the object as written on
-/// a tie). Both other readings apply only when the written one found no field's key, so no
-/// value is ever read twice and nesting stays linear.
+/// a tie). Since the other readings apply only when the written one found no field's key, the
+/// written one read no value, and nothing is read twice: nesting stays linear.
 pub fn object<T, const COUNT: usize>(
     node: &Node<'_>,
     spec: &'static StructSpec,
     skip: Option<usize>,
     cx: &mut Context,
     read: impl for<'n, 'a> Fn(&Fields<'n, 'a, COUNT>, &mut Context) -> Result<T, Failed>,
+) -> Result<T, Failed> {
+    read_object(node, spec, skip, cx, &read)
+}
+
+/// How a struct is built from its matched fields (the derive's generated code).
+type Build<'r, T, const COUNT: usize> =
+    dyn for<'n, 'a> Fn(&Fields<'n, 'a, COUNT>, &mut Context) -> Result<T, Failed> + 'r;
+
+/// [`object`], with the builder behind a reference so that unwrapping can recurse.
+fn read_object<T, const COUNT: usize>(
+    node: &Node<'_>,
+    spec: &'static StructSpec,
+    skip: Option<usize>,
+    cx: &mut Context,
+    read: &Build<'_, T, COUNT>,
 ) -> Result<T, Failed> {
     let decoded = as_container(node, cx);
     let node: &Node<'_> = &decoded;
@@ -52,41 +68,63 @@ pub fn object<T, const COUNT: usize>(
         found_a_field = f.wrapped || f.slots.iter().any(Option::is_some);
         read(&f, cx)
     });
-    if (written.is_ok() && !cx.failed_since(start))
-        || !cx.lenient()
-        || skip.is_some()
-        || spec.flatten
-        || found_a_field
-    {
+    let fits = written.is_ok() && !cx.failed_since(start);
+    if fits || !cx.lenient() || skip.is_some() || spec.flatten || found_a_field {
         return written;
     }
     let mut closest = Attempt::set_aside(written, start, cx);
-    if let Some(inner) = lone_unknown_entry(node, spec) {
+    for other in [Other::Unwrapped, Other::Whole] {
         let attempt = cx.checkpoint();
-        let result = cx.at(Segment::Key(inner.key.text.to_string()), |cx| {
-            let value = as_container(&inner.value, cx);
-            fields::<COUNT>(&value, spec, None, cx).and_then(|f| read(&f, cx))
-        });
+        let Some(result) = other.read(node, spec, cx, read) else {
+            continue;
+        };
         if result.is_ok() && !cx.failed_since(attempt) {
-            cx.coerce(CoercionKind::UnwrappedObject, inner.key_span);
             return result;
         }
         closest = closest.or(Attempt::set_aside(result, attempt, cx));
     }
-    if COUNT == 1 && spec.fields.len() == 1 && cx.can_wrap(node) {
-        if let NodeKind::Object(entries) = &node.kind {
-            if !entries.is_empty() {
-                let attempt = cx.checkpoint();
-                let whole = Fields::wrapping(node, spec, cx);
-                let result = read(&whole, cx);
-                if result.is_ok() && !cx.failed_since(attempt) {
-                    return result;
+    closest.restore(cx)
+}
+
+/// The readings of an object tried when it does not fit a struct as written.
+#[derive(Clone, Copy)]
+enum Other {
+    /// The value of the object's only key, which names no field.
+    Unwrapped,
+    /// The whole object as a one-field struct's field.
+    Whole,
+}
+
+impl Other {
+    /// This reading of `node`, or `None` when it does not apply.
+    fn read<T, const COUNT: usize>(
+        self,
+        node: &Node<'_>,
+        spec: &'static StructSpec,
+        cx: &mut Context,
+        read: &Build<'_, T, COUNT>,
+    ) -> Option<Result<T, Failed>> {
+        match self {
+            Other::Unwrapped => {
+                let inner = lone_unknown_entry(node, spec)?;
+                let result = cx.at(Segment::Key(inner.key.text.to_string()), |cx| {
+                    read_object(&inner.value, spec, None, cx, read)
+                });
+                cx.coerce(CoercionKind::UnwrappedObject, inner.key_span);
+                Some(result)
+            }
+            Other::Whole => {
+                let one_field = COUNT == 1 && spec.fields.len() == 1;
+                let NodeKind::Object(entries) = &node.kind else {
+                    return None;
+                };
+                if !one_field || entries.is_empty() || !cx.can_wrap(node) {
+                    return None;
                 }
-                closest = closest.or(Attempt::set_aside(result, attempt, cx));
+                Some(read(&Fields::wrapping(node, spec, cx), cx))
             }
         }
     }
-    closest.restore(cx)
 }
 
 /// A failed reading of a struct, its records set aside while another reading is tried.
@@ -127,7 +165,7 @@ impl<T> Attempt<T> {
 }
 
 /// The only entry of an object, when its key names no field (`{"review": {...}}`) and its
-/// value is (or is a string holding) an object.
+/// value is (or is a string holding) an object, or a list that may hold one.
 fn lone_unknown_entry<'n, 'a>(node: &'n Node<'a>, spec: &StructSpec) -> Option<&'n Entry<'a>> {
     let NodeKind::Object(entries) = &node.kind else {
         return None;
@@ -139,8 +177,8 @@ fn lone_unknown_entry<'n, 'a>(node: &'n Node<'a>, spec: &StructSpec) -> Option<&
         return None;
     }
     let holds_object = match &entry.value.kind {
-        NodeKind::Object(_) => true,
-        NodeKind::String(s) => s.text.trim_start().starts_with('{'),
+        NodeKind::Object(_) | NodeKind::Array(_) => true,
+        NodeKind::String(s) => s.text.trim_start().starts_with(['{', '[']),
         _ => false,
     };
     holds_object.then_some(entry)
