@@ -58,54 +58,49 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
         return VariantMatch::Exact(i);
     }
     let trimmed = text.trim();
-    let normalized: Vec<usize> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| keys_match(v.name, trimmed))
-        .map(|(i, _)| i)
-        .collect();
-    match normalized.len() {
-        0 => {}
-        1 => return VariantMatch::Normalized(normalized[0]),
-        _ => return VariantMatch::Ambiguous(normalized),
-    }
-    // An alias written exactly beats one that matches only after normalization.
-    for exact in [true, false] {
-        let aliased: Vec<usize> = variants
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| {
-                v.aliases.iter().any(|a| {
-                    if exact {
-                        *a == trimmed
-                    } else {
-                        keys_match(a, trimmed)
-                    }
-                })
-            })
-            .map(|(i, _)| i)
-            .collect();
-        match aliased.len() {
-            0 => {}
-            1 => return VariantMatch::Alias(aliased[0]),
-            _ => return VariantMatch::Ambiguous(aliased),
-        }
-    }
-    let folded: Vec<usize> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| {
+    let normalized = || matching(variants, |v| keys_match(v.name, trimmed));
+    let alias = || matching(variants, |v| v.aliases.contains(&trimmed));
+    let normalized_alias =
+        || matching(variants, |v| v.aliases.iter().any(|a| keys_match(a, trimmed)));
+    let folded = || {
+        matching(variants, |v| {
             std::iter::once(&v.name)
                 .chain(v.aliases)
                 .any(|n| keys_match_folded(n, trimmed))
         })
-        .map(|(i, _)| i)
-        .collect();
-    match folded.len() {
-        0 => {}
-        1 => return VariantMatch::Folded(folded[0]),
-        _ => return VariantMatch::Ambiguous(folded),
+    };
+    // Best first, each tried only when the ones before found nothing; an alias written
+    // exactly beats one that matches only after normalization.
+    let steps: [(&dyn Fn() -> Vec<usize>, fn(usize) -> VariantMatch); 4] = [
+        (&normalized, VariantMatch::Normalized),
+        (&alias, VariantMatch::Alias),
+        (&normalized_alias, VariantMatch::Alias),
+        (&folded, VariantMatch::Folded),
+    ];
+    for (find, each) in steps {
+        let found = find();
+        match found.as_slice() {
+            [] => {}
+            [i] => return each(*i),
+            _ => return VariantMatch::Ambiguous(found),
+        }
     }
+    in_sentence(text, variants)
+}
+
+/// The indices of the variants `matches` accepts.
+fn matching(variants: &[VariantNames], matches: impl Fn(&VariantNames) -> bool) -> Vec<usize> {
+    variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| matches(v))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The variant named as whole words inside a short sentence: for each variant the longest
+/// of its names found as consecutive words; the longest overall wins, equals are ambiguous.
+fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
     if text.len() > SHORT_TEXT {
         return VariantMatch::NoMatch;
     }
@@ -113,7 +108,6 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     if sentence.len() < 2 {
         return VariantMatch::NoMatch;
     }
-    // For each variant, the longest of its names found as consecutive whole words.
     let mut best_len = 0;
     let mut best: Vec<usize> = Vec::new();
     for (i, v) in variants.iter().enumerate() {
@@ -135,9 +129,9 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
             best.push(i);
         }
     }
-    match best.len() {
-        0 => VariantMatch::NoMatch,
-        1 => VariantMatch::InText(best[0]),
+    match best.as_slice() {
+        [] => VariantMatch::NoMatch,
+        [i] => VariantMatch::InText(*i),
         _ => VariantMatch::Ambiguous(best),
     }
 }
