@@ -77,9 +77,14 @@ pub(crate) fn best<T: Extract>(
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Error> {
     let mut choice = Choice::new(settings.tie_break);
+    // Values cut off by the end of the text that the type recognized but that did not fit.
+    let mut recognized: Vec<Span> = Vec::new();
     for candidate in candidates {
         if choice.settled(candidate.base_cost) {
             break; // every later candidate costs at least this much
+        }
+        if fragment_of(candidate, &recognized) {
+            continue;
         }
         if candidate.form == Form::Text {
             read_text(&mut choice, settings, text, candidate, paths);
@@ -95,7 +100,12 @@ pub(crate) fn best<T: Extract>(
         let weak = prose_braces(candidate, &parsed);
         match read::<T>(text, parsed, paths) {
             Ok(extracted) => choice.offer(extracted.report.score, candidate, extracted),
-            Err(unread) if !weak => choice.failures.unread(unread, candidate.span),
+            Err(unread) if !weak => {
+                if candidate.form == Form::Unclosed && unread.matched > 0 {
+                    recognized.push(candidate.span);
+                }
+                choice.failures.unread(unread, candidate.span)
+            }
             Err(_) => {} // braces in prose that fit nothing: not a value, not the error
         }
     }
@@ -105,6 +115,22 @@ pub(crate) fn best<T: Extract>(
         }
     }
     choice.finish(text)
+}
+
+/// Whether `candidate` was found inside an opener that never closed (`NestedValue`) whose
+/// value the type recognized (it matched fields or items) but that did not fit: the
+/// candidate is then a fragment of that value, and reading it alone would drop the rest
+/// silently (`[{"id": 1}, {"id": 2, "na` must not become the list of its second item). The
+/// value's own error stands.
+fn fragment_of(candidate: &Candidate, recognized: &[Span]) -> bool {
+    let nested = candidate
+        .context
+        .iter()
+        .any(|(kind, _)| *kind == RepairKind::NestedValue);
+    nested
+        && recognized
+            .iter()
+            .any(|s| s.start <= candidate.span.start && candidate.span.end <= s.end)
 }
 
 /// The reply as plain text, for a type that reads text: only when nothing else read, and

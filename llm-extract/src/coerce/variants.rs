@@ -60,8 +60,11 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     let trimmed = text.trim();
     let normalized = || matching(variants, |v| keys_match(v.name, trimmed));
     let alias = || matching(variants, |v| v.aliases.contains(&trimmed));
-    let normalized_alias =
-        || matching(variants, |v| v.aliases.iter().any(|a| keys_match(a, trimmed)));
+    let normalized_alias = || {
+        matching(variants, |v| {
+            v.aliases.iter().any(|a| keys_match(a, trimmed))
+        })
+    };
     let folded = || {
         matching(variants, |v| {
             std::iter::once(&v.name)
