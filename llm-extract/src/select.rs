@@ -98,7 +98,9 @@ pub(crate) fn best<T: Extract>(
             }
         };
         let weak = prose_braces(candidate, &parsed);
-        match read::<T>(text, parsed, paths) {
+        let read = read::<T>(text, parsed, paths)
+            .or_else(|unread| literal_reading(settings, text, candidate, paths).ok_or(unread));
+        match read {
             Ok(extracted) => choice.offer(extracted.report.score, candidate, extracted),
             Err(unread) if !weak => {
                 if candidate.form == Form::Unclosed && unread.matched > 0 {
@@ -115,6 +117,30 @@ pub(crate) fn best<T: Extract>(
         }
     }
     choice.finish(text)
+}
+
+/// A JSON string holding a document (`"{\"a\": 1}"`), read as the string it is, for a type
+/// the document does not fit (a `String`): the document is decoded only for a type that
+/// wants it.
+fn literal_reading<T: Extract>(
+    settings: &Settings,
+    text: &str,
+    candidate: &Candidate,
+    paths: RepairPaths,
+) -> Option<Extracted<T>> {
+    if candidate.form != Form::Embedded || !text[candidate.span.start..].starts_with('"') {
+        return None;
+    }
+    let literal = Candidate {
+        form: Form::Value,
+        context: (candidate.context.iter())
+            .filter(|(kind, _)| *kind != RepairKind::EmbeddedJson)
+            .copied()
+            .collect(),
+        ..candidate.clone()
+    };
+    let parsed = parse_checked(settings, text, &literal, paths).ok()?;
+    read::<T>(text, parsed, paths).ok()
 }
 
 /// Whether `candidate` was found inside an opener that never closed (`NestedValue`) whose

@@ -38,6 +38,10 @@ fn number_in_string(node: &Node<'_>, cx: &mut Context) -> Option<Number> {
         cx.coerce(CoercionKind::StringToNumber, node.span);
         return Some(n);
     }
+    // A document written as a string (`"{\"a\": 1}"`) is not a sentence with a number in it.
+    if s.text.trim_start().starts_with(['{', '[']) {
+        return None;
+    }
     let n = number_in_text(&s.text)?;
     cx.coerce(CoercionKind::NumberFromText, node.span);
     Some(n)
