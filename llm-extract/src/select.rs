@@ -729,3 +729,50 @@ fn parse_embedded(
     parsed.end = candidate.span.end;
     Ok(parsed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issue(path: &str) -> Issue {
+        Issue::new(Category::Missing, Path::root().key(path), "missing")
+    }
+
+    #[test]
+    fn tie_breaks_by_position_and_the_larger_of_nested_values() {
+        let (early, late) = (Span::new(0, 10), Span::new(20, 30));
+        assert!(TieBreak::Last.prefers(late, early));
+        assert!(!TieBreak::Last.prefers(early, late));
+        assert!(TieBreak::First.prefers(early, late));
+        let (outer, inner) = (Span::new(0, 30), Span::new(5, 30));
+        assert!(TieBreak::Last.prefers(outer, inner));
+        let (outer, inner) = (Span::new(0, 30), Span::new(0, 10));
+        assert!(TieBreak::First.prefers(outer, inner));
+    }
+
+    #[test]
+    fn the_furthest_failure_is_kept() {
+        let mut f = Failures::default();
+        let unread = |issues: Vec<Issue>, matched| Unread { issues, matched };
+        // Nothing matched: beaten by a refusal, which is beaten by a partial match.
+        f.unread(unread(vec![issue("a")], 0), Span::new(0, 50));
+        f.refused(Error::single(Category::TooLarge, "big"), Span::new(0, 5));
+        assert_eq!(
+            f.furthest.as_ref().unwrap().1.category(),
+            Category::TooLarge
+        );
+        f.unread(unread(vec![issue("b"), issue("c")], 1), Span::new(0, 5));
+        f.unread(unread(vec![issue("d")], 1), Span::new(0, 5));
+        f.unread(unread(vec![issue("e")], 1), Span::new(0, 3));
+        let kept = &f.furthest.as_ref().unwrap().1;
+        assert_eq!(kept.issues()[0].path.to_string(), "$.d");
+        // More of the type matched wins over fewer issues.
+        f.unread(unread(vec![issue("x"), issue("y")], 3), Span::new(0, 1));
+        let kept = f.into_error("");
+        assert_eq!(kept.issues()[0].path.to_string(), "$.x");
+        assert_eq!(
+            Failures::default().into_error("text").category(),
+            Category::NotFound
+        );
+    }
+}

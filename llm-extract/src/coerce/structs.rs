@@ -108,8 +108,14 @@ impl Other {
             Other::Unwrapped => {
                 let inner = lone_unknown_entry(node, spec)?;
                 let result = cx.at(Segment::Key(inner.key.text.to_string()), |cx| {
-                    read_object(&inner.value, spec, None, cx, read)
-                });
+                    let before = cx.checkpoint();
+                    let value = as_container(&inner.value, cx);
+                    if !object_like(&value) {
+                        cx.rollback(before);
+                        return None;
+                    }
+                    Some(read_object(&value, spec, None, cx, read))
+                })?;
                 cx.coerce(CoercionKind::UnwrappedObject, inner.key_span);
                 Some(result)
             }
@@ -164,8 +170,7 @@ impl<T> Attempt<T> {
     }
 }
 
-/// The only entry of an object, when its key names no field (`{"review": {...}}`) and its
-/// value is (or is a string holding) an object, or a list that may hold one.
+/// The only entry of an object, when its key names no field (`{"review": {...}}`).
 fn lone_unknown_entry<'n, 'a>(node: &'n Node<'a>, spec: &StructSpec) -> Option<&'n Entry<'a>> {
     let NodeKind::Object(entries) = &node.kind else {
         return None;
@@ -173,15 +178,21 @@ fn lone_unknown_entry<'n, 'a>(node: &'n Node<'a>, spec: &StructSpec) -> Option<&
     let [entry] = entries.as_slice() else {
         return None;
     };
-    if best_field(spec.fields, &entry.key.text).is_some() {
-        return None;
-    }
-    let holds_object = match &entry.value.kind {
-        NodeKind::Object(_) | NodeKind::Array(_) => true,
-        NodeKind::String(s) => s.text.trim_start().starts_with(['{', '[']),
+    best_field(spec.fields, &entry.key.text)
+        .is_none()
+        .then_some(entry)
+}
+
+/// An object, or a list of one object: what an unwrapped value must be. Never a bare value,
+/// which the struct would wrap as its only field.
+fn object_like(node: &Node<'_>) -> bool {
+    match &node.kind {
+        NodeKind::Object(_) => true,
+        NodeKind::Array(items) => {
+            matches!(items.as_slice(), [item] if matches!(item.kind, NodeKind::Object(_)))
+        }
         _ => false,
-    };
-    holds_object.then_some(entry)
+    }
 }
 
 /// Matches `node`'s keys to `spec`'s fields: exact name, then normalized name, then alias.
