@@ -11,10 +11,12 @@ pub enum Completeness {
 }
 
 /// Which of two equally good readings of a reply wins (equal total cost of repairs and
-/// coercions).
+/// coercions), when neither was marked as the answer (a caller's marker, an answer tag such as
+/// `<json>`: that one wins a tie either way).
 ///
 /// Models often write an example or a draft before the answer, so by default the value written
-/// later wins. A reading that fits the type better always wins, wherever it is.
+/// later wins. A reading that fits the type better always wins, wherever it is. Of two nested
+/// values the larger wins under either setting.
 ///
 /// ```
 /// use llm_extract::{Extractor, TieBreak};
