@@ -1,4 +1,5 @@
-//! The entry points: settings, candidate ranking, and the schema-aligned choice of reading.
+//! The entry points: the settings builder, and each operation as a call into `select`, where
+//! the choice of reading and of the error to report is made.
 
 use crate::coerce::{Context, Extract};
 use crate::error::Error;

@@ -392,3 +392,24 @@ fn an_answer_tag_wins_a_tie_against_prose() {
     );
     assert_eq!(llm_extract::repair(reply).unwrap()["product"], "tagged");
 }
+
+/// Unwrapping and the whole-object reading both apply at every level of this nesting; trying
+/// both at each level would read the levels below again and again (exponential).
+#[test]
+fn nested_wrappers_that_never_fit_take_linear_time() {
+    #[derive(Extract, Debug)]
+    #[allow(dead_code)]
+    struct Recursive {
+        inner: Box<Recursive>,
+    }
+    let depth = 120;
+    let text = format!("{}1{}", "{\"a\": ".repeat(depth), "}".repeat(depth));
+    let start = std::time::Instant::now();
+    assert!(llm_extract::from_str::<Recursive>(&text).is_err());
+    assert!(llm_extract::from_str::<Vec<Recursive>>(&text).is_err());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+}

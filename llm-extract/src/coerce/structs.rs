@@ -27,8 +27,8 @@ pub struct Fields<'n, 'a, const COUNT: usize> {
 ///
 /// In lenient mode, a string holding a JSON object is decoded first
 /// ([`CoercionKind::DecodedString`]). When the object as written does not fit (the reading
-/// failed, or left issues) and its reading found no field's key, two other readings are
-/// tried, and the first that fits wins:
+/// failed, or left issues) and its reading found no field's key, the first of these other
+/// readings that applies is tried:
 /// - an object with one key that names no field stands for its value (`{"review": {...}}`
 ///   for a `Review`, [`CoercionKind::UnwrappedObject`]), at any depth
 ///   (`{"data": {"review": {...}}}`);
@@ -36,8 +36,9 @@ pub struct Fields<'n, 'a, const COUNT: usize> {
 ///   ([`CoercionKind::WrappedInStruct`]).
 ///
 /// When none fits, the reading with the fewest issues is reported (the object as written on
-/// a tie). Since the other readings apply only when the written one found no field's key, the
-/// written one read no value, and nothing is read twice: nesting stays linear.
+/// a tie). The other readings apply only when the written one found no field's key (so it read
+/// no value), and only the first that applies is tried: no value is read twice, and nesting
+/// stays linear (the whole-object reading wraps one node at most twice).
 pub fn object<T, const COUNT: usize>(
     node: &Node<'_>,
     spec: &'static StructSpec,
@@ -82,6 +83,9 @@ fn read_object<T, const COUNT: usize>(
             return result;
         }
         closest = closest.or(Attempt::set_aside(result, attempt, cx));
+        // One other reading per object: trying both would read the value under the key again
+        // through the whole-object reading, at every level of a nesting (exponential).
+        break;
     }
     closest.restore(cx)
 }

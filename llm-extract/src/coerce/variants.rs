@@ -74,7 +74,7 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     };
     // Best first, each tried only when the ones before found nothing; an alias written
     // exactly beats one that matches only after normalization.
-    let steps: [(&dyn Fn() -> Vec<usize>, fn(usize) -> VariantMatch); 4] = [
+    let steps: [Step<'_>; 4] = [
         (&normalized, VariantMatch::Normalized),
         (&alias, VariantMatch::Alias),
         (&normalized_alias, VariantMatch::Alias),
@@ -90,6 +90,9 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     }
     in_sentence(text, variants)
 }
+
+/// One step of [`match_variant`]: the variants it finds, and what one found means.
+type Step<'f> = (&'f dyn Fn() -> Vec<usize>, fn(usize) -> VariantMatch);
 
 /// The indices of the variants `matches` accepts.
 fn matching(variants: &[VariantNames], matches: impl Fn(&VariantNames) -> bool) -> Vec<usize> {
