@@ -122,7 +122,7 @@ fn a_missing_field_of_a_value_cut_off_says_so_and_where() {
     assert_eq!((at.line, at.column), (1, reply.len() + 1));
     assert!(
         err.to_string()
-            .ends_with("the reply was cut off at line 1 column 42"),
+            .ends_with("the reply was truncated, cut off at line 1 column 42"),
         "{err}"
     );
     // On a later line, the line and column of the end.

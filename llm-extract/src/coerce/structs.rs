@@ -456,7 +456,7 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
             )
             .at(span);
         }
-        let message = format!("missing field `{name}`: the reply was cut off");
+        let message = format!("missing field `{name}`: the reply was truncated, cut off");
         Issue::new(Category::Missing, cx.path(), message).at(Span::at(self.span.end))
     }
 

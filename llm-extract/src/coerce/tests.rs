@@ -500,7 +500,7 @@ fn a_missing_field_of_a_cut_off_object_points_at_the_cut() {
     assert_eq!(issue.path.to_string(), "$.name_hint");
     assert_eq!(
         issue.message,
-        "missing field `name_hint`: the reply was cut off"
+        "missing field `name_hint`: the reply was truncated, cut off"
     );
     assert_eq!(issue.span, Some(Span::at(node.span.end)));
 }
