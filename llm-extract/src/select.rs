@@ -308,7 +308,9 @@ pub(crate) fn every<T: Extract>(
             }
         };
         let weak = prose_braces(candidate, &parsed);
-        match read::<T>(text, parsed, paths) {
+        // Positions are worked out once for every value below: one pass over the text, where
+        // one pass per value would be quadratic in a reply holding many values.
+        match read::<T>(text, parsed, RepairPaths::Skip) {
             Ok(extracted) => out.push(extracted),
             Err(unread) if !weak => failures.unread(unread, candidate.span),
             Err(_) => {}
@@ -318,6 +320,16 @@ pub(crate) fn every<T: Extract>(
         return Err(failures.into_error(text));
     }
     out.sort_by_key(|e| e.report.span.start);
+    if paths == RepairPaths::Record {
+        let offsets: Vec<usize> = out
+            .iter()
+            .flat_map(|e| e.report.repairs.iter().map(|r| r.span.start))
+            .collect();
+        let mut positions = Position::of_many(text, &offsets).into_iter();
+        for repair in out.iter_mut().flat_map(|e| e.report.repairs.iter_mut()) {
+            repair.position = positions.next();
+        }
+    }
     Ok(out)
 }
 
