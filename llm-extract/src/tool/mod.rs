@@ -316,89 +316,30 @@ impl Extractor {
 
     /// [`read`] with these settings.
     pub fn read_tool_calls(&self, text: &str) -> Reply {
-        let settings = self.settings.tool;
-        let w = wire::read(text);
-        let mut hits = w.hits;
-        let mut misses = w.misses;
-        let mut thoughts = w.thoughts;
-        let mut answer = Vec::new();
-        for (span, region) in w.gaps {
-            match region {
-                Region::ClosedReasoning => continue,
-                Region::Answer => answer.push(span),
-                Region::OpenReasoning => {}
-            }
-            gap_calls(text, span, region, &mut hits, &mut misses);
-        }
-        thoughts.sort_by_key(|s| s.start);
-        hits.sort_by_key(|h| h.span.start);
-        misses.sort_by_key(|m| m.span.start);
+        let found = find_calls(text);
         let mut reply = Reply {
             calls: Vec::new(),
             incomplete: Vec::new(),
             rejected: Vec::new(),
-            text: answer
+            text: found
+                .answer
                 .iter()
                 .map(|s| text[s.start..s.end].trim())
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
                 .join("\n"),
-            thoughts: thoughts
+            thoughts: found
+                .thoughts
                 .iter()
                 .map(|s| text[s.start..s.end].trim().to_string())
                 .collect(),
         };
-        for hit in hits {
-            if settings.formats & hit.format.bit() == 0 {
-                reply.rejected.push(Rejected {
-                    format: Some(hit.format),
-                    span: hit.span,
-                    reason: format!("the {} format is not enabled on this Extractor", hit.format),
-                });
-                continue;
-            }
-            if hit.region == Region::ClosedReasoning {
-                reply.rejected.push(Rejected {
-                    format: Some(hit.format),
-                    span: hit.span,
-                    reason: format!(
-                        "a call to `{}` written inside a closed reasoning block (a draft, not a call)",
-                        hit.call.name
-                    ),
-                });
-                continue;
-            }
-            let found = Found {
-                call: to_tool_call(&hit.call),
-                format: hit.format,
-                span: hit.span,
-                complete: hit.complete,
-                in_reasoning: hit.region == Region::OpenReasoning,
-                raw: hit.call,
-            };
-            if found.complete {
-                reply.calls.push(found);
-            } else {
-                if settings.allow_incomplete {
-                    reply.calls.push(found.clone());
-                }
-                reply.incomplete.push(found);
-            }
+        for hit in found.hits {
+            reply.take_hit(hit, self.settings.tool);
         }
-        for miss in misses {
-            let mut reason = miss.reason;
-            if miss.region == Region::ClosedReasoning {
-                reason.push_str(" (inside a closed reasoning block)");
-            }
-            if miss.incomplete && !reason.contains("cut off") {
-                reason.push_str("; the text was cut off here");
-            }
-            reply.rejected.push(Rejected {
-                format: miss.format,
-                span: miss.span,
-                reason,
-            });
-        }
+        reply
+            .rejected
+            .extend(found.misses.into_iter().map(rejected));
         reply
     }
 
@@ -489,6 +430,97 @@ impl Extractor {
     }
 }
 
+/// Every call and miss in a reply, in text order, with the answer text and reasoning.
+struct Calls {
+    hits: Vec<wire::Hit>,
+    misses: Vec<wire::Miss>,
+    thoughts: Vec<Span>,
+    /// The text outside calls and reasoning.
+    answer: Vec<Span>,
+}
+
+/// The token formats first (one pass over the tokens), then the pythonic lists and JSON
+/// values in the text between tokens; closed reasoning is searched by neither.
+fn find_calls(text: &str) -> Calls {
+    let w = wire::read(text);
+    let mut found = Calls {
+        hits: w.hits,
+        misses: w.misses,
+        thoughts: w.thoughts,
+        answer: Vec::new(),
+    };
+    for (span, region) in w.gaps {
+        match region {
+            Region::ClosedReasoning => continue,
+            Region::Answer => found.answer.push(span),
+            Region::OpenReasoning => {}
+        }
+        gap_calls(text, span, region, &mut found.hits, &mut found.misses);
+    }
+    found.thoughts.sort_by_key(|s| s.start);
+    found.hits.sort_by_key(|h| h.span.start);
+    found.misses.sort_by_key(|m| m.span.start);
+    found
+}
+
+impl Reply {
+    /// Files one call found in the text: a call, a call cut off (also a call when the caller
+    /// opted in), or a rejection (its format is off, or it is a draft in closed reasoning).
+    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings) {
+        if settings.formats & hit.format.bit() == 0 {
+            self.rejected.push(Rejected {
+                format: Some(hit.format),
+                span: hit.span,
+                reason: format!("the {} format is not enabled on this Extractor", hit.format),
+            });
+            return;
+        }
+        if hit.region == Region::ClosedReasoning {
+            self.rejected.push(Rejected {
+                format: Some(hit.format),
+                span: hit.span,
+                reason: format!(
+                    "a call to `{}` written inside a closed reasoning block (a draft, not a call)",
+                    hit.call.name
+                ),
+            });
+            return;
+        }
+        let found = Found {
+            call: to_tool_call(&hit.call),
+            format: hit.format,
+            span: hit.span,
+            complete: hit.complete,
+            in_reasoning: hit.region == Region::OpenReasoning,
+            raw: hit.call,
+        };
+        if found.complete {
+            self.calls.push(found);
+        } else {
+            if settings.allow_incomplete {
+                self.calls.push(found.clone());
+            }
+            self.incomplete.push(found);
+        }
+    }
+}
+
+/// A candidate that was not a call, with where it was and whether it was cut off.
+fn rejected(miss: wire::Miss) -> Rejected {
+    let mut reason = miss.reason;
+    if miss.region == Region::ClosedReasoning {
+        reason.push_str(" (inside a closed reasoning block)");
+    }
+    if miss.incomplete && !reason.contains("cut off") {
+        reason.push_str("; the text was cut off here");
+    }
+    Rejected {
+        format: miss.format,
+        span: miss.span,
+        reason,
+    }
+}
+
 /// Pythonic lists, then JSON values, in text between tokens.
 fn gap_calls(
     text: &str,
@@ -497,6 +529,27 @@ fn gap_calls(
     hits: &mut Vec<wire::Hit>,
     misses: &mut Vec<wire::Miss>,
 ) {
+    let json_pieces = pythonic_calls(text, span, region, hits, misses);
+    for (a, b) in json_pieces {
+        json_calls(
+            text,
+            Span::new(span.start + a, span.start + b),
+            region,
+            hits,
+            misses,
+        );
+    }
+}
+
+/// The pythonic call lists in the gap at `span`: their calls (or why a list was not one),
+/// and the stretches between them (relative to the gap), left for JSON values.
+fn pythonic_calls(
+    text: &str,
+    span: Span,
+    region: Region,
+    hits: &mut Vec<wire::Hit>,
+    misses: &mut Vec<wire::Miss>,
+) -> Vec<(usize, usize)> {
     let gap = &text[span.start..span.end];
     let mut json_from = 0;
     let mut pieces: Vec<(usize, usize)> = Vec::new();
@@ -541,36 +594,44 @@ fn gap_calls(
         }
     }
     pieces.push((json_from, gap.len()));
-    for (a, b) in pieces {
-        if a >= b || !gap[a..b].contains(['{', '[']) {
+    pieces
+}
+
+/// The JSON values in `piece` that are tool calls (or why one was not).
+fn json_calls(
+    text: &str,
+    piece: Span,
+    region: Region,
+    hits: &mut Vec<wire::Hit>,
+    misses: &mut Vec<wire::Miss>,
+) {
+    let slice = &text[piece.start..piece.end];
+    if slice.is_empty() || !slice.contains(['{', '[']) {
+        return;
+    }
+    let Ok(values) = JSON.extract_all::<Value>(slice) else {
+        return;
+    };
+    for v in values {
+        if !(v.value.is_object() || v.value.is_array()) {
             continue;
         }
-        let piece = &gap[a..b];
-        let base = span.start + a;
-        let Ok(values) = JSON.extract_all::<Value>(piece) else {
-            continue;
-        };
-        for v in values {
-            if !(v.value.is_object() || v.value.is_array()) {
-                continue;
-            }
-            let at = v.report.span.shift(base);
-            match shape::calls_in(&v.value, shape::Context::Prose) {
-                Ok(calls) => hits.extend(calls.into_iter().map(|call| wire::Hit {
-                    call,
-                    format: Format::Json,
-                    span: at,
-                    complete: v.report.complete,
-                    region,
-                })),
-                Err(reason) => misses.push(wire::Miss {
-                    span: at,
-                    format: None,
-                    reason,
-                    incomplete: !v.report.complete,
-                    region,
-                }),
-            }
+        let at = v.report.span.shift(piece.start);
+        match shape::calls_in(&v.value, shape::Context::Prose) {
+            Ok(calls) => hits.extend(calls.into_iter().map(|call| wire::Hit {
+                call,
+                format: Format::Json,
+                span: at,
+                complete: v.report.complete,
+                region,
+            })),
+            Err(reason) => misses.push(wire::Miss {
+                span: at,
+                format: None,
+                reason,
+                incomplete: !v.report.complete,
+                region,
+            }),
         }
     }
 }
