@@ -518,3 +518,103 @@ fn many_unclosed_reasoning_tokens_take_linear_time() {
         );
     }
 }
+
+#[test]
+fn a_cut_off_pythonic_call_is_incomplete_and_runs_only_when_the_caller_opts_in() {
+    for text in [
+        r#"[get_weather(city="Par"#,
+        r#"<|python_start|>[get_weather(city="Par"#,
+        r#"<|tool_call_start|>[get_weather(city="Par"#,
+        "I'll check.\n[get_weather(city=\"Par",
+    ] {
+        // By default: never a call, reported as cut off.
+        let reply = tool::read(text);
+        assert!(reply.calls.is_empty(), "{text}: {reply:#?}");
+        assert_eq!(reply.incomplete.len(), 1, "{text}: {reply:#?}");
+        assert_eq!(reply.incomplete[0].call.name, "get_weather");
+        assert_eq!(reply.incomplete[0].format, Format::Pythonic);
+        assert!(!reply.incomplete[0].complete);
+        assert!(tool::tool_calls(text).is_empty(), "{text}");
+        let err = tool::tool_call(text).unwrap_err();
+        assert_eq!(err.category(), Category::Incomplete, "{text}: {err}");
+        assert!(
+            err.to_string().contains("`get_weather` was cut off"),
+            "{text}: {err}"
+        );
+        assert!(tool::calls::<Tool>(text).is_err(), "{text}");
+        // Opted in: the call with what its arguments held, marked incomplete.
+        let e = Extractor::new().allow_incomplete_tool_calls();
+        let reply = e.read_tool_calls(text);
+        assert_eq!(reply.calls.len(), 1, "{text}: {reply:#?}");
+        assert!(!reply.calls[0].complete);
+        assert_eq!(
+            Value::Object(reply.calls[0].call.arguments.clone()),
+            json!({"city": "Par"})
+        );
+        assert_eq!(
+            e.calls::<Tool>(text).unwrap(),
+            vec![Tool::GetWeather {
+                city: "Par".into(),
+                days: None
+            }]
+        );
+    }
+    // Calls before the cut in the same list are cut off with it (the list never ended).
+    let text = "[search(q='x'), get_weather(city='Paris', da";
+    let reply = tool::read(text);
+    assert!(reply.calls.is_empty());
+    let names: Vec<&str> = reply
+        .incomplete
+        .iter()
+        .map(|f| f.call.name.as_str())
+        .collect();
+    assert_eq!(names, ["search", "get_weather"]);
+    assert_eq!(
+        Value::Object(reply.incomplete[1].call.arguments.clone()),
+        json!({"city": "Paris"})
+    );
+}
+
+/// The text an issue's span covers.
+fn spanned<'t>(text: &'t str, err: &llm_extract::Error) -> &'t str {
+    let span = err.issues()[0].span.expect("the issue has a span");
+    &text[span.start..span.end]
+}
+
+#[test]
+fn an_argument_error_points_at_the_argument_in_the_reply() {
+    // The bad value is `300` (out of range for `days: Option<u8>`) in every format; the error's
+    // position is that of `300` in the reply, also inside a JSON string (OpenAI) where the
+    // decoded text has other offsets than the reply.
+    for text in [
+        r#"{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"days\": 300}"}}"#,
+        r#"{"tool_calls": [{"id": "c", "type": "function", "function": {"name": "search", "arguments": "{\"q\": \"x\"}"}}, {"id": "d", "type": "function", "function": {"name": "get_weather", "arguments": "{\n  \"city\": \"Paris\",\n  \"days\": 300\n}"}}]}"#,
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 300}}\n</tool_call>",
+        "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\", \"days\": 300}",
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n300\n</parameter>\n</function>\n</tool_call>",
+        "<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n<parameter name=\"days\">300</parameter>\n</invoke>",
+        "[get_weather(city='Paris', days=300)]",
+        "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\", \"days\": 300}<|call|>",
+    ] {
+        let err = tool::calls::<Tool>(text).unwrap_err();
+        assert!(err.to_string().contains("300"), "{text}: {err}");
+        assert_eq!(spanned(text, &err), "300", "{text}: {err:?}");
+        let at = text.find("300").unwrap();
+        let position = err.issues()[0].position.expect("a line and column");
+        let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        assert_eq!(
+            (position.line, position.column),
+            (
+                text[..at].matches('\n').count() + 1,
+                text[line_start..at].chars().count() + 1
+            ),
+            "{text}"
+        );
+    }
+    // A missing argument points at the arguments written inside the string.
+    let text = r#"{"name": "get_weather", "arguments": "{\"days\": 3}"}"#;
+    let err = tool::calls::<Tool>(text).unwrap_err();
+    assert!(err.to_string().contains("missing field `city`"), "{err}");
+    let span = err.issues()[0].span.unwrap();
+    assert_eq!(span.start, text.find(r#"{\"days"#).unwrap(), "{err:?}");
+}

@@ -24,6 +24,7 @@
 mod python;
 mod scan;
 mod shape;
+mod source;
 mod wire;
 
 #[cfg(feature = "schema")]
@@ -396,28 +397,9 @@ impl Extractor {
         let mut out = Vec::with_capacity(reply.calls.len());
         let mut issues = Vec::new();
         for (i, found) in reply.calls.iter().enumerate() {
-            match typed::<T>(&found.raw) {
+            match typed::<T>(&found.raw, arguments_node(&found.raw)) {
                 Ok(value) => out.push(value),
-                Err(found_issues) => {
-                    for mut issue in found_issues {
-                        // At the root, a variant that matches nothing is a tool that does not
-                        // exist; say it in those words (the allowed names stay in `expected`).
-                        if issue.category == Category::Variant && issue.path.is_root() {
-                            issue.message = format!("there is no tool named `{}`", found.raw.name);
-                        }
-                        issue.message = format!(
-                            "tool call {} (`{}`, {}): {}",
-                            i + 1,
-                            found.raw.name,
-                            found.format,
-                            issue.message
-                        );
-                        if issue.span.is_none_or(|s| s.is_empty()) {
-                            issue.span = Some(found.span);
-                        }
-                        issues.push(issue);
-                    }
-                }
+                Err(first) => issues.extend(call_issues::<T>(text, i, found, first)),
             }
         }
         if !issues.is_empty() {
@@ -428,6 +410,36 @@ impl Extractor {
         }
         Ok(out)
     }
+}
+
+/// The issues of call `i`, which `T` could not read (`first`, from the first reading): each
+/// names the call and the tool, and points at the argument it is about in the reply.
+fn call_issues<T: Extract>(text: &str, i: usize, found: &Found, first: Vec<Issue>) -> Vec<Issue> {
+    // Read again with every argument placed where it was written (the same values, so the
+    // same issues), for positions in the reply.
+    let placed = source::place(text, &found.raw, arguments_node(&found.raw))
+        .and_then(|args| typed::<T>(&found.raw, args).err());
+    let spans_known = placed.is_some();
+    let mut issues = placed.unwrap_or(first);
+    for issue in &mut issues {
+        // At the root, a variant that matches nothing is a tool that does not exist; say it
+        // in those words (the allowed names stay in `expected`).
+        if issue.category == Category::Variant && issue.path.is_root() {
+            issue.message = format!("there is no tool named `{}`", found.raw.name);
+        }
+        issue.message = format!(
+            "tool call {} (`{}`, {}): {}",
+            i + 1,
+            found.raw.name,
+            found.format,
+            issue.message
+        );
+        // Without positions, an empty span is a default one: the call is the best place.
+        if issue.span.is_none() || (!spans_known && issue.span.is_some_and(|s| s.is_empty())) {
+            issue.span = Some(found.span);
+        }
+    }
+    issues
 }
 
 /// Every call and miss in a reply, in text order, with the answer text and reasoning.
@@ -561,30 +573,35 @@ fn pythonic_calls(
             continue;
         }
         let whole_start = span.start + at;
+        let pythonic = |call, span, complete| wire::Hit {
+            call: wire::python_call(call, whole_start),
+            format: Format::Pythonic,
+            span,
+            complete,
+            region,
+        };
         match python::read_calls(&gap[at..]) {
             Ok((calls, n)) => {
                 let whole = Span::new(whole_start, whole_start + n);
-                for c in calls {
-                    hits.push(wire::Hit {
-                        call: RawCall::json(c.name, None, c.arguments),
-                        format: Format::Pythonic,
-                        span: whole,
-                        complete: true,
-                        region,
-                    });
-                }
+                hits.extend(calls.into_iter().map(|c| pythonic(c, whole, true)));
                 pieces.push((json_from, at));
                 json_from = at + n;
                 pos = at + n;
             }
-            Err(python::PyError::Incomplete) => {
-                misses.push(wire::Miss {
-                    span: Span::new(whole_start, span.end),
-                    format: Some(Format::Pythonic),
-                    reason: "the pythonic call list was cut off before its end".into(),
-                    incomplete: true,
-                    region,
-                });
+            Err(python::PyError::Incomplete(calls)) => {
+                // Cut off: the calls read so far are incomplete (run only if the caller opted
+                // in), or, when none got as far as its `(`, a miss saying so.
+                let whole = Span::new(whole_start, span.end);
+                if calls.is_empty() {
+                    misses.push(wire::Miss {
+                        span: whole,
+                        format: Some(Format::Pythonic),
+                        reason: "the pythonic call list was cut off before its end".into(),
+                        incomplete: true,
+                        region,
+                    });
+                }
+                hits.extend(calls.into_iter().map(|c| pythonic(c, whole, false)));
                 pieces.push((json_from, at));
                 json_from = gap.len();
                 break;
@@ -618,7 +635,7 @@ fn json_calls(
         }
         let at = v.report.span.shift(piece.start);
         match shape::calls_in(&v.value, shape::Context::Prose) {
-            Ok(calls) => hits.extend(calls.into_iter().map(|call| wire::Hit {
+            Ok(calls) => hits.extend(shape::placed(calls, at).into_iter().map(|call| wire::Hit {
                 call,
                 format: Format::Json,
                 span: at,
@@ -770,10 +787,9 @@ fn text_node(text: &str) -> Node<'static> {
     )
 }
 
-/// Reads `raw` as a `T`: as `{name: arguments}` and as `{"name", "arguments"}`, the reading
-/// without issues and with the lower cost winning.
-fn typed<T: Extract>(raw: &RawCall) -> Result<T, Vec<Issue>> {
-    let args = arguments_node(raw);
+/// Reads `raw`, its arguments as `args`, as a `T`: as `{name: arguments}` and as
+/// `{"name", "arguments"}`, the reading without issues and with the lower cost winning.
+fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>> {
     let external = object(vec![(raw.name.clone(), args.clone())]);
     let mut adjacent_entries = vec![
         (
