@@ -618,3 +618,124 @@ fn an_argument_error_points_at_the_argument_in_the_reply() {
     let span = err.issues()[0].span.unwrap();
     assert_eq!(span.start, text.find(r#"{\"days"#).unwrap(), "{err:?}");
 }
+
+/// The same tools adjacently tagged, the shape of a tool call (`{"name", "arguments"}`), as a
+/// user writes them to share one definition with serde and the provider's tool list.
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum NamedTool {
+    /// Search the web.
+    Search { q: String },
+    /// The weather forecast for a city.
+    #[extract(alias = "forecast")]
+    GetWeather {
+        city: String,
+        #[extract(min = 1, max = 7)]
+        days: Option<u8>,
+    },
+}
+
+#[test]
+fn a_derived_adjacently_tagged_enum_reads_every_format() {
+    for (what, text, _, calls) in fixtures() {
+        let typed: Vec<NamedTool> = tool::calls(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let want: Vec<NamedTool> = calls
+            .iter()
+            .map(|(name, args)| match *name {
+                "search" => NamedTool::Search {
+                    q: args["q"].as_str().unwrap().into(),
+                },
+                _ => NamedTool::GetWeather {
+                    city: args["city"].as_str().unwrap().into(),
+                    days: args.get("days").and_then(Value::as_u64).map(|d| d as u8),
+                },
+            })
+            .collect();
+        assert_eq!(typed, want, "{what}");
+    }
+    // The tool name is matched like a variant name: normalized, and by alias.
+    let calls: Vec<NamedTool> = tool::calls(
+        "[TOOL_CALLS] [{\"name\": \"GetWeather\", \"arguments\": {\"city\": \"Oslo\"}}, {\"name\": \"forecast\", \"arguments\": {\"city\": \"Rome\", \"days\": 2}}]",
+    )
+    .unwrap();
+    assert_eq!(
+        calls,
+        [
+            NamedTool::GetWeather {
+                city: "Oslo".into(),
+                days: None
+            },
+            NamedTool::GetWeather {
+                city: "Rome".into(),
+                days: Some(2)
+            }
+        ]
+    );
+    // Validation rules of the arguments hold, and errors name the tool and the argument path.
+    let err = tool::calls::<NamedTool>("[get_weather(city='Paris', days=9)]").unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("tool call 1 (`get_weather`, pythonic)") && message.contains("days"),
+        "{message}"
+    );
+    assert_eq!(err.category(), Category::Validation, "{message}");
+    let err = tool::calls::<NamedTool>(
+        "<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>",
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("`delete_all`"), "{err}");
+    assert_eq!(err.category(), Category::Variant, "{err}");
+}
+
+#[test]
+fn a_derived_adjacently_tagged_enum_is_each_providers_tool_list() {
+    use llm_extract::tool::{definitions, Provider};
+    let openai = definitions::<NamedTool>(Provider::OpenAi);
+    assert_eq!(
+        openai,
+        json!([
+            {"type": "function", "function": {
+                "name": "search",
+                "description": "Search the web.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"q": {"type": "string"}},
+                    "required": ["q"],
+                    "additionalProperties": false
+                },
+                "strict": true
+            }},
+            {"type": "function", "function": {
+                "name": "get_weather",
+                "description": "The weather forecast for a city.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "days": {"type": ["integer", "null"], "minimum": 1, "maximum": 7}
+                    },
+                    "required": ["city", "days"],
+                    "additionalProperties": false
+                },
+                "strict": true
+            }}
+        ])
+    );
+    let anthropic = definitions::<NamedTool>(Provider::Anthropic);
+    assert_eq!(anthropic[1]["name"], "get_weather");
+    assert_eq!(anthropic[1]["input_schema"]["required"], json!(["city"]));
+    assert_eq!(anthropic[1]["input_schema"]["additionalProperties"], false);
+    let gemini = definitions::<NamedTool>(Provider::Gemini);
+    let declarations = &gemini[0]["functionDeclarations"];
+    assert_eq!(declarations[0]["name"], "search");
+    assert_eq!(
+        declarations[1]["parameters"]["properties"]["days"],
+        json!({"type": "integer", "nullable": true, "minimum": 1, "maximum": 7})
+    );
+    // Every tool name the list declares reads back as that tool.
+    for tool in openai.as_array().unwrap() {
+        let name = tool["function"]["name"].as_str().unwrap();
+        let call = format!("<tool_call>{{\"name\": \"{name}\", \"arguments\": {{\"q\": \"x\", \"city\": \"Oslo\"}}}}</tool_call>");
+        assert!(tool::calls::<NamedTool>(&call).is_ok(), "{name}");
+    }
+}
