@@ -300,6 +300,46 @@ fn a_call_inside_reasoning_left_open_at_the_end_is_found_and_flagged() {
 }
 
 #[test]
+fn a_call_in_reasoning_left_open_is_found_in_every_reasoning_form_and_format() {
+    let weather = "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}";
+    let rows = [
+        format!("<think>\nThe user wants Paris weather.\n<tool_call>\n{weather}\n</tool_call>"),
+        format!("<thinking>Calling the tool.\n<tool_call>{weather}</tool_call>"),
+        format!("<reasoning>I will call it: {weather}"),
+        "<think>Let me call it.\n[get_weather(city='Paris')]".to_string(),
+        "<thinking>ok <function=get_weather>{\"city\": \"Paris\"}</function>".to_string(),
+        "<think>now\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>".to_string(),
+        "<|START_THINKING|>I need the weather.<|START_ACTION|>[{\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}]<|END_ACTION|>".to_string(),
+        // A closed block first, then one left open: only the open one holds the call.
+        format!("<think>draft: <tool_call>{{\"name\": \"delete_all\", \"arguments\": {{}}}}</tool_call></think>\nChecking.\n<think>calling\n<tool_call>{weather}</tool_call>"),
+    ];
+    for text in &rows {
+        let reply = tool::read(text);
+        let names: Vec<&str> = reply.calls.iter().map(|f| f.call.name.as_str()).collect();
+        assert_eq!(names, ["get_weather"], "{text}: {reply:#?}");
+        let found = &reply.calls[0];
+        assert!(found.in_reasoning && found.complete, "{text}: {reply:#?}");
+        assert_eq!(found.call.arguments["city"], "Paris", "{text}");
+        // The reasoning is still reasoning, and the call is a call for every entry point.
+        assert!(!reply.thoughts.is_empty(), "{text}: {reply:#?}");
+        assert_eq!(tool::tool_call(text).unwrap().name, "get_weather", "{text}");
+        assert_eq!(
+            tool::calls::<Tool>(text).unwrap(),
+            [Tool::GetWeather {
+                city: "Paris".into(),
+                days: None
+            }],
+            "{text}"
+        );
+    }
+    // A call cut off inside open reasoning is incomplete like any other.
+    let cut = "<think>calling <tool_call>{\"name\": \"run_shell\", \"arguments\": {\"cmd\": \"rm -rf /tmp/bu";
+    let reply = tool::read(cut);
+    assert!(reply.calls.is_empty());
+    assert!(reply.incomplete[0].in_reasoning && !reply.incomplete[0].complete);
+}
+
+#[test]
 fn no_call_gives_an_empty_list_and_a_reasoned_error() {
     for text in [
         "",
