@@ -10,6 +10,17 @@ pub enum Completeness {
     RequireComplete,
 }
 
+/// Whether a value written inside reasoning (`<think>...</think>` and the like) may be read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ReasoningValues {
+    /// Never: a draft answer inside reasoning is not the answer.
+    #[default]
+    Never,
+    /// Only when nothing stands outside reasoning (no value, no labeled sections), and
+    /// reported (`RepairKind::FromReasoning`).
+    Fallback,
+}
+
 /// How deep values may nest unless `Extractor::max_depth` says otherwise.
 pub(crate) const DEFAULT_MAX_DEPTH: usize = 128;
 
@@ -19,6 +30,7 @@ pub(crate) struct Settings {
     pub marker_pairs: Vec<(String, String)>,
     pub tags: Vec<String>,
     pub reasoning_tags: Vec<String>,
+    pub reasoning_values: ReasoningValues,
     pub max_payload: Option<usize>,
     pub max_depth: usize,
     pub completeness: Completeness,
@@ -44,6 +56,7 @@ impl Default for Settings {
                 "response",
             ]),
             reasoning_tags: own(&["think", "thinking", "reasoning", "reflection", "thought"]),
+            reasoning_values: ReasoningValues::Never,
             max_payload: None,
             max_depth: DEFAULT_MAX_DEPTH,
             completeness: Completeness::AllowTruncated,

@@ -10,12 +10,13 @@
 //! Every scan here touches each byte a bounded number of times: there is no bracket matching
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
+mod reasoning;
 mod scan;
 pub(crate) mod sections;
 mod tags;
 
 use crate::report::RepairKind;
-use crate::settings::Settings;
+use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
 
 /// Where a candidate was found; decides its rank.
@@ -88,6 +89,11 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         candidates.extend(section_candidates(text, &regions));
     }
     rank(text, settings, &mut candidates);
+    let nothing_outside = candidates.iter().all(|c| c.form == Form::Text);
+    if nothing_outside && settings.reasoning_values == ReasoningValues::Fallback {
+        let inside: Vec<Span> = markup.thoughts.iter().map(|t| t.content).collect();
+        candidates.extend(reasoning::candidates(text, &inside));
+    }
     Located {
         candidates,
         thoughts: markup.thoughts.iter().map(|t| t.content).collect(),
