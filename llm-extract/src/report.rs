@@ -129,8 +129,10 @@ impl RepairKind {
             // A character of the text is lost, but nothing about the reading is in doubt.
             UnquotedString | TruncatedKey | InvalidUtf8 => 2,
             StrayBracket | MissingBracket => 3,
-            LabeledSections | SkippedText => 4,
+            SkippedText => 4,
             TextAsValue => 6,
+            // Read only when no value written as one fits: above any value's surroundings.
+            LabeledSections => 20,
             // A last resort: read only when nothing outside reasoning was there.
             FromReasoning => 24,
             // A truncated reply with many small repairs must still beat a value found inside

@@ -38,8 +38,18 @@ pub(crate) fn readings<'t, 'c>(
     // In disjoint mode candidates come in start order, so everything taken so far lies
     // before `taken_end`: one comparison per candidate instead of a scan of all taken.
     let mut taken_end = 0usize;
+    // Every value in the text: labeled sections only when no value is written as one.
+    let values_written = candidates
+        .iter()
+        .any(|c| matches!(c.form, Form::Value | Form::Unclosed | Form::Embedded));
     order.into_iter().filter_map(move |candidate| {
         if overlap == Overlap::Disjoint && candidate.span.start < taken_end {
+            return None;
+        }
+        if overlap == Overlap::Disjoint
+            && values_written
+            && matches!(candidate.form, Form::Sections(_))
+        {
             return None;
         }
         if overlap == Overlap::Disjoint && candidate.form == Form::Text {
@@ -144,14 +154,9 @@ pub(crate) fn parse_candidate<'t>(
             ),
             repairs: Vec::new(),
         }
-    } else if candidate.form == Form::Sections {
-        let node = crate::locate::sections::sections(text, candidate.span)
-            .ok_or_else(|| Error::not_found(text))?;
-        Parsed {
-            end: candidate.span.end,
-            node,
-            repairs: Vec::new(),
-        }
+    } else if let Form::Sections(lists) = candidate.form {
+        crate::locate::sections::read(text, candidate.span, lists)
+            .ok_or_else(|| Error::not_found(text))?
     } else if candidate.form == Form::Embedded {
         parse_embedded(text, candidate, settings)?
     } else {
@@ -168,7 +173,10 @@ pub(crate) fn parse_candidate_value(
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<parse::ParsedValue, Error> {
-    if matches!(candidate.form, Form::Sections | Form::Embedded | Form::Text) {
+    if matches!(
+        candidate.form,
+        Form::Sections(_) | Form::Embedded | Form::Text
+    ) {
         let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
         return Ok(parse::ParsedValue {
             complete: parsed.node.is_complete_deep(),
