@@ -108,3 +108,28 @@ fn hostile_sections_take_linear_time() {
         );
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+    /// Section-flavoured noise (labels, markers, indentation, brackets, quotes, fences, line
+    /// endings, multi-byte letters) never panics, in any entry point that reads sections.
+    #[test]
+    fn section_like_noise_never_panics(text in "[ \t\n\r\\-*#:.|>{}\\[\\]\"'a-z0-9é_`]{0,300}") {
+        let _ = llm_extract::repair(&text);
+        let _ = llm_extract::repair_all(&text);
+        let _ = llm_extract::from_str_all::<serde_json::Value>(&text);
+        let _ = llm_extract::extract::<PlanningOutput>(&text);
+        let _ = llm_extract::extract::<Ticket>(&text);
+        let _ = llm_extract::Extractor::new().fallback_to_reasoning().extract::<Ticket>(&format!("<think>{text}"));
+    }
+
+    /// Lines shaped like labels, lists and nested keys, which reach deeper into the reader.
+    #[test]
+    fn section_shaped_lines_never_panic(lines in proptest::collection::vec("[ ]{0,6}(- |1\\. |## |\\*\\*|> )?[a-zé_]{1,6}(: |:|\\*\\*: )?[a-z0-9 \"'\\[\\]{}|]{0,8}", 0..40)) {
+        let text = lines.join("\n");
+        let _ = llm_extract::repair(&text);
+        let _ = llm_extract::extract::<PlanningOutput>(&text);
+        let _ = llm_extract::extract::<Ticket>(&text);
+    }
+}

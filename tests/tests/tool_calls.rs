@@ -779,3 +779,20 @@ fn a_derived_adjacently_tagged_enum_is_each_providers_tool_list() {
         assert!(tool::calls::<NamedTool>(&call).is_ok(), "{name}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+    /// Pythonic-call-flavoured noise, cut anywhere, never panics; with the opt-in, whatever
+    /// comes back cut off is marked incomplete.
+    #[test]
+    fn pythonic_noise_never_panics(text in "\\[?([a-z_]{1,4}\\(([a-z]{1,3}=[\\[\\](){}'\",:0-9a-zTrueNon \\\\]{0,12},? ?){0,3}\\)?,? ?){0,3}\\]?") {
+        let e = Extractor::new().allow_incomplete_tool_calls();
+        let reply = e.read_tool_calls(&text);
+        for f in &reply.calls {
+            proptest::prop_assert!(f.complete || reply.incomplete.iter().any(|i| i.span == f.span));
+        }
+        let _ = tool::calls::<Tool>(&text);
+        let _ = e.calls::<Tool>(&text);
+    }
+}
