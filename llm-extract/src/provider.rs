@@ -8,7 +8,7 @@
 
 use crate::coerce::Extract;
 use crate::error::{Category, Error};
-use crate::schema::nullable;
+use crate::schema::require_every_property;
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
@@ -265,23 +265,8 @@ fn close_object(
             provider.name()
         )));
     }
-    let required: Vec<String> = match obj.get("required") {
-        Some(Value::Array(r)) => r
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    };
-    if let Some(Value::Object(props)) = obj.get_mut("properties") {
-        for (name, prop) in props.iter_mut() {
-            if !required.contains(name) && provider == Provider::OpenAi {
-                nullable(prop);
-            }
-        }
-        if provider == Provider::OpenAi {
-            let all: Vec<Value> = props.keys().map(|k| json!(k)).collect();
-            obj.insert("required".into(), Value::Array(all));
-        }
+    if provider == Provider::OpenAi {
+        require_every_property(obj);
     }
     match provider {
         Provider::Gemini => {

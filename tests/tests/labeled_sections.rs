@@ -69,7 +69,7 @@ fn without_any_value_the_sections_are_the_value_schema_less_too() {
         "Options": {"units": "metric", "detail": "high"}
     });
     assert_eq!(llm_extract::repair(text).unwrap(), want);
-    assert_eq!(llm_extract::repair_all(text).unwrap(), [want.clone()]);
+    assert_eq!(llm_extract::repair_all(text).unwrap(), vec![want.clone()]);
     assert_eq!(
         llm_extract::from_str_all::<serde_json::Value>(text).unwrap(),
         [want]

@@ -486,6 +486,45 @@ fn nested_key(text: &str, line: &Line) -> Option<(Span, Span)> {
     }
 }
 
+/// The children of a block at `indent`: each line there that `head` accepts (with what it
+/// read), and the end of the lines under it: deeper lines, blank lines between them, and
+/// lines at `indent` that `continues(head, line, previous line)` allows. A line at `indent`
+/// that neither starts nor continues a child ends the block.
+fn children<H>(
+    lines: &[Line],
+    indent: usize,
+    head: impl Fn(&Line) -> Option<H>,
+    continues: impl Fn(&H, &Line, &Line) -> bool,
+) -> Vec<(H, usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        if line.is_blank() {
+            i += 1;
+            continue;
+        }
+        let Some(read) = head(line).filter(|_| line.indent == indent) else {
+            break;
+        };
+        let mut j = i + 1;
+        while j < lines.len() {
+            let next = &lines[j];
+            let under = next.is_blank()
+                || next.indent > indent
+                || next.indent == indent && continues(&read, next, &lines[j - 1]);
+            if !under {
+                break;
+            }
+            j += 1;
+        }
+        let end = trim_blank_end(lines, (i + 1, j));
+        out.push((read, i, end));
+        i = j;
+    }
+    out
+}
+
 /// Builds the nodes, and keeps the repairs of values written in JSON.
 struct Reader<'t> {
     text: &'t str,
@@ -596,36 +635,21 @@ impl<'t> Reader<'t> {
     /// marker), the deeper lines after it, and lines that continue it without a blank line.
     /// A line at the list's indentation that is not an item ends the list.
     fn list(&mut self, lines: &[Line], indent: usize, depth: usize) -> Node<'t> {
-        let mut items = Vec::new();
-        let mut i = 0;
-        while i < lines.len() {
-            let line = lines[i];
-            if line.is_blank() {
-                i += 1;
-                continue;
-            }
-            let marker = match list_marker(&self.text[line.at..line.end]) {
-                Some(width) if line.indent == indent => width,
-                _ => break,
-            };
-            let mut j = i + 1;
-            while j < lines.len() {
-                let next = &lines[j];
-                let lazy = !next.is_blank()
-                    && !lines[j - 1].is_blank()
-                    && next.indent == indent
-                    && list_marker(&self.text[next.at..next.end]).is_none();
-                if !(next.is_blank() || next.indent > indent || lazy) {
-                    break;
-                }
-                j += 1;
-            }
-            let end = trim_blank_end(lines, (i + 1, j));
+        let text = self.text;
+        let heads = children(
+            lines,
+            indent,
+            |line| list_marker(&text[line.at..line.end]),
+            |_, next, previous| {
+                !previous.is_blank() && list_marker(&text[next.at..next.end]).is_none()
+            },
+        );
+        let mut items = Vec::with_capacity(heads.len());
+        for (marker, i, end) in heads {
             let mut item_lines = Vec::with_capacity(end - i);
-            item_lines.push(line.after(marker));
+            item_lines.push(lines[i].after(marker));
             item_lines.extend_from_slice(&lines[i + 1..end]);
             items.push(self.item(&item_lines, depth + 1));
-            i = j;
         }
         let start = items.first().map_or(0, |n: &Node<'_>| n.span.start);
         let end = items.last().map_or(start, |n| n.span.end);
@@ -672,34 +696,19 @@ impl<'t> Reader<'t> {
     /// The `key:` lines at `indent`, each with the deeper lines under it (and, under a key
     /// whose value is empty, the list items at its own indentation).
     fn mapping(&mut self, lines: &[Line], indent: usize, depth: usize) -> Node<'t> {
-        let mut entries = Vec::new();
-        let mut i = 0;
-        while i < lines.len() {
-            let line = lines[i];
-            if line.is_blank() {
-                i += 1;
-                continue;
-            }
-            let Some((key, inline)) =
-                nested_key(self.text, &line).filter(|_| line.indent == indent)
-            else {
-                break;
-            };
-            let mut j = i + 1;
-            while j < lines.len() {
-                let next = &lines[j];
-                let compact_list = inline.is_empty()
-                    && next.indent == indent
-                    && list_marker(&self.text[next.at..next.end]).is_some();
-                if !(next.is_blank() || next.indent > indent || compact_list) {
-                    break;
-                }
-                j += 1;
-            }
-            let end = trim_blank_end(lines, (i + 1, j));
+        let text = self.text;
+        let heads = children(
+            lines,
+            indent,
+            |line| nested_key(text, line),
+            |(_, inline): &(Span, Span), next, _| {
+                inline.is_empty() && list_marker(&text[next.at..next.end]).is_some()
+            },
+        );
+        let mut entries = Vec::with_capacity(heads.len());
+        for ((key, inline), i, end) in heads {
             let value = self.value(inline, &lines[i + 1..end], depth);
             entries.push(self.entry(key, value));
-            i = j;
         }
         let start = entries.first().map_or(0, |e| e.key_span.start);
         let end = entries
@@ -862,6 +871,16 @@ mod tests {
                 ],
                 "notes": "two lines\n  of text"
             })
+        );
+    }
+
+    #[test]
+    fn blank_lines_inside_lists_and_blocks_keep_them_going() {
+        let text =
+            "Title: T\nSteps:\n  - a\n\n  - b\n    more\n\n    of b\nMeta:\n  k: v\n\n  j: w";
+        assert_eq!(
+            sections(text).unwrap(),
+            json!({"Title": "T", "Steps": ["a", "b\n    more\n\n    of b"], "Meta": {"k": "v", "j": "w"}})
         );
     }
 
