@@ -470,6 +470,25 @@ fn xml_parameter_values_are_read_by_the_target_type() {
     );
 }
 
+/// A fixture's calls as typed tools: `search` builds a search from `q`, `weather` a forecast
+/// from `city` and `days`.
+fn typed_calls<T>(
+    calls: &[(&str, Value)],
+    search: impl Fn(String) -> T,
+    weather: impl Fn(String, Option<u8>) -> T,
+) -> Vec<T> {
+    calls
+        .iter()
+        .map(|(name, args)| match *name {
+            "search" => search(args["q"].as_str().unwrap().into()),
+            _ => weather(
+                args["city"].as_str().unwrap().into(),
+                args.get("days").and_then(Value::as_u64).map(|d| d as u8),
+            ),
+        })
+        .collect()
+}
+
 /// The tools of the typed tests.
 #[derive(Extract, Debug, PartialEq)]
 enum Tool {
@@ -481,18 +500,11 @@ enum Tool {
 fn a_user_enum_of_tools_reads_every_format() {
     for (what, text, _, calls) in fixtures() {
         let typed: Vec<Tool> = tool::calls(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
-        let want: Vec<Tool> = calls
-            .iter()
-            .map(|(name, args)| match *name {
-                "search" => Tool::Search {
-                    q: args["q"].as_str().unwrap().into(),
-                },
-                _ => Tool::GetWeather {
-                    city: args["city"].as_str().unwrap().into(),
-                    days: args.get("days").and_then(Value::as_u64).map(|d| d as u8),
-                },
-            })
-            .collect();
+        let want = typed_calls(
+            &calls,
+            |q| Tool::Search { q },
+            |city, days| Tool::GetWeather { city, days },
+        );
         assert_eq!(typed, want, "{what}");
     }
 }
@@ -679,18 +691,11 @@ enum NamedTool {
 fn a_derived_adjacently_tagged_enum_reads_every_format() {
     for (what, text, _, calls) in fixtures() {
         let typed: Vec<NamedTool> = tool::calls(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
-        let want: Vec<NamedTool> = calls
-            .iter()
-            .map(|(name, args)| match *name {
-                "search" => NamedTool::Search {
-                    q: args["q"].as_str().unwrap().into(),
-                },
-                _ => NamedTool::GetWeather {
-                    city: args["city"].as_str().unwrap().into(),
-                    days: args.get("days").and_then(Value::as_u64).map(|d| d as u8),
-                },
-            })
-            .collect();
+        let want = typed_calls(
+            &calls,
+            |q| NamedTool::Search { q },
+            |city, days| NamedTool::GetWeather { city, days },
+        );
         assert_eq!(typed, want, "{what}");
     }
     // The tool name is matched like a variant name: normalized, and by alias.
