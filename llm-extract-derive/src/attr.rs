@@ -365,6 +365,8 @@ pub fn parse(attrs: &[Attribute], position: Position, errors: &mut Errors) -> Ra
     raw
 }
 
+/// Reads one `name` or `name = value` inside `#[extract(...)]`: the name is checked against
+/// where it is written, then its value is read by its group's grammar below.
 fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, errors: &mut Errors) {
     let span = meta.path.span();
     let Some(name) = meta.path.get_ident().map(|i| i.to_string()) else {
@@ -376,150 +378,207 @@ fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, erro
         return;
     };
     if !position.allowed().contains(&name.as_str()) {
-        let message = if ALL.contains(&name.as_str()) {
-            format!(
-                "`{name}` is not allowed on {}; it applies to {}",
-                position.describe(),
-                positions_of(&name)
-            )
-        } else {
-            match did_you_mean(&name, position.allowed()).or_else(|| did_you_mean(&name, ALL)) {
-                Some(hint) => format!("unknown extract attribute `{name}`; did you mean `{hint}`?"),
-                None => format!(
-                    "unknown extract attribute `{name}`; expected one of {}",
-                    position
-                        .allowed()
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            }
-        };
-        errors.push(syn::Error::new(span, message));
+        errors.push(syn::Error::new(span, not_allowed(&name, position)));
         skip_value(meta);
         return;
     }
-    let result: syn::Result<()> = (|| {
-        match name.as_str() {
-            // alias = "name"   (repeatable)
-            ALIAS => {
-                let s: LitStr = meta.value()?.parse()?;
-                raw.aliases.push(Spanned {
-                    value: s.value(),
-                    span: s.span(),
-                });
-            }
-            // rename = "name"
-            RENAME => {
-                let s: LitStr = meta.value()?.parse()?;
-                set(&mut raw.rename, s.value(), span, RENAME, errors);
-            }
-            // rename_all = "snake_case"
-            RENAME_ALL => {
-                let s: LitStr = meta.value()?.parse()?;
-                set(&mut raw.rename_all, s.value(), s.span(), RENAME_ALL, errors);
-            }
-            // tag = "type"
-            TAG => {
-                let s: LitStr = meta.value()?.parse()?;
-                set(&mut raw.tag, s.value(), span, TAG, errors);
-            }
-            // content = "arguments"   (with `tag`: adjacently tagged)
-            CONTENT => {
-                let s: LitStr = meta.value()?.parse()?;
-                set(&mut raw.content, s.value(), span, CONTENT, errors);
-            }
-            // crate = "path::to::llm_extract"   (a re-export of the runtime crate)
-            CRATE => {
-                let p = parse_path(meta)?;
-                set(&mut raw.krate, p.path, span, CRATE, errors);
-            }
-            // untagged
-            UNTAGGED => flag(&mut raw.untagged, span, UNTAGGED, errors),
-            // deny_unknown_fields
-            DENY_UNKNOWN_FIELDS => flag(
-                &mut raw.deny_unknown_fields,
-                span,
-                DENY_UNKNOWN_FIELDS,
-                errors,
-            ),
-            // strict
-            STRICT => flag(&mut raw.strict, span, STRICT, errors),
-            // default | default = path::to_fn
-            DEFAULT => {
-                let value = if meta.input.peek(syn::Token![=]) {
-                    DefaultAttr::Path(parse_path(meta)?)
-                } else {
-                    DefaultAttr::Trait
-                };
-                set(&mut raw.default, value, span, DEFAULT, errors);
-            }
-            // skip
-            SKIP => flag(&mut raw.skip, span, SKIP, errors),
-            // flatten
-            FLATTEN => flag(&mut raw.flatten, span, FLATTEN, errors),
-            // catch
-            CATCH => flag(&mut raw.catch, span, CATCH, errors),
-            // with = path::to_module
-            WITH => {
-                let p = parse_path(meta)?;
-                set(&mut raw.with, p, span, WITH, errors);
-            }
-            // min = N
-            MIN => {
-                let b = parse_bound(meta)?;
-                set(&mut raw.min, b, span, MIN, errors);
-            }
-            // max = N
-            MAX => {
-                let b = parse_bound(meta)?;
-                set(&mut raw.max, b, span, MAX, errors);
-            }
-            // min_len = N
-            MIN_LEN => {
-                let n: syn::LitInt = meta.value()?.parse()?;
-                set(&mut raw.min_len, n.base10_parse()?, span, MIN_LEN, errors);
-            }
-            // max_len = N
-            MAX_LEN => {
-                let n: syn::LitInt = meta.value()?.parse()?;
-                set(&mut raw.max_len, n.base10_parse()?, span, MAX_LEN, errors);
-            }
-            // pattern = "regex"
-            PATTERN => {
-                let s: LitStr = meta.value()?.parse()?;
-                if let Err(e) = regex::Regex::new(&s.value()) {
-                    let text = e.to_string();
-                    let last = text.lines().last().unwrap_or_default().trim();
-                    let first = last.strip_prefix("error: ").unwrap_or(last).to_string();
-                    errors.push(syn::Error::new(
-                        s.span(),
-                        format!("invalid `pattern`: {first}"),
-                    ));
-                }
-                set(&mut raw.pattern, s.clone(), span, PATTERN, errors);
-            }
-            // one_of = ["a", "b"] | [1, 2]
-            ONE_OF => {
-                let list = parse_one_of(meta)?;
-                set(&mut raw.one_of, list, span, ONE_OF, errors);
-            }
-            // validate = path::to_fn
-            VALIDATE => {
-                let p = parse_path(meta)?;
-                set(&mut raw.validate, p, span, VALIDATE, errors);
-            }
-            // other
-            OTHER => flag(&mut raw.other, span, OTHER, errors),
-            _ => unreachable!("every allowed name has a branch"),
+    let result = match name.as_str() {
+        ALIAS | RENAME | RENAME_ALL | TAG | CONTENT | CRATE => {
+            parse_naming(meta, &name, span, raw, errors)
         }
-        Ok(())
-    })();
+        UNTAGGED | DENY_UNKNOWN_FIELDS | STRICT | SKIP | FLATTEN | CATCH | OTHER => {
+            parse_switch(&name, span, raw, errors);
+            Ok(())
+        }
+        DEFAULT | WITH => parse_source(meta, &name, span, raw, errors),
+        MIN | MAX | MIN_LEN | MAX_LEN | PATTERN | ONE_OF | VALIDATE => {
+            parse_rule(meta, &name, span, raw, errors)
+        }
+        _ => unreachable!("every allowed name has a branch"),
+    };
     if let Err(e) = result {
         errors.push(e);
         skip_value(meta);
     }
+}
+
+/// The message for a name not allowed at `position`: where it belongs if it is ours,
+/// otherwise the closest name (or the list of names) that is.
+fn not_allowed(name: &str, position: Position) -> String {
+    if ALL.contains(&name) {
+        return format!(
+            "`{name}` is not allowed on {}; it applies to {}",
+            position.describe(),
+            positions_of(name)
+        );
+    }
+    match did_you_mean(name, position.allowed()).or_else(|| did_you_mean(name, ALL)) {
+        Some(hint) => format!("unknown extract attribute `{name}`; did you mean `{hint}`?"),
+        None => format!(
+            "unknown extract attribute `{name}`; expected one of {}",
+            position
+                .allowed()
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// What a thing is called and how it is written: names, tags, the runtime crate's path.
+fn parse_naming(
+    meta: &ParseNestedMeta<'_>,
+    name: &str,
+    span: Span,
+    raw: &mut Raw,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    match name {
+        // alias = "name"   (repeatable)
+        ALIAS => {
+            let s: LitStr = meta.value()?.parse()?;
+            raw.aliases.push(Spanned {
+                value: s.value(),
+                span: s.span(),
+            });
+        }
+        // rename = "name"
+        RENAME => {
+            let s: LitStr = meta.value()?.parse()?;
+            set(&mut raw.rename, s.value(), span, RENAME, errors);
+        }
+        // rename_all = "snake_case"
+        RENAME_ALL => {
+            let s: LitStr = meta.value()?.parse()?;
+            set(&mut raw.rename_all, s.value(), s.span(), RENAME_ALL, errors);
+        }
+        // tag = "type"
+        TAG => {
+            let s: LitStr = meta.value()?.parse()?;
+            set(&mut raw.tag, s.value(), span, TAG, errors);
+        }
+        // content = "arguments"   (with `tag`: adjacently tagged)
+        CONTENT => {
+            let s: LitStr = meta.value()?.parse()?;
+            set(&mut raw.content, s.value(), span, CONTENT, errors);
+        }
+        // crate = "path::to::llm_extract"   (a re-export of the runtime crate)
+        CRATE => {
+            let p = parse_path(meta)?;
+            set(&mut raw.krate, p.path, span, CRATE, errors);
+        }
+        _ => unreachable!("parse_one sends only naming attributes here"),
+    }
+    Ok(())
+}
+
+/// The bare switches, which take no value.
+fn parse_switch(name: &str, span: Span, raw: &mut Raw, errors: &mut Errors) {
+    let slot = match name {
+        // untagged
+        UNTAGGED => &mut raw.untagged,
+        // deny_unknown_fields
+        DENY_UNKNOWN_FIELDS => &mut raw.deny_unknown_fields,
+        // strict
+        STRICT => &mut raw.strict,
+        // skip
+        SKIP => &mut raw.skip,
+        // flatten
+        FLATTEN => &mut raw.flatten,
+        // catch
+        CATCH => &mut raw.catch,
+        // other
+        OTHER => &mut raw.other,
+        _ => unreachable!("parse_one sends only switches here"),
+    };
+    flag(slot, span, name, errors);
+}
+
+/// Where a field's value comes from when it is not read as usual.
+fn parse_source(
+    meta: &ParseNestedMeta<'_>,
+    name: &str,
+    span: Span,
+    raw: &mut Raw,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    match name {
+        // default | default = path::to_fn
+        DEFAULT => {
+            let value = if meta.input.peek(syn::Token![=]) {
+                DefaultAttr::Path(parse_path(meta)?)
+            } else {
+                DefaultAttr::Trait
+            };
+            set(&mut raw.default, value, span, DEFAULT, errors);
+        }
+        // with = path::to_module
+        WITH => {
+            let p = parse_path(meta)?;
+            set(&mut raw.with, p, span, WITH, errors);
+        }
+        _ => unreachable!("parse_one sends only value sources here"),
+    }
+    Ok(())
+}
+
+/// The validation rules.
+fn parse_rule(
+    meta: &ParseNestedMeta<'_>,
+    name: &str,
+    span: Span,
+    raw: &mut Raw,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    match name {
+        // min = N
+        MIN => {
+            let b = parse_bound(meta)?;
+            set(&mut raw.min, b, span, MIN, errors);
+        }
+        // max = N
+        MAX => {
+            let b = parse_bound(meta)?;
+            set(&mut raw.max, b, span, MAX, errors);
+        }
+        // min_len = N
+        MIN_LEN => {
+            let n: syn::LitInt = meta.value()?.parse()?;
+            set(&mut raw.min_len, n.base10_parse()?, span, MIN_LEN, errors);
+        }
+        // max_len = N
+        MAX_LEN => {
+            let n: syn::LitInt = meta.value()?.parse()?;
+            set(&mut raw.max_len, n.base10_parse()?, span, MAX_LEN, errors);
+        }
+        // pattern = "regex"
+        PATTERN => {
+            let s: LitStr = meta.value()?.parse()?;
+            if let Err(e) = regex::Regex::new(&s.value()) {
+                let text = e.to_string();
+                let last = text.lines().last().unwrap_or_default().trim();
+                let first = last.strip_prefix("error: ").unwrap_or(last).to_string();
+                errors.push(syn::Error::new(
+                    s.span(),
+                    format!("invalid `pattern`: {first}"),
+                ));
+            }
+            set(&mut raw.pattern, s.clone(), span, PATTERN, errors);
+        }
+        // one_of = ["a", "b"] | [1, 2]
+        ONE_OF => {
+            let list = parse_one_of(meta)?;
+            set(&mut raw.one_of, list, span, ONE_OF, errors);
+        }
+        // validate = path::to_fn
+        VALIDATE => {
+            let p = parse_path(meta)?;
+            set(&mut raw.validate, p, span, VALIDATE, errors);
+        }
+        _ => unreachable!("parse_one sends only validation rules here"),
+    }
+    Ok(())
 }
 
 /// Consumes `= value` or `(...)` after a name we could not use, so parsing can go on.

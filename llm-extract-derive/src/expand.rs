@@ -191,12 +191,39 @@ fn read_expr(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     }
 }
 
+/// The field's validation rules, run on `__v` (the value read) at `__span`.
 fn rules(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     let r = &f.rules;
     // On a collection, the value rules apply to each item, at the item's path.
     let each = crate::ast::collection(f.ty);
+    let value_rules = value_rules(rt, r, each.is_some());
+    let mut out = TokenStream::new();
+    match (&each, value_rules.is_empty()) {
+        (_, true) => {}
+        (None, false) => out.extend(value_rules),
+        (Some((layers, kind, _)), false) => {
+            out.extend(for_each_item(rt, layers, *kind, value_rules))
+        }
+    }
+    if let Some(crate::attr::Spanned { value: n, span }) = &r.min_len {
+        let span = *span;
+        out.extend(quote_spanned!(span=> #rt::validate::min_len(&__v, #n, __span, __cx);));
+    }
+    if let Some(crate::attr::Spanned { value: n, span }) = &r.max_len {
+        let span = *span;
+        out.extend(quote_spanned!(span=> #rt::validate::max_len(&__v, #n, __span, __cx);));
+    }
+    if let Some(crate::attr::Spanned { value: p, span }) = &r.validate {
+        let span = *span;
+        out.extend(quote_spanned!(span=> #rt::validate::custom(#p(&__v), __span, __cx);));
+    }
+    out
+}
+
+/// The rules on a value (`min`, `max`, `pattern`, `one_of`): checked on `__v`, or on each
+/// `__item` at `__item_span` when `per_item`.
+fn value_rules(rt: &TokenStream, r: &crate::ast::Rules, per_item: bool) -> TokenStream {
     // The subject is spanned at the rule, so a type that cannot take the rule is reported there.
-    let per_item = each.is_some();
     let subject = |span: proc_macro2::Span| {
         if per_item {
             quote_spanned!(span=> __item)
@@ -245,50 +272,41 @@ fn rules(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
             #rt::validate::one_of(#subject, &[#(#items),*], #subject_span, __cx);
         });
     }
-    let mut out = TokenStream::new();
-    match (&each, value_rules.is_empty()) {
-        (_, true) => {}
-        (None, false) => out.extend(value_rules),
-        (Some((layers, kind, _)), false) => {
-            let per_item = match kind {
-                crate::ast::Collection::Indexed => quote! {
-                    for (__i, __item) in ::core::iter::IntoIterator::into_iter(__c).enumerate() {
-                        let __item_span = #rt::item_span(__n, __i);
-                        __cx.at_index(__i, |__cx| { #value_rules });
-                    }
-                },
-                crate::ast::Collection::Set => quote! {
-                    for __item in ::core::iter::IntoIterator::into_iter(__c) {
-                        let __item_span = __span;
-                        #value_rules
-                    }
-                },
-            };
-            let mut body = per_item;
-            for layer in layers.iter().rev() {
-                body = match layer {
-                    crate::ast::Peel::Option => quote! {
-                        if let ::core::option::Option::Some(__c) = ::core::option::Option::as_ref(__c) { #body }
-                    },
-                    crate::ast::Peel::Box => quote! {{ let __c = &**__c; #body }},
-                };
+    value_rules
+}
+
+/// `value_rules` run on each item of the collection in `__v`, through its `Option`/`Box`
+/// layers; items of an indexed collection are checked at their index's path.
+fn for_each_item(
+    rt: &TokenStream,
+    layers: &[crate::ast::Peel],
+    kind: crate::ast::Collection,
+    value_rules: TokenStream,
+) -> TokenStream {
+    let per_item = match kind {
+        crate::ast::Collection::Indexed => quote! {
+            for (__i, __item) in ::core::iter::IntoIterator::into_iter(__c).enumerate() {
+                let __item_span = #rt::item_span(__n, __i);
+                __cx.at_index(__i, |__cx| { #value_rules });
             }
-            out.extend(quote! {{ let __c = &__v; #body }});
-        }
+        },
+        crate::ast::Collection::Set => quote! {
+            for __item in ::core::iter::IntoIterator::into_iter(__c) {
+                let __item_span = __span;
+                #value_rules
+            }
+        },
+    };
+    let mut body = per_item;
+    for layer in layers.iter().rev() {
+        body = match layer {
+            crate::ast::Peel::Option => quote! {
+                if let ::core::option::Option::Some(__c) = ::core::option::Option::as_ref(__c) { #body }
+            },
+            crate::ast::Peel::Box => quote! {{ let __c = &**__c; #body }},
+        };
     }
-    if let Some(crate::attr::Spanned { value: n, span }) = &r.min_len {
-        let span = *span;
-        out.extend(quote_spanned!(span=> #rt::validate::min_len(&__v, #n, __span, __cx);));
-    }
-    if let Some(crate::attr::Spanned { value: n, span }) = &r.max_len {
-        let span = *span;
-        out.extend(quote_spanned!(span=> #rt::validate::max_len(&__v, #n, __span, __cx);));
-    }
-    if let Some(crate::attr::Spanned { value: p, span }) = &r.validate {
-        let span = *span;
-        out.extend(quote_spanned!(span=> #rt::validate::custom(#p(&__v), __span, __cx);));
-    }
-    out
+    quote! {{ let __c = &__v; #body }}
 }
 
 fn allowed(rt: &TokenStream, a: &Allowed) -> TokenStream {
@@ -353,84 +371,102 @@ fn struct_body(
             let read = read_expr(rt, &fields[0]);
             quote!((#read)(#node, __cx).map(|__v| #construct(__v)))
         }
-        Style::Named => {
-            let mut specs = Vec::new();
-            let mut reads = Vec::new();
-            let mut vars = Vec::new();
-            let mut inits = Vec::new();
-            let has_flatten = fields.iter().any(|f| f.is_flatten() && !f.skip);
-            for (i, f) in fields.iter().enumerate() {
-                let member = &f.member;
-                if f.skip {
-                    let value = skipped_value(f);
-                    inits.push(quote!(#member: #value));
-                    continue;
-                }
-                let v = var(i);
-                let read = read_expr(rt, f);
-                if f.is_flatten() {
-                    reads.push(quote!(let #v = __fields.flatten(__cx, #read);));
-                } else {
-                    let slot = specs.len();
-                    let (name, aliases) = (&f.name, &f.aliases);
-                    specs.push(quote!(#rt::FieldSpec { name: #name, aliases: &[#(#aliases),*] }));
-                    let missing = missing_expr(rt, f);
-                    let catch = if f.catch {
-                        let d = default_fn(f);
-                        quote!(::core::option::Option::Some(#d))
-                    } else {
-                        quote!(::core::option::Option::None)
-                    };
-                    reads.push(
-                        quote!(let #v = __fields.field(#slot, __cx, #read, #missing, #catch);),
-                    );
-                }
-                inits.push(quote!(#member: #v));
-                vars.push(v);
-            }
-            let field_count = specs.len();
-            quote! {{
-                static __SPEC: #rt::StructSpec = #rt::StructSpec {
-                    fields: &[#(#specs),*],
-                    deny_unknown: #deny_unknown,
-                    flatten: #has_flatten,
-                };
-                let __fields = #rt::fields::<#field_count>(#node, &__SPEC, #skip, __cx)?;
-                #(#reads)*
-                match (#(#vars,)*) {
-                    (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct { #(#inits),* }),
-                    _ => ::core::result::Result::Err(#rt::Failed),
-                }
-            }}
-        }
-        Style::Tuple | Style::Newtype => {
-            let read_count = fields.iter().filter(|f| !f.skip).count();
-            let mut reads = Vec::new();
-            let mut vars = Vec::new();
-            let mut values = Vec::new();
-            let mut index = 0usize;
-            for (i, f) in fields.iter().enumerate() {
-                if f.skip {
-                    values.push(skipped_value(f));
-                    continue;
-                }
-                let v = var(i);
-                let read = read_expr(rt, f);
-                reads.push(quote!(let #v = #rt::element(__items, #index, __cx, #read);));
-                index += 1;
-                values.push(quote!(#v));
-                vars.push(v);
-            }
-            quote! {{
-                let __items = #rt::tuple(#node, #read_count, __cx)?;
-                #(#reads)*
-                match (#(#vars,)*) {
-                    (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct(#(#values),*)),
-                    _ => ::core::result::Result::Err(#rt::Failed),
-                }
-            }}
-        }
+        Style::Named => named_body(rt, fields, deny_unknown, construct, node, skip),
+        Style::Tuple | Style::Newtype => tuple_body(rt, fields, construct, node),
     }
+}
+
+/// A struct with named fields: each field looked up by name (or alias) through one
+/// `StructSpec`, read, then the value built when every field was read.
+fn named_body(
+    rt: &TokenStream,
+    fields: &[Field<'_>],
+    deny_unknown: bool,
+    construct: TokenStream,
+    node: TokenStream,
+    skip: TokenStream,
+) -> TokenStream {
+    let mut specs = Vec::new();
+    let mut reads = Vec::new();
+    let mut vars = Vec::new();
+    let mut inits = Vec::new();
+    let has_flatten = fields.iter().any(|f| f.is_flatten() && !f.skip);
+    for (i, f) in fields.iter().enumerate() {
+        let member = &f.member;
+        if f.skip {
+            let value = skipped_value(f);
+            inits.push(quote!(#member: #value));
+            continue;
+        }
+        let v = var(i);
+        let read = read_expr(rt, f);
+        if f.is_flatten() {
+            reads.push(quote!(let #v = __fields.flatten(__cx, #read);));
+        } else {
+            let slot = specs.len();
+            let (name, aliases) = (&f.name, &f.aliases);
+            specs.push(quote!(#rt::FieldSpec { name: #name, aliases: &[#(#aliases),*] }));
+            let missing = missing_expr(rt, f);
+            let catch = if f.catch {
+                let d = default_fn(f);
+                quote!(::core::option::Option::Some(#d))
+            } else {
+                quote!(::core::option::Option::None)
+            };
+            reads.push(quote!(let #v = __fields.field(#slot, __cx, #read, #missing, #catch);));
+        }
+        inits.push(quote!(#member: #v));
+        vars.push(v);
+    }
+    let field_count = specs.len();
+    quote! {{
+        static __SPEC: #rt::StructSpec = #rt::StructSpec {
+            fields: &[#(#specs),*],
+            deny_unknown: #deny_unknown,
+            flatten: #has_flatten,
+        };
+        let __fields = #rt::fields::<#field_count>(#node, &__SPEC, #skip, __cx)?;
+        #(#reads)*
+        match (#(#vars,)*) {
+            (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct { #(#inits),* }),
+            _ => ::core::result::Result::Err(#rt::Failed),
+        }
+    }}
+}
+
+/// A tuple struct (or a newtype whose field is skipped): the fields read from an array's
+/// elements in order, skipped fields taking no element.
+fn tuple_body(
+    rt: &TokenStream,
+    fields: &[Field<'_>],
+    construct: TokenStream,
+    node: TokenStream,
+) -> TokenStream {
+    let read_count = fields.iter().filter(|f| !f.skip).count();
+    let mut reads = Vec::new();
+    let mut vars = Vec::new();
+    let mut values = Vec::new();
+    let mut index = 0usize;
+    for (i, f) in fields.iter().enumerate() {
+        if f.skip {
+            values.push(skipped_value(f));
+            continue;
+        }
+        let v = var(i);
+        let read = read_expr(rt, f);
+        reads.push(quote!(let #v = #rt::element(__items, #index, __cx, #read);));
+        index += 1;
+        values.push(quote!(#v));
+        vars.push(v);
+    }
+    quote! {{
+        let __items = #rt::tuple(#node, #read_count, __cx)?;
+        #(#reads)*
+        match (#(#vars,)*) {
+            (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct(#(#values),*)),
+            _ => ::core::result::Result::Err(#rt::Failed),
+        }
+    }}
 }
 
 fn enum_spec(rt: &TokenStream, c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
@@ -454,102 +490,149 @@ fn variant_fn(i: usize) -> Ident {
     quote::format_ident!("__variant{}", i)
 }
 
+/// An expression of type `Result<Self, Failed>` reading an enum from `__node`, by the
+/// enum's tagging.
 fn enum_body(rt: &TokenStream, c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let spec = enum_spec(rt, c, variants);
-    let name = &c.name;
     let fns: Vec<Ident> = (0..variants.len()).map(variant_fn).collect();
     match c.tagging() {
-        Tagging::Untagged => {
-            let attempts = variants.iter().enumerate().map(|(i, v)| {
-                let body = untagged_variant(rt, v, i, c.deny_unknown);
-                quote!(__u.attempt(__cx, |__cx| #body);)
-            });
-            quote! {{
-                #spec
-                let mut __u = #rt::Untagged::new();
-                #(#attempts)*
-                __u.finish(__node, #name, __cx)
-            }}
-        }
-        Tagging::Internal { tag } => {
-            // Each variant read from the whole object, skipping the tag's entry if there is one.
-            let defs = variants.iter().zip(&fns).map(|(v, f)| {
-                let body = internal_variant(rt, v, c.deny_unknown);
-                quote! {
-                    let #f = |__cx: &mut #rt::Context, __skip: ::core::option::Option<usize>, __raw: &str|
-                        -> ::core::result::Result<Self, #rt::Failed> { #body };
-                }
-            });
-            let arms = fns.iter().enumerate().map(
-                |(i, f)| quote!(#i => #f(__cx, ::core::option::Option::Some(__skip), &__raw),),
-            );
-            let fallback = variants.iter().zip(&fns).filter(|(v, _)| !v.is_other()).map(|(_, f)| {
-                quote!(__u.attempt(__cx, |__cx| #f(__cx, ::core::option::Option::None, ""));)
-            });
-            quote! {{
-                #spec
-                #(#defs)*
-                match #rt::internal(__node, #tag, &__ENUM, __cx)? {
-                    ::core::option::Option::Some((__i, __skip, __raw)) => match __i {
-                        #(#arms)*
-                        _ => ::core::result::Result::Err(#rt::Failed),
-                    },
-                    ::core::option::Option::None => {
-                        let mut __u = #rt::Untagged::new();
-                        #(#fallback)*
-                        __u.finish(__node, #name, __cx)
-                    }
-                }
-            }}
-        }
+        Tagging::Untagged => untagged_body(rt, c, variants, spec),
+        Tagging::Internal { tag } => internal_body(rt, c, variants, &fns, tag, spec),
         Tagging::Adjacent { tag, content } => {
-            // Each variant read from its content (`None` when the content key is absent).
-            let defs = content_fns(rt, c, variants, &fns);
-            let arms = fns.iter().enumerate().map(|(i, f)| {
-                quote!(#i => __cx.at_field(#content, |__cx| #f(__cx, ::core::option::Option::as_deref(&__content), &__raw)),)
-            });
-            // No tag: every variant is tried on the content, or on the object itself.
-            let fallback = variants.iter().zip(&fns).filter(|(v, _)| !v.is_other()).map(|(_, f)| {
-                quote!(__u.attempt(__cx, |__cx| #f(__cx, ::core::option::Option::Some(__c), ""));)
-            }).collect::<Vec<_>>();
-            let deny_unknown = c.deny_unknown;
-            quote! {{
-                #spec
-                #(#defs)*
-                match #rt::adjacent(__node, #tag, #content, &__ENUM, #deny_unknown, __cx)? {
-                    #rt::Adjacent::Tagged { index: __i, content: __content, raw: __raw } => match __i {
-                        #(#arms)*
-                        _ => ::core::result::Result::Err(#rt::Failed),
-                    },
-                    #rt::Adjacent::Untagged { content: __c, in_content: __in_content } => {
-                        let mut __u = #rt::Untagged::new();
-                        if __in_content {
-                            __cx.at_field(#content, |__cx| { #(#fallback)* });
-                        } else {
-                            #(#fallback)*
-                        }
-                        __u.finish(__c, #name, __cx)
-                    }
-                }
-            }}
+            adjacent_body(rt, c, variants, &fns, tag, content, spec)
         }
-        Tagging::External => {
-            let defs = content_fns(rt, c, variants, &fns);
-            let arms = variants.iter().zip(&fns).enumerate().map(|(i, (v, f))| {
-                let name = &v.name;
-                quote!(#i => __cx.at_field(#name, |__cx| #f(__cx, __t.content, &__t.raw)),)
-            });
-            quote! {{
-                #spec
-                #(#defs)*
-                let __t = #rt::external(__node, &__ENUM, __cx)?;
-                match __t.index {
-                    #(#arms)*
-                    _ => ::core::result::Result::Err(#rt::Failed),
-                }
-            }}
-        }
+        Tagging::External => external_body(rt, c, variants, &fns, spec),
     }
+}
+
+/// `untagged`: every variant is tried; the best reading wins.
+fn untagged_body(
+    rt: &TokenStream,
+    c: &Container<'_>,
+    variants: &[Variant<'_>],
+    spec: TokenStream,
+) -> TokenStream {
+    let name = &c.name;
+    let attempts = variants.iter().enumerate().map(|(i, v)| {
+        let body = untagged_variant(rt, v, i, c.deny_unknown);
+        quote!(__u.attempt(__cx, |__cx| #body);)
+    });
+    quote! {{
+        #spec
+        let mut __u = #rt::Untagged::new();
+        #(#attempts)*
+        __u.finish(__node, #name, __cx)
+    }}
+}
+
+/// `tag = ".."`: the tag's value names the variant, read from the rest of the object; with
+/// no tag, every variant but `other` is tried.
+fn internal_body(
+    rt: &TokenStream,
+    c: &Container<'_>,
+    variants: &[Variant<'_>],
+    fns: &[Ident],
+    tag: &str,
+    spec: TokenStream,
+) -> TokenStream {
+    let name = &c.name;
+    // Each variant read from the whole object, skipping the tag's entry if there is one.
+    let defs = variants.iter().zip(fns).map(|(v, f)| {
+        let body = internal_variant(rt, v, c.deny_unknown);
+        quote! {
+            let #f = |__cx: &mut #rt::Context, __skip: ::core::option::Option<usize>, __raw: &str|
+                -> ::core::result::Result<Self, #rt::Failed> { #body };
+        }
+    });
+    let arms = fns
+        .iter()
+        .enumerate()
+        .map(|(i, f)| quote!(#i => #f(__cx, ::core::option::Option::Some(__skip), &__raw),));
+    let fallback = variants.iter().zip(fns).filter(|(v, _)| !v.is_other()).map(
+        |(_, f)| quote!(__u.attempt(__cx, |__cx| #f(__cx, ::core::option::Option::None, ""));),
+    );
+    quote! {{
+        #spec
+        #(#defs)*
+        match #rt::internal(__node, #tag, &__ENUM, __cx)? {
+            ::core::option::Option::Some((__i, __skip, __raw)) => match __i {
+                #(#arms)*
+                _ => ::core::result::Result::Err(#rt::Failed),
+            },
+            ::core::option::Option::None => {
+                let mut __u = #rt::Untagged::new();
+                #(#fallback)*
+                __u.finish(__node, #name, __cx)
+            }
+        }
+    }}
+}
+
+/// `tag = "..", content = ".."`: the tag names the variant, read from the content key; with
+/// no tag, every variant but `other` is tried on the content, or on the object itself.
+fn adjacent_body(
+    rt: &TokenStream,
+    c: &Container<'_>,
+    variants: &[Variant<'_>],
+    fns: &[Ident],
+    tag: &str,
+    content: &str,
+    spec: TokenStream,
+) -> TokenStream {
+    let name = &c.name;
+    // Each variant read from its content (`None` when the content key is absent).
+    let defs = content_fns(rt, c, variants, fns);
+    let arms = fns.iter().enumerate().map(|(i, f)| {
+        quote!(#i => __cx.at_field(#content, |__cx| #f(__cx, ::core::option::Option::as_deref(&__content), &__raw)),)
+    });
+    // No tag: every variant is tried on the content, or on the object itself.
+    let fallback = variants.iter().zip(fns).filter(|(v, _)| !v.is_other()).map(|(_, f)| {
+        quote!(__u.attempt(__cx, |__cx| #f(__cx, ::core::option::Option::Some(__c), ""));)
+    }).collect::<Vec<_>>();
+    let deny_unknown = c.deny_unknown;
+    quote! {{
+        #spec
+        #(#defs)*
+        match #rt::adjacent(__node, #tag, #content, &__ENUM, #deny_unknown, __cx)? {
+            #rt::Adjacent::Tagged { index: __i, content: __content, raw: __raw } => match __i {
+                #(#arms)*
+                _ => ::core::result::Result::Err(#rt::Failed),
+            },
+            #rt::Adjacent::Untagged { content: __c, in_content: __in_content } => {
+                let mut __u = #rt::Untagged::new();
+                if __in_content {
+                    __cx.at_field(#content, |__cx| { #(#fallback)* });
+                } else {
+                    #(#fallback)*
+                }
+                __u.finish(__c, #name, __cx)
+            }
+        }
+    }}
+}
+
+/// The default, externally tagged: `"Variant"` or `{"Variant": content}`.
+fn external_body(
+    rt: &TokenStream,
+    c: &Container<'_>,
+    variants: &[Variant<'_>],
+    fns: &[Ident],
+    spec: TokenStream,
+) -> TokenStream {
+    let defs = content_fns(rt, c, variants, fns);
+    let arms = variants.iter().zip(fns).enumerate().map(|(i, (v, f))| {
+        let name = &v.name;
+        quote!(#i => __cx.at_field(#name, |__cx| #f(__cx, __t.content, &__t.raw)),)
+    });
+    quote! {{
+        #spec
+        #(#defs)*
+        let __t = #rt::external(__node, &__ENUM, __cx)?;
+        match __t.index {
+            #(#arms)*
+            _ => ::core::result::Result::Err(#rt::Failed),
+        }
+    }}
 }
 
 /// One closure per variant reading it from its content: `Some(node)`, or `None` when only

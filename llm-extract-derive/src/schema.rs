@@ -214,33 +214,43 @@ mod imp {
                 });
                 quote!(#rt::choice(::std::vec![#(#options),*], true, #cdoc))
             }
-            Tagging::External => {
-                let units: Vec<TokenStream> = listed
-                    .iter()
-                    .filter(|v| v.style == Style::Unit)
-                    .map(|v| {
-                        let (name, d) = (&v.name, doc(&v.doc));
-                        quote!((#name, #d))
-                    })
-                    .collect();
-                let data: Vec<TokenStream> = listed
-                    .iter()
-                    .filter(|v| v.style != Style::Unit)
-                    .map(|v| {
-                        let name = &v.name;
-                        let d = doc(&v.doc);
-                        let content = struct_schema(p, v.style, &v.fields, &None, c.deny_unknown);
-                        quote!(#rt::single_key(#name, #content, #d))
-                    })
-                    .collect();
-                if data.is_empty() {
-                    return quote!(#rt::names(&[#(#units),*], #cdoc));
-                }
-                let names = (!units.is_empty())
-                    .then(|| quote!(#rt::names(&[#(#units),*], ::core::option::Option::None),));
-                quote!(#rt::choice(::std::vec![#names #(#data),*], true, #cdoc))
-            }
+            Tagging::External => external_schema(p, c, &listed, cdoc),
         }
+    }
+
+    /// Externally tagged: unit variants as a list of names, the others as single-key
+    /// objects `{"Name": content}`.
+    fn external_schema(
+        p: &Paths,
+        c: &Container<'_>,
+        listed: &[&Variant<'_>],
+        cdoc: TokenStream,
+    ) -> TokenStream {
+        let rt = &p.rt;
+        let units: Vec<TokenStream> = listed
+            .iter()
+            .filter(|v| v.style == Style::Unit)
+            .map(|v| {
+                let (name, d) = (&v.name, doc(&v.doc));
+                quote!((#name, #d))
+            })
+            .collect();
+        let data: Vec<TokenStream> = listed
+            .iter()
+            .filter(|v| v.style != Style::Unit)
+            .map(|v| {
+                let name = &v.name;
+                let d = doc(&v.doc);
+                let content = struct_schema(p, v.style, &v.fields, &None, c.deny_unknown);
+                quote!(#rt::single_key(#name, #content, #d))
+            })
+            .collect();
+        if data.is_empty() {
+            return quote!(#rt::names(&[#(#units),*], #cdoc));
+        }
+        let names = (!units.is_empty())
+            .then(|| quote!(#rt::names(&[#(#units),*], ::core::option::Option::None),));
+        quote!(#rt::choice(::std::vec![#names #(#data),*], true, #cdoc))
     }
 
     pub fn expand(c: &Container<'_>) -> TokenStream {

@@ -192,11 +192,33 @@ impl Error {
             Category::TooLarge,
             Path::root(),
             format!(
-                "candidate of {} bytes is larger than max_payload ({max} bytes); raise it with Extractor::max_payload",
+                "candidate of {} bytes is larger than max_payload ({max} bytes, raise it with Extractor::max_payload)",
                 span.len()
             ),
         )
         .at(span)])
+        .with_positions(text)
+    }
+
+    /// Nesting deeper than `max_depth` at byte `at`. The message leaves the position out:
+    /// `Display` appends it, once, as for every issue.
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the parser's own copy (parse/mod.rs, being edited on another branch) \
+                      is to be replaced by a call to this; the expectation then fails, and goes"
+        )
+    )]
+    pub(crate) fn too_deep(text: &str, at: usize, max_depth: usize) -> Error {
+        Error::new(vec![Issue::new(
+            Category::TooDeep,
+            Path::root(),
+            format!(
+                "nesting deeper than max_depth ({max_depth}, raise it with Extractor::max_depth)"
+            ),
+        )
+        .at(Span::at(at))])
         .with_positions(text)
     }
 
@@ -296,5 +318,26 @@ impl std::error::Error for Error {}
 impl Serialize for Error {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.issues.serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Messages leave positions to `Display`, which writes each once, at the end.
+    #[test]
+    fn limit_errors_give_their_position_once() {
+        let deep = Error::too_deep("[[[1]]]", 2, 2).to_string();
+        assert_eq!(
+            deep,
+            "nesting deeper than max_depth (2, raise it with Extractor::max_depth) at line 1 column 3"
+        );
+        let large = Error::too_large("xx {\"a\": 1234567}", Span::new(3, 17), 5).to_string();
+        assert_eq!(
+            large,
+            "candidate of 14 bytes is larger than max_payload (5 bytes, raise it with \
+             Extractor::max_payload) at line 1 column 4"
+        );
     }
 }

@@ -236,71 +236,20 @@ impl Node<'_> {
     /// The same tree with every borrowed string copied, so it no longer borrows the input.
     pub fn into_owned(self) -> Node<'static> {
         // Iterative post-order rebuild, so deep trees cannot overflow the stack.
-        enum Work<'a> {
-            Visit(Node<'a>),
-            BuildArray(Span, bool, usize),
-            BuildObject(Span, bool, Vec<(Str<'static>, Span)>),
-        }
-        let mut work = vec![Work::Visit(self)];
+        let mut work = vec![Rebuild::Visit(self)];
         let mut done: Vec<Node<'static>> = Vec::new();
-        while let Some(item) = work.pop() {
-            match item {
-                Work::Visit(mut node) => match std::mem::replace(&mut node.kind, NodeKind::Null) {
-                    NodeKind::Array(items) => {
-                        work.push(Work::BuildArray(node.span, node.complete, items.len()));
-                        work.extend(items.into_iter().rev().map(Work::Visit));
-                    }
-                    NodeKind::Object(entries) => {
-                        let mut keys = Vec::with_capacity(entries.len());
-                        let mut values = Vec::with_capacity(entries.len());
-                        for mut e in entries {
-                            let value = e.take_value();
-                            keys.push((
-                                std::mem::replace(
-                                    &mut e.key,
-                                    Str {
-                                        text: Cow::Borrowed(""),
-                                        quoting: Quoting::Double,
-                                    },
-                                )
-                                .into_owned(),
-                                e.key_span,
-                            ));
-                            values.push(value);
-                        }
-                        work.push(Work::BuildObject(node.span, node.complete, keys));
-                        work.extend(values.into_iter().rev().map(Work::Visit));
-                    }
-                    NodeKind::String(s) => done.push(Node {
-                        kind: NodeKind::String(s.into_owned()),
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                    NodeKind::Null => done.push(Node {
-                        kind: NodeKind::Null,
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                    NodeKind::Bool(b) => done.push(Node {
-                        kind: NodeKind::Bool(b),
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                    NodeKind::Number(n) => done.push(Node {
-                        kind: NodeKind::Number(n),
-                        span: node.span,
-                        complete: node.complete,
-                    }),
-                },
-                Work::BuildArray(span, complete, n) => {
-                    let items = done.split_off(done.len() - n);
+        while let Some(step) = work.pop() {
+            match step {
+                Rebuild::Visit(node) => Rebuild::visit(node, &mut work, &mut done),
+                Rebuild::Array(span, complete, len) => {
+                    let items = done.split_off(done.len() - len);
                     done.push(Node {
                         kind: NodeKind::Array(items),
                         span,
                         complete,
                     });
                 }
-                Work::BuildObject(span, complete, keys) => {
+                Rebuild::Object(span, complete, keys) => {
                     let values = done.split_off(done.len() - keys.len());
                     let entries = keys
                         .into_iter()
@@ -320,6 +269,57 @@ impl Node<'_> {
             }
         }
         done.pop().expect("one root")
+    }
+}
+
+/// One step of [`Node::into_owned`]'s rebuild. Invariant: when a container's step runs, its
+/// children, already owned, are the last ones on the `done` stack, in order.
+enum Rebuild<'a> {
+    /// Copy this node: a scalar at once, a container by scheduling its children first.
+    Visit(Node<'a>),
+    /// An array (span, complete) of the last `usize` done nodes.
+    Array(Span, bool, usize),
+    /// An object (span, complete) whose values are the last done nodes, one per key.
+    Object(Span, bool, Vec<(Str<'static>, Span)>),
+}
+
+impl<'a> Rebuild<'a> {
+    /// A scalar goes to `done` owned; a container schedules its own step, then its children
+    /// above it (reversed, so they finish in order).
+    fn visit(mut node: Node<'a>, work: &mut Vec<Rebuild<'a>>, done: &mut Vec<Node<'static>>) {
+        // `Node` implements `Drop`, so its kind is taken out rather than moved.
+        let kind = match std::mem::replace(&mut node.kind, NodeKind::Null) {
+            NodeKind::Array(items) => {
+                work.push(Rebuild::Array(node.span, node.complete, items.len()));
+                work.extend(items.into_iter().rev().map(Rebuild::Visit));
+                return;
+            }
+            NodeKind::Object(entries) => {
+                let mut keys = Vec::with_capacity(entries.len());
+                let mut values = Vec::with_capacity(entries.len());
+                for Entry {
+                    key,
+                    key_span,
+                    value,
+                } in entries
+                {
+                    keys.push((key.into_owned(), key_span));
+                    values.push(value);
+                }
+                work.push(Rebuild::Object(node.span, node.complete, keys));
+                work.extend(values.into_iter().rev().map(Rebuild::Visit));
+                return;
+            }
+            NodeKind::String(s) => NodeKind::String(s.into_owned()),
+            NodeKind::Null => NodeKind::Null,
+            NodeKind::Bool(b) => NodeKind::Bool(b),
+            NodeKind::Number(n) => NodeKind::Number(n),
+        };
+        done.push(Node {
+            kind,
+            span: node.span,
+            complete: node.complete,
+        });
     }
 }
 
@@ -353,12 +353,6 @@ impl Drop for Node<'_> {
         while let Some(mut node) = stack.pop() {
             move_children(&mut node.kind, &mut stack);
         }
-    }
-}
-
-impl<'a> Entry<'a> {
-    pub(crate) fn take_value(&mut self) -> Node<'a> {
-        std::mem::replace(&mut self.value, Node::new(NodeKind::Null, Span::default()))
     }
 }
 

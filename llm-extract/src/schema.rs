@@ -242,6 +242,8 @@ fn variant_notes(schema: &Value, defs: &Map<String, Value>) -> Vec<String> {
     notes
 }
 
+/// Renders one schema into `out`. `stack` holds the definitions being rendered, so a
+/// recursive type prints its name where it refers to itself.
 fn render(
     schema: &Value,
     defs: &Map<String, Value>,
@@ -262,15 +264,7 @@ fn render(
         return;
     }
     if let Some(Value::String(r)) = obj.get("$ref") {
-        let name = r.rsplit('/').next().unwrap_or(r).to_string();
-        match defs.get(&name) {
-            Some(def) if !stack.contains(&name) => {
-                stack.push(name);
-                render(def, defs, indent, stack, out);
-                stack.pop();
-            }
-            _ => out.push_str(&name),
-        }
+        render_ref(r, defs, indent, stack, out);
         return;
     }
     if let Some(c) = obj.get("const") {
@@ -284,60 +278,110 @@ fn render(
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(Value::Array(options)) = obj.get(key) {
-            for (i, option) in options.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(" | ");
-                }
-                render(option, defs, indent, stack, out);
-            }
+            render_joined(options, " | ", defs, indent, stack, out);
             return;
         }
     }
     match obj.get("type") {
-        Some(Value::Array(types)) => {
-            let mut first = true;
-            for t in types {
-                if !first {
-                    out.push_str(" | ");
-                }
-                first = false;
-                let mut single = obj.clone();
-                single.insert("type".into(), t.clone());
-                render(&Value::Object(single), defs, indent, stack, out);
-            }
-        }
+        Some(Value::Array(types)) => render_type_union(obj, types, defs, indent, stack, out),
         Some(Value::String(t)) => match t.as_str() {
             "object" => render_object(obj, defs, indent, stack, out),
-            "array" => {
-                if let Some(Value::Array(items)) = obj.get("prefixItems") {
-                    out.push('[');
-                    for (i, item) in items.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        render(item, defs, indent, stack, out);
-                    }
-                    out.push(']');
-                } else {
-                    let mut item = String::new();
-                    render(
-                        obj.get("items").unwrap_or(&Value::Bool(true)),
-                        defs,
-                        indent,
-                        stack,
-                        &mut item,
-                    );
-                    if item.contains(" | ") {
-                        out.push_str(&format!("({item})[]"));
-                    } else {
-                        out.push_str(&item);
-                        out.push_str("[]");
-                    }
-                }
-            }
+            "array" => render_array(obj, defs, indent, stack, out),
             other => out.push_str(other),
         },
         _ => out.push_str("any"),
+    }
+}
+
+/// A `$ref`: the definition rendered in place, or its name when it is already being rendered
+/// (recursion) or is not in `defs`.
+fn render_ref(
+    reference: &str,
+    defs: &Map<String, Value>,
+    indent: usize,
+    stack: &mut Vec<String>,
+    out: &mut String,
+) {
+    let name = reference
+        .rsplit('/')
+        .next()
+        .unwrap_or(reference)
+        .to_string();
+    match defs.get(&name) {
+        Some(def) if !stack.contains(&name) => {
+            stack.push(name);
+            render(def, defs, indent, stack, out);
+            stack.pop();
+        }
+        _ => out.push_str(&name),
+    }
+}
+
+/// Each schema rendered, with `separator` between them.
+fn render_joined(
+    schemas: &[Value],
+    separator: &str,
+    defs: &Map<String, Value>,
+    indent: usize,
+    stack: &mut Vec<String>,
+    out: &mut String,
+) {
+    for (i, schema) in schemas.iter().enumerate() {
+        if i > 0 {
+            out.push_str(separator);
+        }
+        render(schema, defs, indent, stack, out);
+    }
+}
+
+/// `"type": [..]`: the same schema once per type, as a union.
+fn render_type_union(
+    obj: &Map<String, Value>,
+    types: &[Value],
+    defs: &Map<String, Value>,
+    indent: usize,
+    stack: &mut Vec<String>,
+    out: &mut String,
+) {
+    let singles: Vec<Value> = types
+        .iter()
+        .map(|t| {
+            let mut single = obj.clone();
+            single.insert("type".into(), t.clone());
+            Value::Object(single)
+        })
+        .collect();
+    render_joined(&singles, " | ", defs, indent, stack, out);
+}
+
+/// An array: a tuple `[a, b]` when it has `prefixItems`, otherwise `item[]` (parenthesized
+/// when the item is a union).
+fn render_array(
+    obj: &Map<String, Value>,
+    defs: &Map<String, Value>,
+    indent: usize,
+    stack: &mut Vec<String>,
+    out: &mut String,
+) {
+    if let Some(Value::Array(items)) = obj.get("prefixItems") {
+        out.push('[');
+        render_joined(items, ", ", defs, indent, stack, out);
+        out.push(']');
+        return;
+    }
+    let mut item = String::new();
+    render(
+        obj.get("items").unwrap_or(&Value::Bool(true)),
+        defs,
+        indent,
+        stack,
+        &mut item,
+    );
+    if item.contains(" | ") {
+        out.push_str(&format!("({item})[]"));
+    } else {
+        out.push_str(&item);
+        out.push_str("[]");
     }
 }
 

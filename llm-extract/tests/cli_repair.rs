@@ -118,6 +118,15 @@ fn limits_and_completeness_flags() {
     assert_eq!(stdout(&o), "[1]\n");
 }
 
+/// `--jsonl` output: one line per input line; a line with no value is empty (never a JSON
+/// value), its reason on stderr with the input line's number.
+fn jsonl_lines(o: &Output) -> Vec<Option<serde_json::Value>> {
+    stdout(o)
+        .split_terminator('\n')
+        .map(|l| (!l.is_empty()).then(|| serde_json::from_str(l).unwrap()))
+        .collect()
+}
+
 #[test]
 fn jsonl_batch_never_stops_on_a_bad_line() {
     let input = [
@@ -130,21 +139,47 @@ fn jsonl_batch_never_stops_on_a_bad_line() {
     .join("\n");
     let o = run(&["repair", "--jsonl"], &input);
     assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 4);
-    assert_eq!(lines[0], serde_json::json!({"a": 1}));
-    assert!(lines[1]["error"]
-        .as_str()
-        .unwrap()
-        .contains("no JSON found"));
-    assert!(lines[2]["error"]
-        .as_str()
-        .unwrap()
-        .contains("line 3 is not a JSON string"));
-    assert_eq!(lines[3], serde_json::json!([1, 2]));
+    let lines = jsonl_lines(&o);
+    assert_eq!(
+        lines,
+        [
+            Some(serde_json::json!({"a": 1})),
+            None,
+            None,
+            None,
+            Some(serde_json::json!([1, 2]))
+        ]
+    );
+    let err = stderr(&o);
+    let reasons: Vec<&str> = err.lines().collect();
+    assert_eq!(reasons.len(), 3, "{err}");
+    assert!(reasons[0].starts_with("llm-extract: input line 2: no JSON found"));
+    assert!(reasons[1].starts_with("llm-extract: input line 3: not a JSON string: "));
+    assert_eq!(
+        reasons[2],
+        "llm-extract: input line 4: empty (expected a JSON string)"
+    );
+}
+
+#[test]
+fn a_jsonl_reply_shaped_like_an_error_is_a_value_not_a_failure() {
+    let input = [
+        serde_json::to_string("{\"error\": \"quota exceeded\"}").unwrap(),
+        serde_json::to_string("null").unwrap(),
+        serde_json::to_string("nothing here").unwrap(),
+    ]
+    .join("\n");
+    let o = run(&["repair", "--jsonl"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        jsonl_lines(&o),
+        [
+            Some(serde_json::json!({"error": "quota exceeded"})),
+            Some(serde_json::Value::Null),
+            None
+        ]
+    );
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
 
 #[test]
@@ -157,17 +192,15 @@ fn jsonl_with_all_gives_every_value_per_line() {
     .join("\n");
     let o = run(&["repair", "--jsonl", "--all"], &input);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0], serde_json::json!([{"a": 1}, {"a": 2}]));
-    assert_eq!(lines[1], serde_json::json!([[1, 2]]));
-    assert!(lines[2]["error"]
-        .as_str()
-        .unwrap()
-        .contains("no JSON found"));
+    assert_eq!(
+        jsonl_lines(&o),
+        [
+            Some(serde_json::json!([{"a": 1}, {"a": 2}])),
+            Some(serde_json::json!([[1, 2]])),
+            None
+        ]
+    );
+    assert!(stderr(&o).starts_with("llm-extract: input line 3: no JSON found"));
 }
 
 #[test]
@@ -200,18 +233,15 @@ fn a_jsonl_line_that_is_not_a_string_names_only_its_input_line() {
     let input = "\"[1]\"\n{\"a\": 1}\n\nnot json\n";
     let o = run(&["repair", "--jsonl"], input);
     assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 3);
     assert_eq!(
-        lines[1]["error"],
-        "line 2 is not a JSON string: it is an object"
+        jsonl_lines(&o),
+        [Some(serde_json::json!([1])), None, None, None]
     );
     assert_eq!(
-        lines[2]["error"],
-        "line 4 is not a JSON string: expected ident at column 2"
+        stderr(&o),
+        "llm-extract: input line 2: not a JSON string: it is an object\n\
+         llm-extract: input line 3: empty (expected a JSON string)\n\
+         llm-extract: input line 4: not a JSON string: expected ident at column 2\n"
     );
 }
 
@@ -270,10 +300,11 @@ fn limit_errors_name_the_flag_and_give_the_position_once() {
     );
     let input = serde_json::to_string("[[[1]]]").unwrap();
     let o = run(&["repair", "--jsonl", "--max-depth", "2"], &input);
-    let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(stdout(&o), "\n");
     assert_eq!(
-        line["error"],
-        "nesting deeper than 2 levels at line 1 column 3; raise it with --max-depth"
+        stderr(&o),
+        "llm-extract: input line 1: nesting deeper than 2 levels at line 1 column 3; \
+         raise it with --max-depth\n"
     );
 }
 

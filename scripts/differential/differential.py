@@ -11,6 +11,7 @@ import collections
 import json
 import os
 import random
+import re
 import string
 import subprocess
 import sys
@@ -492,18 +493,28 @@ def build_ours():
 
 
 def read_ours(binary, texts):
+    """One reading per text through `llm-extract repair --jsonl`: output line N answers input
+    line N, a value or an empty line when there is none (its reason on stderr as
+    `llm-extract: input line N: <reason>`)."""
     stdin = "".join(json.dumps(t) + "\n" for t in texts)
     proc = subprocess.run([binary, "repair", "--jsonl"], input=stdin, capture_output=True, text=True)
-    lines = proc.stdout.splitlines()
+    # Only "\n" ends a line: values may hold U+2028 and the other breaks str.splitlines knows.
+    lines = proc.stdout.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
     if len(lines) != len(texts):
         sys.exit(f"our binary answered {len(lines)} lines for {len(texts)} inputs (exit {proc.returncode}): {proc.stderr[:500]}")
+    reasons = {}
+    for err in proc.stderr.split("\n"):
+        m = re.match(r"llm-extract: input line (\d+): (.*)", err)
+        if m:
+            reasons[int(m.group(1))] = m.group(2)
     out = []
-    for line in lines:
-        v = json.loads(line)
-        if isinstance(v, dict) and list(v) == ["error"] and isinstance(v["error"], str):
-            out.append({"error": v["error"]})
+    for n, line in enumerate(lines, start=1):
+        if line == "":
+            out.append({"error": reasons.get(n, "no value")})
         else:
-            out.append({"value": v})
+            out.append({"value": json.loads(line)})
     return out
 
 

@@ -36,3 +36,59 @@ fn every_test_file_is_where_cargo_runs_it() {
     // And the folder cargo discovers holds this file, so the guard itself runs.
     assert!(root.join("tests").join("layout.rs").is_file());
 }
+
+/// The source file proptest replays a regression file for: proptest stores the seeds of
+/// `<dir>/<path>.rs` in `<parent of dir>/proptest-regressions/<path>.txt`, where `dir` is the
+/// nearest folder above the source holding a `lib.rs` or `main.rs`
+/// (`FileFailurePersistence::SourceParallel`, its default).
+fn replayed_by(regressions: &Path, file: &Path) -> Option<std::path::PathBuf> {
+    let relative = file.strip_prefix(regressions).ok()?.with_extension("rs");
+    let parent = regressions.parent()?;
+    std::fs::read_dir(parent)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|dir| dir.join("lib.rs").is_file() || dir.join("main.rs").is_file())
+        .map(|dir| dir.join(&relative))
+        .find(|source| source.is_file())
+}
+
+fn regression_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a readable folder") {
+        let path = entry.expect("a readable entry").path();
+        if path.is_dir() {
+            regression_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_proptest_regression_file_is_where_proptest_replays_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace root");
+    let mut orphans = Vec::new();
+    let mut replayed = 0;
+    for member in ["", "llm-extract", "llm-extract-derive", "examples"] {
+        let regressions = root.join(member).join("proptest-regressions");
+        if !regressions.is_dir() {
+            continue;
+        }
+        let mut files = Vec::new();
+        regression_files(&regressions, &mut files);
+        for file in files {
+            match replayed_by(&regressions, &file) {
+                Some(_) => replayed += 1,
+                None => orphans.push(file.strip_prefix(root).unwrap_or(&file).to_path_buf()),
+            }
+        }
+    }
+    assert!(
+        orphans.is_empty(),
+        "{orphans:?} would never be replayed: proptest reads the seeds of tests/tests/x.rs \
+         from proptest-regressions/tests/x.txt (beside the folder holding the package's lib.rs)"
+    );
+    // The repair and derive property tests have seeds.
+    assert!(replayed >= 2, "only {replayed} regression files found");
+}

@@ -1,5 +1,5 @@
-//! JSONPath queries (RFC 9535) with the PRD's sugar, behind one small type so the engine
-//! underneath (`serde_json_path`) can be swapped.
+//! JSONPath queries (RFC 9535) with a shorthand (`user.name` for `$.user.name`), behind one
+//! small type so the engine underneath (`serde_json_path`) can be swapped.
 
 use crate::error::{Category, Error, Issue};
 use crate::path::{Path, Segment};
@@ -48,7 +48,7 @@ pub struct Resolved<'v> {
 }
 
 impl JsonPath {
-    /// Parses a JSONPath, accepting the PRD's sugar: without a leading `$`, `user.name`
+    /// Parses a JSONPath, accepting a shorthand: without a leading `$`, `user.name`
     /// means `$.user.name` and `[0].id` means `$[0].id`; surrounding whitespace is ignored.
     /// An empty path is an error (write `$` for the whole value).
     ///

@@ -13,8 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// How many arguments a matcher takes in `expected` (serialized `"none"` / `"one"`, as in
-/// the PRD).
+/// How many arguments a matcher takes in `expected` (serialized `"none"` / `"one"`).
 ///
 /// ```
 /// use llm_extract::assert::{Arity, Registry};
@@ -104,7 +103,7 @@ impl fmt::Debug for Expected {
     }
 }
 
-/// Helpers a matcher may use (the PRD's `MatcherContext`).
+/// Helpers a matcher may use.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MatcherContext {
     _private: (),
@@ -122,7 +121,7 @@ impl MatcherContext {
     }
 }
 
-/// A named check of one value against an expected argument (the PRD's `Matcher`).
+/// A named check of one value against an expected argument.
 ///
 /// `actual` is `None` for *undefined*: the path resolved to nothing. Register an implementation
 /// in a [`Registry`] to use it by name in assertions.
@@ -267,8 +266,7 @@ impl Registry {
         self.matchers.keys().map(String::as_str)
     }
 
-    /// What a UI needs to offer the matchers (the PRD's registry metadata): each name and
-    /// arity, sorted by name.
+    /// What a UI needs to offer the matchers: each name and arity, sorted by name.
     ///
     /// ```
     /// let info = llm_extract::assert::Registry::new().metadata();

@@ -1,5 +1,5 @@
-//! The built-in matchers: seed 001's five (`toEqual`, `toBeNull`, `toContain`, `toMatch`,
-//! `toBeOneOf`) and the deterministic ones users ask for next.
+//! The built-in matchers: the five every assertion file starts with (`toEqual`, `toBeNull`,
+//! `toContain`, `toMatch`, `toBeOneOf`) and the deterministic ones users ask for next.
 
 use super::matcher::{Arity, Expected, Matcher, MatcherContext, Registry, Verdict};
 use super::pattern::Pattern;

@@ -1,5 +1,4 @@
-//! Assertions over model outputs: JSONPath selects values, Jest-style matchers check them
-//! (seed 001's evaluator).
+//! Assertions over model outputs: JSONPath selects values, Jest-style matchers check them.
 //!
 //! ```
 //! use llm_extract::assert::{evaluate_output, Assertion};

@@ -1,4 +1,4 @@
-//! The data model of seed 001, serde-compatible with its JSON: assertions in, results out.
+//! The assertion data model and its camelCase JSON: assertions in, results out.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -37,9 +37,9 @@ impl PathMatch {
     }
 }
 
-/// One check against the value a JSONPath addresses in a model's output (seed 001's `Assertion`).
+/// One check against the value a JSONPath addresses in a model's output.
 ///
-/// Field names are the PRD's camelCase (`pathMatch`); snake_case (`path_match`) is accepted
+/// Field names are camelCase in JSON (`pathMatch`); snake_case (`path_match`) is accepted
 /// when reading. A present `"expected": null` is `Some(Value::Null)`, distinct from a missing
 /// `expected` (`None`).
 ///
@@ -58,7 +58,7 @@ impl PathMatch {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Assertion {
-    /// An identifier (a uuid in the PRD); may be empty.
+    /// An identifier (a uuid, say); may be empty.
     #[serde(default)]
     pub id: String,
     /// A JSONPath (`$.items[0].id`) or its sugar (`items[0].id`).
@@ -170,7 +170,7 @@ impl Outcome {
     }
 }
 
-/// The result of one assertion (seed 001's `AssertionResult`, plus `outcome`).
+/// The result of one assertion: whether it passed, its `outcome`, and what the path found.
 ///
 /// `passed` is `outcome == Outcome::Pass`. `actualSamples` holds at most
 /// [`MAX_SAMPLES`](super::MAX_SAMPLES) of the resolved values, long ones truncated; it is

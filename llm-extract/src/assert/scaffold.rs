@@ -1,5 +1,5 @@
-//! Proposed assertions for a sample output: one per leaf (the PRD's "Import from last actual
-//! output").
+//! Proposed assertions for a sample output: one per leaf, to start an assertion file from a
+//! reply that is known to be good.
 
 use super::json_path::readable_path;
 use super::model::Assertion;

@@ -24,7 +24,8 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The schema, one migration per version; append, never edit a published one.
 const MIGRATIONS: &[&str] = &[
-    // Version 1: runs, their cases, and each assertion's result in seed 001's shape.
+    // Version 1: runs, their cases, and each assertion's result as the camelCase JSON that
+    // `llm_extract::assert::AssertionResult` serializes to (what `test --json` reports).
     "CREATE TABLE runs (
         id INTEGER PRIMARY KEY,
         started_at INTEGER NOT NULL,          -- unix time, milliseconds
@@ -54,7 +55,7 @@ const MIGRATIONS: &[&str] = &[
         position INTEGER NOT NULL,
         assertion_id TEXT NOT NULL,           -- the id, or #n
         outcome TEXT NOT NULL,                -- pass | fail | error
-        details TEXT NOT NULL                 -- JSON: seed 001's AssertionResult
+        details TEXT NOT NULL                 -- JSON: an assert::AssertionResult, camelCase
     );
     CREATE INDEX test_results_by_case ON test_results (case_result_id, position);",
 ];

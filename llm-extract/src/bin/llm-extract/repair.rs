@@ -19,8 +19,9 @@ pub struct Args {
     /// Print the repairs that were applied on stderr
     #[arg(long)]
     explain: bool,
-    /// Batch mode: each input line is a JSON string holding one raw text; each output line is
-    /// the repaired value, or {"error": "..."}
+    /// Batch mode: each input line is a JSON string holding one raw text. Output line N
+    /// answers input line N: the repaired value (compact), or an empty line when there is
+    /// none, with the reason on stderr as `llm-extract: input line N: <reason>`
     #[arg(long)]
     jsonl: bool,
     /// Text right after this marker is looked at first (repeatable)
@@ -115,27 +116,23 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// One output line per input line: the best value, or with `all` the array of every value.
+/// One output line per input line, in order, so that output line N answers input line N:
+/// the best value (with `all`, the array of every value), or an empty line when there is
+/// none, its reason on stderr as `llm-extract: input line N: <reason>`. An empty line is
+/// never a JSON value, so a failure cannot be mistaken for a reply of any shape (a reply can
+/// be `{"error": ".."}` or `null`), and a bad line never stops the batch.
 fn batch(extractor: &Extractor, input: &str, args: &Args) -> ExitCode {
     let mut out = io::stdout().lock();
     for (n, line) in input.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let value = match raw_text(line) {
-            Ok(raw) => match if args.all {
-                extractor.repair_all(&raw).map(serde_json::Value::Array)
-            } else {
-                extractor.repair(&raw)
-            } {
-                Ok(v) => v,
-                Err(e) => serde_json::json!({ "error": one_line(&e, &raw, args) }),
-            },
-            Err(why) => {
-                serde_json::json!({ "error": format!("line {} is not a JSON string: {why}", n + 1) })
+        let written = match batch_line(extractor, line, args) {
+            Ok(value) => writeln!(out, "{value}"),
+            Err(reason) => {
+                // Not being able to report a reason must not stop the batch either.
+                let _ = writeln!(io::stderr(), "llm-extract: input line {}: {reason}", n + 1);
+                writeln!(out)
             }
         };
-        if let Err(e) = writeln!(out, "{}", value) {
+        if let Err(e) = written {
             return output_failed(&e);
         }
     }
@@ -143,6 +140,20 @@ fn batch(extractor: &Extractor, input: &str, args: &Args) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => output_failed(&e),
     }
+}
+
+/// The value of one `--jsonl` input line, or why there is none.
+fn batch_line(extractor: &Extractor, line: &str, args: &Args) -> Result<serde_json::Value, String> {
+    if line.trim().is_empty() {
+        return Err("empty (expected a JSON string)".to_string());
+    }
+    let raw = raw_text(line).map_err(|why| format!("not a JSON string: {why}"))?;
+    let value = if args.all {
+        extractor.repair_all(&raw).map(serde_json::Value::Array)
+    } else {
+        extractor.repair(&raw)
+    };
+    value.map_err(|e| one_line(&e, &raw, args))
 }
 
 /// A reader that closed the pipe (`| head`) ends the run quietly; any other failure to write

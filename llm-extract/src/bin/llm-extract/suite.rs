@@ -418,6 +418,8 @@ const CASE_KEYS: [(&str, &str); 6] = [
     ("assertions", "assertions"),
 ];
 
+/// Reads one case. Every problem is kept (in the order of the keys below), so the case reports
+/// them all at once instead of stopping at the first.
 fn load_case(
     index: usize,
     case: Value,
@@ -425,7 +427,6 @@ fn load_case(
     registry: &Registry,
     files: OutputFiles,
 ) -> Case {
-    let mut errors = Vec::new();
     let Value::Object(map) = case else {
         return Case {
             name: format!("#{}", index + 1),
@@ -434,6 +435,39 @@ fn load_case(
             errors: vec!["a case must be an object".to_string()],
         };
     };
+    let mut errors = Vec::new();
+    let mut fields = case_fields(map, &mut errors);
+    let name = case_name(index, fields.remove("name"), &mut errors);
+    let output = case_output(
+        fields.remove("output"),
+        fields.remove("outputFile"),
+        base,
+        files,
+        &mut errors,
+    );
+    let output_type = case_output_type(fields.remove("outputType"), &mut errors);
+    let expected = fields.remove("expectedOutput");
+    let check = case_check(
+        fields.remove("assertions"),
+        expected,
+        output_type,
+        registry,
+        &mut errors,
+    );
+    Case {
+        name,
+        output,
+        check,
+        errors,
+    }
+}
+
+/// The case's keys under their camelCase names (either spelling accepted); unknown and
+/// repeated keys are errors.
+fn case_fields(
+    map: serde_json::Map<String, Value>,
+    errors: &mut Vec<String>,
+) -> std::collections::BTreeMap<&'static str, Value> {
     let mut fields = std::collections::BTreeMap::new();
     for (key, value) in map {
         match CASE_KEYS
@@ -455,15 +489,30 @@ fn load_case(
             )),
         }
     }
-    let name = match fields.remove("name") {
+    fields
+}
+
+/// `name`, or `#n` (1-based) when there is none.
+fn case_name(index: usize, name: Option<Value>, errors: &mut Vec<String>) -> String {
+    match name {
         Some(Value::String(name)) => name,
         Some(_) => {
             errors.push("`name` must be a string".to_string());
             format!("#{}", index + 1)
         }
         None => format!("#{}", index + 1),
-    };
-    let output = match (fields.remove("output"), fields.remove("outputFile")) {
+    }
+}
+
+/// The model text: `output` itself, or the contents of `outputFile`; exactly one is given.
+fn case_output(
+    output: Option<Value>,
+    output_file: Option<Value>,
+    base: &Path,
+    files: OutputFiles,
+    errors: &mut Vec<String>,
+) -> Option<String> {
+    match (output, output_file) {
         (Some(Value::String(text)), None) => Some(text),
         (Some(_), None) => {
             errors.push("`output` must be a string (the raw model text)".to_string());
@@ -488,19 +537,31 @@ fn load_case(
             errors.push("missing `output` or `outputFile`".to_string());
             None
         }
-    };
-    let output_type = match fields.remove("outputType") {
-        None => None,
-        Some(t) => match serde_json::from_value::<OutputType>(t) {
-            Ok(t) => Some(t),
-            Err(_) => {
-                errors.push("`outputType` must be \"string\" or \"json\"".to_string());
-                None
-            }
-        },
-    };
-    let expected = fields.remove("expectedOutput");
-    let check = match fields.remove("assertions") {
+    }
+}
+
+/// `outputType`, when given: `"string"` or `"json"`.
+fn case_output_type(output_type: Option<Value>, errors: &mut Vec<String>) -> Option<OutputType> {
+    let t = output_type?;
+    match serde_json::from_value::<OutputType>(t) {
+        Ok(t) => Some(t),
+        Err(_) => {
+            errors.push("`outputType` must be \"string\" or \"json\"".to_string());
+            None
+        }
+    }
+}
+
+/// What the case checks: its `assertions` when there are any, otherwise the legacy
+/// comparison with `expectedOutput`.
+fn case_check(
+    assertions: Option<Value>,
+    expected: Option<Value>,
+    output_type: Option<OutputType>,
+    registry: &Registry,
+    errors: &mut Vec<String>,
+) -> Option<Check> {
+    match assertions {
         Some(Value::Array(items)) if !items.is_empty() => Some(Check::Assertions(
             items
                 .into_iter()
@@ -530,12 +591,6 @@ fn load_case(
             errors.push("`assertions` must be a list".to_string());
             None
         }
-    };
-    Case {
-        name,
-        output,
-        check,
-        errors,
     }
 }
 
