@@ -77,6 +77,23 @@ fn without_any_value_the_sections_are_the_value_schema_less_too() {
 }
 
 #[test]
+fn a_yaml_answer_in_a_fence_is_read_too() {
+    let text = "Here is the ticket:\n```yaml\ntitle: Fix the login page\npriority: 1\ntags: [auth]\nsummary: |\n  Users cannot log in\n  since Monday.\n```\nAnything else?";
+    let out = llm_extract::extract::<Ticket>(text).unwrap();
+    assert_eq!(
+        out.value,
+        Ticket {
+            title: "Fix the login page".into(),
+            priority: 1,
+            tags: vec!["auth".into()],
+            summary: "Users cannot log in\nsince Monday.".into(),
+        }
+    );
+    let kinds: Vec<RepairKind> = out.report.repairs.iter().map(|r| r.kind).collect();
+    assert!(kinds.contains(&RepairKind::LabeledSections) && kinds.contains(&RepairKind::Fence));
+}
+
+#[test]
 fn prose_with_a_colon_is_not_sections() {
     for text in [
         "Note: nothing to report.",

@@ -602,7 +602,8 @@ impl<'t> Reader<'t> {
         }
         match (has_body, written) {
             (false, _) => self.scalar(inline),
-            (true, "|" | "|-" | "|+" | ">" | ">-" | ">+") => self.text_of(body),
+            (true, "|" | "|-" | "|+") => self.block_text(body, false),
+            (true, ">" | ">-" | ">+") => self.block_text(body, true),
             (true, _) => {
                 let end = body
                     .iter()
@@ -768,6 +769,37 @@ impl<'t> Reader<'t> {
         self.string(Span::new(start, end.max(start)))
     }
 
+    /// A YAML block scalar: the lines without their common indentation, each on its own line
+    /// (`|`, `folded` false) or joined by spaces with a blank line as a line break (`>`).
+    fn block_text(&mut self, lines: &[Line], folded: bool) -> Node<'t> {
+        let Some((_, indent)) = first_and_indent(lines) else {
+            return self.text_of(lines);
+        };
+        let first = lines.iter().position(|l| !l.is_blank()).unwrap_or(0);
+        let last = lines.iter().rposition(|l| !l.is_blank()).unwrap_or(first);
+        let mut out = String::new();
+        for (n, line) in lines[first..=last].iter().enumerate() {
+            let content = &self.text[(line.start + indent).min(line.end)..line.end];
+            let after_blank = n > 0 && lines[first + n - 1].is_blank();
+            if n > 0 && (!folded || line.is_blank()) {
+                out.push('\n');
+            } else if n > 0 && !after_blank {
+                out.push(' ');
+            }
+            if !line.is_blank() {
+                out.push_str(content);
+            }
+        }
+        let span = Span::new(lines[first].at, lines[last].end);
+        Node::new(
+            NodeKind::String(Str {
+                text: Cow::Owned(out),
+                quoting: Quoting::Unquoted,
+            }),
+            span,
+        )
+    }
+
     /// The text at `span` as an unquoted string.
     fn string(&self, span: Span) -> Node<'t> {
         Node::new(
@@ -856,7 +888,7 @@ mod tests {
 
     #[test]
     fn yaml_like_blocks_nest() {
-        let text = "title: Weather\ntodoList:\n  - id: 1\n    description: Get \"Paris\" weather\n    dependencies: []\n  - id: '2'\n    description: Compare\n    dependencies:\n      - 1\ntoolCalls:\n- callId: c1\n  toolName: weather\n  arguments:\n    city: Paris\n- {\"callId\": \"c2\", \"toolName\": \"weather\", \"arguments\": {\"city\": \"Rome\"}}\nnotes: |\n  two lines\n  of text";
+        let text = "title: Weather\ntodoList:\n  - id: 1\n    description: Get \"Paris\" weather\n    dependencies: []\n  - id: '2'\n    description: Compare\n    dependencies:\n      - 1\ntoolCalls:\n- callId: c1\n  toolName: weather\n  arguments:\n    city: Paris\n- {\"callId\": \"c2\", \"toolName\": \"weather\", \"arguments\": {\"city\": \"Rome\"}}\nnotes: |\n  two lines\n  of text\nfolded: >\n  one\n  line\n\n  two";
         assert_eq!(
             sections(text).unwrap(),
             json!({
@@ -869,7 +901,8 @@ mod tests {
                     {"callId": "c1", "toolName": "weather", "arguments": {"city": "Paris"}},
                     {"callId": "c2", "toolName": "weather", "arguments": {"city": "Rome"}}
                 ],
-                "notes": "two lines\n  of text"
+                "notes": "two lines\nof text",
+                "folded": "one line\ntwo"
             })
         );
     }
