@@ -64,6 +64,9 @@ pub(crate) struct Found {
 
 /// The sections in `region` of `text`, if it holds enough of them.
 pub(crate) fn find(text: &str, region: Span) -> Option<Found> {
+    if !any_head(text, region) {
+        return None;
+    }
     let lines = lines(text, region);
     let sections = layout(text, &lines)?;
     let first = sections.first()?;
@@ -126,65 +129,135 @@ impl Line {
 }
 
 /// The lines of `region`, each marked when it starts inside brackets left open by the lines
-/// before it (a blank line ends that) or inside a fence.
+/// before it (a blank line ends that) or inside a fence. Only lines up to the last one that
+/// could start a section are marked (no later line starts one), so a reply that is a JSON
+/// value in prose is not scanned for brackets at all.
 fn lines(text: &str, region: Span) -> Vec<Line> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut in_fence = false;
-    let mut pos = region.start;
-    loop {
-        let line_end =
-            memchr::memchr(b'\n', &bytes[pos..region.end]).map_or(region.end, |i| pos + i);
-        let raw = &text[pos..line_end];
-        let content = raw.trim_start_matches([' ', '\t']);
-        let indent = raw.len() - content.len();
-        let fence = content.starts_with("```") || content.starts_with("~~~");
-        if content.trim().is_empty() && !in_fence {
-            depth = 0;
-        }
-        out.push(Line {
-            start: pos,
-            at: pos + indent,
-            end: pos + raw.trim_end().len(),
-            indent,
-            inside: depth > 0 || in_fence || fence,
-        });
-        if fence {
-            in_fence = !in_fence;
-            depth = 0;
-        } else if !in_fence {
-            depth = bracket_depth(raw.as_bytes(), depth);
-        }
-        if line_end >= region.end {
-            break;
-        }
-        pos = line_end + 1;
+    let mut out: Vec<Line> = line_iter(text, region).collect();
+    if let Some(last) = out.iter().rposition(|l| head(text, l).is_some()) {
+        mark_inside(text, &mut out[..=last]);
     }
     out
 }
 
+/// The lines of `region`, not yet marked.
+fn line_iter(text: &str, region: Span) -> impl Iterator<Item = Line> + '_ {
+    let bytes = text.as_bytes();
+    let mut pos = Some(region.start);
+    std::iter::from_fn(move || {
+        let start = pos?;
+        let end =
+            memchr::memchr(b'\n', &bytes[start..region.end]).map_or(region.end, |i| start + i);
+        pos = (end < region.end).then_some(end + 1);
+        Some(line_at(bytes, start, end))
+    })
+}
+
+/// The line from `start` to `end` (its line break left out).
+fn line_at(bytes: &[u8], start: usize, end: usize) -> Line {
+    let raw = &bytes[start..end];
+    let indent = raw.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let content = raw
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    Line {
+        start,
+        at: start + indent,
+        end: start + content.max(indent),
+        indent,
+        inside: false,
+    }
+}
+
+/// Whether some line of `region` opens a section, found without building the lines: most
+/// replies hold no label at all, and the first byte of a line rules out most (a JSON line
+/// starts with `"`, `{` or a digit).
+fn any_head(text: &str, region: Span) -> bool {
+    let bytes = text.as_bytes();
+    let mut start = region.start;
+    loop {
+        let mut at = start;
+        while at < region.end && matches!(bytes[at], b' ' | b'\t') {
+            at += 1;
+        }
+        let next = memchr::memchr(b'\n', &bytes[at..region.end]).map(|i| at + i);
+        if at < region.end && may_begin_label(bytes[at]) {
+            let line = line_at(bytes, start, next.unwrap_or(region.end));
+            if head(text, &line).is_some() {
+                return true;
+            }
+        }
+        match next {
+            Some(n) => start = n + 1,
+            None => return false,
+        }
+    }
+}
+
+/// Whether a line whose content starts with `first` can open a section: a letter, or a
+/// heading, list, quote, bold or underline mark.
+fn may_begin_label(first: u8) -> bool {
+    first.is_ascii_alphabetic() || first >= 0x80 || b"#-*+>_".contains(&first)
+}
+
+/// Marks the lines that start inside brackets left open by the lines before them, or inside
+/// a fence (its marker lines included).
+fn mark_inside(text: &str, lines: &mut [Line]) {
+    let mut depth = 0usize;
+    let mut in_fence = false;
+    for line in lines {
+        let content = &text[line.at..line.end];
+        let fence = content.starts_with("```") || content.starts_with("~~~");
+        if line.is_blank() && !in_fence {
+            depth = 0;
+        }
+        line.inside = depth > 0 || in_fence || fence;
+        if fence {
+            in_fence = !in_fence;
+            depth = 0;
+        } else if !in_fence {
+            depth = bracket_depth(&text.as_bytes()[line.start..line.end], depth);
+        }
+    }
+}
+
 /// `depth` after `line`: `{` and `[` open, `}` and `]` close, except inside a JSON string
 /// (which opens only inside brackets, as prose quotes are not strings, and ends at the line).
+/// Most bytes of a reply are prose or string contents, which `memchr` skips: outside
+/// brackets only an opener matters, inside a string only a quote or a backslash.
 fn bracket_depth(line: &[u8], mut depth: usize) -> usize {
+    let mut i = 0;
     let mut in_string = false;
-    let mut escaped = false;
-    for &b in line {
+    while i < line.len() {
         if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
+            let Some(k) = memchr::memchr2(b'"', b'\\', &line[i..]) else {
+                break;
+            };
+            i += k;
+            if line[i] == b'\\' {
+                i += 2;
+            } else {
+                in_string = false;
+                i += 1;
             }
             continue;
         }
-        match b {
+        if depth == 0 {
+            let Some(k) = memchr::memchr2(b'{', b'[', &line[i..]) else {
+                break;
+            };
+            depth = 1;
+            i += k + 1;
+            continue;
+        }
+        match line[i] {
             b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            b'"' if depth > 0 => in_string = true,
+            b'}' | b']' => depth -= 1,
+            b'"' => in_string = true,
             _ => {}
         }
+        i += 1;
     }
     depth
 }
@@ -311,16 +384,20 @@ fn without_trailing_prose(lines: &[Line], section: &Section) -> usize {
 /// title of a heading (`## Plan`), or a bold line on its own (`**Plan**`).
 fn head(text: &str, line: &Line) -> Option<Head> {
     let content = &text[line.at..line.end];
+    // What cannot begin a label (a JSON line: `"key": 1,`, `}`, a number) is refused at once.
+    if !may_begin_label(*content.as_bytes().first()?) {
+        return None;
+    }
     let hashes = content.len() - content.trim_start_matches('#').len();
     if (1..=6).contains(&hashes) && content[hashes..].starts_with(' ') {
         let title_at = line.at + hashes;
-        if let Some(found) = label(text, Span::new(title_at, line.end)) {
+        if let Some(found) = label(text, Span::new(title_at, line.end), false) {
             return Some(found);
         }
         let key = key_in(text, Span::new(title_at, line.end), 8, 80)?;
         return Some(Head::Heading { level: hashes, key });
     }
-    if let Some(found) = label(text, Span::new(line.at, line.end)) {
+    if let Some(found) = label(text, Span::new(line.at, line.end), false) {
         return Some(found);
     }
     // A bold line on its own: `**Plan**`, `- __Plan__`.
@@ -342,22 +419,29 @@ fn head(text: &str, line: &Line) -> Option<Head> {
     })
 }
 
-/// `Label: value` in `span` (after list, quote and heading marks, the label possibly bold or
-/// quoted): where the key is and the value starts. The colon is followed by a space or the
-/// end of the line (`https://x` has no label).
-fn label(text: &str, span: Span) -> Option<Head> {
+/// `Label: value` in `span` (after list, quote and heading marks, the label possibly bold,
+/// or quoted when `quoted_keys`, as in a nested block): where the key is and the value
+/// starts. The colon is followed by a space or the end of the line (`https://x` has no label).
+/// A quoted key at the top level would make every line of a pretty-printed JSON value a label.
+fn label(text: &str, span: Span, quoted_keys: bool) -> Option<Head> {
     let line = &text[span.start..span.end];
     let lead = line.len()
         - line
             .trim_start_matches(['#', '-', '*', '+', ' ', '\t', '>'])
             .len();
     let rest = &line[lead..];
-    let quoted = rest.starts_with(['"', '\'']);
-    let colon = if quoted {
-        let close = rest[1..].find(&rest[..1])? + 1;
-        rest[close + 1..].starts_with(':').then_some(close + 1)?
-    } else {
-        rest.find(':')?
+    let quote = rest
+        .as_bytes()
+        .first()
+        .copied()
+        .filter(|q| matches!(q, b'"' | b'\''));
+    let quoted = quoted_keys && quote.is_some();
+    let colon = match quote {
+        Some(q) if quoted => {
+            let close = memchr::memchr(q, &rest.as_bytes()[1..])? + 1;
+            rest[close + 1..].starts_with(':').then_some(close + 1)?
+        }
+        _ => rest.find(':')?,
     };
     let after = &rest[colon + 1..];
     if !(after.is_empty() || after.starts_with([' ', '\t', '*', '_'])) {
@@ -476,7 +560,7 @@ fn nested_key(text: &str, line: &Line) -> Option<(Span, Span)> {
     if list_marker(&text[line.at..line.end]).is_some() || text[line.at..].starts_with('#') {
         return None;
     }
-    match label(text, Span::new(line.at, line.end))? {
+    match label(text, Span::new(line.at, line.end), true)? {
         Head::Label { key, value_at } => {
             let raw = &text[value_at..line.end];
             let lead = raw.len() - raw.trim_start().len();
@@ -851,11 +935,13 @@ mod tests {
 
     #[test]
     fn every_way_of_writing_a_label() {
-        let text = "# Title: Fix the build\n**Intent**: make CI green\n- Owner: Ada\n> Status: open\n__Priority__: high\n\"Due\": Friday";
+        let text = "# Title: Fix the build\n**Intent**: make CI green\n- Owner: Ada\n> Status: open\n__Priority__: high\nDates:\n  \"due\": Friday";
         assert_eq!(
             sections(text).unwrap(),
-            json!({"Title": "Fix the build", "Intent": "make CI green", "Owner": "Ada", "Status": "open", "Priority": "high", "Due": "Friday"})
+            json!({"Title": "Fix the build", "Intent": "make CI green", "Owner": "Ada", "Status": "open", "Priority": "high", "Dates": {"due": "Friday"}})
         );
+        // A quoted key at the top level is JSON, not a label.
+        assert!(sections("\"a\": 1\n\"b\": 2").is_none());
     }
 
     #[test]
@@ -933,6 +1019,61 @@ mod tests {
             sections(text).unwrap(),
             json!({"Title": "T", "Data": {"a": 1, "b": 2}, "Intent": "I"})
         );
+    }
+
+    /// The byte-by-byte definition that [`bracket_depth`] skips through with `memchr`.
+    fn depth_by_bytes(line: &[u8], mut depth: usize) -> usize {
+        let (mut in_string, mut escaped) = (false, false);
+        for &b in line {
+            if in_string {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                b'"' if depth > 0 => in_string = true,
+                _ => {}
+            }
+        }
+        depth
+    }
+
+    #[test]
+    fn bracket_depth_matches_its_byte_by_byte_definition() {
+        let lines = [
+            "plain prose, no brackets",
+            "a [link](x) and {x: [1, 2]}",
+            "{\"a\": \"}]\\\"\", \"b\": [",
+            "] } ] extra closers",
+            "\"quoted\" { \"k\\\\\": \"v\\",
+            "ends inside \"a string {",
+            "{\"s\": \"x\\",
+        ];
+        for line in lines {
+            for start in 0..3 {
+                assert_eq!(
+                    bracket_depth(line.as_bytes(), start),
+                    depth_by_bytes(line.as_bytes(), start),
+                    "{line:?} from {start}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bracket_depth_matches_on_any_line(line in "[{}\\[\\]\"\\\\a ]{0,40}", start in 0usize..3) {
+            proptest::prop_assert_eq!(
+                bracket_depth(line.as_bytes(), start),
+                depth_by_bytes(line.as_bytes(), start)
+            );
+        }
     }
 
     #[test]
