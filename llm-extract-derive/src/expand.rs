@@ -425,12 +425,13 @@ fn named_body(
             deny_unknown: #deny_unknown,
             flatten: #has_flatten,
         };
-        let __fields = #rt::fields::<#field_count>(#node, &__SPEC, #skip, __cx)?;
-        #(#reads)*
-        match (#(#vars,)*) {
-            (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct { #(#inits),* }),
-            _ => ::core::result::Result::Err(#rt::Failed),
-        }
+        #rt::object::<_, #field_count>(#node, &__SPEC, #skip, __cx, |__fields, __cx| {
+            #(#reads)*
+            match (#(#vars,)*) {
+                (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct { #(#inits),* }),
+                _ => ::core::result::Result::Err(#rt::Failed),
+            }
+        })
     }}
 }
 
@@ -460,7 +461,8 @@ fn tuple_body(
         vars.push(v);
     }
     quote! {{
-        let __items = #rt::tuple(#node, #read_count, __cx)?;
+        let __decoded = #rt::as_container(#node, __cx);
+        let __items = #rt::tuple(&__decoded, #read_count, __cx)?;
         #(#reads)*
         match (#(#vars,)*) {
             (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(#construct(#(#values),*)),
@@ -494,6 +496,16 @@ fn variant_fn(i: usize) -> Ident {
 /// enum's tagging.
 fn enum_body(rt: &TokenStream, c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let spec = enum_spec(rt, c, variants);
+    // A tagged enum is a container: a string holding its JSON is decoded first. (An untagged
+    // enum leaves that to each variant: a `String` variant takes the string as written.)
+    let spec = match c.tagging() {
+        Tagging::Untagged => spec,
+        _ => quote! {
+            #spec
+            let __decoded = #rt::as_container(__node, __cx);
+            let __node: &#rt::Node<'_> = &__decoded;
+        },
+    };
     let fns: Vec<Ident> = (0..variants.len()).map(variant_fn).collect();
     match c.tagging() {
         Tagging::Untagged => untagged_body(rt, c, variants, spec),

@@ -1,6 +1,6 @@
 //! `from_str::<T>` (derived `Extract`) against `serde_json::from_str::<T>` (derived
-//! `Deserialize`) for the same types, on valid documents of three sizes, and `from_str::<T>`
-//! on messy replies.
+//! `Deserialize`) for the same types, on valid documents of three sizes, `from_str::<T>` on
+//! messy replies, and the typed readings on adversarial shapes at N and 2N.
 //!
 //! Run: `cargo bench -p llm-extract --bench extract`
 
@@ -108,9 +108,65 @@ fn bench_messy(c: &mut Criterion) {
     group.finish();
 }
 
+#[derive(Extract, Debug)]
+#[allow(dead_code)] // fields are read by the benchmark only through black_box
+struct Leaf {
+    x: u8,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)] // fields are read by the benchmark only through black_box
+enum Color {
+    Red,
+    Green,
+}
+
+/// Shapes that the typed readings (decoding, unwrapping, gathering, lists in text, dropping a
+/// cut-off item, prose braces) have to stay linear on.
+fn typed_adversarial(kind: &str, n: usize) -> String {
+    match kind {
+        "unwrapped-items" => format!("[{}]", "{\"w\": {\"x\": \"1\"}},".repeat(n / 20)),
+        "encoded-items" => format!("[{}]", "\"{\\\"x\\\": 1}\",".repeat(n / 12)),
+        "values-to-gather" => "{\"x\": 1}\n".repeat(n / 9),
+        "bullets" => "- red\n- green\n".repeat(n / 14),
+        "truncated-list" => format!("[{}{{\"x\": ", "{\"x\": 1}, ".repeat(n / 10)),
+        "prose-braces" => "Use the {name} placeholder. ".repeat(n / 28),
+        _ => unreachable!(),
+    }
+}
+
+/// Each shape at N and 2N: linear time shows as doubled time, not quadrupled.
+fn bench_typed_adversarial(c: &mut Criterion) {
+    let mut group = c.benchmark_group("extract_adversarial");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
+    let kinds = [
+        "unwrapped-items",
+        "encoded-items",
+        "values-to-gather",
+        "bullets",
+        "truncated-list",
+        "prose-braces",
+    ];
+    for kind in kinds {
+        for n in [100_000, 200_000] {
+            let text = typed_adversarial(kind, n);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new(kind, n), &text, |b, t| match kind {
+                "bullets" => b.iter(|| llm_extract::from_str::<Vec<Color>>(black_box(t))),
+                "prose-braces" => b.iter(|| llm_extract::from_str::<Leaf>(black_box(t))),
+                _ => b.iter(|| llm_extract::from_str::<Vec<Leaf>>(black_box(t))),
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
-    targets = bench_valid, bench_messy
+    targets = bench_valid, bench_messy, bench_typed_adversarial
 }
 criterion_main!(benches);

@@ -116,6 +116,14 @@ fn adversarial(kind: &str, n: usize) -> String {
         "think-tags" => "<think>".repeat(n / 7),
         "json-lines" => "{\"a\":1}\n".repeat(n / 8),
         "bracket-pairs" => "[]".repeat(n / 2),
+        // Markup inside values and prose: each fence, tag, quote and comment read once.
+        "prose-quotes" => "It's \"{x}\" and don't {name} ".repeat(n / 30),
+        "fences-in-string" => format!("{{\"a\": \"{}", "```py\n[1]\n```\n".repeat(n / 16)),
+        "fences-in-prose" => "```\n{\"a\": 1}\n```\n".repeat(n / 17),
+        "inline-fences" => "```x ".repeat(n / 5),
+        "tags-in-string" => format!("{{\"a\": \"{}", "<json>[1]</json>".repeat(n / 16)),
+        "comments" => format!("{{{}", "\"a\": 1, // }]\n/* ] */ # }\n".repeat(n / 28)),
+        "unicode-spaces" => format!("[{}]", "\u{3000}1,\u{feff}".repeat(n / 8)),
         _ => unreachable!(),
     }
 }
@@ -139,6 +147,13 @@ fn bench_adversarial(c: &mut Criterion) {
         "think-tags",
         "json-lines",
         "bracket-pairs",
+        "prose-quotes",
+        "fences-in-string",
+        "fences-in-prose",
+        "inline-fences",
+        "tags-in-string",
+        "comments",
+        "unicode-spaces",
     ];
     for kind in kinds {
         for n in [1_000_000, 2_000_000] {

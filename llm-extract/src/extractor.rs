@@ -1,12 +1,13 @@
-//! The entry points: settings, candidate ranking, and the schema-aligned choice of reading.
+//! The entry points: the settings builder, and each operation as a call into `select`, where
+//! the choice of reading and of the error to report is made.
 
 use crate::coerce::{Context, Extract};
-use crate::error::{Error, Issue};
-use crate::locate::{self, Form};
+use crate::error::Error;
+use crate::locate;
 use crate::parse::{self, RepairPaths};
 use crate::report::Report;
-use crate::select::{self, Overlap};
-use crate::settings::{Completeness, ReasoningValues, Settings};
+use crate::select;
+use crate::settings::{Completeness, ReasoningValues, Settings, TieBreak};
 use crate::span::Span;
 use serde::Serialize;
 
@@ -120,6 +121,21 @@ impl Extractor {
         self
     }
 
+    /// Which of two equally good readings wins (equal total cost of repairs and
+    /// coercions): [`TieBreak::Last`] by default, the value written later, since an example
+    /// or a draft usually comes before the answer; [`TieBreak::First`] for the first.
+    ///
+    /// ```
+    /// use llm_extract::{Extractor, TieBreak};
+    /// let reply = "Draft: {\"n\": 1}\nFinal: {\"n\": 2}";
+    /// assert_eq!(Extractor::new().repair(reply).unwrap()["n"], 2);
+    /// assert_eq!(Extractor::new().tie_break(TieBreak::First).repair(reply).unwrap()["n"], 1);
+    /// ```
+    pub fn tie_break(mut self, tie_break: TieBreak) -> Extractor {
+        self.settings.tie_break = tie_break;
+        self
+    }
+
     /// The JSON value in `text`, repaired.
     pub fn repair(&self, text: &str) -> Result<serde_json::Value, Error> {
         // Fast path: the whole text is valid JSON.
@@ -133,56 +149,7 @@ impl Extractor {
             }
         }
         let located = locate::locate(text, &self.settings);
-        let mut best: Option<(u32, serde_json::Value)> = None;
-        let mut first_error = None;
-        for candidate in &located.candidates {
-            if candidate.form == Form::Text {
-                continue; // schema-less: prose is not a value
-            }
-            if best
-                .as_ref()
-                .is_some_and(|(score, _)| *score <= candidate.base_cost)
-            {
-                break; // every later candidate costs at least this much
-            }
-            if let Err(e) = select::check_size(&self.settings, text, candidate) {
-                first_error.get_or_insert(e);
-                continue;
-            }
-            // Valid JSON in a candidate (the usual fenced or prose-wrapped reply): serde_json
-            // reads it exactly as the tolerant parser would, and faster.
-            // (Not for a value that never closes: serde_json would read all of it to fail.)
-            if candidate.form == Form::Value {
-                let slice = &text[candidate.span.start..candidate.span.end];
-                if let Some(value) = parse::strict(slice, self.settings.max_depth) {
-                    if !value.is_string() {
-                        best = Some((candidate.base_cost, value));
-                        continue;
-                    }
-                }
-            }
-            match select::parse_candidate_value(text, candidate, &self.settings) {
-                Ok(parsed)
-                    if !parsed.complete
-                        && self.settings.completeness == Completeness::RequireComplete =>
-                {
-                    first_error.get_or_insert_with(|| Error::incomplete(text, parsed.end));
-                }
-                Ok(parsed) => {
-                    let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
-                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                        best = Some((score, parsed.value));
-                    }
-                }
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        match best {
-            Some((_, value)) => Ok(value),
-            None => Err(first_error.unwrap_or_else(|| Error::not_found(text))),
-        }
+        select::best_value(&self.settings, text, &located.candidates)
     }
 
     /// Every JSON value in `text`, repaired, in order.
@@ -225,41 +192,11 @@ impl Extractor {
         paths: RepairPaths,
     ) -> Result<Vec<Extracted<T>>, Error> {
         let located = locate::locate(text, &self.settings);
-        let thoughts: Vec<String> = located
-            .thoughts
-            .iter()
-            .map(|s| text[s.start..s.end].trim().to_string())
-            .collect();
-        let mut out = Vec::new();
-        let mut first_error = None;
-        for reading in select::readings(
-            &self.settings,
-            text,
-            &located.candidates,
-            Overlap::Disjoint,
-            paths,
-        ) {
-            let parsed = match reading {
-                Ok((_, parsed)) => parsed,
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                    continue;
-                }
-            };
-            match select::read::<T>(text, parsed, paths) {
-                Ok(mut extracted) => {
-                    extracted.thoughts = thoughts.clone();
-                    out.push(extracted);
-                }
-                Err(issues) => {
-                    first_error.get_or_insert_with(|| Error::new(issues).with_positions(text));
-                }
-            }
+        let mut out = select::every::<T>(&self.settings, text, &located.candidates, paths)?;
+        let thoughts = thoughts(text, &located.thoughts);
+        for extracted in &mut out {
+            extracted.thoughts = thoughts.clone();
         }
-        if out.is_empty() {
-            return Err(first_error.unwrap_or_else(|| Error::not_found(text)));
-        }
-        out.sort_by_key(|e| e.report.span.start);
         Ok(out)
     }
 
@@ -284,80 +221,9 @@ impl Extractor {
             return Ok(done);
         }
         let located = locate::locate(text, &self.settings);
-        let mut best: Option<(u32, Extracted<T>)> = None;
-        let mut failures: Vec<(usize, u32, Vec<Issue>)> = Vec::new();
-        for reading in select::readings(
-            &self.settings,
-            text,
-            &located.candidates,
-            Overlap::Ranked,
-            paths,
-        ) {
-            let (candidate, parsed) = match reading {
-                Ok(r) => r,
-                Err(e) => {
-                    failures.push((e.issues().len(), u32::MAX, e.issues().to_vec()));
-                    continue;
-                }
-            };
-            if candidate.form == Form::Text {
-                // The reply as plain text: only when nothing else read, for a type that
-                // reads text; its failure says nothing the other candidates did not.
-                if best.is_some() || !T::FROM_PROSE {
-                    continue;
-                }
-                // Prose is text, not an object: a struct does not take it as its only field.
-                if let Ok(extracted) = select::read::<T>(text, parsed, paths) {
-                    let wrapped = extracted
-                        .report
-                        .coercions
-                        .iter()
-                        .any(|c| c.kind == crate::CoercionKind::WrappedInStruct);
-                    if !wrapped {
-                        best = Some((extracted.report.score, extracted));
-                    }
-                }
-                continue;
-            }
-            if let Some((score, _)) = &best {
-                if *score <= candidate.base_cost {
-                    break; // every later candidate costs at least this much
-                }
-            }
-            let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
-            match select::read::<T>(text, parsed, paths) {
-                // The candidate's context repairs are among the repairs already.
-                Ok(extracted)
-                    if best
-                        .as_ref()
-                        .is_none_or(|(s, _)| extracted.report.score < *s) =>
-                {
-                    best = Some((extracted.report.score, extracted));
-                }
-                Ok(_) => {}
-                Err(issues) => failures.push((issues.len().max(1), repairs_cost, issues)),
-            }
-        }
-        match best {
-            Some((_, mut extracted)) => {
-                extracted.thoughts = located
-                    .thoughts
-                    .iter()
-                    .map(|s| text[s.start..s.end].trim().to_string())
-                    .collect();
-                Ok(extracted)
-            }
-            None => {
-                // Report the candidate that came closest: fewest issues, then fewest repairs.
-                failures.sort_by_key(|(n, cost, _)| (*n, *cost));
-                match failures.into_iter().next() {
-                    Some((_, _, issues)) if !issues.is_empty() => {
-                        Err(Error::new(issues).with_positions(text))
-                    }
-                    _ => Err(Error::not_found(text)),
-                }
-            }
-        }
+        let mut extracted = select::best::<T>(&self.settings, text, &located.candidates, paths)?;
+        extracted.thoughts = thoughts(text, &located.thoughts);
+        Ok(extracted)
     }
 
     /// The usual API reply is one clean JSON object or array and nothing else. Then it is the
@@ -410,46 +276,14 @@ impl Extractor {
     /// Every `T` in `text`: the items of a JSON array, a single value, or several blocks.
     pub fn from_str_all<T: Extract>(&self, text: &str) -> Result<Vec<T>, Error> {
         let located = locate::locate(text, &self.settings);
-        let mut out = Vec::new();
-        let mut failure: Option<Vec<Issue>> = None;
-        for reading in select::readings(
-            &self.settings,
-            text,
-            &located.candidates,
-            Overlap::Disjoint,
-            RepairPaths::Skip,
-        ) {
-            let parsed = match reading {
-                Ok((_, parsed)) => parsed,
-                Err(e) => {
-                    failure.get_or_insert_with(|| e.issues().to_vec());
-                    continue;
-                }
-            };
-            let mut cx = Context::new();
-            if let crate::node::NodeKind::Array(_) = parsed.node.kind {
-                match Vec::<T>::from_node(&parsed.node, &mut cx) {
-                    Ok(items) if cx.issues().is_empty() => {
-                        out.extend(items);
-                        continue;
-                    }
-                    _ => {}
-                }
-                cx = Context::new();
-            }
-            match T::from_node(&parsed.node, &mut cx) {
-                Ok(item) if cx.issues().is_empty() => out.push(item),
-                _ => {
-                    failure.get_or_insert_with(|| cx.into_parts().1);
-                }
-            }
-        }
-        if out.is_empty() {
-            return Err(match failure {
-                Some(issues) if !issues.is_empty() => Error::new(issues).with_positions(text),
-                _ => Error::not_found(text),
-            });
-        }
-        Ok(out)
+        select::every_item::<T>(&self.settings, text, &located.candidates)
     }
+}
+
+/// The text of each reasoning block, trimmed.
+fn thoughts(text: &str, spans: &[Span]) -> Vec<String> {
+    spans
+        .iter()
+        .map(|s| text[s.start..s.end].trim().to_string())
+        .collect()
 }

@@ -7,6 +7,7 @@ pub mod assert;
 pub mod coerce;
 mod error;
 mod extractor;
+mod lex;
 mod locate;
 mod node;
 mod parse;
@@ -30,13 +31,17 @@ pub mod validate;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::coerce::keys::{FieldSpec, StructSpec};
-    pub use crate::coerce::structs::{element, fields, item_span, tuple, unit, Fields, Missing};
+    pub use crate::coerce::structs::{
+        element, fields, item_span, object, tuple, unit, Fields, Missing,
+    };
     pub use crate::coerce::tagged::{
         adjacent, empty, external, internal, null, without, Adjacent, Tagged,
     };
     pub use crate::coerce::untagged::{untagged_unit, Untagged};
     pub use crate::coerce::variants::{variant, variant_key, EnumSpec};
-    pub use crate::coerce::{Context, Extract, Failed, MapKey, Mode, Node, VariantNames};
+    pub use crate::coerce::{
+        as_container, Context, Extract, Failed, MapKey, Mode, Node, VariantNames,
+    };
     pub use crate::path::Segment;
     #[cfg(feature = "schema")]
     pub use crate::schema::private as schema;
@@ -67,7 +72,7 @@ pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
 pub use crate::retry::{feedback, retry, retry_async, Attempt, Retry, RetryError};
 #[cfg(feature = "schema")]
 pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
-pub use crate::settings::Completeness;
+pub use crate::settings::{Completeness, TieBreak};
 pub use crate::span::{Position, Span};
 /// The schemars trait the derive implements, so `fn ask<T: Extract + JsonSchema>` needs no
 /// extra dependency.

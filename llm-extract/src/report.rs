@@ -243,11 +243,31 @@ pub enum CoercionKind {
     /// An adjacently tagged value had its content's fields beside the tag instead of under
     /// the content key (`{"name": "search", "query": ".."}` for `content = "arguments"`).
     InlineContent,
-    /// A string holding a JSON object or array was decoded where the type wants one
-    /// (OpenAI's `"arguments": "{\"city\": \"Paris\"}"`).
+    /// A string holding a JSON object or array was decoded where the type wants a container
+    /// (a struct, map, list, tuple or tagged enum), before any reading that would wrap the
+    /// string itself (OpenAI's `"arguments": "{\"city\": \"Paris\"}"`).
     DecodedString,
-    /// A bare value was taken as the only field of a struct.
+    /// A repair the document inside a [decoded string](CoercionKind::DecodedString) needed
+    /// (single quotes, a trailing comma, ...): it costs what the repair costs.
+    RepairInString(RepairKind),
+    /// A bare value, or an object that did not fit the struct as written, was taken as the
+    /// only field of a one-field struct.
     WrappedInStruct,
+    /// An object with one unknown key that did not fit the struct stood for its value
+    /// (`{"review": {...}}` read as a `Review`).
+    UnwrappedObject,
+    /// The last item of a list (or entry of a map) cut off by the end of the reply did not
+    /// fit and was dropped; the complete items before it were kept.
+    DroppedIncompleteItem,
+    /// Several values found apart in the reply (`{"a": 1} {"a": 2}`, two fences) became the
+    /// items of one list, where the type wants a list and no single value is one.
+    GatheredList,
+    /// A list written as text became a list: bulleted or numbered lines, or `red, green and
+    /// blue` when the text as one item does not fit.
+    ListFromText,
+    /// A boolean was taken from a short sentence holding exactly one of `yes`, `no`, `true`,
+    /// `false` (`Yes, it compiles.`).
+    BoolFromText,
     /// Some other coercion, described in words.
     Other(String),
 }
@@ -263,9 +283,11 @@ impl CoercionKind {
             NormalizedVariant | AliasVariant => 1,
             DuplicateKey | StringToNumber | ToString | ToBool | SingleToList | ListToSingle => 2,
             InlineContent | FoldedKey | FoldedVariant | DecodedString => 2,
+            DroppedIncompleteItem | GatheredList => 2,
             Other(_) => 2,
-            WrappedInStruct | OtherVariant | MissingTag => 3,
-            NumberFromText | VariantFromText => 4,
+            RepairInString(kind) => kind.cost(),
+            WrappedInStruct | UnwrappedObject | OtherVariant | MissingTag => 3,
+            NumberFromText | VariantFromText | ListFromText | BoolFromText => 4,
             Caught => 5,
         }
     }

@@ -361,7 +361,8 @@ mod tests {
         let err = Retry::new(2)
             .run::<std::collections::BTreeMap<String, u32>, ()>(|f| {
                 seen.push(f.map(str::to_string));
-                Ok("{\"a\": 1, \"b\": \"xy".to_string())
+                // A complete member that does not fit (a cut-off last one would be dropped).
+                Ok("{\"a\": \"one\", \"b\": 2, \"c\": \"xy".to_string())
             })
             .unwrap_err();
         assert_eq!(err.attempts.len(), 2);

@@ -1,74 +1,549 @@
-//! Candidate choice: each located candidate parsed (with what its surroundings cost), and
-//! the readings a caller asks for, in the order it asks for them.
+//! Candidate choice: each located candidate parsed (with what its surroundings cost), read
+//! as the caller's type, and the one policy for which reading wins and which error is
+//! reported when none does.
 //!
-//! Every entry point of [`Extractor`](crate::Extractor) goes through [`readings`]: the one place
-//! that applies `max_payload`, `require_complete`, and the overlap rule.
+//! Every entry point of [`Extractor`](crate::Extractor) goes through here: [`best`] (one
+//! `T`), [`best_value`] (`repair`), [`every`] (`extract_all`) and [`every_item`]
+//! (`from_str_all`). The rules they share:
+//! - `max_payload`, `require_complete` and the overlap rule apply to every candidate
+//!   ([`parse_checked`], and [`readings`] for each value once);
+//! - the reading with the lowest total cost (repairs + coercions) wins; of equal costs, one
+//!   the reply marked as its answer (a marker, an answer tag), then the [`TieBreak`] decides
+//!   (by default the value written later: an example or draft comes before the answer)
+//!   ([`Choice`]);
+//! - when no reading fits, the error reported is the one of the candidate that got furthest
+//!   ([`Failures`]).
+
+use std::cmp::Reverse;
 
 use crate::coerce::{Context, Extract};
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extracted;
 use crate::locate::{Candidate, Form, Origin};
+use crate::node::{Node, NodeKind};
 use crate::parse::{self, Parsed, RepairPaths};
 use crate::path::Path;
-use crate::report::{Repair, RepairKind, Report};
-use crate::settings::{Completeness, Settings};
+use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
+use crate::settings::{Completeness, Settings, TieBreak};
 use crate::span::{Position, Span};
 
-/// Which candidates a caller wants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Overlap {
-    /// Every candidate, best-ranked first: the caller picks one reading of the text.
-    Ranked,
-    /// Candidates in text order, skipping those inside a value already read: each value once.
-    Disjoint,
-}
-
-/// Parses each candidate in the order `overlap` asks for.
+/// Parses the candidates in text order, skipping those inside a value already read and plain
+/// prose: each value in the text once. A candidate refused by a setting or the parser comes
+/// with its error.
 pub(crate) fn readings<'t, 'c>(
     settings: &'t Settings,
     text: &'t str,
     candidates: &'c [Candidate],
-    overlap: Overlap,
     paths: RepairPaths,
-) -> impl Iterator<Item = Result<(&'c Candidate, Parsed<'t>), Error>> + use<'t, 'c> {
-    let mut order: Vec<&Candidate> = candidates.iter().collect();
-    if overlap == Overlap::Disjoint {
-        order.sort_by_key(|c| (c.span.start, c.base_cost));
-    }
-    // In disjoint mode candidates come in start order, so everything taken so far lies
-    // before `taken_end`: one comparison per candidate instead of a scan of all taken.
-    let mut taken_end = 0usize;
-    // Every value in the text: labeled sections only when no value is written as one.
+) -> impl Iterator<Item = (&'c Candidate, Result<Parsed<'t>, Error>)> + use<'t, 'c> {
+    // Labeled sections only when no value is written as one.
     let values_written = candidates
         .iter()
         .any(|c| matches!(c.form, Form::Value | Form::Unclosed | Form::Embedded));
+    let mut order: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| c.form != Form::Text)
+        .filter(|c| !(values_written && matches!(c.form, Form::Sections(_))))
+        .collect();
+    order.sort_by_key(|c| (c.span.start, c.base_cost));
+    // Candidates come in start order, so everything taken so far lies before `taken_end`:
+    // one comparison per candidate instead of a scan of all taken.
+    let mut taken_end = 0usize;
     order.into_iter().filter_map(move |candidate| {
-        if overlap == Overlap::Disjoint && candidate.span.start < taken_end {
+        if candidate.span.start < taken_end {
             return None;
         }
-        if overlap == Overlap::Disjoint
-            && values_written
-            && matches!(candidate.form, Form::Sections(_))
-        {
-            return None;
+        let parsed = parse_checked(settings, text, candidate, paths);
+        if let Ok(p) = &parsed {
+            taken_end = taken_end.max(p.end.max(p.node.span.end));
         }
-        if overlap == Overlap::Disjoint && candidate.form == Form::Text {
-            return None; // every value in the text: plain prose is not one
+        Some((candidate, parsed))
+    })
+}
+
+/// One candidate parsed, unless a setting refuses it: larger than `max_payload`, or cut off
+/// under `require_complete`.
+pub(crate) fn parse_checked<'t>(
+    settings: &Settings,
+    text: &'t str,
+    candidate: &Candidate,
+    paths: RepairPaths,
+) -> Result<Parsed<'t>, Error> {
+    check_size(settings, text, candidate)?;
+    let parsed = parse_candidate(text, candidate, settings, paths)?;
+    check_complete(settings, &parsed, text)?;
+    Ok(parsed)
+}
+
+/// The best `T` among `candidates` (ranked best first): the lowest total cost, the tie-break
+/// between equals; a list gathered from several values when the type wants a list and no
+/// single value is one; or the error of the candidate that got furthest.
+pub(crate) fn best<T: Extract>(
+    settings: &Settings,
+    text: &str,
+    candidates: &[Candidate],
+    paths: RepairPaths,
+) -> Result<Extracted<T>, Error> {
+    let mut choice = Choice::new(settings.tie_break);
+    // Values cut off by the end of the text that the type recognized but that did not fit.
+    let mut recognized: Vec<Span> = Vec::new();
+    for candidate in candidates {
+        if choice.settled(candidate.base_cost) {
+            break; // every later candidate costs at least this much
+        }
+        if fragment_of(candidate, &recognized) {
+            continue;
+        }
+        if candidate.form == Form::Text {
+            read_text(&mut choice, settings, text, candidate, paths);
+            continue;
+        }
+        let parsed = match parse_checked(settings, text, candidate, paths) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                choice.failures.refused(e, candidate.span);
+                continue;
+            }
+        };
+        let weak = prose_braces(candidate, &parsed);
+        let read = read::<T>(text, parsed, paths)
+            .or_else(|unread| literal_reading(settings, text, candidate, paths).ok_or(unread));
+        match read {
+            Ok(extracted) => choice.offer(extracted.report.score, candidate, extracted),
+            Err(unread) if !weak => {
+                if candidate.form == Form::Unclosed && unread.matched > 0 {
+                    recognized.push(candidate.span);
+                }
+                choice.failures.unread(unread, candidate.span)
+            }
+            Err(_) => {} // braces in prose that fit nothing: not a value, not the error
+        }
+    }
+    if choice.best().is_some_and(wrapped_single) {
+        if let Some(list) = gather::<T>(settings, text, candidates, paths) {
+            return Ok(list);
+        }
+    }
+    choice.finish(text)
+}
+
+/// A JSON string holding a document (`"{\"a\": 1}"`), read as the string it is, for a type
+/// the document does not fit (a `String`): the document is decoded only for a type that
+/// wants it.
+fn literal_reading<T: Extract>(
+    settings: &Settings,
+    text: &str,
+    candidate: &Candidate,
+    paths: RepairPaths,
+) -> Option<Extracted<T>> {
+    if candidate.form != Form::Embedded || !text[candidate.span.start..].starts_with('"') {
+        return None;
+    }
+    let literal = Candidate {
+        form: Form::Value,
+        context: (candidate.context.iter())
+            .filter(|(kind, _)| *kind != RepairKind::EmbeddedJson)
+            .copied()
+            .collect(),
+        ..candidate.clone()
+    };
+    let parsed = parse_checked(settings, text, &literal, paths).ok()?;
+    read::<T>(text, parsed, paths).ok()
+}
+
+/// Whether `candidate` was found inside an opener that never closed (`NestedValue`) whose
+/// value the type recognized (it matched fields or items) but that did not fit: the
+/// candidate is then a fragment of that value, and reading it alone would drop the rest
+/// silently (`[{"id": 1}, {"id": 2, "na` must not become the list of its second item). The
+/// value's own error stands.
+fn fragment_of(candidate: &Candidate, recognized: &[Span]) -> bool {
+    let nested = candidate
+        .context
+        .iter()
+        .any(|(kind, _)| *kind == RepairKind::NestedValue);
+    nested
+        && recognized
+            .iter()
+            .any(|s| s.start <= candidate.span.start && candidate.span.end <= s.end)
+}
+
+/// The reply as plain text, for a type that reads text: only when nothing else read, and
+/// never as the only field of a struct (prose is text, not an object). Its failure (or
+/// refusal by a limit) says nothing the other candidates did not, so it is not recorded.
+fn read_text<T: Extract>(
+    choice: &mut Choice<Extracted<T>>,
+    settings: &Settings,
+    text: &str,
+    candidate: &Candidate,
+    paths: RepairPaths,
+) {
+    if choice.best().is_some() || !T::FROM_PROSE {
+        return;
+    }
+    let Ok(parsed) = parse_checked(settings, text, candidate, paths) else {
+        return;
+    };
+    if let Ok(extracted) = read::<T>(text, parsed, paths) {
+        let wrapped = extracted
+            .report
+            .coercions
+            .iter()
+            .any(|c| c.kind == CoercionKind::WrappedInStruct);
+        if !wrapped {
+            choice.offer(extracted.report.score, candidate, extracted);
+        }
+    }
+}
+
+/// Whether a reading made one value into the whole list the type wants: then several
+/// values in the text may be the list's items.
+fn wrapped_single<T>(extracted: &Extracted<T>) -> bool {
+    extracted
+        .report
+        .coercions
+        .iter()
+        .any(|c| c.kind == CoercionKind::SingleToList && c.path.is_root())
+}
+
+/// Every value in the text (each once, in text order, none of them prose braces) as the items
+/// of one list, read as `T` ([`CoercionKind::GatheredList`]); `None` unless there are two or
+/// more and every one fits.
+fn gather<T: Extract>(
+    settings: &Settings,
+    text: &str,
+    candidates: &[Candidate],
+    paths: RepairPaths,
+) -> Option<Extracted<T>> {
+    let mut items: Vec<Node<'_>> = Vec::new();
+    let mut repairs = Vec::new();
+    for (candidate, parsed) in readings(settings, text, candidates, paths) {
+        let Ok(parsed) = parsed else { continue };
+        if prose_braces(candidate, &parsed) {
+            continue;
+        }
+        repairs.extend(parsed.repairs);
+        items.push(parsed.node);
+    }
+    if items.len() < 2 {
+        return None;
+    }
+    let span = Span::new(items[0].span.start, items[items.len() - 1].span.end);
+    let complete = items.iter().all(|item| item.complete);
+    let mut node = Node::new(NodeKind::Array(items), span);
+    node.complete = complete;
+    let parsed = Parsed {
+        node,
+        repairs,
+        end: span.end,
+    };
+    let mut extracted = read::<T>(text, parsed, paths).ok()?;
+    let kind = CoercionKind::GatheredList;
+    extracted.report.score += kind.cost();
+    let gathered = Coercion {
+        cost: kind.cost(),
+        kind,
+        path: Path::root(),
+        span,
+    };
+    extracted.report.coercions.insert(0, gathered);
+    Some(extracted)
+}
+
+/// The best value for `repair`: the lowest repair cost, the tie-break between equals, or
+/// the error of the candidate that got furthest. Prose is never a value here.
+pub(crate) fn best_value(
+    settings: &Settings,
+    text: &str,
+    candidates: &[Candidate],
+) -> Result<serde_json::Value, Error> {
+    let mut choice = Choice::new(settings.tie_break);
+    for candidate in candidates {
+        if candidate.form == Form::Text {
+            continue; // schema-less: prose is not a value
+        }
+        if choice.settled(candidate.base_cost) {
+            break; // every later candidate costs at least this much
         }
         if let Err(e) = check_size(settings, text, candidate) {
-            return Some(Err(e));
+            choice.failures.refused(e, candidate.span);
+            continue;
         }
-        let parsed = parse_candidate(text, candidate, settings, paths);
-        if let Ok(p) = &parsed {
-            if overlap == Overlap::Disjoint {
-                taken_end = taken_end.max(p.end.max(p.node.span.end));
+        // Valid JSON in a candidate (the usual fenced or prose-wrapped reply): serde_json
+        // reads it exactly as the tolerant parser would, and faster.
+        // (Not for a value that never closes: serde_json would read all of it to fail.)
+        if candidate.form == Form::Value {
+            let slice = &text[candidate.span.start..candidate.span.end];
+            if let Some(value) = parse::strict(slice, settings.max_depth) {
+                if !value.is_string() {
+                    choice.offer(candidate.base_cost, candidate, value);
+                    continue;
+                }
             }
         }
-        Some(parsed.and_then(|p| {
-            check_complete(settings, &p, text)?;
-            Ok((candidate, p))
-        }))
-    })
+        match parse_candidate_value(text, candidate, settings) {
+            Ok(parsed)
+                if !parsed.complete && settings.completeness == Completeness::RequireComplete =>
+            {
+                let refusal = Error::incomplete(text, parsed.end);
+                choice.failures.refused(refusal, candidate.span);
+            }
+            Ok(parsed) => {
+                let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
+                choice.offer(score, candidate, parsed.value);
+            }
+            Err(e) => choice.failures.refused(e, candidate.span),
+        }
+    }
+    choice.finish(text)
+}
+
+/// Every value in the text that is a `T`, in text order, each with its own report; or the
+/// error of the candidate that got furthest.
+pub(crate) fn every<T: Extract>(
+    settings: &Settings,
+    text: &str,
+    candidates: &[Candidate],
+    paths: RepairPaths,
+) -> Result<Vec<Extracted<T>>, Error> {
+    let mut out = Vec::new();
+    let mut failures = Failures::default();
+    for (candidate, parsed) in readings(settings, text, candidates, paths) {
+        let parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                failures.refused(e, candidate.span);
+                continue;
+            }
+        };
+        let weak = prose_braces(candidate, &parsed);
+        match read::<T>(text, parsed, paths) {
+            Ok(extracted) => out.push(extracted),
+            Err(unread) if !weak => failures.unread(unread, candidate.span),
+            Err(_) => {}
+        }
+    }
+    if out.is_empty() {
+        return Err(failures.into_error(text));
+    }
+    out.sort_by_key(|e| e.report.span.start);
+    Ok(out)
+}
+
+/// Every `T` in the text: the items of each array that is a list of `T`, and each other
+/// value that is a `T`, in text order; or the error of the candidate that got furthest.
+pub(crate) fn every_item<T: Extract>(
+    settings: &Settings,
+    text: &str,
+    candidates: &[Candidate],
+) -> Result<Vec<T>, Error> {
+    let mut out = Vec::new();
+    let mut failures = Failures::default();
+    for (candidate, parsed) in readings(settings, text, candidates, RepairPaths::Skip) {
+        let parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                failures.refused(e, candidate.span);
+                continue;
+            }
+        };
+        if let NodeKind::Array(_) = parsed.node.kind {
+            if let Ok(items) = value_of::<Vec<T>>(&parsed.node) {
+                out.extend(items);
+                continue;
+            }
+        }
+        match value_of::<T>(&parsed.node) {
+            Ok(item) => out.push(item),
+            Err(_) if prose_braces(candidate, &parsed) => {}
+            Err(unread) => failures.unread(unread, candidate.span),
+        }
+    }
+    if out.is_empty() {
+        return Err(failures.into_error(text));
+    }
+    Ok(out)
+}
+
+/// A `T` from `node` without a report, or what stopped it.
+fn value_of<T: Extract>(node: &Node<'_>) -> Result<T, Unread> {
+    let mut cx = Context::new();
+    let result = T::from_node(node, &mut cx);
+    let matched = cx.matched();
+    let (_, issues) = cx.into_parts();
+    match result {
+        Ok(value) if issues.is_empty() => Ok(value),
+        _ => Err(Unread { issues, matched }),
+    }
+}
+
+/// Braces in prose around bare words (`Use the {name} placeholder`, `{a, b}`): an object
+/// found in prose whose every key is unquoted and has no value. It is a value when it fits the
+/// type, but when it fits nothing it is not the error to report: the text holds no JSON.
+fn prose_braces(candidate: &Candidate, parsed: &Parsed<'_>) -> bool {
+    if candidate.origin != Origin::Prose {
+        return false;
+    }
+    let NodeKind::Object(entries) = &parsed.node.kind else {
+        return false;
+    };
+    let missing = parsed
+        .repairs
+        .iter()
+        .filter(|r| r.kind == RepairKind::MissingValue)
+        .count();
+    !entries.is_empty()
+        && missing >= entries.len()
+        && entries
+            .iter()
+            .all(|e| !e.key.is_quoted() && matches!(e.value.kind, NodeKind::Null))
+}
+
+/// The choice among readings: the lowest score wins; of equal scores, one the reply marked
+/// as its answer (a caller's marker, an answer tag such as `<json>`), then the one the
+/// [`TieBreak`] prefers by position. Failures are kept on the side, for the error.
+pub(crate) struct Choice<V> {
+    tie_break: TieBreak,
+    best: Option<Offer<V>>,
+    pub failures: Failures,
+}
+
+/// A reading that fits, and what the choice compares.
+struct Offer<V> {
+    score: u32,
+    explicit: bool,
+    span: Span,
+    value: V,
+}
+
+impl<V> Choice<V> {
+    pub fn new(tie_break: TieBreak) -> Choice<V> {
+        Choice {
+            tie_break,
+            best: None,
+            failures: Failures::default(),
+        }
+    }
+
+    /// Whether no candidate costing at least `base_cost` can win any more (candidates come
+    /// best-ranked first, so none after it can either). An equal cost can still win a tie.
+    pub fn settled(&self, base_cost: u32) -> bool {
+        self.best.as_ref().is_some_and(|b| b.score < base_cost)
+    }
+
+    /// A reading of `candidate` that fits, with its total `score`.
+    pub fn offer(&mut self, score: u32, candidate: &Candidate, value: V) {
+        let explicit = candidate.origin == Origin::Explicit;
+        let span = candidate.span;
+        let wins = match &self.best {
+            None => true,
+            Some(b) if score != b.score => score < b.score,
+            Some(b) if explicit != b.explicit => explicit,
+            Some(b) => self.tie_break.prefers(span, b.span),
+        };
+        if wins {
+            self.best = Some(Offer {
+                score,
+                explicit,
+                span,
+                value,
+            });
+        }
+    }
+
+    /// The winning reading so far.
+    pub fn best(&self) -> Option<&V> {
+        self.best.as_ref().map(|b| &b.value)
+    }
+
+    /// The winner, or the error of the candidate that got furthest ("no JSON found" when
+    /// there was none).
+    pub fn finish(self, text: &str) -> Result<V, Error> {
+        match self.best {
+            Some(b) => Ok(b.value),
+            None => Err(self.failures.into_error(text)),
+        }
+    }
+}
+
+impl TieBreak {
+    /// Whether a reading at `span` beats an equally good one at `other`. Of two nested
+    /// values the larger wins either way.
+    fn prefers(self, span: Span, other: Span) -> bool {
+        match self {
+            TieBreak::Last => (span.end, Reverse(span.start)) > (other.end, Reverse(other.start)),
+            TieBreak::First => (span.start, Reverse(span.end)) < (other.start, Reverse(other.end)),
+        }
+    }
+}
+
+/// What stopped a candidate from being read as the type: its issues, and how much of the
+/// type it matched before ([`Context::matched`]).
+pub(crate) struct Unread {
+    issues: Vec<Issue>,
+    matched: u32,
+}
+
+/// The failures seen so far, kept as the one that got furthest.
+///
+/// "Furthest", best first:
+/// 1. a reading that matched part of the type (fields found, items read, a variant named):
+///    the most matched, then the fewest issues, then the largest span;
+/// 2. a candidate refused before reading (larger than `max_payload`, nested deeper than
+///    `max_depth`, cut off under `require_complete`, unreadable syntax): the largest span;
+/// 3. a reading that matched nothing of the type: the fewest issues, then the largest span.
+///
+/// Braces in prose around bare words are never recorded; with nothing recorded the error
+/// is "no JSON found". On a tie, the candidate recorded first (the better ranked) stays.
+#[derive(Default)]
+pub(crate) struct Failures {
+    furthest: Option<(Reach, Error)>,
+}
+
+/// How far a failure got; greater is further.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Reach {
+    stage: u8,
+    matched: u32,
+    fewest_issues: Reverse<usize>,
+    span: usize,
+}
+
+impl Failures {
+    /// A candidate refused before it was read as the type.
+    pub fn refused(&mut self, error: Error, span: Span) {
+        let reach = Reach {
+            stage: 2,
+            matched: 0,
+            fewest_issues: Reverse(0),
+            span: span.len(),
+        };
+        self.keep(reach, || error);
+    }
+
+    /// A candidate read as the type that did not fit.
+    pub fn unread(&mut self, unread: Unread, span: Span) {
+        let reach = Reach {
+            stage: if unread.matched > 0 { 3 } else { 1 },
+            matched: unread.matched,
+            fewest_issues: Reverse(unread.issues.len()),
+            span: span.len(),
+        };
+        self.keep(reach, || Error::new(unread.issues));
+    }
+
+    fn keep(&mut self, reach: Reach, error: impl FnOnce() -> Error) {
+        if self.furthest.as_ref().is_none_or(|(r, _)| reach > *r) {
+            self.furthest = Some((reach, error()));
+        }
+    }
+
+    /// The error to report: the furthest failure's, or "no JSON found".
+    pub fn into_error(self, text: &str) -> Error {
+        match self.furthest {
+            Some((_, e)) if !e.issues().is_empty() => e.with_positions(text),
+            _ => Error::not_found(text),
+        }
+    }
 }
 
 /// A candidate larger than `max_payload` is an error, not a reading.
@@ -92,14 +567,15 @@ fn check_complete(settings: &Settings, parsed: &Parsed<'_>, text: &str) -> Resul
 }
 
 /// Reads a `T` from a parsed candidate: the value with its report (score, completeness,
-/// positions when `paths` asks for them), or every issue found.
+/// positions when `paths` asks for them), or what stopped it.
 pub(crate) fn read<T: Extract>(
     text: &str,
     parsed: Parsed<'_>,
     paths: RepairPaths,
-) -> Result<Extracted<T>, Vec<Issue>> {
+) -> Result<Extracted<T>, Unread> {
     let mut cx = Context::new();
     let result = T::from_node(&parsed.node, &mut cx);
+    let matched = cx.matched();
     let (coercions, issues) = cx.into_parts();
     match result {
         Ok(value) if issues.is_empty() => {
@@ -122,7 +598,7 @@ pub(crate) fn read<T: Extract>(
                 thoughts: Vec::new(),
             })
         }
-        _ => Err(issues),
+        _ => Err(Unread { issues, matched }),
     }
 }
 
@@ -258,4 +734,51 @@ fn parse_embedded(
     }
     parsed.end = candidate.span.end;
     Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issue(path: &str) -> Issue {
+        Issue::new(Category::Missing, Path::root().key(path), "missing")
+    }
+
+    #[test]
+    fn tie_breaks_by_position_and_the_larger_of_nested_values() {
+        let (early, late) = (Span::new(0, 10), Span::new(20, 30));
+        assert!(TieBreak::Last.prefers(late, early));
+        assert!(!TieBreak::Last.prefers(early, late));
+        assert!(TieBreak::First.prefers(early, late));
+        let (outer, inner) = (Span::new(0, 30), Span::new(5, 30));
+        assert!(TieBreak::Last.prefers(outer, inner));
+        let (outer, inner) = (Span::new(0, 30), Span::new(0, 10));
+        assert!(TieBreak::First.prefers(outer, inner));
+    }
+
+    #[test]
+    fn the_furthest_failure_is_kept() {
+        let mut f = Failures::default();
+        let unread = |issues: Vec<Issue>, matched| Unread { issues, matched };
+        // Nothing matched: beaten by a refusal, which is beaten by a partial match.
+        f.unread(unread(vec![issue("a")], 0), Span::new(0, 50));
+        f.refused(Error::single(Category::TooLarge, "big"), Span::new(0, 5));
+        assert_eq!(
+            f.furthest.as_ref().unwrap().1.category(),
+            Category::TooLarge
+        );
+        f.unread(unread(vec![issue("b"), issue("c")], 1), Span::new(0, 5));
+        f.unread(unread(vec![issue("d")], 1), Span::new(0, 5));
+        f.unread(unread(vec![issue("e")], 1), Span::new(0, 3));
+        let kept = &f.furthest.as_ref().unwrap().1;
+        assert_eq!(kept.issues()[0].path.to_string(), "$.d");
+        // More of the type matched wins over fewer issues.
+        f.unread(unread(vec![issue("x"), issue("y")], 3), Span::new(0, 1));
+        let kept = f.into_error("");
+        assert_eq!(kept.issues()[0].path.to_string(), "$.x");
+        assert_eq!(
+            Failures::default().into_error("text").category(),
+            Category::NotFound
+        );
+    }
 }

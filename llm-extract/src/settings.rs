@@ -21,6 +21,32 @@ pub(crate) enum ReasoningValues {
     Fallback,
 }
 
+/// Which of two equally good readings of a reply wins (equal total cost of repairs and
+/// coercions), when neither was marked as the answer (a caller's marker, an answer tag such as
+/// `<json>`: that one wins a tie either way).
+///
+/// Models often write an example or a draft before the answer, so by default the value written
+/// later wins. A reading that fits the type better always wins, wherever it is. Of two nested
+/// values the larger wins under either setting.
+///
+/// ```
+/// use llm_extract::{Extractor, TieBreak};
+/// let reply = "For example {\"city\": \"Oslo\"}. The answer: {\"city\": \"Paris\"}";
+/// let last: serde_json::Value = Extractor::new().from_str(reply).unwrap();
+/// assert_eq!(last["city"], "Paris");
+/// let first: serde_json::Value = Extractor::new().tie_break(TieBreak::First).from_str(reply).unwrap();
+/// assert_eq!(first["city"], "Oslo");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TieBreak {
+    /// The value that ends later in the text wins (an example or draft comes first).
+    #[default]
+    Last,
+    /// The value that starts first in the text wins.
+    First,
+}
+
 /// How deep values may nest unless `Extractor::max_depth` says otherwise.
 pub(crate) const DEFAULT_MAX_DEPTH: usize = 128;
 
@@ -34,6 +60,7 @@ pub(crate) struct Settings {
     pub max_payload: Option<usize>,
     pub max_depth: usize,
     pub completeness: Completeness,
+    pub tie_break: TieBreak,
     pub tool: crate::tool::ToolSettings,
 }
 
@@ -60,6 +87,7 @@ impl Default for Settings {
             max_payload: None,
             max_depth: DEFAULT_MAX_DEPTH,
             completeness: Completeness::AllowTruncated,
+            tie_break: TieBreak::Last,
             tool: crate::tool::ToolSettings::default(),
         }
     }

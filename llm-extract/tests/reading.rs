@@ -129,3 +129,77 @@ fn valid_json_with_commas_and_quotes_in_strings_is_unchanged() {
         );
     }
 }
+
+/// A fence, tag or bracket inside a string or comment of a value is the value's text: it never
+/// starts or ends a value, so the enclosing value is read whole.
+#[test]
+fn markup_inside_a_value_never_wins_over_the_value() {
+    let rows: &[(&str, Value)] = &[
+        (
+            "{\"name\": \"Ada\", \"note\": \"see <json>[1]</json>\",\n \"age\": 36",
+            json!({"name": "Ada", "note": "see <json>[1]</json>", "age": 36}),
+        ),
+        (
+            "{\"fix\": \"Here is the fix:\n```python\nprint([1, 2])\n```\nRun it twice.\", \"ok\": true}",
+            json!({"fix": "Here is the fix:\n```python\nprint([1, 2])\n```\nRun it twice.", "ok": true}),
+        ),
+        (
+            "Sure:\n```json\n{\"patch\": \"```diff\n- a = [1]\n+ a = [1, 2]\n```\"}\n```\nDone.",
+            json!({"patch": "```diff\n- a = [1]\n+ a = [1, 2]\n```"}),
+        ),
+        (
+            "Sure! {\"```\": null, \"\": []} Hope that helps.",
+            json!({"```": null, "": []}),
+        ),
+        (
+            "<output>{\"hint\": \"wrap it in <output>[2]</output>\", \"n\": 3}</output>",
+            json!({"hint": "wrap it in <output>[2]</output>", "n": 3}),
+        ),
+        (
+            "{\"log\": \"step\n<think>\n[4]\n</think>\", \"n\": 5}",
+            json!({"log": "step\n<think>\n[4]\n</think>", "n": 5}),
+        ),
+        (
+            "Result: {\"a\": 1, /* } ] */ \"b\": 2} ok",
+            json!({"a": 1, "b": 2}),
+        ),
+        (
+            "{\"a\": 1, # a } here\n \"b\": 2,\n // and ] here\n \"c\": 3}",
+            json!({"a": 1, "b": 2, "c": 3}),
+        ),
+    ];
+    for (text, expected) in rows {
+        let out = llm_extract::extract::<Value>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&out.value, expected, "{text}");
+        assert!(out.thoughts.is_empty(), "{text}: {:?}", out.thoughts);
+        assert_eq!(&llm_extract::repair(text).unwrap(), expected, "{text}");
+    }
+}
+
+/// Braces in a sentence are not an object: `repair` finds no JSON, and a typed target says so
+/// instead of reporting a field of the wrong type.
+#[test]
+fn braces_in_prose_are_not_json() {
+    for text in [
+        "Use the {name} placeholder in the template.",
+        "say \"{not json}\" ok",
+        "Fill in {first name} and {last name}, then {city}.",
+    ] {
+        let e = llm_extract::repair(text).unwrap_err();
+        assert!(e.to_string().starts_with("no JSON found"), "{text}: {e}");
+        let e = llm_extract::from_str::<Review>(text).unwrap_err();
+        assert!(e.to_string().starts_with("no JSON found"), "{text}: {e}");
+    }
+    // A member after the brace makes it a value, in prose too.
+    assert_eq!(
+        llm_extract::repair("Use the {name} placeholder: {name: \"Ada\"}").unwrap(),
+        json!({"name": "Ada"})
+    );
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Review {
+    stars: u8,
+    text: String,
+}

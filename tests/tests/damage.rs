@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Cases read as intended, measured on main; raise it as the parser improves.
-const FLOOR: usize = 114;
+const FLOOR: usize = 120;
 
 #[derive(Deserialize)]
 struct Case {

@@ -37,7 +37,11 @@ fn sections_are_read_when_the_bracketed_values_do_not_fit() {
         .find(|r| r.kind == RepairKind::LabeledSections)
         .expect("reported");
     assert_eq!(sections.span.start, text.find("Title").unwrap());
-    // A field error in a section points at the section's value.
+    // A field error in a section points at the section's value, and is the error reported
+    // beside bracketed values that are not a ticket at all.
+    let stray = "Ticket [ABC-1] (see [1])\nTitle: Fix the login page\nPriority: 900\nTags: auth\nSummary: x";
+    let err = llm_extract::extract::<Ticket>(stray).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.priority", "{err}");
     let text = "Title: Fix the login page\nPriority: 900\nTags: auth\nSummary: cannot log in";
     let err = llm_extract::extract::<Ticket>(text).unwrap_err();
     let issue = &err.issues()[0];

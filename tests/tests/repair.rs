@@ -1,7 +1,7 @@
 //! The runtime core through its public entry points: every case the seeds list, locate's
 //! priorities, limits, and the guarantees (valid JSON unchanged, no panics) as property tests.
 
-use llm_extract::{Category, Extractor, RepairKind};
+use llm_extract::{Category, Extractor, RepairKind, TieBreak};
 use llm_extract_tests::strategies::json_value;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -116,9 +116,15 @@ fn tool_call_marker_examples() {
         e.repair(alternate).unwrap(),
         json!({"tool": "search", "params": {"query": "Python tutorials"}})
     );
-    // Several objects: the first is the answer, and repair_all returns both.
+    // Several equally clean objects: the later is the answer by default (a draft or an
+    // example comes first); seed 002's parser took the first, which `TieBreak::First` asks
+    // for. repair_all returns both.
     let two = "{\"tool_name\": \"first\"}\n{\"tool_name\": \"second\"}";
-    assert_eq!(e.repair(two).unwrap(), json!({"tool_name": "first"}));
+    assert_eq!(e.repair(two).unwrap(), json!({"tool_name": "second"}));
+    assert_eq!(
+        e.clone().tie_break(TieBreak::First).repair(two).unwrap(),
+        json!({"tool_name": "first"})
+    );
     assert_eq!(
         e.repair_all(two).unwrap(),
         vec![

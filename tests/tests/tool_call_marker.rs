@@ -1,6 +1,6 @@
 //! Tool calls after a `TOOL_CALL` marker, with the usual field-name variations and edge cases.
 
-use llm_extract::{CoercionKind, Extractor};
+use llm_extract::{CoercionKind, Extractor, TieBreak};
 use llm_extract_examples::tool_call::*;
 use serde_json::json;
 
@@ -44,9 +44,13 @@ fn unescaped_newlines_in_strings() {
     assert_eq!(call.parameters["content"], "Line 1\nLine 2");
 }
 
+/// Of several equally clean calls the later wins by default (a draft comes first); seed 002's
+/// parser took the first, which `TieBreak::First` asks for.
 #[test]
-fn the_first_of_several_objects() {
-    let call = parse("{\"tool_name\": \"first\"}\n{\"tool_name\": \"second\"}").unwrap();
+fn of_several_objects_the_later_or_the_first_when_asked() {
+    let two = "{\"tool_name\": \"first\"}\n{\"tool_name\": \"second\"}";
+    assert_eq!(parse(two).unwrap().tool_name, "second");
+    let call: ToolCall = parser().tie_break(TieBreak::First).from_str(two).unwrap();
     assert_eq!(call.tool_name, "first");
     let all: Vec<ToolCall> = parser()
         .from_str_all("{\"tool_name\": \"first\"}\n{\"tool_name\": \"second\"}")

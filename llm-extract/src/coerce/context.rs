@@ -67,6 +67,10 @@ pub struct Context {
     /// a bare value as a struct's field). A recursive type would otherwise wrap the same node
     /// forever.
     wraps: Vec<usize>,
+    /// How much of the type the input matched: fields found, items and entries read,
+    /// variants named (abandoned readings included). When no candidate fits, the one that
+    /// matched most is the one whose issues are reported.
+    matched: u32,
 }
 
 /// How many times one node may be wrapped inside itself (`5` as `[[5]]` is two).
@@ -266,6 +270,24 @@ impl Context {
     pub(crate) fn can_wrap(&self, node: &Node<'_>) -> bool {
         let address = node as *const Node<'_> as usize;
         self.wraps.iter().filter(|a| **a == address).count() < MAX_WRAPS_PER_NODE
+    }
+
+    /// How many steps deep the current path is (`$` is 0).
+    pub(crate) fn depth(&self) -> usize {
+        self.path.len()
+    }
+
+    /// Notes that one more part of the type was matched (see [`Context::matched`]).
+    #[inline]
+    pub(crate) fn note_match(&mut self) {
+        self.matched = self.matched.saturating_add(1);
+    }
+
+    /// How many parts of the type the input matched so far: fields found by their keys,
+    /// list items and map entries read, enum variants named. Abandoned readings count too:
+    /// this measures how far a reading got, for choosing which failure to report.
+    pub fn matched(&self) -> u32 {
+        self.matched
     }
 
     /// Counts one more reading tried; `false` once the budget of readings is spent.

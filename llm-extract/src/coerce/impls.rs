@@ -1,12 +1,15 @@
 //! [`Extract`] for the std types a reply type is made of, with the lenient readings of
 //! each recorded as coercions.
 
-use crate::coerce::{is_placeholder, number_in_text, number_to_string, parse_bool, parse_number};
-use crate::coerce::{Context, Extract, Failed};
+use crate::coerce::readings::{bulleted_items, listed_items};
+use crate::coerce::{as_container, Context, Extract, Failed};
+use crate::coerce::{bool_in_text, is_placeholder, number_in_text, number_to_string};
+use crate::coerce::{parse_bool, parse_number};
 use crate::error::Category;
-use crate::node::{Node, NodeKind, Number};
+use crate::node::{Node, NodeKind, Number, Str};
 use crate::path::Segment;
 use crate::report::CoercionKind;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
 use std::rc::Rc;
@@ -34,6 +37,10 @@ fn number_in_string(node: &Node<'_>, cx: &mut Context) -> Option<Number> {
     if let Some(n) = parse_number(&s.text) {
         cx.coerce(CoercionKind::StringToNumber, node.span);
         return Some(n);
+    }
+    // A document written as a string (`"{\"a\": 1}"`) is not a sentence with a number in it.
+    if s.text.trim_start().starts_with(['{', '[']) {
+        return None;
     }
     let n = number_in_text(&s.text)?;
     cx.coerce(CoercionKind::NumberFromText, node.span);
@@ -127,7 +134,17 @@ impl Extract for bool {
         let node = single(node, cx);
         let read = match &node.kind {
             NodeKind::Bool(b) => return Ok(*b),
-            NodeKind::String(s) if cx.lenient() => parse_bool(&s.text),
+            NodeKind::String(s) if cx.lenient() => match parse_bool(&s.text) {
+                Some(b) => Some(b),
+                None => {
+                    let found = bool_in_text(&s.text);
+                    if let Some(b) = found {
+                        cx.coerce(CoercionKind::BoolFromText, node.span);
+                        return Ok(b);
+                    }
+                    None
+                }
+            },
             NodeKind::Number(Number::PosInt(n @ (0 | 1))) if cx.lenient() => Some(*n == 1),
             _ => None,
         };
@@ -188,6 +205,20 @@ impl<T: Extract> Extract for Option<T> {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         match &node.kind {
             NodeKind::Null => Ok(None),
+            // `""` is a value where the inner type takes it as written (`Option<String>`);
+            // elsewhere it says "no value", like the other placeholders.
+            NodeKind::String(s) if s.text.is_empty() && s.is_quoted() => {
+                let start = cx.checkpoint();
+                match T::from_node(node, cx) {
+                    Ok(v) if !cx.failed_since(start) && cx.cost_since(start) == 0 => Ok(Some(v)),
+                    _ if cx.lenient() => {
+                        cx.rollback(start);
+                        cx.coerce(CoercionKind::PlaceholderToNone, node.span);
+                        Ok(None)
+                    }
+                    other => other.map(Some),
+                }
+            }
             NodeKind::String(s) if cx.lenient() && is_placeholder(&s.text) => {
                 cx.coerce(CoercionKind::PlaceholderToNone, node.span);
                 Ok(None)
@@ -216,40 +247,215 @@ macro_rules! pointers {
 }
 pointers!(Box, Rc, Arc);
 
-/// Reads a list: the items of an array; in lenient mode `null` as empty and a single value
-/// as a one-item list. Every item's issues are collected, not only the first.
+/// Reads a list: the items of an array; in lenient mode a string holding a JSON array is
+/// decoded, `null` is empty, a list written as text is split into its items, and any other
+/// single value is a one-item list. Every item's issues are collected, not only the first.
 pub(crate) fn sequence<T: Extract, C: FromIterator<T>>(
     node: &Node<'_>,
     cx: &mut Context,
 ) -> Result<C, Failed> {
+    let decoded = as_container(node, cx);
+    let node: &Node<'_> = &decoded;
     match &node.kind {
-        NodeKind::Array(items) => {
-            let mut failed = false;
-            let mut out = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                match cx.at_index(i, |cx| T::from_node(item, cx)) {
-                    Ok(v) => out.push(v),
-                    Err(Failed) => failed = true,
-                }
-            }
-            if failed {
-                Err(Failed)
-            } else {
-                Ok(out.into_iter().collect())
-            }
-        }
+        NodeKind::Array(items) => items_of(node, items, cx),
         NodeKind::Null if cx.lenient() => {
             cx.coerce(CoercionKind::NullToEmpty, node.span);
             Ok(std::iter::empty().collect())
         }
-        _ if cx.lenient() => {
-            let read = cx.wrapping(node, |cx| {
-                cx.coerce(CoercionKind::SingleToList, node.span);
-                T::from_node(node, cx).map(|v| std::iter::once(v).collect())
-            });
-            read.unwrap_or_else(|| Err(cx.mismatch("an array", node)))
-        }
+        NodeKind::String(s) if cx.lenient() => match bulleted_items(&s.text) {
+            Some(lines) => {
+                let start = cx.checkpoint();
+                match pieces_as_items(node, &lines, cx) {
+                    Ok(list) => Ok(list),
+                    Err(Failed) => {
+                        cx.rollback(start);
+                        single_or_pieces(node, cx)
+                    }
+                }
+            }
+            None => single_or_pieces(node, cx),
+        },
+        NodeKind::Object(_) if cx.lenient() => single_or_unwrapped(node, cx),
+        _ if cx.lenient() => single_as_list(node, cx),
         _ => Err(cx.mismatch("an array", node)),
+    }
+}
+
+/// An object as a one-item list; when it does not fit that way and its one key holds a list
+/// (`{"items": [...]}`), that list ([`CoercionKind::UnwrappedObject`]). Only when reading the
+/// object as an item matched nothing and failed at the object's own level: then it read no
+/// value inside, and nothing is read twice.
+fn single_or_unwrapped<T: Extract, C: FromIterator<T>>(
+    node: &Node<'_>,
+    cx: &mut Context,
+) -> Result<C, Failed> {
+    let start = cx.checkpoint();
+    let matched = cx.matched();
+    let single = single_as_list(node, cx);
+    if single.is_ok() && !cx.failed_since(start) {
+        return single;
+    }
+    let Some(entry) = lone_list_entry(node) else {
+        return single;
+    };
+    let (coercions, issues) = cx.take_since(start);
+    let depth = cx.depth();
+    let shallow = issues.iter().all(|i| i.path.segments().len() <= depth + 1);
+    if shallow && cx.matched() == matched {
+        let attempt = cx.checkpoint();
+        let key = Segment::Key(entry.key.text.to_string());
+        let list = cx.at(key, |cx| {
+            let value = as_container(&entry.value, cx);
+            match value.kind {
+                NodeKind::Array(_) => sequence::<T, C>(&value, cx),
+                _ => Err(cx.mismatch("an array", &value)),
+            }
+        });
+        if list.is_ok() && !cx.failed_since(attempt) {
+            cx.coerce(CoercionKind::UnwrappedObject, entry.key_span);
+            return list;
+        }
+        cx.rollback(attempt);
+    }
+    cx.restore(coercions);
+    for issue in issues {
+        cx.push_issue(issue);
+    }
+    single
+}
+
+/// The only entry of an object, when its value is a list (or a string holding one).
+fn lone_list_entry<'n, 'a>(node: &'n Node<'a>) -> Option<&'n crate::node::Entry<'a>> {
+    let NodeKind::Object(entries) = &node.kind else {
+        return None;
+    };
+    let [entry] = entries.as_slice() else {
+        return None;
+    };
+    let holds_list = match &entry.value.kind {
+        NodeKind::Array(_) => true,
+        NodeKind::String(s) => s.text.trim_start().starts_with('['),
+        _ => false,
+    };
+    holds_list.then_some(entry)
+}
+
+/// The items of an array node. The last item of a list cut off by the end of the reply,
+/// itself cut off, is dropped (and recorded) when it does not fit: the complete items are
+/// kept. A complete item that does not fit is an error.
+fn items_of<T: Extract, C: FromIterator<T>>(
+    node: &Node<'_>,
+    items: &[Node<'_>],
+    cx: &mut Context,
+) -> Result<C, Failed> {
+    let mut failed = false;
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let start = cx.checkpoint();
+        match cx.at_index(i, |cx| T::from_node(item, cx)) {
+            Ok(v) if !cx.failed_since(start) => {
+                cx.note_match();
+                out.push(v);
+            }
+            _ if i + 1 == items.len() && cut_off(node, item) => {
+                cx.rollback(start);
+                cx.at_index(i, |cx| {
+                    cx.coerce(CoercionKind::DroppedIncompleteItem, item.span)
+                });
+            }
+            Ok(v) => out.push(v), // a rule failed: its issues stand
+            Err(Failed) => failed = true,
+        }
+    }
+    if failed {
+        Err(Failed)
+    } else {
+        Ok(out.into_iter().collect())
+    }
+}
+
+/// Whether `last`, the last member of `container`, was cut off by the end of the reply (and
+/// so may be dropped when it does not fit).
+fn cut_off(container: &Node<'_>, last: &Node<'_>) -> bool {
+    // The parser marks every value the input ended inside, so the flags of the two nodes
+    // say it: no walk of the item (which nested lists would repeat at every level).
+    !container.complete && !last.complete
+}
+
+/// One value as a one-item list, unless it is a list written as text (`red, green and blue`)
+/// whose items fit when the whole does not.
+fn single_or_pieces<T: Extract, C: FromIterator<T>>(
+    node: &Node<'_>,
+    cx: &mut Context,
+) -> Result<C, Failed> {
+    let start = cx.checkpoint();
+    let single = single_as_list(node, cx);
+    if single.is_ok() && !cx.failed_since(start) {
+        return single;
+    }
+    let NodeKind::String(s) = &node.kind else {
+        return single;
+    };
+    let Some(pieces) = listed_items(&s.text) else {
+        return single;
+    };
+    let (coercions, issues) = cx.take_since(start);
+    let attempt = cx.checkpoint();
+    match pieces_as_items(node, &pieces, cx) {
+        Ok(list) if !cx.failed_since(attempt) => Ok(list),
+        _ => {
+            cx.rollback(attempt);
+            cx.restore(coercions);
+            for issue in issues {
+                cx.push_issue(issue);
+            }
+            single
+        }
+    }
+}
+
+/// A single value as a one-item list, unless it is already wrapped too often.
+fn single_as_list<T: Extract, C: FromIterator<T>>(
+    node: &Node<'_>,
+    cx: &mut Context,
+) -> Result<C, Failed> {
+    let read = cx.wrapping(node, |cx| {
+        cx.coerce(CoercionKind::SingleToList, node.span);
+        T::from_node(node, cx).map(|v| std::iter::once(v).collect())
+    });
+    read.unwrap_or_else(|| Err(cx.mismatch("an array", node)))
+}
+
+/// The pieces of a list written as text, each read as an item (`ListFromText`).
+fn pieces_as_items<T: Extract, C: FromIterator<T>>(
+    node: &Node<'_>,
+    pieces: &[&str],
+    cx: &mut Context,
+) -> Result<C, Failed> {
+    let NodeKind::String(s) = &node.kind else {
+        return Err(cx.mismatch("an array", node));
+    };
+    cx.coerce(CoercionKind::ListFromText, node.span);
+    let items: Vec<Node<'_>> = pieces
+        .iter()
+        .map(|piece| {
+            let text = Cow::Owned(piece.to_string());
+            let quoting = s.quoting;
+            Node::new(NodeKind::String(Str { text, quoting }), node.span)
+        })
+        .collect();
+    let mut failed = false;
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match cx.at_index(i, |cx| T::from_node(item, cx)) {
+            Ok(v) => out.push(v),
+            Err(Failed) => failed = true,
+        }
+    }
+    if failed {
+        Err(Failed)
+    } else {
+        Ok(out.into_iter().collect())
     }
 }
 
@@ -279,6 +485,8 @@ impl<T: Extract + Eq + Hash, S: BuildHasher + Default> Extract for HashSet<T, S>
 
 impl<T: Extract, const N: usize> Extract for [T; N] {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
+        let decoded = as_container(node, cx);
+        let node: &Node<'_> = &decoded;
         if let NodeKind::Array(items) = &node.kind {
             if items.len() != N {
                 let message = format!("expected an array of {N} items, found {}", items.len());
@@ -302,6 +510,8 @@ macro_rules! tuples {
         impl<$($t: Extract),+> Extract for ($($t,)+) {
             #[allow(non_snake_case)] // the type parameters double as the element bindings
             fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
+                let decoded = as_container(node, cx);
+                let node: &Node<'_> = &decoded;
                 let NodeKind::Array(items) = &node.kind else {
                     return Err(cx.mismatch(concat!("an array of ", $len, " items"), node));
                 };
@@ -384,12 +594,16 @@ macro_rules! integer_keys {
 integer_keys!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 /// Reads an object into any map: every entry, later duplicates replacing earlier ones
-/// (recorded), every key and value issue collected.
+/// (recorded), every key and value issue collected. In lenient mode a string holding a JSON
+/// object is decoded first, and the last entry of an object cut off by the end of the reply
+/// is dropped (and recorded) when its value was cut off and does not fit, or never came.
 fn map<K: MapKey, V: Extract>(
     node: &Node<'_>,
     cx: &mut Context,
     mut insert: impl FnMut(K, V) -> bool,
 ) -> Result<(), Failed> {
+    let decoded = as_container(node, cx);
+    let node: &Node<'_> = &decoded;
     let entries = match &node.kind {
         NodeKind::Object(entries) => entries,
         NodeKind::Null if cx.lenient() => {
@@ -399,8 +613,10 @@ fn map<K: MapKey, V: Extract>(
         _ => return Err(cx.mismatch("an object", node)),
     };
     let mut failed = false;
-    for entry in entries {
+    for (i, entry) in entries.iter().enumerate() {
+        let last_cut_off = i + 1 == entries.len() && cx.lenient() && cut_off(node, &entry.value);
         cx.at(Segment::Key(entry.key.text.to_string()), |cx| {
+            let start = cx.checkpoint();
             let key = K::from_key(&entry.key.text);
             if key.is_none() {
                 cx.fail(
@@ -410,8 +626,15 @@ fn map<K: MapKey, V: Extract>(
                 );
             }
             let value = V::from_node(&entry.value, cx);
+            let unread = value.is_err() || cx.failed_since(start);
+            if last_cut_off && (unread || matches!(entry.value.kind, NodeKind::Null)) {
+                cx.rollback(start);
+                cx.coerce(CoercionKind::DroppedIncompleteItem, entry.value.span);
+                return;
+            }
             match (key, value) {
                 (Some(k), Ok(v)) => {
+                    cx.note_match();
                     if insert(k, v) {
                         cx.coerce(CoercionKind::DuplicateKey, entry.key_span);
                     }
@@ -459,6 +682,8 @@ impl Extract for serde_json::Map<String, serde_json::Value> {
     const FROM_PROSE: bool = false;
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
+        let decoded = as_container(node, cx);
+        let node: &Node<'_> = &decoded;
         match &node.kind {
             NodeKind::Object(_) => match node.to_value() {
                 serde_json::Value::Object(map) => Ok(map),

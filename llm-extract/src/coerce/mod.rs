@@ -30,6 +30,7 @@
 //! ```
 
 mod context;
+mod embedded;
 mod impls;
 pub(crate) mod keys;
 mod readings;
@@ -40,11 +41,13 @@ pub(crate) mod variants;
 
 pub(crate) use context::{describe, MAX_READINGS};
 pub use context::{Checkpoint, Context, Extract, Failed, Mode};
+pub use embedded::as_container;
 pub(crate) use impls::single;
 pub use impls::MapKey;
 pub use keys::{keys_match, keys_match_folded, normalize_key};
 pub use readings::{
-    is_placeholder, number_in_text, number_to_string, parse_bool, parse_number, words, SHORT_TEXT,
+    bool_in_text, is_placeholder, number_in_text, number_to_string, parse_bool, parse_number,
+    words, SHORT_TEXT,
 };
 pub use variants::{match_variant, VariantMatch, VariantNames};
 

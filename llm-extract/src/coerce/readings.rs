@@ -157,6 +157,94 @@ pub fn parse_bool(text: &str) -> Option<bool> {
     }
 }
 
+/// The boolean a short sentence answers: `Yes, it compiles.` gives `true`, `There are no
+/// errors.` gives `false`.
+///
+/// The words `yes`/`true` and `no`/`false` are looked for as whole words, any case; `None` when
+/// the text is long, holds none of them, or holds both kinds (`No, not yes`).
+///
+/// ```
+/// use llm_extract::coerce::bool_in_text;
+/// assert_eq!(bool_in_text("Yes, it does."), Some(true));
+/// assert_eq!(bool_in_text("The answer is no."), Some(false));
+/// assert_eq!(bool_in_text("Yes and no."), None);
+/// assert_eq!(bool_in_text("Maybe later"), None);
+/// ```
+pub fn bool_in_text(text: &str) -> Option<bool> {
+    if text.len() > SHORT_TEXT {
+        return None;
+    }
+    let mut found = None;
+    for word in words(text) {
+        let b = match word.as_str() {
+            "yes" | "true" => true,
+            "no" | "false" => false,
+            _ => continue,
+        };
+        if found.is_some_and(|f| f != b) {
+            return None;
+        }
+        found = Some(b);
+    }
+    found
+}
+
+/// The items of a bulleted or numbered list (`- a`, `* a`, `• a`, `+ a`, `1. a`, `1) a`, one
+/// per line, at least two), after at most one introducing line ending in `:`. `None` when any
+/// other line is there.
+pub(crate) fn bulleted_items(text: &str) -> Option<Vec<&str>> {
+    let mut items = Vec::new();
+    let mut introduced = false;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match without_bullet(line) {
+            Some(item) => items.push(item),
+            None if items.is_empty() && !introduced && line.ends_with(':') => introduced = true,
+            None => return None,
+        }
+    }
+    (items.len() >= 2).then_some(items)
+}
+
+/// A list line's item without its bullet or number, if it has one.
+fn without_bullet(line: &str) -> Option<&str> {
+    let rest = ["- ", "* ", "\u{2022} ", "+ "]
+        .iter()
+        .find_map(|b| line.strip_prefix(b))
+        .or_else(|| {
+            let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+            if digits == 0 || digits > 3 {
+                return None;
+            }
+            let after = &line[digits..];
+            after
+                .strip_prefix(". ")
+                .or_else(|| after.strip_prefix(") "))
+        })?;
+    let item = rest.trim().trim_end_matches([',', ';']).trim_end();
+    (!item.is_empty()).then_some(item)
+}
+
+/// The items of a list written in one short line: `red, green and blue`, `a; b`,
+/// `red, green, and blue`. At least two, none empty; `None` otherwise.
+pub(crate) fn listed_items(text: &str) -> Option<Vec<&str>> {
+    let line = text.trim().trim_end_matches(['.', '!']);
+    if line.contains('\n') || line.len() > SHORT_TEXT {
+        return None;
+    }
+    let mut items = Vec::new();
+    for part in line.split([',', ';']) {
+        let part = part.trim();
+        let part = part.strip_prefix("and ").unwrap_or(part);
+        for item in part.split(" and ").map(str::trim) {
+            if item.is_empty() {
+                return None;
+            }
+            items.push(item);
+        }
+    }
+    (items.len() >= 2).then_some(items)
+}
+
 /// Whether `text` is a placeholder for "no value": `N/A`, `none`, `null`, `-`, an empty
 /// string, `not available`, ...
 ///

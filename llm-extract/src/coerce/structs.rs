@@ -1,7 +1,8 @@
 //! Reading structs: an object's keys matched to fields, tuples and units.
 
+use crate::coerce::embedded::as_container;
 use crate::coerce::keys::{best_field, Rank, StructSpec};
-use crate::coerce::{Context, Failed};
+use crate::coerce::{Checkpoint, Context, Failed};
 use crate::error::{Category, Issue};
 use crate::node::{Entry, Node, NodeKind};
 use crate::path::Segment;
@@ -17,6 +18,185 @@ pub struct Fields<'n, 'a, const COUNT: usize> {
     span: Span,
     /// The value was not an object but the struct's only field (`WrappedInStruct`).
     wrapped: bool,
+    /// `false` when the reply was cut off inside the object: a missing field says so.
+    complete: bool,
+}
+
+/// Reads a struct with named fields: `read` builds the value from the [`Fields`] matched in
+/// `node` (see [`fields`]).
+///
+/// In lenient mode, a string holding a JSON object is decoded first
+/// ([`CoercionKind::DecodedString`]). When the object as written does not fit (the reading
+/// failed, or left issues) and its reading found no field's key, the first of these other
+/// readings that applies is tried:
+/// - an object with one key that names no field stands for its value (`{"review": {...}}`
+///   for a `Review`, [`CoercionKind::UnwrappedObject`]), at any depth
+///   (`{"data": {"review": {...}}}`);
+/// - for a struct with one field, the whole object is that field
+///   ([`CoercionKind::WrappedInStruct`]).
+///
+/// When none fits, the reading with the fewest issues is reported (the object as written on
+/// a tie). The other readings apply only when the written one found no field's key (so it read
+/// no value), and only the first that applies is tried: no value is read twice, and nesting
+/// stays linear (the whole-object reading wraps one node at most twice).
+pub fn object<T, const COUNT: usize>(
+    node: &Node<'_>,
+    spec: &'static StructSpec,
+    skip: Option<usize>,
+    cx: &mut Context,
+    read: impl for<'n, 'a> Fn(&Fields<'n, 'a, COUNT>, &mut Context) -> Result<T, Failed>,
+) -> Result<T, Failed> {
+    read_object(node, spec, skip, cx, &read)
+}
+
+/// How a struct is built from its matched fields (the derive's generated code).
+type Build<'r, T, const COUNT: usize> =
+    dyn for<'n, 'a> Fn(&Fields<'n, 'a, COUNT>, &mut Context) -> Result<T, Failed> + 'r;
+
+/// [`object`], with the builder behind a reference so that unwrapping can recurse.
+fn read_object<T, const COUNT: usize>(
+    node: &Node<'_>,
+    spec: &'static StructSpec,
+    skip: Option<usize>,
+    cx: &mut Context,
+    read: &Build<'_, T, COUNT>,
+) -> Result<T, Failed> {
+    let decoded = as_container(node, cx);
+    let node: &Node<'_> = &decoded;
+    let start = cx.checkpoint();
+    let mut found_a_field = false;
+    let written = fields::<COUNT>(node, spec, skip, cx).and_then(|f| {
+        found_a_field = f.wrapped || f.slots.iter().any(Option::is_some);
+        read(&f, cx)
+    });
+    let fits = written.is_ok() && !cx.failed_since(start);
+    if fits || !cx.lenient() || skip.is_some() || spec.flatten || found_a_field {
+        return written;
+    }
+    let mut closest = Attempt::set_aside(written, start, cx);
+    for other in [Other::Unwrapped, Other::Whole] {
+        let attempt = cx.checkpoint();
+        let Some(result) = other.read(node, spec, cx, read) else {
+            continue;
+        };
+        if result.is_ok() && !cx.failed_since(attempt) {
+            return result;
+        }
+        closest = closest.or(Attempt::set_aside(result, attempt, cx));
+        // One other reading per object: trying both would read the value under the key again
+        // through the whole-object reading, at every level of a nesting (exponential).
+        break;
+    }
+    closest.restore(cx)
+}
+
+/// The readings of an object tried when it does not fit a struct as written.
+#[derive(Clone, Copy)]
+enum Other {
+    /// The value of the object's only key, which names no field.
+    Unwrapped,
+    /// The whole object as a one-field struct's field.
+    Whole,
+}
+
+impl Other {
+    /// This reading of `node`, or `None` when it does not apply.
+    fn read<T, const COUNT: usize>(
+        self,
+        node: &Node<'_>,
+        spec: &'static StructSpec,
+        cx: &mut Context,
+        read: &Build<'_, T, COUNT>,
+    ) -> Option<Result<T, Failed>> {
+        match self {
+            Other::Unwrapped => {
+                let inner = lone_unknown_entry(node, spec)?;
+                let result = cx.at(Segment::Key(inner.key.text.to_string()), |cx| {
+                    let before = cx.checkpoint();
+                    let value = as_container(&inner.value, cx);
+                    if !object_like(&value) {
+                        cx.rollback(before);
+                        return None;
+                    }
+                    Some(read_object(&value, spec, None, cx, read))
+                })?;
+                cx.coerce(CoercionKind::UnwrappedObject, inner.key_span);
+                Some(result)
+            }
+            Other::Whole => {
+                let one_field = COUNT == 1 && spec.fields.len() == 1;
+                let NodeKind::Object(entries) = &node.kind else {
+                    return None;
+                };
+                if !one_field || entries.is_empty() || !cx.can_wrap(node) {
+                    return None;
+                }
+                Some(read(&Fields::wrapping(node, spec, cx), cx))
+            }
+        }
+    }
+}
+
+/// A failed reading of a struct, its records set aside while another reading is tried.
+struct Attempt<T> {
+    result: Result<T, Failed>,
+    coercions: Vec<crate::report::Coercion>,
+    issues: Vec<Issue>,
+}
+
+impl<T> Attempt<T> {
+    fn set_aside(result: Result<T, Failed>, since: Checkpoint, cx: &mut Context) -> Attempt<T> {
+        let (coercions, issues) = cx.take_since(since);
+        Attempt {
+            result,
+            coercions,
+            issues,
+        }
+    }
+
+    /// The closer of two failed readings: fewer issues, `self` on a tie.
+    fn or(self, other: Attempt<T>) -> Attempt<T> {
+        if other.issues.len() < self.issues.len() {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// Puts the reading's records back; a value returned with issues (a rule failed) is
+    /// returned as it was, and the entry points refuse it for its issues.
+    fn restore(self, cx: &mut Context) -> Result<T, Failed> {
+        cx.restore(self.coercions);
+        for issue in self.issues {
+            cx.push_issue(issue);
+        }
+        self.result
+    }
+}
+
+/// The only entry of an object, when its key names no field (`{"review": {...}}`).
+fn lone_unknown_entry<'n, 'a>(node: &'n Node<'a>, spec: &StructSpec) -> Option<&'n Entry<'a>> {
+    let NodeKind::Object(entries) = &node.kind else {
+        return None;
+    };
+    let [entry] = entries.as_slice() else {
+        return None;
+    };
+    best_field(spec.fields, &entry.key.text)
+        .is_none()
+        .then_some(entry)
+}
+
+/// An object, or a list of one object: what an unwrapped value must be. Never a bare value,
+/// which the struct would wrap as its only field.
+fn object_like(node: &Node<'_>) -> bool {
+    match &node.kind {
+        NodeKind::Object(_) => true,
+        NodeKind::Array(items) => {
+            matches!(items.as_slice(), [item] if matches!(item.kind, NodeKind::Object(_)))
+        }
+        _ => false,
+    }
 }
 
 /// Matches `node`'s keys to `spec`'s fields: exact name, then normalized name, then alias.
@@ -31,13 +211,6 @@ pub fn fields<'n, 'a, const COUNT: usize>(
     skip: Option<usize>,
     cx: &mut Context,
 ) -> Result<Fields<'n, 'a, COUNT>, Failed> {
-    let mut out = Fields {
-        spec,
-        slots: [None; COUNT],
-        rest: Vec::new(),
-        span: node.span,
-        wrapped: false,
-    };
     let entries = match &node.kind {
         NodeKind::Object(entries) => entries,
         NodeKind::Array(items)
@@ -52,85 +225,148 @@ pub fn fields<'n, 'a, const COUNT: usize>(
             && !spec.flatten
             && cx.can_wrap(node) =>
         {
-            cx.at_field(spec.fields[0].name, |cx| {
-                cx.coerce(CoercionKind::WrappedInStruct, node.span)
-            });
-            out.slots[0] = Some((node, Rank::Exact, node.span));
-            out.wrapped = true;
-            return Ok(out);
+            return Ok(Fields::wrapping(node, spec, cx));
         }
         _ => return Err(cx.mismatch("an object", node)),
     };
-    let mut failed = false;
-    let known = &spec.fields[..COUNT.min(spec.fields.len())];
-    // Keys usually come in the order the fields are declared: try the next field first.
-    let mut next = 0;
-    for (i, entry) in entries.iter().enumerate() {
-        if skip == Some(i) {
-            continue;
+    let mut out = Fields {
+        spec,
+        slots: [None; COUNT],
+        rest: Vec::new(),
+        span: node.span,
+        wrapped: false,
+        complete: node.complete,
+    };
+    let placed = out.match_keys(entries, skip, cx);
+    out.record_key_matches(cx);
+    placed.map(|()| out)
+}
+
+impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
+    /// `node` as the only field of a one-field struct, recorded.
+    fn wrapping(node: &'n Node<'a>, spec: &'static StructSpec, cx: &mut Context) -> Self {
+        let mut slots = [None; COUNT];
+        if let Some(slot) = slots.first_mut() {
+            *slot = Some((node, Rank::Exact, node.span));
         }
-        let key: &str = &entry.key.text;
-        // `COUNT` is the number of fields the generated code reads; never index past it.
-        let found = match known.get(next) {
-            Some(f) if f.name == key => Some((next, Rank::Exact)),
-            _ => best_field(known, key),
-        };
-        let Some((field, rank)) = found else {
-            out.rest.push(entry);
-            if spec.flatten {
+        if let Some(field) = spec.fields.first() {
+            cx.at_field(field.name, |cx| {
+                cx.coerce(CoercionKind::WrappedInStruct, node.span)
+            });
+        }
+        Fields {
+            spec,
+            slots,
+            rest: Vec::new(),
+            span: node.span,
+            wrapped: true,
+            complete: node.complete,
+        }
+    }
+
+    /// Puts each entry (but `skip`) in its field's slot, or among the rest; `Err` when an
+    /// unknown key is an error (`deny_unknown_fields`), after every entry was looked at.
+    fn match_keys(
+        &mut self,
+        entries: &'n [Entry<'a>],
+        skip: Option<usize>,
+        cx: &mut Context,
+    ) -> Result<(), Failed> {
+        let mut failed = false;
+        // Keys usually come in the order the fields are declared: try the next field first.
+        let mut next = 0;
+        for (i, entry) in entries.iter().enumerate() {
+            if skip == Some(i) {
                 continue;
             }
-            cx.at(Segment::Key(key.to_string()), |cx| {
-                if spec.deny_unknown {
-                    let expected: Vec<String> = spec
-                        .fields
-                        .iter()
-                        .map(|f| format!("`{}`", f.name))
-                        .collect();
-                    let message = format!(
-                        "unknown field `{key}`, expected one of {}",
-                        expected.join(", ")
-                    );
-                    cx.push_issue(
-                        Issue::new(Category::Unknown, cx.path(), message).at(entry.key_span),
-                    );
-                    failed = true;
-                } else {
-                    cx.coerce(CoercionKind::UnknownKey, entry.key_span);
+            match self.field_of(&entry.key.text, next) {
+                Some((field, rank)) => {
+                    if self.place(field, rank, entry, cx) {
+                        next = field + 1;
+                    }
                 }
-            });
-            continue;
-        };
-        if let Some((_, previous, previous_span)) = out.slots[field] {
+                None => {
+                    self.rest.push(entry);
+                    failed |= !self.spec.flatten && !unknown_key(self.spec, entry, cx);
+                }
+            }
+        }
+        if failed {
+            Err(Failed)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The field `key` lands on, trying the field after the last one matched first.
+    fn field_of(&self, key: &str, next: usize) -> Option<(usize, Rank)> {
+        // `COUNT` is the number of fields the generated code reads; never index past it.
+        let known = &self.spec.fields[..COUNT.min(self.spec.fields.len())];
+        match known.get(next) {
+            Some(f) if f.name == key => Some((next, Rank::Exact)),
+            _ => best_field(known, key),
+        }
+    }
+
+    /// Puts `entry` in `field`'s slot unless a better match is there; a second key for one
+    /// field is recorded. Returns whether the entry took the slot.
+    fn place(&mut self, field: usize, rank: Rank, entry: &'n Entry<'a>, cx: &mut Context) -> bool {
+        if let Some((_, previous, previous_span)) = self.slots[field] {
             // The better match wins; on a tie the later key wins, as in JSON.
             let loser = if rank <= previous {
                 previous_span
             } else {
                 entry.key_span
             };
-            cx.at_field(spec.fields[field].name, |cx| {
+            cx.at_field(self.spec.fields[field].name, |cx| {
                 cx.coerce(CoercionKind::DuplicateKey, loser)
             });
             if rank > previous {
-                continue;
+                return false;
             }
         }
-        out.slots[field] = Some((&entry.value, rank, entry.key_span));
-        next = field + 1;
+        self.slots[field] = Some((&entry.value, rank, entry.key_span));
+        true
     }
-    for (field, slot) in out.slots.iter().enumerate() {
-        let (kind, span) = match slot {
-            Some((_, Rank::Normalized, span)) => (CoercionKind::NormalizedKey, *span),
-            Some((_, Rank::Alias | Rank::NormalizedAlias, span)) => (CoercionKind::AliasKey, *span),
-            Some((_, Rank::Folded, span)) => (CoercionKind::FoldedKey, *span),
-            _ => continue,
-        };
-        cx.at_field(spec.fields[field].name, |cx| cx.coerce(kind, span));
+
+    /// Records every key that matched its field only leniently, and counts the fields found.
+    fn record_key_matches(&self, cx: &mut Context) {
+        for (field, slot) in self.slots.iter().enumerate() {
+            let Some((_, rank, span)) = slot else {
+                continue;
+            };
+            cx.note_match();
+            let kind = match rank {
+                Rank::Exact => continue,
+                Rank::Normalized => CoercionKind::NormalizedKey,
+                Rank::Alias | Rank::NormalizedAlias => CoercionKind::AliasKey,
+                Rank::Folded => CoercionKind::FoldedKey,
+            };
+            cx.at_field(self.spec.fields[field].name, |cx| cx.coerce(kind, *span));
+        }
     }
-    if failed {
-        return Err(Failed);
-    }
-    Ok(out)
+}
+
+/// A key that names no field: recorded, or an issue under `deny_unknown_fields` (`false`).
+fn unknown_key(spec: &StructSpec, entry: &Entry<'_>, cx: &mut Context) -> bool {
+    let key: &str = &entry.key.text;
+    cx.at(Segment::Key(key.to_string()), |cx| {
+        if !spec.deny_unknown {
+            cx.coerce(CoercionKind::UnknownKey, entry.key_span);
+            return true;
+        }
+        let expected: Vec<String> = spec
+            .fields
+            .iter()
+            .map(|f| format!("`{}`", f.name))
+            .collect();
+        let message = format!(
+            "unknown field `{key}`, expected one of {}",
+            expected.join(", ")
+        );
+        cx.push_issue(Issue::new(Category::Unknown, cx.path(), message).at(entry.key_span));
+        false
+    })
 }
 
 /// What to do when a field's key is absent.
@@ -192,12 +428,7 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
                         Some(default())
                     }
                     Missing::Required(None) => {
-                        let issue = Issue::new(
-                            Category::Missing,
-                            cx.path(),
-                            format!("missing field `{name}`"),
-                        )
-                        .at(span);
+                        let issue = self.missing(name, span, cx);
                         cx.push_issue(issue);
                         None
                     }
@@ -212,6 +443,21 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
                 _ => value,
             }
         })
+    }
+
+    /// The issue for a required field that is absent: where the object is, or, when the
+    /// reply was cut off inside the object, that it was and where.
+    fn missing(&self, name: &str, span: Span, cx: &Context) -> Issue {
+        if self.complete {
+            return Issue::new(
+                Category::Missing,
+                cx.path(),
+                format!("missing field `{name}`"),
+            )
+            .at(span);
+        }
+        let message = format!("missing field `{name}`: the reply was truncated, cut off");
+        Issue::new(Category::Missing, cx.path(), message).at(Span::at(self.span.end))
     }
 
     /// Reads a `flatten` field from the keys no other field matched.

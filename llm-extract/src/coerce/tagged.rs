@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use crate::coerce::keys_match;
 use crate::coerce::variants::{variant, EnumSpec};
+use crate::coerce::{as_container, keys_match};
 use crate::coerce::{Context, Failed};
 use crate::error::{Category, Issue};
 use crate::node::{Node, NodeKind};
@@ -202,23 +202,7 @@ pub fn adjacent<'n, 'a>(
         }
     }
     let Some(tag_at) = tag_at else {
-        if cx.lenient() {
-            cx.coerce(CoercionKind::MissingTag, node.span);
-            return Ok(match content_at {
-                Some(i) => Adjacent::Untagged {
-                    content: &entries[i].value,
-                    in_content: true,
-                },
-                None => Adjacent::Untagged {
-                    content: node,
-                    in_content: false,
-                },
-            });
-        }
-        let issue =
-            Issue::new(Category::Missing, cx.path(), format!("missing tag `{tag}`")).at(node.span);
-        cx.push_issue(issue);
-        return Err(Failed);
+        return without_tag(node, entries, content_at, tag, cx);
     };
     let entry = &entries[tag_at];
     let (index, raw) = cx.at_field(tag, |cx| match &entry.value.kind {
@@ -227,33 +211,7 @@ pub fn adjacent<'n, 'a>(
         }
         _ => Err(cx.mismatch("a variant name", &entry.value)),
     })?;
-    let others = entries
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != tag_at && Some(*i) != content_at);
-    let content = match content_at {
-        Some(i) => {
-            let value = &entries[i].value;
-            let ignored: Vec<_> = others.map(|(_, e)| e).collect();
-            unknown_keys(&ignored, (tag, content), deny_unknown, cx)?;
-            match value.kind {
-                NodeKind::Null => None,
-                _ => Some(match decoded(value, cx) {
-                    Some(node) => Cow::Owned(node),
-                    None => Cow::Borrowed(value),
-                }),
-            }
-        }
-        None if cx.lenient() && !deny_unknown && others.clone().next().is_some() => {
-            cx.coerce(CoercionKind::InlineContent, node.span);
-            Some(Cow::Owned(without(node, Some(tag_at))))
-        }
-        None => {
-            let ignored: Vec<_> = others.map(|(_, e)| e).collect();
-            unknown_keys(&ignored, (tag, content), deny_unknown, cx)?;
-            None
-        }
-    };
+    let content = content_of(node, (tag_at, content_at), (tag, content), deny_unknown, cx)?;
     Ok(Adjacent::Tagged {
         index,
         content,
@@ -261,27 +219,63 @@ pub fn adjacent<'n, 'a>(
     })
 }
 
-/// Content written as a string holding a JSON object or array, as OpenAI writes tool
-/// arguments (`"arguments": "{\"city\": \"Paris\"}"`), decoded in lenient mode: the content
-/// of a variant is its fields, never a string to wrap into the first of them. The decoded
-/// nodes point at the string (positions inside it are not positions in the reply).
-fn decoded(value: &Node<'_>, cx: &mut Context) -> Option<Node<'static>> {
-    let NodeKind::String(s) = &value.kind else {
-        return None;
+/// An adjacently tagged value without its tag: in lenient mode every variant is to be tried
+/// on the content (or the whole object), else an issue.
+fn without_tag<'n, 'a>(
+    node: &'n Node<'a>,
+    entries: &'n [crate::node::Entry<'a>],
+    content_at: Option<usize>,
+    tag: &str,
+    cx: &mut Context,
+) -> Result<Adjacent<'n, 'a>, Failed> {
+    if !cx.lenient() {
+        let issue =
+            Issue::new(Category::Missing, cx.path(), format!("missing tag `{tag}`")).at(node.span);
+        cx.push_issue(issue);
+        return Err(Failed);
+    }
+    cx.coerce(CoercionKind::MissingTag, node.span);
+    Ok(match content_at {
+        Some(i) => Adjacent::Untagged {
+            content: &entries[i].value,
+            in_content: true,
+        },
+        None => Adjacent::Untagged {
+            content: node,
+            in_content: false,
+        },
+    })
+}
+
+/// The content of an adjacently tagged value: the content key's value (a string holding JSON
+/// decoded, `null` as none), or in lenient mode the entries beside the tag; other keys are
+/// recorded, or issues under `deny_unknown_fields`.
+fn content_of<'n, 'a>(
+    node: &'n Node<'a>,
+    (tag_at, content_at): (usize, Option<usize>),
+    (tag, content): (&str, &str),
+    deny_unknown: bool,
+    cx: &mut Context,
+) -> Result<Option<Cow<'n, Node<'a>>>, Failed> {
+    let NodeKind::Object(entries) = &node.kind else {
+        return Ok(None);
     };
-    let text = s.text.trim();
-    if !cx.lenient() || !(text.starts_with('{') || text.starts_with('[')) {
-        return None;
+    let mut others = entries
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != tag_at && Some(*i) != content_at)
+        .map(|(_, e)| e)
+        .peekable();
+    if content_at.is_none() && cx.lenient() && !deny_unknown && others.peek().is_some() {
+        cx.coerce(CoercionKind::InlineContent, node.span);
+        return Ok(Some(Cow::Owned(without(node, Some(tag_at)))));
     }
-    let parsed = crate::parse::parse(text, crate::settings::DEFAULT_MAX_DEPTH).ok()?;
-    // The whole string must be that one value, not a value followed by prose.
-    if !text[parsed.end..].trim().is_empty() {
-        return None;
-    }
-    let mut node = parsed.node.into_owned();
-    node.point_at(value.span);
-    cx.coerce(CoercionKind::DecodedString, value.span);
-    Some(node)
+    let ignored: Vec<_> = others.collect();
+    unknown_keys(&ignored, (tag, content), deny_unknown, cx)?;
+    Ok(match content_at.map(|i| &entries[i].value) {
+        Some(value) if !matches!(value.kind, NodeKind::Null) => Some(as_container(value, cx)),
+        _ => None,
+    })
 }
 
 /// Keys beside an adjacent tag and content: recorded, or issues under `deny_unknown_fields`.

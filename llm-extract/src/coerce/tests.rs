@@ -1,5 +1,5 @@
 use super::keys::{FieldSpec, StructSpec};
-use super::structs::fields;
+use super::structs::{fields, Missing};
 use super::untagged::Untagged;
 use super::variants::{variant, EnumSpec};
 use super::*;
@@ -402,4 +402,179 @@ fn variants_match_across_diacritics_and_ambiguity_stays_an_error() {
         match_variant("resumé", W),
         VariantMatch::Ambiguous(vec![0, 1])
     );
+}
+
+/// A tree from the tolerant parser, so that cut-off values are marked incomplete.
+fn parsed(text: &str) -> Node<'_> {
+    crate::parse::parse(text, 128).expect("parses").node
+}
+
+#[test]
+fn strings_holding_a_whole_document_are_decoded_for_containers_only() {
+    let rows: &[(serde_json::Value, Option<serde_json::Value>)] = &[
+        (json!("{\"a\": 1}"), Some(json!({"a": 1}))),
+        (json!("  [1, 2] "), Some(json!([1, 2]))),
+        (json!("{'a': True,}"), Some(json!({"a": true}))),
+        (json!("[]"), Some(json!([]))),
+        (json!("[citation needed]"), None),
+        (json!("{name}"), None),
+        (json!("[1, 2] and more"), None),
+        (json!("{\"a\": [1, 2"), None),
+        (json!("plain text"), None),
+        (json!(42), None),
+    ];
+    for (value, want) in rows {
+        let node = Node::from_value(value);
+        let mut cx = Context::new();
+        let got = as_container(&node, &mut cx);
+        match want {
+            Some(want) => {
+                assert_eq!(&got.to_value(), want, "{value}");
+                assert_eq!(cx.coercions()[0].kind, CoercionKind::DecodedString);
+                assert!(cx.coercions()[0].path.is_root());
+            }
+            None => {
+                assert_eq!(&got.to_value(), value, "{value}");
+                assert!(cx.coercions().is_empty(), "{value}");
+            }
+        }
+    }
+    // Strict mode decodes nothing.
+    let node = Node::from_value(&json!("{\"a\": 1}"));
+    let mut cx = Context::with_mode_set(Mode::Strict);
+    assert_eq!(as_container(&node, &mut cx).to_value(), json!("{\"a\": 1}"));
+}
+
+#[test]
+fn repairs_inside_a_decoded_string_cost_what_the_repair_costs() {
+    let node = Node::from_value(&json!("{'a': 1}"));
+    let mut cx = Context::new();
+    as_container(&node, &mut cx);
+    let quotes = crate::RepairKind::NonStandardQuotes;
+    let kinds: Vec<_> = cx.coercions().iter().map(|c| c.kind.clone()).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            CoercionKind::DecodedString,
+            CoercionKind::RepairInString(quotes)
+        ]
+    );
+    assert_eq!(cx.coercions()[1].cost, quotes.cost());
+}
+
+#[test]
+fn a_cut_off_last_item_is_dropped_only_when_it_does_not_fit() {
+    let node = parsed(r#"[1, 2, "x"#);
+    let mut cx = Context::new();
+    assert_eq!(Vec::<u8>::from_node(&node, &mut cx), Ok(vec![1, 2]));
+    assert!(cx.issues().is_empty());
+    assert_eq!(cx.coercions()[0].kind, CoercionKind::DroppedIncompleteItem);
+    assert_eq!(cx.coercions()[0].path.to_string(), "$[2]");
+    // A complete item that does not fit is an issue, cut off or not.
+    let node = parsed(r#"["x", 2, 3"#);
+    let mut cx = Context::new();
+    assert!(Vec::<u8>::from_node(&node, &mut cx).is_err());
+    assert_eq!(cx.issues()[0].path.to_string(), "$[0]");
+    // A list that was not cut off keeps its errors.
+    let node = parsed(r#"[1, 2, "x"]"#);
+    let mut cx = Context::new();
+    assert!(Vec::<u8>::from_node(&node, &mut cx).is_err());
+}
+
+#[test]
+fn a_missing_field_of_a_cut_off_object_points_at_the_cut() {
+    let text = r#"{"tool_name": "a", "name_h"#;
+    let node = parsed(text);
+    let mut cx = Context::new();
+    let f = fields::<2>(&node, &SPEC, None, &mut cx).expect("an object");
+    let read = |n: &Node<'_>, cx: &mut Context| String::from_node(n, cx);
+    assert_eq!(
+        f.field(0, &mut cx, read, Missing::Required(None), None),
+        Some("a".into())
+    );
+    assert_eq!(
+        f.field(1, &mut cx, read, Missing::Required(None), None),
+        None
+    );
+    let issue = &cx.issues()[0];
+    assert_eq!(issue.path.to_string(), "$.name_hint");
+    assert_eq!(
+        issue.message,
+        "missing field `name_hint`: the reply was truncated, cut off"
+    );
+    assert_eq!(issue.span, Some(Span::at(node.span.end)));
+}
+
+#[test]
+fn lists_written_as_text_table() {
+    use super::readings::{bulleted_items, listed_items};
+    let listed: &[(&str, Option<&[&str]>)] = &[
+        ("red, green and blue", Some(&["red", "green", "blue"])),
+        ("red, green, and blue.", Some(&["red", "green", "blue"])),
+        ("a; b", Some(&["a", "b"])),
+        ("red and blue", Some(&["red", "blue"])),
+        ("red", None),
+        ("red,, blue", None),
+        ("a,\nb", None),
+    ];
+    for (text, want) in listed {
+        assert_eq!(listed_items(text).as_deref(), *want, "{text:?}");
+    }
+    let bulleted: &[(&str, Option<&[&str]>)] = &[
+        ("- a\n- b", Some(&["a", "b"])),
+        ("Items:\n* a\n\n* b,\n", Some(&["a", "b"])),
+        ("1. a\n2) b\n10. c", Some(&["a", "b", "c"])),
+        ("\u{2022} a\n\u{2022} b", Some(&["a", "b"])),
+        ("- a", None),
+        ("- a\nnot an item\n- b", None),
+        ("Intro:\nMore intro:\n- a\n- b", None),
+        ("-5\n-6", None),
+    ];
+    for (text, want) in bulleted {
+        assert_eq!(bulleted_items(text).as_deref(), *want, "{text:?}");
+    }
+}
+
+#[test]
+fn bools_in_sentences_table() {
+    for (text, want) in [
+        ("Yes, it does.", Some(true)),
+        ("That is true", Some(true)),
+        ("No, never", Some(false)),
+        ("There are no errors.", Some(false)),
+        ("yes yes", Some(true)),
+        ("Yes and no", None),
+        ("not sure", None),
+        ("yesterday", None),
+    ] {
+        assert_eq!(bool_in_text(text), want, "{text:?}");
+    }
+    assert_eq!(bool_in_text(&format!("{} yes", "word ".repeat(60))), None);
+}
+
+#[test]
+fn an_empty_string_is_a_value_where_the_inner_type_takes_it() {
+    let node = Node::from_value(&json!(""));
+    let mut cx = Context::new();
+    assert_eq!(
+        Option::<String>::from_node(&node, &mut cx),
+        Ok(Some(String::new()))
+    );
+    assert!(cx.coercions().is_empty());
+    assert_eq!(Option::<u8>::from_node(&node, &mut cx), Ok(None));
+    assert_eq!(cx.coercions()[0].kind, CoercionKind::PlaceholderToNone);
+    assert!(cx.issues().is_empty());
+    let mut strict = Context::with_mode_set(Mode::Strict);
+    assert!(Option::<u8>::from_node(&node, &mut strict).is_err());
+}
+
+#[test]
+fn matched_counts_fields_items_and_variants() {
+    let node = Node::from_value(&json!({"tool_name": "a", "name_hint": "b", "x": 1}));
+    let mut cx = Context::new();
+    fields::<2>(&node, &SPEC, None, &mut cx).expect("an object");
+    assert_eq!(cx.matched(), 2);
+    let mut cx = Context::new();
+    let _ = Vec::<u8>::from_node(&Node::from_value(&json!([1, "x", 3])), &mut cx);
+    assert_eq!(cx.matched(), 2);
 }

@@ -58,54 +58,55 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
         return VariantMatch::Exact(i);
     }
     let trimmed = text.trim();
-    let normalized: Vec<usize> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| keys_match(v.name, trimmed))
-        .map(|(i, _)| i)
-        .collect();
-    match normalized.len() {
-        0 => {}
-        1 => return VariantMatch::Normalized(normalized[0]),
-        _ => return VariantMatch::Ambiguous(normalized),
-    }
-    // An alias written exactly beats one that matches only after normalization.
-    for exact in [true, false] {
-        let aliased: Vec<usize> = variants
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| {
-                v.aliases.iter().any(|a| {
-                    if exact {
-                        *a == trimmed
-                    } else {
-                        keys_match(a, trimmed)
-                    }
-                })
-            })
-            .map(|(i, _)| i)
-            .collect();
-        match aliased.len() {
-            0 => {}
-            1 => return VariantMatch::Alias(aliased[0]),
-            _ => return VariantMatch::Ambiguous(aliased),
-        }
-    }
-    let folded: Vec<usize> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| {
+    let normalized = || matching(variants, |v| keys_match(v.name, trimmed));
+    let alias = || matching(variants, |v| v.aliases.contains(&trimmed));
+    let normalized_alias = || {
+        matching(variants, |v| {
+            v.aliases.iter().any(|a| keys_match(a, trimmed))
+        })
+    };
+    let folded = || {
+        matching(variants, |v| {
             std::iter::once(&v.name)
                 .chain(v.aliases)
                 .any(|n| keys_match_folded(n, trimmed))
         })
-        .map(|(i, _)| i)
-        .collect();
-    match folded.len() {
-        0 => {}
-        1 => return VariantMatch::Folded(folded[0]),
-        _ => return VariantMatch::Ambiguous(folded),
+    };
+    // Best first, each tried only when the ones before found nothing; an alias written
+    // exactly beats one that matches only after normalization.
+    let steps: [Step<'_>; 4] = [
+        (&normalized, VariantMatch::Normalized),
+        (&alias, VariantMatch::Alias),
+        (&normalized_alias, VariantMatch::Alias),
+        (&folded, VariantMatch::Folded),
+    ];
+    for (find, each) in steps {
+        let found = find();
+        match found.as_slice() {
+            [] => {}
+            [i] => return each(*i),
+            _ => return VariantMatch::Ambiguous(found),
+        }
     }
+    in_sentence(text, variants)
+}
+
+/// One step of [`match_variant`]: the variants it finds, and what one found means.
+type Step<'f> = (&'f dyn Fn() -> Vec<usize>, fn(usize) -> VariantMatch);
+
+/// The indices of the variants `matches` accepts.
+fn matching(variants: &[VariantNames], matches: impl Fn(&VariantNames) -> bool) -> Vec<usize> {
+    variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| matches(v))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The variant named as whole words inside a short sentence: for each variant the longest
+/// of its names found as consecutive words; the longest overall wins, equals are ambiguous.
+fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
     if text.len() > SHORT_TEXT {
         return VariantMatch::NoMatch;
     }
@@ -113,7 +114,6 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     if sentence.len() < 2 {
         return VariantMatch::NoMatch;
     }
-    // For each variant, the longest of its names found as consecutive whole words.
     let mut best_len = 0;
     let mut best: Vec<usize> = Vec::new();
     for (i, v) in variants.iter().enumerate() {
@@ -135,9 +135,9 @@ pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
             best.push(i);
         }
     }
-    match best.len() {
-        0 => VariantMatch::NoMatch,
-        1 => VariantMatch::InText(best[0]),
+    match best.as_slice() {
+        [] => VariantMatch::NoMatch,
+        [i] => VariantMatch::InText(*i),
         _ => VariantMatch::Ambiguous(best),
     }
 }
@@ -158,7 +158,10 @@ pub struct EnumSpec {
 pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Result<usize, Failed> {
     let found = match_variant(text, spec.variants);
     let (index, kind) = match found {
-        VariantMatch::Exact(i) => return Ok(i),
+        VariantMatch::Exact(i) => {
+            cx.note_match();
+            return Ok(i);
+        }
         VariantMatch::Alias(i) if spec.variants[i].aliases.contains(&text) => {
             (i, CoercionKind::AliasVariant)
         }
@@ -170,6 +173,7 @@ pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Res
         VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
         VariantMatch::NoMatch => return other_or_fail(text, span, spec, cx, None),
     };
+    cx.note_match();
     cx.coerce(kind, span);
     Ok(index)
 }

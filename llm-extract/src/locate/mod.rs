@@ -7,17 +7,25 @@
 //! markdown fences (any info string, also unterminated), then balanced `{...}` / `[...]` spans in
 //! prose. A JSON document escaped inside a JSON string is a candidate too.
 //!
+//! Tags, fences and values are found in one pass ([`markup`]) that reads strings and comments
+//! as the parser does ([`crate::lex`]): a fence, tag or bracket inside a string or comment of a
+//! value is that value's text, never the start or end of another.
+//!
 //! Every scan here touches each byte a bounded number of times: there is no bracket matching
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
+mod fence;
+mod markup;
 mod reasoning;
 mod scan;
 pub(crate) mod sections;
 mod tags;
 
+use crate::lex;
 use crate::report::RepairKind;
 use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
+use scan::Place;
 
 /// Where a candidate was found; decides its rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -76,12 +84,14 @@ struct Region {
     span: Span,
     origin: Origin,
     context: Option<(RepairKind, Span)>,
+    /// The bracketed values in it, as the scan found them.
+    values: Vec<(Span, Place)>,
 }
 
 pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
-    let markup = tags::scan(text, settings);
-    let thoughts: Vec<Span> = markup.thoughts.iter().map(|t| t.whole).collect();
-    let regions = regions(text, settings, markup.answers, &thoughts);
+    let markup = markup::markup(text, settings);
+    let thoughts: Vec<Span> = markup.thoughts.iter().map(|t| t.content).collect();
+    let regions = regions(text, settings, markup);
     let mut candidates: Vec<Candidate> = regions
         .iter()
         .flat_map(|region| candidates_in(text, region))
@@ -90,18 +100,17 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
     candidates.extend(section_candidates(text, &regions));
     let nothing_outside = candidates.iter().all(|c| c.form == Form::Text);
     if nothing_outside && settings.reasoning_values == ReasoningValues::Fallback {
-        let inside: Vec<Span> = markup.thoughts.iter().map(|t| t.content).collect();
-        candidates.extend(reasoning::candidates(text, &inside));
+        candidates.extend(reasoning::candidates(text, &thoughts));
     }
     Located {
         candidates,
-        thoughts: markup.thoughts.iter().map(|t| t.content).collect(),
+        thoughts,
     }
 }
 
 /// The stretches of text to search, best-ranked first: marker pairs, answer tags, fences
 /// outside reasoning, then the prose outside reasoning.
-fn regions(text: &str, settings: &Settings, answers: Vec<Span>, thoughts: &[Span]) -> Vec<Region> {
+fn regions(text: &str, settings: &Settings, markup: markup::Markup) -> Vec<Region> {
     let mut regions: Vec<Region> = Vec::new();
     for pair in &settings.marker_pairs {
         for span in marker_pair_regions(text, &pair.0, &pair.1) {
@@ -109,67 +118,82 @@ fn regions(text: &str, settings: &Settings, answers: Vec<Span>, thoughts: &[Span
                 span,
                 origin: Origin::Explicit,
                 context: None,
+                values: scan::values(text, span),
             });
         }
     }
-    for span in answers {
-        regions.push(Region {
-            span,
-            origin: Origin::Explicit,
-            context: None,
-        });
-    }
-    for fence in scan::fences(text) {
-        if thoughts
-            .iter()
-            .any(|t| t.start <= fence.open && fence.open < t.end)
-        {
-            continue;
-        }
-        let origin = if fence.json_like {
-            Origin::Fence
-        } else {
-            Origin::OtherFence
+    for found in markup.found {
+        let (origin, context) = match found.kind {
+            markup::FoundKind::Answer => (Origin::Explicit, None),
+            markup::FoundKind::Fence { whole, json_like } => (
+                if json_like {
+                    Origin::Fence
+                } else {
+                    Origin::OtherFence
+                },
+                Some((RepairKind::Fence, whole)),
+            ),
         };
         regions.push(Region {
-            span: fence.content,
+            span: found.content,
             origin,
-            context: Some((RepairKind::Fence, fence.whole)),
+            context,
+            values: found.values,
         });
     }
-    // The prose: everything outside the reasoning blocks.
+    regions.extend(prose_regions(text, &markup.thoughts, markup.prose_values));
+    regions
+}
+
+/// The prose: every stretch outside the reasoning blocks, each with the values that start in
+/// it.
+fn prose_regions(
+    text: &str,
+    thoughts: &[markup::Thought],
+    mut values: Vec<(Span, Place)>,
+) -> Vec<Region> {
     let mut cursor = 0;
     let mut outside = Vec::new();
     for t in thoughts {
-        if t.start > cursor {
-            outside.push(Span::new(cursor, t.start));
+        if t.whole.start > cursor {
+            outside.push(Span::new(cursor, t.whole.start));
         }
-        cursor = cursor.max(t.end);
+        cursor = cursor.max(t.whole.end);
     }
     if cursor < text.len() {
         outside.push(Span::new(cursor, text.len()));
     }
+    values.sort_by_key(|(span, _)| span.start);
+    let mut values = values.into_iter().peekable();
+    let mut regions = Vec::with_capacity(outside.len());
     for span in outside {
+        let mut inside = Vec::new();
+        while let Some((found, place)) = values.next_if(|(v, _)| v.start < span.end) {
+            if found.start >= span.start {
+                inside.push((found, place));
+            }
+        }
         regions.push(Region {
             span,
             origin: Origin::Prose,
             context: None,
+            values: inside,
         });
     }
-
     regions
 }
 
 /// The values in one region: an escaped document, or the balanced and unclosed spans the scan
-/// finds, each with what its surroundings cost.
+/// found (or the one scalar the region holds), each with what its surroundings cost; then the
+/// region itself as text.
 fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
-    let mut candidates = Vec::new();
     let content = &text[region.span.start..region.span.end];
-    let trimmed = content.trim();
+    let trimmed = lex::trim(content);
     if trimmed.is_empty() {
-        return candidates;
+        return Vec::new();
     }
-    let lead = region.span.start + (content.len() - content.trim_start().len());
+    let lead = region.span.start + (content.len() - lex::trim_start(content).len());
+    let whole = Span::new(lead, lead + trimmed.len());
     // A region that is one valid JSON string is that string, brackets inside it are text,
     // unless it holds a valid JSON object or array (a document encoded twice).
     let mut one_string = false;
@@ -180,75 +204,81 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
                 !one_string || serde_json::from_str::<serde::de::IgnoredAny>(&inner).is_ok();
             let inner = inner.trim_start();
             if holds_document && (inner.starts_with('{') || inner.starts_with('[')) {
-                candidates.push(Candidate {
-                    span: Span::new(lead, lead + trimmed.len()),
+                return vec![Candidate {
+                    span: whole,
                     origin: region.origin,
                     base_cost: RepairKind::EmbeddedJson.cost(),
-                    context: vec![(
-                        RepairKind::EmbeddedJson,
-                        Span::new(lead, lead + trimmed.len()),
-                    )],
+                    context: vec![(RepairKind::EmbeddedJson, whole)],
                     form: Form::Embedded,
-                });
-                return candidates;
+                }];
             }
         }
     }
     let found_values = if one_string {
-        vec![(Span::new(lead, lead + trimmed.len()), scan::Place::TopLevel)]
+        vec![(whole, Place::TopLevel)]
+    } else if region.values.is_empty() {
+        scan::scalar(text, region.span)
+            .map(|s| (s, Place::TopLevel))
+            .into_iter()
+            .collect()
     } else {
-        scan::values(text, region.span)
+        region.values.clone()
     };
-    for (found, place) in found_values {
-        let whole_region = text[region.span.start..found.start].trim().is_empty()
-            && text[found.end.min(region.span.end)..region.span.end]
-                .trim()
-                .is_empty();
-        let mut context = Vec::new();
-        let mut origin = region.origin;
-        match (region.origin, &region.context) {
-            (_, Some(c)) => context.push(*c),
-            (Origin::Prose, None) if whole_region && region.span == Span::new(0, text.len()) => {
-                origin = Origin::Whole;
-            }
-            (Origin::Prose, None) => match jsonp_wrapper(text, found) {
-                Some(wrapper) => context.push((RepairKind::JsonpWrapper, wrapper)),
-                None => context.push((RepairKind::SurroundingText, region.span)),
-            },
-            _ => {}
-        }
-        if place == scan::Place::Nested {
-            // Inside an opener that never closed: the opener is more likely a value cut off
-            // by the end of the text than a stray brace in prose.
-            context.push((
-                RepairKind::NestedValue,
-                Span::new(region.span.start, found.start),
-            ));
-        }
-        candidates.push(Candidate {
-            span: found,
-            origin,
-            base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
-            context,
-            form: if place == scan::Place::Unclosed {
-                Form::Unclosed
-            } else {
-                Form::Value
-            },
-        });
-    }
+    let mut candidates: Vec<Candidate> = found_values
+        .into_iter()
+        .map(|(found, place)| value_candidate(text, region, found, place))
+        .collect();
     if region.origin != Origin::OtherFence {
         // The region itself, as text: `The sentiment is POSITIVE.`, `about 3.5 stars`.
-        let span = Span::new(lead, lead + trimmed.len());
         candidates.push(Candidate {
-            span,
+            span: whole,
             origin: region.origin,
             base_cost: RepairKind::TextAsValue.cost(),
-            context: vec![(RepairKind::TextAsValue, span)],
+            context: vec![(RepairKind::TextAsValue, whole)],
             form: Form::Text,
         });
     }
     candidates
+}
+
+/// A value the scan found in `region`, with what its surroundings cost: the region's own
+/// context (a fence), the prose around it (or a JSONP wrapper), and, for a span inside an
+/// opener that never closed, that opener.
+fn value_candidate(text: &str, region: &Region, found: Span, place: Place) -> Candidate {
+    let whole_region = lex::trim(&text[region.span.start..found.start]).is_empty()
+        && lex::trim(&text[found.end.min(region.span.end)..region.span.end]).is_empty();
+    let mut context = Vec::new();
+    let mut origin = region.origin;
+    match (region.origin, &region.context) {
+        (_, Some(c)) => context.push(*c),
+        (Origin::Prose, None) if whole_region && region.span == Span::new(0, text.len()) => {
+            origin = Origin::Whole;
+        }
+        (Origin::Prose, None) => match jsonp_wrapper(text, found) {
+            Some(wrapper) => context.push((RepairKind::JsonpWrapper, wrapper)),
+            None => context.push((RepairKind::SurroundingText, region.span)),
+        },
+        _ => {}
+    }
+    if place == Place::Nested {
+        // Inside an opener that never closed: the opener is more likely a value cut off
+        // by the end of the text than a stray brace in prose.
+        context.push((
+            RepairKind::NestedValue,
+            Span::new(region.span.start, found.start),
+        ));
+    }
+    Candidate {
+        span: found,
+        origin,
+        base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
+        context,
+        form: if place == Place::Unclosed {
+            Form::Unclosed
+        } else {
+            Form::Value
+        },
+    }
 }
 
 /// Labeled sections in the prose and in fences, one candidate per reading of their lists, in
@@ -299,7 +329,7 @@ fn rank(text: &str, settings: &Settings, candidates: &mut Vec<Candidate>) {
 
 /// `callback( {...} );` around a value: the span of the wrapper's head.
 fn jsonp_wrapper(text: &str, value: Span) -> Option<Span> {
-    let before = text[..value.start].trim_end();
+    let before = lex::trim_end(&text[..value.start]);
     let head = before.strip_suffix('(')?;
     let name_start = head
         .char_indices()
@@ -307,7 +337,7 @@ fn jsonp_wrapper(text: &str, value: Span) -> Option<Span> {
         .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
         .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &head[name_start..];
-    if name.is_empty() || !text[..name_start].trim().is_empty() {
+    if name.is_empty() || !lex::trim(&text[..name_start]).is_empty() {
         return None;
     }
     Some(Span::new(name_start, value.start))

@@ -2,7 +2,7 @@
 //! a value, the values inside reasoning blocks become candidates, each marked as read from
 //! reasoning and costing more than anything found outside.
 
-use super::{candidates_in, Candidate, Origin, Region};
+use super::{candidates_in, scan, Candidate, Origin, Region};
 use crate::report::RepairKind;
 use crate::span::Span;
 
@@ -15,6 +15,7 @@ pub(super) fn candidates(text: &str, thoughts: &[Span]) -> Vec<Candidate> {
                 span: content,
                 origin: Origin::Prose,
                 context: Some((RepairKind::FromReasoning, content)),
+                values: scan::values(text, content),
             };
             candidates_in(text, &region)
         })

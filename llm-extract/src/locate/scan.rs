@@ -1,133 +1,14 @@
-//! Linear scans for markdown fences and for where values start in prose.
+//! The value scan: where bracketed values run in a stretch of text, and whether a byte sits
+//! inside one of their strings or comments.
+//!
+//! The scan is resumable: [`ValueScan::advance`] reads up to any byte and stops there, so the
+//! markup pass can ask, at each fence or tag, whether the scan is inside a string or comment
+//! (and then the fence or tag is text) before deciding what it is. Every byte is read once;
+//! the only lookaheads are bounded ([`OPENER_LOOKAHEAD`]) or look back over spaces only.
 
+use crate::lex::{self, Comment, Quote};
 use crate::span::Span;
-use memchr::memmem;
 
-/// A markdown code fence.
-pub(crate) struct Fence {
-    /// Offset of the opening backticks.
-    pub open: usize,
-    /// The fence with its backticks.
-    pub whole: Span,
-    /// Between the info string and the closing backticks (or the end of the text).
-    pub content: Span,
-    /// The info string is empty or names JSON (or a language whose literals look like it).
-    pub json_like: bool,
-}
-
-const JSON_LIKE: &[&str] = &[
-    "json",
-    "json5",
-    "jsonc",
-    "jsonl",
-    "ndjson",
-    "javascript",
-    "js",
-    "typescript",
-    "ts",
-    "python",
-    "py",
-    "yaml",
-    "text",
-    "txt",
-    "plaintext",
-    "tool_call",
-    "tool_code",
-    "output",
-];
-
-/// Every fence in `text`, in order. A fence opened inline (```` ```{...}``` ````) closes at
-/// the next backticks; otherwise the closing backticks must start their line.
-pub(crate) fn fences(text: &str) -> Vec<Fence> {
-    let bytes = text.as_bytes();
-    let finder = memmem::Finder::new(b"```");
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(p) = finder.find(&bytes[i..]).map(|x| x + i) {
-        let mut run_end = p;
-        while run_end < bytes.len() && bytes[run_end] == b'`' {
-            run_end += 1;
-        }
-        let run = run_end - p;
-        let line_end =
-            memchr::memchr(b'\n', &bytes[run_end..]).map_or(bytes.len(), |x| x + run_end);
-        let info = text[run_end..line_end].trim();
-        let is_word = !info.is_empty()
-            && info.len() <= 32
-            && !info.contains(|c: char| c.is_whitespace() || "{[\"'`".contains(c));
-        let (content_start, json_like, inline) = if info.is_empty() {
-            ((line_end + 1).min(bytes.len()), true, false)
-        } else if is_word {
-            let lang = info.to_ascii_lowercase();
-            (
-                (line_end + 1).min(bytes.len()),
-                JSON_LIKE.contains(&lang.as_str()),
-                false,
-            )
-        } else {
-            (run_end, true, true)
-        };
-        // Find the closing run: at least as long, and at a line start unless inline.
-        let mut search = content_start;
-        let mut close = None;
-        while let Some(q) = finder.find(&bytes[search..]).map(|x| x + search) {
-            let mut q_end = q;
-            while q_end < bytes.len() && bytes[q_end] == b'`' {
-                q_end += 1;
-            }
-            let line_start = memchr::memrchr(b'\n', &bytes[..q]).map_or(0, |x| x + 1);
-            let at_line_start = text[line_start..q].trim().is_empty();
-            if q_end - q >= run && (inline || at_line_start) {
-                close = Some((q, q_end));
-                break;
-            }
-            search = q_end;
-        }
-        let (content_end, whole_end) = close.unwrap_or((bytes.len(), bytes.len()));
-        out.push(Fence {
-            open: p,
-            whole: Span::new(p, whole_end),
-            content: Span::new(content_start.min(content_end), content_end),
-            json_like,
-        });
-        if whole_end >= bytes.len() {
-            break;
-        }
-        i = whole_end;
-    }
-    out
-}
-
-/// Bytes the value scan stops at.
-static STRUCTURAL: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'{' as usize] = true;
-    table[b'}' as usize] = true;
-    table[b'[' as usize] = true;
-    table[b']' as usize] = true;
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[b'/' as usize] = true;
-    table[b'#' as usize] = true;
-    table
-};
-
-/// Whether a comment may start at `i`: the parser reads `//` and `#` as comments where a
-/// token may start, so the scan does too (a bracket inside a comment closes nothing).
-fn comment_starts(bytes: &[u8], i: usize) -> bool {
-    let token_start = i == 0
-        || matches!(
-            bytes[i - 1],
-            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'{' | b'['
-        );
-    token_start && (bytes[i] == b'#' || bytes.get(i + 1) == Some(&b'/'))
-}
-
-/// Where values may be in `region` of `text`: each top-level balanced `{...}` / `[...]` span,
-/// string-aware (a `}` inside a `"..."` string closes nothing). When an opener is never
-/// closed, the text from it to the end of the region is a candidate (a truncated value), and
-/// so is each balanced span directly inside it. A region holding only a JSON scalar yields
-/// that scalar.
 /// Where a value span was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Place {
@@ -139,87 +20,368 @@ pub(crate) enum Place {
     Nested,
 }
 
-pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut stack: Vec<usize> = Vec::new();
-    let mut children: Vec<Span> = Vec::new();
-    let mut in_string = false;
-    // How many `{` and `[` are open, so a stray closer is found in O(1).
-    let (mut objects, mut arrays) = (0usize, 0usize);
-    let mut i = region.start;
-    while i < region.end {
-        let b = bytes[i];
-        // Most bytes are not brackets, quotes or backslashes: one table lookup each.
-        if !STRUCTURAL[b as usize] {
-            i += 1;
-            continue;
+/// What the scan is reading at its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inside {
+    /// Structure: prose outside any value, or a value between its tokens.
+    Structure,
+    /// A string of a value, opened with this quote.
+    String(Quote),
+    /// A comment in a value.
+    Comment(Comment),
+    /// A value written as a fenced block (```` "code": ```\n...\n``` ````, as models write
+    /// code): it runs to the next run of at least this many backticks.
+    FencedBlock(usize),
+}
+
+/// How far past a `{` in prose the scan looks to decide whether it opens a value.
+const OPENER_LOOKAHEAD: usize = 64;
+
+/// Bytes the scan stops at between tokens; every other byte is skipped with one lookup.
+static STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"{}[]\"'`/#";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table[0xE2] = true; // lead byte of the curly quotes
+    table
+};
+
+/// The scan of one region: the values found so far and what it is inside of.
+pub(crate) struct ValueScan {
+    /// The first byte of the region that is not whitespace: a `{` there opens a value whatever
+    /// follows it.
+    first_text: usize,
+    pos: usize,
+    /// Offsets of the open `{` and `[`.
+    stack: Vec<usize>,
+    /// How many `{` and `[` are open, so a stray closer is found in O(1).
+    objects: usize,
+    arrays: usize,
+    /// Balanced spans directly inside the outermost opener.
+    children: Vec<Span>,
+    found: Vec<(Span, Place)>,
+    inside: Inside,
+    /// A fence opened inside the current string or comment, waiting for its closing run.
+    pub hidden_run: bool,
+    /// Answer tags opened inside the current string or comment, waiting for their closing tag.
+    pub hidden_tags: Vec<String>,
+}
+
+impl ValueScan {
+    /// A scan of the region of `text` that starts at `start`.
+    pub(crate) fn new(text: &str, start: usize) -> ValueScan {
+        let rest = &text[start..];
+        ValueScan {
+            first_text: start + (rest.len() - lex::trim_start(rest).len()),
+            pos: start,
+            stack: Vec::new(),
+            objects: 0,
+            arrays: 0,
+            children: Vec::new(),
+            found: Vec::new(),
+            inside: Inside::Structure,
+            hidden_run: false,
+            hidden_tags: Vec::new(),
         }
-        if in_string {
-            match b {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
+    }
+
+    /// The byte the scan has read up to.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    pub(crate) fn inside(&self) -> Inside {
+        self.inside
+    }
+
+    /// How many brackets are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Whether the scan is in a string, comment or fenced block of a value, where fences,
+    /// tags and brackets are text.
+    pub(crate) fn in_text(&self) -> bool {
+        self.inside != Inside::Structure
+    }
+
+    /// Moves on to `to` without reading what is in between (a nested region the markup pass
+    /// reads on its own).
+    pub(crate) fn skip_to(&mut self, to: usize) {
+        self.pos = self.pos.max(to);
+    }
+
+    /// Reads `text` up to `to` (or a few bytes past it, to finish an escape or a quote).
+    pub(crate) fn advance(&mut self, text: &str, to: usize) {
+        let bytes = text.as_bytes();
+        let to = to.min(bytes.len());
+        while self.pos < to {
+            self.pos = match self.inside {
+                Inside::Structure => self.structure(bytes, to),
+                Inside::String(quote) => self.string(bytes, quote, to),
+                Inside::Comment(kind) => self.comment(bytes, kind, to),
+                Inside::FencedBlock(run) => self.fenced_block(bytes, run, to),
+            };
+        }
+    }
+
+    /// The values found in the region, which ends at `end`: each top-level balanced span;
+    /// when an opener never closed, the text from it to `end` and each balanced span directly
+    /// inside it.
+    pub(crate) fn finish(mut self, end: usize) -> Vec<(Span, Place)> {
+        if let Some(&open) = self.stack.first() {
+            self.found
+                .push((Span::new(open, end.max(open)), Place::Unclosed));
+            self.found
+                .extend(self.children.into_iter().map(|c| (c, Place::Nested)));
+        }
+        self.found
+    }
+
+    /// Adds values found in a region nested in this one (a fence inside an answer tag): they
+    /// are values of this region too, as a reading of it.
+    pub(crate) fn adopt(&mut self, values: &[(Span, Place)]) {
+        self.found.extend_from_slice(values);
+    }
+
+    /// Between tokens: finds the next byte that matters and acts on it.
+    fn structure(&mut self, bytes: &[u8], to: usize) -> usize {
+        let mut i = self.pos;
+        while i < to && !STRUCTURAL[bytes[i] as usize] {
             i += 1;
-            continue;
+        }
+        if i >= to {
+            return to;
+        }
+        let b = bytes[i];
+        if self.stack.is_empty() {
+            // Prose: only an opener matters; quotes and comments here are text.
+            if b == b'[' || (b == b'{' && self.opens_object(bytes, i)) {
+                self.open(bytes, i);
+            }
+            return i + 1;
         }
         match b {
-            b'/' | b'#' if !stack.is_empty() && comment_starts(bytes, i) => {
-                i = memchr::memchr(b'\n', &bytes[i..region.end]).map_or(region.end, |n| i + n);
-                continue;
-            }
-            b'"' if !stack.is_empty() => in_string = true,
-            b'{' | b'[' => {
-                if stack.is_empty() {
-                    children.clear();
-                }
-                if b == b'{' {
-                    objects += 1;
-                } else {
-                    arrays += 1;
-                }
-                stack.push(i);
-            }
-            b'}' | b']' => {
-                // As the parser does: a closer of a kind that is not open is stray; one of the
-                // wrong kind closes only the innermost opener.
-                let kind_open = if b == b'}' { objects } else { arrays };
-                if kind_open == 0 && !stack.is_empty() {
-                    i += 1;
-                    continue;
-                }
-                if let Some(open) = stack.pop() {
-                    if bytes[open] == b'{' {
-                        objects -= 1;
-                    } else {
-                        arrays -= 1;
-                    }
-                    let span = Span::new(open, i + 1);
-                    match stack.len() {
-                        0 => out.push((span, Place::TopLevel)),
-                        1 => children.push(span),
-                        _ => {}
-                    }
+            b'{' | b'[' => self.open(bytes, i),
+            b'}' | b']' => self.close(bytes, i),
+            b'"' => return self.open_string(bytes, i),
+            b'\'' | 0xE2 if token_start(bytes, i, true) => return self.open_string(bytes, i),
+            b'`' => return self.backticks(bytes, i),
+            b'/' | b'#' if token_start(bytes, i, false) => {
+                if let Some((kind, len)) = lex::comment_opener(&bytes[i..]) {
+                    self.inside = Inside::Comment(kind);
+                    return i + len;
                 }
             }
             _ => {}
         }
-        i += 1;
+        i + 1
     }
-    if let Some(&open) = stack.first() {
-        out.push((Span::new(open, region.end), Place::Unclosed));
-        out.extend(children.into_iter().map(|c| (c, Place::Nested)));
-    }
-    if out.is_empty() {
-        let content = &text[region.start..region.end];
-        let trimmed = content.trim();
-        let start = region.start + (content.len() - content.trim_start().len());
-        if looks_scalar(trimmed) {
-            out.push((Span::new(start, start + trimmed.len()), Place::TopLevel));
+
+    /// Whether the `{` at `i`, outside any value, opens one. First in its region it does; in
+    /// prose it does only when what follows starts a member (a quote, a `key:`, a comment, a
+    /// nested opener, `}`) or nothing follows: `{name}` and `{not json}` in a sentence are
+    /// text, not objects, and so is `` `{` ``, as prose quotes a brace.
+    fn opens_object(&self, bytes: &[u8], i: usize) -> bool {
+        if i == self.first_text {
+            return true;
+        }
+        let limit = (i + 1 + OPENER_LOOKAHEAD).min(bytes.len());
+        let mut j = i + 1;
+        while j < limit {
+            match lex::space_len(&bytes[j..limit]) {
+                0 => break,
+                n => j += n,
+            }
+        }
+        if j >= limit {
+            return true; // cut off right after the brace, or a long run of spaces
+        }
+        match bytes[j] {
+            b'"' | b'\'' | b'{' | b'[' | b'}' | b'#' | b'\\' => true,
+            b'/' => matches!(bytes.get(j + 1), Some(b'/' | b'*')),
+            b'`' => false,
+            _ if lex::opening_quote(&bytes[j..]).is_some() => true,
+            _ => {
+                // A bare key: a word or phrase up to a `:`.
+                let stop = bytes[j..limit]
+                    .iter()
+                    .position(|b| b":,{}[]\"\n\r".contains(b));
+                stop.is_some_and(|s| s > 0 && bytes[j + s] == b':')
+            }
         }
     }
-    out
+
+    fn open(&mut self, bytes: &[u8], i: usize) {
+        if self.stack.is_empty() {
+            self.children.clear();
+        }
+        if bytes[i] == b'{' {
+            self.objects += 1;
+        } else {
+            self.arrays += 1;
+        }
+        self.stack.push(i);
+    }
+
+    /// As the parser does: a closer of a kind that is not open is stray; one of the wrong kind
+    /// closes only the innermost opener.
+    fn close(&mut self, bytes: &[u8], i: usize) {
+        let kind_open = if bytes[i] == b'}' {
+            self.objects
+        } else {
+            self.arrays
+        };
+        if kind_open == 0 {
+            return;
+        }
+        if let Some(open) = self.stack.pop() {
+            if bytes[open] == b'{' {
+                self.objects -= 1;
+            } else {
+                self.arrays -= 1;
+            }
+            let span = Span::new(open, i + 1);
+            match self.stack.len() {
+                0 => self.found.push((span, Place::TopLevel)),
+                1 => self.children.push(span),
+                _ => {}
+            }
+        }
+    }
+
+    /// A quote in a value: the string it opens (a curly lead byte that is no quote opens
+    /// nothing).
+    fn open_string(&mut self, bytes: &[u8], i: usize) -> usize {
+        match lex::opening_quote(&bytes[i..]) {
+            Some((quote, len)) => {
+                self.inside = Inside::String(quote);
+                i + len
+            }
+            None => i + 1,
+        }
+    }
+
+    /// Backticks in a value: a run of three or more where a value belongs opens a fenced
+    /// block, one at a token start a backtick string; any other run is text.
+    fn backticks(&mut self, bytes: &[u8], i: usize) -> usize {
+        let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+        if run >= 3 {
+            if value_position(bytes, i) {
+                self.inside = Inside::FencedBlock(run);
+            }
+            return i + run;
+        }
+        if token_start(bytes, i, true) {
+            self.inside = Inside::String(Quote::Backtick);
+            return i + 1;
+        }
+        i + run
+    }
+
+    fn string(&mut self, bytes: &[u8], quote: Quote, to: usize) -> usize {
+        let (a, b, c) = lex::quote_stops(quote);
+        let mut i = self.pos;
+        while i < to {
+            let Some(j) = memchr::memchr3(a, b, c, &bytes[i..to]) else {
+                return to;
+            };
+            let at = i + j;
+            if bytes[at] == b'\\' {
+                i = (at + 2).min(bytes.len());
+                continue;
+            }
+            if let Some(len) = lex::closing_quote(quote, &bytes[at..]) {
+                self.leave_text();
+                return at + len;
+            }
+            i = at + 1;
+        }
+        i
+    }
+
+    fn comment(&mut self, bytes: &[u8], kind: Comment, to: usize) -> usize {
+        match lex::comment_end(kind, &bytes[self.pos..to]) {
+            Some(n) => {
+                self.leave_text();
+                self.pos + n
+            }
+            None => to,
+        }
+    }
+
+    fn fenced_block(&mut self, bytes: &[u8], run: usize, to: usize) -> usize {
+        let mut i = self.pos;
+        while let Some(j) = memchr::memmem::find(&bytes[i..to], b"```") {
+            let at = i + j;
+            let len = bytes[at..].iter().take_while(|&&b| b == b'`').count();
+            if len >= run {
+                self.leave_text();
+                return at + len;
+            }
+            i = at + len;
+            if i >= to {
+                return i;
+            }
+        }
+        to
+    }
+
+    /// Back to structure after a string, comment or fenced block: what was hidden in it is
+    /// forgotten.
+    fn leave_text(&mut self) {
+        self.inside = Inside::Structure;
+        self.hidden_run = false;
+        self.hidden_tags.clear();
+    }
+}
+
+/// Whether a token may start at `i`: at the start, or after whitespace or a byte that ends a
+/// token (`{`, `[`, `,`, and, when `after_colon`, `:` and `(`). Quotes other than `"` open
+/// strings only at a token start, so the apostrophe in `don't` opens nothing; a `//` right
+/// after `:` is a URL's, not a comment.
+fn token_start(bytes: &[u8], i: usize, after_colon: bool) -> bool {
+    if i == 0 || lex::space_len_before(bytes, i) > 0 {
+        return true;
+    }
+    match bytes[i - 1] {
+        b'{' | b'[' | b',' => true,
+        b':' | b'(' => after_colon,
+        _ => false,
+    }
+}
+
+/// Whether a value belongs at `i`: the last byte before it, spaces aside, is `:`, `,`, `[` or
+/// `(`. Looks back over spaces only.
+fn value_position(bytes: &[u8], i: usize) -> bool {
+    let mut j = i;
+    loop {
+        match lex::space_len_before(bytes, j) {
+            0 => break,
+            n => j -= n,
+        }
+    }
+    j > 0 && matches!(bytes[j - 1], b':' | b',' | b'[' | b'(')
+}
+
+/// Where values may be in `region` of `text`, read on its own (no fences or tags in it are
+/// looked at): see [`ValueScan::finish`].
+pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
+    let mut scan = ValueScan::new(text, region.start);
+    scan.advance(text, region.end);
+    scan.finish(region.end)
+}
+
+/// A region holding no bracketed value but one JSON-like scalar: that scalar's span.
+pub(crate) fn scalar(text: &str, region: Span) -> Option<Span> {
+    let content = &text[region.start..region.end];
+    let trimmed = lex::trim(content);
+    let start = region.start + (content.len() - lex::trim_start(content).len());
+    looks_scalar(trimmed).then(|| Span::new(start, start + trimmed.len()))
 }
 
 /// Whether `text` (trimmed, the whole region) reads as one JSON-like scalar: a quoted string

@@ -1,0 +1,234 @@
+//! The lexical facts every stage agrees on: which characters are whitespace, which quotes open
+//! and close a string, and where a comment starts and ends.
+//!
+//! `locate` uses them to know, without parsing, whether a bracket, fence or tag sits inside a
+//! string or comment of a value; the parser reads the same forms. Keeping them in one place is
+//! what makes both stages agree on where a string ends.
+
+/// Whether `c` separates tokens: Unicode whitespace, plus the invisible characters models and
+/// editors leave between tokens (zero width space U+200B, the byte order mark U+FEFF, the
+/// Mongolian vowel separator U+180E), which Unicode no longer counts as whitespace.
+pub(crate) fn is_space(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '\u{200B}' | '\u{FEFF}' | '\u{180E}')
+}
+
+/// The length in bytes of the whitespace character that starts `rest`, or 0.
+pub(crate) fn space_len(rest: &[u8]) -> usize {
+    match rest.first() {
+        Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0c) => 1,
+        Some(&b) if b >= 0xC2 => {
+            let len = utf8_len(b).min(rest.len());
+            match std::str::from_utf8(&rest[..len])
+                .ok()
+                .and_then(|s| s.chars().next())
+            {
+                Some(c) if is_space(c) => len,
+                _ => 0,
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// The length in bytes of the whitespace character that ends just before `at` in `bytes`,
+/// or 0. Looks back at most four bytes.
+pub(crate) fn space_len_before(bytes: &[u8], at: usize) -> usize {
+    let Some(&last) = at.checked_sub(1).and_then(|i| bytes.get(i)) else {
+        return 0;
+    };
+    if last < 0x80 {
+        return space_len(&bytes[at - 1..at]);
+    }
+    // A continuation byte: find the lead byte of the character it belongs to.
+    let mut start = at - 1;
+    while start > 0 && at - start < 4 && bytes[start] & 0xC0 == 0x80 {
+        start -= 1;
+    }
+    if space_len(&bytes[start..at]) == at - start {
+        at - start
+    } else {
+        0
+    }
+}
+
+/// How many bytes a UTF-8 character with lead byte `b` takes.
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+/// `text` without leading and trailing whitespace (as [`is_space`] says).
+pub(crate) fn trim(text: &str) -> &str {
+    text.trim_matches(is_space)
+}
+
+/// `text` without leading whitespace (as [`is_space`] says).
+pub(crate) fn trim_start(text: &str) -> &str {
+    text.trim_start_matches(is_space)
+}
+
+/// `text` without trailing whitespace (as [`is_space`] says).
+pub(crate) fn trim_end(text: &str) -> &str {
+    text.trim_end_matches(is_space)
+}
+
+/// The quote a string was opened with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Quote {
+    Double,
+    Single,
+    Backtick,
+    /// `“` (or a misplaced `”`), closed by `”` (or, sloppily, `“` or `"`).
+    CurlyDouble,
+    /// `‘`, closed by `’`.
+    CurlySingle,
+    /// Python's `"""`, closed by `"""`.
+    TripleDouble,
+    /// Python's `'''`, closed by `'''`.
+    TripleSingle,
+}
+
+const LEFT_DOUBLE: &[u8] = "“".as_bytes();
+const RIGHT_DOUBLE: &[u8] = "”".as_bytes();
+const LEFT_SINGLE: &[u8] = "‘".as_bytes();
+const RIGHT_SINGLE: &[u8] = "’".as_bytes();
+
+/// The quote that opens a string at the start of `rest`, and its length in bytes. Triple
+/// quotes are recognised before single ones: `"""` is never valid JSON outside a string.
+pub(crate) fn opening_quote(rest: &[u8]) -> Option<(Quote, usize)> {
+    match rest.first()? {
+        b'"' if rest.starts_with(b"\"\"\"") => Some((Quote::TripleDouble, 3)),
+        b'\'' if rest.starts_with(b"'''") => Some((Quote::TripleSingle, 3)),
+        b'"' => Some((Quote::Double, 1)),
+        b'\'' => Some((Quote::Single, 1)),
+        b'`' => Some((Quote::Backtick, 1)),
+        0xE2 if rest.starts_with(LEFT_DOUBLE) || rest.starts_with(RIGHT_DOUBLE) => {
+            Some((Quote::CurlyDouble, 3))
+        }
+        0xE2 if rest.starts_with(LEFT_SINGLE) => Some((Quote::CurlySingle, 3)),
+        _ => None,
+    }
+}
+
+/// The length of a closing quote for `quote` at the start of `rest`, if there is one.
+pub(crate) fn closing_quote(quote: Quote, rest: &[u8]) -> Option<usize> {
+    let first = *rest.first()?;
+    match quote {
+        Quote::Double => (first == b'"').then_some(1),
+        Quote::Single => (first == b'\'').then_some(1),
+        Quote::Backtick => (first == b'`').then_some(1),
+        Quote::CurlyDouble if first == b'"' => Some(1),
+        Quote::CurlyDouble => {
+            (rest.starts_with(RIGHT_DOUBLE) || rest.starts_with(LEFT_DOUBLE)).then_some(3)
+        }
+        Quote::CurlySingle => rest.starts_with(RIGHT_SINGLE).then_some(3),
+        Quote::TripleDouble => rest.starts_with(b"\"\"\"").then_some(3),
+        Quote::TripleSingle => rest.starts_with(b"'''").then_some(3),
+    }
+}
+
+/// The bytes that may end a string opened with `quote` or start an escape in it: what a scan
+/// for the closing quote stops at before asking [`closing_quote`].
+pub(crate) fn quote_stops(quote: Quote) -> (u8, u8, u8) {
+    match quote {
+        Quote::Double | Quote::TripleDouble => (b'"', b'\\', b'"'),
+        Quote::Single | Quote::TripleSingle => (b'\'', b'\\', b'\''),
+        Quote::Backtick => (b'`', b'\\', b'`'),
+        Quote::CurlyDouble => (0xE2, b'\\', b'"'),
+        Quote::CurlySingle => (0xE2, b'\\', 0xE2),
+    }
+}
+
+/// A comment, by how it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Comment {
+    /// `// ...` or `# ...`: ends at the line break (which is not part of it).
+    Line,
+    /// `/* ... */`: ends after `*/`.
+    Block,
+}
+
+/// The comment that starts at the start of `rest`, and the length of its opener.
+pub(crate) fn comment_opener(rest: &[u8]) -> Option<(Comment, usize)> {
+    match rest {
+        [b'#', ..] => Some((Comment::Line, 1)),
+        [b'/', b'/', ..] => Some((Comment::Line, 2)),
+        [b'/', b'*', ..] => Some((Comment::Block, 2)),
+        _ => None,
+    }
+}
+
+/// Where the comment whose body starts `body` ends, relative to `body`: before the line break
+/// of a line comment, after the `*/` of a block comment; `None` when `body` ends first.
+pub(crate) fn comment_end(kind: Comment, body: &[u8]) -> Option<usize> {
+    match kind {
+        Comment::Line => memchr::memchr(b'\n', body),
+        Comment::Block => memchr::memmem::find(body, b"*/").map(|i| i + 2),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unicode_spaces_are_spaces() {
+        for c in [
+            '\u{00A0}', '\u{2000}', '\u{2003}', '\u{200A}', '\u{200B}', '\u{202F}', '\u{205F}',
+            '\u{3000}', '\u{180E}', '\u{FEFF}',
+        ] {
+            let s = c.to_string();
+            assert!(is_space(c), "{c:?}");
+            assert_eq!(space_len(s.as_bytes()), s.len(), "{c:?}");
+            let text = format!("a{s}");
+            assert_eq!(space_len_before(text.as_bytes(), text.len()), s.len());
+            assert_eq!(trim(&format!("{s} x {s}")), "x");
+        }
+        for s in ["a", "é", "“", "—", "\u{200C}"] {
+            assert_eq!(space_len(s.as_bytes()), 0, "{s:?}");
+            let text = format!(" {s}");
+            assert_eq!(space_len_before(text.as_bytes(), text.len()), 0, "{s:?}");
+        }
+        assert_eq!(space_len_before(b" ", 1), 1);
+        assert_eq!(space_len_before(b"", 0), 0);
+    }
+
+    #[test]
+    fn quotes_open_and_close_in_pairs() {
+        let rows: &[(&str, Quote, &str)] = &[
+            ("\"", Quote::Double, "\""),
+            ("'", Quote::Single, "'"),
+            ("`", Quote::Backtick, "`"),
+            ("“", Quote::CurlyDouble, "”"),
+            ("“", Quote::CurlyDouble, "\""),
+            ("‘", Quote::CurlySingle, "’"),
+            ("\"\"\"", Quote::TripleDouble, "\"\"\""),
+            ("'''", Quote::TripleSingle, "'''"),
+        ];
+        for (open, quote, close) in rows {
+            assert_eq!(
+                opening_quote(open.as_bytes()),
+                Some((*quote, open.len())),
+                "{open}"
+            );
+            assert_eq!(closing_quote(*quote, close.as_bytes()), Some(close.len()));
+        }
+        assert_eq!(closing_quote(Quote::TripleDouble, b"\"\""), None);
+        assert_eq!(opening_quote(b"x"), None);
+    }
+
+    #[test]
+    fn comments_end_where_their_kind_says() {
+        assert_eq!(comment_opener(b"# x"), Some((Comment::Line, 1)));
+        assert_eq!(comment_opener(b"// x"), Some((Comment::Line, 2)));
+        assert_eq!(comment_opener(b"/* x"), Some((Comment::Block, 2)));
+        assert_eq!(comment_opener(b"/ x"), None);
+        assert_eq!(comment_end(Comment::Line, b" } x\n y"), Some(4));
+        assert_eq!(comment_end(Comment::Block, b" } */ y"), Some(5));
+        assert_eq!(comment_end(Comment::Block, b" } "), None);
+    }
+}

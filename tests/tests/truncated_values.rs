@@ -1,0 +1,136 @@
+//! Replies cut off by a token limit: a list keeps its complete items and drops (and reports) a
+//! cut-off last one that does not fit; a required field missing from a value that was cut off
+//! says so and where; a missing field of a complete item is still an error.
+
+use llm_extract::{Category, CoercionKind, Extract};
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Extract, Debug, PartialEq)]
+struct Person {
+    name: String,
+    age: u32,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Team {
+    team: String,
+    members: Vec<Person>,
+}
+
+fn dropped<T>(out: &llm_extract::Extracted<T>) -> Vec<String> {
+    out.report
+        .coercions
+        .iter()
+        .filter(|c| c.kind == CoercionKind::DroppedIncompleteItem)
+        .map(|c| c.path.to_string())
+        .collect()
+}
+
+#[test]
+fn a_cut_off_last_item_that_does_not_fit_is_dropped_and_reported() {
+    let reply = r#"[{"name": "Ada", "age": 36}, {"name": "Alan", "age": 41}, {"name": "Gra"#;
+    let out = llm_extract::extract::<Vec<Person>>(reply).unwrap();
+    assert_eq!(out.value.len(), 2);
+    assert_eq!(out.value[1].name, "Alan");
+    assert_eq!(dropped(&out), ["$[2]"]);
+    assert!(!out.report.complete);
+    let cost = CoercionKind::DroppedIncompleteItem.cost();
+    assert!(out.report.coercions.iter().any(|c| c.cost == cost));
+}
+
+#[test]
+fn nested_lists_and_every_cut_point_keep_the_complete_items() {
+    let full =
+        r#"{"team": "core", "members": [{"name": "Ada", "age": 36}, {"name": "Alan", "age": 41}]}"#;
+    let second = full.find(r#"{"name": "Alan""#).unwrap();
+    let second_end = full.find("41}").unwrap() + 3;
+    // Cut anywhere inside the second member: the first is kept, the second dropped.
+    for cut in second + 1..second_end - 1 {
+        let reply = &full[..cut];
+        let out = llm_extract::extract::<Team>(reply)
+            .unwrap_or_else(|e| panic!("cut at {cut} {reply:?}: {e}"));
+        let names: Vec<_> = out.value.members.iter().map(|p| p.name.as_str()).collect();
+        // The second member fits once its last field is complete (`"age": 4` is a number).
+        assert!(
+            names == ["Ada"] || names == ["Ada", "Alan"],
+            "{reply:?}: {names:?}"
+        );
+        if names == ["Ada"] {
+            assert_eq!(dropped(&out), ["$.members[1]"], "{reply:?}");
+        }
+    }
+}
+
+#[test]
+fn a_cut_off_last_item_that_fits_is_kept() {
+    let out = llm_extract::extract::<Vec<String>>(r#"["alpha", "beta", "gam"#).unwrap();
+    assert_eq!(out.value, ["alpha", "beta", "gam"]);
+    assert!(dropped(&out).is_empty());
+    let out = llm_extract::extract::<Vec<u32>>("[1, 2, 3").unwrap();
+    assert_eq!(out.value, [1, 2, 3]);
+    let out = llm_extract::extract::<Vec<u32>>(r#"[1, 2, "x"#).unwrap();
+    assert_eq!(out.value, [1, 2]);
+    assert_eq!(dropped(&out), ["$[2]"]);
+}
+
+#[test]
+fn a_complete_item_missing_a_field_is_still_an_error() {
+    // The first item is complete and lacks `age`; the cut-off third is not the problem.
+    let reply = r#"[{"name": "Ada"}, {"name": "Alan", "age": 41}, {"name": "Gra"#;
+    let err = llm_extract::from_str::<Vec<Person>>(reply).unwrap_err();
+    assert_eq!(err.category(), Category::Missing);
+    assert_eq!(err.issues()[0].path.to_string(), "$[0].age");
+    // A complete list (not cut off) with a bad last item: an error too.
+    let err = llm_extract::from_str::<Vec<Person>>(r#"[{"name": "Ada", "age": 1}, {"name": "B"}]"#)
+        .unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$[1].age");
+}
+
+#[test]
+fn a_cut_off_map_drops_an_entry_whose_value_never_came_or_does_not_fit() {
+    let out = llm_extract::extract::<HashMap<String, HashMap<String, Option<String>>>>(
+        "{\"a\": {\"b\": \"c\", \"d\":",
+    )
+    .unwrap();
+    assert_eq!(out.value["a"].len(), 1);
+    assert_eq!(dropped(&out), ["$.a.d"]);
+    let out = llm_extract::extract::<BTreeMap<String, u32>>(r#"{"x": 1, "y": "tw"#).unwrap();
+    assert_eq!(out.value, BTreeMap::from([("x".to_string(), 1)]));
+    // `repair` keeps what was there: dropping is the type's decision.
+    assert_eq!(
+        llm_extract::repair(r#"{"x": 1, "y": "tw"#).unwrap(),
+        serde_json::json!({"x": 1, "y": "tw"})
+    );
+}
+
+#[test]
+fn a_missing_field_of_a_value_cut_off_says_so_and_where() {
+    #[derive(Extract, Debug)]
+    #[allow(dead_code)]
+    struct Ticket {
+        summary: String,
+        customer_email: String,
+    }
+    // A key cut off mid-name is dropped, not glued into the previous string.
+    let reply = "{\"summary\": \"Refund issued\", \"customer_em";
+    let err = llm_extract::from_str::<Ticket>(reply).unwrap_err();
+    let issue = &err.issues()[0];
+    assert_eq!(issue.category, Category::Missing);
+    assert_eq!(issue.path.to_string(), "$.customer_email");
+    assert!(issue.message.contains("cut off"), "{err}");
+    let at = issue.position.expect("a position");
+    assert_eq!((at.line, at.column), (1, reply.len() + 1));
+    assert!(
+        err.to_string()
+            .ends_with("the reply was truncated, cut off at line 1 column 42"),
+        "{err}"
+    );
+    // On a later line, the line and column of the end.
+    let reply = "{\n  \"summary\": \"Refund\",\n  \"cust";
+    let err = llm_extract::from_str::<Ticket>(reply).unwrap_err();
+    let at = err.issues()[0].position.unwrap();
+    assert_eq!((at.line, at.column), (3, 8));
+    // A complete object missing the field says only that it is missing.
+    let err = llm_extract::from_str::<Ticket>(r#"{"summary": "Refund"}"#).unwrap_err();
+    assert!(!err.to_string().contains("cut off"), "{err}");
+}

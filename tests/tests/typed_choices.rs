@@ -1,0 +1,415 @@
+//! Typed choices a user would expect: a string holding JSON decoded where the type wants a
+//! container, an object with one unknown key unwrapped, and of equally good values the later
+//! one (or the first, when asked). Each is recorded in the report with its cost.
+
+use llm_extract::{CoercionKind, Extract, Extractor, RepairKind, TieBreak};
+use serde_json::json;
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Extract, Debug, PartialEq)]
+struct Weather {
+    city: String,
+    days: Option<u8>,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Call {
+    name: String,
+    arguments: Weather,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Only {
+    city: String,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Review {
+    product: String,
+    stars: u8,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "type")]
+enum Action {
+    Search { query: String },
+    Stop,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+enum External {
+    Search { query: String },
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "name", content = "arguments")]
+enum Tool {
+    Weather(Only),
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Note {
+    text: String,
+    raw: serde_json::Value,
+    tags: Vec<String>,
+}
+
+fn kinds<T>(out: &llm_extract::Extracted<T>) -> Vec<CoercionKind> {
+    out.report
+        .coercions
+        .iter()
+        .map(|c| c.kind.clone())
+        .collect()
+}
+
+// ---- a string holding JSON, where the type wants a container ----
+
+#[test]
+fn openai_arguments_written_as_a_string_are_decoded() {
+    let reply = r#"{"name": "weather", "arguments": "{\"city\": \"Paris\", \"days\": 3}"}"#;
+    let out = llm_extract::extract::<Call>(reply).unwrap();
+    assert_eq!(
+        out.value.arguments,
+        Weather {
+            city: "Paris".into(),
+            days: Some(3)
+        }
+    );
+    let decoded = &out.report.coercions[0];
+    assert_eq!(decoded.kind, CoercionKind::DecodedString);
+    assert_eq!(decoded.path.to_string(), "$.arguments");
+    assert_eq!(decoded.cost, CoercionKind::DecodedString.cost());
+    assert_eq!(out.report.score, CoercionKind::DecodedString.cost());
+}
+
+#[test]
+fn decoding_comes_before_wrapping_the_string_into_the_only_field() {
+    // Without decoding, a one-field struct would take the whole JSON text as its field.
+    let out = llm_extract::extract::<Only>(r#"{"x": "{\"city\": \"Oslo\"}"}"#).unwrap();
+    assert_eq!(out.value.city, "Oslo");
+    assert!(kinds(&out).contains(&CoercionKind::DecodedString));
+    let out = llm_extract::extract::<Vec<Only>>(r#"["{\"city\": \"Oslo\"}"]"#).unwrap();
+    assert_eq!(
+        out.value,
+        [Only {
+            city: "Oslo".into()
+        }]
+    );
+    assert!(!kinds(&out).contains(&CoercionKind::WrappedInStruct));
+}
+
+#[test]
+fn every_container_type_decodes_a_string_holding_its_json() {
+    #[derive(Extract, Debug)]
+    struct Holder {
+        list: Vec<u8>,
+        map: HashMap<String, u8>,
+        tree: BTreeMap<String, Vec<u8>>,
+        pair: (u8, String),
+        array: [u8; 2],
+        json_map: serde_json::Map<String, serde_json::Value>,
+        action: Action,
+        external: External,
+        tool: Tool,
+        nested: Option<Box<Weather>>,
+    }
+    let reply = json!({
+        "list": "[1, 2]",
+        "map": "{\"a\": 1}",
+        "tree": "{\"k\": [3]}",
+        "pair": "[1, \"x\"]",
+        "array": "[4, 5]",
+        "json_map": "{\"z\": null}",
+        "action": "{\"type\": \"Search\", \"query\": \"rust\"}",
+        "external": "{\"Search\": {\"query\": \"go\"}}",
+        "tool": "{\"name\": \"Weather\", \"arguments\": \"{\\\"city\\\": \\\"Rome\\\"}\"}",
+        "nested": "{\"city\": \"Lima\"}",
+    })
+    .to_string();
+    let out = llm_extract::extract::<Holder>(&reply).unwrap();
+    let h = out.value;
+    assert_eq!(h.list, [1, 2]);
+    assert_eq!(h.map["a"], 1);
+    assert_eq!(h.tree["k"], [3]);
+    assert_eq!(h.pair, (1, "x".to_string()));
+    assert_eq!(h.array, [4, 5]);
+    assert_eq!(h.json_map["z"], serde_json::Value::Null);
+    assert_eq!(
+        h.action,
+        Action::Search {
+            query: "rust".into()
+        }
+    );
+    assert_eq!(h.external, External::Search { query: "go".into() });
+    assert_eq!(
+        h.tool,
+        Tool::Weather(Only {
+            city: "Rome".into()
+        })
+    );
+    assert_eq!(h.nested.unwrap().city, "Lima");
+    let decoded = out
+        .report
+        .coercions
+        .iter()
+        .filter(|c| c.kind == CoercionKind::DecodedString)
+        .count();
+    assert_eq!(decoded, 11, "{:?}", out.report.coercions); // the tool's arguments twice over
+}
+
+#[test]
+fn a_type_that_takes_strings_keeps_the_string() {
+    let reply = r#"{"text": "{\"a\": 1}", "raw": "{\"a\": 1}", "tags": ["[1, 2]"]}"#;
+    let out = llm_extract::extract::<Note>(reply).unwrap();
+    assert_eq!(out.value.text, r#"{"a": 1}"#);
+    assert_eq!(out.value.raw, json!(r#"{"a": 1}"#));
+    assert_eq!(out.value.tags, [r#"[1, 2]"#]);
+    assert!(out.report.is_clean());
+}
+
+#[test]
+fn minor_repairs_inside_the_string_are_recorded_and_counted() {
+    let reply = r#"{"name": "w", "arguments": "{'city': 'Paris', 'days': 2,}"}"#;
+    let out = llm_extract::extract::<Call>(reply).unwrap();
+    assert_eq!(out.value.arguments.days, Some(2));
+    let inside: Vec<_> = out
+        .report
+        .coercions
+        .iter()
+        .filter_map(|c| match c.kind {
+            CoercionKind::RepairInString(kind) => Some(kind),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        inside.contains(&RepairKind::NonStandardQuotes),
+        "{inside:?}"
+    );
+    assert!(inside.contains(&RepairKind::TrailingComma), "{inside:?}");
+    let total: u32 = out.report.coercions.iter().map(|c| c.cost).sum();
+    assert_eq!(out.report.score, total);
+    assert!(total > CoercionKind::DecodedString.cost());
+}
+
+#[test]
+fn a_string_that_is_not_a_whole_document_stays_a_string() {
+    #[derive(Extract, Debug)]
+    struct Tags {
+        tags: Vec<String>,
+    }
+    for (written, want) in [
+        // bare words need more than minor repairs
+        ("[citation needed]", "[citation needed]"),
+        // a value followed by prose
+        ("[1, 2] and more", "[1, 2] and more"),
+        // cut off inside the string
+        ("[\\\"a\\\", \\\"b", "[\"a\", \"b"),
+    ] {
+        let reply = format!(r#"{{"tags": "{written}"}}"#);
+        let out = llm_extract::extract::<Tags>(&reply).unwrap();
+        assert_eq!(out.value.tags, [want], "{reply}");
+        assert!(
+            !kinds(&out).contains(&CoercionKind::DecodedString),
+            "{reply}"
+        );
+    }
+}
+
+#[test]
+fn strict_mode_does_not_decode() {
+    #[derive(Extract, Debug)]
+    struct Strict {
+        #[extract(strict)]
+        #[allow(dead_code)]
+        list: Vec<u8>,
+    }
+    assert!(llm_extract::from_str::<Strict>(r#"{"list": "[1, 2]"}"#).is_err());
+}
+
+/// The two rules for a JSON document escaped in a string (README): decoded where the type
+/// wants a container, and, for `repair`, when the string is the only value and holds an object
+/// or array.
+#[test]
+fn a_top_level_json_string_is_decoded_only_when_it_is_a_document_or_the_type_wants_one() {
+    let doc = r#""{\"city\": \"Paris\"}""#;
+    // repair: the only value, holding an object: decoded.
+    assert_eq!(llm_extract::repair(doc).unwrap(), json!({"city": "Paris"}));
+    assert_eq!(llm_extract::repair(r#""[1, 2]""#).unwrap(), json!([1, 2]));
+    // repair: a string that holds no document stays that string.
+    assert_eq!(
+        llm_extract::repair(r#""{not json}""#).unwrap(),
+        json!("{not json}")
+    );
+    assert_eq!(llm_extract::repair(r#""hello""#).unwrap(), json!("hello"));
+    // a container type: decoded; a string type: the string as written.
+    assert_eq!(
+        llm_extract::from_str::<Only>(doc).unwrap(),
+        Only {
+            city: "Paris".into()
+        }
+    );
+    assert_eq!(
+        llm_extract::from_str::<String>(doc).unwrap(),
+        r#"{"city": "Paris"}"#
+    );
+    // inside a value, only where the type wants a container.
+    let reply = r#"{"text": "{\"a\": 1}", "raw": {"b": "[2]"}, "tags": "[\"x\"]"}"#;
+    let note = llm_extract::from_str::<Note>(reply).unwrap();
+    assert_eq!(note.text, r#"{"a": 1}"#);
+    assert_eq!(note.raw, json!({"b": "[2]"}));
+    assert_eq!(note.tags, ["x"]);
+}
+
+// ---- an object with one unknown key ----
+
+#[test]
+fn an_object_with_one_unknown_key_is_unwrapped_when_it_does_not_fit() {
+    let out = llm_extract::extract::<Review>(r#"{"review": {"product": "Aeropress", "stars": 5}}"#)
+        .unwrap();
+    assert_eq!(out.value.stars, 5);
+    let unwrapped = out
+        .report
+        .coercions
+        .iter()
+        .find(|c| c.kind == CoercionKind::UnwrappedObject)
+        .expect("recorded");
+    assert_eq!(unwrapped.cost, CoercionKind::UnwrappedObject.cost());
+    assert_eq!(out.report.score, unwrapped.cost);
+    // At any depth, and through a string holding the object.
+    let deep = r#"{"data": {"result": {"product": "x", "stars": 1}}}"#;
+    assert_eq!(llm_extract::from_str::<Review>(deep).unwrap().stars, 1);
+    let encoded = r#"{"review": "{\"product\": \"x\", \"stars\": 2}"}"#;
+    assert_eq!(llm_extract::from_str::<Review>(encoded).unwrap().stars, 2);
+    // A list under an object's only key, for a list type.
+    let list = r#"{"reviews": [{"product": "a", "stars": 1}, {"product": "b", "stars": 2}]}"#;
+    let out = llm_extract::extract::<Vec<Review>>(list).unwrap();
+    assert_eq!(out.value.len(), 2);
+    assert!(kinds(&out).contains(&CoercionKind::UnwrappedObject));
+}
+
+#[test]
+fn unwrapping_only_when_the_outer_object_does_not_fit() {
+    // A struct whose fields all have defaults fits the outer object as written.
+    #[derive(Extract, Debug)]
+    struct Loose {
+        #[extract(default)]
+        product: String,
+    }
+    let out = llm_extract::extract::<Loose>(r#"{"review": {"product": "x"}}"#).unwrap();
+    assert_eq!(out.value.product, "");
+    assert!(!kinds(&out).contains(&CoercionKind::UnwrappedObject));
+    // The one key names a field: not unwrapped; the field's error stands.
+    let err = llm_extract::from_str::<Review>(r#"{"product": {"product": "x", "stars": 1}}"#)
+        .unwrap_err();
+    assert!(err.to_string().contains("$.product"), "{err}");
+    // A bare value under the unknown key is never unwrapped into a one-field struct.
+    assert!(llm_extract::from_str::<Only>(r#"{"other": 5}"#).is_err());
+    assert!(llm_extract::from_str::<Only>(r#"{"other": "{x}"}"#).is_err());
+    // Two keys: not unwrapped.
+    assert!(llm_extract::from_str::<Review>(
+        r#"{"review": {"product": "x", "stars": 1}, "other": 1}"#
+    )
+    .is_err());
+}
+
+#[test]
+fn an_unwrapped_value_that_does_not_fit_reports_its_own_issues() {
+    let err = llm_extract::from_str::<Review>(r#"{"review": {"product": "x", "stars": "many"}}"#)
+        .unwrap_err();
+    let issues = err.issues();
+    assert_eq!(issues.len(), 1, "{err}");
+    assert_eq!(issues[0].path.to_string(), "$.review.stars");
+}
+
+#[test]
+fn a_one_field_struct_takes_an_object_that_lacks_its_key_as_that_field() {
+    #[derive(Extract, Debug)]
+    struct Selected {
+        selected: Review,
+    }
+    let out = llm_extract::extract::<Selected>(r#"{"product": "x", "stars": 3}"#).unwrap();
+    assert_eq!(out.value.selected.stars, 3);
+    assert!(kinds(&out).contains(&CoercionKind::WrappedInStruct));
+}
+
+// ---- of equally good values, the later ----
+
+#[test]
+fn of_equally_clean_candidates_the_later_wins_by_default() {
+    let reply = "For example: {\"product\": \"demo\", \"stars\": 1}\nMy answer: {\"product\": \"real\", \"stars\": 4}";
+    assert_eq!(
+        llm_extract::from_str::<Review>(reply).unwrap().product,
+        "real"
+    );
+    assert_eq!(llm_extract::repair(reply).unwrap()["product"], "real");
+    let fences = "Draft:\n```json\n{\"product\": \"draft\", \"stars\": 2}\n```\nFinal:\n```json\n{\"product\": \"final\", \"stars\": 3}\n```";
+    assert_eq!(
+        llm_extract::from_str::<Review>(fences).unwrap().product,
+        "final"
+    );
+    assert_eq!(llm_extract::repair(fences).unwrap()["product"], "final");
+}
+
+#[test]
+fn tie_break_first_takes_the_first() {
+    let e = Extractor::new().tie_break(TieBreak::First);
+    let reply = "{\"product\": \"one\", \"stars\": 1} {\"product\": \"two\", \"stars\": 2}";
+    assert_eq!(e.from_str::<Review>(reply).unwrap().product, "one");
+    assert_eq!(e.repair(reply).unwrap()["product"], "one");
+    assert_eq!(
+        e.extract::<serde_json::Value>(reply).unwrap().value["product"],
+        "one"
+    );
+    assert_eq!(
+        Extractor::new().from_str::<Review>(reply).unwrap().product,
+        "two"
+    );
+}
+
+#[test]
+fn a_better_fit_wins_wherever_it_is() {
+    // The later value needs repairs the earlier does not: the earlier wins either way.
+    let reply = "{\"product\": \"clean\", \"stars\": 1}\n{product: 'damaged', stars: '2',}";
+    for e in [
+        Extractor::new(),
+        Extractor::new().tie_break(TieBreak::First),
+    ] {
+        assert_eq!(e.from_str::<Review>(reply).unwrap().product, "clean");
+    }
+    // The earlier one does not fit the type at all: the later wins under `First` too.
+    let reply = "{\"product\": \"x\"} then {\"product\": \"y\", \"stars\": 5}";
+    let e = Extractor::new().tie_break(TieBreak::First);
+    assert_eq!(e.from_str::<Review>(reply).unwrap().product, "y");
+}
+
+#[test]
+fn an_answer_tag_wins_a_tie_against_prose() {
+    // One repair each: a trailing comma in the tag, the prose around the other.
+    let reply = "<json>{\"product\": \"tagged\", \"stars\": 1,}</json> and {\"product\": \"prose\", \"stars\": 1}";
+    assert_eq!(
+        llm_extract::from_str::<Review>(reply).unwrap().product,
+        "tagged"
+    );
+    assert_eq!(llm_extract::repair(reply).unwrap()["product"], "tagged");
+}
+
+/// Unwrapping and the whole-object reading both apply at every level of this nesting; trying
+/// both at each level would read the levels below again and again (exponential).
+#[test]
+fn nested_wrappers_that_never_fit_take_linear_time() {
+    #[derive(Extract, Debug)]
+    #[allow(dead_code)]
+    struct Recursive {
+        inner: Box<Recursive>,
+    }
+    let depth = 120;
+    let text = format!("{}1{}", "{\"a\": ".repeat(depth), "}".repeat(depth));
+    let start = std::time::Instant::now();
+    assert!(llm_extract::from_str::<Recursive>(&text).is_err());
+    assert!(llm_extract::from_str::<Vec<Recursive>>(&text).is_err());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+}
