@@ -47,8 +47,11 @@ fn braces_in_prose_are_no_json_found() {
             Category::NotFound
         );
     }
-    // Braces around bare words still are a value where they fit, and for `repair`.
-    let v = llm_extract::repair("Use the {name} placeholder").unwrap();
+    // Nor for `repair`: a `{` in prose opens a value only when a member follows it.
+    let err = llm_extract::repair("Use the {name} placeholder").unwrap_err();
+    assert_eq!(err.category(), Category::NotFound);
+    // Braces around bare words that are the whole reply are still a value.
+    let v = llm_extract::repair("{name}").unwrap();
     assert_eq!(v, serde_json::json!({"name": null}));
     // And a value written in braces with its colon is a value, with the type's error.
     let err = llm_extract::from_str::<Order>("Send {id: 7, item: pen}").unwrap_err();
