@@ -1,5 +1,5 @@
 //! an agent's planning output (title, intent, plan, tool calls, todo items), with
-//! its reasoning split off, and labeled sections when the model wrote no JSON.
+//! its reasoning split off, and labeled sections when the model wrote no JSON that fits.
 //!
 //! Run with `cargo run --example planning`.
 
@@ -15,8 +15,10 @@ fn main() {
     let out = llm_extract::extract::<PlanningOutput>(reply).expect("a plan");
     println!("thoughts: {:?}\n{:#?}", out.thoughts, out.value);
 
-    let sections =
-        "Title: Plan a trip\nIntent: Book flights and a hotel\nPlan: Flights first, then hotels.";
-    let plan: PlanningOutput = llm_extract::from_str(sections).expect("sections");
-    println!("{plan:#?}");
+    // The same kind of plan written as labeled sections: a heading with a numbered plan (read
+    // as text, as `plan` is a string) and a YAML-like todo list (read as a list of items).
+    let sections = "**Title**: Plan a trip\n**Intent**: Book flights and a hotel\n\n## Plan\n1. Flights first.\n2. Then hotels.\n\n## Todo List\n- id: 1\n  description: Search flights\n  status: in progress\n- id: 2\n  description: Book a hotel\n  dependencies: [\"1\"]\n\nShall I go ahead?";
+    let out = llm_extract::extract::<PlanningOutput>(sections).expect("sections");
+    println!("{:#?}", out.value);
+    println!("score {} (read from labeled sections)", out.report.score);
 }

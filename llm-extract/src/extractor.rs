@@ -7,7 +7,7 @@ use crate::locate;
 use crate::parse::{self, RepairPaths};
 use crate::report::Report;
 use crate::select;
-use crate::settings::{Completeness, Settings, TieBreak};
+use crate::settings::{Completeness, ReasoningValues, Settings, TieBreak};
 use crate::span::Span;
 use serde::Serialize;
 
@@ -82,6 +82,24 @@ impl Extractor {
         self.settings
             .reasoning_tags
             .push(name.into().to_ascii_lowercase());
+        self
+    }
+
+    /// When nothing outside reasoning holds a value (no JSON-like value, no labeled
+    /// sections), read the values inside it, each reported as
+    /// [`RepairKind::FromReasoning`](crate::RepairKind::FromReasoning). Off by default: a
+    /// draft answer inside reasoning is never the answer.
+    ///
+    /// ```
+    /// use llm_extract::{Extractor, RepairKind};
+    /// let reply = "<think>The answer is {\"city\": \"Paris\"}.</think>\nHope this helps!";
+    /// assert!(llm_extract::repair(reply).is_err());
+    /// let out = Extractor::new().fallback_to_reasoning().extract::<serde_json::Value>(reply).unwrap();
+    /// assert_eq!(out.value, serde_json::json!({"city": "Paris"}));
+    /// assert!(out.report.repairs.iter().any(|r| r.kind == RepairKind::FromReasoning));
+    /// ```
+    pub fn fallback_to_reasoning(mut self) -> Extractor {
+        self.settings.reasoning_values = ReasoningValues::Fallback;
         self
     }
 

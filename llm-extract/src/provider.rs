@@ -8,7 +8,7 @@
 
 use crate::coerce::Extract;
 use crate::error::{Category, Error};
-use crate::schema::nullable;
+use crate::schema::require_every_property;
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
@@ -186,6 +186,9 @@ fn inline(
 const SCHEMA_KEYS: [&str; 4] = ["items", "additionalProperties", "not", "contains"];
 const SCHEMA_LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
+/// Why a schema cannot be written in a provider's dialect: the JSON path and the reason.
+type Refusal = (String, String);
+
 /// Applies `provider`'s rules to `schema` at JSON path `path`: `Err((path, why))` when the
 /// schema cannot be written in the provider's dialect.
 fn rewrite(
@@ -193,84 +196,91 @@ fn rewrite(
     provider: Provider,
     path: &str,
     depth: usize,
-) -> Result<(), (String, String)> {
+) -> Result<(), Refusal> {
     if depth > MAX_DEPTH {
         return Err((path.into(), "the schema is nested too deeply".into()));
     }
     let obj = match schema {
-        Value::Object(obj) => obj,
-        Value::Bool(true) => {
-            return Err((path.into(), "the value may be anything (`serde_json::Value` or the like), which a strict schema cannot describe; give it a concrete type".into()))
-        }
+        Value::Object(obj) if !obj.is_empty() => obj,
+        Value::Object(_) | Value::Bool(true) => return Err((path.into(), ANY_VALUE.into())),
         _ => return Ok(()),
     };
-    if obj.is_empty() {
-        return Err((path.into(), "the value may be anything (`serde_json::Value` or the like), which a strict schema cannot describe; give it a concrete type".into()));
-    }
-    if let Some(all) = obj.remove("allOf") {
-        // A single-element allOf is how schemars attaches a description to a reference.
-        match all {
-            Value::Array(mut items) if items.len() == 1 => {
-                if let Some(Value::Object(inner)) = items.pop() {
-                    for (k, v) in inner {
-                        obj.entry(k).or_insert(v);
-                    }
-                }
-            }
-            _ => return Err((
-                path.into(),
-                "`allOf` with several schemas is not supported; flatten the fields into one struct"
-                    .into(),
-            )),
-        }
-    }
+    merge_single_all_of(obj, path)?;
     if let Some(one) = obj.remove("oneOf") {
         obj.insert("anyOf".into(), one);
     }
-    let is_object = type_is(obj, "object");
-    if is_object {
-        let free = match obj.get("additionalProperties") {
-            Some(Value::Bool(false)) => false,
-            // An object without `properties` is a map (`{"type": "object"}`); one with an
-            // empty `properties` is a struct without fields, which is fine closed.
-            None | Some(Value::Bool(true)) => !obj.get("properties").is_some_and(Value::is_object),
-            Some(_) => true,
-        };
-        if free {
-            return Err((path.into(), format!(
-                "a map with free-form keys (a HashMap, serde_json::Map or flattened map) cannot be made strict for {}; use a struct with named fields",
-                provider.name()
-            )));
-        }
-        // Every property required; the optional ones become nullable.
-        let required: Vec<String> = match obj.get("required") {
-            Some(Value::Array(r)) => r
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
-            _ => Vec::new(),
-        };
-        if let Some(Value::Object(props)) = obj.get_mut("properties") {
-            for (name, prop) in props.iter_mut() {
-                if !required.contains(name) && provider == Provider::OpenAi {
-                    nullable(prop);
+    if type_is(obj, "object") {
+        close_object(obj, provider, path)?;
+    }
+    drop_unknown_format(obj);
+    if provider == Provider::Gemini {
+        gemini(obj, path)?;
+    }
+    rewrite_children(obj, provider, path, depth)
+}
+
+const ANY_VALUE: &str = "the value may be anything (`serde_json::Value` or the like), which a strict schema cannot describe; give it a concrete type";
+
+/// A single-element `allOf` (how schemars attaches a description to a reference) merged
+/// into `obj`; several are refused.
+fn merge_single_all_of(obj: &mut Map<String, Value>, path: &str) -> Result<(), Refusal> {
+    let Some(all) = obj.remove("allOf") else {
+        return Ok(());
+    };
+    match all {
+        Value::Array(mut items) if items.len() == 1 => {
+            if let Some(Value::Object(inner)) = items.pop() {
+                for (k, v) in inner {
+                    obj.entry(k).or_insert(v);
                 }
             }
-            if provider == Provider::OpenAi {
-                let all: Vec<Value> = props.keys().map(|k| json!(k)).collect();
-                obj.insert("required".into(), Value::Array(all));
-            }
+            Ok(())
         }
-        match provider {
-            Provider::Gemini => {
-                obj.remove("additionalProperties");
-            }
-            _ => {
-                obj.insert("additionalProperties".into(), Value::Bool(false));
-            }
+        _ => Err((
+            path.into(),
+            "`allOf` with several schemas is not supported; flatten the fields into one struct"
+                .into(),
+        )),
+    }
+}
+
+/// An object schema closed for `provider`: a free-form map is refused; for OpenAI every
+/// property is required (the optional ones nullable); `additionalProperties: false` except
+/// for Gemini, which has no such key.
+fn close_object(
+    obj: &mut Map<String, Value>,
+    provider: Provider,
+    path: &str,
+) -> Result<(), Refusal> {
+    let free = match obj.get("additionalProperties") {
+        Some(Value::Bool(false)) => false,
+        // An object without `properties` is a map (`{"type": "object"}`); one with an
+        // empty `properties` is a struct without fields, which is fine closed.
+        None | Some(Value::Bool(true)) => !obj.get("properties").is_some_and(Value::is_object),
+        Some(_) => true,
+    };
+    if free {
+        return Err((path.into(), format!(
+            "a map with free-form keys (a HashMap, serde_json::Map or flattened map) cannot be made strict for {}; use a struct with named fields",
+            provider.name()
+        )));
+    }
+    if provider == Provider::OpenAi {
+        require_every_property(obj);
+    }
+    match provider {
+        Provider::Gemini => {
+            obj.remove("additionalProperties");
+        }
+        _ => {
+            obj.insert("additionalProperties".into(), Value::Bool(false));
         }
     }
-    // schemars' integer formats (`uint8`, `double`) are not JSON Schema formats.
+    Ok(())
+}
+
+/// schemars' integer formats (`uint8`, `double`) are not JSON Schema formats: dropped.
+fn drop_unknown_format(obj: &mut Map<String, Value>) {
     const FORMATS: [&str; 7] = [
         "date-time",
         "time",
@@ -287,10 +297,15 @@ fn rewrite(
     {
         obj.remove("format");
     }
-    if provider == Provider::Gemini {
-        gemini(obj, path)?;
-    }
-    // Recurse into sub-schemas.
+}
+
+/// [`rewrite`] applied to every sub-schema: properties, single schemas, lists of schemas.
+fn rewrite_children(
+    obj: &mut Map<String, Value>,
+    provider: Provider,
+    path: &str,
+    depth: usize,
+) -> Result<(), Refusal> {
     if let Some(Value::Object(props)) = obj.get_mut("properties") {
         for (name, prop) in props.iter_mut() {
             rewrite(
@@ -325,7 +340,7 @@ fn type_is(obj: &Map<String, Value>, t: &str) -> bool {
 }
 
 /// Gemini's OpenAPI subset: `nullable`, `enum` for `const`, no tuple arrays.
-fn gemini(obj: &mut Map<String, Value>, path: &str) -> Result<(), (String, String)> {
+fn gemini(obj: &mut Map<String, Value>, path: &str) -> Result<(), Refusal> {
     if let Some(Value::Array(types)) = obj.get("type").cloned() {
         let non_null: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
         if non_null.len() == 1 {

@@ -19,6 +19,10 @@ pub enum RepairKind {
     EmbeddedJson,
     /// The value was assembled from `Label: value` lines.
     LabeledSections,
+    /// The value was read from inside reasoning (`<think>...</think>` and the like), because
+    /// nothing outside it held one and the caller allowed it
+    /// ([`Extractor::fallback_to_reasoning`](crate::Extractor::fallback_to_reasoning)).
+    FromReasoning,
     /// The reply (or a fence's body) was read as plain text by a target type that reads text:
     /// a `String`, a number in a sentence, an enum variant named in prose.
     TextAsValue,
@@ -125,8 +129,12 @@ impl RepairKind {
             // A character of the text is lost, but nothing about the reading is in doubt.
             UnquotedString | TruncatedKey | InvalidUtf8 => 2,
             StrayBracket | MissingBracket => 3,
-            LabeledSections | SkippedText => 4,
+            SkippedText => 4,
             TextAsValue => 6,
+            // Read only when no value written as one fits: above any value's surroundings.
+            LabeledSections => 20,
+            // A last resort: read only when nothing outside reasoning was there.
+            FromReasoning => 24,
             // A truncated reply with many small repairs must still beat a value found inside
             // it; only a reading with prose for keys should lose to one.
             NestedValue | SentenceKey => 12,

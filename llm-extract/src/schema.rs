@@ -58,6 +58,28 @@ pub fn json_schema_strict<T: JsonSchema>() -> Schema {
 /// Deep enough for any schema a type produces; deeper input is left as it is.
 const MAX_DEPTH: usize = 64;
 
+/// Every property of the object schema `obj` listed as required, the ones that were
+/// optional made nullable (how strict modes write an optional field).
+pub(crate) fn require_every_property(obj: &mut Map<String, Value>) {
+    let required: Vec<String> = match obj.get("required") {
+        Some(Value::Array(r)) => r
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let Some(Value::Object(props)) = obj.get_mut("properties") else {
+        return;
+    };
+    for (name, prop) in props.iter_mut() {
+        if !required.contains(name) {
+            nullable(prop);
+        }
+    }
+    let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+    obj.insert("required".into(), Value::Array(all));
+}
+
 fn strict(value: &mut Value, depth: usize) {
     if depth > MAX_DEPTH {
         return;
@@ -87,23 +109,7 @@ fn strict(value: &mut Value, depth: usize) {
         obj.insert("anyOf".into(), one_of);
     }
     if obj.get("properties").is_some_and(Value::is_object) {
-        let required: Vec<String> = match obj.get("required") {
-            Some(Value::Array(r)) => r
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let Some(Value::Object(props)) = obj.get_mut("properties") else {
-            return;
-        };
-        for (name, prop) in props.iter_mut() {
-            if !required.contains(name) {
-                nullable(prop);
-            }
-        }
-        let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
-        obj.insert("required".into(), Value::Array(all));
+        require_every_property(obj);
         obj.insert("additionalProperties".into(), Value::Bool(false));
     } else if obj.get("type") == Some(&json!("object")) && !obj.contains_key("additionalProperties")
     {

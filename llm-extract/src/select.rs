@@ -36,7 +36,15 @@ pub(crate) fn readings<'t, 'c>(
     candidates: &'c [Candidate],
     paths: RepairPaths,
 ) -> impl Iterator<Item = (&'c Candidate, Result<Parsed<'t>, Error>)> + use<'t, 'c> {
-    let mut order: Vec<&Candidate> = candidates.iter().filter(|c| c.form != Form::Text).collect();
+    // Labeled sections only when no value is written as one.
+    let values_written = candidates
+        .iter()
+        .any(|c| matches!(c.form, Form::Value | Form::Unclosed | Form::Embedded));
+    let mut order: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| c.form != Form::Text)
+        .filter(|c| !(values_written && matches!(c.form, Form::Sections(_))))
+        .collect();
     order.sort_by_key(|c| (c.span.start, c.base_cost));
     // Candidates come in start order, so everything taken so far lies before `taken_end`:
     // one comparison per candidate instead of a scan of all taken.
@@ -634,14 +642,9 @@ pub(crate) fn parse_candidate<'t>(
             ),
             repairs: Vec::new(),
         }
-    } else if candidate.form == Form::Sections {
-        let node = crate::locate::sections::sections(text, candidate.span)
-            .ok_or_else(|| Error::not_found(text))?;
-        Parsed {
-            end: candidate.span.end,
-            node,
-            repairs: Vec::new(),
-        }
+    } else if let Form::Sections(lists) = candidate.form {
+        crate::locate::sections::read(text, candidate.span, lists)
+            .ok_or_else(|| Error::not_found(text))?
     } else if candidate.form == Form::Embedded {
         parse_embedded(text, candidate, settings)?
     } else {
@@ -658,7 +661,10 @@ pub(crate) fn parse_candidate_value(
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<parse::ParsedValue, Error> {
-    if matches!(candidate.form, Form::Sections | Form::Embedded | Form::Text) {
+    if matches!(
+        candidate.form,
+        Form::Sections(_) | Form::Embedded | Form::Text
+    ) {
         let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
         return Ok(parse::ParsedValue {
             complete: parsed.node.is_complete_deep(),

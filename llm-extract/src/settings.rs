@@ -10,6 +10,17 @@ pub enum Completeness {
     RequireComplete,
 }
 
+/// Whether a value written inside reasoning (`<think>...</think>` and the like) may be read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ReasoningValues {
+    /// Never: a draft answer inside reasoning is not the answer.
+    #[default]
+    Never,
+    /// Only when nothing stands outside reasoning (no value, no labeled sections), and
+    /// reported (`RepairKind::FromReasoning`).
+    Fallback,
+}
+
 /// Which of two equally good readings of a reply wins (equal total cost of repairs and
 /// coercions), when neither was marked as the answer (a caller's marker, an answer tag such as
 /// `<json>`: that one wins a tie either way).
@@ -45,6 +56,7 @@ pub(crate) struct Settings {
     pub marker_pairs: Vec<(String, String)>,
     pub tags: Vec<String>,
     pub reasoning_tags: Vec<String>,
+    pub reasoning_values: ReasoningValues,
     pub max_payload: Option<usize>,
     pub max_depth: usize,
     pub completeness: Completeness,
@@ -71,6 +83,7 @@ impl Default for Settings {
                 "response",
             ]),
             reasoning_tags: own(&["think", "thinking", "reasoning", "reflection", "thought"]),
+            reasoning_values: ReasoningValues::Never,
             max_payload: None,
             max_depth: DEFAULT_MAX_DEPTH,
             completeness: Completeness::AllowTruncated,

@@ -300,6 +300,46 @@ fn a_call_inside_reasoning_left_open_at_the_end_is_found_and_flagged() {
 }
 
 #[test]
+fn a_call_in_reasoning_left_open_is_found_in_every_reasoning_form_and_format() {
+    let weather = "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}";
+    let rows = [
+        format!("<think>\nThe user wants Paris weather.\n<tool_call>\n{weather}\n</tool_call>"),
+        format!("<thinking>Calling the tool.\n<tool_call>{weather}</tool_call>"),
+        format!("<reasoning>I will call it: {weather}"),
+        "<think>Let me call it.\n[get_weather(city='Paris')]".to_string(),
+        "<thinking>ok <function=get_weather>{\"city\": \"Paris\"}</function>".to_string(),
+        "<think>now\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>".to_string(),
+        "<|START_THINKING|>I need the weather.<|START_ACTION|>[{\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}]<|END_ACTION|>".to_string(),
+        // A closed block first, then one left open: only the open one holds the call.
+        format!("<think>draft: <tool_call>{{\"name\": \"delete_all\", \"arguments\": {{}}}}</tool_call></think>\nChecking.\n<think>calling\n<tool_call>{weather}</tool_call>"),
+    ];
+    for text in &rows {
+        let reply = tool::read(text);
+        let names: Vec<&str> = reply.calls.iter().map(|f| f.call.name.as_str()).collect();
+        assert_eq!(names, ["get_weather"], "{text}: {reply:#?}");
+        let found = &reply.calls[0];
+        assert!(found.in_reasoning && found.complete, "{text}: {reply:#?}");
+        assert_eq!(found.call.arguments["city"], "Paris", "{text}");
+        // The reasoning is still reasoning, and the call is a call for every entry point.
+        assert!(!reply.thoughts.is_empty(), "{text}: {reply:#?}");
+        assert_eq!(tool::tool_call(text).unwrap().name, "get_weather", "{text}");
+        assert_eq!(
+            tool::calls::<Tool>(text).unwrap(),
+            [Tool::GetWeather {
+                city: "Paris".into(),
+                days: None
+            }],
+            "{text}"
+        );
+    }
+    // A call cut off inside open reasoning is incomplete like any other.
+    let cut = "<think>calling <tool_call>{\"name\": \"run_shell\", \"arguments\": {\"cmd\": \"rm -rf /tmp/bu";
+    let reply = tool::read(cut);
+    assert!(reply.calls.is_empty());
+    assert!(reply.incomplete[0].in_reasoning && !reply.incomplete[0].complete);
+}
+
+#[test]
 fn no_call_gives_an_empty_list_and_a_reasoned_error() {
     for text in [
         "",
@@ -430,6 +470,25 @@ fn xml_parameter_values_are_read_by_the_target_type() {
     );
 }
 
+/// A fixture's calls as typed tools: `search` builds a search from `q`, `weather` a forecast
+/// from `city` and `days`.
+fn typed_calls<T>(
+    calls: &[(&str, Value)],
+    search: impl Fn(String) -> T,
+    weather: impl Fn(String, Option<u8>) -> T,
+) -> Vec<T> {
+    calls
+        .iter()
+        .map(|(name, args)| match *name {
+            "search" => search(args["q"].as_str().unwrap().into()),
+            _ => weather(
+                args["city"].as_str().unwrap().into(),
+                args.get("days").and_then(Value::as_u64).map(|d| d as u8),
+            ),
+        })
+        .collect()
+}
+
 /// The tools of the typed tests.
 #[derive(Extract, Debug, PartialEq)]
 enum Tool {
@@ -441,18 +500,11 @@ enum Tool {
 fn a_user_enum_of_tools_reads_every_format() {
     for (what, text, _, calls) in fixtures() {
         let typed: Vec<Tool> = tool::calls(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
-        let want: Vec<Tool> = calls
-            .iter()
-            .map(|(name, args)| match *name {
-                "search" => Tool::Search {
-                    q: args["q"].as_str().unwrap().into(),
-                },
-                _ => Tool::GetWeather {
-                    city: args["city"].as_str().unwrap().into(),
-                    days: args.get("days").and_then(Value::as_u64).map(|d| d as u8),
-                },
-            })
-            .collect();
+        let want = typed_calls(
+            &calls,
+            |q| Tool::Search { q },
+            |city, days| Tool::GetWeather { city, days },
+        );
         assert_eq!(typed, want, "{what}");
     }
 }
@@ -516,5 +568,236 @@ fn many_unclosed_reasoning_tokens_take_linear_time() {
             "{unit}: {:?}",
             start.elapsed()
         );
+    }
+}
+
+#[test]
+fn a_cut_off_pythonic_call_is_incomplete_and_runs_only_when_the_caller_opts_in() {
+    for text in [
+        r#"[get_weather(city="Par"#,
+        r#"<|python_start|>[get_weather(city="Par"#,
+        r#"<|tool_call_start|>[get_weather(city="Par"#,
+        "I'll check.\n[get_weather(city=\"Par",
+    ] {
+        // By default: never a call, reported as cut off.
+        let reply = tool::read(text);
+        assert!(reply.calls.is_empty(), "{text}: {reply:#?}");
+        assert_eq!(reply.incomplete.len(), 1, "{text}: {reply:#?}");
+        assert_eq!(reply.incomplete[0].call.name, "get_weather");
+        assert_eq!(reply.incomplete[0].format, Format::Pythonic);
+        assert!(!reply.incomplete[0].complete);
+        assert!(tool::tool_calls(text).is_empty(), "{text}");
+        let err = tool::tool_call(text).unwrap_err();
+        assert_eq!(err.category(), Category::Incomplete, "{text}: {err}");
+        assert!(
+            err.to_string().contains("`get_weather` was cut off"),
+            "{text}: {err}"
+        );
+        assert!(tool::calls::<Tool>(text).is_err(), "{text}");
+        // Opted in: the call with what its arguments held, marked incomplete.
+        let e = Extractor::new().allow_incomplete_tool_calls();
+        let reply = e.read_tool_calls(text);
+        assert_eq!(reply.calls.len(), 1, "{text}: {reply:#?}");
+        assert!(!reply.calls[0].complete);
+        assert_eq!(
+            Value::Object(reply.calls[0].call.arguments.clone()),
+            json!({"city": "Par"})
+        );
+        assert_eq!(
+            e.calls::<Tool>(text).unwrap(),
+            vec![Tool::GetWeather {
+                city: "Par".into(),
+                days: None
+            }]
+        );
+    }
+    // Calls before the cut in the same list are cut off with it (the list never ended).
+    let text = "[search(q='x'), get_weather(city='Paris', da";
+    let reply = tool::read(text);
+    assert!(reply.calls.is_empty());
+    let names: Vec<&str> = reply
+        .incomplete
+        .iter()
+        .map(|f| f.call.name.as_str())
+        .collect();
+    assert_eq!(names, ["search", "get_weather"]);
+    assert_eq!(
+        Value::Object(reply.incomplete[1].call.arguments.clone()),
+        json!({"city": "Paris"})
+    );
+}
+
+/// The text an issue's span covers.
+fn spanned<'t>(text: &'t str, err: &llm_extract::Error) -> &'t str {
+    let span = err.issues()[0].span.expect("the issue has a span");
+    &text[span.start..span.end]
+}
+
+#[test]
+fn an_argument_error_points_at_the_argument_in_the_reply() {
+    // The bad value is `300` (out of range for `days: Option<u8>`) in every format; the error's
+    // position is that of `300` in the reply, also inside a JSON string (OpenAI) where the
+    // decoded text has other offsets than the reply.
+    for text in [
+        r#"{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"days\": 300}"}}"#,
+        r#"{"tool_calls": [{"id": "c", "type": "function", "function": {"name": "search", "arguments": "{\"q\": \"x\"}"}}, {"id": "d", "type": "function", "function": {"name": "get_weather", "arguments": "{\n  \"city\": \"Paris\",\n  \"days\": 300\n}"}}]}"#,
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 300}}\n</tool_call>",
+        "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\", \"days\": 300}",
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n300\n</parameter>\n</function>\n</tool_call>",
+        "<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n<parameter name=\"days\">300</parameter>\n</invoke>",
+        "[get_weather(city='Paris', days=300)]",
+        "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\", \"days\": 300}<|call|>",
+    ] {
+        let err = tool::calls::<Tool>(text).unwrap_err();
+        assert!(err.to_string().contains("300"), "{text}: {err}");
+        assert_eq!(spanned(text, &err), "300", "{text}: {err:?}");
+        let at = text.find("300").unwrap();
+        let position = err.issues()[0].position.expect("a line and column");
+        let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        assert_eq!(
+            (position.line, position.column),
+            (
+                text[..at].matches('\n').count() + 1,
+                text[line_start..at].chars().count() + 1
+            ),
+            "{text}"
+        );
+    }
+    // A missing argument points at the arguments written inside the string.
+    let text = r#"{"name": "get_weather", "arguments": "{\"days\": 3}"}"#;
+    let err = tool::calls::<Tool>(text).unwrap_err();
+    assert!(err.to_string().contains("missing field `city`"), "{err}");
+    let span = err.issues()[0].span.unwrap();
+    assert_eq!(span.start, text.find(r#"{\"days"#).unwrap(), "{err:?}");
+}
+
+/// The same tools adjacently tagged, the shape of a tool call (`{"name", "arguments"}`), as a
+/// user writes them to share one definition with serde and the provider's tool list.
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum NamedTool {
+    /// Search the web.
+    Search { q: String },
+    /// The weather forecast for a city.
+    #[extract(alias = "forecast")]
+    GetWeather {
+        city: String,
+        #[extract(min = 1, max = 7)]
+        days: Option<u8>,
+    },
+}
+
+#[test]
+fn a_derived_adjacently_tagged_enum_reads_every_format() {
+    for (what, text, _, calls) in fixtures() {
+        let typed: Vec<NamedTool> = tool::calls(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let want = typed_calls(
+            &calls,
+            |q| NamedTool::Search { q },
+            |city, days| NamedTool::GetWeather { city, days },
+        );
+        assert_eq!(typed, want, "{what}");
+    }
+    // The tool name is matched like a variant name: normalized, and by alias.
+    let calls: Vec<NamedTool> = tool::calls(
+        "[TOOL_CALLS] [{\"name\": \"GetWeather\", \"arguments\": {\"city\": \"Oslo\"}}, {\"name\": \"forecast\", \"arguments\": {\"city\": \"Rome\", \"days\": 2}}]",
+    )
+    .unwrap();
+    assert_eq!(
+        calls,
+        [
+            NamedTool::GetWeather {
+                city: "Oslo".into(),
+                days: None
+            },
+            NamedTool::GetWeather {
+                city: "Rome".into(),
+                days: Some(2)
+            }
+        ]
+    );
+    // Validation rules of the arguments hold, and errors name the tool and the argument path.
+    let err = tool::calls::<NamedTool>("[get_weather(city='Paris', days=9)]").unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("tool call 1 (`get_weather`, pythonic)") && message.contains("days"),
+        "{message}"
+    );
+    assert_eq!(err.category(), Category::Validation, "{message}");
+    let err = tool::calls::<NamedTool>(
+        "<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>",
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("`delete_all`"), "{err}");
+    assert_eq!(err.category(), Category::Variant, "{err}");
+}
+
+#[test]
+fn a_derived_adjacently_tagged_enum_is_each_providers_tool_list() {
+    use llm_extract::tool::{definitions, Provider};
+    let openai = definitions::<NamedTool>(Provider::OpenAi);
+    assert_eq!(
+        openai,
+        json!([
+            {"type": "function", "function": {
+                "name": "search",
+                "description": "Search the web.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"q": {"type": "string"}},
+                    "required": ["q"],
+                    "additionalProperties": false
+                },
+                "strict": true
+            }},
+            {"type": "function", "function": {
+                "name": "get_weather",
+                "description": "The weather forecast for a city.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "days": {"type": ["integer", "null"], "minimum": 1, "maximum": 7}
+                    },
+                    "required": ["city", "days"],
+                    "additionalProperties": false
+                },
+                "strict": true
+            }}
+        ])
+    );
+    let anthropic = definitions::<NamedTool>(Provider::Anthropic);
+    assert_eq!(anthropic[1]["name"], "get_weather");
+    assert_eq!(anthropic[1]["input_schema"]["required"], json!(["city"]));
+    assert_eq!(anthropic[1]["input_schema"]["additionalProperties"], false);
+    let gemini = definitions::<NamedTool>(Provider::Gemini);
+    let declarations = &gemini[0]["functionDeclarations"];
+    assert_eq!(declarations[0]["name"], "search");
+    assert_eq!(
+        declarations[1]["parameters"]["properties"]["days"],
+        json!({"type": "integer", "nullable": true, "minimum": 1, "maximum": 7})
+    );
+    // Every tool name the list declares reads back as that tool.
+    for tool in openai.as_array().unwrap() {
+        let name = tool["function"]["name"].as_str().unwrap();
+        let call = format!("<tool_call>{{\"name\": \"{name}\", \"arguments\": {{\"q\": \"x\", \"city\": \"Oslo\"}}}}</tool_call>");
+        assert!(tool::calls::<NamedTool>(&call).is_ok(), "{name}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+    /// Pythonic-call-flavoured noise, cut anywhere, never panics; with the opt-in, whatever
+    /// comes back cut off is marked incomplete.
+    #[test]
+    fn pythonic_noise_never_panics(text in "\\[?([a-z_]{1,4}\\(([a-z]{1,3}=[\\[\\](){}'\",:0-9a-zTrueNon \\\\]{0,12},? ?){0,3}\\)?,? ?){0,3}\\]?") {
+        let e = Extractor::new().allow_incomplete_tool_calls();
+        let reply = e.read_tool_calls(&text);
+        for f in &reply.calls {
+            proptest::prop_assert!(f.complete || reply.incomplete.iter().any(|i| i.span == f.span));
+        }
+        let _ = tool::calls::<Tool>(&text);
+        let _ = e.calls::<Tool>(&text);
     }
 }

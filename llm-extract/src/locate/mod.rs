@@ -16,13 +16,14 @@
 
 mod fence;
 mod markup;
+mod reasoning;
 mod scan;
 pub(crate) mod sections;
 mod tags;
 
 use crate::lex;
 use crate::report::RepairKind;
-use crate::settings::Settings;
+use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
 use scan::Place;
 
@@ -64,8 +65,9 @@ pub(crate) enum Form {
     Unclosed,
     /// A JSON string whose content is the document.
     Embedded,
-    /// `Label: value` lines (found only when nothing else is there).
-    Sections,
+    /// Labeled sections (`Title: ...` lines, headings, YAML-like blocks) read as an object,
+    /// their lists read as [`sections::Lists`] says. Offered after every other candidate.
+    Sections(sections::Lists),
     /// The whole region as plain text, for a target type that reads text (a `String`, a
     /// number in a sentence, an enum variant named in prose). Tried after every other form.
     Text,
@@ -94,10 +96,12 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         .iter()
         .flat_map(|region| candidates_in(text, region))
         .collect();
-    if candidates.iter().all(|c| c.form == Form::Text) {
-        candidates.extend(section_candidates(text, &regions));
-    }
     rank(text, settings, &mut candidates);
+    candidates.extend(section_candidates(text, &regions));
+    let nothing_outside = candidates.iter().all(|c| c.form == Form::Text);
+    if nothing_outside && settings.reasoning_values == ReasoningValues::Fallback {
+        candidates.extend(reasoning::candidates(text, &thoughts));
+    }
     Located {
         candidates,
         thoughts,
@@ -277,20 +281,28 @@ fn value_candidate(text: &str, region: &Region, found: Span, place: Place) -> Ca
     }
 }
 
-/// When no value was found: `Label: value` lines in the prose, as an object.
+/// Labeled sections in the prose and in fences, one candidate per reading of their lists, in
+/// rank order: always offered, and costing more than any value written as one, so a type
+/// takes them only when no JSON-like candidate fits it.
 fn section_candidates(text: &str, regions: &[Region]) -> Vec<Candidate> {
     let mut candidates = Vec::new();
-    for region in regions.iter().filter(|r| r.origin == Origin::Prose) {
-        if let Some(node) = sections::sections(text, region.span) {
+    for region in regions.iter().filter(|r| r.origin != Origin::Explicit) {
+        let Some(found) = sections::find(text, region.span) else {
+            continue;
+        };
+        let mut context = vec![(RepairKind::LabeledSections, found.value)];
+        context.extend(region.context);
+        for lists in sections::Lists::readings(found.choices) {
             candidates.push(Candidate {
-                span: Span::new(node.span.start, region.span.end),
-                origin: Origin::Prose,
-                base_cost: RepairKind::LabeledSections.cost(),
-                context: vec![(RepairKind::LabeledSections, node.span)],
-                form: Form::Sections,
+                span: found.span,
+                origin: region.origin,
+                base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
+                context: context.clone(),
+                form: Form::Sections(lists),
             });
         }
     }
+    candidates.sort_by_key(|c| c.base_cost);
     candidates
 }
 

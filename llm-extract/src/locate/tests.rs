@@ -60,16 +60,19 @@ fn thoughts_are_split_off() {
 }
 
 #[test]
-fn labeled_sections_only_when_nothing_else() {
+fn labeled_sections_are_always_offered_last() {
     let text = "Title: A\nPlan: B";
     let located = locate(text, &Settings::default());
     let found: Vec<&Candidate> = values(&located).collect();
-    assert!(found.len() == 1 && found[0].form == Form::Sections);
+    assert!(found.len() == 1 && matches!(found[0].form, Form::Sections(_)));
+    // Beside a value written as one, after it (and after the reply as text).
     let text = "Title: A\nPlan: B\n{\"a\": 1}";
-    assert!(locate(text, &Settings::default())
-        .candidates
+    let located = locate(text, &Settings::default());
+    let last = located.candidates.last().unwrap();
+    assert!(matches!(last.form, Form::Sections(_)));
+    assert!(located.candidates[..located.candidates.len() - 1]
         .iter()
-        .all(|c| c.form != Form::Sections));
+        .all(|c| c.base_cost < last.base_cost && !matches!(c.form, Form::Sections(_))));
 }
 
 #[test]

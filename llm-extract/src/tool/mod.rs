@@ -24,6 +24,7 @@
 mod python;
 mod scan;
 mod shape;
+mod source;
 mod wire;
 
 #[cfg(feature = "schema")]
@@ -316,89 +317,30 @@ impl Extractor {
 
     /// [`read`] with these settings.
     pub fn read_tool_calls(&self, text: &str) -> Reply {
-        let settings = self.settings.tool;
-        let w = wire::read(text);
-        let mut hits = w.hits;
-        let mut misses = w.misses;
-        let mut thoughts = w.thoughts;
-        let mut answer = Vec::new();
-        for (span, region) in w.gaps {
-            match region {
-                Region::ClosedReasoning => continue,
-                Region::Answer => answer.push(span),
-                Region::OpenReasoning => {}
-            }
-            gap_calls(text, span, region, &mut hits, &mut misses);
-        }
-        thoughts.sort_by_key(|s| s.start);
-        hits.sort_by_key(|h| h.span.start);
-        misses.sort_by_key(|m| m.span.start);
+        let found = find_calls(text);
         let mut reply = Reply {
             calls: Vec::new(),
             incomplete: Vec::new(),
             rejected: Vec::new(),
-            text: answer
+            text: found
+                .answer
                 .iter()
                 .map(|s| text[s.start..s.end].trim())
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
                 .join("\n"),
-            thoughts: thoughts
+            thoughts: found
+                .thoughts
                 .iter()
                 .map(|s| text[s.start..s.end].trim().to_string())
                 .collect(),
         };
-        for hit in hits {
-            if settings.formats & hit.format.bit() == 0 {
-                reply.rejected.push(Rejected {
-                    format: Some(hit.format),
-                    span: hit.span,
-                    reason: format!("the {} format is not enabled on this Extractor", hit.format),
-                });
-                continue;
-            }
-            if hit.region == Region::ClosedReasoning {
-                reply.rejected.push(Rejected {
-                    format: Some(hit.format),
-                    span: hit.span,
-                    reason: format!(
-                        "a call to `{}` written inside a closed reasoning block (a draft, not a call)",
-                        hit.call.name
-                    ),
-                });
-                continue;
-            }
-            let found = Found {
-                call: to_tool_call(&hit.call),
-                format: hit.format,
-                span: hit.span,
-                complete: hit.complete,
-                in_reasoning: hit.region == Region::OpenReasoning,
-                raw: hit.call,
-            };
-            if found.complete {
-                reply.calls.push(found);
-            } else {
-                if settings.allow_incomplete {
-                    reply.calls.push(found.clone());
-                }
-                reply.incomplete.push(found);
-            }
+        for hit in found.hits {
+            reply.take_hit(hit, self.settings.tool);
         }
-        for miss in misses {
-            let mut reason = miss.reason;
-            if miss.region == Region::ClosedReasoning {
-                reason.push_str(" (inside a closed reasoning block)");
-            }
-            if miss.incomplete && !reason.contains("cut off") {
-                reason.push_str("; the text was cut off here");
-            }
-            reply.rejected.push(Rejected {
-                format: miss.format,
-                span: miss.span,
-                reason,
-            });
-        }
+        reply
+            .rejected
+            .extend(found.misses.into_iter().map(rejected));
         reply
     }
 
@@ -455,28 +397,9 @@ impl Extractor {
         let mut out = Vec::with_capacity(reply.calls.len());
         let mut issues = Vec::new();
         for (i, found) in reply.calls.iter().enumerate() {
-            match typed::<T>(&found.raw) {
+            match typed::<T>(&found.raw, arguments_node(&found.raw)) {
                 Ok(value) => out.push(value),
-                Err(found_issues) => {
-                    for mut issue in found_issues {
-                        // At the root, a variant that matches nothing is a tool that does not
-                        // exist; say it in those words (the allowed names stay in `expected`).
-                        if issue.category == Category::Variant && issue.path.is_root() {
-                            issue.message = format!("there is no tool named `{}`", found.raw.name);
-                        }
-                        issue.message = format!(
-                            "tool call {} (`{}`, {}): {}",
-                            i + 1,
-                            found.raw.name,
-                            found.format,
-                            issue.message
-                        );
-                        if issue.span.is_none_or(|s| s.is_empty()) {
-                            issue.span = Some(found.span);
-                        }
-                        issues.push(issue);
-                    }
-                }
+                Err(first) => issues.extend(call_issues::<T>(text, i, found, first)),
             }
         }
         if !issues.is_empty() {
@@ -489,6 +412,127 @@ impl Extractor {
     }
 }
 
+/// The issues of call `i`, which `T` could not read (`first`, from the first reading): each
+/// names the call and the tool, and points at the argument it is about in the reply.
+fn call_issues<T: Extract>(text: &str, i: usize, found: &Found, first: Vec<Issue>) -> Vec<Issue> {
+    // Read again with every argument placed where it was written (the same values, so the
+    // same issues), for positions in the reply.
+    let placed = source::place(text, &found.raw, arguments_node(&found.raw))
+        .and_then(|args| typed::<T>(&found.raw, args).err());
+    let spans_known = placed.is_some();
+    let mut issues = placed.unwrap_or(first);
+    for issue in &mut issues {
+        // At the root, a variant that matches nothing is a tool that does not exist; say it
+        // in those words (the allowed names stay in `expected`).
+        if issue.category == Category::Variant && issue.path.is_root() {
+            issue.message = format!("there is no tool named `{}`", found.raw.name);
+        }
+        issue.message = format!(
+            "tool call {} (`{}`, {}): {}",
+            i + 1,
+            found.raw.name,
+            found.format,
+            issue.message
+        );
+        // Without positions, an empty span is a default one: the call is the best place.
+        if issue.span.is_none() || (!spans_known && issue.span.is_some_and(|s| s.is_empty())) {
+            issue.span = Some(found.span);
+        }
+    }
+    issues
+}
+
+/// Every call and miss in a reply, in text order, with the answer text and reasoning.
+struct Calls {
+    hits: Vec<wire::Hit>,
+    misses: Vec<wire::Miss>,
+    thoughts: Vec<Span>,
+    /// The text outside calls and reasoning.
+    answer: Vec<Span>,
+}
+
+/// The token formats first (one pass over the tokens), then the pythonic lists and JSON
+/// values in the text between tokens; closed reasoning is searched by neither.
+fn find_calls(text: &str) -> Calls {
+    let w = wire::read(text);
+    let mut found = Calls {
+        hits: w.hits,
+        misses: w.misses,
+        thoughts: w.thoughts,
+        answer: Vec::new(),
+    };
+    for (span, region) in w.gaps {
+        match region {
+            Region::ClosedReasoning => continue,
+            Region::Answer => found.answer.push(span),
+            Region::OpenReasoning => {}
+        }
+        gap_calls(text, span, region, &mut found.hits, &mut found.misses);
+    }
+    found.thoughts.sort_by_key(|s| s.start);
+    found.hits.sort_by_key(|h| h.span.start);
+    found.misses.sort_by_key(|m| m.span.start);
+    found
+}
+
+impl Reply {
+    /// Files one call found in the text: a call, a call cut off (also a call when the caller
+    /// opted in), or a rejection (its format is off, or it is a draft in closed reasoning).
+    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings) {
+        if settings.formats & hit.format.bit() == 0 {
+            self.rejected.push(Rejected {
+                format: Some(hit.format),
+                span: hit.span,
+                reason: format!("the {} format is not enabled on this Extractor", hit.format),
+            });
+            return;
+        }
+        if hit.region == Region::ClosedReasoning {
+            self.rejected.push(Rejected {
+                format: Some(hit.format),
+                span: hit.span,
+                reason: format!(
+                    "a call to `{}` written inside a closed reasoning block (a draft, not a call)",
+                    hit.call.name
+                ),
+            });
+            return;
+        }
+        let found = Found {
+            call: to_tool_call(&hit.call),
+            format: hit.format,
+            span: hit.span,
+            complete: hit.complete,
+            in_reasoning: hit.region == Region::OpenReasoning,
+            raw: hit.call,
+        };
+        if found.complete {
+            self.calls.push(found);
+        } else {
+            if settings.allow_incomplete {
+                self.calls.push(found.clone());
+            }
+            self.incomplete.push(found);
+        }
+    }
+}
+
+/// A candidate that was not a call, with where it was and whether it was cut off.
+fn rejected(miss: wire::Miss) -> Rejected {
+    let mut reason = miss.reason;
+    if miss.region == Region::ClosedReasoning {
+        reason.push_str(" (inside a closed reasoning block)");
+    }
+    if miss.incomplete && !reason.contains("cut off") {
+        reason.push_str("; the text was cut off here");
+    }
+    Rejected {
+        format: miss.format,
+        span: miss.span,
+        reason,
+    }
+}
+
 /// Pythonic lists, then JSON values, in text between tokens.
 fn gap_calls(
     text: &str,
@@ -497,6 +541,27 @@ fn gap_calls(
     hits: &mut Vec<wire::Hit>,
     misses: &mut Vec<wire::Miss>,
 ) {
+    let json_pieces = pythonic_calls(text, span, region, hits, misses);
+    for (a, b) in json_pieces {
+        json_calls(
+            text,
+            Span::new(span.start + a, span.start + b),
+            region,
+            hits,
+            misses,
+        );
+    }
+}
+
+/// The pythonic call lists in the gap at `span`: their calls (or why a list was not one),
+/// and the stretches between them (relative to the gap), left for JSON values.
+fn pythonic_calls(
+    text: &str,
+    span: Span,
+    region: Region,
+    hits: &mut Vec<wire::Hit>,
+    misses: &mut Vec<wire::Miss>,
+) -> Vec<(usize, usize)> {
     let gap = &text[span.start..span.end];
     let mut json_from = 0;
     let mut pieces: Vec<(usize, usize)> = Vec::new();
@@ -508,30 +573,35 @@ fn gap_calls(
             continue;
         }
         let whole_start = span.start + at;
+        let pythonic = |call, span, complete| wire::Hit {
+            call: wire::python_call(call, whole_start),
+            format: Format::Pythonic,
+            span,
+            complete,
+            region,
+        };
         match python::read_calls(&gap[at..]) {
             Ok((calls, n)) => {
                 let whole = Span::new(whole_start, whole_start + n);
-                for c in calls {
-                    hits.push(wire::Hit {
-                        call: RawCall::json(c.name, None, c.arguments),
-                        format: Format::Pythonic,
-                        span: whole,
-                        complete: true,
-                        region,
-                    });
-                }
+                hits.extend(calls.into_iter().map(|c| pythonic(c, whole, true)));
                 pieces.push((json_from, at));
                 json_from = at + n;
                 pos = at + n;
             }
-            Err(python::PyError::Incomplete) => {
-                misses.push(wire::Miss {
-                    span: Span::new(whole_start, span.end),
-                    format: Some(Format::Pythonic),
-                    reason: "the pythonic call list was cut off before its end".into(),
-                    incomplete: true,
-                    region,
-                });
+            Err(python::PyError::Incomplete(calls)) => {
+                // Cut off: the calls read so far are incomplete (run only if the caller opted
+                // in), or, when none got as far as its `(`, a miss saying so.
+                let whole = Span::new(whole_start, span.end);
+                if calls.is_empty() {
+                    misses.push(wire::Miss {
+                        span: whole,
+                        format: Some(Format::Pythonic),
+                        reason: "the pythonic call list was cut off before its end".into(),
+                        incomplete: true,
+                        region,
+                    });
+                }
+                hits.extend(calls.into_iter().map(|c| pythonic(c, whole, false)));
                 pieces.push((json_from, at));
                 json_from = gap.len();
                 break;
@@ -541,36 +611,44 @@ fn gap_calls(
         }
     }
     pieces.push((json_from, gap.len()));
-    for (a, b) in pieces {
-        if a >= b || !gap[a..b].contains(['{', '[']) {
+    pieces
+}
+
+/// The JSON values in `piece` that are tool calls (or why one was not).
+fn json_calls(
+    text: &str,
+    piece: Span,
+    region: Region,
+    hits: &mut Vec<wire::Hit>,
+    misses: &mut Vec<wire::Miss>,
+) {
+    let slice = &text[piece.start..piece.end];
+    if slice.is_empty() || !slice.contains(['{', '[']) {
+        return;
+    }
+    let Ok(values) = JSON.extract_all::<Value>(slice) else {
+        return;
+    };
+    for v in values {
+        if !(v.value.is_object() || v.value.is_array()) {
             continue;
         }
-        let piece = &gap[a..b];
-        let base = span.start + a;
-        let Ok(values) = JSON.extract_all::<Value>(piece) else {
-            continue;
-        };
-        for v in values {
-            if !(v.value.is_object() || v.value.is_array()) {
-                continue;
-            }
-            let at = v.report.span.shift(base);
-            match shape::calls_in(&v.value, shape::Context::Prose) {
-                Ok(calls) => hits.extend(calls.into_iter().map(|call| wire::Hit {
-                    call,
-                    format: Format::Json,
-                    span: at,
-                    complete: v.report.complete,
-                    region,
-                })),
-                Err(reason) => misses.push(wire::Miss {
-                    span: at,
-                    format: None,
-                    reason,
-                    incomplete: !v.report.complete,
-                    region,
-                }),
-            }
+        let at = v.report.span.shift(piece.start);
+        match shape::calls_in(&v.value, shape::Context::Prose) {
+            Ok(calls) => hits.extend(shape::placed(calls, at).into_iter().map(|call| wire::Hit {
+                call,
+                format: Format::Json,
+                span: at,
+                complete: v.report.complete,
+                region,
+            })),
+            Err(reason) => misses.push(wire::Miss {
+                span: at,
+                format: None,
+                reason,
+                incomplete: !v.report.complete,
+                region,
+            }),
         }
     }
 }
@@ -709,10 +787,9 @@ fn text_node(text: &str) -> Node<'static> {
     )
 }
 
-/// Reads `raw` as a `T`: as `{name: arguments}` and as `{"name", "arguments"}`, the reading
-/// without issues and with the lower cost winning.
-fn typed<T: Extract>(raw: &RawCall) -> Result<T, Vec<Issue>> {
-    let args = arguments_node(raw);
+/// Reads `raw`, its arguments as `args`, as a `T`: as `{name: arguments}` and as
+/// `{"name", "arguments"}`, the reading without issues and with the lower cost winning.
+fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>> {
     let external = object(vec![(raw.name.clone(), args.clone())]);
     let mut adjacent_entries = vec![
         (

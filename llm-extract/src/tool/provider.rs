@@ -136,41 +136,8 @@ fn collect(options: &[Value], defs: &Value, out: &mut Vec<Tool>, depth: usize) {
         let Some(props) = option.get("properties").and_then(Value::as_object) else {
             continue;
         };
-        // Tagged by a key of its own: the property whose value is a constant names the tool.
-        // Adjacently (`{"name": "f", "arguments": {...}}`): the one other property holds the
-        // parameters. Internally (`{"name": "f", "city": ..}`): the other properties are them.
-        let tag = props.iter().find_map(|(key, schema)| {
-            let constant = schema.get("const").and_then(Value::as_str).or_else(|| {
-                schema
-                    .get("enum")
-                    .and_then(Value::as_array)
-                    .filter(|e| e.len() == 1)
-                    .and_then(|e| e[0].as_str())
-            });
-            constant.map(|c| (key.clone(), c.to_string()))
-        });
-        if let Some((tag_key, name)) = tag {
-            let others: Vec<(&String, &Value)> =
-                props.iter().filter(|(k, _)| **k != tag_key).collect();
-            let parameters = match others.as_slice() {
-                [] => json!({"type": "object", "properties": {}}),
-                [(_, content)] if is_object_schema(resolve(content, defs)) => (*content).clone(),
-                _ => {
-                    let mut internal = option.clone();
-                    if let Some(Value::Object(p)) = internal.get_mut("properties") {
-                        p.remove(&tag_key);
-                    }
-                    if let Some(Value::Array(r)) = internal.get_mut("required") {
-                        r.retain(|k| k.as_str() != Some(tag_key.as_str()));
-                    }
-                    internal
-                }
-            };
-            out.push(Tool {
-                name,
-                description: description(option),
-                parameters,
-            });
+        if let Some(tool) = tagged_tool(option, props, defs) {
+            out.push(tool);
             continue;
         }
         // Externally tagged: {"Name": {...}}.
@@ -186,6 +153,42 @@ fn collect(options: &[Value], defs: &Value, out: &mut Vec<Tool>, depth: usize) {
             }
         }
     }
+}
+
+/// A variant tagged by a key of its own: the property whose value is a constant names the
+/// tool. Adjacently (`{"name": "f", "arguments": {...}}`): the one other property holds the
+/// parameters. Internally (`{"name": "f", "city": ..}`): the other properties are them.
+fn tagged_tool(option: &Value, props: &Map<String, Value>, defs: &Value) -> Option<Tool> {
+    let (tag_key, name) = props.iter().find_map(|(key, schema)| {
+        let constant = schema.get("const").and_then(Value::as_str).or_else(|| {
+            schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .filter(|e| e.len() == 1)
+                .and_then(|e| e[0].as_str())
+        });
+        constant.map(|c| (key.clone(), c.to_string()))
+    })?;
+    let others: Vec<(&String, &Value)> = props.iter().filter(|(k, _)| **k != tag_key).collect();
+    let parameters = match others.as_slice() {
+        [] => json!({"type": "object", "properties": {}}),
+        [(_, content)] if is_object_schema(resolve(content, defs)) => (*content).clone(),
+        _ => {
+            let mut internal = option.clone();
+            if let Some(Value::Object(p)) = internal.get_mut("properties") {
+                p.remove(&tag_key);
+            }
+            if let Some(Value::Array(r)) = internal.get_mut("required") {
+                r.retain(|k| k.as_str() != Some(tag_key.as_str()));
+            }
+            internal
+        }
+    };
+    Some(Tool {
+        name,
+        description: description(option),
+        parameters,
+    })
 }
 
 fn is_object_schema(schema: &Value) -> bool {

@@ -5,6 +5,7 @@
 //! JSON, and a call list is not a value the JSON parser could be asked for. Nesting is
 //! bounded, so it cannot overflow the stack, and it reads each byte at most once.
 
+use crate::span::Span;
 use serde_json::{Map, Number, Value};
 
 /// A call read from pythonic text: its name and keyword arguments.
@@ -12,13 +13,17 @@ use serde_json::{Map, Number, Value};
 pub(crate) struct PyCall {
     pub name: String,
     pub arguments: Map<String, Value>,
+    /// Where each argument's value was written, relative to the text read.
+    pub spans: Vec<(String, Span)>,
 }
 
 /// Why a pythonic call list could not be read.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub(crate) enum PyError {
-    /// The text ended inside the list: the call was cut off.
-    Incomplete,
+    /// The text ended inside the list: the calls read so far, the last one with the
+    /// arguments written before the cut (strings and containers closed where the text ended,
+    /// an argument without a value left out). Empty when no call got as far as its `(`.
+    Incomplete(Vec<PyCall>),
     /// Not a call list: what was wrong, at which byte (relative to the start).
     Invalid(usize, String),
 }
@@ -44,7 +49,11 @@ pub(crate) fn looks_like_calls(text: &str, bare: bool) -> bool {
 /// Reads `[call, call, ...]` (or, when the text does not start with `[`, calls separated by
 /// commas up to the end) from the start of `text`. Returns the calls and the bytes read.
 pub(crate) fn read_calls(text: &str) -> Result<(Vec<PyCall>, usize), PyError> {
-    let mut r = Reader { text, pos: 0 };
+    let mut r = Reader {
+        text,
+        pos: 0,
+        cut: false,
+    };
     r.skip_ws();
     let bracketed = r.eat(b'[');
     let mut calls = Vec::new();
@@ -56,8 +65,11 @@ pub(crate) fn read_calls(text: &str) -> Result<(Vec<PyCall>, usize), PyError> {
         if !bracketed && r.at_end() {
             break;
         }
-        calls.push(r.call()?);
+        calls.extend(r.call()?);
         r.skip_ws();
+        if r.cut {
+            break;
+        }
         if r.eat(b',') {
             continue;
         }
@@ -75,15 +87,22 @@ pub(crate) fn read_calls(text: &str) -> Result<(Vec<PyCall>, usize), PyError> {
         }
         break;
     }
+    if r.cut {
+        return Err(PyError::Incomplete(calls));
+    }
     if calls.is_empty() {
         return Err(PyError::Invalid(r.pos, "an empty call list".into()));
     }
     Ok((calls, r.pos))
 }
 
+/// A reader that, when the text ends inside what it reads, closes what is open (in stack
+/// order, as the JSON parser does) and sets `cut`: every construct checks `cut` after each
+/// part and returns what it has.
 struct Reader<'a> {
     text: &'a str,
     pos: usize,
+    cut: bool,
 }
 
 impl Reader<'_> {
@@ -114,23 +133,27 @@ impl Reader<'_> {
         }
     }
 
+    /// Consumes `b` (after spaces); at the end of the text, marks the read cut instead.
     fn expect(&mut self, b: u8, what: &str) -> Result<(), PyError> {
         self.skip_ws();
         if self.eat(b) {
             return Ok(());
         }
-        Err(self.fail(what))
+        self.cut_or(what)
     }
 
-    /// `Incomplete` at the end of the text, else `Invalid` saying what was expected.
-    fn fail(&self, expected: &str) -> PyError {
-        match self.peek() {
-            None => PyError::Incomplete,
-            Some(_) => {
-                let found: String = self.rest().chars().take(12).collect();
-                PyError::Invalid(self.pos, format!("expected {expected}, found {found:?}"))
-            }
+    /// At the end of the text: the read is cut (`Ok`). Elsewhere: `Invalid`, saying what
+    /// was expected.
+    fn cut_or(&mut self, expected: &str) -> Result<(), PyError> {
+        if self.at_end() {
+            self.cut = true;
+            return Ok(());
         }
+        let found: String = self.rest().chars().take(12).collect();
+        Err(PyError::Invalid(
+            self.pos,
+            format!("expected {expected}, found {found:?}"),
+        ))
     }
 
     fn ident(&mut self, dotted: bool) -> Option<&str> {
@@ -145,38 +168,59 @@ impl Reader<'_> {
         (!id.is_empty() && !id.as_bytes()[0].is_ascii_digit()).then_some(id)
     }
 
-    fn call(&mut self) -> Result<PyCall, PyError> {
+    /// One call; `None` when the text ended before its `(` (the name may be cut too).
+    fn call(&mut self) -> Result<Option<PyCall>, PyError> {
         let Some(name) = self.ident(true).map(str::to_string) else {
-            return Err(self.fail("a function name"));
+            self.cut_or("a function name")?;
+            return Ok(None);
         };
         self.expect(b'(', "`(` after the function name")?;
-        let mut arguments = Map::new();
+        if self.cut {
+            return Ok(None);
+        }
+        let mut call = PyCall {
+            name,
+            arguments: Map::new(),
+            spans: Vec::new(),
+        };
         loop {
             self.skip_ws();
             if self.eat(b')') {
                 break;
             }
             let Some(key) = self.ident(false).map(str::to_string) else {
-                return Err(self.fail("a keyword argument (`name=value`)"));
+                self.cut_or("a keyword argument (`name=value`)")?;
+                break;
             };
             self.expect(
                 b'=',
                 "`=` after the argument name (pythonic calls take keyword arguments)",
             )?;
             self.skip_ws();
-            let value = self.literal(0)?;
-            arguments.insert(key, value);
+            let start = self.pos;
+            let value = if self.cut { None } else { self.literal(0)? };
+            // An argument whose value never started is left out, as a key without a value is.
+            let Some(value) = value else {
+                break;
+            };
+            call.spans.push((key.clone(), Span::new(start, self.pos)));
+            call.arguments.insert(key, value);
             self.skip_ws();
+            if self.cut {
+                break;
+            }
             if self.eat(b',') {
                 continue;
             }
             self.expect(b')', "`,` or `)` after an argument")?;
             break;
         }
-        Ok(PyCall { name, arguments })
+        Ok(Some(call))
     }
 
-    fn literal(&mut self, depth: usize) -> Result<Value, PyError> {
+    /// A Python literal; `None` only when the text ended before it started (or inside a
+    /// bare word, which cannot be completed).
+    fn literal(&mut self, depth: usize) -> Result<Option<Value>, PyError> {
         if depth > MAX_DEPTH {
             return Err(PyError::Invalid(
                 self.pos,
@@ -185,70 +229,111 @@ impl Reader<'_> {
         }
         self.skip_ws();
         match self.peek() {
-            None => Err(PyError::Incomplete),
-            Some(q @ (b'"' | b'\'')) => self.string(q).map(Value::String),
-            Some(open @ (b'[' | b'(')) => {
-                let close = if open == b'[' { b']' } else { b')' };
-                self.pos += 1;
-                let mut items = Vec::new();
-                loop {
-                    self.skip_ws();
-                    if self.eat(close) {
-                        break;
-                    }
-                    items.push(self.literal(depth + 1)?);
-                    self.skip_ws();
-                    if self.eat(b',') {
-                        continue;
-                    }
-                    self.expect(close, "`,` or the end of the list")?;
-                    break;
-                }
-                Ok(Value::Array(items))
+            None => {
+                self.cut = true;
+                Ok(None)
             }
-            Some(b'{') => {
-                self.pos += 1;
-                let mut map = Map::new();
-                loop {
-                    self.skip_ws();
-                    if self.eat(b'}') {
-                        break;
-                    }
-                    let key = match self.literal(depth + 1)? {
-                        Value::String(s) => s,
-                        other => other.to_string(),
-                    };
-                    self.expect(b':', "`:` after a dict key")?;
-                    let value = self.literal(depth + 1)?;
-                    map.insert(key, value);
-                    self.skip_ws();
-                    if self.eat(b',') {
-                        continue;
-                    }
-                    self.expect(b'}', "`,` or `}` in a dict")?;
-                    break;
-                }
-                Ok(Value::Object(map))
-            }
+            Some(q @ (b'"' | b'\'')) => self.string(q).map(|s| Some(Value::String(s))),
+            Some(open @ (b'[' | b'(')) => self.sequence(open, depth).map(Some),
+            Some(b'{') => self.dict(depth).map(Some),
             Some(b'-' | b'+' | b'.' | b'0'..=b'9') => self.number(),
             Some(_) => {
                 let start = self.pos;
-                match self.ident(false) {
-                    Some("True" | "true") => Ok(Value::Bool(true)),
-                    Some("False" | "false") => Ok(Value::Bool(false)),
-                    Some("None" | "null") => Ok(Value::Null),
-                    _ => {
+                let word = match self.ident(false) {
+                    Some("True" | "true") => Some(Value::Bool(true)),
+                    Some("False" | "false") => Some(Value::Bool(false)),
+                    Some("None" | "null") => Some(Value::Null),
+                    _ => None,
+                };
+                match word {
+                    Some(value) => Ok(Some(value)),
+                    // A bare word cut off (`Tru`) cannot be completed: left out.
+                    None if self.at_end() => {
+                        self.cut = true;
+                        Ok(None)
+                    }
+                    None => {
                         self.pos = start;
-                        Err(self.fail(
+                        self.cut_or(
                             "a Python literal (string, number, True, False, None, list, dict)",
-                        ))
+                        )?;
+                        Ok(None)
                     }
                 }
             }
         }
     }
 
-    fn number(&mut self) -> Result<Value, PyError> {
+    /// A list `[...]` or tuple `(...)`, as an array.
+    fn sequence(&mut self, open: u8, depth: usize) -> Result<Value, PyError> {
+        let close = if open == b'[' { b']' } else { b')' };
+        self.pos += 1;
+        let mut items = Vec::new();
+        loop {
+            self.skip_ws();
+            if self.eat(close) {
+                break;
+            }
+            match self.literal(depth + 1)? {
+                Some(item) => items.push(item),
+                None => break,
+            }
+            self.skip_ws();
+            if self.cut {
+                break;
+            }
+            if self.eat(b',') {
+                continue;
+            }
+            self.expect(close, "`,` or the end of the list")?;
+            break;
+        }
+        Ok(Value::Array(items))
+    }
+
+    /// A dict `{k: v, ...}`, as an object; a key cut off before its value is left out.
+    fn dict(&mut self, depth: usize) -> Result<Value, PyError> {
+        self.pos += 1;
+        let mut map = Map::new();
+        loop {
+            self.skip_ws();
+            if self.eat(b'}') {
+                break;
+            }
+            let key = match self.literal(depth + 1)? {
+                Some(Value::String(s)) => s,
+                Some(other) => other.to_string(),
+                None => break,
+            };
+            if self.cut {
+                break;
+            }
+            self.expect(b':', "`:` after a dict key")?;
+            let value = if self.cut {
+                None
+            } else {
+                self.literal(depth + 1)?
+            };
+            let Some(value) = value else {
+                break;
+            };
+            map.insert(key, value);
+            self.skip_ws();
+            if self.cut {
+                break;
+            }
+            if self.eat(b',') {
+                continue;
+            }
+            self.expect(b'}', "`,` or `}` in a dict")?;
+            break;
+        }
+        Ok(Value::Object(map))
+    }
+
+    /// A number; at the end of the text, what was written so far (`None` when that is not
+    /// a number yet, such as `-` or `1e`).
+    fn number(&mut self) -> Result<Option<Value>, PyError> {
         let start = self.pos;
         while self
             .peek()
@@ -258,14 +343,17 @@ impl Reader<'_> {
         }
         let written = self.text[start..self.pos].replace('_', "");
         if let Ok(i) = written.parse::<i64>() {
-            return Ok(Value::Number(i.into()));
+            return Ok(Some(Value::Number(i.into())));
         }
         if let Ok(u) = written.parse::<u64>() {
-            return Ok(Value::Number(u.into()));
+            return Ok(Some(Value::Number(u.into())));
         }
         match written.parse::<f64>().ok().and_then(Number::from_f64) {
-            Some(n) => Ok(Value::Number(n)),
-            None if self.at_end() => Err(PyError::Incomplete),
+            Some(n) => Ok(Some(Value::Number(n))),
+            None if self.at_end() => {
+                self.cut = true;
+                Ok(None)
+            }
             None => Err(PyError::Invalid(
                 start,
                 format!("{written:?} is not a number"),
@@ -283,7 +371,8 @@ impl Reader<'_> {
         let mut out = String::new();
         loop {
             let Some(c) = self.rest().chars().next() else {
-                return Err(PyError::Incomplete);
+                self.cut = true;
+                return Ok(out);
             };
             if c as u32 == quote as u32 {
                 if !triple {
@@ -302,7 +391,8 @@ impl Reader<'_> {
                 continue;
             }
             let Some(e) = self.rest().chars().next() else {
-                return Err(PyError::Incomplete);
+                self.cut = true;
+                return Ok(out);
             };
             self.pos += e.len_utf8();
             match e {
@@ -351,12 +441,68 @@ mod tests {
     fn a_cut_off_list_is_incomplete_not_invalid() {
         let text = r#"[run_shell(cmd="rm -rf /tmp/bu"#;
         for cut in 1..text.len() {
-            assert_eq!(
-                read_calls(&text[..cut]).unwrap_err(),
-                PyError::Incomplete,
-                "{cut}"
-            );
+            let err = read_calls(&text[..cut]).unwrap_err();
+            assert!(matches!(err, PyError::Incomplete(_)), "{cut}: {err:?}");
         }
+    }
+
+    /// The calls read before the cut, the last one with what its arguments held.
+    fn salvaged(text: &str) -> Vec<(String, Value)> {
+        match read_calls(text) {
+            Err(PyError::Incomplete(calls)) => calls
+                .into_iter()
+                .map(|c| (c.name, Value::Object(c.arguments)))
+                .collect(),
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_cut_off_list_keeps_what_was_written_closing_what_is_open() {
+        let rows = [
+            (
+                r#"[get_weather(city="Par"#,
+                vec![("get_weather", json!({"city": "Par"}))],
+            ),
+            (
+                "[get_weather(city='Paris', days=3",
+                vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+            ),
+            (
+                "[get_weather(city='Paris', da",
+                vec![("get_weather", json!({"city": "Paris"}))],
+            ),
+            ("[get_weather(city=", vec![("get_weather", json!({}))]),
+            ("[f(tags=['a', 'b", vec![("f", json!({"tags": ["a", "b"]}))]),
+            (
+                "[f(opts={'k': 1, 'j': ",
+                vec![("f", json!({"opts": {"k": 1}}))],
+            ),
+            ("[f(ok=Tr", vec![("f", json!({}))]),
+            (
+                "[a(x=1), b(y='z",
+                vec![("a", json!({"x": 1})), ("b", json!({"y": "z"}))],
+            ),
+            ("[a(x=1), b", vec![("a", json!({"x": 1}))]),
+            ("[get_wea", vec![]),
+        ];
+        for (text, want) in rows {
+            let want: Vec<(String, Value)> =
+                want.into_iter().map(|(n, a)| (n.to_string(), a)).collect();
+            assert_eq!(salvaged(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn argument_spans_point_at_the_values() {
+        let text = r#"[f(city="Paris", days=3)]"#;
+        let (calls, _) = read_calls(text).unwrap();
+        let spans: Vec<&str> = calls[0]
+            .spans
+            .iter()
+            .map(|(_, s)| &text[s.start..s.end])
+            .collect();
+        assert_eq!(spans, [r#""Paris""#, "3"]);
     }
 
     #[test]

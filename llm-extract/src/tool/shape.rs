@@ -1,6 +1,8 @@
 //! Reads tool calls out of JSON values: the shapes of OpenAI, Anthropic, Cohere, Llama,
 //! Hermes and seed 002's `TOOL_CALL` bodies.
 
+use crate::path::Segment;
+use crate::span::Span;
 use serde_json::{Map, Value};
 
 /// A call as read from the text, before it becomes a [`super::ToolCall`] or a user's type.
@@ -9,6 +11,21 @@ pub(crate) struct RawCall {
     pub name: String,
     pub id: Option<String>,
     pub arguments: Vec<(String, Arg)>,
+    /// Where the arguments were written, to point an error in one of them into the reply.
+    pub source: Source,
+}
+
+/// Where a call's arguments were written in the reply.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum Source {
+    /// Not known (a call read from a value without positions).
+    #[default]
+    Unknown,
+    /// In the JSON value at `value` (a span of the reply), under `path` from its root: the
+    /// arguments object, or a JSON string holding it (OpenAI's `"arguments": "{...}"`).
+    Json { value: Span, path: Vec<Segment> },
+    /// Each argument's value at its own span (XML-like parameters, pythonic keywords).
+    Each(Vec<(String, Span)>),
 }
 
 /// An argument value: JSON as written, or text from an XML-like format whose type the
@@ -28,7 +45,14 @@ impl RawCall {
                 .into_iter()
                 .map(|(k, v)| (k, Arg::Json(v)))
                 .collect(),
+            source: Source::Unknown,
         }
+    }
+
+    /// The same call, its arguments written at `source`.
+    pub fn at(mut self, source: Source) -> RawCall {
+        self.source = source;
+        self
     }
 }
 
@@ -56,14 +80,28 @@ pub(crate) enum Context {
     Prose,
 }
 
-/// The calls `value` holds, in order, or why it holds none.
+/// The calls `value` holds, in order, or why it holds none. Each call's source is
+/// [`Source::Json`] with the path from `value`'s root to its arguments; [`placed`] says
+/// where `value` is in the reply.
 pub(crate) fn calls_in(value: &Value, context: Context) -> Result<Vec<RawCall>, String> {
+    calls_at(value, context, &mut Vec::new())
+}
+
+/// [`calls_in`], with `value` at `path` below the root.
+fn calls_at(
+    value: &Value,
+    context: Context,
+    path: &mut Vec<Segment>,
+) -> Result<Vec<RawCall>, String> {
     match value {
         Value::Array(items) => {
             let mut calls = Vec::new();
             let mut first_reason = None;
-            for item in items {
-                match calls_in(item, context) {
+            for (i, item) in items.iter().enumerate() {
+                path.push(Segment::Index(i));
+                let found = calls_at(item, context, path);
+                path.pop();
+                match found {
                     Ok(found) => calls.extend(found),
                     Err(why) => {
                         first_reason.get_or_insert(why);
@@ -78,7 +116,7 @@ pub(crate) fn calls_in(value: &Value, context: Context) -> Result<Vec<RawCall>, 
             }
             Ok(calls)
         }
-        Value::Object(obj) => object_calls(obj, context),
+        Value::Object(obj) => object_calls(obj, context, path),
         other => Err(format!(
             "a {} is not a tool call (expected an object with a tool name and arguments)",
             json_type(other)
@@ -86,12 +124,26 @@ pub(crate) fn calls_in(value: &Value, context: Context) -> Result<Vec<RawCall>, 
     }
 }
 
-fn object_calls(obj: &Map<String, Value>, context: Context) -> Result<Vec<RawCall>, String> {
+/// `path` with `key` added.
+fn under(path: &[Segment], key: &str) -> Vec<Segment> {
+    let mut p = path.to_vec();
+    p.push(Segment::Key(key.to_string()));
+    p
+}
+
+fn object_calls(
+    obj: &Map<String, Value>,
+    context: Context,
+    path: &mut Vec<Segment>,
+) -> Result<Vec<RawCall>, String> {
     // An OpenAI message or response: {"tool_calls": [...]}; an Anthropic message:
     // {"role": "assistant", "content": [blocks]}.
     for key in ["tool_calls", "content"] {
         if let Some(list @ Value::Array(_)) = obj.get(key) {
-            if let Ok(calls) = calls_in(list, context) {
+            path.push(Segment::Key(key.to_string()));
+            let found = calls_at(list, context, path);
+            path.pop();
+            if let Ok(calls) = found {
                 return Ok(calls);
             }
         }
@@ -110,7 +162,7 @@ fn object_calls(obj: &Map<String, Value>, context: Context) -> Result<Vec<RawCal
     // OpenAI: {"type": "function", "function": {"name", "arguments"}}; legacy `function_call`.
     for key in ["function", "function_call"] {
         if let Some(Value::Object(inner)) = obj.get(key) {
-            let mut call = single(inner, Context::Marked)?;
+            let mut call = single(inner, Context::Marked, &under(path, key))?;
             call.id = call.id.or(id);
             return Ok(vec![call]);
         }
@@ -120,14 +172,14 @@ fn object_calls(obj: &Map<String, Value>, context: Context) -> Result<Vec<RawCal
         Some("tool_use" | "function" | "tool_call" | "function_call")
     );
     let context = if typed_call { Context::Marked } else { context };
-    single(obj, context).map(|mut call| {
+    single(obj, context, path).map(|mut call| {
         call.id = call.id.or(id);
         vec![call]
     })
 }
 
-/// One call from an object with a name key and an arguments key.
-fn single(obj: &Map<String, Value>, context: Context) -> Result<RawCall, String> {
+/// One call from an object (at `path`) with a name key and an arguments key.
+fn single(obj: &Map<String, Value>, context: Context, path: &[Segment]) -> Result<RawCall, String> {
     let Some((name_key, name)) = NAME_KEYS
         .iter()
         .find_map(|k| obj.get(*k).and_then(Value::as_str).map(|n| (*k, n)))
@@ -144,18 +196,20 @@ fn single(obj: &Map<String, Value>, context: Context) -> Result<RawCall, String>
         .iter()
         .find_map(|k| obj.get(*k).and_then(Value::as_str))
         .map(str::to_string);
-    let arguments = match ARGUMENT_KEYS
+    let (arguments, args_path) = match ARGUMENT_KEYS
         .iter()
         .find_map(|k| obj.get(*k).map(|v| (*k, v)))
     {
-        Some((key, value)) => arguments(key, value)?,
-        None if context == Context::Marked => obj
-            .iter()
-            .filter(|(k, _)| {
-                *k != name_key && !ID_KEYS.contains(&k.as_str()) && k.as_str() != "type"
-            })
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
+        Some((key, value)) => (arguments(key, value)?, under(path, key)),
+        None if context == Context::Marked => (
+            obj.iter()
+                .filter(|(k, _)| {
+                    *k != name_key && !ID_KEYS.contains(&k.as_str()) && k.as_str() != "type"
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            path.to_vec(),
+        ),
         None => {
             return Err(format!(
                 "an object with a {name_key:?} but no arguments (none of {})",
@@ -163,7 +217,24 @@ fn single(obj: &Map<String, Value>, context: Context) -> Result<RawCall, String>
             ))
         }
     };
-    Ok(RawCall::json(name.trim().to_string(), id, arguments))
+    let source = Source::Json {
+        value: Span::default(),
+        path: args_path,
+    };
+    Ok(RawCall::json(name.trim().to_string(), id, arguments).at(source))
+}
+
+/// The calls with the JSON value they came from placed at `value` in the reply.
+pub(crate) fn placed(calls: Vec<RawCall>, value: Span) -> Vec<RawCall> {
+    calls
+        .into_iter()
+        .map(|mut call| {
+            if let Source::Json { value: v, .. } = &mut call.source {
+                *v = value;
+            }
+            call
+        })
+        .collect()
 }
 
 /// The arguments map: an object, JSON written inside a string (OpenAI), or nothing.

@@ -5,7 +5,7 @@
 
 use super::python::{self, PyError};
 use super::scan::{tokens, Tok, Token};
-use super::shape::{self, Arg, Context, RawCall};
+use super::shape::{self, Arg, Context, RawCall, Source};
 use super::Format;
 use crate::span::Span;
 use serde_json::Value;
@@ -203,8 +203,13 @@ impl<'a> Walker<'a> {
         whole: Span,
     ) {
         match json_at(self.text, body) {
-            Ok((Value::Object(map), complete, _)) => {
-                self.hit(RawCall::json(name, id, map), format, whole, complete)
+            Ok((Value::Object(map), complete, at)) => {
+                let source = Source::Json {
+                    value: at,
+                    path: Vec::new(),
+                };
+                let call = RawCall::json(name, id, map).at(source);
+                self.hit(call, format, whole, complete)
             }
             Ok((other, complete, _)) => {
                 let reason = format!(
@@ -233,16 +238,16 @@ impl<'a> Walker<'a> {
     /// Reads the calls in a JSON value found in `body`, reporting misses.
     fn json_calls(&mut self, body: Span, format: Format, whole: Span) -> Option<usize> {
         match json_at(self.text, body) {
-            Ok((value, complete, end)) => {
+            Ok((value, complete, at)) => {
                 match shape::calls_in(&value, Context::Marked) {
                     Ok(calls) => {
-                        for call in calls {
+                        for call in shape::placed(calls, at) {
                             self.hit(call, format, whole, complete);
                         }
                     }
                     Err(why) => self.miss(whole, format, why, !complete),
                 }
-                Some(end)
+                Some(at.end)
             }
             Err(why) => {
                 self.miss(whole, format, why, false);
@@ -298,11 +303,16 @@ impl<'a> Walker<'a> {
         match python::read_calls(self.slice(body)) {
             Ok((calls, _)) => {
                 for c in calls {
-                    let call = RawCall::json(c.name, None, c.arguments);
-                    self.hit(call, Format::Pythonic, whole, true);
+                    self.hit(python_call(c, body.start), Format::Pythonic, whole, true);
                 }
             }
-            Err(PyError::Incomplete) => self.miss(
+            // Calls cut off are incomplete: never run unless the caller opted in.
+            Err(PyError::Incomplete(calls)) if !calls.is_empty() => {
+                for c in calls {
+                    self.hit(python_call(c, body.start), Format::Pythonic, whole, false);
+                }
+            }
+            Err(PyError::Incomplete(_)) => self.miss(
                 whole,
                 Format::Pythonic,
                 "the pythonic call list was cut off before its end",
@@ -332,15 +342,15 @@ impl<'a> Walker<'a> {
             return (k + 1, body.start);
         }
         match json_at(self.text, from) {
-            Ok((value, complete, end)) => {
-                let whole = Span::new(start, end);
+            Ok((value, complete, at)) => {
+                let whole = Span::new(start, at.end);
                 match shape::calls_in(&value, Context::Marked) {
-                    Ok(calls) => calls
+                    Ok(calls) => shape::placed(calls, at)
                         .into_iter()
                         .for_each(|c| self.hit(c, Format::Marker, whole, complete)),
                     Err(why) => self.miss(whole, Format::Marker, why, !complete),
                 }
-                (k + 1, end)
+                (k + 1, at.end)
             }
             Err(why) => {
                 self.miss(Span::new(start, body.end), Format::Marker, why, false);
@@ -385,11 +395,7 @@ impl<'a> Walker<'a> {
             let after = body.start + (text.len() - trimmed.len()) + name_end;
             let (arguments, params_complete) =
                 xml_params(self.text, Span::new(after, body.end), ParamStyle::Glm);
-            let call = RawCall {
-                name,
-                id: None,
-                arguments,
-            };
+            let call = xml_call(name, arguments);
             self.hit(call, Format::Glm, whole, closed && params_complete);
         } else if text.trim().is_empty() {
             self.miss(whole, Format::Hermes, "an empty <tool_call> block", !closed);
@@ -414,19 +420,11 @@ impl<'a> Walker<'a> {
         let whole = Span::new(t.span.start, end);
         let text = self.slice(body).trim();
         if text.is_empty() {
-            let call = RawCall {
-                name,
-                id: None,
-                arguments: Vec::new(),
-            };
+            let call = xml_call(name, Vec::new());
             self.hit(call, format, whole, closed);
         } else if text.starts_with("<parameter=") {
             let (arguments, complete) = xml_params(self.text, body, ParamStyle::Qwen);
-            let call = RawCall {
-                name,
-                id: None,
-                arguments,
-            };
+            let call = xml_call(name, arguments);
             self.hit(call, Format::Qwen3Coder, whole, closed && complete);
         } else {
             self.json_call(name, None, format, body, whole)
@@ -441,11 +439,7 @@ impl<'a> Walker<'a> {
         let body = self.body(k);
         let (next, end, closed) = self.close(k, Some(Tok::InvokeClose), body.end);
         let (arguments, complete) = xml_params(self.text, body, ParamStyle::MiniMax);
-        let call = RawCall {
-            name,
-            id: None,
-            arguments,
-        };
+        let call = xml_call(name, arguments);
         self.hit(
             call,
             Format::MiniMax,
@@ -483,13 +477,14 @@ impl<'a> Walker<'a> {
             let args = self.body(j);
             let whole = Span::new(start, args.end);
             match json_at(self.text, args) {
-                Ok((Value::Object(map), complete, after)) => {
-                    self.hit(
-                        RawCall::json(name.clone(), id.take(), map),
-                        Format::Mistral,
-                        whole,
-                        complete,
-                    );
+                Ok((Value::Object(map), complete, at)) => {
+                    let after = at.end;
+                    let source = Source::Json {
+                        value: at,
+                        path: Vec::new(),
+                    };
+                    let call = RawCall::json(name.clone(), id.take(), map).at(source);
+                    self.hit(call, Format::Mistral, whole, complete);
                     // Several calls may follow one another: `...}other[ARGS]{...}`.
                     let rest = self.text[after.min(args.end)..args.end].trim();
                     if !rest.is_empty() && self.tok(j + 1) == Some(Tok::MistralArgs) {
@@ -613,9 +608,20 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// A pythonic call read from text starting at `base`, its arguments' spans placed in the
+/// reply.
+pub(crate) fn python_call(call: python::PyCall, base: usize) -> RawCall {
+    let spans = call
+        .spans
+        .into_iter()
+        .map(|(k, s)| (k, s.shift(base)))
+        .collect();
+    RawCall::json(call.name, None, call.arguments).at(Source::Each(spans))
+}
+
 /// The JSON value at the start of `span` (after spaces and an optional fence opener): the
-/// value, whether it was complete, and where it ended.
-pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, usize), String> {
+/// value, whether it was complete, and where it is.
+pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, Span), String> {
     let slice = &text[span.start..span.end];
     let mut skip = slice.len() - slice.trim_start().len();
     let rest = &slice[skip..];
@@ -637,7 +643,11 @@ pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, usize), St
     let parsed = crate::parse::parse_span(text, Span::new(start, span.end), 128)
         .map_err(|e| format!("the JSON could not be read: {e}"))?;
     let complete = parsed.node.is_complete_deep();
-    Ok((parsed.node.to_value(), complete, parsed.end))
+    Ok((
+        parsed.node.to_value(),
+        complete,
+        Span::new(start, parsed.end),
+    ))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -650,12 +660,27 @@ enum ParamStyle {
     Glm,
 }
 
-/// Key/value parameters written as XML-like text in `span`, and whether every value was
-/// closed. Values stay text; the target type decides what they are.
+/// A call whose parameters were written as XML-like text, each value at its span.
+fn xml_call(name: String, params: Vec<(String, String, Span)>) -> RawCall {
+    let spans = params.iter().map(|(k, _, s)| (k.clone(), *s)).collect();
+    RawCall {
+        name,
+        id: None,
+        arguments: params
+            .into_iter()
+            .map(|(k, v, _)| (k, Arg::Text(v)))
+            .collect(),
+        source: Source::Each(spans),
+    }
+}
+
+/// Key/value parameters written as XML-like text in `span` (each with where its value is),
+/// and whether every value was closed. Values stay text; the target type decides what they
+/// are.
 ///
 /// Each search starts where the last one stopped, and a closer found beyond the next opener
 /// is remembered, so the whole body is read once.
-fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, Arg)>, bool) {
+fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, String, Span)>, bool) {
     let (open, name_end, value_open, close) = match style {
         ParamStyle::Qwen => ("<parameter=", ">", "", "</parameter>"),
         ParamStyle::MiniMax => ("<parameter name=\"", "\">", "", "</parameter>"),
@@ -714,7 +739,12 @@ fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, Arg)>,
             .unwrap_or(raw)
             .strip_suffix('\n')
             .unwrap_or(raw.strip_prefix('\n').unwrap_or(raw));
-        out.push((key, Arg::Text(value.to_string())));
+        let value_at = span.start + value_start + usize::from(raw.starts_with('\n'));
+        out.push((
+            key,
+            value.to_string(),
+            Span::new(value_at, value_at + value.len()),
+        ));
         pos = next_pos;
     }
     (out, complete)

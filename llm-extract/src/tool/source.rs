@@ -1,0 +1,181 @@
+//! Points each argument of a call at where it was written in the reply, so that an error in
+//! an argument gives a position in the reply, also when the arguments were JSON written
+//! inside a JSON string (OpenAI's `"arguments": "{\"city\": 1}"`).
+//!
+//! Only used once a typed reading has failed: the happy path never parses twice.
+
+use super::shape::{RawCall, Source};
+use crate::node::{Node, NodeKind};
+use crate::path::Segment;
+use crate::span::Span;
+
+/// `arguments` (the call's arguments as a node, as [`super::arguments_node`] builds them)
+/// with every span set to where that part was written in `text`; `None` when the call
+/// carries no source or the source cannot be read again.
+pub(crate) fn place(
+    text: &str,
+    raw: &RawCall,
+    mut arguments: Node<'static>,
+) -> Option<Node<'static>> {
+    match &raw.source {
+        Source::Unknown => None,
+        Source::Each(spans) => {
+            let NodeKind::Object(entries) = &mut arguments.kind else {
+                return None;
+            };
+            for entry in entries {
+                if let Some((_, span)) = spans.iter().rev().find(|(k, _)| *k == entry.key.text) {
+                    entry.key_span = *span;
+                    entry.value.point_at(*span);
+                }
+            }
+            Some(arguments)
+        }
+        Source::Json { value, path } => {
+            let parsed =
+                crate::parse::parse_span(text, *value, crate::settings::DEFAULT_MAX_DEPTH).ok()?;
+            let found = descend(&parsed.node, path)?;
+            match &found.kind {
+                NodeKind::Object(_) => transfer(&mut arguments, found, &|s| s),
+                // JSON in a JSON string: parse what it holds, then carry every position in
+                // the decoded text back to the escape it was written as.
+                NodeKind::String(_) => {
+                    let literal = &text[found.span.start..found.span.end];
+                    let (decoded, offsets) = decode(literal)?;
+                    let start = decoded.len() - decoded.trim_start().len();
+                    let inner = crate::parse::parse_span(
+                        &decoded,
+                        Span::new(start, decoded.len()),
+                        crate::settings::DEFAULT_MAX_DEPTH,
+                    )
+                    .ok()?;
+                    let base = found.span.start;
+                    let map = |s: Span| Span::new(base + offsets[s.start], base + offsets[s.end]);
+                    transfer(&mut arguments, &inner.node, &map);
+                }
+                _ => return None,
+            }
+            Some(arguments)
+        }
+    }
+}
+
+/// The node at `path` below `node`: the last entry of a key (as a JSON object keeps it),
+/// the item at an index.
+fn descend<'n, 'a>(node: &'n Node<'a>, path: &[Segment]) -> Option<&'n Node<'a>> {
+    let mut at = node;
+    for segment in path {
+        at = match (segment, &at.kind) {
+            (Segment::Key(k), NodeKind::Object(entries)) => {
+                &entries
+                    .iter()
+                    .rev()
+                    .find(|e| e.key.text == k.as_str())?
+                    .value
+            }
+            (Segment::Index(i), NodeKind::Array(items)) => items.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+/// Copies the spans of `source` (mapped by `map`) onto the same parts of `target`: entries
+/// by key, items by index. Parts `source` lacks keep their spans. An explicit stack, so a
+/// deep value cannot overflow the call stack.
+fn transfer(target: &mut Node<'static>, source: &Node<'_>, map: &dyn Fn(Span) -> Span) {
+    let mut stack: Vec<(&mut Node<'static>, &Node<'_>)> = vec![(target, source)];
+    while let Some((t, s)) = stack.pop() {
+        t.span = map(s.span);
+        match (&mut t.kind, &s.kind) {
+            (NodeKind::Object(te), NodeKind::Object(se)) => {
+                for entry in te.iter_mut() {
+                    if let Some(from) = se.iter().rev().find(|e| e.key.text == entry.key.text) {
+                        entry.key_span = map(from.key_span);
+                        stack.push((&mut entry.value, &from.value));
+                    }
+                }
+            }
+            (NodeKind::Array(ti), NodeKind::Array(si)) => {
+                stack.extend(ti.iter_mut().zip(si.iter()));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The content of the JSON string `literal` (quotes included), and for every byte of it
+/// (and one past the end) the offset in `literal` it was written at: an escape's bytes all
+/// map to its backslash.
+fn decode(literal: &str) -> Option<(String, Vec<usize>)> {
+    let content = literal.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(content.len());
+    let mut offsets = Vec::with_capacity(content.len() + 1);
+    let mut chars = content.char_indices();
+    while let Some((i, c)) = chars.next() {
+        let at = i + 1; // the opening quote
+        let decoded = if c != '\\' {
+            c
+        } else {
+            match chars.next()?.1 {
+                '"' => '"',
+                '\\' => '\\',
+                '/' => '/',
+                'b' => '\u{8}',
+                'f' => '\u{c}',
+                'n' => '\n',
+                'r' => '\r',
+                't' => '\t',
+                'u' => {
+                    let unit = hex4(&mut chars)?;
+                    if (0xD800..0xDC00).contains(&unit) {
+                        // A surrogate pair: `\uD83D\uDE00`.
+                        if chars.next()?.1 != '\\' || chars.next()?.1 != 'u' {
+                            return None;
+                        }
+                        let low = hex4(&mut chars)?;
+                        char::from_u32(
+                            0x10000 + ((unit - 0xD800) << 10) + (low.checked_sub(0xDC00)?),
+                        )?
+                    } else {
+                        char::from_u32(unit)?
+                    }
+                }
+                _ => return None,
+            }
+        };
+        out.push(decoded);
+        offsets.extend(std::iter::repeat_n(at, decoded.len_utf8()));
+    }
+    offsets.push(literal.len() - 1);
+    Some((out, offsets))
+}
+
+fn hex4(chars: &mut impl Iterator<Item = (usize, char)>) -> Option<u32> {
+    let mut unit = 0;
+    for _ in 0..4 {
+        unit = unit * 16 + chars.next()?.1.to_digit(16)?;
+    }
+    Some(unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoded_bytes_map_to_where_they_were_written() {
+        let literal = r#""{\"a\": \u00e9}""#;
+        let (decoded, offsets) = decode(literal).unwrap();
+        assert_eq!(decoded, "{\"a\": é}");
+        assert_eq!(offsets.len(), decoded.len() + 1);
+        // `a` is written at byte 3 of the literal; `é` (two bytes) at the `\u` escape.
+        assert_eq!(&literal[offsets[2]..offsets[2] + 1], "a");
+        let e = decoded.find('é').unwrap();
+        assert_eq!(&literal[offsets[e]..offsets[e] + 2], "\\u");
+        assert_eq!(offsets[e], offsets[e + 1]);
+        assert_eq!(offsets[decoded.len()], literal.len() - 1);
+        assert_eq!(decode(r#""\ud83d\ude00""#).unwrap().0, "😀");
+        assert!(decode(r#""\x""#).is_none());
+    }
+}
