@@ -138,7 +138,9 @@ impl Extractor {
                 let slice = &text[candidate.span.start..candidate.span.end];
                 if let Some(value) = parse::strict(slice, self.settings.max_depth) {
                     if !value.is_string() {
-                        best = Some((candidate.base_cost, value));
+                        if let Some((_, beaten)) = best.replace((candidate.base_cost, value)) {
+                            crate::deep::drop_value(beaten); // it may be nested deeply
+                        }
                         continue;
                     }
                 }
@@ -152,8 +154,13 @@ impl Extractor {
                 }
                 Ok(parsed) => {
                     let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
-                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                        best = Some((score, parsed.value));
+                    let beaten = if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                        best.replace((score, parsed.value)).map(|(_, v)| v)
+                    } else {
+                        Some(parsed.value)
+                    };
+                    if let Some(beaten) = beaten {
+                        crate::deep::drop_value(beaten);
                     }
                 }
                 Err(e) => {
@@ -314,9 +321,10 @@ impl Extractor {
                         .as_ref()
                         .is_none_or(|(s, _)| extracted.report.score < *s) =>
                 {
-                    best = Some((extracted.report.score, extracted));
+                    let beaten = best.replace((extracted.report.score, extracted));
+                    crate::deep::discard(beaten, self.settings.max_depth);
                 }
-                Ok(_) => {}
+                Ok(worse) => crate::deep::discard(worse, self.settings.max_depth),
                 Err(issues) => failures.push((issues.len().max(1), repairs_cost, issues)),
             }
         }
@@ -368,7 +376,7 @@ impl Extractor {
         if !parsed.repairs.is_empty() || parsed.end != span.end {
             return None;
         }
-        let mut cx = Context::new();
+        let mut cx = Context::reading(text, parsed.node.span);
         let value = T::from_node(&parsed.node, &mut cx).ok()?;
         let (coercions, issues) = cx.into_parts();
         if !issues.is_empty() {
@@ -408,20 +416,21 @@ impl Extractor {
                     continue;
                 }
             };
-            let mut cx = Context::new();
+            let mut cx = Context::reading(text, parsed.node.span);
             if let crate::node::NodeKind::Array(_) = parsed.node.kind {
                 match Vec::<T>::from_node(&parsed.node, &mut cx) {
                     Ok(items) if cx.issues().is_empty() => {
                         out.extend(items);
                         continue;
                     }
-                    _ => {}
+                    other => crate::deep::discard(other, self.settings.max_depth),
                 }
-                cx = Context::new();
+                cx = Context::reading(text, parsed.node.span);
             }
             match T::from_node(&parsed.node, &mut cx) {
                 Ok(item) if cx.issues().is_empty() => out.push(item),
-                _ => {
+                other => {
+                    crate::deep::discard(other, self.settings.max_depth);
                     failure.get_or_insert_with(|| cx.into_parts().1);
                 }
             }

@@ -4,7 +4,10 @@
 
 #[cfg(feature = "assert")]
 pub mod assert;
+#[cfg(feature = "parallel")]
+mod batch;
 pub mod coerce;
+mod deep;
 mod error;
 mod extractor;
 mod locate;
@@ -133,4 +136,31 @@ pub fn from_str_all<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
 /// ```
 pub fn extract<T: Extract>(text: &str) -> Result<Extracted<T>, Error> {
     DEFAULT.extract(text)
+}
+
+/// [`repair`] for each of `texts` on every core (feature `parallel`); the results are in the
+/// order of `texts`. See [`Extractor::repair_batch`] for the thread pool used.
+///
+/// ```
+/// let out = llm_extract::repair_batch(&["{'a': 1}", "[1, 2,]"]);
+/// assert_eq!(out[1].as_ref().unwrap(), &serde_json::json!([1, 2]));
+/// ```
+#[cfg(feature = "parallel")]
+pub fn repair_batch<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<Result<serde_json::Value, Error>> {
+    DEFAULT.repair_batch(texts)
+}
+
+/// [`from_str`] for each of `texts` on every core (feature `parallel`); the results are in
+/// the order of `texts`.
+///
+/// ```
+/// let out = llm_extract::from_str_batch::<u32, _>(&["42", "{\"n\": 7}", "none"]);
+/// assert_eq!(out[0].as_ref().ok(), Some(&42));
+/// assert!(out[2].is_err());
+/// ```
+#[cfg(feature = "parallel")]
+pub fn from_str_batch<T: Extract + Send, S: AsRef<str> + Sync>(
+    texts: &[S],
+) -> Vec<Result<T, Error>> {
+    DEFAULT.from_str_batch(texts)
 }

@@ -4,7 +4,7 @@
 //! Every entry point of [`Extractor`](crate::Extractor) goes through [`readings`]: the one place
 //! that applies `max_payload`, `require_complete`, and the overlap rule.
 
-use crate::coerce::{Context, Extract};
+use crate::coerce::{Context, Extract, Failed};
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extracted;
 use crate::locate::{Candidate, Form, Origin};
@@ -88,7 +88,7 @@ pub(crate) fn read<T: Extract>(
     parsed: Parsed<'_>,
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Vec<Issue>> {
-    let mut cx = Context::new();
+    let mut cx = Context::reading(text, parsed.node.span);
     let result = T::from_node(&parsed.node, &mut cx);
     let (coercions, issues) = cx.into_parts();
     match result {
@@ -112,7 +112,12 @@ pub(crate) fn read<T: Extract>(
                 thoughts: Vec::new(),
             })
         }
-        _ => Err(issues),
+        Ok(value) => {
+            // Built, but a rule failed: dropped on a stack as deep as the value may need.
+            crate::deep::discard(value, parsed.node.depth());
+            Err(issues)
+        }
+        Err(Failed) => Err(issues),
     }
 }
 
