@@ -241,9 +241,11 @@ fn damage(mut text: String, damage: &[Damage]) -> String {
     text
 }
 
-/// A valid document `levels` deep through `parent`.
+/// A valid document `levels` deep through `parent`, every field given: a defaulted field is a
+/// coercion, and each coercion records its full path, so a default on every level would make
+/// the report (not the reading) quadratic in the depth.
 fn nested(levels: usize) -> String {
-    let order = "{\"id\": 1, \"lines\": [{\"skuCode\": \"a\", \"qty\": 1, \"unitPrice\": 2}], \"status\": \"Open\"";
+    let order = "{\"id\": 1, \"lines\": [{\"skuCode\": \"a\", \"qty\": 1, \"unitPrice\": 2, \"unit\": \"kg\"}], \"status\": \"Open\", \"note\": null, \"tags\": {}, \"shape\": null, \"events\": [], \"priority\": 1, \"extra\": null";
     let mut text = String::new();
     for _ in 0..levels {
         text.push_str(order);

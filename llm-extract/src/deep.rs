@@ -40,23 +40,37 @@ pub(crate) fn drop_value(value: serde_json::Value) {
     }
 }
 
-/// Stack a value's drop glue needs per level of nesting, with a wide margin (a debug build's
-/// `drop_in_place` frames for `Vec<Value>` nesting take about a quarter of this).
-const DROP_BYTES_PER_LEVEL: usize = 512;
+/// Stack a value's drop glue needs per level of the tree it was read from, with a wide margin:
+/// a debug build's `drop_in_place` frames for `Vec<Value>` nesting take about a quarter of 512
+/// bytes, and a value may nest up to three levels per level of its tree (a single value read
+/// as a list of lists).
+const DROP_BYTES_PER_LEVEL: usize = 1024;
 
-/// The depth up to which any value's drop fits on a thread's stack without growing it.
+/// Trees up to this depth give values whose drop fits on any thread's stack without growing it.
 const SHALLOW: usize = 1024;
 
-/// Drops a value read under `max_depth` that the caller does not return (a candidate that lost,
-/// a reading that failed). Drop glue recurses once per level: `serde_json::Value`'s does, and
-/// so does a derived type's. Past [`SHALLOW`] levels (only when `max_depth` was raised) it runs
-/// on a stack sized for `max_depth` levels, allocated only if the current one is too small;
-/// memory is committed only as deep as the value really is.
-pub(crate) fn discard<T>(value: T, max_depth: usize) {
+/// How deep the tree under `node` is, as far as dropping what was read from it is concerned:
+/// the depth limit itself when that is small (no walk), else the tree's real depth.
+pub(crate) fn drop_depth(node: &crate::node::Node<'_>, max_depth: usize) -> usize {
     if max_depth <= SHALLOW {
+        max_depth
+    } else {
+        node.depth()
+    }
+}
+
+/// Drops a value read from a tree `depth` levels deep (see [`drop_depth`]) that the caller
+/// does not return (a candidate that lost, a reading that failed). Drop glue recurses once per
+/// level: `serde_json::Value`'s does, and so does a derived type's. Past [`SHALLOW`] levels
+/// (only when `max_depth` was raised) it runs on a stack sized for that depth, allocated only
+/// if the current one is too small; memory is committed only as the drop uses it.
+pub(crate) fn discard<T>(value: T, depth: usize) {
+    if depth <= SHALLOW {
         drop(value);
         return;
     }
-    let needed = max_depth.saturating_mul(DROP_BYTES_PER_LEVEL);
+    let needed = depth
+        .saturating_add(64)
+        .saturating_mul(DROP_BYTES_PER_LEVEL);
     stacker::maybe_grow(needed, needed, || drop(value));
 }

@@ -274,6 +274,8 @@ impl Extractor {
         }
         let located = locate::locate(text, &self.settings);
         let mut best: Option<(u32, Extracted<T>)> = None;
+        // The depth of the tree `best` was read from (a plain-text reading has none).
+        let mut best_depth = 0;
         let mut failures: Vec<(usize, u32, Vec<Issue>)> = Vec::new();
         for reading in select::readings(
             &self.settings,
@@ -314,6 +316,7 @@ impl Extractor {
                 }
             }
             let repairs_cost: u32 = parsed.repairs.iter().map(|r| r.cost).sum();
+            let depth = crate::deep::drop_depth(&parsed.node, self.settings.max_depth);
             match select::read::<T>(text, parsed, paths) {
                 // The candidate's context repairs are among the repairs already.
                 Ok(extracted)
@@ -322,9 +325,9 @@ impl Extractor {
                         .is_none_or(|(s, _)| extracted.report.score < *s) =>
                 {
                     let beaten = best.replace((extracted.report.score, extracted));
-                    crate::deep::discard(beaten, self.settings.max_depth);
+                    crate::deep::discard(beaten, std::mem::replace(&mut best_depth, depth));
                 }
-                Ok(worse) => crate::deep::discard(worse, self.settings.max_depth),
+                Ok(worse) => crate::deep::discard(worse, depth),
                 Err(issues) => failures.push((issues.len().max(1), repairs_cost, issues)),
             }
         }
@@ -417,20 +420,21 @@ impl Extractor {
                 }
             };
             let mut cx = Context::reading(text, parsed.node.span);
+            let depth = crate::deep::drop_depth(&parsed.node, self.settings.max_depth);
             if let crate::node::NodeKind::Array(_) = parsed.node.kind {
                 match Vec::<T>::from_node(&parsed.node, &mut cx) {
                     Ok(items) if cx.issues().is_empty() => {
                         out.extend(items);
                         continue;
                     }
-                    other => crate::deep::discard(other, self.settings.max_depth),
+                    other => crate::deep::discard(other, depth),
                 }
                 cx = Context::reading(text, parsed.node.span);
             }
             match T::from_node(&parsed.node, &mut cx) {
                 Ok(item) if cx.issues().is_empty() => out.push(item),
                 other => {
-                    crate::deep::discard(other, self.settings.max_depth);
+                    crate::deep::discard(other, depth);
                     failure.get_or_insert_with(|| cx.into_parts().1);
                 }
             }

@@ -114,7 +114,7 @@ pub(crate) fn read<T: Extract>(
         }
         Ok(value) => {
             // Built, but a rule failed: dropped on a stack as deep as the value may need.
-            crate::deep::discard(value, parsed.node.depth());
+            crate::deep::discard(value, crate::deep::drop_depth(&parsed.node, usize::MAX));
             Err(issues)
         }
         Err(Failed) => Err(issues),

@@ -50,12 +50,16 @@ pub fn run(
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
-        Ok(pool) => pool,
-        Err(e) => {
-            eprintln!("llm-extract: cannot start {jobs} threads: {e}");
-            return ExitCode::from(2);
-        }
+    // One job runs on this thread; more on a pool of their own.
+    let pool = match jobs {
+        1 => None,
+        _ => match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+            Ok(pool) => Some(pool),
+            Err(e) => {
+                eprintln!("llm-extract: cannot start {jobs} threads: {e}");
+                return ExitCode::from(2);
+            }
+        },
     };
     // Two chunks may wait while one is repaired: reading overlaps repairing, memory is bounded.
     let (send, receive) = mpsc::sync_channel::<Message>(2);
@@ -76,10 +80,9 @@ pub fn run(
         let repair = |(i, line): (usize, &String)| {
             repair_line(extractor, line, chunk.first_line + i, deep, args)
         };
-        let rendered: Vec<Option<String>> = if jobs == 1 {
-            chunk.lines.iter().enumerate().map(repair).collect()
-        } else {
-            pool.install(|| chunk.lines.par_iter().enumerate().map(repair).collect())
+        let rendered: Vec<Option<String>> = match &pool {
+            None => chunk.lines.iter().enumerate().map(repair).collect(),
+            Some(pool) => pool.install(|| chunk.lines.par_iter().enumerate().map(repair).collect()),
         };
         for line in rendered.into_iter().flatten() {
             if let Err(e) = writeln!(out, "{line}") {
