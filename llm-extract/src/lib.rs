@@ -54,6 +54,12 @@ pub mod __private {
 #[doc(hidden)]
 pub mod __internal {
     pub use crate::parse::{parse, Parsed};
+
+    /// The parsed tree as a `serde_json::Value`, numbers as written in `text` (what was
+    /// parsed) when serde_json keeps numbers as text (feature `arbitrary_precision`).
+    pub fn to_value(parsed: &Parsed<'_>, text: &str) -> serde_json::Value {
+        parsed.node.to_value_in(text, 0)
+    }
 }
 
 /// `#[derive(Extract)]`: see [`Extract`](trait@Extract) and the crate docs for the attributes.

@@ -220,7 +220,6 @@ impl<'a> Node<'a> {
     /// [`Node::to_value`], with numbers as written in `source` (the text `source.1` bytes
     /// into the original, which the spans point into) when serde_json keeps numbers as text
     /// (feature `arbitrary_precision`): `1e400` and integers beyond `u64` stay exact.
-    #[cfg(feature = "arbitrary_precision")]
     pub(crate) fn to_value_in(&self, source: &str, offset: usize) -> serde_json::Value {
         to_value_iterative(self, Source::Text(source, offset))
     }

@@ -177,7 +177,7 @@ pub(crate) fn parse_candidate_value(
         let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
         return Ok(parse::ParsedValue {
             complete: parsed.node.is_complete_deep(),
-            value: parsed.node.to_value(),
+            value: parsed.node.to_value_in(text, 0),
             repairs: parsed.repairs,
             end: parsed.end,
         });

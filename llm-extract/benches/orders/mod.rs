@@ -47,7 +47,7 @@ pub fn valid(bytes: usize) -> String {
         if i > 0 {
             items.push_str(", ");
         }
-        let discount = if i % 3 == 0 {
+        let discount = if i.is_multiple_of(3) {
             "null".to_string()
         } else {
             format!("0.{}", i % 9 + 1)
@@ -57,7 +57,7 @@ pub fn valid(bytes: usize) -> String {
             i % 7 + 1,
             i * 13 % 500,
             i % 100,
-            i % 4 == 0,
+            i.is_multiple_of(4),
         ));
         i += 1;
     }
