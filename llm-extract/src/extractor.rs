@@ -110,6 +110,11 @@ impl Extractor {
     }
 
     /// Nesting deeper than `depth` is an error (default 128).
+    ///
+    /// Any depth is safe to allow: the parser keeps its own stack and readers grow theirs on
+    /// the heap, so a reply nested 100,000 levels deep gives its value (or this error), never
+    /// a stack overflow. A `serde_json::Value` that deep is yours to drop in a loop, though:
+    /// its own `Drop` recurses (the README's "Deep input" section shows how).
     pub fn max_depth(mut self, depth: usize) -> Extractor {
         self.settings.max_depth = depth.max(1);
         self
@@ -252,7 +257,7 @@ impl Extractor {
         if !parsed.repairs.is_empty() || parsed.end != span.end {
             return None;
         }
-        let mut cx = Context::new();
+        let mut cx = Context::reading(text, parsed.node.span);
         let value = T::from_node(&parsed.node, &mut cx).ok()?;
         let (coercions, issues) = cx.into_parts();
         if !issues.is_empty() {

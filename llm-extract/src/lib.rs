@@ -4,7 +4,10 @@
 
 #[cfg(feature = "assert")]
 pub mod assert;
+#[cfg(feature = "parallel")]
+mod batch;
 pub mod coerce;
+mod deep;
 mod error;
 mod extractor;
 mod lex;
@@ -56,6 +59,12 @@ pub mod __private {
 #[doc(hidden)]
 pub mod __internal {
     pub use crate::parse::{parse, Parsed};
+
+    /// The parsed tree as a `serde_json::Value`, numbers as written in `text` (what was
+    /// parsed) when serde_json keeps numbers as text (feature `arbitrary_precision`).
+    pub fn to_value(parsed: &Parsed<'_>, text: &str) -> serde_json::Value {
+        parsed.node.to_value_in(text, 0)
+    }
 }
 
 /// `#[derive(Extract)]`: see [`Extract`](trait@Extract) and the crate docs for the attributes.
@@ -138,4 +147,31 @@ pub fn from_str_all<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
 /// ```
 pub fn extract<T: Extract>(text: &str) -> Result<Extracted<T>, Error> {
     DEFAULT.extract(text)
+}
+
+/// [`repair`] for each of `texts` on every core (feature `parallel`); the results are in the
+/// order of `texts`. See [`Extractor::repair_batch`] for the thread pool used.
+///
+/// ```
+/// let out = llm_extract::repair_batch(&["{'a': 1}", "[1, 2,]"]);
+/// assert_eq!(out[1].as_ref().unwrap(), &serde_json::json!([1, 2]));
+/// ```
+#[cfg(feature = "parallel")]
+pub fn repair_batch<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<Result<serde_json::Value, Error>> {
+    DEFAULT.repair_batch(texts)
+}
+
+/// [`from_str`] for each of `texts` on every core (feature `parallel`); the results are in
+/// the order of `texts`.
+///
+/// ```
+/// let out = llm_extract::from_str_batch::<u32, _>(&["42", "{\"n\": 7}", "none"]);
+/// assert_eq!(out[0].as_ref().ok(), Some(&42));
+/// assert!(out[2].is_err());
+/// ```
+#[cfg(feature = "parallel")]
+pub fn from_str_batch<T: Extract + Send, S: AsRef<str> + Sync>(
+    texts: &[S],
+) -> Vec<Result<T, Error>> {
+    DEFAULT.from_str_batch(texts)
 }

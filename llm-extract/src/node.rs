@@ -46,7 +46,11 @@ impl From<&serde_json::Number> for Number {
         } else if let Some(i) = n.as_i64() {
             Number::NegInt(i)
         } else {
-            Number::Float(n.as_f64().unwrap_or(f64::NAN))
+            // With `arbitrary_precision`, `as_f64` is `None` beyond f64's range (`1e400`).
+            Number::Float(
+                n.as_f64()
+                    .unwrap_or_else(|| n.to_string().parse::<f64>().unwrap_or(f64::NAN)),
+            )
         }
     }
 }
@@ -115,7 +119,7 @@ pub enum NodeKind<'a> {
 }
 
 /// A value found in the text, with its source span.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Node<'a> {
     /// The value.
     pub kind: NodeKind<'a>,
@@ -123,6 +127,18 @@ pub struct Node<'a> {
     pub span: Span,
     /// `false` when the input ended inside this value and repair closed it.
     pub complete: bool,
+}
+
+impl Clone for Node<'_> {
+    /// Clones level by level on a stack that grows on the heap when needed (a derived clone
+    /// would overflow on a deep tree).
+    fn clone(&self) -> Self {
+        crate::deep::grow(|| Node {
+            kind: self.kind.clone(),
+            span: self.span,
+            complete: self.complete,
+        })
+    }
 }
 
 impl<'a> Node<'a> {
@@ -155,6 +171,24 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// How deeply containers nest in this node: 0 for a scalar, 1 for `[1]`, 2 for `[[]]`.
+    pub(crate) fn depth(&self) -> usize {
+        // Iterative, so that a deep tree cannot overflow the stack.
+        let mut deepest = 0;
+        let mut stack = vec![(self, 0)];
+        while let Some((node, depth)) = stack.pop() {
+            match &node.kind {
+                NodeKind::Array(items) => stack.extend(items.iter().map(|n| (n, depth + 1))),
+                NodeKind::Object(entries) => {
+                    stack.extend(entries.iter().map(|e| (&e.value, depth + 1)))
+                }
+                _ => continue,
+            }
+            deepest = deepest.max(depth + 1);
+        }
+        deepest
+    }
+
     /// Whether this node and everything inside it is complete.
     pub fn is_complete_deep(&self) -> bool {
         // Iterative, so that a deep tree cannot overflow the stack.
@@ -180,11 +214,22 @@ impl<'a> Node<'a> {
     /// assert_eq!(node.to_value(), serde_json::json!({"a": [1, "x"]}));
     /// ```
     pub fn to_value(&self) -> serde_json::Value {
-        to_value_iterative(self)
+        to_value_iterative(self, Source::None)
+    }
+
+    /// [`Node::to_value`], with numbers as written in `source` (the text `source.1` bytes
+    /// into the original, which the spans point into) when serde_json keeps numbers as text
+    /// (feature `arbitrary_precision`): `1e400` and integers beyond `u64` stay exact.
+    pub(crate) fn to_value_in(&self, source: &str, offset: usize) -> serde_json::Value {
+        to_value_iterative(self, Source::Text(source, offset))
     }
 
     /// A node tree for an existing `serde_json::Value` (spans are empty).
     pub fn from_value(value: &serde_json::Value) -> Node<'static> {
+        crate::deep::grow(|| Node::from_value_here(value))
+    }
+
+    fn from_value_here(value: &serde_json::Value) -> Node<'static> {
         use serde_json::Value;
         let kind = match value {
             Value::Null => NodeKind::Null,
@@ -356,12 +401,114 @@ impl Drop for Node<'_> {
     }
 }
 
-fn scalar_to_value(kind: &NodeKind<'_>) -> serde_json::Value {
+impl<'a> Entry<'a> {
+    pub(crate) fn take_value(&mut self) -> Node<'a> {
+        std::mem::replace(&mut self.value, Node::new(NodeKind::Null, Span::default()))
+    }
+}
+
+/// The text a tree's spans point into, if known: `(text, offset of its first byte)`.
+#[derive(Clone, Copy)]
+enum Source<'s> {
+    None,
+    // Built only when serde_json keeps numbers as text (feature `arbitrary_precision`).
+    #[cfg_attr(not(feature = "arbitrary_precision"), allow(dead_code))]
+    Text(&'s str, usize),
+}
+
+fn scalar_to_value(node: &Node<'_>, source: Source<'_>) -> serde_json::Value {
+    match (&node.kind, source) {
+        (NodeKind::Number(n), Source::Text(text, offset)) => {
+            number_value_in(*n, node.span, text, offset)
+        }
+        (kind, _) => kind_to_value(kind),
+    }
+}
+
+/// The number read as `n` at `span`, as a `serde_json::Value`; with serde_json's
+/// `arbitrary_precision`, exactly as written in `text` (which starts `offset` bytes into the
+/// original the span points into): `1e400` stays `1e+400` (serde_json's spelling), an integer
+/// beyond `u64` keeps every digit, `1.50` stays `1.50`.
+pub(crate) fn number_value_in(
+    n: Number,
+    span: Span,
+    text: &str,
+    offset: usize,
+) -> serde_json::Value {
+    #[cfg(feature = "arbitrary_precision")]
+    {
+        let written = span
+            .start
+            .checked_sub(offset)
+            .zip(span.end.checked_sub(offset))
+            .and_then(|(start, end)| text.get(start..end));
+        if let Some(exact) = written.and_then(|w| exact_number(w, n)) {
+            return serde_json::Value::Number(exact);
+        }
+    }
+    #[cfg(not(feature = "arbitrary_precision"))]
+    let _ = (span, text, offset);
+    number_value(n)
+}
+
+/// `written` (a number token as the parser read it, standard or not: `+1_000`, `.5`, `5.`)
+/// as the JSON number it stands for, kept as text; `None` unless it is the number `read`
+/// (a span pointing elsewhere, as in a document decoded from a string, is not trusted).
+#[cfg(feature = "arbitrary_precision")]
+fn exact_number(written: &str, read: Number) -> Option<serde_json::Number> {
+    let (sign, rest) = match written.as_bytes().first()? {
+        b'-' => ("-", &written[1..]),
+        b'+' => ("", &written[1..]),
+        _ => ("", written),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let int = int.replace('_', "");
+    if !digits(&int)
+        || !frac.is_none_or(digits)
+        || (int.is_empty() && frac.is_none_or(str::is_empty))
+    {
+        return None; // hexadecimal, `Infinity`, `NaN`: not written as a JSON number
+    }
+    let int = match int.trim_start_matches('0') {
+        "" => "0",
+        trimmed => trimmed,
+    };
+    let frac = match frac {
+        Some("") => ".0".to_string(), // `5.` is the float 5.0
+        Some(f) => format!(".{f}"),
+        None => String::new(),
+    };
+    // `1e` or `1e-` with no digits (cut off): the parser ignored the exponent.
+    let exponent = if exponent.bytes().any(|b| b.is_ascii_digit()) {
+        exponent
+    } else {
+        ""
+    };
+    let json = format!("{sign}{int}{frac}{exponent}");
+    let value: f64 = json.parse().ok()?;
+    let same = value == read.as_f64();
+    same.then(|| json.parse().ok()).flatten()
+}
+
+fn number_value(n: Number) -> serde_json::Value {
+    n.to_json()
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+fn kind_to_value(kind: &NodeKind<'_>) -> serde_json::Value {
     use serde_json::Value;
     match kind {
         NodeKind::Null => Value::Null,
         NodeKind::Bool(b) => Value::Bool(*b),
-        NodeKind::Number(n) => n.to_json().map_or(Value::Null, Value::Number),
+        NodeKind::Number(n) => number_value(*n),
         NodeKind::String(s) => Value::String(s.text.to_string()),
         NodeKind::Array(_) => Value::Array(Vec::new()),
         NodeKind::Object(_) => Value::Object(serde_json::Map::new()),
@@ -369,7 +516,7 @@ fn scalar_to_value(kind: &NodeKind<'_>) -> serde_json::Value {
 }
 
 /// Converts without recursion: containers are built on an explicit stack.
-fn to_value_iterative(root: &Node<'_>) -> serde_json::Value {
+fn to_value_iterative(root: &Node<'_>, source: Source<'_>) -> serde_json::Value {
     use serde_json::Value;
     enum Open<'n, 'a> {
         Array(Vec<Value>, std::slice::Iter<'n, Node<'a>>),
@@ -379,7 +526,7 @@ fn to_value_iterative(root: &Node<'_>) -> serde_json::Value {
             Option<String>,
         ),
     }
-    fn open<'n, 'a>(node: &'n Node<'a>) -> Result<Open<'n, 'a>, Value> {
+    fn open<'n, 'a>(node: &'n Node<'a>, source: Source<'_>) -> Result<Open<'n, 'a>, Value> {
         match &node.kind {
             NodeKind::Array(items) => {
                 Ok(Open::Array(Vec::with_capacity(items.len()), items.iter()))
@@ -387,10 +534,10 @@ fn to_value_iterative(root: &Node<'_>) -> serde_json::Value {
             NodeKind::Object(entries) => {
                 Ok(Open::Object(serde_json::Map::new(), entries.iter(), None))
             }
-            other => Err(scalar_to_value(other)),
+            _ => Err(scalar_to_value(node, source)),
         }
     }
-    let mut stack = match open(root) {
+    let mut stack = match open(root, source) {
         Ok(frame) => vec![frame],
         Err(scalar) => return scalar,
     };
@@ -415,7 +562,7 @@ fn to_value_iterative(root: &Node<'_>) -> serde_json::Value {
             }),
         };
         match next {
-            Some(child) => match open(child) {
+            Some(child) => match open(child, source) {
                 Ok(frame) => stack.push(frame),
                 Err(scalar) => done = Some(scalar),
             },

@@ -16,7 +16,7 @@
 
 use std::cmp::Reverse;
 
-use crate::coerce::{Context, Extract};
+use crate::coerce::{Context, Extract, Failed};
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extracted;
 use crate::locate::{Candidate, Form, Origin};
@@ -84,7 +84,7 @@ pub(crate) fn best<T: Extract>(
     candidates: &[Candidate],
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Error> {
-    let mut choice = Choice::new(settings.tie_break);
+    let mut choice = Choice::new(settings);
     // Values cut off by the end of the text that the type recognized but that did not fit.
     let mut recognized: Vec<Span> = Vec::new();
     for candidate in candidates {
@@ -106,10 +106,11 @@ pub(crate) fn best<T: Extract>(
             }
         };
         let weak = prose_braces(candidate, &parsed);
+        let depth = crate::deep::drop_depth(&parsed.node, settings.max_depth);
         let read = read::<T>(text, parsed, paths)
             .or_else(|unread| literal_reading(settings, text, candidate, paths).ok_or(unread));
         match read {
-            Ok(extracted) => choice.offer(extracted.report.score, candidate, extracted),
+            Ok(extracted) => choice.offer(extracted.report.score, candidate, extracted, depth),
             Err(unread) if !weak => {
                 if candidate.form == Form::Unclosed && unread.matched > 0 {
                     recognized.push(candidate.span);
@@ -190,7 +191,7 @@ fn read_text<T: Extract>(
             .iter()
             .any(|c| c.kind == CoercionKind::WrappedInStruct);
         if !wrapped {
-            choice.offer(extracted.report.score, candidate, extracted);
+            choice.offer(extracted.report.score, candidate, extracted, 0);
         }
     }
 }
@@ -256,7 +257,7 @@ pub(crate) fn best_value(
     text: &str,
     candidates: &[Candidate],
 ) -> Result<serde_json::Value, Error> {
-    let mut choice = Choice::new(settings.tie_break);
+    let mut choice = Choice::new(settings);
     for candidate in candidates {
         if candidate.form == Form::Text {
             continue; // schema-less: prose is not a value
@@ -275,7 +276,7 @@ pub(crate) fn best_value(
             let slice = &text[candidate.span.start..candidate.span.end];
             if let Some(value) = parse::strict(slice, settings.max_depth) {
                 if !value.is_string() {
-                    choice.offer(candidate.base_cost, candidate, value);
+                    choice.offer(candidate.base_cost, candidate, value, settings.max_depth);
                     continue;
                 }
             }
@@ -289,7 +290,7 @@ pub(crate) fn best_value(
             }
             Ok(parsed) => {
                 let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
-                choice.offer(score, candidate, parsed.value);
+                choice.offer(score, candidate, parsed.value, settings.max_depth);
             }
             Err(e) => choice.failures.refused(e, candidate.span),
         }
@@ -359,12 +360,12 @@ pub(crate) fn every_item<T: Extract>(
             }
         };
         if let NodeKind::Array(_) = parsed.node.kind {
-            if let Ok(items) = value_of::<Vec<T>>(&parsed.node) {
+            if let Ok(items) = value_of::<Vec<T>>(text, &parsed.node) {
                 out.extend(items);
                 continue;
             }
         }
-        match value_of::<T>(&parsed.node) {
+        match value_of::<T>(text, &parsed.node) {
             Ok(item) => out.push(item),
             Err(_) if prose_braces(candidate, &parsed) => {}
             Err(unread) => failures.unread(unread, candidate.span),
@@ -376,15 +377,20 @@ pub(crate) fn every_item<T: Extract>(
     Ok(out)
 }
 
-/// A `T` from `node` without a report, or what stopped it.
-fn value_of<T: Extract>(node: &Node<'_>) -> Result<T, Unread> {
-    let mut cx = Context::new();
+/// A `T` from `node` (read from `text`) without a report, or what stopped it.
+fn value_of<T: Extract>(text: &str, node: &Node<'_>) -> Result<T, Unread> {
+    let mut cx = Context::reading(text, node.span);
     let result = T::from_node(node, &mut cx);
     let matched = cx.matched();
     let (_, issues) = cx.into_parts();
     match result {
         Ok(value) if issues.is_empty() => Ok(value),
-        _ => Err(Unread { issues, matched }),
+        Ok(value) => {
+            // Built, but a rule failed: dropped on a stack as deep as the value may need.
+            crate::deep::discard(value, crate::deep::drop_depth(node, usize::MAX));
+            Err(Unread { issues, matched })
+        }
+        Err(Failed) => Err(Unread { issues, matched }),
     }
 }
 
@@ -422,15 +428,16 @@ pub(crate) struct Choice<V> {
 /// A reading that fits, and what the choice compares.
 struct Offer<V> {
     score: u32,
+    depth: usize,
     explicit: bool,
     span: Span,
     value: V,
 }
 
 impl<V> Choice<V> {
-    pub fn new(tie_break: TieBreak) -> Choice<V> {
+    pub fn new(settings: &Settings) -> Choice<V> {
         Choice {
-            tie_break,
+            tie_break: settings.tie_break,
             best: None,
             failures: Failures::default(),
         }
@@ -442,8 +449,9 @@ impl<V> Choice<V> {
         self.best.as_ref().is_some_and(|b| b.score < base_cost)
     }
 
-    /// A reading of `candidate` that fits, with its total `score`.
-    pub fn offer(&mut self, score: u32, candidate: &Candidate, value: V) {
+    /// A reading of `candidate` that fits, with its total `score`; `depth` bounds how deep the
+    /// value is nested, for dropping it safely if it loses (see [`crate::deep::discard`]).
+    pub fn offer(&mut self, score: u32, candidate: &Candidate, value: V, depth: usize) {
         let explicit = candidate.origin == Origin::Explicit;
         let span = candidate.span;
         let wins = match &self.best {
@@ -452,13 +460,21 @@ impl<V> Choice<V> {
             Some(b) if explicit != b.explicit => explicit,
             Some(b) => self.tie_break.prefers(span, b.span),
         };
-        if wins {
-            self.best = Some(Offer {
+        // The value that loses may be nested deeply (a raised `max_depth`): dropped safely.
+        let beaten = if wins {
+            let offer = Offer {
                 score,
+                depth,
                 explicit,
                 span,
                 value,
-            });
+            };
+            self.best.replace(offer).map(|b| (b.value, b.depth))
+        } else {
+            Some((value, depth))
+        };
+        if let Some((beaten, depth)) = beaten {
+            crate::deep::discard(beaten, depth);
         }
     }
 
@@ -585,7 +601,7 @@ pub(crate) fn read<T: Extract>(
     parsed: Parsed<'_>,
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Unread> {
-    let mut cx = Context::new();
+    let mut cx = Context::reading(text, parsed.node.span);
     let result = T::from_node(&parsed.node, &mut cx);
     let matched = cx.matched();
     let (coercions, issues) = cx.into_parts();
@@ -610,7 +626,12 @@ pub(crate) fn read<T: Extract>(
                 thoughts: Vec::new(),
             })
         }
-        _ => Err(Unread { issues, matched }),
+        Ok(value) => {
+            // Built, but a rule failed: dropped on a stack as deep as the value may need.
+            crate::deep::discard(value, crate::deep::drop_depth(&parsed.node, usize::MAX));
+            Err(Unread { issues, matched })
+        }
+        Err(Failed) => Err(Unread { issues, matched }),
     }
 }
 
@@ -668,7 +689,7 @@ pub(crate) fn parse_candidate_value(
         let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
         return Ok(parse::ParsedValue {
             complete: parsed.node.is_complete_deep(),
-            value: parsed.node.to_value(),
+            value: parsed.node.to_value_in(text, 0),
             repairs: parsed.repairs,
             end: parsed.end,
         });

@@ -12,13 +12,17 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    // Written from another thread: `--jsonl` streams, so it writes output while input is
+    // still coming, and a full output pipe nobody reads would stop it reading.
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        // The command may exit without reading everything (bad usage): not an error here.
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
 }
 
 fn stdout(o: &Output) -> String {
@@ -333,4 +337,188 @@ fn invalid_utf8_input_is_warned_about_and_reported_as_a_repair() {
     );
     assert!(err.contains("InvalidUtf8 at $ (bytes 8..11)"), "{err}");
     assert!(err.contains("1 repair(s), score 2"), "{err}");
+}
+
+#[test]
+fn deep_input_is_printed_or_is_the_depth_error_never_an_abort() {
+    const LEVELS: usize = 100_000;
+    let arrays = format!("{}1{}", "[".repeat(LEVELS), "]".repeat(LEVELS));
+    let objects = format!("{}1{}", "{\"a\":".repeat(LEVELS), "}".repeat(LEVELS));
+    for text in [&arrays, &objects] {
+        let o = run(&["repair", "--max-depth", "1000000"], text);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o) == format!("{text}\n"), "the value changed");
+        // Damaged: in a fence, the closers missing. (Not a repair on every level: each
+        // repair records its path, which makes that quadratic in the depth.)
+        let messy = format!("```json\n{}", &text[..text.len() - LEVELS]);
+        let o = run(&["repair", "--max-depth", "1000000"], &messy);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o) == format!("{text}\n"), "the value changed");
+        let line = serde_json::to_string(text.as_str()).unwrap();
+        let o = run(&["repair", "--jsonl", "--max-depth", "1000000"], &line);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o) == format!("{text}\n"), "the value changed");
+    }
+    let o = run(&["repair"], &arrays);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("nesting deeper than 128 levels"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Replies of several kinds, each naming its line, so output in the wrong order shows.
+fn numbered_replies(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            let reply = match i % 4 {
+                0 => format!("{{\"line\": {i}}}"),
+                1 => format!("Sure!\n```json\n{{'line': {i}, 'ok': True,}}\n```"),
+                2 => format!("nothing at line {i}"),
+                _ => format!("[{i}, {{\"a\": [1, 2"),
+            };
+            serde_json::to_string(&reply).unwrap()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn jsonl_on_several_threads_keeps_the_input_order() {
+    // More lines than one chunk holds.
+    let input = numbered_replies(10_000);
+    let one = run(&["repair", "--jsonl", "--jobs", "1"], &input);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    let lines: Vec<serde_json::Value> = stdout(&one)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 10_000);
+    for (i, line) in lines.iter().enumerate() {
+        match i % 4 {
+            0 => assert_eq!(line, &serde_json::json!({ "line": i })),
+            1 => assert_eq!(line, &serde_json::json!({ "line": i, "ok": true })),
+            2 => assert!(line["error"].as_str().unwrap().contains("no JSON found")),
+            _ => assert_eq!(line, &serde_json::json!([i, {"a": [1, 2]}])),
+        }
+    }
+    for jobs in ["2", "3"] {
+        let many = run(&["repair", "--jsonl", "--jobs", jobs], &input);
+        assert_eq!(many.status.code(), Some(0), "{}", stderr(&many));
+        assert!(
+            many.stdout == one.stdout,
+            "--jobs {jobs} changed the output"
+        );
+    }
+    // The default (one thread per core) too, and from a file.
+    let path = std::env::temp_dir().join(format!("llm-extract-jsonl-{}.jsonl", std::process::id()));
+    std::fs::write(&path, &input).unwrap();
+    let from_file = run(&["repair", "--jsonl", path.to_str().unwrap()], "");
+    std::fs::remove_file(&path).unwrap();
+    assert!(from_file.stdout == one.stdout);
+}
+
+#[test]
+fn jobs_is_a_positive_count_with_jsonl_only() {
+    for args in [
+        &["repair", "--jobs", "2"][..],
+        &["repair", "--jsonl", "--jobs", "0"],
+        &["repair", "--jsonl", "--jobs", "many"],
+    ] {
+        let o = run(args, "\"[1]\"\n");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+    let o = run(&["repair", "--jsonl", "/no/such/file.jsonl"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "llm-extract: cannot read /no/such/file.jsonl: No such file or directory\n"
+    );
+}
+
+#[test]
+fn jsonl_output_comes_as_lines_arrive() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["repair", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if send.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    for i in 0..3 {
+        writeln!(
+            stdin,
+            "{}",
+            serde_json::to_string(&format!("{{'n': {i},}}")).unwrap()
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        // The input is still open: the answer must not wait for the end of it.
+        let line = receive
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("an output line while the input is still open");
+        assert_eq!(line, format!("{{\"n\":{i}}}"));
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    reader.join().unwrap();
+}
+
+#[test]
+fn invalid_utf8_in_jsonl_is_warned_about_once() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(["repair", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"\"[1]\"\n\"['x\xff']\"\n\"['\xfe\xfe', 'y\xc3']\"\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "[1]\n[\"x\u{fffd}\"]\n[\"\u{fffd}\u{fffd}\",\"y\u{fffd}\"]\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "llm-extract: warning: the input is not valid UTF-8 at byte 10 (and 3 more places); read as U+FFFD\n"
+    );
+}
+
+#[cfg(feature = "arbitrary_precision")]
+#[test]
+fn numbers_beyond_u64_and_f64_are_printed_as_written() {
+    let text = "Sure: {'big': 123456789012345678901234567890, 'huge': 1e400, 'f': 1.50,}";
+    let o = run(&["repair"], text);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"big\":123456789012345678901234567890,\"huge\":1e+400,\"f\":1.50}\n"
+    );
+    let o = run(
+        &["repair", "--jsonl"],
+        &serde_json::to_string(text).unwrap(),
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"big\":123456789012345678901234567890,\"huge\":1e+400,\"f\":1.50}\n"
+    );
 }

@@ -71,6 +71,10 @@ pub struct Context {
     /// variants named (abandoned readings included). When no candidate fits, the one that
     /// matched most is the one whose issues are reported.
     matched: u32,
+    /// The text the nodes' spans point into and its offset in the original, so a
+    /// `serde_json::Value` target keeps numbers as written (feature `arbitrary_precision`).
+    #[cfg(feature = "arbitrary_precision")]
+    source: Option<(Box<str>, usize)>,
 }
 
 /// How many times one node may be wrapped inside itself (`5` as `[[5]]` is two).
@@ -84,6 +88,39 @@ impl Context {
     /// A fresh context at the root path.
     pub fn new() -> Context {
         Context::default()
+    }
+
+    /// A fresh context for reading a tree parsed from `text`, whose root spans `span`. With
+    /// the feature `arbitrary_precision`, [`Context::json_value`] then gives numbers as
+    /// written (the spanned text is copied); otherwise this is [`Context::new`].
+    pub(crate) fn reading(text: &str, span: Span) -> Context {
+        #[cfg(feature = "arbitrary_precision")]
+        {
+            let source = text
+                .get(span.start..span.end)
+                .map(|t| (Box::from(t), span.start));
+            Context {
+                source,
+                ..Context::default()
+            }
+        }
+        #[cfg(not(feature = "arbitrary_precision"))]
+        {
+            let _ = (text, span);
+            Context::default()
+        }
+    }
+
+    /// `node` as a `serde_json::Value` (what a `Value` target reads). With the feature
+    /// `arbitrary_precision` and a context made for the text the node was parsed from,
+    /// numbers are exactly as written (`1e400`, integers beyond `u64`); otherwise as
+    /// [`Node::to_value`] gives them.
+    pub fn json_value(&self, node: &Node<'_>) -> serde_json::Value {
+        #[cfg(feature = "arbitrary_precision")]
+        if let Some((text, offset)) = &self.source {
+            return node.to_value_in(text, *offset);
+        }
+        node.to_value()
     }
 
     /// A fresh context with `mode` in force.
@@ -126,13 +163,18 @@ impl Context {
     }
 
     /// Runs `f` one level deeper, at `segment`.
+    ///
+    /// This and the other ways one level deeper ([`Context::at_field`],
+    /// [`Context::at_index`]) are where a recursive type's reader checks the call stack: when
+    /// it runs low, `f` runs on a stack segment allocated on the heap, so input nested as deep
+    /// as `max_depth` allows is read without overflowing, whatever the thread's stack size.
     #[inline]
     pub fn at<R>(&mut self, segment: Segment, f: impl FnOnce(&mut Context) -> R) -> R {
         self.path.push(match segment {
             Segment::Key(key) => Step::Key(key),
             Segment::Index(i) => Step::Index(i),
         });
-        let out = f(self);
+        let out = crate::deep::grow(|| f(self));
         self.path.pop();
         out
     }
@@ -141,7 +183,7 @@ impl Context {
     #[inline]
     pub fn at_field<R>(&mut self, name: &'static str, f: impl FnOnce(&mut Context) -> R) -> R {
         self.path.push(Step::Field(name));
-        let out = f(self);
+        let out = crate::deep::grow(|| f(self));
         self.path.pop();
         out
     }
@@ -150,7 +192,7 @@ impl Context {
     #[inline]
     pub fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Context) -> R) -> R {
         self.path.push(Step::Index(index));
-        let out = f(self);
+        let out = crate::deep::grow(|| f(self));
         self.path.pop();
         out
     }
@@ -261,7 +303,7 @@ impl Context {
         }
         let address = node as *const Node<'_> as usize;
         self.wraps.push(address);
-        let out = read(self);
+        let out = crate::deep::grow(|| read(self));
         self.wraps.pop();
         Some(out)
     }

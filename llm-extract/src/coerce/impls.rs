@@ -669,8 +669,8 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
 impl Extract for serde_json::Value {
     const FROM_PROSE: bool = false;
 
-    fn from_node(node: &Node<'_>, _cx: &mut Context) -> Result<Self, Failed> {
-        Ok(node.to_value())
+    fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
+        Ok(cx.json_value(node))
     }
 
     fn from_missing() -> Option<Self> {
@@ -685,7 +685,7 @@ impl Extract for serde_json::Map<String, serde_json::Value> {
         let decoded = as_container(node, cx);
         let node: &Node<'_> = &decoded;
         match &node.kind {
-            NodeKind::Object(_) => match node.to_value() {
+            NodeKind::Object(_) => match cx.json_value(node) {
                 serde_json::Value::Object(map) => Ok(map),
                 _ => Err(cx.mismatch("an object", node)),
             },

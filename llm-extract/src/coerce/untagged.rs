@@ -64,7 +64,9 @@ impl<T> Untagged<T> {
             return;
         }
         let start = cx.checkpoint();
-        let result = read(cx);
+        // A reading may read the same node again as the enum (`A(Box<Self>)`), up to the
+        // readings budget deep, without going one level down in the path: check the stack.
+        let result = crate::deep::grow(|| read(cx));
         let cost = cx.cost_since(start);
         let clean = !cx.failed_since(start);
         let (coercions, issues) = cx.take_since(start);

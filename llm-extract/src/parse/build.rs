@@ -11,8 +11,9 @@ pub(crate) trait Build<'a> {
     type Value;
     /// An object being filled.
     type Object: Default;
-    /// A scalar (null, boolean, number or string) node as a value.
-    fn scalar(node: Node<'a>) -> Self::Value;
+    /// A scalar (null, boolean, number or string) node as a value; `text` is what its span
+    /// points into.
+    fn scalar(node: Node<'a>, text: &'a str) -> Self::Value;
     /// A finished array.
     fn array(items: Vec<Self::Value>, span: Span, complete: bool) -> Self::Value;
     /// A finished object.
@@ -30,7 +31,7 @@ impl<'a> Build<'a> for Tree {
     type Value = Node<'a>;
     type Object = Vec<Entry<'a>>;
 
-    fn scalar(node: Node<'a>) -> Node<'a> {
+    fn scalar(node: Node<'a>, _: &'a str) -> Node<'a> {
         node
     }
 
@@ -70,12 +71,12 @@ impl<'a> Build<'a> for Json {
     type Value = serde_json::Value;
     type Object = serde_json::Map<String, serde_json::Value>;
 
-    fn scalar(mut node: Node<'a>) -> serde_json::Value {
+    fn scalar(mut node: Node<'a>, text: &'a str) -> serde_json::Value {
         use serde_json::Value;
         match std::mem::replace(&mut node.kind, NodeKind::Null) {
             NodeKind::Null => Value::Null,
             NodeKind::Bool(b) => Value::Bool(b),
-            NodeKind::Number(n) => n.to_json().map_or(Value::Null, Value::Number),
+            NodeKind::Number(n) => crate::node::number_value_in(n, node.span, text, 0),
             NodeKind::String(s) => Value::String(s.text.into_owned()),
             // Containers never come through here; keep them whole if they ever do.
             kind => Node {

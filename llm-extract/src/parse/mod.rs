@@ -697,7 +697,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         };
         self.open_objects -= 1;
         self.repair(RepairKind::SetAsArray, Span::new(start, start + 1));
-        let item = B::scalar(Node::new(NodeKind::String(key), key_span));
+        let item = B::scalar(Node::new(NodeKind::String(key), key_span), self.text);
         self.stack.push(Frame::Array {
             start,
             items: vec![item],
@@ -777,7 +777,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
 
     /// A scalar node attached like any value.
     fn push_scalar(&mut self, node: Node<'a>) -> Option<Done<B::Value>> {
-        self.push_value(B::scalar(node))
+        self.push_value(B::scalar(node, self.text))
     }
 
     /// Closes containers for the bracket `b` at `self.pos`. Returns the document when the root

@@ -1,5 +1,10 @@
 //! `llm-extract repair`: the repaired JSON of a model reply, for shells and CI.
 
+mod batch;
+mod output;
+
+use output::{dispose, render};
+
 use llm_extract::{Category, Extracted, Extractor, Issue, Position, Repair, RepairKind, Span};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -24,6 +29,11 @@ pub struct Args {
     /// none, with the reason on stderr as `llm-extract: input line N: <reason>`
     #[arg(long)]
     jsonl: bool,
+    /// With --jsonl: repair lines on this many threads (default: one per core); the output
+    /// keeps the input's order
+    #[arg(long, value_name = "N", requires = "jsonl",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    jobs: Option<usize>,
     /// Text right after this marker is looked at first (repeatable)
     #[arg(long, value_name = "TEXT")]
     marker: Vec<String>,
@@ -57,6 +67,17 @@ impl Args {
 
 /// Runs the command; see the module docs for the exit status.
 pub fn run(args: Args) -> ExitCode {
+    let extractor = args.extractor();
+    if args.jsonl {
+        let (input, source) = match open_input(args.file.as_ref()) {
+            Ok(opened) => opened,
+            Err((e, source)) => {
+                eprintln!("llm-extract: cannot read {source}: {}", io_reason(&e));
+                return ExitCode::from(2);
+            }
+        };
+        return batch::run(&extractor, input, &source, &args);
+    }
     let Input {
         text: input,
         invalid,
@@ -71,10 +92,8 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    warn_invalid_utf8(&invalid);
-    let extractor = args.extractor();
-    if args.jsonl {
-        return batch(&extractor, &input, &args);
+    if let Some((_, first)) = invalid.first() {
+        warn_invalid_utf8(*first, invalid.len());
     }
     let result = if args.all {
         extractor
@@ -103,8 +122,10 @@ pub fn run(args: Args) -> ExitCode {
     };
     match result {
         Ok(value) => {
+            let text = render(&value, args.pretty);
+            dispose(value);
             let mut out = io::stdout().lock();
-            match writeln!(out, "{}", render(&value, args.pretty)).and_then(|()| out.flush()) {
+            match writeln!(out, "{text}").and_then(|()| out.flush()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => output_failed(&e),
             }
@@ -114,46 +135,6 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// One output line per input line, in order, so that output line N answers input line N:
-/// the best value (with `all`, the array of every value), or an empty line when there is
-/// none, its reason on stderr as `llm-extract: input line N: <reason>`. An empty line is
-/// never a JSON value, so a failure cannot be mistaken for a reply of any shape (a reply can
-/// be `{"error": ".."}` or `null`), and a bad line never stops the batch.
-fn batch(extractor: &Extractor, input: &str, args: &Args) -> ExitCode {
-    let mut out = io::stdout().lock();
-    for (n, line) in input.lines().enumerate() {
-        let written = match batch_line(extractor, line, args) {
-            Ok(value) => writeln!(out, "{value}"),
-            Err(reason) => {
-                // Not being able to report a reason must not stop the batch either.
-                let _ = writeln!(io::stderr(), "llm-extract: input line {}: {reason}", n + 1);
-                writeln!(out)
-            }
-        };
-        if let Err(e) = written {
-            return output_failed(&e);
-        }
-    }
-    match out.flush() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => output_failed(&e),
-    }
-}
-
-/// The value of one `--jsonl` input line, or why there is none.
-fn batch_line(extractor: &Extractor, line: &str, args: &Args) -> Result<serde_json::Value, String> {
-    if line.trim().is_empty() {
-        return Err("empty (expected a JSON string)".to_string());
-    }
-    let raw = raw_text(line).map_err(|why| format!("not a JSON string: {why}"))?;
-    let value = if args.all {
-        extractor.repair_all(&raw).map(serde_json::Value::Array)
-    } else {
-        extractor.repair(&raw)
-    };
-    value.map_err(|e| one_line(&e, &raw, args))
 }
 
 /// A reader that closed the pipe (`| head`) ends the run quietly; any other failure to write
@@ -193,14 +174,6 @@ fn raw_text(line: &str) -> Result<String, String> {
                 .unwrap_or(&text);
             Err(format!("{reason} at column {}", e.column()))
         }
-    }
-}
-
-fn render(value: &serde_json::Value, pretty: bool) -> String {
-    if pretty {
-        serde_json::to_string_pretty(value).unwrap_or_default()
-    } else {
-        value.to_string()
     }
 }
 
@@ -287,6 +260,23 @@ struct Input {
     invalid: Vec<(Span, usize)>,
 }
 
+/// The input to stream (`--jsonl`) and how to name it in an error; or why it cannot be
+/// opened, with that name.
+type Opened = (Box<dyn Read + Send>, String);
+
+fn open_input(file: Option<&PathBuf>) -> Result<Opened, (io::Error, String)> {
+    match file {
+        Some(path) if path.as_os_str() != "-" => {
+            let source = path.display().to_string();
+            match std::fs::File::open(path) {
+                Ok(f) => Ok((Box::new(f), source)),
+                Err(e) => Err((e, source)),
+            }
+        }
+        _ => Ok((Box::new(io::stdin()), "standard input".to_string())),
+    }
+}
+
 fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
     let mut bytes = Vec::new();
     match file {
@@ -320,12 +310,10 @@ fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
     Ok(Input { text, invalid })
 }
 
-/// One line on stderr when the input was not valid UTF-8: where, and what was done.
-fn warn_invalid_utf8(invalid: &[(Span, usize)]) {
-    let Some((_, first)) = invalid.first() else {
-        return;
-    };
-    let more = match invalid.len() - 1 {
+/// One line on stderr when the input was not valid UTF-8: where first (a byte offset), in
+/// how many places, and what was done.
+fn warn_invalid_utf8(first: usize, places: usize) {
+    let more = match places.saturating_sub(1) {
         0 => String::new(),
         1 => " (and 1 more place)".to_string(),
         n => format!(" (and {n} more places)"),

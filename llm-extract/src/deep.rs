@@ -1,0 +1,76 @@
+//! Deep input never aborts: the few places that recurse once per level of nesting run on a
+//! call stack grown on the heap when the thread's own runs low.
+//!
+//! The parser and the tree's own walks (`Node::to_value`, `into_owned`, its `Drop`) use an
+//! explicit stack and need none of this. What recurses is reading into a type: a recursive
+//! derived type (`struct Comment { replies: Vec<Comment> }`) calls `from_node` once per level,
+//! through [`Context::at_field`](crate::coerce::Context::at_field) and its siblings, which is
+//! where the stack is checked. A value nested 100,000 levels deep is read on any thread,
+//! including a test thread's 2 MiB stack; what bounds the depth is `Extractor::max_depth`, a
+//! policy, not the stack size.
+
+/// Room that must be left on the stack before one more level is read. Between two checks a
+/// reader runs a bounded amount of code (one derived `from_node`, the field helpers, a
+/// validation rule), which fits in this with a wide margin even in a debug build.
+const RED_ZONE: usize = 256 * 1024;
+
+/// Size of each stack segment allocated when the red zone is reached. Memory is committed
+/// only as the segment is used; it is freed when the level that needed it returns.
+const SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Runs `f` where at least [`RED_ZONE`] bytes of stack are left: on the current stack when
+/// they are there (one comparison), else on a fresh segment.
+#[inline]
+pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
+/// Drops a `serde_json::Value` without recursion. `Value`'s own `Drop` recurses once per
+/// level and overflows the stack somewhere beyond 10,000 levels; a value that may be that
+/// deep (only when `max_depth` was raised) is taken apart here instead.
+pub(crate) fn drop_value(value: serde_json::Value) {
+    use serde_json::Value;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// Stack a value's drop glue needs per level of the tree it was read from, with a wide margin:
+/// a debug build's `drop_in_place` frames for `Vec<Value>` nesting take about a quarter of 512
+/// bytes, and a value may nest up to three levels per level of its tree (a single value read
+/// as a list of lists).
+const DROP_BYTES_PER_LEVEL: usize = 1024;
+
+/// Trees up to this depth give values whose drop fits on any thread's stack without growing it.
+const SHALLOW: usize = 1024;
+
+/// How deep the tree under `node` is, as far as dropping what was read from it is concerned:
+/// the depth limit itself when that is small (no walk), else the tree's real depth.
+pub(crate) fn drop_depth(node: &crate::node::Node<'_>, max_depth: usize) -> usize {
+    if max_depth <= SHALLOW {
+        max_depth
+    } else {
+        node.depth()
+    }
+}
+
+/// Drops a value read from a tree `depth` levels deep (see [`drop_depth`]) that the caller
+/// does not return (a candidate that lost, a reading that failed). Drop glue recurses once per
+/// level: `serde_json::Value`'s does, and so does a derived type's. Past [`SHALLOW`] levels
+/// (only when `max_depth` was raised) it runs on a stack sized for that depth, allocated only
+/// if the current one is too small; memory is committed only as the drop uses it.
+pub(crate) fn discard<T>(value: T, depth: usize) {
+    if depth <= SHALLOW {
+        drop(value);
+        return;
+    }
+    let needed = depth
+        .saturating_add(64)
+        .saturating_mul(DROP_BYTES_PER_LEVEL);
+    stacker::maybe_grow(needed, needed, || drop(value));
+}
