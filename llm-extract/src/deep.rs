@@ -25,21 +25,6 @@ pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
-/// Drops a `serde_json::Value` without recursion. `Value`'s own `Drop` recurses once per
-/// level and overflows the stack somewhere beyond 10,000 levels; a value that may be that
-/// deep (only when `max_depth` was raised) is taken apart here instead.
-pub(crate) fn drop_value(value: serde_json::Value) {
-    use serde_json::Value;
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
 /// Stack a value's drop glue needs per level of the tree it was read from, with a wide margin:
 /// a debug build's `drop_in_place` frames for `Vec<Value>` nesting take about a quarter of 512
 /// bytes, and a value may nest up to three levels per level of its tree (a single value read

@@ -401,12 +401,6 @@ impl Drop for Node<'_> {
     }
 }
 
-impl<'a> Entry<'a> {
-    pub(crate) fn take_value(&mut self) -> Node<'a> {
-        std::mem::replace(&mut self.value, Node::new(NodeKind::Null, Span::default()))
-    }
-}
-
 /// The text a tree's spans point into, if known: `(text, offset of its first byte)`.
 #[derive(Clone, Copy)]
 enum Source<'s> {
