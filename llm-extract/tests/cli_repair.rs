@@ -390,19 +390,29 @@ fn jsonl_on_several_threads_keeps_the_input_order() {
     let input = numbered_replies(10_000);
     let one = run(&["repair", "--jsonl", "--jobs", "1"], &input);
     assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
-    let lines: Vec<serde_json::Value> = stdout(&one)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = jsonl_lines(&one);
     assert_eq!(lines.len(), 10_000);
     for (i, line) in lines.iter().enumerate() {
         match i % 4 {
-            0 => assert_eq!(line, &serde_json::json!({ "line": i })),
-            1 => assert_eq!(line, &serde_json::json!({ "line": i, "ok": true })),
-            2 => assert!(line["error"].as_str().unwrap().contains("no JSON found")),
-            _ => assert_eq!(line, &serde_json::json!([i, {"a": [1, 2]}])),
+            0 => assert_eq!(line, &Some(serde_json::json!({ "line": i }))),
+            1 => assert_eq!(line, &Some(serde_json::json!({ "line": i, "ok": true }))),
+            2 => assert_eq!(line, &None),
+            _ => assert_eq!(line, &Some(serde_json::json!([i, {"a": [1, 2]}]))),
         }
     }
+    // Each failure's reason is on stderr, with its input line's number, in order.
+    let reasons: Vec<String> = stderr(&one).lines().map(str::to_string).collect();
+    assert_eq!(reasons.len(), 2_500);
+    assert!(
+        reasons[0].starts_with("llm-extract: input line 3: no JSON found"),
+        "{}",
+        reasons[0]
+    );
+    assert!(
+        reasons[2_499].starts_with("llm-extract: input line 9999: "),
+        "{}",
+        reasons[2_499]
+    );
     for jobs in ["2", "3"] {
         let many = run(&["repair", "--jsonl", "--jobs", jobs], &input);
         assert_eq!(many.status.code(), Some(0), "{}", stderr(&many));
