@@ -194,6 +194,7 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
     } else {
         scan::values(text, region.span)
     };
+    let found_values = crate::parse::read_on(text, found_values, region.span.end);
     for (found, place) in found_values {
         let whole_region = text[region.span.start..found.start].trim().is_empty()
             && text[found.end.min(region.span.end)..region.span.end]

@@ -14,10 +14,14 @@
 //! assert!(!parsed.node.complete); // the closing brace was missing
 //! ```
 
+mod balance;
 mod build;
 mod number;
+mod space;
 mod string;
+mod triple;
 
+use balance::{Profile, Rest};
 use build::{Build, Json, Tree};
 
 use crate::error::{Category, Error, Issue};
@@ -174,22 +178,98 @@ fn run<'a, B: Build<'a>>(
     max_depth: usize,
     paths: RepairPaths,
 ) -> Result<Done<B::Value>, Error> {
-    let end = span.end.min(text.len());
-    let start = span.start.min(end);
-    Parser::<B> {
-        text,
-        bytes: text.as_bytes(),
-        pos: start,
-        end,
-        max_depth,
-        repairs: Vec::new(),
-        stack: Vec::new(),
-        backtrack_budget: end - start,
-        open_objects: 0,
-        paths,
+    Parser::<B>::new(text, span, max_depth, paths)
+        .run()
+        .map_err(|e| e.with_positions(text))
+}
+
+/// How many located values of one region may be read on past their closer: each costs a
+/// parse of the rest of the region, so a constant keeps locating linear.
+const READ_ON_PER_REGION: usize = 4;
+
+/// Where located values seem to end early: a span of `found` that is a whole object (or
+/// array) followed by a `,` and a member (an item) of its own (`{"a": 1}, "b": 2}`) is parsed
+/// on to `end`, and runs to where the parser finds the value ends (see
+/// `Parser::root_reads_on`); the spans inside it are dropped, being parts of it. Used by the
+/// locate stage on each region's values, which come in text order.
+pub(crate) fn read_on<P>(text: &str, found: Vec<(Span, P)>, end: usize) -> Vec<(Span, P)> {
+    let mut out = Vec::with_capacity(found.len());
+    let mut taken = 0;
+    let mut budget = READ_ON_PER_REGION;
+    for (span, place) in found {
+        if span.start < taken {
+            continue;
+        }
+        if budget > 0 && continues_after(text, span, end) {
+            budget -= 1;
+            if let Ok(done) = run::<build::Skim>(
+                text,
+                Span::new(span.start, end),
+                usize::MAX,
+                RepairPaths::Skip,
+            ) {
+                if done.end > span.end {
+                    taken = done.end;
+                    out.push((Span::new(span.start, done.end), place));
+                    continue;
+                }
+            }
+        }
+        out.push((span, place));
     }
-    .run()
-    .map_err(|e| e.with_positions(text))
+    out
+}
+
+/// Whether the whole object or array at `span` is followed by a `,` and, for an object, a
+/// quoted key with its `:`, for an array a value (closers in between skipped).
+fn continues_after(text: &str, span: Span, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let closer = match bytes.get(span.start) {
+        Some(b'{') => b'}',
+        Some(b'[') => b']',
+        _ => return false,
+    };
+    if span.end == 0 || span.end >= end || bytes[span.end - 1] != closer {
+        return false;
+    }
+    let limit = (span.end + string::KEY_LOOKAHEAD).min(end);
+    let mut i = space::skip_space(bytes, span.end, limit);
+    while i < limit && matches!(bytes[i], b'}' | b']') {
+        i = space::skip_space(bytes, i + 1, limit);
+    }
+    if i >= limit || bytes[i] != b',' {
+        return false;
+    }
+    let token = space::skip_space(bytes, i + 1, limit);
+    let rest = &bytes[token..end];
+    if closer == b'}' {
+        let probe = Parser::<build::Skim>::new(text, Span::new(0, end), 1, RepairPaths::Skip);
+        string::opening_quote(rest).is_some() && probe.looks_like_whole_key(token)
+    } else {
+        !matches!(rest.first(), None | Some(b',' | b':' | b'}' | b']'))
+    }
+}
+
+impl<'a, B: Build<'a>> Parser<'a, B> {
+    fn new(text: &'a str, span: Span, max_depth: usize, paths: RepairPaths) -> Self {
+        let end = span.end.min(text.len());
+        let start = span.start.min(end);
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: start,
+            end,
+            max_depth,
+            repairs: Vec::new(),
+            stack: Vec::new(),
+            backtrack_budget: end - start,
+            open_objects: 0,
+            paths,
+            profile: None,
+            profile_budget: (end - start).saturating_mul(2),
+            stray_end: None,
+        }
+    }
 }
 
 /// Where a string or bare word is being read; it decides which characters end it.
@@ -212,13 +292,69 @@ enum Frame<'a, B: Build<'a>> {
         after_comma: Option<usize>,
         /// The byte that closes it besides `]`: `)` for a tuple, `}` for a set.
         alt_closer: Option<u8>,
+        /// The first keys of its last item, when that is an object.
+        last_object_keys: Option<KeySample>,
     },
     Object {
         start: usize,
         entries: B::Object,
         key: Option<(Str<'a>, Span)>,
         after_comma: Option<usize>,
+        /// Its first keys, to tell the next object's members from its own.
+        first_keys: KeySample,
     },
+}
+
+/// Hashes of the first few keys of an object: enough to see that `"id"` after
+/// `[{"id": 1, "n": 2}, ` starts the next record (whose `{` is missing), without keeping the
+/// keys or searching them all.
+#[derive(Clone, Copy, Default)]
+struct KeySample {
+    hashes: [u64; 8],
+    len: usize,
+}
+
+impl KeySample {
+    fn add(&mut self, key: &[u8]) {
+        if self.len < self.hashes.len() {
+            self.hashes[self.len] = key_hash(key);
+            self.len += 1;
+        }
+    }
+
+    fn contains(&self, key: &[u8]) -> bool {
+        let hash = key_hash(key);
+        self.hashes[..self.len].contains(&hash)
+    }
+}
+
+/// FNV-1a: keys are short, and a collision only makes a rare repair choose the other reading.
+fn key_hash(key: &[u8]) -> u64 {
+    key.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// How a closing bracket is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Closing {
+    /// It closes the containers down to the one at this stack index, which is of its kind
+    /// (the innermost, when it matches).
+    Through(usize),
+    /// Of the wrong kind, it closes only the innermost container.
+    Innermost,
+    /// It closes nothing: a stray bracket.
+    Skip,
+}
+
+/// What follows a closing bracket: perhaps more closers, then a `,` and the next token.
+struct Following {
+    /// How many closers come right after it.
+    run: usize,
+    /// Whether each of them is of the kind of the container it would close next.
+    run_fits: bool,
+    /// Where the token after the `,` starts.
+    token: usize,
 }
 
 /// What a state of the parser did with a byte: go on in some state, or the document is done.
@@ -254,6 +390,13 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     /// How many objects are open, so a `}` with none to close is found stray in O(1).
     open_objects: usize,
     paths: RepairPaths,
+    /// The bracket profile of the rest of the input, built when a damaged closer first needs
+    /// it (see [`balance`]).
+    profile: Option<Profile>,
+    /// Bytes that rebuilding the profile may still read; keeps that work linear.
+    profile_budget: usize,
+    /// Just after the last closer read as stray.
+    stray_end: Option<usize>,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
@@ -268,6 +411,7 @@ pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
     }
     match bytes[i] {
         b'/' => i + 1 < end && matches!(bytes[i + 1], b'/' | b'*'),
+        b if space::may_start_unicode_space(b) => space::unicode_space_len(&bytes[i..end]) > 0,
         b => is_delimiter(b),
     }
 }
@@ -413,6 +557,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     items: Vec::new(),
                     after_comma: None,
                     alt_closer: Some(b')'),
+                    last_object_keys: None,
                 });
                 self.pos += 1;
             }
@@ -431,6 +576,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     entries: B::Object::default(),
                     key: None,
                     after_comma: None,
+                    first_keys: KeySample::default(),
                 });
                 expect = Expect::Key;
             }
@@ -447,6 +593,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         entries: B::Object::default(),
                         key: None,
                         after_comma: None,
+                        first_keys: KeySample::default(),
                     });
                     expect = Expect::Key;
                 } else {
@@ -455,6 +602,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         items: Vec::new(),
                         after_comma: None,
                         alt_closer: None,
+                        last_object_keys: None,
                     });
                 }
             }
@@ -522,6 +670,14 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.repair(RepairKind::ExtraComma, Span::new(self.pos, self.pos + 1));
                 self.pos += 1;
                 self.set_after_comma(None);
+            }
+            b'{' if self.object_in_array() && self.object_starts(self.pos) => {
+                // `[{"a": 1, {"a": 2}]`: the object's `}` is missing before the next one.
+                self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
+                if let Some(done) = self.pop_frame(self.pos, true) {
+                    return Ok(Step::Done(done));
+                }
+                expect = Expect::Value;
             }
             b'{' | b'[' | b':' => {
                 // A value where a key belongs; nothing sensible to attach it to.
@@ -675,10 +831,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             // `{"a"}` is an object missing a value more often than a one-item set.
             return false;
         }
-        let mut j = self.pos + 1;
-        while j < self.end && matches!(self.bytes[j], b' ' | b'\t' | b'\n' | b'\r') {
-            j += 1;
-        }
+        let j = space::skip_space(self.bytes, self.pos + 1, self.end);
         j < self.end
             && string::opening_quote(&self.bytes[j..self.end]).is_some()
             && !self.looks_like_key(j)
@@ -703,6 +856,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             items: vec![item],
             after_comma: None,
             alt_closer: Some(b'}'),
+            last_object_keys: None,
         });
     }
 
@@ -756,6 +910,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 entries,
                 key,
                 after_comma,
+                first_keys,
                 ..
             }) => {
                 let at = self.pos;
@@ -768,6 +923,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         Span::at(at),
                     )
                 });
+                first_keys.add(key.text.as_bytes());
                 B::insert(entries, key, key_span, value);
                 *after_comma = None;
                 None
@@ -788,19 +944,27 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             .stack
             .iter()
             .rposition(|f| matches!(f, Frame::Object { .. }) == want_object);
-        let Some(target) = matching else {
-            // Nothing of this kind is open: skip the bracket.
-            self.repair(RepairKind::StrayBracket, Span::new(self.pos, self.pos + 1));
-            self.pos += 1;
-            return None;
+        let reading = match matching {
+            Some(t) if t + 1 == self.stack.len() => self.matching_closer(),
+            _ => self.mismatched_closer(matching),
         };
-        if target + 1 < self.stack.len() && self.input_continues_after(self.pos + 1) {
-            // `{"a": [1, 2}, "b": 3}`: the wrong kind of closer, with more members after it.
-            // It closes only the innermost container, and the enclosing one reads on.
-            self.repair_container(RepairKind::WrongBracket, Span::new(self.pos, self.pos + 1));
-            self.pos += 1;
-            return self.pop_frame(self.pos, true);
-        }
+        let at = Span::new(self.pos, self.pos + 1);
+        let target = match reading {
+            Closing::Skip => {
+                self.repair(RepairKind::StrayBracket, at);
+                self.pos += 1;
+                self.stray_end = Some(self.pos);
+                return None;
+            }
+            Closing::Innermost => {
+                // `{"a": [1, 2}, "b": 3}`: the wrong kind of closer, with more members after
+                // it. It closes only the innermost container, and the enclosing one reads on.
+                self.repair_container(RepairKind::WrongBracket, at);
+                self.pos += 1;
+                return self.pop_frame(self.pos, true);
+            }
+            Closing::Through(target) => target,
+        };
         // Containers opened after the matching one lack their closing bracket.
         while self.stack.len() > target + 1 {
             self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
@@ -825,14 +989,223 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         self.pop_frame(self.pos, true)
     }
 
+    /// A closer of the innermost container's kind: it closes it, unless what follows says the
+    /// container goes on (the closer came early, or is one too many):
+    /// - at the root, `{"a": 1}, "b": 2}` reads `"b"` back in (`[1], 2]` too, when a closer
+    ///   later is left for the array);
+    /// - an object in an array followed by a key, `[{"id": 1}, "name": "a"}]`, goes on unless
+    ///   it already has that key (then the key starts the next object, whose `{` is missing);
+    /// - otherwise, in a damaged document, where closing here would let the text after it
+    ///   close the root before its content ends (see [`balance`]).
+    ///
+    /// Valid JSON never gets past the first checks, so it builds no profile.
+    fn matching_closer(&mut self) -> Closing {
+        let depth = self.stack.len();
+        let normal = Closing::Through(depth - 1);
+        let Some(next) = self.following(self.pos + 1) else {
+            return normal;
+        };
+        if depth == 1 {
+            return if self.root_reads_on(next.token) {
+                Closing::Skip
+            } else {
+                normal
+            };
+        }
+        if next.run == 0 && self.follows_stray() && self.token_fits(depth - 1, next.token) {
+            // `{"s": {"w": 1}},"r": 2}`: the closer just before was stray, and what follows
+            // goes on in this container's syntax: the two were one damage.
+            return Closing::Skip;
+        }
+        // The container left innermost once this closer and the run after it have closed.
+        let fits = next.run_fits
+            && (depth - 1)
+                .checked_sub(next.run + 1)
+                .is_some_and(|receiving| self.token_fits(receiving, next.token));
+        if fits && self.repairs.is_empty() {
+            return normal;
+        }
+        if next.run == 0 && self.object_in_array() && self.looks_like_whole_key(next.token) {
+            return if self.record_lacks_key(next.token) {
+                Closing::Skip
+            } else {
+                normal
+            };
+        }
+        match self.rest_after(self.pos + 1) {
+            Some(rest) if rest.peak >= depth as isize => Closing::Skip,
+            _ => normal,
+        }
+    }
+
+    /// A closer whose kind does not match the innermost container: it closes only that one,
+    /// closes down to the container of its kind, or is stray. The reading chosen is the one
+    /// the rest of the text fits best: no container closed while members still follow it, and
+    /// as few left open (or closers left over) as possible. Without a profile, the local rule:
+    /// the innermost only when more input follows, else down to its kind, else stray.
+    fn mismatched_closer(&mut self, matching: Option<usize>) -> Closing {
+        let depth = self.stack.len();
+        let continues = self.input_continues_after(self.pos + 1);
+        let local = match matching {
+            None => Closing::Skip,
+            Some(t) if t + 1 < depth && continues => Closing::Innermost,
+            Some(t) => Closing::Through(t),
+        };
+        let Some(rest) = self.rest_after(self.pos + 1) else {
+            return local;
+        };
+        let misfit = |reading: Closing| {
+            let open = match reading {
+                Closing::Skip => depth,
+                Closing::Innermost => depth - 1,
+                Closing::Through(t) => t,
+            } as isize;
+            let class = if open == 0 && continues {
+                2 // the root would close with more input to read
+            } else if rest.peak > open {
+                1
+            } else {
+                0
+            };
+            (class, (rest.net - open).unsigned_abs())
+        };
+        let mut best = local;
+        for reading in [Closing::Innermost, Closing::Skip]
+            .into_iter()
+            .chain(matching.map(Closing::Through))
+        {
+            if misfit(reading) < misfit(best) {
+                best = reading;
+            }
+        }
+        best
+    }
+
+    /// After a closer at `at - 1`: the run of closers that follows, then a `,` and the token
+    /// after it; `None` when no `,` follows within `KEY_LOOKAHEAD` bytes.
+    fn following(&self, at: usize) -> Option<Following> {
+        let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
+        let depth = self.stack.len();
+        let mut i = space::skip_space(self.bytes, at, limit);
+        let (mut run, mut run_fits) = (0, true);
+        while i < limit && matches!(self.bytes[i], b'}' | b']') {
+            run += 1;
+            run_fits &= depth > run
+                && matches!(self.stack[depth - 1 - run], Frame::Object { .. })
+                    == (self.bytes[i] == b'}');
+            i = space::skip_space(self.bytes, i + 1, limit);
+        }
+        if i >= limit || self.bytes[i] != b',' {
+            return None;
+        }
+        let token = space::skip_space(self.bytes, i + 1, limit);
+        (token < limit).then_some(Following {
+            run,
+            run_fits,
+            token,
+        })
+    }
+
+    /// Whether the token at `at` can come next in the container at stack index `index`: a key
+    /// in an object, anything but a key in an array.
+    fn token_fits(&self, index: usize, at: usize) -> bool {
+        match self.stack[index] {
+            Frame::Object { .. } => self.looks_like_key(at),
+            Frame::Array { .. } => !self.looks_like_whole_key(at),
+        }
+    }
+
+    /// The root's closer is followed by a `,` and `token`: whether the text goes on in its
+    /// syntax. For an object, a quoted key with its `:` (`{"a": 1}, "b": 2}`); for an array,
+    /// a value, when a closer is left over later to end the array (`[1, 2], 3]`), since two
+    /// arrays in a row are also written with a comma between them.
+    fn root_reads_on(&mut self, token: usize) -> bool {
+        let rest = &self.bytes[token..self.end];
+        match self.stack[0] {
+            Frame::Object { .. } => {
+                string::opening_quote(rest).is_some() && self.looks_like_whole_key(token)
+            }
+            Frame::Array { .. } => {
+                !matches!(rest.first(), None | Some(b',' | b':' | b'}' | b']'))
+                    && self
+                        .rest_after(self.pos + 1)
+                        .is_some_and(|rest| rest.net >= 1)
+            }
+        }
+    }
+
+    /// Whether a closer read as stray comes right before `self.pos` (whitespace between).
+    fn follows_stray(&self) -> bool {
+        self.stray_end
+            .is_some_and(|end| space::skip_space(self.bytes, end, self.pos) == self.pos)
+    }
+
+    /// At `}` of an object in an array, followed by `, "key":`: whether the key belongs to
+    /// this object, the `}` being stray. Records in an array share their keys, so yes when
+    /// the object before this one has the key and this one does not yet; when this one has it
+    /// already, or nothing says otherwise, the key starts the next object, whose `{` is
+    /// missing (`[{"a": 1}, "b": 2}]`).
+    fn record_lacks_key(&self, at: usize) -> bool {
+        let key = self.key_text(at);
+        let n = self.stack.len();
+        match (&self.stack[n - 2], &self.stack[n - 1]) {
+            (
+                Frame::Array {
+                    last_object_keys: Some(before),
+                    ..
+                },
+                Frame::Object { first_keys, .. },
+            ) => before.contains(key) && !first_keys.contains(key),
+            _ => false,
+        }
+    }
+
+    /// The text of the key starting at `at` as written (without its quotes), for comparing.
+    fn key_text(&self, at: usize) -> &[u8] {
+        let rest = &self.bytes[at..self.end];
+        match string::opening_quote(rest) {
+            Some((_, len)) => {
+                let body = &rest[len..rest.len().min(string::KEY_LOOKAHEAD)];
+                // A typographic quote starts with 0xE2, like its closer.
+                let stop = rest[0];
+                let close = body
+                    .iter()
+                    .position(|&b| b == stop || b == b'\\')
+                    .unwrap_or(body.len());
+                &body[..close]
+            }
+            None => {
+                let len = rest
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+                    .count();
+                &rest[..len]
+            }
+        }
+    }
+
+    /// What the text from `p` to the end holds, as brackets (see [`balance`]). `None` once
+    /// rebuilding the profile would overspend its budget.
+    fn rest_after(&mut self, p: usize) -> Option<Rest> {
+        if let Some(profile) = &self.profile {
+            if profile.covers(p) {
+                return Some(profile.rest(p));
+            }
+        }
+        self.profile_budget = self
+            .profile_budget
+            .checked_sub(self.end.saturating_sub(p))?;
+        let profile = Profile::build(self.bytes, p, self.end);
+        let rest = profile.rest(p);
+        self.profile = Some(profile);
+        Some(rest)
+    }
+
     /// Whether a separator or another value follows `at` (whitespace skipped), rather than
     /// the end of the input or more closers.
     fn input_continues_after(&self, at: usize) -> bool {
-        let rest = &self.bytes[at.min(self.end)..self.end];
-        match rest.iter().find(|b| !b.is_ascii_whitespace()) {
-            None | Some(b'}' | b']') => false,
-            Some(_) => true,
-        }
+        let i = space::skip_space(self.bytes, at.min(self.end), self.end);
+        i < self.end && !matches!(self.bytes[i], b'}' | b']')
     }
 
     fn after_comma_of_top(&self) -> Option<usize> {
@@ -846,8 +1219,14 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
 
     fn pop_frame(&mut self, end: usize, complete: bool) -> Option<Done<B::Value>> {
         let frame = self.stack.pop()?;
-        if let Frame::Object { .. } = frame {
+        if let Frame::Object { first_keys, .. } = frame {
             self.open_objects -= 1;
+            if let Some(Frame::Array {
+                last_object_keys, ..
+            }) = self.stack.last_mut()
+            {
+                *last_object_keys = Some(first_keys);
+            }
         }
         let value = match frame {
             Frame::Array { start, items, .. } => B::array(items, Span::new(start, end), complete),
@@ -907,16 +1286,24 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         true
     }
 
-    /// Skips whitespace and comments, logging each comment.
+    /// Skips whitespace and comments, logging each comment and each run of Unicode spaces.
     pub(crate) fn skip_trivia(&mut self) {
+        // The Unicode spaces of the current run (from the first to the last), logged as one
+        // repair when the run ends.
+        let mut unicode: Option<Span> = None;
         while self.pos < self.end {
             match self.bytes[self.pos] {
                 b' ' | b'\t' | b'\n' | b'\r' | 0x0c => self.pos += 1,
                 b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'/' => {
+                    self.log_unicode_spaces(unicode.take());
                     self.line_comment()
                 }
-                b'#' => self.line_comment(),
+                b'#' => {
+                    self.log_unicode_spaces(unicode.take());
+                    self.line_comment()
+                }
                 b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'*' => {
+                    self.log_unicode_spaces(unicode.take());
                     let start = self.pos;
                     let body = &self.bytes[self.pos + 2..self.end];
                     self.pos = match memchr::memmem::find(body, b"*/") {
@@ -925,12 +1312,23 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     };
                     self.repair(RepairKind::Comment, Span::new(start, self.pos));
                 }
-                0xC2 if self.bytes.get(self.pos + 1) == Some(&0xA0) => self.pos += 2, // no-break space
-                0xEF if self.bytes[self.pos..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) => {
-                    self.pos += 3
-                } // BOM
-                _ => return,
+                b if space::may_start_unicode_space(b) => {
+                    let len = space::unicode_space_len(&self.bytes[self.pos..self.end]);
+                    if len == 0 {
+                        break;
+                    }
+                    unicode.get_or_insert(Span::at(self.pos)).end = self.pos + len;
+                    self.pos += len;
+                }
+                _ => break,
             }
+        }
+        self.log_unicode_spaces(unicode);
+    }
+
+    fn log_unicode_spaces(&mut self, run: Option<Span>) {
+        if let Some(span) = run {
+            self.repair(RepairKind::UnicodeWhitespace, span);
         }
     }
 
@@ -969,7 +1367,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 false,
             );
         }
-        let raw = self.text[start..self.pos].trim_end();
+        let raw = space::trim_end(&self.text[start..self.pos]);
         self.repair(RepairKind::UnquotedKey, Span::new(start, start + raw.len()));
         if raw.contains(['.', '!', '?', ';', '(', ')']) && raw.contains(' ') {
             // Reads like a sentence, not a key: likely prose caught between braces.
@@ -1018,17 +1416,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     fn concatenation(&mut self, node: &mut Node<'a>, slot: Slot) {
         loop {
             let save = self.pos;
-            let mut i = self.pos;
-            while i < self.end && matches!(self.bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
-                i += 1;
-            }
+            let i = space::skip_space(self.bytes, self.pos, self.end);
             if i >= self.end || self.bytes[i] != b'+' {
                 return;
             }
-            i += 1;
-            while i < self.end && matches!(self.bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
-                i += 1;
-            }
+            let i = space::skip_space(self.bytes, i + 1, self.end);
             if string::opening_quote(&self.bytes[i..self.end]).is_none() {
                 self.pos = save;
                 return;
@@ -1140,7 +1532,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
             }
         }
-        let raw = self.text[start..self.pos].trim_end();
+        let raw = space::trim_end(&self.text[start..self.pos]);
         let span = Span::new(start, start + raw.len());
         self.repair(RepairKind::UnquotedString, span);
         Node {

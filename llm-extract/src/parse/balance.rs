@@ -1,0 +1,212 @@
+//! The bracket profile of the text still to read: the evidence for choosing between readings
+//! of a damaged closer (close here, close only the innermost container, or skip it as stray)
+//! and for deciding whether a string missing its closing quote ended at a bracket.
+//!
+//! The count is lexical: `"..."` strings (with `\` escapes) and comments (`//` and `#` to the
+//! end of the line, `/* */`, each starting where a token may) hold no brackets. A profile is
+//! built once, from where it is first needed to the end, and answers every later query in
+//! O(log n). Where the lexer and the parser disagree about being inside a string (damaged
+//! quotes), the profile is rebuilt from the parser's position, paid from a budget of bytes
+//! that keeps the total work linear in the input.
+
+/// What the text from some offset holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rest {
+    /// Closing brackets minus opening ones, to the end.
+    pub net: isize,
+    /// The most containers the text closes (counting from the offset, and never below 0)
+    /// before the last run of closing brackets at its end: more than are open means a
+    /// container would close while the text still holds members for it.
+    pub peak: isize,
+}
+
+/// A bracket profile from `from` to the end of the input.
+#[derive(Debug)]
+pub(crate) struct Profile {
+    from: usize,
+    /// Each bracket outside strings and comments: its offset and the running count (closers
+    /// minus openers from `from`) just after it.
+    brackets: Vec<(usize, isize)>,
+    /// `peak_from[k]`: the highest running count at brackets `k..` that lie before the final
+    /// run of closers.
+    peak_from: Vec<isize>,
+    /// Strings and comments, as the lexer saw them: `(start, end)`.
+    skipped: Vec<(usize, usize)>,
+    total: isize,
+}
+
+/// Where the lexer is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lex {
+    Code,
+    String,
+    LineComment,
+    BlockComment,
+}
+
+impl Profile {
+    /// Reads `bytes[from..end]` once.
+    pub(crate) fn build(bytes: &[u8], from: usize, end: usize) -> Profile {
+        let mut brackets = Vec::new();
+        let mut skipped = Vec::new();
+        let mut running = 0isize;
+        let mut state = Lex::Code;
+        let mut skip_start = usize::MAX;
+        let mut i = from;
+        while i < end {
+            let b = bytes[i];
+            match state {
+                Lex::Code => {
+                    let next = match b {
+                        b'{' | b'[' | b'}' | b']' => {
+                            running += if matches!(b, b'}' | b']') { 1 } else { -1 };
+                            brackets.push((i, running));
+                            Lex::Code
+                        }
+                        b'"' => Lex::String,
+                        b'#' if comment_may_start(bytes, i) => Lex::LineComment,
+                        b'/' if comment_may_start(bytes, i) => match bytes.get(i + 1) {
+                            Some(b'/') => Lex::LineComment,
+                            Some(b'*') => Lex::BlockComment,
+                            _ => Lex::Code,
+                        },
+                        _ => Lex::Code,
+                    };
+                    if next != Lex::Code {
+                        skip_start = i;
+                        state = next;
+                        // A block comment's `*` is not its end.
+                        i += usize::from(next == Lex::BlockComment);
+                    }
+                }
+                Lex::String => match memchr::memchr2(b'"', b'\\', &bytes[i..end]) {
+                    Some(k) if bytes[i + k] == b'\\' => i += k + 1,
+                    Some(k) => {
+                        i += k;
+                        state = Lex::Code;
+                    }
+                    None => i = end,
+                },
+                Lex::LineComment => match memchr::memchr(b'\n', &bytes[i..end]) {
+                    Some(k) => {
+                        i += k;
+                        state = Lex::Code;
+                    }
+                    None => i = end,
+                },
+                Lex::BlockComment => match memchr::memmem::find(&bytes[i..end], b"*/") {
+                    Some(k) => {
+                        i += k + 1;
+                        state = Lex::Code;
+                    }
+                    None => i = end,
+                },
+            }
+            i += 1;
+            if state == Lex::Code && skip_start != usize::MAX {
+                skipped.push((skip_start, i.min(end)));
+                skip_start = usize::MAX;
+            }
+        }
+        if state != Lex::Code {
+            skipped.push((skip_start, end));
+        }
+        let content_end = content_end(bytes, from, end);
+        let mut peak_from = vec![isize::MIN; brackets.len() + 1];
+        for k in (0..brackets.len()).rev() {
+            let (at, count) = brackets[k];
+            let here = if at < content_end { count } else { isize::MIN };
+            peak_from[k] = here.max(peak_from[k + 1]);
+        }
+        Profile {
+            from,
+            brackets,
+            peak_from,
+            skipped,
+            total: running,
+        }
+    }
+
+    /// Whether the profile answers for offset `p`: at or after its start, and not inside a
+    /// string or comment as the lexer saw them.
+    pub(crate) fn covers(&self, p: usize) -> bool {
+        if p < self.from {
+            return false;
+        }
+        let k = self.skipped.partition_point(|&(start, _)| start < p);
+        k == 0 || self.skipped[k - 1].1 <= p
+    }
+
+    /// What the text from `p` holds (`p` covered).
+    pub(crate) fn rest(&self, p: usize) -> Rest {
+        let k = self.brackets.partition_point(|&(at, _)| at < p);
+        let before = if k == 0 { 0 } else { self.brackets[k - 1].1 };
+        let peak = self.peak_from[k].max(before) - before;
+        Rest {
+            net: self.total - before,
+            peak,
+        }
+    }
+}
+
+/// Whether a comment may start at `i`: where a token may (after whitespace, `,`, `{`, `[`,
+/// or at the start), as the parser reads comments; `http://` holds none.
+fn comment_may_start(bytes: &[u8], i: usize) -> bool {
+    i == 0
+        || matches!(
+            bytes[i - 1],
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'{' | b'['
+        )
+}
+
+/// The offset just after the last byte of `bytes[from..end]` that is neither whitespace nor a
+/// closing bracket: where the final run of closers starts.
+fn content_end(bytes: &[u8], from: usize, end: usize) -> usize {
+    let mut i = end;
+    while i > from && matches!(bytes[i - 1], b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rest(text: &str) -> Rest {
+        Profile::build(text.as_bytes(), 0, text.len()).rest(0)
+    }
+
+    #[test]
+    fn brackets_in_strings_and_comments_do_not_count() {
+        assert_eq!(rest("}]").net, 2);
+        assert_eq!(rest("{[]}").net, 0);
+        assert_eq!(rest(r#", "a}": "b\"]" }"#).net, 1);
+        assert_eq!(rest(", // ]]\n }").net, 1);
+        assert_eq!(rest(", # ]]\n }").net, 1);
+        assert_eq!(rest(", /* ]] */ }").net, 1);
+        assert_eq!(rest(", http://x]").net, 1);
+    }
+
+    #[test]
+    fn the_peak_leaves_out_the_final_run_of_closers() {
+        // Closers at the very end close what is open, or are trailing text.
+        assert_eq!(rest(r#", "c": 2}}"#), Rest { net: 2, peak: 0 });
+        // A container closed while members still follow.
+        assert_eq!(rest(r#"}, "r": 1}, "s": []}"#), Rest { net: 3, peak: 2 });
+        assert_eq!(rest(r#"{"a": 1}, "b"}"#).peak, 0);
+    }
+
+    #[test]
+    fn queries_answer_for_any_later_offset_outside_strings() {
+        let text = r#"}, "a": 1}, "b": "x}"#;
+        let profile = Profile::build(text.as_bytes(), 0, text.len());
+        assert_eq!(profile.rest(1).net, 1);
+        assert!(profile.covers(3)); // the quote that opens "a"
+        assert!(!profile.covers(4)); // inside it
+        let inside = text.len() - 1; // the `}` in the lexer's string `"x}`
+        assert!(!profile.covers(inside));
+        let again = Profile::build(text.as_bytes(), inside, text.len());
+        assert_eq!(again.rest(inside).net, 1);
+    }
+}
