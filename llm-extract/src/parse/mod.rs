@@ -237,14 +237,18 @@ fn continues_after(text: &str, span: Span, end: usize) -> bool {
     while i < limit && matches!(bytes[i], b'}' | b']') {
         i = space::skip_space(bytes, i + 1, limit);
     }
-    if i >= limit || bytes[i] != b',' {
+    let probe = Parser::<build::Skim>::new(text, Span::new(0, end), 1, RepairPaths::Skip);
+    if i >= limit || (bytes[i] != b',' && !(closer == b'}' && probe.quoted_key_at(i))) {
         return false;
     }
-    let token = space::skip_space(bytes, i + 1, limit);
+    let token = if bytes[i] == b',' {
+        space::skip_space(bytes, i + 1, limit)
+    } else {
+        i
+    };
     let rest = &bytes[token..end];
     if closer == b'}' {
-        let probe = Parser::<build::Skim>::new(text, Span::new(0, end), 1, RepairPaths::Skip);
-        string::opening_quote(rest).is_some() && probe.looks_like_whole_key(token)
+        probe.quoted_key_at(token)
     } else {
         !matches!(rest.first(), None | Some(b',' | b':' | b'}' | b']'))
     }
@@ -644,6 +648,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
             }
             b'.' | 0xE2 if self.skip_ellipsis() => {}
+            b'a'..=b'z' | b'A'..=b'Z' if self.skip_words_before_container() => {}
             _ => {
                 let slot = self.slot();
                 let node = self.scalar(slot);
@@ -693,14 +698,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 let paths = std::mem::replace(&mut self.paths, RepairPaths::Skip);
                 let (key, complete) = self.key();
                 self.paths = paths;
-                if key.quoting == Quoting::Unquoted
-                    && complete
-                    && self.peek().is_some_and(|b| {
-                        string::opening_quote(&self.bytes[self.pos..self.end]).is_some()
-                            && b != b'`'
-                    })
-                {
-                    // `NOTE "w": ..`: a stray word before the real, quoted key.
+                if key.quoting == Quoting::Unquoted && complete && self.stray_label_ends() {
+                    // `NOTE "w": ..` or `REMEMBER: "w": ..`: stray words before the real,
+                    // quoted key.
                     self.repairs.truncate(logged);
                     self.repair(RepairKind::SkippedText, Span::new(start, self.pos));
                     return Ok(Step::Next(Expect::Key));
@@ -805,6 +805,30 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         Ok(Step::Next(expect))
     }
 
+    /// After an unquoted key: whether it was stray words before a quoted key (`NOTE "w":`,
+    /// `REMEMBER: "w":`) rather than a key. If so, moves past a `:` ending the words.
+    fn stray_label_ends(&mut self) -> bool {
+        let quoted_next = |at: usize| {
+            at < self.end
+                && string::opening_quote(&self.bytes[at..self.end]).is_some()
+                && self.bytes[at] != b'`'
+        };
+        let after = match self.peek() {
+            // `REMEMBER: "w"`, or `etc.` on a line of its own with the key on the next.
+            Some(b':') => self.pos + 1,
+            Some(b'\n' | b'\r') => self.pos,
+            Some(_) => return quoted_next(self.pos),
+            None => return false,
+        };
+        let limit = (after + string::KEY_LOOKAHEAD).min(self.end);
+        let next = space::skip_space(self.bytes, after, limit);
+        if quoted_next(next) && self.looks_like_whole_key(next) {
+            self.pos = next;
+            return true;
+        }
+        false
+    }
+
     /// Whether the innermost container is an object whose parent is an array.
     fn object_in_array(&self) -> bool {
         let n = self.stack.len();
@@ -824,16 +848,28 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         else {
             return false;
         };
-        if !B::is_empty(entries) || key.quoting == Quoting::Unquoted {
+        let numeric = |text: &str| {
+            !text.is_empty()
+                && text
+                    .bytes()
+                    .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'))
+        };
+        if !B::is_empty(entries) || (key.quoting == Quoting::Unquoted && !numeric(&key.text)) {
             return false;
         }
         if b == b'}' {
             // `{"a"}` is an object missing a value more often than a one-item set.
             return false;
         }
+        // The next item: a quoted string or a number (`{7, 8}`), not a key.
         let j = space::skip_space(self.bytes, self.pos + 1, self.end);
+        let item_end = self.bytes[j..self.end]
+            .iter()
+            .position(|&c| !(c.is_ascii_digit() || matches!(c, b'.' | b'-')))
+            .map_or(self.end, |n| j + n);
         j < self.end
-            && string::opening_quote(&self.bytes[j..self.end]).is_some()
+            && (string::opening_quote(&self.bytes[j..self.end]).is_some()
+                || (item_end > j && token_ends_at(self.bytes, item_end, self.end)))
             && !self.looks_like_key(j)
     }
 
@@ -850,7 +886,16 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         };
         self.open_objects -= 1;
         self.repair(RepairKind::SetAsArray, Span::new(start, start + 1));
-        let item = B::scalar(Node::new(NodeKind::String(key), key_span));
+        let mut node = None;
+        if key.quoting == Quoting::Unquoted {
+            // `{7, 8}`: the first item was read as a key; it is a number.
+            let resume = self.pos;
+            self.pos = key_span.start;
+            node = self.number(Slot::ArrayValue);
+            self.pos = resume;
+        }
+        let node = node.unwrap_or_else(|| Node::new(NodeKind::String(key), key_span));
+        let item = B::scalar(node);
         self.stack.push(Frame::Array {
             start,
             items: vec![item],
@@ -1095,10 +1140,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     == (self.bytes[i] == b'}');
             i = space::skip_space(self.bytes, i + 1, limit);
         }
-        if i >= limit || self.bytes[i] != b',' {
-            return None;
-        }
-        let token = space::skip_space(self.bytes, i + 1, limit);
+        let token = match self.bytes.get(i) {
+            _ if i >= limit => return None,
+            Some(b',') => space::skip_space(self.bytes, i + 1, limit),
+            // `{"a": 1}\n"b": 2}`: the comma is missing too.
+            _ if self.quoted_key_at(i) => i,
+            _ => return None,
+        };
         (token < limit).then_some(Following {
             run,
             run_fits,
@@ -1122,11 +1170,10 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     fn root_reads_on(&mut self, token: usize) -> bool {
         let rest = &self.bytes[token..self.end];
         match self.stack[0] {
-            Frame::Object { .. } => {
-                string::opening_quote(rest).is_some() && self.looks_like_whole_key(token)
-            }
+            Frame::Object { .. } => self.quoted_key_at(token),
             Frame::Array { .. } => {
                 !matches!(rest.first(), None | Some(b',' | b':' | b'}' | b']'))
+                    && !self.quoted_key_at(token)
                     && self
                         .rest_after(self.pos + 1)
                         .is_some_and(|rest| rest.net >= 1)
@@ -1286,6 +1333,44 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         true
     }
 
+    /// In an array, `[{"id": 1}, and {"id": 2}]`: words (not a literal) right before an object
+    /// or array are stray text, skipped and logged.
+    fn skip_words_before_container(&mut self) -> bool {
+        if self.slot() != Slot::ArrayValue {
+            return false;
+        }
+        let limit = (self.pos + string::KEY_LOOKAHEAD).min(self.end);
+        let rest = &self.bytes[self.pos..limit];
+        let Some(len) = rest.iter().position(|&b| matches!(b, b'{' | b'[')) else {
+            return false;
+        };
+        let words = &rest[..len];
+        let first = words
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(len);
+        let literal = matches!(
+            &words[..first],
+            b"true" | b"false" | b"null" | b"True" | b"False" | b"None" | b"undefined" | b"nil"
+        );
+        let plain = words.iter().all(|&b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'.' | b':' | b'-')
+        });
+        if literal || !plain {
+            return false;
+        }
+        self.repair(
+            RepairKind::SkippedText,
+            Span::new(
+                self.pos,
+                self.pos + space::trim_end(&self.text[self.pos..self.pos + len]).len(),
+            ),
+        );
+        self.pos += len;
+        true
+    }
+
     /// Skips whitespace and comments, logging each comment and each run of Unicode spaces.
     pub(crate) fn skip_trivia(&mut self) {
         // The Unicode spaces of the current run (from the first to the last), logged as one
@@ -1400,7 +1485,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
         let b = rest[0];
         if b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.') {
-            if let Some(node) = self.number() {
+            if let Some(node) = self.number(slot) {
                 return node;
             }
         } else if b.is_ascii_alphabetic() {

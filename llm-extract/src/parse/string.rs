@@ -326,7 +326,10 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
         }
         if scan.in_value && !passed_a_quote && !scan.fence_open {
-            if let Some(at) = self.closers_at_end(scan.segment_start, scan.slot) {
+            let at = self
+                .closers_at_end(scan.segment_start, scan.slot)
+                .or_else(|| self.closers_before_prose(scan.segment_start));
+            if let Some(at) = at {
                 self.repair(RepairKind::MissingQuote, Span::at(at));
                 return self.string_ends(&mut scan, at, at);
             }
@@ -341,6 +344,31 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             },
             complete: false,
         }
+    }
+
+    /// `{"summary": "All tests pass}` and a blank line of prose after it: the first run of
+    /// closers in the content from `from` that closes every open container, in stack order,
+    /// with a line break after it. Each byte is looked at a bounded number of times.
+    fn closers_before_prose(&self, from: usize) -> Option<usize> {
+        let depth = self.stack.len();
+        let closes = |b: u8, index: usize| match self.stack[index] {
+            super::Frame::Object { .. } => b == b'}',
+            super::Frame::Array { .. } => b == b']',
+        };
+        let mut i = from;
+        while let Some(k) = memchr::memchr2(b'}', b']', &self.bytes[i..self.end]) {
+            let at = i + k;
+            let (mut j, mut closed, mut newline) = (at, 0, false);
+            while closed < depth && j < self.end && closes(self.bytes[j], depth - 1 - closed) {
+                closed += 1;
+                (j, newline) = space::skip_space_lines(self.bytes, j + 1, self.end);
+            }
+            if closed == depth && closed > 0 && (newline || j >= self.end) {
+                return Some(at);
+            }
+            i = j.max(at + 1);
+        }
+        None
     }
 
     /// `{"a": "hello}` at the end of the input: where the closers that end the content start,
@@ -451,12 +479,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                         || matches!(self.bytes[j], b'}' | b'/' | b'#')
                         || self.looks_like_key(j)
                         || self.object_starts(j)
+                        || self.words_then_key(j)
                 }
                 b'+' => true,
                 // `"a" {"id": 2}`: the object's `}` and `,` are missing before the next one.
                 b'{' => self.object_starts(i),
                 _ if comment => true,
-                b'#' => newline,
+                b'#' => newline || self.comment_then_separator(i),
                 _ => self.looks_like_key(i),
             },
             Slot::ArrayValue => {
@@ -464,10 +493,52 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || comment
                     || opening_quote(&self.bytes[i..self.end]).is_some()
                     || (newline && c != b'#')
+                    || (c == b'#' && self.comment_then_separator(i))
                     || self.object_starts(i)
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
+    }
+
+    /// Whether a `#` comment at `at` (after a space) runs to the end of its line and a `,` or a
+    /// closer follows: `"fast" # was {"mode": "safe"}` then `, "threads": 8`.
+    fn comment_then_separator(&self, at: usize) -> bool {
+        if at == 0 || !matches!(self.bytes[at - 1], b' ' | b'\t') {
+            return false;
+        }
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let Some(line_end) = memchr::memchr(b'\n', &self.bytes[at..limit]) else {
+            return false;
+        };
+        let next = space::skip_space(self.bytes, at + line_end, limit);
+        next < limit && matches!(self.bytes[next], b',' | b'}' | b']')
+    }
+
+    /// Whether a few stray words (`and`, `TODO`, `REMEMBER:`, `etc.`) and then a quoted key
+    /// with its `:` start at `at`, as after `"Ada", and "last": ..`.
+    fn words_then_key(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let mut i = at;
+        for _ in 0..4 {
+            let word = self.bytes[i..limit]
+                .iter()
+                .take_while(|&&b| {
+                    !b.is_ascii_whitespace()
+                        && !matches!(b, b'"' | b'\'' | b'`' | b'{' | b'}' | b'[' | b']' | b',')
+                })
+                .count();
+            if word == 0 {
+                return false;
+            }
+            i = space::skip_space(self.bytes, i + word, limit);
+            if i < limit
+                && opening_quote(&self.bytes[i..self.end]).is_some()
+                && self.key_at(i, Cut::Refused)
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether an object starts at `at`: a `{` and a key with its `:`.
@@ -527,21 +598,23 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// member's quote would be the string's own closing one.
     fn closer_follows(&mut self, at: usize, quote: Quote, slot: Slot) -> bool {
         let depth = self.stack.len();
-        let closes_inner = match self.stack.last() {
-            Some(super::Frame::Object { .. }) => self.bytes[at] == b'}',
-            Some(super::Frame::Array { .. }) => self.bytes[at] == b']',
-            None => false,
+        let closes = |b: u8, index: usize| match self.stack[index] {
+            super::Frame::Object { .. } => b == b'}',
+            super::Frame::Array { .. } => b == b']',
         };
-        if !closes_inner || depth < 2 {
-            return false;
-        }
+        // The closers from `at` on, closing containers from the innermost out; one at least
+        // stays open to take the next member.
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
-        let comma = space::skip_space(self.bytes, at + 1, limit);
-        if comma >= limit || self.bytes[comma] != b',' {
+        let (mut i, mut closed) = (at, 0);
+        while closed + 1 < depth && i < limit && closes(self.bytes[i], depth - 1 - closed) {
+            closed += 1;
+            i = space::skip_space(self.bytes, i + 1, limit);
+        }
+        if closed == 0 || i >= limit || self.bytes[i] != b',' {
             return false;
         }
-        let next = space::skip_space(self.bytes, comma + 1, limit);
-        let key = match self.stack[depth - 2] {
+        let next = space::skip_space(self.bytes, i + 1, limit);
+        let key = match self.stack[depth - 1 - closed] {
             super::Frame::Object { .. } => next,
             super::Frame::Array { .. } if next < limit && self.bytes[next] == b'{' => {
                 space::skip_space(self.bytes, next + 1, limit)
@@ -551,7 +624,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         if !self.same_quote_opens(key, limit, quote, slot) || !self.key_at(key, Cut::Refused) {
             return false;
         }
-        let left_open = depth as isize - 1;
+        let left_open = (depth - closed) as isize;
         self.rest_after(next)
             .is_some_and(|rest| rest.net <= left_open && rest.peak <= left_open)
     }
@@ -560,6 +633,14 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// `KEY_LOOKAHEAD` bytes ahead, which keeps string scanning linear.
     pub(crate) fn looks_like_key(&self, at: usize) -> bool {
         self.key_at(at, Cut::Allowed)
+    }
+
+    /// Whether a quoted key written whole (closing quote and `:`) starts at `at`.
+    pub(crate) fn quoted_key_at(&self, at: usize) -> bool {
+        at < self.end
+            && self.bytes[at] != b'`'
+            && opening_quote(&self.bytes[at..self.end]).is_some()
+            && self.key_at(at, Cut::Refused)
     }
 
     /// [`Self::looks_like_key`] for a key written whole (closing quote and `:`).
