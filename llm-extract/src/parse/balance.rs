@@ -15,9 +15,17 @@ pub(crate) struct Rest {
     /// Closing brackets minus opening ones, to the end.
     pub net: isize,
     /// The most containers the text closes (counting from the offset, and never below 0)
-    /// before the last run of closing brackets at its end: more than are open means a
-    /// container would close while the text still holds members for it.
-    pub peak: isize,
+    /// at a point where content still follows (before the last run of closing brackets at
+    /// its end); `None` when no content follows.
+    pub peak: Option<isize>,
+}
+
+impl Rest {
+    /// Whether, with `open` containers open, the text closes them all while content still
+    /// follows: a container would close with members left over for it.
+    pub(crate) fn overcloses(&self, open: usize) -> bool {
+        self.peak.is_some_and(|peak| peak >= open as isize)
+    }
 }
 
 /// A bracket profile from `from` to the end of the input.
@@ -33,6 +41,8 @@ pub(crate) struct Profile {
     /// Strings and comments, as the lexer saw them: `(start, end)`.
     skipped: Vec<(usize, usize)>,
     total: isize,
+    /// Where the final run of closers starts.
+    content_end: usize,
 }
 
 /// Where the lexer is.
@@ -50,67 +60,16 @@ impl Profile {
         let mut brackets = Vec::new();
         let mut skipped = Vec::new();
         let mut running = 0isize;
-        let mut state = Lex::Code;
-        let mut skip_start = usize::MAX;
-        let mut i = from;
-        while i < end {
-            let b = bytes[i];
-            match state {
-                Lex::Code => {
-                    let next = match b {
-                        b'{' | b'[' | b'}' | b']' => {
-                            running += if matches!(b, b'}' | b']') { 1 } else { -1 };
-                            brackets.push((i, running));
-                            Lex::Code
-                        }
-                        b'"' => Lex::String,
-                        b'#' if comment_may_start(bytes, i) => Lex::LineComment,
-                        b'/' if comment_may_start(bytes, i) => match bytes.get(i + 1) {
-                            Some(b'/') => Lex::LineComment,
-                            Some(b'*') => Lex::BlockComment,
-                            _ => Lex::Code,
-                        },
-                        _ => Lex::Code,
-                    };
-                    if next != Lex::Code {
-                        skip_start = i;
-                        state = next;
-                        // A block comment's `*` is not its end.
-                        i += usize::from(next == Lex::BlockComment);
-                    }
-                }
-                Lex::String => match memchr::memchr2(b'"', b'\\', &bytes[i..end]) {
-                    Some(k) if bytes[i + k] == b'\\' => i += k + 1,
-                    Some(k) => {
-                        i += k;
-                        state = Lex::Code;
-                    }
-                    None => i = end,
-                },
-                Lex::LineComment => match memchr::memchr(b'\n', &bytes[i..end]) {
-                    Some(k) => {
-                        i += k;
-                        state = Lex::Code;
-                    }
-                    None => i = end,
-                },
-                Lex::BlockComment => match memchr::memmem::find(&bytes[i..end], b"*/") {
-                    Some(k) => {
-                        i += k + 1;
-                        state = Lex::Code;
-                    }
-                    None => i = end,
-                },
-            }
-            i += 1;
-            if state == Lex::Code && skip_start != usize::MAX {
-                skipped.push((skip_start, i.min(end)));
-                skip_start = usize::MAX;
-            }
-        }
-        if state != Lex::Code {
-            skipped.push((skip_start, end));
-        }
+        lex(
+            bytes,
+            from,
+            end,
+            |at, closes| {
+                running += if closes { 1 } else { -1 };
+                brackets.push((at, running));
+            },
+            |start, stop| skipped.push((start, stop)),
+        );
         let content_end = content_end(bytes, from, end);
         let mut peak_from = vec![isize::MIN; brackets.len() + 1];
         for k in (0..brackets.len()).rev() {
@@ -124,6 +83,7 @@ impl Profile {
             peak_from,
             skipped,
             total: running,
+            content_end,
         }
     }
 
@@ -141,11 +101,85 @@ impl Profile {
     pub(crate) fn rest(&self, p: usize) -> Rest {
         let k = self.brackets.partition_point(|&(at, _)| at < p);
         let before = if k == 0 { 0 } else { self.brackets[k - 1].1 };
-        let peak = self.peak_from[k].max(before) - before;
+        let peak = (p < self.content_end).then(|| self.peak_from[k].max(before) - before);
         Rest {
             net: self.total - before,
             peak,
         }
+    }
+}
+
+/// Closing brackets minus opening ones in `bytes[from..end]`, strings and comments left out.
+pub(crate) fn net(bytes: &[u8], from: usize, end: usize) -> isize {
+    let mut net = 0isize;
+    lex(
+        bytes,
+        from,
+        end,
+        |_, closes| net += if closes { 1 } else { -1 },
+        |_, _| {},
+    );
+    net
+}
+
+/// Reads `bytes[from..end]` as code: calls `bracket(at, closes)` for each bracket outside
+/// strings and comments, and `skip(start, end)` for each string or comment.
+fn lex(
+    bytes: &[u8],
+    from: usize,
+    end: usize,
+    mut bracket: impl FnMut(usize, bool),
+    mut skip: impl FnMut(usize, usize),
+) {
+    let mut state = Lex::Code;
+    let mut skip_start = from;
+    let mut i = from;
+    while i < end {
+        match state {
+            Lex::Code => {
+                let next = match bytes[i] {
+                    b @ (b'{' | b'[' | b'}' | b']') => {
+                        bracket(i, matches!(b, b'}' | b']'));
+                        Lex::Code
+                    }
+                    b'"' => Lex::String,
+                    b'#' if comment_may_start(bytes, i) => Lex::LineComment,
+                    b'/' if comment_may_start(bytes, i) => match bytes.get(i + 1) {
+                        Some(b'/') => Lex::LineComment,
+                        Some(b'*') => Lex::BlockComment,
+                        _ => Lex::Code,
+                    },
+                    _ => Lex::Code,
+                };
+                if next != Lex::Code {
+                    skip_start = i;
+                    state = next;
+                    // A block comment's `*` is not its end.
+                    i += usize::from(next == Lex::BlockComment);
+                }
+                i += 1;
+                continue;
+            }
+            Lex::String => match memchr::memchr2(b'"', b'\\', &bytes[i..end]) {
+                Some(k) if bytes[i + k] == b'\\' => {
+                    i += k + 2;
+                    continue;
+                }
+                Some(k) => i += k,
+                None => i = end,
+            },
+            Lex::LineComment => i = memchr::memchr(b'\n', &bytes[i..end]).map_or(end, |k| i + k),
+            Lex::BlockComment => {
+                i = memchr::memmem::find(&bytes[i..end], b"*/").map_or(end, |k| i + k + 1)
+            }
+        }
+        // At the byte that ends the string or comment (or at the end).
+        i = (i + 1).min(end);
+        skip(skip_start, i);
+        state = Lex::Code;
+    }
+    if state != Lex::Code {
+        skip(skip_start, end);
     }
 }
 
@@ -191,10 +225,27 @@ mod tests {
     #[test]
     fn the_peak_leaves_out_the_final_run_of_closers() {
         // Closers at the very end close what is open, or are trailing text.
-        assert_eq!(rest(r#", "c": 2}}"#), Rest { net: 2, peak: 0 });
+        assert_eq!(
+            rest(r#", "c": 2}}"#),
+            Rest {
+                net: 2,
+                peak: Some(0)
+            }
+        );
         // A container closed while members still follow.
-        assert_eq!(rest(r#"}, "r": 1}, "s": []}"#), Rest { net: 3, peak: 2 });
-        assert_eq!(rest(r#"{"a": 1}, "b"}"#).peak, 0);
+        let members_after = rest(r#"}, "r": 1}, "s": []}"#);
+        assert_eq!(
+            members_after,
+            Rest {
+                net: 3,
+                peak: Some(2)
+            }
+        );
+        assert!(members_after.overcloses(2) && !members_after.overcloses(3));
+        assert_eq!(rest(r#"{"a": 1}, "b"}"#).peak, Some(0));
+        // Nothing but closers: no content follows.
+        assert_eq!(rest(" ]} "), Rest { net: 2, peak: None });
+        assert!(!rest("}").overcloses(0));
     }
 
     #[test]

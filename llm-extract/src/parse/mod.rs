@@ -271,7 +271,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             paths,
             profile: None,
             profile_budget: (end - start).saturating_mul(2),
-            stray_end: None,
+            excess_closers: None,
+            start,
         }
     }
 }
@@ -355,8 +356,11 @@ enum Closing {
 struct Following {
     /// How many closers come right after it.
     run: usize,
-    /// Whether each of them is of the kind of the container it would close next.
-    run_fits: bool,
+    /// How many of them, from the first, are of the kind of the container they would close
+    /// once it has closed.
+    fitting: usize,
+    /// Just after the last closer (after the first one when there is no run).
+    run_end: usize,
     /// Where the token after the `,` starts.
     token: usize,
 }
@@ -399,8 +403,10 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     profile: Option<Profile>,
     /// Bytes that rebuilding the profile may still read; keeps that work linear.
     profile_budget: usize,
-    /// Just after the last closer read as stray.
-    stray_end: Option<usize>,
+    /// Whether the text holds more closers than openers, once asked.
+    excess_closers: Option<bool>,
+    /// Where parsing started.
+    start: usize,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
@@ -998,7 +1004,6 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             Closing::Skip => {
                 self.repair(RepairKind::StrayBracket, at);
                 self.pos += 1;
-                self.stray_end = Some(self.pos);
                 return None;
             }
             Closing::Innermost => {
@@ -1038,10 +1043,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// container goes on (the closer came early, or is one too many):
     /// - at the root, `{"a": 1}, "b": 2}` reads `"b"` back in (`[1], 2]` too, when a closer
     ///   later is left for the array);
-    /// - an object in an array followed by a key, `[{"id": 1}, "name": "a"}]`, goes on unless
-    ///   it already has that key (then the key starts the next object, whose `{` is missing);
-    /// - otherwise, in a damaged document, where closing here would let the text after it
-    ///   close the root before its content ends (see [`balance`]).
+    /// - an object in an array followed by a key it has already, `[{"id": 1}, "id": 2}]`, closes:
+    ///   the key starts the next record, whose `{` is missing; one it has not goes on in it when
+    ///   the rest of the text says so (below) or the record before it has that key;
+    /// - when the text holds more closers than openers, the closers here (this one and those
+    ///   right after it) are read by what the rest of the text closes: as many of them close
+    ///   as leave no container closed while members still follow, and no more open than the
+    ///   rest closes (see [`balance`]).
     ///
     /// Valid JSON never gets past the first checks, so it builds no profile.
     fn matching_closer(&mut self) -> Closing {
@@ -1057,30 +1065,52 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 normal
             };
         }
-        if next.run == 0 && self.follows_stray() && self.token_fits(depth - 1, next.token) {
-            // `{"s": {"w": 1}},"r": 2}`: the closer just before was stray, and what follows
-            // goes on in this container's syntax: the two were one damage.
-            return Closing::Skip;
-        }
         // The container left innermost once this closer and the run after it have closed.
-        let fits = next.run_fits
-            && (depth - 1)
-                .checked_sub(next.run + 1)
-                .is_some_and(|receiving| self.token_fits(receiving, next.token));
-        if fits && self.repairs.is_empty() {
+        let receiving = (depth - 1).checked_sub(next.run + 1);
+        let fits = next.fitting == next.run
+            && receiving.is_some_and(|index| self.token_fits(index, next.token));
+        if fits && !self.has_excess_closers() {
             return normal;
         }
-        if next.run == 0 && self.object_in_array() && self.looks_like_whole_key(next.token) {
-            return if self.record_lacks_key(next.token) {
-                Closing::Skip
-            } else {
-                normal
-            };
+        let key_in_array =
+            next.run == 0 && self.object_in_array() && self.looks_like_whole_key(next.token);
+        if key_in_array && self.record_has_key(depth - 1, next.token) {
+            // `[{"id": 1}, "id": 2}]`: the key starts the next record, whose `{` is missing.
+            return normal;
         }
-        match self.rest_after(self.pos + 1) {
-            Some(rest) if rest.peak >= depth as isize => Closing::Skip,
-            _ => normal,
+        if self.has_excess_closers() && self.closers_here_are_stray(&next) {
+            return Closing::Skip;
         }
+        if key_in_array && self.previous_record_has_key(next.token) {
+            return Closing::Skip;
+        }
+        normal
+    }
+
+    /// For the closer at `self.pos` and the run of closers after it: whether none of them
+    /// should close, judged by the rest of the text after them. Closing the first `k` of them
+    /// (from all that match the containers they would close, down to none) leaves `depth - k`
+    /// open; the best `k` closes no container while members still follow it, and leaves no
+    /// more open than the rest closes. Of equals, the most closers close.
+    fn closers_here_are_stray(&mut self, next: &Following) -> bool {
+        let depth = self.stack.len();
+        let Some(rest) = self.rest_after(next.run_end) else {
+            return false;
+        };
+        let most = (next.fitting + 1).min(depth);
+        let misfit = |k: usize| {
+            let open = depth - k;
+            (rest.overcloses(open), (open as isize - rest.net).max(0))
+        };
+        (0..=most).rev().min_by_key(|&k| misfit(k)) == Some(0)
+    }
+
+    /// Whether the text parsed holds more closing brackets than opening ones (lexically, see
+    /// [`balance`]): then some closer is stray. Counted once per parse, when first asked.
+    fn has_excess_closers(&mut self) -> bool {
+        *self
+            .excess_closers
+            .get_or_insert_with(|| balance::net(self.bytes, self.start, self.end) > 0)
     }
 
     /// A closer whose kind does not match the innermost container: it closes only that one,
@@ -1107,10 +1137,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             } as isize;
             let class = if open == 0 && continues {
                 2 // the root would close with more input to read
-            } else if rest.peak > open {
-                1
             } else {
-                0
+                u8::from(rest.overcloses(open as usize))
             };
             (class, (rest.net - open).unsigned_abs())
         };
@@ -1126,18 +1154,24 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         best
     }
 
-    /// After a closer at `at - 1`: the run of closers that follows, then a `,` and the token
-    /// after it; `None` when no `,` follows within `KEY_LOOKAHEAD` bytes.
+    /// After a closer at `at - 1`: the run of closers that follows, then a `,` (or a quoted
+    /// key, its comma missing) and the token after it; `None` when no such token follows
+    /// within `KEY_LOOKAHEAD` bytes.
     fn following(&self, at: usize) -> Option<Following> {
         let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
         let depth = self.stack.len();
         let mut i = space::skip_space(self.bytes, at, limit);
-        let (mut run, mut run_fits) = (0, true);
+        let (mut run, mut fitting, mut run_end) = (0, 0, at);
         while i < limit && matches!(self.bytes[i], b'}' | b']') {
             run += 1;
-            run_fits &= depth > run
+            if fitting + 1 == run
+                && depth > run
                 && matches!(self.stack[depth - 1 - run], Frame::Object { .. })
-                    == (self.bytes[i] == b'}');
+                    == (self.bytes[i] == b'}')
+            {
+                fitting += 1;
+            }
+            run_end = i + 1;
             i = space::skip_space(self.bytes, i + 1, limit);
         }
         let token = match self.bytes.get(i) {
@@ -1149,7 +1183,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         };
         (token < limit).then_some(Following {
             run,
-            run_fits,
+            fitting,
+            run_end,
             token,
         })
     }
@@ -1181,28 +1216,24 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
     }
 
-    /// Whether a closer read as stray comes right before `self.pos` (whitespace between).
-    fn follows_stray(&self) -> bool {
-        self.stray_end
-            .is_some_and(|end| space::skip_space(self.bytes, end, self.pos) == self.pos)
+    /// Whether the object at stack index `index` has the key starting at `at` among its first
+    /// keys.
+    fn record_has_key(&self, index: usize, at: usize) -> bool {
+        match &self.stack[index] {
+            Frame::Object { first_keys, .. } => first_keys.contains(self.key_text(at)),
+            Frame::Array { .. } => false,
+        }
     }
 
-    /// At `}` of an object in an array, followed by `, "key":`: whether the key belongs to
-    /// this object, the `}` being stray. Records in an array share their keys, so yes when
-    /// the object before this one has the key and this one does not yet; when this one has it
-    /// already, or nothing says otherwise, the key starts the next object, whose `{` is
-    /// missing (`[{"a": 1}, "b": 2}]`).
-    fn record_lacks_key(&self, at: usize) -> bool {
-        let key = self.key_text(at);
-        let n = self.stack.len();
-        match (&self.stack[n - 2], &self.stack[n - 1]) {
-            (
-                Frame::Array {
-                    last_object_keys: Some(before),
-                    ..
-                },
-                Frame::Object { first_keys, .. },
-            ) => before.contains(key) && !first_keys.contains(key),
+    /// At `}` of an object in an array, followed by `, "key":` that it does not have: whether
+    /// the record before it in the array has that key. Records in an array share their keys,
+    /// so then the `}` came early and the key is this record's.
+    fn previous_record_has_key(&self, at: usize) -> bool {
+        match &self.stack[self.stack.len() - 2] {
+            Frame::Array {
+                last_object_keys: Some(before),
+                ..
+            } => before.contains(self.key_text(at)),
             _ => false,
         }
     }

@@ -216,8 +216,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         {
             // No closing quote: the string ended where the next member (or item) begins, or
             // where its container closes.
-            self.repair(RepairKind::MissingQuote, Span::at(i));
-            return Some(self.string_ends(scan, i, i));
+            let end = self.content_end_before(scan, i);
+            self.repair(RepairKind::MissingQuote, Span::at(end));
+            return Some(self.string_ends(scan, end, i));
         } else if matches!(b, b',' | b'}' | b']') {
             scan.i += 1;
         } else if b < 0x20 {
@@ -247,6 +248,28 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             scan.i += 1;
         }
         None
+    }
+
+    /// Where the content of a string missing its closing quote ends, the structure resuming at
+    /// `at`: before the whitespace there if it holds a line break (the line ended the string;
+    /// the break's repair is dropped), else at `at`.
+    fn content_end_before(&mut self, scan: &Scan, at: usize) -> usize {
+        let from = scan.segment_start.max(scan.content_start);
+        let mut end = at;
+        while end > from && matches!(self.bytes[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            end -= 1;
+        }
+        if !self.bytes[end..at].contains(&b'\n') {
+            return at;
+        }
+        while self
+            .repairs
+            .last()
+            .is_some_and(|r| r.kind == RepairKind::ControlCharacter && r.span.start >= end)
+        {
+            self.repairs.pop();
+        }
+        end
     }
 
     /// The string's content ends at `content_end`, and reading goes on at `next`.
@@ -330,8 +353,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 .closers_at_end(scan.segment_start, scan.slot)
                 .or_else(|| self.closers_before_prose(scan.segment_start));
             if let Some(at) = at {
-                self.repair(RepairKind::MissingQuote, Span::at(at));
-                return self.string_ends(&mut scan, at, at);
+                let end = self.content_end_before(&scan, at);
+                self.repair(RepairKind::MissingQuote, Span::at(end));
+                return self.string_ends(&mut scan, end, at);
             }
         }
         self.repair(RepairKind::TruncatedString, Span::new(scan.open, self.end));
@@ -570,10 +594,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 if k >= limit || self.bytes[k] != self.bytes[j] {
                     return false;
                 }
-                k += 1;
-                while k < limit && matches!(self.bytes[k], b' ' | b'\t') {
-                    k += 1;
-                }
+                let k = space::skip_space(self.bytes, k + 1, limit);
                 k < self.end && matches!(self.bytes[k], b',' | b']')
             }
             _ => false,
@@ -624,9 +645,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         if !self.same_quote_opens(key, limit, quote, slot) || !self.key_at(key, Cut::Refused) {
             return false;
         }
-        let left_open = (depth - closed) as isize;
+        let left_open = depth - closed;
         self.rest_after(next)
-            .is_some_and(|rest| rest.net <= left_open && rest.peak <= left_open)
+            .is_some_and(|rest| rest.net <= left_open as isize && !rest.overcloses(left_open))
     }
 
     /// Whether a key (quoted or a bare word) followed by `:` starts at `at`. Looks at most

@@ -420,6 +420,28 @@ fn a_closer_is_read_by_what_the_rest_of_the_text_closes() {
             r#"[{"i": 1, "n": "a"}, "i": 2, "n": "b"}]"#,
             json!([{"i": 1, "n": "a"}, {"i": 2, "n": "b"}]),
         ),
+        (
+            r#"[{"i": 1}, "i": 2}, {"i": 3}]"#,
+            json!([{"i": 1}, {"i": 2}, {"i": 3}]),
+        ),
+        // An early `}` in the first record, more records after it.
+        (
+            r#"{"e": [{"t": "A"},"k": "P","s": [3, 8]}, {"t": "B","k": "P","s": [1, 2]}],"n": 1}"#,
+            json!({"e": [{"t": "A", "k": "P", "s": [3, 8]}, {"t": "B", "k": "P", "s": [1, 2]}], "n": 1}),
+        ),
+        // Extra closers after a matching one, members of the enclosing object after them.
+        (
+            r#"{"c": {"n": "K", "a": false}]}, "d": "x", "t": ["m"]}"#,
+            json!({"c": {"n": "K", "a": false}, "d": "x", "t": ["m"]}),
+        ),
+        (
+            r#"{"e": [{"s": [25]}, 60]}, {"s": [6, 80]}], "n": 1}"#,
+            json!({"e": [{"s": [25, 60]}, {"s": [6, 80]}], "n": 1}),
+        ),
+        (
+            r#"{"t": ["a", "b"], "c"], "p": 1}"#,
+            json!({"t": ["a", "b", "c"], "p": 1}),
+        ),
     ];
     for (input, expected) in rows {
         assert_eq!(&value(input).0, expected, "{input}");
