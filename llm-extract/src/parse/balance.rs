@@ -28,6 +28,20 @@ impl Rest {
     }
 }
 
+/// How the brackets of the text from some offset fit the containers open there, read as
+/// the parser reads closers (of the innermost's kind: closes it; else stray). Fewer is
+/// better, in this order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Fit {
+    /// Times every open container would have closed while content still followed (the
+    /// first container stays open: the parser reads on in it).
+    pub early: usize,
+    /// Closers that matched nothing open.
+    pub strays: usize,
+    /// Containers left open at the end.
+    pub open: usize,
+}
+
 /// A bracket profile from `from` to the end of the input.
 #[derive(Debug)]
 pub(crate) struct Profile {
@@ -35,6 +49,8 @@ pub(crate) struct Profile {
     /// Each bracket outside strings and comments: its offset and the running count (closers
     /// minus openers from `from`) just after it.
     brackets: Vec<(usize, isize)>,
+    /// The bracket bytes, beside `brackets`.
+    kinds: Vec<u8>,
     /// `peak_from[k]`: the highest running count at brackets `k..` that lie before the final
     /// run of closers.
     peak_from: Vec<isize>,
@@ -58,6 +74,7 @@ impl Profile {
     /// Reads `bytes[from..end]` once.
     pub(crate) fn build(bytes: &[u8], from: usize, end: usize) -> Profile {
         let mut brackets = Vec::new();
+        let mut kinds = Vec::new();
         let mut skipped = Vec::new();
         let mut running = 0isize;
         lex(
@@ -67,6 +84,7 @@ impl Profile {
             |at, closes| {
                 running += if closes { 1 } else { -1 };
                 brackets.push((at, running));
+                kinds.push(bytes[at]);
             },
             |start, stop| skipped.push((start, stop)),
         );
@@ -80,6 +98,7 @@ impl Profile {
         Profile {
             from,
             brackets,
+            kinds,
             peak_from,
             skipped,
             total: running,
@@ -106,6 +125,43 @@ impl Profile {
             net: self.total - before,
             peak,
         }
+    }
+}
+
+impl Profile {
+    /// How the text from `p` (covered) fits `open`, the kinds of the containers open there
+    /// (`true` for an object), outermost first. Reads every bracket after `p`: the caller
+    /// pays for it from a budget; `brackets_after` says how many that is.
+    pub(crate) fn fit(&self, p: usize, open: &[bool]) -> Fit {
+        let first = self.brackets.partition_point(|&(at, _)| at < p);
+        let mut stack = open.to_vec();
+        let mut fit = Fit::default();
+        if stack.is_empty() && p < self.content_end {
+            // Nothing open, and content follows: it is lost to the value.
+            fit.early += 1;
+        }
+        for (&(at, _), &kind) in self.brackets[first..].iter().zip(&self.kinds[first..]) {
+            match kind {
+                b'{' => stack.push(true),
+                b'[' => stack.push(false),
+                // The last open container would close with content after it: the parser
+                // reads that closer as early and goes on in the container.
+                _ if stack.len() == 1 && stack[0] == (kind == b'}') && at < self.content_end => {
+                    fit.early += 1
+                }
+                _ if stack.last() == Some(&(kind == b'}')) => {
+                    stack.pop();
+                }
+                _ => fit.strays += 1,
+            }
+        }
+        fit.open = stack.len();
+        fit
+    }
+
+    /// How many brackets lie at or after `p`.
+    pub(crate) fn brackets_after(&self, p: usize) -> usize {
+        self.brackets.len() - self.brackets.partition_point(|&(at, _)| at < p)
     }
 }
 
@@ -246,6 +302,44 @@ mod tests {
         // Nothing but closers: no content follows.
         assert_eq!(rest(" ]} "), Rest { net: 2, peak: None });
         assert!(!rest("}").overcloses(0));
+    }
+
+    #[test]
+    fn fit_reads_closers_by_kind() {
+        let text = r#", "c": [1]], "d": 2}"#;
+        let profile = Profile::build(text.as_bytes(), 0, text.len());
+        // One object open: the second `]` is stray, the `}` closes it at the end.
+        assert_eq!(
+            profile.fit(0, &[true]),
+            Fit {
+                early: 0,
+                strays: 1,
+                open: 0
+            }
+        );
+        // Two open: one stays open.
+        assert_eq!(
+            profile.fit(0, &[true, true]),
+            Fit {
+                early: 0,
+                strays: 1,
+                open: 1
+            }
+        );
+        let text = r#"}, "r": 1}, "s": []}"#;
+        let profile = Profile::build(text.as_bytes(), 0, text.len());
+        assert_eq!(
+            profile.fit(0, &[true]),
+            Fit {
+                early: 2,
+                strays: 0,
+                open: 0
+            }
+        );
+        assert_eq!(profile.fit(0, &[true, true]).early, 1);
+        assert_eq!(profile.fit(0, &[true, true, true]), Fit::default());
+        // Nothing open and content after: lost.
+        assert_eq!(profile.fit(0, &[]).early, 1);
     }
 
     #[test]

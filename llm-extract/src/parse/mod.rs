@@ -21,7 +21,7 @@ mod space;
 mod string;
 mod triple;
 
-use balance::{Profile, Rest};
+use balance::{Fit, Profile, Rest};
 use build::{Build, Json, Tree};
 
 use crate::error::{Category, Error, Issue};
@@ -196,11 +196,24 @@ pub(crate) fn read_on<P>(text: &str, found: Vec<(Span, P)>, end: usize) -> Vec<(
     let mut out = Vec::with_capacity(found.len());
     let mut taken = 0;
     let mut budget = READ_ON_PER_REGION;
+    // Built once for the region, when a value (not a key) follows an object.
+    let mut profile: Option<Profile> = None;
     for (span, place) in found {
         if span.start < taken {
             continue;
         }
-        if budget > 0 && continues_after(text, span, end) {
+        let reads_on = budget > 0
+            && match continues_after(text, span, end) {
+                Continues::No => false,
+                Continues::Member => true,
+                // `{"t": ["a"]}, "b", "c"], "n": 1}`: when closers are left over after it.
+                Continues::Value => {
+                    let profile = profile
+                        .get_or_insert_with(|| Profile::build(text.as_bytes(), span.end, end));
+                    profile.covers(span.end) && profile.rest(span.end).net > 0
+                }
+            };
+        if reads_on {
             budget -= 1;
             if let Ok(done) = run::<build::Skim>(
                 text,
@@ -220,17 +233,26 @@ pub(crate) fn read_on<P>(text: &str, found: Vec<(Span, P)>, end: usize) -> Vec<(
     out
 }
 
-/// Whether the whole object or array at `span` is followed by a `,` and, for an object, a
-/// quoted key with its `:`, for an array a value (closers in between skipped).
-fn continues_after(text: &str, span: Span, end: usize) -> bool {
+/// What follows a whole object or array.
+enum Continues {
+    No,
+    /// A member of its own: for an object, a quoted key with its `:`; for an array, a value.
+    Member,
+    /// A value after an object.
+    Value,
+}
+
+/// What follows the whole object or array at `span`: a `,` (closers before it skipped) and a
+/// member of its own, or a value.
+fn continues_after(text: &str, span: Span, end: usize) -> Continues {
     let bytes = text.as_bytes();
     let closer = match bytes.get(span.start) {
         Some(b'{') => b'}',
         Some(b'[') => b']',
-        _ => return false,
+        _ => return Continues::No,
     };
     if span.end == 0 || span.end >= end || bytes[span.end - 1] != closer {
-        return false;
+        return Continues::No;
     }
     let limit = (span.end + string::KEY_LOOKAHEAD).min(end);
     let mut i = space::skip_space(bytes, span.end, limit);
@@ -239,18 +261,19 @@ fn continues_after(text: &str, span: Span, end: usize) -> bool {
     }
     let probe = Parser::<build::Skim>::new(text, Span::new(0, end), 1, RepairPaths::Skip);
     if i >= limit || (bytes[i] != b',' && !(closer == b'}' && probe.quoted_key_at(i))) {
-        return false;
+        return Continues::No;
     }
     let token = if bytes[i] == b',' {
         space::skip_space(bytes, i + 1, limit)
     } else {
         i
     };
-    let rest = &bytes[token..end];
-    if closer == b'}' {
-        probe.quoted_key_at(token)
-    } else {
-        !matches!(rest.first(), None | Some(b',' | b':' | b'}' | b']'))
+    let value = !matches!(bytes.get(token), None | Some(b',' | b':' | b'}' | b']'));
+    match closer {
+        b'}' if probe.quoted_key_at(token) => Continues::Member,
+        b'}' if value => Continues::Value,
+        b']' if value => Continues::Member,
+        _ => Continues::No,
     }
 }
 
@@ -272,6 +295,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             profile: None,
             profile_budget: (end - start).saturating_mul(2),
             excess_closers: None,
+            stray_run: None,
+            fit_paid_at: None,
             start,
         }
     }
@@ -328,8 +353,16 @@ impl KeySample {
     }
 
     fn contains(&self, key: &[u8]) -> bool {
-        let hash = key_hash(key);
+        self.contains_hash(key_hash(key))
+    }
+
+    fn contains_hash(&self, hash: u64) -> bool {
         self.hashes[..self.len].contains(&hash)
+    }
+
+    /// The hash of the first key, if any.
+    fn first(&self) -> Option<u64> {
+        (self.len > 0).then(|| self.hashes[0])
     }
 }
 
@@ -405,6 +438,10 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     profile_budget: usize,
     /// Whether the text holds more closers than openers, once asked.
     excess_closers: Option<bool>,
+    /// Where a run of closers read as stray lies (`[from, until)`), decided at its first.
+    stray_run: Option<(usize, usize)>,
+    /// Where the readings of the rest by kind were last paid for.
+    fit_paid_at: Option<usize>,
     /// Where parsing started.
     start: usize,
 }
@@ -995,7 +1032,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             .stack
             .iter()
             .rposition(|f| matches!(f, Frame::Object { .. }) == want_object);
+        let in_stray_run = self
+            .stray_run
+            .is_some_and(|(from, until)| (from..until).contains(&self.pos));
         let reading = match matching {
+            _ if in_stray_run => Closing::Skip,
             Some(t) if t + 1 == self.stack.len() => self.matching_closer(),
             _ => self.mismatched_closer(matching),
         };
@@ -1069,40 +1110,175 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let receiving = (depth - 1).checked_sub(next.run + 1);
         let fits = next.fitting == next.run
             && receiving.is_some_and(|index| self.token_fits(index, next.token));
-        if fits && !self.has_excess_closers() {
+        if fits {
+            // Nothing here says the closer is wrong. Were the token to fit this container
+            // too, counting closers could not tell whether the stray one is here or later:
+            // it is read where it is found to be stray.
             return normal;
         }
-        let key_in_array =
-            next.run == 0 && self.object_in_array() && self.looks_like_whole_key(next.token);
-        if key_in_array && self.record_has_key(depth - 1, next.token) {
+        // Once the closers here that can close have, a key would land in an array: the last
+        // object they closed is a record, and the key may start the next one.
+        let most = (next.fitting + 1).min(depth);
+        let key_after_record = depth > most
+            && matches!(self.stack[depth - most - 1], Frame::Array { .. })
+            && matches!(self.stack[depth - most], Frame::Object { .. })
+            && self.looks_like_whole_key(next.token);
+        if key_after_record && self.record_has_key(depth - most, next.token) {
             // `[{"id": 1}, "id": 2}]`: the key starts the next record, whose `{` is missing.
             return normal;
         }
-        if self.has_excess_closers() && self.closers_here_are_stray(&next) {
+        if self.record_goes_on(&next) {
             return Closing::Skip;
         }
-        if key_in_array && self.previous_record_has_key(next.token) {
+        if key_after_record && next.run == 0 {
+            // Nothing says otherwise: the next record, whose `{` is missing.
+            return normal;
+        }
+        if self.has_excess_closers() && self.closers_that_close(&next) == Some(0) {
             return Closing::Skip;
         }
         normal
     }
 
-    /// For the closer at `self.pos` and the run of closers after it: whether none of them
-    /// should close, judged by the rest of the text after them. Closing the first `k` of them
-    /// (from all that match the containers they would close, down to none) leaves `depth - k`
-    /// open; the best `k` closes no container while members still follow it, and leaves no
-    /// more open than the rest closes. Of equals, the most closers close.
-    fn closers_here_are_stray(&mut self, next: &Following) -> bool {
-        let depth = self.stack.len();
-        let Some(rest) = self.rest_after(next.run_end) else {
+    /// At closers ending a record (an object in an array) followed by `, "key":` it lacks:
+    /// whether the key is the record's own, the closers here being stray. Records in an array
+    /// share their keys: yes when the record before it has the key, or when the next record
+    /// starts with this record's first key and this key is another. If so, the closers here
+    /// are marked stray.
+    fn record_goes_on(&mut self, next: &Following) -> bool {
+        let n = self.stack.len();
+        let (before_keys, first_keys) =
+            match (n.checked_sub(2).map(|i| &self.stack[i]), self.stack.last()) {
+                (
+                    Some(Frame::Array {
+                        last_object_keys, ..
+                    }),
+                    Some(Frame::Object { first_keys, .. }),
+                ) => (*last_object_keys, *first_keys),
+                _ => return false,
+            };
+        if !self.quoted_key_at(next.token) {
             return false;
-        };
+        }
+        let key = key_hash(self.key_text(next.token));
+        if first_keys.contains_hash(key) {
+            return false;
+        }
+        let goes_on = before_keys.is_some_and(|keys| keys.contains_hash(key))
+            || first_keys.first().is_some_and(|first| {
+                first != key
+                    && self
+                        .next_record_first_key(next.token)
+                        .is_some_and(|next_first| next_first == first)
+            });
+        if goes_on {
+            self.stray_run = Some((self.pos, next.run_end));
+        }
+        goes_on
+    }
+
+    /// From `at` inside a record: the hash of the first key of the record after it
+    /// (`}, {"key"`), found within a bounded window (paid from the profile budget).
+    fn next_record_first_key(&mut self, at: usize) -> Option<u64> {
+        let limit = (at + 4 * string::KEY_LOOKAHEAD).min(self.end);
+        self.profile_budget = self.profile_budget.checked_sub(limit - at)?;
+        let bytes = self.bytes;
+        let mut depth = 0usize;
+        let mut i = at;
+        while i < limit {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    while i < limit && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth > 0 => depth -= 1,
+                b'}' => {
+                    let comma = space::skip_space(bytes, i + 1, limit);
+                    let open = space::skip_space(bytes, comma + 1, limit);
+                    if open >= limit || bytes[comma] != b',' || bytes[open] != b'{' {
+                        return None;
+                    }
+                    let key = space::skip_space(bytes, open + 1, limit);
+                    return self
+                        .quoted_key_at(key)
+                        .then(|| key_hash(self.key_text(key)));
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// For the closer at `self.pos` and the run of closers after it: how many of them close,
+    /// judged by the rest of the text after them (`None` without a profile). Closing the first
+    /// `k` of them (from all that match the containers they would close, down to none) leaves
+    /// `depth - k` open and the other closers here stray; the best `k` closes no container
+    /// while members still follow it, leaves the fewest closers stray, puts the next token
+    /// where it fits, and leaves the fewest open (see [`balance`]). Of equals, the most
+    /// closers close. The ones after the first `k` are marked stray, to be skipped when
+    /// reached.
+    fn closers_that_close(&mut self, next: &Following) -> Option<usize> {
+        let depth = self.stack.len();
         let most = (next.fitting + 1).min(depth);
-        let misfit = |k: usize| {
-            let open = depth - k;
-            (rest.overcloses(open), (open as isize - rest.net).max(0))
+        let token_misfit = |this: &Self, k: usize| {
+            usize::from(k == depth || !this.token_fits(depth - k - 1, next.token))
         };
-        (0..=most).rev().min_by_key(|&k| misfit(k)) == Some(0)
+        let mut best: Option<((usize, usize, usize, usize), usize)> = None;
+        for k in (0..=most).rev() {
+            let misfit = match self.fit_after(next.run_end, depth - k, most + 1) {
+                Some(fit) => (
+                    fit.early,
+                    fit.strays + next.run + 1 - k,
+                    token_misfit(self, k),
+                    fit.open,
+                ),
+                None => {
+                    let rest = self.rest_after(next.run_end)?;
+                    let open = depth - k;
+                    (
+                        usize::from(rest.overcloses(open)),
+                        0,
+                        token_misfit(self, k),
+                        (open as isize - rest.net).max(0) as usize,
+                    )
+                }
+            };
+            if best.is_none_or(|(b, _)| misfit < b) {
+                best = Some((misfit, k));
+            }
+        }
+        let (_, best) = best?;
+        if best <= next.run {
+            // The closers from the `best`-th after this one to the end of the run.
+            let mut at = self.pos;
+            for _ in 0..best {
+                at = space::skip_space(self.bytes, at + 1, next.run_end);
+            }
+            let first_stray = if best == 0 { self.pos } else { at };
+            self.stray_run = Some((first_stray, next.run_end));
+        }
+        Some(best)
+    }
+
+    /// How the text from `p` fits the containers `stack[..open]` (see [`balance::Fit`]).
+    /// `None` once the budget cannot pay for `readings` such reads of the brackets after `p`.
+    fn fit_after(&mut self, p: usize, open: usize, readings: usize) -> Option<Fit> {
+        self.rest_after(p)?;
+        let profile = self.profile.as_ref()?;
+        let cost = profile.brackets_after(p).max(1);
+        if self.fit_paid_at != Some(p) {
+            self.profile_budget = self.profile_budget.checked_sub(cost * readings)?;
+            self.fit_paid_at = Some(p);
+        }
+        let kinds: Vec<bool> = self.stack[..open]
+            .iter()
+            .map(|f| matches!(f, Frame::Object { .. }))
+            .collect();
+        Some(profile.fit(p, &kinds))
     }
 
     /// Whether the text parsed holds more closing brackets than opening ones (lexically, see
@@ -1120,38 +1296,64 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// the innermost only when more input follows, else down to its kind, else stray.
     fn mismatched_closer(&mut self, matching: Option<usize>) -> Closing {
         let depth = self.stack.len();
+        let next = self.following(self.pos + 1);
+        if let Some(next) = &next {
+            if self.record_goes_on(next) {
+                // `[{"a": 1, "b": 2]}, "c": 3}, {"a": 4}]`
+                return Closing::Skip;
+            }
+        }
         let continues = self.input_continues_after(self.pos + 1);
         let local = match matching {
             None => Closing::Skip,
             Some(t) if t + 1 < depth && continues => Closing::Innermost,
             Some(t) => Closing::Through(t),
         };
-        let Some(rest) = self.rest_after(self.pos + 1) else {
-            return local;
+        let open = |reading: Closing| match reading {
+            Closing::Skip => depth,
+            Closing::Innermost => depth - 1,
+            Closing::Through(t) => t,
         };
-        let misfit = |reading: Closing| {
-            let open = match reading {
-                Closing::Skip => depth,
-                Closing::Innermost => depth - 1,
-                Closing::Through(t) => t,
-            } as isize;
-            let class = if open == 0 && continues {
-                2 // the root would close with more input to read
-            } else {
-                u8::from(rest.overcloses(open as usize))
-            };
-            (class, (rest.net - open).unsigned_abs())
-        };
-        let mut best = local;
-        for reading in [Closing::Innermost, Closing::Skip]
+        let readings: Vec<Closing> = [local, Closing::Innermost, Closing::Skip]
             .into_iter()
             .chain(matching.map(Closing::Through))
-        {
-            if misfit(reading) < misfit(best) {
-                best = reading;
+            .collect();
+        let mut misfits = Vec::with_capacity(readings.len());
+        for &reading in &readings {
+            let stray = usize::from(reading == Closing::Skip);
+            let misfit = match self.fit_after(self.pos + 1, open(reading), readings.len()) {
+                Some(fit) => (fit.early, fit.strays + stray, fit.open),
+                None => {
+                    // No budget left for reading the rest by kind: by counts, or locally.
+                    let Some(rest) = self.rest_after(self.pos + 1) else {
+                        return local;
+                    };
+                    let open = open(reading);
+                    let early = if open == 0 {
+                        continues
+                    } else {
+                        rest.overcloses(open)
+                    };
+                    (
+                        usize::from(early),
+                        0,
+                        (rest.net - open as isize).unsigned_abs(),
+                    )
+                }
+            };
+            misfits.push(misfit);
+        }
+        let best = (0..readings.len()).min_by_key(|&i| misfits[i]).unwrap_or(0);
+        // `"def"]}, "timeout": ..`: this closer and the run after it, all stray.
+        if let Some(next) = next.filter(|next| next.run > 0) {
+            if let Some(fit) = self.fit_after(next.run_end, depth, 1) {
+                if (fit.early, fit.strays + next.run + 1, fit.open) < misfits[best] {
+                    self.stray_run = Some((self.pos, next.run_end));
+                    return Closing::Skip;
+                }
             }
         }
-        best
+        readings[best]
     }
 
     /// After a closer at `at - 1`: the run of closers that follows, then a `,` (or a quoted
@@ -1222,19 +1424,6 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         match &self.stack[index] {
             Frame::Object { first_keys, .. } => first_keys.contains(self.key_text(at)),
             Frame::Array { .. } => false,
-        }
-    }
-
-    /// At `}` of an object in an array, followed by `, "key":` that it does not have: whether
-    /// the record before it in the array has that key. Records in an array share their keys,
-    /// so then the `}` came early and the key is this record's.
-    fn previous_record_has_key(&self, at: usize) -> bool {
-        match &self.stack[self.stack.len() - 2] {
-            Frame::Array {
-                last_object_keys: Some(before),
-                ..
-            } => before.contains(self.key_text(at)),
-            _ => false,
         }
     }
 

@@ -434,9 +434,29 @@ fn a_closer_is_read_by_what_the_rest_of_the_text_closes() {
             r#"{"c": {"n": "K", "a": false}]}, "d": "x", "t": ["m"]}"#,
             json!({"c": {"n": "K", "a": false}, "d": "x", "t": ["m"]}),
         ),
+        // Where the text after could go on in either container, the closer closes, and a
+        // stray one later is read where it is: nothing is lost, `60` lands a level up.
         (
             r#"{"e": [{"s": [25]}, 60]}, {"s": [6, 80]}], "n": 1}"#,
-            json!({"e": [{"s": [25, 60]}, {"s": [6, 80]}], "n": 1}),
+            json!({"e": [{"s": [25]}, 60, {"s": [6, 80]}], "n": 1}),
+        ),
+        (
+            r#"{"s": {"w": 1},"r": 2},"x": 3}"#,
+            json!({"s": {"w": 1}, "r": 2, "x": 3}),
+        ),
+        // A stray closer later is read where it is, not at a closer before it.
+        (
+            r#"{"a": {"b": 1}, "c": [1]], "d": 2}"#,
+            json!({"a": {"b": 1}, "c": [1], "d": 2}),
+        ),
+        (
+            r#"{"e": [{"t": 1}], "s": {"w": 1, "r": 2], "d": 3}, "x": []}"#,
+            json!({"e": [{"t": 1}], "s": {"w": 1, "r": 2, "d": 3}, "x": []}),
+        ),
+        // A record's early `}` known by the next record's first key.
+        (
+            r#"[{"id": 1}, "n": "x"}, {"id": 2, "n": "y"}]"#,
+            json!([{"id": 1, "n": "x"}, {"id": 2, "n": "y"}]),
         ),
         (
             r#"{"t": ["a", "b"], "c"], "p": 1}"#,
