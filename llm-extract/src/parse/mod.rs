@@ -787,7 +787,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
                 Expect::Value
             }
-            b',' if self.set_follows(b) => {
+            b',' | b'}' if self.set_follows(b) => {
                 // `{'a', 'b'}`: a Python set, read as an array.
                 self.object_to_set();
                 Expect::Separator
@@ -872,6 +872,17 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         false
     }
 
+    /// Whether the innermost container is a tuple, closed by `)`.
+    pub(crate) fn in_tuple(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame::Array {
+                alt_closer: Some(b')'),
+                ..
+            })
+        )
+    }
+
     /// Whether the innermost container is an object whose parent is an array.
     fn object_in_array(&self) -> bool {
         let n = self.stack.len();
@@ -885,7 +896,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     fn set_follows(&self, b: u8) -> bool {
         let Some(Frame::Object {
             entries,
-            key: Some((key, _)),
+            key: Some((key, key_span)),
             ..
         }) = self.stack.last()
         else {
@@ -901,8 +912,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             return false;
         }
         if b == b'}' {
-            // `{"a"}` is an object missing a value more often than a one-item set.
-            return false;
+            // `{"a"}` is an object missing a value more often than a one-item set; `{'a'}`,
+            // in Python's quotes, is a set.
+            return self.bytes[key_span.start] == b'\'';
         }
         // The next item: a quoted string or a number (`{7, 8}`), not a key.
         let j = space::skip_space(self.bytes, self.pos + 1, self.end);

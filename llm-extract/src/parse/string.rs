@@ -514,6 +514,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             },
             Slot::ArrayValue => {
                 matches!(c, b',' | b']' | b'}' | b'+')
+                    || (c == b')' && self.in_tuple())
                     || comment
                     || opening_quote(&self.bytes[i..self.end]).is_some()
                     || (newline && c != b'#')

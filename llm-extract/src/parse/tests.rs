@@ -181,6 +181,12 @@ fn repairs_table() {
         ),
         ("{\"n\": -2,000.50}", json!({"n": -2000.5}), DigitSeparator),
         ("{'ids': {7, 8}}", json!({"ids": [7, 8]}), SetAsArray),
+        ("{\"s\": {'x'}}", json!({"s": ["x"]}), SetAsArray),
+        (
+            "{\"t\": (\"a\", \"b\"), \"p\": 1}",
+            json!({"t": ["a", "b"], "p": 1}),
+            TupleAsArray,
+        ),
         (
             "[{\"id\": 1}, and {\"id\": 2}]",
             json!([{"id": 1}, {"id": 2}]),
