@@ -612,12 +612,12 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
     }
 
-    /// At a `}` or `]` at `at` inside a value string: whether it closes the string's container,
-    /// the string having lost its closing quote: what follows is a `,` and the next member of
-    /// the enclosing container (`"/srv/main.py}, "reason": ..` in an object,
-    /// `"fell}, {"id": 4, ..` in an array of objects), and the text from there closes no more
-    /// than is left open (see [`super::balance`]). Valid JSON never gets here: the next
-    /// member's quote would be the string's own closing one.
+    /// At a `}` or `]` at `at` inside a value string: whether it (and the closers right after
+    /// it) close the string's containers, the string having lost its closing quote: what
+    /// follows is a `,` and the next member of the container left open (`"/srv/main.py}, "reason":
+    /// ..` in an object, `"fell}, {"id": 4, ..` in an array of objects, `"x}], "k": ..`), and
+    /// the text from there closes no more than is left open (see [`super::balance`]). Valid
+    /// JSON never gets here: the next member's quote would be the string's own closing one.
     fn closer_follows(&mut self, at: usize, quote: Quote, slot: Slot) -> bool {
         let depth = self.stack.len();
         let closes = |b: u8, index: usize| match self.stack[index] {
