@@ -630,3 +630,54 @@ mod builders_agree {
         }
     }
 }
+
+mod valid_documents {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// JSON values whose strings hold what the damage rules look at: quotes, brackets, commas,
+    /// backticks, colons, Unicode spaces.
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1e6f64..1e6).prop_map(Value::from),
+            "[a-z \"'`,:{}\\[\\]#/\\\\\u{3000}\u{a0}]{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-z\"}\\],: ]{0,6}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Valid JSON reads as serde_json reads it, with no repair, compact or indented.
+        #[test]
+        fn valid_json_is_read_unchanged(value in json_value(), pretty in any::<bool>()) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&value).unwrap()
+            } else {
+                serde_json::to_string(&value).unwrap()
+            };
+            let parsed = parse(&text, 128).unwrap();
+            prop_assert_eq!(parsed.node.to_value(), value);
+            prop_assert!(parsed.repairs.is_empty(), "{}: {:?}", text, parsed.repairs);
+        }
+
+        /// The same documents with Unicode spaces in their indentation read the same, each
+        /// run of them logged.
+        #[test]
+        fn unicode_indentation_changes_nothing_but_the_report(value in json_value()) {
+            let text = serde_json::to_string_pretty(&value).unwrap().replace('\n', "\n\u{3000}\u{200b}");
+            let parsed = parse(&text, 128).unwrap();
+            prop_assert_eq!(parsed.node.to_value(), value);
+            prop_assert!(parsed.repairs.iter().all(|r| r.kind == UnicodeWhitespace), "{:?}", parsed.repairs);
+        }
+    }
+}
