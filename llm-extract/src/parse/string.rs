@@ -496,7 +496,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || opening_quote(&self.bytes[i..self.end]).is_some()
             }
             Slot::ObjectValue => match c {
-                b'}' | b']' => true,
+                b'}' | b']' => self.closer_can_end_value(i),
                 b',' => {
                     let j = space::skip_space(self.bytes, i + 1, self.end);
                     j >= self.end
@@ -513,7 +513,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 _ => self.looks_like_key(i),
             },
             Slot::ArrayValue => {
-                matches!(c, b',' | b']' | b'}' | b'+')
+                matches!(c, b',' | b'+')
+                    || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
                     || (c == b')' && self.in_tuple())
                     || comment
                     || opening_quote(&self.bytes[i..self.end]).is_some()
@@ -564,6 +565,31 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
         }
         false
+    }
+
+    /// After a quote, the closer at `at`: whether it can end the value the quote closed. It
+    /// closes the root (then anything may follow), or what follows it is the end, a line
+    /// break, a separator, another closer or value, a comment or a key; `"}":` or `"]"`
+    /// inside code is text.
+    fn closer_can_end_value(&self, at: usize) -> bool {
+        let is_object = self.bytes[at] == b'}';
+        let open_of_kind = if is_object {
+            self.open_objects
+        } else {
+            self.stack.len() - self.open_objects
+        };
+        if self.stack.len() == 1 && open_of_kind == 1 {
+            return true;
+        }
+        let (next, newline) = space::skip_space_lines(self.bytes, at + 1, self.end);
+        next >= self.end
+            || newline
+            || matches!(
+                self.bytes[next],
+                b',' | b'}' | b']' | b'{' | b'[' | b'/' | b'#'
+            )
+            // `"x"} "next": ..`: the comma after the closer is missing.
+            || self.quoted_key_at(next)
     }
 
     /// Whether an object starts at `at`: a `{` and a key with its `:`.

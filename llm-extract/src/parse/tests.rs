@@ -603,6 +603,27 @@ fn stray_words_and_comments_after_a_string_end_it() {
     }
 }
 
+#[test]
+fn a_quote_before_a_closer_ends_a_value_only_where_structure_follows() {
+    let rows: &[(&str, Value)] = &[
+        // Code with unescaped quotes: `"}":` and `"]"` are text.
+        (
+            "{\"o\": {\"code\": \"if x[\"k\"] == \"}\":\\n    print(\"[done]\")\", \"t\": 1}, \"r\": 2}",
+            json!({"o": {"code": "if x[\"k\"] == \"}\":\n    print(\"[done]\")", "t": 1}, "r": 2}),
+        ),
+        // A closer then a key: the comma is missing, the string ended.
+        (
+            r#"{"o": {"p": "/a"} "r": "b"}"#,
+            json!({"o": {"p": "/a"}, "r": "b"}),
+        ),
+        // The root's closer ends the value whatever follows.
+        (r#"{"a": "x"} is the answer"#, json!({"a": "x"})),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(&value(input).0, expected, "{input}");
+    }
+}
+
 mod builders_agree {
     use super::*;
     use proptest::prelude::*;
