@@ -124,6 +124,19 @@ fn adversarial(kind: &str, n: usize) -> String {
         "tags-in-string" => format!("{{\"a\": \"{}", "<json>[1]</json>".repeat(n / 16)),
         "comments" => format!("{{{}", "\"a\": 1, // }]\n/* ] */ # }\n".repeat(n / 28)),
         "unicode-spaces" => format!("[{}]", "\u{3000}1,\u{feff}".repeat(n / 8)),
+        // The reading rules of issue #8: each shape makes one rule fire at every step.
+        "wrong-closers" => format!("{{\"k\": {}", "[1}, ".repeat(n / 5)),
+        "early-root-closers" => format!("{{\"a\": 1{}", "}, \"b\": 1".repeat(n / 10)),
+        "stray-closers-in-records" => format!("[{}", "{\"i\": 1}}, \"n\": 2}, ".repeat(n / 20)),
+        "missing-record-braces" => format!("[{{\"i\": 1{}", "}, \"i\": 1".repeat(n / 10)),
+        "closers-in-strings" => format!("[{}", "{\"a\": \"x}, ".repeat(n / 10)),
+        "unicode-spaces-open" => format!("[{}", "1,\u{3000}\u{a0}".repeat(n / 7)),
+        "triple-quotes" => format!("{{\"a\": \"\"\"{}", "x\"".repeat(n / 2)),
+        "code-fences-in-string" => {
+            format!("{{\"a\": \"{}", "```js\n\"}, \"b\": 1\n".repeat(n / 16))
+        }
+        "thousands" => format!("{{\"a\": 1{}", ",000".repeat(n / 4)),
+        "stray-words" => format!("{{\"a\": \"x\"{}", ", and \"b\": \"y\"".repeat(n / 16)),
         _ => unreachable!(),
     }
 }
@@ -154,6 +167,16 @@ fn bench_adversarial(c: &mut Criterion) {
         "tags-in-string",
         "comments",
         "unicode-spaces",
+        "wrong-closers",
+        "early-root-closers",
+        "stray-closers-in-records",
+        "missing-record-braces",
+        "closers-in-strings",
+        "unicode-spaces-open",
+        "triple-quotes",
+        "code-fences-in-string",
+        "thousands",
+        "stray-words",
     ];
     for kind in kinds {
         for n in [1_000_000, 2_000_000] {

@@ -69,7 +69,7 @@ pub enum RepairKind {
     TupleAsArray,
     /// A Python set `{'a', 'b'}` read as an array.
     SetAsArray,
-    /// `1_000`: digit separators removed.
+    /// `1_000`, or `2,000.00` as a value in an object: digit separators removed.
     DigitSeparator,
     /// A number JSON cannot hold as written (leading zeros such as `02134`), kept as a string.
     NumberAsString,

@@ -203,3 +203,102 @@ struct Review {
     stars: u8,
     text: String,
 }
+
+/// Each reading rule of the parser, through the public API, with the repair that reports it.
+/// The inputs are of our own, not the examples of the issue.
+#[test]
+fn each_reading_rule_keeps_what_the_model_meant() {
+    let rows: &[(&str, Value, RepairKind)] = &[
+        // Unicode spaces between tokens; one repair per run.
+        (
+            "{\"city\":\u{2002}\"Oslo\",\u{3000}\"pop\":\u{a0}709000,\u{200b}\"ok\": true}",
+            json!({"city": "Oslo", "pop": 709000, "ok": true}),
+            RepairKind::UnicodeWhitespace,
+        ),
+        // A missing `},` after a string merges no records.
+        (
+            r#"[{"sku": "A1", "name": "bolt" {"sku": "B2", "name": "nut"}]"#,
+            json!([{"sku": "A1", "name": "bolt"}, {"sku": "B2", "name": "nut"}]),
+            RepairKind::MissingBracket,
+        ),
+        // A missing quote before `}, {`.
+        (
+            r#"[{"q": "why}, {"q": "how"}, {"q": "when"}]"#,
+            json!([{"q": "why"}, {"q": "how"}, {"q": "when"}]),
+            RepairKind::MissingQuote,
+        ),
+        // A missing quote before the closer of a nested object, a member of the parent after.
+        (
+            r#"{"call": {"file": "/tmp/x.log}, "reason": "rotate"}"#,
+            json!({"call": {"file": "/tmp/x.log"}, "reason": "rotate"}),
+            RepairKind::MissingQuote,
+        ),
+        // A mismatched closer closes what the rest of the text says it closes.
+        (
+            r#"{"meta": {"v": 3], "items": [1, 2]}"#,
+            json!({"meta": {"v": 3}, "items": [1, 2]}),
+            RepairKind::WrongBracket,
+        ),
+        // Text after the top-level value, in its syntax, is read back in.
+        (
+            r#"{"status": "ok"}, "count": 3}"#,
+            json!({"status": "ok", "count": 3}),
+            RepairKind::StrayBracket,
+        ),
+        (
+            r#"["red", "green"], "blue"]"#,
+            json!(["red", "green", "blue"]),
+            RepairKind::StrayBracket,
+        ),
+        // An extra closer in the middle of a record.
+        (
+            r#"[{"id": 7}}, "tag": "new"}, {"id": 8, "tag": "old"}]"#,
+            json!([{"id": 7, "tag": "new"}, {"id": 8, "tag": "old"}]),
+            RepairKind::StrayBracket,
+        ),
+        // Python triple-quoted strings, dedented.
+        (
+            "{\"query\": \"\"\"\n    SELECT name\n    FROM pets\n\"\"\", \"limit\": 5}",
+            json!({"query": "SELECT name\nFROM pets", "limit": 5}),
+            RepairKind::TripleQuotedString,
+        ),
+        // Thousands separators in an object value.
+        (
+            r#"{"revenue": 12,500,000, "currency": "USD"}"#,
+            json!({"revenue": 12500000, "currency": "USD"}),
+            RepairKind::DigitSeparator,
+        ),
+    ];
+    for (text, expected, kind) in rows {
+        let out = llm_extract::extract::<Value>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&out.value, expected, "{text}");
+        assert!(
+            out.report.repairs.iter().any(|r| r.kind == *kind),
+            "{text}: no {kind:?} in {:?}",
+            out.report.repairs
+        );
+    }
+}
+
+/// A code field whose value is a fenced block with raw newlines and unescaped quotes keeps
+/// its code whole, JSON-looking terminators included. (Read by the parser directly: that the
+/// fence inside the string is not taken for a candidate of its own is the locate stage's rule.)
+#[test]
+fn code_in_a_fenced_block_stays_whole() {
+    let text = "{\"code\": \"```python\nrow = {\"k\": [1, 2]}\nprint(\"},\", row)\n```\", \"lang\": \"py\"}";
+    let parsed = llm_extract::__internal::parse(text, 128).unwrap();
+    assert_eq!(
+        parsed.node.to_value(),
+        json!({"code": "```python\nrow = {\"k\": [1, 2]}\nprint(\"},\", row)\n```", "lang": "py"})
+    );
+    assert!(parsed.node.is_complete_deep());
+}
+
+/// Unicode spaces inside strings are content; valid JSON holding them is unchanged.
+#[test]
+fn unicode_spaces_inside_strings_are_content() {
+    let text = "{\"name\": \"Ana\u{a0}Lima\", \"gap\": \"\u{3000}\"}";
+    let out = llm_extract::extract::<Value>(text).unwrap();
+    assert_eq!(out.value, serde_json::from_str::<Value>(text).unwrap());
+    assert!(out.report.repairs.is_empty());
+}

@@ -224,6 +224,7 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
     } else {
         region.values.clone()
     };
+    let found_values = crate::parse::read_on(text, found_values, region.span.end);
     let mut candidates: Vec<Candidate> = found_values
         .into_iter()
         .map(|(found, place)| value_candidate(text, region, found, place))

@@ -105,3 +105,26 @@ impl<'a> Build<'a> for Json {
         object.insert(key.text.into_owned(), value);
     }
 }
+
+/// Builds nothing: for finding where a value ends (see [`super::read_on`]).
+pub(crate) struct Skim;
+
+impl<'a> Build<'a> for Skim {
+    type Value = ();
+    /// How many members were added.
+    type Object = usize;
+
+    fn scalar(_: Node<'a>, _: &'a str) {}
+
+    fn array(_: Vec<()>, _: Span, _: bool) {}
+
+    fn object(_: usize, _: Span, _: bool) {}
+
+    fn is_empty(object: &usize) -> bool {
+        *object == 0
+    }
+
+    fn insert(object: &mut usize, _: Str<'a>, _: Span, _: ()) {
+        *object += 1;
+    }
+}

@@ -14,17 +14,24 @@
 //! assert!(!parsed.node.complete); // the closing brace was missing
 //! ```
 
+mod balance;
 mod build;
+mod closer;
 mod number;
+mod space;
 mod string;
+mod triple;
 
+use balance::Profile;
 use build::{Build, Json, Tree};
+pub(crate) use closer::read_on;
+use closer::KeySample;
 
 use crate::error::{Category, Error, Issue};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::path::{Path, Segment};
 use crate::report::{Repair, RepairKind};
-use crate::span::{Position, Span};
+use crate::span::Span;
 use std::borrow::Cow;
 
 /// The result of parsing one value.
@@ -174,22 +181,34 @@ fn run<'a, B: Build<'a>>(
     max_depth: usize,
     paths: RepairPaths,
 ) -> Result<Done<B::Value>, Error> {
-    let end = span.end.min(text.len());
-    let start = span.start.min(end);
-    Parser::<B> {
-        text,
-        bytes: text.as_bytes(),
-        pos: start,
-        end,
-        max_depth,
-        repairs: Vec::new(),
-        stack: Vec::new(),
-        backtrack_budget: end - start,
-        open_objects: 0,
-        paths,
+    Parser::<B>::new(text, span, max_depth, paths)
+        .run()
+        .map_err(|e| e.with_positions(text))
+}
+
+impl<'a, B: Build<'a>> Parser<'a, B> {
+    fn new(text: &'a str, span: Span, max_depth: usize, paths: RepairPaths) -> Self {
+        let end = span.end.min(text.len());
+        let start = span.start.min(end);
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: start,
+            end,
+            max_depth,
+            repairs: Vec::new(),
+            stack: Vec::new(),
+            backtrack_budget: end - start,
+            open_objects: 0,
+            paths,
+            profile: None,
+            profile_budget: (end - start).saturating_mul(2),
+            excess_closers: None,
+            stray_run: None,
+            fit_paid_at: None,
+            start,
+        }
     }
-    .run()
-    .map_err(|e| e.with_positions(text))
 }
 
 /// Where a string or bare word is being read; it decides which characters end it.
@@ -212,12 +231,16 @@ enum Frame<'a, B: Build<'a>> {
         after_comma: Option<usize>,
         /// The byte that closes it besides `]`: `)` for a tuple, `}` for a set.
         alt_closer: Option<u8>,
+        /// The first keys of its last item, when that is an object.
+        last_object_keys: Option<KeySample>,
     },
     Object {
         start: usize,
         entries: B::Object,
         key: Option<(Str<'a>, Span)>,
         after_comma: Option<usize>,
+        /// Its first keys, to tell the next object's members from its own.
+        first_keys: KeySample,
     },
 }
 
@@ -254,6 +277,19 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     /// How many objects are open, so a `}` with none to close is found stray in O(1).
     open_objects: usize,
     paths: RepairPaths,
+    /// The bracket profile of the rest of the input, built when a damaged closer first needs
+    /// it (see [`balance`]).
+    profile: Option<Profile>,
+    /// Bytes that rebuilding the profile may still read; keeps that work linear.
+    profile_budget: usize,
+    /// Whether the text holds more closers than openers, once asked.
+    excess_closers: Option<bool>,
+    /// Where a run of closers read as stray lies (`[from, until)`), decided at its first.
+    stray_run: Option<(usize, usize)>,
+    /// Where the readings of the rest by kind were last paid for.
+    fit_paid_at: Option<usize>,
+    /// Where parsing started.
+    start: usize,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
@@ -268,6 +304,7 @@ pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
     }
     match bytes[i] {
         b'/' => i + 1 < end && matches!(bytes[i + 1], b'/' | b'*'),
+        b if space::may_start_unicode_space(b) => space::unicode_space_len(&bytes[i..end]) > 0,
         b => is_delimiter(b),
     }
 }
@@ -413,6 +450,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     items: Vec::new(),
                     after_comma: None,
                     alt_closer: Some(b')'),
+                    last_object_keys: None,
                 });
                 self.pos += 1;
             }
@@ -431,6 +469,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     entries: B::Object::default(),
                     key: None,
                     after_comma: None,
+                    first_keys: KeySample::default(),
                 });
                 expect = Expect::Key;
             }
@@ -447,6 +486,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         entries: B::Object::default(),
                         key: None,
                         after_comma: None,
+                        first_keys: KeySample::default(),
                     });
                     expect = Expect::Key;
                 } else {
@@ -455,6 +495,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         items: Vec::new(),
                         after_comma: None,
                         alt_closer: None,
+                        last_object_keys: None,
                     });
                 }
             }
@@ -496,6 +537,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
             }
             b'.' | 0xE2 if self.skip_ellipsis() => {}
+            b'a'..=b'z' | b'A'..=b'Z' if self.skip_words_before_container() => {}
             _ => {
                 let slot = self.slot();
                 let node = self.scalar(slot);
@@ -523,6 +565,14 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
                 self.set_after_comma(None);
             }
+            b'{' if self.object_in_array() && self.object_starts(self.pos) => {
+                // `[{"a": 1, {"a": 2}]`: the object's `}` is missing before the next one.
+                self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
+                if let Some(done) = self.pop_frame(self.pos, true) {
+                    return Ok(Step::Done(done));
+                }
+                expect = Expect::Value;
+            }
             b'{' | b'[' | b':' => {
                 // A value where a key belongs; nothing sensible to attach it to.
                 self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
@@ -537,14 +587,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 let paths = std::mem::replace(&mut self.paths, RepairPaths::Skip);
                 let (key, complete) = self.key();
                 self.paths = paths;
-                if key.quoting == Quoting::Unquoted
-                    && complete
-                    && self.peek().is_some_and(|b| {
-                        string::opening_quote(&self.bytes[self.pos..self.end]).is_some()
-                            && b != b'`'
-                    })
-                {
-                    // `NOTE "w": ..`: a stray word before the real, quoted key.
+                if key.quoting == Quoting::Unquoted && complete && self.stray_label_ends() {
+                    // `NOTE "w": ..` or `REMEMBER: "w": ..`: stray words before the real,
+                    // quoted key.
                     self.repairs.truncate(logged);
                     self.repair(RepairKind::SkippedText, Span::new(start, self.pos));
                     return Ok(Step::Next(Expect::Key));
@@ -588,7 +633,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
                 Expect::Value
             }
-            b',' if self.set_follows(b) => {
+            b',' | b'}' if self.set_follows(b) => {
                 // `{'a', 'b'}`: a Python set, read as an array.
                 self.object_to_set();
                 Expect::Separator
@@ -649,6 +694,41 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         Ok(Step::Next(expect))
     }
 
+    /// After an unquoted key: whether it was stray words before a quoted key (`NOTE "w":`,
+    /// `REMEMBER: "w":`) rather than a key. If so, moves past a `:` ending the words.
+    fn stray_label_ends(&mut self) -> bool {
+        let quoted_next = |at: usize| {
+            at < self.end
+                && string::opening_quote(&self.bytes[at..self.end]).is_some()
+                && self.bytes[at] != b'`'
+        };
+        let after = match self.peek() {
+            // `REMEMBER: "w"`, or `etc.` on a line of its own with the key on the next.
+            Some(b':') => self.pos + 1,
+            Some(b'\n' | b'\r') => self.pos,
+            Some(_) => return quoted_next(self.pos),
+            None => return false,
+        };
+        let limit = (after + string::KEY_LOOKAHEAD).min(self.end);
+        let next = space::skip_space(self.bytes, after, limit);
+        if quoted_next(next) && self.looks_like_whole_key(next) {
+            self.pos = next;
+            return true;
+        }
+        false
+    }
+
+    /// Whether the innermost container is a tuple, closed by `)`.
+    pub(crate) fn in_tuple(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame::Array {
+                alt_closer: Some(b')'),
+                ..
+            })
+        )
+    }
+
     /// Whether the innermost container is an object whose parent is an array.
     fn object_in_array(&self) -> bool {
         let n = self.stack.len();
@@ -662,25 +742,35 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     fn set_follows(&self, b: u8) -> bool {
         let Some(Frame::Object {
             entries,
-            key: Some((key, _)),
+            key: Some((key, key_span)),
             ..
         }) = self.stack.last()
         else {
             return false;
         };
-        if !B::is_empty(entries) || key.quoting == Quoting::Unquoted {
+        let numeric = |text: &str| {
+            !text.is_empty()
+                && text
+                    .bytes()
+                    .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'))
+        };
+        if !B::is_empty(entries) || (key.quoting == Quoting::Unquoted && !numeric(&key.text)) {
             return false;
         }
         if b == b'}' {
-            // `{"a"}` is an object missing a value more often than a one-item set.
-            return false;
+            // `{"a"}` is an object missing a value more often than a one-item set; `{'a'}`,
+            // in Python's quotes, is a set.
+            return self.bytes[key_span.start] == b'\'';
         }
-        let mut j = self.pos + 1;
-        while j < self.end && matches!(self.bytes[j], b' ' | b'\t' | b'\n' | b'\r') {
-            j += 1;
-        }
+        // The next item: a quoted string or a number (`{7, 8}`), not a key.
+        let j = space::skip_space(self.bytes, self.pos + 1, self.end);
+        let item_end = self.bytes[j..self.end]
+            .iter()
+            .position(|&c| !(c.is_ascii_digit() || matches!(c, b'.' | b'-')))
+            .map_or(self.end, |n| j + n);
         j < self.end
-            && string::opening_quote(&self.bytes[j..self.end]).is_some()
+            && (string::opening_quote(&self.bytes[j..self.end]).is_some()
+                || (item_end > j && token_ends_at(self.bytes, item_end, self.end)))
             && !self.looks_like_key(j)
     }
 
@@ -697,12 +787,22 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         };
         self.open_objects -= 1;
         self.repair(RepairKind::SetAsArray, Span::new(start, start + 1));
-        let item = B::scalar(Node::new(NodeKind::String(key), key_span), self.text);
+        let mut node = None;
+        if key.quoting == Quoting::Unquoted {
+            // `{7, 8}`: the first item was read as a key; it is a number.
+            let resume = self.pos;
+            self.pos = key_span.start;
+            node = self.number(Slot::ArrayValue);
+            self.pos = resume;
+        }
+        let node = node.unwrap_or_else(|| Node::new(NodeKind::String(key), key_span));
+        let item = B::scalar(node, self.text);
         self.stack.push(Frame::Array {
             start,
             items: vec![item],
             after_comma: None,
             alt_closer: Some(b'}'),
+            last_object_keys: None,
         });
     }
 
@@ -716,16 +816,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     }
 
     fn too_deep(&self) -> Error {
-        let at = Position::of(self.text, self.pos);
-        Error::new(vec![Issue::new(
-            Category::TooDeep,
-            Path::root(),
-            format!(
-                "nesting deeper than max_depth ({}) at line {} column {}; raise it with Extractor::max_depth",
-                self.max_depth, at.line, at.column
-            ),
-        )
-        .at(Span::at(self.pos))])
+        Error::too_deep(self.text, self.pos, self.max_depth)
     }
 
     /// `"a": ,` or `"a": }`: the value is `null`.
@@ -756,6 +847,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 entries,
                 key,
                 after_comma,
+                first_keys,
                 ..
             }) => {
                 let at = self.pos;
@@ -768,6 +860,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         Span::at(at),
                     )
                 });
+                first_keys.add(key.text.as_bytes());
                 B::insert(entries, key, key_span, value);
                 *after_comma = None;
                 None
@@ -780,59 +873,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         self.push_value(B::scalar(node, self.text))
     }
 
-    /// Closes containers for the bracket `b` at `self.pos`. Returns the document when the root
-    /// closes.
-    fn close(&mut self, b: u8) -> Option<Done<B::Value>> {
-        let want_object = b == b'}';
-        let matching = self
-            .stack
-            .iter()
-            .rposition(|f| matches!(f, Frame::Object { .. }) == want_object);
-        let Some(target) = matching else {
-            // Nothing of this kind is open: skip the bracket.
-            self.repair(RepairKind::StrayBracket, Span::new(self.pos, self.pos + 1));
-            self.pos += 1;
-            return None;
-        };
-        if target + 1 < self.stack.len() && self.input_continues_after(self.pos + 1) {
-            // `{"a": [1, 2}, "b": 3}`: the wrong kind of closer, with more members after it.
-            // It closes only the innermost container, and the enclosing one reads on.
-            self.repair_container(RepairKind::WrongBracket, Span::new(self.pos, self.pos + 1));
-            self.pos += 1;
-            return self.pop_frame(self.pos, true);
-        }
-        // Containers opened after the matching one lack their closing bracket.
-        while self.stack.len() > target + 1 {
-            self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
-            if let Some(done) = self.pop_frame(self.pos, true) {
-                return Some(done);
-            }
-        }
-        if let Some(at) = self.after_comma_of_top() {
-            self.repair_container(RepairKind::TrailingComma, Span::new(at, at + 1));
-        }
-        if let Some(Frame::Object {
-            key: Some((_, span)),
-            ..
-        }) = self.stack.last()
-        {
-            // `{"a"}`: a key with no value.
-            let at = span.end;
-            self.repair(RepairKind::MissingValue, Span::at(at));
-            let _ = self.push_scalar(Node::new(NodeKind::Null, Span::at(at)));
-        }
-        self.pos += 1;
-        self.pop_frame(self.pos, true)
-    }
-
     /// Whether a separator or another value follows `at` (whitespace skipped), rather than
     /// the end of the input or more closers.
     fn input_continues_after(&self, at: usize) -> bool {
-        let rest = &self.bytes[at.min(self.end)..self.end];
-        match rest.iter().find(|b| !b.is_ascii_whitespace()) {
-            None | Some(b'}' | b']') => false,
-            Some(_) => true,
-        }
+        let i = space::skip_space(self.bytes, at.min(self.end), self.end);
+        i < self.end && !matches!(self.bytes[i], b'}' | b']')
     }
 
     fn after_comma_of_top(&self) -> Option<usize> {
@@ -846,8 +891,14 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
 
     fn pop_frame(&mut self, end: usize, complete: bool) -> Option<Done<B::Value>> {
         let frame = self.stack.pop()?;
-        if let Frame::Object { .. } = frame {
+        if let Frame::Object { first_keys, .. } = frame {
             self.open_objects -= 1;
+            if let Some(Frame::Array {
+                last_object_keys, ..
+            }) = self.stack.last_mut()
+            {
+                *last_object_keys = Some(first_keys);
+            }
         }
         let value = match frame {
             Frame::Array { start, items, .. } => B::array(items, Span::new(start, end), complete),
@@ -907,16 +958,62 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         true
     }
 
-    /// Skips whitespace and comments, logging each comment.
+    /// In an array, `[{"id": 1}, and {"id": 2}]`: words (not a literal) right before an object
+    /// or array are stray text, skipped and logged.
+    fn skip_words_before_container(&mut self) -> bool {
+        if self.slot() != Slot::ArrayValue {
+            return false;
+        }
+        let limit = (self.pos + string::KEY_LOOKAHEAD).min(self.end);
+        let rest = &self.bytes[self.pos..limit];
+        let Some(len) = rest.iter().position(|&b| matches!(b, b'{' | b'[')) else {
+            return false;
+        };
+        let words = &rest[..len];
+        let first = words
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(len);
+        let literal = matches!(
+            &words[..first],
+            b"true" | b"false" | b"null" | b"True" | b"False" | b"None" | b"undefined" | b"nil"
+        );
+        let plain = words.iter().all(|&b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'.' | b':' | b'-')
+        });
+        if literal || !plain {
+            return false;
+        }
+        self.repair(
+            RepairKind::SkippedText,
+            Span::new(
+                self.pos,
+                self.pos + space::trim_end(&self.text[self.pos..self.pos + len]).len(),
+            ),
+        );
+        self.pos += len;
+        true
+    }
+
+    /// Skips whitespace and comments, logging each comment and each run of Unicode spaces.
     pub(crate) fn skip_trivia(&mut self) {
+        // The Unicode spaces of the current run (from the first to the last), logged as one
+        // repair when the run ends.
+        let mut unicode: Option<Span> = None;
         while self.pos < self.end {
             match self.bytes[self.pos] {
                 b' ' | b'\t' | b'\n' | b'\r' | 0x0c => self.pos += 1,
                 b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'/' => {
+                    self.log_unicode_spaces(unicode.take());
                     self.line_comment()
                 }
-                b'#' => self.line_comment(),
+                b'#' => {
+                    self.log_unicode_spaces(unicode.take());
+                    self.line_comment()
+                }
                 b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'*' => {
+                    self.log_unicode_spaces(unicode.take());
                     let start = self.pos;
                     let body = &self.bytes[self.pos + 2..self.end];
                     self.pos = match memchr::memmem::find(body, b"*/") {
@@ -925,12 +1022,23 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     };
                     self.repair(RepairKind::Comment, Span::new(start, self.pos));
                 }
-                0xC2 if self.bytes.get(self.pos + 1) == Some(&0xA0) => self.pos += 2, // no-break space
-                0xEF if self.bytes[self.pos..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) => {
-                    self.pos += 3
-                } // BOM
-                _ => return,
+                b if space::may_start_unicode_space(b) => {
+                    let len = space::unicode_space_len(&self.bytes[self.pos..self.end]);
+                    if len == 0 {
+                        break;
+                    }
+                    unicode.get_or_insert(Span::at(self.pos)).end = self.pos + len;
+                    self.pos += len;
+                }
+                _ => break,
             }
+        }
+        self.log_unicode_spaces(unicode);
+    }
+
+    fn log_unicode_spaces(&mut self, run: Option<Span>) {
+        if let Some(span) = run {
+            self.repair(RepairKind::UnicodeWhitespace, span);
         }
     }
 
@@ -969,7 +1077,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 false,
             );
         }
-        let raw = self.text[start..self.pos].trim_end();
+        let raw = space::trim_end(&self.text[start..self.pos]);
         self.repair(RepairKind::UnquotedKey, Span::new(start, start + raw.len()));
         if raw.contains(['.', '!', '?', ';', '(', ')']) && raw.contains(' ') {
             // Reads like a sentence, not a key: likely prose caught between braces.
@@ -1002,7 +1110,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
         let b = rest[0];
         if b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.') {
-            if let Some(node) = self.number() {
+            if let Some(node) = self.number(slot) {
                 return node;
             }
         } else if b.is_ascii_alphabetic() {
@@ -1018,17 +1126,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     fn concatenation(&mut self, node: &mut Node<'a>, slot: Slot) {
         loop {
             let save = self.pos;
-            let mut i = self.pos;
-            while i < self.end && matches!(self.bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
-                i += 1;
-            }
+            let i = space::skip_space(self.bytes, self.pos, self.end);
             if i >= self.end || self.bytes[i] != b'+' {
                 return;
             }
-            i += 1;
-            while i < self.end && matches!(self.bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
-                i += 1;
-            }
+            let i = space::skip_space(self.bytes, i + 1, self.end);
             if string::opening_quote(&self.bytes[i..self.end]).is_none() {
                 self.pos = save;
                 return;
@@ -1140,7 +1242,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
             }
         }
-        let raw = self.text[start..self.pos].trim_end();
+        let raw = space::trim_end(&self.text[start..self.pos]);
         let span = Span::new(start, start + raw.len());
         self.repair(RepairKind::UnquotedString, span);
         Node {

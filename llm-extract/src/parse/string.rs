@@ -1,7 +1,7 @@
 //! Strings: any quote style, escapes, raw control characters, and quotes that models forget
 //! to escape (a quote ends the string only if what follows makes sense there).
 
-use super::{Parser, Slot};
+use super::{space, Parser, Slot};
 use crate::node::{Quoting, Str};
 use crate::report::RepairKind;
 use crate::span::Span;
@@ -66,28 +66,72 @@ struct Rejected {
     segment_start: usize,
     owned_len: Option<usize>,
     repairs_len: usize,
+    /// The quote would have ended the string but for a code fence still open in it.
+    in_fence: bool,
 }
 
-/// Bytes that stop the scan of a `"` string: the quote, a backslash, control characters.
-static STOPS_DOUBLE: [bool; 256] = {
+/// A string being read: where it started, how it is quoted, and how far the scan got.
+struct Scan {
+    open: usize,
+    quote: Quote,
+    quoting: Quoting,
+    slot: Slot,
+    /// In an object or array value, where a missing closing quote can be recognised.
+    in_value: bool,
+    content_start: usize,
+    /// The next byte to look at.
+    i: usize,
+    /// Where the content not yet copied into `owned` starts.
+    segment_start: usize,
+    /// The decoded content, once an escape made it differ from the input.
+    owned: Option<String>,
+    rejected: Option<Rejected>,
+    /// A markdown code fence opened inside the string (on its own line, raw newlines after
+    /// it) and not closed yet: its code may hold quotes, commas and brackets of its own.
+    fence_open: bool,
+}
+
+/// The bytes that stop the fast scan of a string: its closing quote's first byte, a backslash,
+/// control characters and, in a value, `,`, `}`, `]` (where a string missing its closing quote
+/// may have ended) and `` ` `` (a code fence).
+const fn stops(special: u8, also_double: bool, in_value: bool) -> [bool; 256] {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 0x20 {
         table[b] = true;
         b += 1;
     }
-    table[b'"' as usize] = true;
+    table[special as usize] = true;
     table[b'\\' as usize] = true;
+    if also_double {
+        table[b'"' as usize] = true;
+    }
+    if in_value {
+        table[b',' as usize] = true;
+        table[b'}' as usize] = true;
+        table[b']' as usize] = true;
+        table[b'`' as usize] = true;
+    }
     table
-};
+}
 
-/// [`STOPS_DOUBLE`] plus `,`: in a value, a comma may be where a string missing its closing
-/// quote really ended.
-static STOPS_DOUBLE_VALUE: [bool; 256] = {
-    let mut table = STOPS_DOUBLE;
-    table[b',' as usize] = true;
-    table
-};
+static STOPS: [[[bool; 256]; 2]; 4] = [
+    [stops(b'"', false, false), stops(b'"', false, true)],
+    [stops(b'\'', false, false), stops(b'\'', false, true)],
+    [stops(b'`', false, false), stops(b'`', false, true)],
+    // Typographic quotes start with 0xE2; a `“` string may also end at `"`.
+    [stops(0xE2, true, false), stops(0xE2, true, true)],
+];
+
+fn stop_table(quote: Quote, in_value: bool) -> &'static [bool; 256] {
+    let kind = match quote {
+        Quote::Double => 0,
+        Quote::Single => 1,
+        Quote::Backtick => 2,
+        Quote::CurlyDouble | Quote::CurlySingle => 3,
+    };
+    &STOPS[kind][usize::from(in_value)]
+}
 
 /// Whether a key cut off by the end of the input counts as a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,11 +141,32 @@ enum Cut {
 }
 
 /// How far ahead the parser looks to decide whether a quote ends a string.
-const KEY_LOOKAHEAD: usize = 256;
+pub(crate) const KEY_LOOKAHEAD: usize = 256;
 
 impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Reads the string starting at `self.pos` (which holds an opening quote).
     pub(crate) fn string(&mut self, slot: Slot) -> Scanned<'a> {
+        if let Some(triple) = self.triple_quoted() {
+            return triple;
+        }
+        let mut scan = self.open_string(slot);
+        let table = stop_table(scan.quote, scan.in_value);
+        loop {
+            // Fast scan to the next byte that needs a decision.
+            while scan.i < self.end && !table[self.bytes[scan.i] as usize] {
+                scan.i += 1;
+            }
+            if scan.i >= self.end {
+                return self.string_ran_out(scan);
+            }
+            if let Some(done) = self.string_stop(&mut scan) {
+                return done;
+            }
+        }
+    }
+
+    /// The opening quote at `self.pos`, logged if it is not `"`.
+    fn open_string(&mut self, slot: Slot) -> Scan {
         let open = self.pos;
         let (quote, open_len) =
             opening_quote(&self.bytes[self.pos..self.end]).expect("caller saw a quote");
@@ -111,166 +176,245 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 Span::new(open, open + open_len),
             );
         }
-        let quoting = if quote == Quote::Double {
-            Quoting::Double
-        } else {
-            Quoting::Other
-        };
-        let content_start = open + open_len;
-        let mut i = content_start;
-        let mut segment_start = content_start;
-        let mut owned: Option<String> = None;
-        let mut rejected: Option<Rejected> = None;
-        let special = match quote {
-            Quote::Double => b'"',
-            Quote::Single => b'\'',
-            Quote::Backtick => b'`',
-            Quote::CurlyDouble | Quote::CurlySingle => 0xE2,
-        };
-        let in_value = matches!(slot, Slot::ObjectValue | Slot::ArrayValue);
-        let stops = if in_value {
-            &STOPS_DOUBLE_VALUE
-        } else {
-            &STOPS_DOUBLE
-        };
-        loop {
-            // Fast scan to the next byte that needs a decision.
-            if quote == Quote::Double {
-                while i < self.end && !stops[self.bytes[i] as usize] {
-                    i += 1;
-                }
+        Scan {
+            open,
+            quote,
+            quoting: if quote == Quote::Double {
+                Quoting::Double
             } else {
-                while i < self.end {
-                    let b = self.bytes[i];
-                    if b == special
-                        || b == b'\\'
-                        || b < 0x20
-                        || (in_value && b == b',')
-                        || (quote == Quote::CurlyDouble && b == b'"')
-                    {
-                        break;
-                    }
-                    i += 1;
-                }
-            }
-            if i >= self.end {
-                break;
-            }
-            let b = self.bytes[i];
-            if b == b'\\' {
-                let out = owned.get_or_insert_with(String::new);
-                out.push_str(&self.text[segment_start..i]);
-                match self.escape(i, quote, out) {
-                    Some(next) => {
-                        i = next;
-                        segment_start = i;
-                    }
-                    None => {
-                        // A backslash at the very end: the input was cut off.
-                        i = self.end;
-                        segment_start = i;
-                        break;
-                    }
-                }
-            } else if in_value && (b == b',' || b == b'\n') && self.member_follows(i, quote, slot) {
-                // No closing quote: the string ended where the next member (or item) begins.
-                let text = finish(self.text, owned, segment_start, i);
-                self.repair(RepairKind::MissingQuote, Span::at(i));
-                self.pos = i;
-                return Scanned {
-                    value: Str { text, quoting },
-                    complete: true,
-                };
-            } else if b == b',' {
-                i += 1;
-            } else if b < 0x20 {
-                self.repair(RepairKind::ControlCharacter, Span::new(i, i + 1));
-                i += 1;
-            } else if let Some(closer_len) = closing_quote(quote, &self.bytes[i..self.end]) {
-                if self.closes_here(i + closer_len, slot) {
-                    let text = finish(self.text, owned, segment_start, i);
-                    self.pos = i + closer_len;
-                    return Scanned {
-                        value: Str { text, quoting },
-                        complete: true,
-                    };
-                }
-                if rejected.is_none() {
-                    rejected = Some(Rejected {
-                        at: i,
-                        closer_len,
-                        segment_start,
-                        owned_len: owned.as_ref().map(String::len),
-                        repairs_len: self.repairs.len(),
-                    });
-                }
-                self.repair(RepairKind::UnescapedQuote, Span::new(i, i + closer_len));
-                i += closer_len;
-            } else {
-                // A lead byte 0xE2 that is not our closing quote: an ordinary character.
-                i += 1;
-            }
+                Quoting::Other
+            },
+            slot,
+            in_value: matches!(slot, Slot::ObjectValue | Slot::ArrayValue),
+            content_start: open + open_len,
+            i: open + open_len,
+            segment_start: open + open_len,
+            owned: None,
+            rejected: None,
+            fence_open: false,
         }
-        // The input ended inside the string. If a quote was passed over and structure follows
-        // it, that quote was the real end: go back to it (at most once per input length).
-        let passed_a_quote = rejected.is_some();
-        if let Some(r) = rejected {
+    }
+
+    /// Decides at a byte the fast scan stopped at: the string ends here (returned), or the
+    /// scan goes on past it.
+    fn string_stop(&mut self, scan: &mut Scan) -> Option<Scanned<'a>> {
+        let i = scan.i;
+        let b = self.bytes[i];
+        let open_code = scan.fence_open;
+        if b == b'\\' {
+            let out = scan.owned.get_or_insert_with(String::new);
+            out.push_str(&self.text[scan.segment_start..i]);
+            // `None`: a backslash at the very end, the input was cut off.
+            scan.i = self.escape(i, scan.quote, out).unwrap_or(self.end);
+            scan.segment_start = scan.i;
+        } else if b == b'`' && scan.quote != Quote::Backtick {
+            scan.i = self.fence_marker(i, scan);
+        } else if scan.in_value
+            && !open_code
+            && (((b == b',' || b == b'\n') && self.member_follows(i, scan.quote, scan.slot))
+                || (matches!(b, b'}' | b']') && self.closer_follows(i, scan.quote, scan.slot)))
+        {
+            // No closing quote: the string ended where the next member (or item) begins, or
+            // where its container closes.
+            let end = self.content_end_before(scan, i);
+            self.repair(RepairKind::MissingQuote, Span::at(end));
+            return Some(self.string_ends(scan, end, i));
+        } else if matches!(b, b',' | b'}' | b']') {
+            scan.i += 1;
+        } else if b < 0x20 {
+            self.repair(RepairKind::ControlCharacter, Span::new(i, i + 1));
+            scan.i += 1;
+        } else if let Some(closer_len) = closing_quote(scan.quote, &self.bytes[i..self.end]) {
+            let closes = self.closes_here(i + closer_len, scan.slot);
+            if closes && !open_code {
+                return Some(self.string_ends(scan, i, i + closer_len));
+            }
+            // A quote that would close the string but for an open fence is the better place
+            // to go back to than a quote inside the text.
+            if scan.rejected.as_ref().is_none_or(|r| closes && !r.in_fence) {
+                scan.rejected = Some(Rejected {
+                    at: i,
+                    closer_len,
+                    segment_start: scan.segment_start,
+                    owned_len: scan.owned.as_ref().map(String::len),
+                    repairs_len: self.repairs.len(),
+                    in_fence: closes,
+                });
+            }
+            self.repair(RepairKind::UnescapedQuote, Span::new(i, i + closer_len));
+            scan.i += closer_len;
+        } else {
+            // A lead byte 0xE2 that is not our closing quote: an ordinary character.
+            scan.i += 1;
+        }
+        None
+    }
+
+    /// Where the content of a string missing its closing quote ends, the structure resuming at
+    /// `at`: before the whitespace there if it holds a line break (the line ended the string;
+    /// the break's repair is dropped), else at `at`.
+    fn content_end_before(&mut self, scan: &Scan, at: usize) -> usize {
+        let from = scan.segment_start.max(scan.content_start);
+        let mut end = at;
+        while end > from && matches!(self.bytes[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            end -= 1;
+        }
+        if !self.bytes[end..at].contains(&b'\n') {
+            return at;
+        }
+        while self
+            .repairs
+            .last()
+            .is_some_and(|r| r.kind == RepairKind::ControlCharacter && r.span.start >= end)
+        {
+            self.repairs.pop();
+        }
+        end
+    }
+
+    /// The string's content ends at `content_end`, and reading goes on at `next`.
+    fn string_ends(&mut self, scan: &mut Scan, content_end: usize, next: usize) -> Scanned<'a> {
+        let owned = scan.owned.take();
+        self.pos = next;
+        Scanned {
+            value: Str {
+                text: finish(self.text, owned, scan.segment_start, content_end),
+                quoting: scan.quoting,
+            },
+            complete: true,
+        }
+    }
+
+    /// A run of backticks at `at` inside a value string: three or more open a code fence when
+    /// only an info string and a raw newline follow them, and close an open one at the start
+    /// of a line. Returns where the scan goes on.
+    fn fence_marker(&self, at: usize, scan: &mut Scan) -> usize {
+        let run = self.bytes[at..self.end]
+            .iter()
+            .take_while(|&&b| b == b'`')
+            .count();
+        if run < 3 {
+            return at + run;
+        }
+        if scan.fence_open {
+            let line = &self.bytes[scan.content_start..at];
+            let indent = line
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            if line[..line.len() - indent].last() == Some(&b'\n') {
+                scan.fence_open = false;
+            }
+        } else {
+            // Valid JSON never opens one: its strings hold no raw newline.
+            let limit = (at + run + KEY_LOOKAHEAD).min(self.end);
+            let info = &self.bytes[at + run..limit];
+            scan.fence_open = info.iter().position(|&b| b == b'\n').is_some_and(|n| {
+                !info[..n]
+                    .iter()
+                    .any(|&b| matches!(b, b'"' | b'\'' | b'`' | b'{' | b'['))
+            });
+        }
+        at + run
+    }
+
+    /// The input ended inside the string. If a quote was passed over and structure follows
+    /// it, that quote was the real end: go back to it (at most once per input length). If
+    /// the content ends with the closers of the containers around it, they were theirs
+    /// (`{"a": "hello}`). Otherwise the string was cut off.
+    fn string_ran_out(&mut self, mut scan: Scan) -> Scanned<'a> {
+        let passed_a_quote = scan.rejected.is_some();
+        if let Some(r) = scan.rejected.take() {
             let rest = &self.bytes[r.at..self.end];
             if self.backtrack_budget >= rest.len() && memchr::memchr2(b'}', b']', rest).is_some() {
                 self.backtrack_budget -= rest.len();
                 self.repairs.truncate(r.repairs_len);
-                let text = match (owned, r.owned_len) {
+                let text = match (scan.owned, r.owned_len) {
                     (Some(mut s), Some(n)) => {
                         s.truncate(n);
                         s.push_str(&self.text[r.segment_start..r.at]);
                         Cow::Owned(s)
                     }
-                    _ => Cow::Borrowed(&self.text[content_start..r.at]),
+                    _ => Cow::Borrowed(&self.text[scan.content_start..r.at]),
                 };
                 self.pos = r.at + r.closer_len;
                 return Scanned {
-                    value: Str { text, quoting },
+                    value: Str {
+                        text,
+                        quoting: scan.quoting,
+                    },
                     complete: true,
                 };
             }
         }
-        // `{"a": "hello}` at the end of the input: the closers were the containers', not text.
-        if in_value && !passed_a_quote {
-            let content = &self.bytes[segment_start..self.end];
-            let mut at = content.len();
-            while at > 0 && matches!(content[at - 1], b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
-                at -= 1;
-            }
-            let run = &content[at..];
-            let first = run.iter().find(|b| matches!(b, b'}' | b']'));
-            let closer = if slot == Slot::ObjectValue {
-                b'}'
-            } else {
-                b']'
-            };
-            if first == Some(&closer) {
-                let at = segment_start + at;
-                let text = finish(self.text, owned, segment_start, at);
-                self.repair(RepairKind::MissingQuote, Span::at(at));
-                self.pos = at;
-                return Scanned {
-                    value: Str { text, quoting },
-                    complete: true,
-                };
+        if scan.in_value && !passed_a_quote && !scan.fence_open {
+            let at = self
+                .closers_at_end(scan.segment_start, scan.slot)
+                .or_else(|| self.closers_before_prose(scan.segment_start));
+            if let Some(at) = at {
+                let end = self.content_end_before(&scan, at);
+                self.repair(RepairKind::MissingQuote, Span::at(end));
+                return self.string_ends(&mut scan, end, at);
             }
         }
-        self.repair(RepairKind::TruncatedString, Span::new(open, self.end));
-        let text = finish(self.text, owned, segment_start, self.end);
+        self.repair(RepairKind::TruncatedString, Span::new(scan.open, self.end));
+        let text = finish(self.text, scan.owned, scan.segment_start, self.end);
         self.pos = self.end;
         Scanned {
-            value: Str { text, quoting },
+            value: Str {
+                text,
+                quoting: scan.quoting,
+            },
             complete: false,
         }
     }
 
+    /// `{"summary": "All tests pass}` and a blank line of prose after it: the first run of
+    /// closers in the content from `from` that closes every open container, in stack order,
+    /// with a line break after it. Each byte is looked at a bounded number of times.
+    fn closers_before_prose(&self, from: usize) -> Option<usize> {
+        let depth = self.stack.len();
+        let closes = |b: u8, index: usize| match self.stack[index] {
+            super::Frame::Object { .. } => b == b'}',
+            super::Frame::Array { .. } => b == b']',
+        };
+        let mut i = from;
+        while let Some(k) = memchr::memchr2(b'}', b']', &self.bytes[i..self.end]) {
+            let at = i + k;
+            let (mut j, mut closed, mut newline) = (at, 0, false);
+            while closed < depth && j < self.end && closes(self.bytes[j], depth - 1 - closed) {
+                closed += 1;
+                (j, newline) = space::skip_space_lines(self.bytes, j + 1, self.end);
+            }
+            if closed == depth && closed > 0 && (newline || j >= self.end) {
+                return Some(at);
+            }
+            i = j.max(at + 1);
+        }
+        None
+    }
+
+    /// `{"a": "hello}` at the end of the input: where the closers that end the content start,
+    /// if the first of them closes the string's own container.
+    fn closers_at_end(&self, from: usize, slot: Slot) -> Option<usize> {
+        let content = &self.bytes[from..self.end];
+        let mut at = content.len();
+        while at > 0 && matches!(content[at - 1], b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+            at -= 1;
+        }
+        let first = content[at..].iter().find(|b| matches!(b, b'}' | b']'));
+        let closer = if slot == Slot::ObjectValue {
+            b'}'
+        } else {
+            b']'
+        };
+        (first == Some(&closer)).then_some(from + at)
+    }
+
     /// Decodes the escape whose backslash is at `at` into `out`; returns the offset after it,
     /// or `None` if the input ends right after the backslash.
-    fn escape(&mut self, at: usize, quote: Quote, out: &mut String) -> Option<usize> {
+    pub(super) fn escape(&mut self, at: usize, quote: Quote, out: &mut String) -> Option<usize> {
         let &c = self.bytes.get(at + 1).filter(|_| at + 1 < self.end)?;
         let simple = match c {
             b'"' => Some('"'),
@@ -338,12 +482,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Whether a quote whose closing byte ends just before `after` really ends the string,
     /// judged by what follows it in this slot.
     fn closes_here(&self, after: usize, slot: Slot) -> bool {
-        let mut i = after;
-        let mut newline = false;
-        while i < self.end && matches!(self.bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
-            newline |= matches!(self.bytes[i], b'\n' | b'\r');
-            i += 1;
-        }
+        let (i, newline) = space::skip_space_lines(self.bytes, after, self.end);
         if i >= self.end {
             return true;
         }
@@ -357,29 +496,108 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || opening_quote(&self.bytes[i..self.end]).is_some()
             }
             Slot::ObjectValue => match c {
-                b'}' | b']' => true,
+                b'}' | b']' => self.closer_can_end_value(i),
                 b',' => {
-                    let mut j = i + 1;
-                    while j < self.end && matches!(self.bytes[j], b' ' | b'\t' | b'\n' | b'\r') {
-                        j += 1;
-                    }
+                    let j = space::skip_space(self.bytes, i + 1, self.end);
                     j >= self.end
                         || matches!(self.bytes[j], b'}' | b'/' | b'#')
                         || self.looks_like_key(j)
+                        || self.object_starts(j)
+                        || self.words_then_key(j)
                 }
                 b'+' => true,
+                // `"a" {"id": 2}`: the object's `}` and `,` are missing before the next one.
+                b'{' => self.object_starts(i),
                 _ if comment => true,
-                b'#' => newline,
+                b'#' => newline || self.comment_then_separator(i),
                 _ => self.looks_like_key(i),
             },
             Slot::ArrayValue => {
-                matches!(c, b',' | b']' | b'}' | b'+')
+                matches!(c, b',' | b'+')
+                    || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
+                    || (c == b')' && self.in_tuple())
                     || comment
                     || opening_quote(&self.bytes[i..self.end]).is_some()
                     || (newline && c != b'#')
+                    || (c == b'#' && self.comment_then_separator(i))
+                    || self.object_starts(i)
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
+    }
+
+    /// Whether a `#` comment at `at` (after a space) runs to the end of its line and a `,` or a
+    /// closer follows: `"fast" # was {"mode": "safe"}` then `, "threads": 8`.
+    fn comment_then_separator(&self, at: usize) -> bool {
+        if at == 0 || !matches!(self.bytes[at - 1], b' ' | b'\t') {
+            return false;
+        }
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let Some(line_end) = memchr::memchr(b'\n', &self.bytes[at..limit]) else {
+            return false;
+        };
+        let next = space::skip_space(self.bytes, at + line_end, limit);
+        next < limit && matches!(self.bytes[next], b',' | b'}' | b']')
+    }
+
+    /// Whether a few stray words (`and`, `TODO`, `REMEMBER:`, `etc.`) and then a quoted key
+    /// with its `:` start at `at`, as after `"Ada", and "last": ..`.
+    fn words_then_key(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let mut i = at;
+        for _ in 0..4 {
+            let word = self.bytes[i..limit]
+                .iter()
+                .take_while(|&&b| {
+                    !b.is_ascii_whitespace()
+                        && !matches!(b, b'"' | b'\'' | b'`' | b'{' | b'}' | b'[' | b']' | b',')
+                })
+                .count();
+            if word == 0 {
+                return false;
+            }
+            i = space::skip_space(self.bytes, i + word, limit);
+            if i < limit
+                && opening_quote(&self.bytes[i..self.end]).is_some()
+                && self.key_at(i, Cut::Refused)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// After a quote, the closer at `at`: whether it can end the value the quote closed. It
+    /// closes the root (then anything may follow), or what follows it is the end, a line
+    /// break, a separator, another closer or value, a comment or a key; `"}":` or `"]"`
+    /// inside code is text.
+    fn closer_can_end_value(&self, at: usize) -> bool {
+        let is_object = self.bytes[at] == b'}';
+        let open_of_kind = if is_object {
+            self.open_objects
+        } else {
+            self.stack.len() - self.open_objects
+        };
+        if self.stack.len() == 1 && open_of_kind == 1 {
+            return true;
+        }
+        let (next, newline) = space::skip_space_lines(self.bytes, at + 1, self.end);
+        next >= self.end
+            || newline
+            || matches!(
+                self.bytes[next],
+                b',' | b'}' | b']' | b'{' | b'[' | b'/' | b'#'
+            )
+            // `"x"} "next": ..`: the comma after the closer is missing.
+            || self.quoted_key_at(next)
+    }
+
+    /// Whether an object starts at `at`: a `{` and a key with its `:`.
+    pub(crate) fn object_starts(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        at < limit
+            && self.bytes[at] == b'{'
+            && self.looks_like_whole_key(space::skip_space(self.bytes, at + 1, limit))
     }
 
     /// At a `,` or newline at `at` inside a value string: whether what follows is the next
@@ -388,16 +606,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// quote. Valid JSON never gets here: its strings hold no raw newline and no unescaped
     /// quote. Bounded by `KEY_LOOKAHEAD`.
     fn member_follows(&self, at: usize, quote: Quote, slot: Slot) -> bool {
-        let mut j = at + 1;
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
-        while j < limit && matches!(self.bytes[j], b' ' | b'\t' | b'\n' | b'\r') {
-            j += 1;
-        }
-        let Some((found, len)) = opening_quote(&self.bytes[j..self.end]) else {
-            return false;
-        };
-        // A quote that can close this string does (`[",", ","]` is valid JSON).
-        if j >= limit || found != quote || self.closes_here(j + len, slot) {
+        let j = space::skip_space(self.bytes, at + 1, limit);
+        if !self.same_quote_opens(j, limit, quote, slot) {
             return false;
         }
         match slot {
@@ -410,20 +621,74 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 if k >= limit || self.bytes[k] != self.bytes[j] {
                     return false;
                 }
-                k += 1;
-                while k < limit && matches!(self.bytes[k], b' ' | b'\t') {
-                    k += 1;
-                }
+                let k = space::skip_space(self.bytes, k + 1, limit);
                 k < self.end && matches!(self.bytes[k], b',' | b']')
             }
             _ => false,
         }
     }
 
+    /// Whether a quote like the string's own opens something at `j` (before `limit`) that
+    /// cannot be the string's end: a quote that can close the string does (`[",", ","]` and
+    /// `{"a": "}, ", ":": 1}` are valid JSON).
+    fn same_quote_opens(&self, j: usize, limit: usize, quote: Quote, slot: Slot) -> bool {
+        match opening_quote(&self.bytes[j..self.end]) {
+            Some((found, len)) => j < limit && found == quote && !self.closes_here(j + len, slot),
+            None => false,
+        }
+    }
+
+    /// At a `}` or `]` at `at` inside a value string: whether it (and the closers right after
+    /// it) close the string's containers, the string having lost its closing quote: what
+    /// follows is a `,` and the next member of the container left open (`"/srv/main.py}, "reason":
+    /// ..` in an object, `"fell}, {"id": 4, ..` in an array of objects, `"x}], "k": ..`), and
+    /// the text from there closes no more than is left open (see [`super::balance`]). Valid
+    /// JSON never gets here: the next member's quote would be the string's own closing one.
+    fn closer_follows(&mut self, at: usize, quote: Quote, slot: Slot) -> bool {
+        let depth = self.stack.len();
+        let closes = |b: u8, index: usize| match self.stack[index] {
+            super::Frame::Object { .. } => b == b'}',
+            super::Frame::Array { .. } => b == b']',
+        };
+        // The closers from `at` on, closing containers from the innermost out; one at least
+        // stays open to take the next member.
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let (mut i, mut closed) = (at, 0);
+        while closed + 1 < depth && i < limit && closes(self.bytes[i], depth - 1 - closed) {
+            closed += 1;
+            i = space::skip_space(self.bytes, i + 1, limit);
+        }
+        if closed == 0 || i >= limit || self.bytes[i] != b',' {
+            return false;
+        }
+        let next = space::skip_space(self.bytes, i + 1, limit);
+        let key = match self.stack[depth - 1 - closed] {
+            super::Frame::Object { .. } => next,
+            super::Frame::Array { .. } if next < limit && self.bytes[next] == b'{' => {
+                space::skip_space(self.bytes, next + 1, limit)
+            }
+            super::Frame::Array { .. } => return false,
+        };
+        if !self.same_quote_opens(key, limit, quote, slot) || !self.key_at(key, Cut::Refused) {
+            return false;
+        }
+        let left_open = depth - closed;
+        self.rest_after(next)
+            .is_some_and(|rest| rest.net <= left_open as isize && !rest.overcloses(left_open))
+    }
+
     /// Whether a key (quoted or a bare word) followed by `:` starts at `at`. Looks at most
     /// `KEY_LOOKAHEAD` bytes ahead, which keeps string scanning linear.
     pub(crate) fn looks_like_key(&self, at: usize) -> bool {
         self.key_at(at, Cut::Allowed)
+    }
+
+    /// Whether a quoted key written whole (closing quote and `:`) starts at `at`.
+    pub(crate) fn quoted_key_at(&self, at: usize) -> bool {
+        at < self.end
+            && self.bytes[at] != b'`'
+            && opening_quote(&self.bytes[at..self.end]).is_some()
+            && self.key_at(at, Cut::Refused)
     }
 
     /// [`Self::looks_like_key`] for a key written whole (closing quote and `:`).

@@ -147,6 +147,51 @@ fn repairs_table() {
         ("[1.5e", json!([1.5]), TruncatedLiteral),
         ("{\"value\": 2e}", json!({"value": 2}), NonStandardNumber),
         ("[2e+, 3]", json!([2, 3]), NonStandardNumber),
+        ("{\"a\":\u{3000}1}", json!({"a": 1}), UnicodeWhitespace),
+        (
+            "[{\"i\": 1, \"n\": \"a\" {\"i\": 2}]",
+            json!([{"i": 1, "n": "a"}, {"i": 2}]),
+            MissingBracket,
+        ),
+        (
+            "[{\"i\": 1, {\"i\": 2}]",
+            json!([{"i": 1}, {"i": 2}]),
+            MissingBracket,
+        ),
+        (
+            "[{\"a\": \"x}, {\"a\": \"y\"}]",
+            json!([{"a": "x"}, {"a": "y"}]),
+            MissingQuote,
+        ),
+        (
+            "{\"a\": {\"b\": 1], \"c\": 2}",
+            json!({"a": {"b": 1}, "c": 2}),
+            WrongBracket,
+        ),
+        (
+            "{\"a\": 1}, \"b\": 2}",
+            json!({"a": 1, "b": 2}),
+            StrayBracket,
+        ),
+        ("[1, 2], 3]", json!([1, 2, 3]), StrayBracket),
+        (
+            "{\"a\": \"\"\"x\n  y\"\"\"}",
+            json!({"a": "x\n  y"}),
+            TripleQuotedString,
+        ),
+        ("{\"n\": -2,000.50}", json!({"n": -2000.5}), DigitSeparator),
+        ("{'ids': {7, 8}}", json!({"ids": [7, 8]}), SetAsArray),
+        ("{\"s\": {'x'}}", json!({"s": ["x"]}), SetAsArray),
+        (
+            "{\"t\": (\"a\", \"b\"), \"p\": 1}",
+            json!({"t": ["a", "b"], "p": 1}),
+            TupleAsArray,
+        ),
+        (
+            "[{\"id\": 1}, and {\"id\": 2}]",
+            json!([{"id": 1}, {"id": 2}]),
+            SkippedText,
+        ),
     ];
     for (input, expected, kind) in rows {
         let (got, kinds, _) = value(input);
@@ -294,6 +339,294 @@ fn every_prefix_of_messy_input_parses_without_panicking() {
     }
 }
 
+/// Valid JSON holding what the damage rules look at: brackets, commas, backticks and quotes in
+/// strings, numbers in arrays, nested closers followed by members. Read exactly, no repair.
+#[test]
+fn valid_json_near_the_damage_rules_is_unchanged() {
+    for doc in [
+        r#"{"a": "}, ", ":": 1}"#,
+        r#"[{"a": "x}], ", ":": 1}]"#,
+        r#"[{"a": "x}, {", "b": 1}]"#,
+        r#"["x}, {", "a"]"#,
+        r#"{"k": "```python\nprint(1)\n```", "n": 1}"#,
+        r#"{"a": {"b": {"c": 1}}, "d": [[1], [2]], "e": {"f": [{"g": 2}]}}"#,
+        r#"[1,234]"#,
+        r#"{"a": [1,234], "b": 1}"#,
+        r#"{"a": 1, "b": "2,000"}"#,
+        r#"[{"id": 1, "n": "a"}, {"id": 2, "n": "b"}]"#,
+        r#"{"a": "x # y", "b": "and \"c\": 1"}"#,
+        "{\"a\": \"\u{3000}\u{feff}\", \"\u{a0}\": 1}",
+        r#"["", "", ""]"#,
+        r#"{"a": ""}"#,
+    ] {
+        let expected: Value = serde_json::from_str(doc).unwrap();
+        let (got, repairs, complete) = value(doc);
+        assert_eq!(got, expected, "{doc}");
+        assert!(repairs.is_empty() && complete, "{doc}: {repairs:?}");
+    }
+}
+
+#[test]
+fn unicode_spaces_separate_tokens_and_are_logged_once_per_run() {
+    let (v, repairs, _) = value(
+        "\u{feff}{\u{2003}\"a\"\u{3000}:\u{a0} 1,\u{200b}\n\"b\": [true\u{2009}, x\u{205f}]}",
+    );
+    assert_eq!(v, json!({"a": 1, "b": [true, "x"]}));
+    let unicode = repairs.iter().filter(|k| **k == UnicodeWhitespace).count();
+    assert_eq!(unicode, 6, "{repairs:?}");
+    // A run mixing Unicode and ASCII spaces is one repair, spanning the Unicode ones.
+    let parsed = parse("[1,\u{3000} \u{3000}2]", 128).unwrap();
+    let spans: Vec<_> = parsed.repairs.iter().map(|r| (r.kind, r.span)).collect();
+    assert_eq!(spans, [(UnicodeWhitespace, Span::new(3, 10))]);
+    // Inside strings they are content; unquoted keys and values do not keep them.
+    let (v, _, _) = value("{\"s\": \"a\u{3000}b\u{200b}\", k\u{3000}: v\u{200b}\u{feff}}");
+    assert_eq!(v, json!({"s": "a\u{3000}b\u{200b}", "k": "v"}));
+}
+
+#[test]
+fn a_closer_is_read_by_what_the_rest_of_the_text_closes() {
+    let rows: &[(&str, Value)] = &[
+        // One too many: stray, wherever it is.
+        (
+            r#"{"s": {"w": 1}},"r": 2,"d": 3},"x": []}"#,
+            json!({"s": {"w": 1, "r": 2, "d": 3}, "x": []}),
+        ),
+        (
+            r#"[{"id": 1}}, "n": "x"}, {"id": 2, "n": "y"}]"#,
+            json!([{"id": 1, "n": "x"}, {"id": 2, "n": "y"}]),
+        ),
+        (
+            r#"{"t": ["ops"}], "p": "low"}"#,
+            json!({"t": ["ops"], "p": "low"}),
+        ),
+        (
+            r#"[{"a": 1, "b": 2]}, "c": 3}, {"a": 4}]"#,
+            json!([{"a": 1, "b": 2, "c": 3}, {"a": 4}]),
+        ),
+        // Of the wrong kind: closes the innermost.
+        (
+            r#"{"e": [{"s": [1, 2}}, {"s": [3]}], "n": 1}"#,
+            json!({"e": [{"s": [1, 2]}, {"s": [3]}], "n": 1}),
+        ),
+        (
+            r#"{"args": {"p": "/a"], "why": "x"}"#,
+            json!({"args": {"p": "/a"}, "why": "x"}),
+        ),
+        // Cut off after a wrong closer: the innermost closes, the rest stays open.
+        (r#"{"a": {"b": 1], "c": 2"#, json!({"a": {"b": 1}, "c": 2})),
+        // Closers at the very end are trailing text, not members' closers.
+        (
+            r#"{"a": {"b": 1}, "c": 2}}}"#,
+            json!({"a": {"b": 1}, "c": 2}),
+        ),
+        // A key the previous record has and this one not yet: the same record goes on.
+        (
+            r#"[{"i": 1, "n": "a"}, {"i": 2}, "n": "b"}]"#,
+            json!([{"i": 1, "n": "a"}, {"i": 2, "n": "b"}]),
+        ),
+        // A key this record has already: the next record, its `{` missing.
+        (
+            r#"[{"i": 1, "n": "a"}, "i": 2, "n": "b"}]"#,
+            json!([{"i": 1, "n": "a"}, {"i": 2, "n": "b"}]),
+        ),
+        (
+            r#"[{"i": 1}, "i": 2}, {"i": 3}]"#,
+            json!([{"i": 1}, {"i": 2}, {"i": 3}]),
+        ),
+        // An early `}` in the first record, more records after it.
+        (
+            r#"{"e": [{"t": "A"},"k": "P","s": [3, 8]}, {"t": "B","k": "P","s": [1, 2]}],"n": 1}"#,
+            json!({"e": [{"t": "A", "k": "P", "s": [3, 8]}, {"t": "B", "k": "P", "s": [1, 2]}], "n": 1}),
+        ),
+        // Extra closers after a matching one, members of the enclosing object after them.
+        (
+            r#"{"c": {"n": "K", "a": false}]}, "d": "x", "t": ["m"]}"#,
+            json!({"c": {"n": "K", "a": false}, "d": "x", "t": ["m"]}),
+        ),
+        // Where the text after could go on in either container, the closer closes, and a
+        // stray one later is read where it is: nothing is lost, `60` lands a level up.
+        (
+            r#"{"e": [{"s": [25]}, 60]}, {"s": [6, 80]}], "n": 1}"#,
+            json!({"e": [{"s": [25]}, 60, {"s": [6, 80]}], "n": 1}),
+        ),
+        (
+            r#"{"s": {"w": 1},"r": 2},"x": 3}"#,
+            json!({"s": {"w": 1}, "r": 2, "x": 3}),
+        ),
+        // A stray closer later is read where it is, not at a closer before it.
+        (
+            r#"{"a": {"b": 1}, "c": [1]], "d": 2}"#,
+            json!({"a": {"b": 1}, "c": [1], "d": 2}),
+        ),
+        (
+            r#"{"e": [{"t": 1}], "s": {"w": 1, "r": 2], "d": 3}, "x": []}"#,
+            json!({"e": [{"t": 1}], "s": {"w": 1, "r": 2, "d": 3}, "x": []}),
+        ),
+        // A record's early `}` known by the next record's first key.
+        (
+            r#"[{"id": 1}, "n": "x"}, {"id": 2, "n": "y"}]"#,
+            json!([{"id": 1, "n": "x"}, {"id": 2, "n": "y"}]),
+        ),
+        (
+            r#"{"t": ["a", "b"], "c"], "p": 1}"#,
+            json!({"t": ["a", "b", "c"], "p": 1}),
+        ),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(&value(input).0, expected, "{input}");
+    }
+}
+
+#[test]
+fn text_after_the_root_in_its_syntax_is_read_back_in() {
+    let rows: &[(&str, Value)] = &[
+        (r#"{"a": 1}, "b": 2}"#, json!({"a": 1, "b": 2})),
+        ("{\"a\": 1}\n\"b\": 2}", json!({"a": 1, "b": 2})),
+        (r#"{"a": 1}}, "b": [1]}"#, json!({"a": 1, "b": [1]})),
+        (r#"[1, 2], 3]"#, json!([1, 2, 3])),
+        (r#"[{"a": 1}]}, {"b": 2}]"#, json!([{"a": 1}, {"b": 2}])),
+        // Two values in a row stay two: the parser reads the first.
+        (r#"[1], [2]"#, json!([1])),
+        (r#"{"a": 1}, {"b": 2}"#, json!({"a": 1})),
+        ("{\"a\": 1}\n{\"b\": 2}", json!({"a": 1})),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(&value(input).0, expected, "{input}");
+    }
+}
+
+#[test]
+fn a_string_missing_its_quote_ends_at_its_containers_closer() {
+    let rows: &[(&str, Value)] = &[
+        (
+            r#"{"o": {"p": "/srv/a.py}, "why": "x"}"#,
+            json!({"o": {"p": "/srv/a.py"}, "why": "x"}),
+        ),
+        (
+            r#"{"t": ["a", "b], "n": 1}"#,
+            json!({"t": ["a", "b"], "n": 1}),
+        ),
+        (
+            r#"[{"n": "x}, {"n": "y"}, {"n": "z"}]"#,
+            json!([{"n": "x"}, {"n": "y"}, {"n": "z"}]),
+        ),
+        (
+            r#"{"s": [{"n": "x}], "k": 2}"#,
+            json!({"s": [{"n": "x"}], "k": 2}),
+        ),
+        (
+            "{\"summary\": \"All done}\n\nAnything else?",
+            json!({"summary": "All done"}),
+        ),
+        // A closer in the text, with more closers left than it would allow: text.
+        (
+            r#"{"o": {"p": "f(x) {y}, "b": 1}}"#,
+            json!({"o": {"p": "f(x) {y}", "b": 1}}),
+        ),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(&value(input).0, expected, "{input}");
+    }
+}
+
+#[test]
+fn triple_quoted_strings_are_dedented() {
+    let text = concat!(
+        "{\"sql\": \"\"\"\n    SELECT id\n      FROM t\n    \"\"\", ",
+        "'py': '''a \"b\" c''', \"q\": \"\"\"x \"y\"\"\"\"}"
+    );
+    let (v, repairs, complete) = value(text);
+    assert_eq!(
+        v,
+        json!({"sql": "SELECT id\n  FROM t", "py": "a \"b\" c", "q": "x \"y\""})
+    );
+    assert!(
+        complete && repairs.contains(&TripleQuotedString),
+        "{repairs:?}"
+    );
+    let (v, repairs, complete) = value("{\"a\": \"\"\"cut \\\"here");
+    assert_eq!(v, json!({"a": "cut \"here"}));
+    assert!(
+        !complete && repairs.contains(&TruncatedString),
+        "{repairs:?}"
+    );
+}
+
+#[test]
+fn code_fenced_in_a_string_keeps_its_quotes_and_brackets() {
+    let text = "{\"note\": \"Fix:\n```python\nif x[\"k\"] == \"}\":\n    print(\"a\", \"b\")\n```\nDone.\", \"n\": 1}";
+    let (v, _, complete) = value(text);
+    assert_eq!(
+        v,
+        json!({"note": "Fix:\n```python\nif x[\"k\"] == \"}\":\n    print(\"a\", \"b\")\n```\nDone.", "n": 1})
+    );
+    assert!(complete);
+    // A fence never closed: the string goes back to a quote that would have ended it.
+    let (v, _, _) = value("{\"c\": \"```js\nf(\"x\")\n\", \"n\": 1}");
+    assert_eq!(v, json!({"c": "```js\nf(\"x\")\n", "n": 1}));
+}
+
+#[test]
+fn thousands_separators_only_where_no_number_can_follow() {
+    assert_eq!(
+        value(r#"{"a": 1,234,567.5, "b": 2}"#).0,
+        json!({"a": 1234567.5, "b": 2})
+    );
+    assert_eq!(value(r#"{"a": 12,345}"#).0, json!({"a": 12345}));
+    // Not in arrays, not with a space, not before a `:`, not after four digits or a zero.
+    assert_eq!(value("[1,234]").0, json!([1, 234]));
+    assert_eq!(value(r#"{"a": 1, 234: 5}"#).0, json!({"a": 1, "234": 5}));
+    assert_eq!(value(r#"{"a": 1,234: 5}"#).0, json!({"a": 1, "234": 5}));
+    assert_eq!(value(r#"{"a": 1234,567}"#).0["a"], json!(1234));
+    assert_eq!(value(r#"{"a": 0,500}"#).0["a"], json!(0));
+}
+
+#[test]
+fn stray_words_and_comments_after_a_string_end_it() {
+    let rows: &[(&str, Value)] = &[
+        (
+            r#"{"first": "Ada", and "last": "L"}"#,
+            json!({"first": "Ada", "last": "L"}),
+        ),
+        (
+            r#"{"plan": "pro", REMEMBER: "seats": 5}"#,
+            json!({"plan": "pro", "seats": 5}),
+        ),
+        (
+            "{\n  \"t\": \"N\",\n  etc.\n  \"p\": 4\n}",
+            json!({"t": "N", "p": 4}),
+        ),
+        (
+            "{\"m\": \"fast\" # was {\"m\": \"safe\"}\n, \"t\": 8}",
+            json!({"m": "fast", "t": 8}),
+        ),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(&value(input).0, expected, "{input}");
+    }
+}
+
+#[test]
+fn a_quote_before_a_closer_ends_a_value_only_where_structure_follows() {
+    let rows: &[(&str, Value)] = &[
+        // Code with unescaped quotes: `"}":` and `"]"` are text.
+        (
+            "{\"o\": {\"code\": \"if x[\"k\"] == \"}\":\\n    print(\"[done]\")\", \"t\": 1}, \"r\": 2}",
+            json!({"o": {"code": "if x[\"k\"] == \"}\":\n    print(\"[done]\")", "t": 1}, "r": 2}),
+        ),
+        // A closer then a key: the comma is missing, the string ended.
+        (
+            r#"{"o": {"p": "/a"} "r": "b"}"#,
+            json!({"o": {"p": "/a"}, "r": "b"}),
+        ),
+        // The root's closer ends the value whatever follows.
+        (r#"{"a": "x"} is the answer"#, json!({"a": "x"})),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(&value(input).0, expected, "{input}");
+    }
+}
+
 mod builders_agree {
     use super::*;
     use proptest::prelude::*;
@@ -304,7 +637,7 @@ mod builders_agree {
         /// The direct `serde_json::Value` build and the node tree agree on every input: same
         /// value, same repairs, same completeness, same errors.
         #[test]
-        fn value_build_equals_tree_then_to_value(text in "[{}\\[\\]\"',: a-z0-9\\\\/*#\\n.+\\-`“”]{0,120}") {
+        fn value_build_equals_tree_then_to_value(text in "[{}\\[\\]\"',: a-z0-9\\\\/*#\\n.+\\-`“”\u{3000}\u{feff}]{0,120}") {
             let span = Span::new(0, text.len());
             let tree = parse_span_with(&text, span, 16, RepairPaths::Skip);
             let direct = parse_value_span(&text, span, 16);
@@ -319,6 +652,57 @@ mod builders_agree {
                 (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
                 (a, b) => prop_assert!(false, "tree {:?} vs direct {:?}", a.map(|p| p.node.to_value()), b.map(|p| p.value)),
             }
+        }
+    }
+}
+
+mod valid_documents {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// JSON values whose strings hold what the damage rules look at: quotes, brackets, commas,
+    /// backticks, colons, Unicode spaces.
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1e6f64..1e6).prop_map(Value::from),
+            "[a-z \"'`,:{}\\[\\]#/\\\\\u{3000}\u{a0}]{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-z\"}\\],: ]{0,6}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Valid JSON reads as serde_json reads it, with no repair, compact or indented.
+        #[test]
+        fn valid_json_is_read_unchanged(value in json_value(), pretty in any::<bool>()) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&value).unwrap()
+            } else {
+                serde_json::to_string(&value).unwrap()
+            };
+            let parsed = parse(&text, 128).unwrap();
+            prop_assert_eq!(parsed.node.to_value(), value);
+            prop_assert!(parsed.repairs.is_empty(), "{}: {:?}", text, parsed.repairs);
+        }
+
+        /// The same documents with Unicode spaces in their indentation read the same, each
+        /// run of them logged.
+        #[test]
+        fn unicode_indentation_changes_nothing_but_the_report(value in json_value()) {
+            let text = serde_json::to_string_pretty(&value).unwrap().replace('\n', "\n\u{3000}\u{200b}");
+            let parsed = parse(&text, 128).unwrap();
+            prop_assert_eq!(parsed.node.to_value(), value);
+            prop_assert!(parsed.repairs.iter().all(|r| r.kind == UnicodeWhitespace), "{:?}", parsed.repairs);
         }
     }
 }

@@ -1,0 +1,613 @@
+//! Closing brackets: which containers a closer closes (its own, only the innermost, or none,
+//! being stray), read by what follows it and by the brackets of the rest of the text; and
+//! where a located value whose root closed early really ends.
+
+use super::balance::{self, Fit, Profile, Rest};
+use super::build::{self, Build};
+use super::{run, space, string, Done, Frame, Parser, RepairPaths};
+use crate::node::{Node, NodeKind};
+use crate::report::RepairKind;
+use crate::span::Span;
+
+/// How many located values of one region may be read on past their closer: each costs a
+/// parse of the rest of the region, so a constant keeps locating linear.
+const READ_ON_PER_REGION: usize = 4;
+
+/// Where located values seem to end early: a span of `found` that is a whole object (or
+/// array) followed by a `,` and a member (an item) of its own (`{"a": 1}, "b": 2}`) is parsed
+/// on to `end`, and runs to where the parser finds the value ends (see
+/// `Parser::root_reads_on`); the spans inside it are dropped, being parts of it. Used by the
+/// locate stage on each region's values, which come in text order.
+pub(crate) fn read_on<P>(text: &str, found: Vec<(Span, P)>, end: usize) -> Vec<(Span, P)> {
+    let mut out = Vec::with_capacity(found.len());
+    let mut taken = 0;
+    let mut budget = READ_ON_PER_REGION;
+    // Built once for the region, when a value (not a key) follows an object.
+    let mut profile: Option<Profile> = None;
+    for (span, place) in found {
+        if span.start < taken {
+            continue;
+        }
+        let reads_on = budget > 0
+            && match continues_after(text, span, end) {
+                Continues::No => false,
+                Continues::Member => true,
+                // `{"t": ["a"]}, "b", "c"], "n": 1}`: when closers are left over after it.
+                Continues::Value => {
+                    let profile = profile
+                        .get_or_insert_with(|| Profile::build(text.as_bytes(), span.end, end));
+                    profile.covers(span.end) && profile.rest(span.end).net > 0
+                }
+            };
+        if reads_on {
+            budget -= 1;
+            if let Ok(done) = run::<build::Skim>(
+                text,
+                Span::new(span.start, end),
+                usize::MAX,
+                RepairPaths::Skip,
+            ) {
+                if done.end > span.end {
+                    taken = done.end;
+                    out.push((Span::new(span.start, done.end), place));
+                    continue;
+                }
+            }
+        }
+        out.push((span, place));
+    }
+    out
+}
+
+/// What follows a whole object or array.
+enum Continues {
+    No,
+    /// A member of its own: for an object, a quoted key with its `:`; for an array, a value.
+    Member,
+    /// A value after an object.
+    Value,
+}
+
+/// What follows the whole object or array at `span`: a `,` (closers before it skipped) and a
+/// member of its own, or a value.
+fn continues_after(text: &str, span: Span, end: usize) -> Continues {
+    let bytes = text.as_bytes();
+    let closer = match bytes.get(span.start) {
+        Some(b'{') => b'}',
+        Some(b'[') => b']',
+        _ => return Continues::No,
+    };
+    if span.end == 0 || span.end >= end || bytes[span.end - 1] != closer {
+        return Continues::No;
+    }
+    let limit = (span.end + string::KEY_LOOKAHEAD).min(end);
+    let mut i = space::skip_space(bytes, span.end, limit);
+    while i < limit && matches!(bytes[i], b'}' | b']') {
+        i = space::skip_space(bytes, i + 1, limit);
+    }
+    let probe = Parser::<build::Skim>::new(text, Span::new(0, end), 1, RepairPaths::Skip);
+    if i >= limit || (bytes[i] != b',' && !(closer == b'}' && probe.quoted_key_at(i))) {
+        return Continues::No;
+    }
+    let token = if bytes[i] == b',' {
+        space::skip_space(bytes, i + 1, limit)
+    } else {
+        i
+    };
+    let value = !matches!(bytes.get(token), None | Some(b',' | b':' | b'}' | b']'));
+    match closer {
+        b'}' if probe.quoted_key_at(token) => Continues::Member,
+        b'}' if value => Continues::Value,
+        b']' if value => Continues::Member,
+        _ => Continues::No,
+    }
+}
+
+/// Hashes of the first few keys of an object: enough to see that `"id"` after
+/// `[{"id": 1, "n": 2}, ` starts the next record (whose `{` is missing), without keeping the
+/// keys or searching them all.
+#[derive(Clone, Copy, Default)]
+pub(super) struct KeySample {
+    hashes: [u64; 8],
+    len: usize,
+}
+
+impl KeySample {
+    pub(super) fn add(&mut self, key: &[u8]) {
+        if self.len < self.hashes.len() {
+            self.hashes[self.len] = key_hash(key);
+            self.len += 1;
+        }
+    }
+
+    fn contains(&self, key: &[u8]) -> bool {
+        self.contains_hash(key_hash(key))
+    }
+
+    fn contains_hash(&self, hash: u64) -> bool {
+        self.hashes[..self.len].contains(&hash)
+    }
+
+    /// The hash of the first key, if any.
+    fn first(&self) -> Option<u64> {
+        (self.len > 0).then(|| self.hashes[0])
+    }
+}
+
+/// FNV-1a: keys are short, and a collision only makes a rare repair choose the other reading.
+fn key_hash(key: &[u8]) -> u64 {
+    key.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// How a closing bracket is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Closing {
+    /// It closes the containers down to the one at this stack index, which is of its kind
+    /// (the innermost, when it matches).
+    Through(usize),
+    /// Of the wrong kind, it closes only the innermost container.
+    Innermost,
+    /// It closes nothing: a stray bracket.
+    Skip,
+}
+
+/// What follows a closing bracket: perhaps more closers, then a `,` and the next token.
+struct Following {
+    /// How many closers come right after it.
+    run: usize,
+    /// How many of them, from the first, are of the kind of the container they would close
+    /// once it has closed.
+    fitting: usize,
+    /// Just after the last closer (after the first one when there is no run).
+    run_end: usize,
+    /// Where the token after the `,` starts.
+    token: usize,
+}
+
+impl<'a, B: Build<'a>> Parser<'a, B> {
+    /// Closes containers for the bracket `b` at `self.pos`. Returns the document when the root
+    /// closes.
+    pub(super) fn close(&mut self, b: u8) -> Option<Done<B::Value>> {
+        let want_object = b == b'}';
+        let matching = self
+            .stack
+            .iter()
+            .rposition(|f| matches!(f, Frame::Object { .. }) == want_object);
+        let in_stray_run = self
+            .stray_run
+            .is_some_and(|(from, until)| (from..until).contains(&self.pos));
+        let reading = match matching {
+            _ if in_stray_run => Closing::Skip,
+            Some(t) if t + 1 == self.stack.len() => self.matching_closer(),
+            _ => self.mismatched_closer(matching),
+        };
+        let at = Span::new(self.pos, self.pos + 1);
+        let target = match reading {
+            Closing::Skip => {
+                self.repair(RepairKind::StrayBracket, at);
+                self.pos += 1;
+                return None;
+            }
+            Closing::Innermost => {
+                // `{"a": [1, 2}, "b": 3}`: the wrong kind of closer, with more members after
+                // it. It closes only the innermost container, and the enclosing one reads on.
+                self.repair_container(RepairKind::WrongBracket, at);
+                self.pos += 1;
+                return self.pop_frame(self.pos, true);
+            }
+            Closing::Through(target) => target,
+        };
+        // Containers opened after the matching one lack their closing bracket.
+        while self.stack.len() > target + 1 {
+            self.repair_container(RepairKind::MissingBracket, Span::at(self.pos));
+            if let Some(done) = self.pop_frame(self.pos, true) {
+                return Some(done);
+            }
+        }
+        if let Some(at) = self.after_comma_of_top() {
+            self.repair_container(RepairKind::TrailingComma, Span::new(at, at + 1));
+        }
+        if let Some(Frame::Object {
+            key: Some((_, span)),
+            ..
+        }) = self.stack.last()
+        {
+            // `{"a"}`: a key with no value.
+            let at = span.end;
+            self.repair(RepairKind::MissingValue, Span::at(at));
+            let _ = self.push_scalar(Node::new(NodeKind::Null, Span::at(at)));
+        }
+        self.pos += 1;
+        self.pop_frame(self.pos, true)
+    }
+
+    /// A closer of the innermost container's kind: it closes it, unless what follows says the
+    /// container goes on (the closer came early, or is one too many):
+    /// - at the root, `{"a": 1}, "b": 2}` reads `"b"` back in (`[1], 2]` too, when a closer
+    ///   later is left for the array);
+    /// - an object in an array followed by a key it has already, `[{"id": 1}, "id": 2}]`, closes:
+    ///   the key starts the next record, whose `{` is missing; one it has not goes on in it when
+    ///   the rest of the text says so (below) or the record before it has that key;
+    /// - when the text holds more closers than openers, the closers here (this one and those
+    ///   right after it) are read by what the rest of the text closes: as many of them close
+    ///   as leave no container closed while members still follow, and no more open than the
+    ///   rest closes (see [`balance`]).
+    ///
+    /// Valid JSON never gets past the first checks, so it builds no profile.
+    fn matching_closer(&mut self) -> Closing {
+        let depth = self.stack.len();
+        let normal = Closing::Through(depth - 1);
+        let Some(next) = self.following(self.pos + 1) else {
+            return normal;
+        };
+        if depth == 1 {
+            return if self.root_reads_on(next.token) {
+                Closing::Skip
+            } else {
+                normal
+            };
+        }
+        // The container left innermost once this closer and the run after it have closed.
+        let receiving = (depth - 1).checked_sub(next.run + 1);
+        let fits = next.fitting == next.run
+            && receiving.is_some_and(|index| self.token_fits(index, next.token));
+        if fits {
+            // Nothing here says the closer is wrong. Were the token to fit this container
+            // too, counting closers could not tell whether the stray one is here or later:
+            // it is read where it is found to be stray.
+            return normal;
+        }
+        // Once the closers here that can close have, a key would land in an array: the last
+        // object they closed is a record, and the key may start the next one.
+        let most = (next.fitting + 1).min(depth);
+        let key_after_record = depth > most
+            && matches!(self.stack[depth - most - 1], Frame::Array { .. })
+            && matches!(self.stack[depth - most], Frame::Object { .. })
+            && self.looks_like_whole_key(next.token);
+        if key_after_record && self.record_has_key(depth - most, next.token) {
+            // `[{"id": 1}, "id": 2}]`: the key starts the next record, whose `{` is missing.
+            return normal;
+        }
+        if self.record_goes_on(&next) {
+            return Closing::Skip;
+        }
+        if key_after_record && next.run == 0 {
+            // Nothing says otherwise: the next record, whose `{` is missing.
+            return normal;
+        }
+        if self.has_excess_closers() && self.closers_that_close(&next) == Some(0) {
+            return Closing::Skip;
+        }
+        normal
+    }
+
+    /// At closers ending a record (an object in an array) followed by `, "key":` it lacks:
+    /// whether the key is the record's own, the closers here being stray. Records in an array
+    /// share their keys: yes when the record before it has the key, or when the next record
+    /// starts with this record's first key and this key is another. If so, the closers here
+    /// are marked stray.
+    fn record_goes_on(&mut self, next: &Following) -> bool {
+        let n = self.stack.len();
+        let (before_keys, first_keys) =
+            match (n.checked_sub(2).map(|i| &self.stack[i]), self.stack.last()) {
+                (
+                    Some(Frame::Array {
+                        last_object_keys, ..
+                    }),
+                    Some(Frame::Object { first_keys, .. }),
+                ) => (*last_object_keys, *first_keys),
+                _ => return false,
+            };
+        if !self.quoted_key_at(next.token) {
+            return false;
+        }
+        let key = key_hash(self.key_text(next.token));
+        if first_keys.contains_hash(key) {
+            return false;
+        }
+        let goes_on = before_keys.is_some_and(|keys| keys.contains_hash(key))
+            || first_keys.first().is_some_and(|first| {
+                first != key
+                    && self
+                        .next_record_first_key(next.token)
+                        .is_some_and(|next_first| next_first == first)
+            });
+        if goes_on {
+            self.stray_run = Some((self.pos, next.run_end));
+        }
+        goes_on
+    }
+
+    /// From `at` inside a record: the hash of the first key of the record after it
+    /// (`}, {"key"`), found within a bounded window (paid from the profile budget).
+    fn next_record_first_key(&mut self, at: usize) -> Option<u64> {
+        let limit = (at + 4 * string::KEY_LOOKAHEAD).min(self.end);
+        self.profile_budget = self.profile_budget.checked_sub(limit - at)?;
+        let bytes = self.bytes;
+        let mut depth = 0usize;
+        let mut i = at;
+        while i < limit {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    while i < limit && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth > 0 => depth -= 1,
+                b'}' => {
+                    let comma = space::skip_space(bytes, i + 1, limit);
+                    let open = space::skip_space(bytes, comma + 1, limit);
+                    if open >= limit || bytes[comma] != b',' || bytes[open] != b'{' {
+                        return None;
+                    }
+                    let key = space::skip_space(bytes, open + 1, limit);
+                    return self
+                        .quoted_key_at(key)
+                        .then(|| key_hash(self.key_text(key)));
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// For the closer at `self.pos` and the run of closers after it: how many of them close,
+    /// judged by the rest of the text after them (`None` without a profile). Closing the first
+    /// `k` of them (from all that match the containers they would close, down to none) leaves
+    /// `depth - k` open and the other closers here stray; the best `k` closes no container
+    /// while members still follow it, leaves the fewest closers stray, puts the next token
+    /// where it fits, and leaves the fewest open (see [`balance`]). Of equals, the most
+    /// closers close. The ones after the first `k` are marked stray, to be skipped when
+    /// reached.
+    fn closers_that_close(&mut self, next: &Following) -> Option<usize> {
+        let depth = self.stack.len();
+        let most = (next.fitting + 1).min(depth);
+        let token_misfit = |this: &Self, k: usize| {
+            usize::from(k == depth || !this.token_fits(depth - k - 1, next.token))
+        };
+        let mut best: Option<((usize, usize, usize, usize), usize)> = None;
+        for k in (0..=most).rev() {
+            let misfit = match self.fit_after(next.run_end, depth - k, most + 1) {
+                Some(fit) => (
+                    fit.early,
+                    fit.strays + next.run + 1 - k,
+                    token_misfit(self, k),
+                    fit.open,
+                ),
+                None => {
+                    let rest = self.rest_after(next.run_end)?;
+                    let open = depth - k;
+                    (
+                        usize::from(rest.overcloses(open)),
+                        0,
+                        token_misfit(self, k),
+                        (open as isize - rest.net).max(0) as usize,
+                    )
+                }
+            };
+            if best.is_none_or(|(b, _)| misfit < b) {
+                best = Some((misfit, k));
+            }
+        }
+        let (_, best) = best?;
+        if best <= next.run {
+            // The closers from the `best`-th after this one to the end of the run.
+            let mut at = self.pos;
+            for _ in 0..best {
+                at = space::skip_space(self.bytes, at + 1, next.run_end);
+            }
+            let first_stray = if best == 0 { self.pos } else { at };
+            self.stray_run = Some((first_stray, next.run_end));
+        }
+        Some(best)
+    }
+
+    /// How the text from `p` fits the containers `stack[..open]` (see [`balance::Fit`]).
+    /// `None` once the budget cannot pay for `readings` such reads of the brackets after `p`.
+    fn fit_after(&mut self, p: usize, open: usize, readings: usize) -> Option<Fit> {
+        self.rest_after(p)?;
+        let profile = self.profile.as_ref()?;
+        let cost = profile.brackets_after(p).max(1);
+        if self.fit_paid_at != Some(p) {
+            self.profile_budget = self.profile_budget.checked_sub(cost * readings)?;
+            self.fit_paid_at = Some(p);
+        }
+        let kinds: Vec<bool> = self.stack[..open]
+            .iter()
+            .map(|f| matches!(f, Frame::Object { .. }))
+            .collect();
+        Some(profile.fit(p, &kinds))
+    }
+
+    /// Whether the text parsed holds more closing brackets than opening ones (lexically, see
+    /// [`balance`]): then some closer is stray. Counted once per parse, when first asked.
+    fn has_excess_closers(&mut self) -> bool {
+        *self
+            .excess_closers
+            .get_or_insert_with(|| balance::net(self.bytes, self.start, self.end) > 0)
+    }
+
+    /// A closer whose kind does not match the innermost container: it closes only that one,
+    /// closes down to the container of its kind, or is stray. The reading chosen is the one
+    /// the rest of the text fits best: no container closed while members still follow it, and
+    /// as few left open (or closers left over) as possible. Without a profile, the local rule:
+    /// the innermost only when more input follows, else down to its kind, else stray.
+    fn mismatched_closer(&mut self, matching: Option<usize>) -> Closing {
+        let depth = self.stack.len();
+        let next = self.following(self.pos + 1);
+        if let Some(next) = &next {
+            if self.record_goes_on(next) {
+                // `[{"a": 1, "b": 2]}, "c": 3}, {"a": 4}]`
+                return Closing::Skip;
+            }
+        }
+        let continues = self.input_continues_after(self.pos + 1);
+        let local = match matching {
+            None => Closing::Skip,
+            Some(t) if t + 1 < depth && continues => Closing::Innermost,
+            Some(t) => Closing::Through(t),
+        };
+        let open = |reading: Closing| match reading {
+            Closing::Skip => depth,
+            Closing::Innermost => depth - 1,
+            Closing::Through(t) => t,
+        };
+        let readings: Vec<Closing> = [local, Closing::Innermost, Closing::Skip]
+            .into_iter()
+            .chain(matching.map(Closing::Through))
+            .collect();
+        let mut misfits = Vec::with_capacity(readings.len());
+        for &reading in &readings {
+            let stray = usize::from(reading == Closing::Skip);
+            let misfit = match self.fit_after(self.pos + 1, open(reading), readings.len()) {
+                Some(fit) => (fit.early, fit.strays + stray, fit.open),
+                None => {
+                    // No budget left for reading the rest by kind: by counts, or locally.
+                    let Some(rest) = self.rest_after(self.pos + 1) else {
+                        return local;
+                    };
+                    let open = open(reading);
+                    let early = if open == 0 {
+                        continues
+                    } else {
+                        rest.overcloses(open)
+                    };
+                    (
+                        usize::from(early),
+                        0,
+                        (rest.net - open as isize).unsigned_abs(),
+                    )
+                }
+            };
+            misfits.push(misfit);
+        }
+        let best = (0..readings.len()).min_by_key(|&i| misfits[i]).unwrap_or(0);
+        // `"def"]}, "timeout": ..`: this closer and the run after it, all stray.
+        if let Some(next) = next.filter(|next| next.run > 0) {
+            if let Some(fit) = self.fit_after(next.run_end, depth, 1) {
+                if (fit.early, fit.strays + next.run + 1, fit.open) < misfits[best] {
+                    self.stray_run = Some((self.pos, next.run_end));
+                    return Closing::Skip;
+                }
+            }
+        }
+        readings[best]
+    }
+
+    /// After a closer at `at - 1`: the run of closers that follows, then a `,` (or a quoted
+    /// key, its comma missing) and the token after it; `None` when no such token follows
+    /// within `KEY_LOOKAHEAD` bytes.
+    fn following(&self, at: usize) -> Option<Following> {
+        let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
+        let depth = self.stack.len();
+        let mut i = space::skip_space(self.bytes, at, limit);
+        let (mut run, mut fitting, mut run_end) = (0, 0, at);
+        while i < limit && matches!(self.bytes[i], b'}' | b']') {
+            run += 1;
+            if fitting + 1 == run
+                && depth > run
+                && matches!(self.stack[depth - 1 - run], Frame::Object { .. })
+                    == (self.bytes[i] == b'}')
+            {
+                fitting += 1;
+            }
+            run_end = i + 1;
+            i = space::skip_space(self.bytes, i + 1, limit);
+        }
+        let token = match self.bytes.get(i) {
+            _ if i >= limit => return None,
+            Some(b',') => space::skip_space(self.bytes, i + 1, limit),
+            // `{"a": 1}\n"b": 2}`: the comma is missing too.
+            _ if self.quoted_key_at(i) => i,
+            _ => return None,
+        };
+        (token < limit).then_some(Following {
+            run,
+            fitting,
+            run_end,
+            token,
+        })
+    }
+
+    /// Whether the token at `at` can come next in the container at stack index `index`: a key
+    /// in an object, anything but a key in an array.
+    fn token_fits(&self, index: usize, at: usize) -> bool {
+        match self.stack[index] {
+            Frame::Object { .. } => self.looks_like_key(at),
+            Frame::Array { .. } => !self.looks_like_whole_key(at),
+        }
+    }
+
+    /// The root's closer is followed by a `,` and `token`: whether the text goes on in its
+    /// syntax. For an object, a quoted key with its `:` (`{"a": 1}, "b": 2}`); for an array,
+    /// a value, when a closer is left over later to end the array (`[1, 2], 3]`), since two
+    /// arrays in a row are also written with a comma between them.
+    fn root_reads_on(&mut self, token: usize) -> bool {
+        let rest = &self.bytes[token..self.end];
+        match self.stack[0] {
+            Frame::Object { .. } => self.quoted_key_at(token),
+            Frame::Array { .. } => {
+                !matches!(rest.first(), None | Some(b',' | b':' | b'}' | b']'))
+                    && !self.quoted_key_at(token)
+                    && self
+                        .rest_after(self.pos + 1)
+                        .is_some_and(|rest| rest.net >= 1)
+            }
+        }
+    }
+
+    /// Whether the object at stack index `index` has the key starting at `at` among its first
+    /// keys.
+    fn record_has_key(&self, index: usize, at: usize) -> bool {
+        match &self.stack[index] {
+            Frame::Object { first_keys, .. } => first_keys.contains(self.key_text(at)),
+            Frame::Array { .. } => false,
+        }
+    }
+
+    /// The text of the key starting at `at` as written (without its quotes), for comparing.
+    fn key_text(&self, at: usize) -> &[u8] {
+        let rest = &self.bytes[at..self.end];
+        match string::opening_quote(rest) {
+            Some((_, len)) => {
+                let body = &rest[len..rest.len().min(string::KEY_LOOKAHEAD)];
+                // A typographic quote starts with 0xE2, like its closer.
+                let stop = rest[0];
+                let close = body
+                    .iter()
+                    .position(|&b| b == stop || b == b'\\')
+                    .unwrap_or(body.len());
+                &body[..close]
+            }
+            None => {
+                let len = rest
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+                    .count();
+                &rest[..len]
+            }
+        }
+    }
+
+    /// What the text from `p` to the end holds, as brackets (see [`balance`]). `None` once
+    /// rebuilding the profile would overspend its budget.
+    pub(super) fn rest_after(&mut self, p: usize) -> Option<Rest> {
+        if let Some(profile) = &self.profile {
+            if profile.covers(p) {
+                return Some(profile.rest(p));
+            }
+        }
+        self.profile_budget = self
+            .profile_budget
+            .checked_sub(self.end.saturating_sub(p))?;
+        let profile = Profile::build(self.bytes, p, self.end);
+        let rest = profile.rest(p);
+        self.profile = Some(profile);
+        Some(rest)
+    }
+}
