@@ -433,9 +433,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     }
 
     /// A value may start here (at the root, after `[`, `,` in an array, or `:`).
-    ///
-    /// Longer than the other states on purpose: one arm per byte that can start (or wrongly
-    /// stand in for) a value, kept together so the value grammar reads in one place.
+    // Long: one arm per byte that can start (or wrongly stand in for) a value, kept together
+    // so the value grammar reads in one place.
     fn on_value(&mut self, b: u8) -> Result<Step<B::Value>, Error> {
         let mut expect = Expect::Value;
         match b {
