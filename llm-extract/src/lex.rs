@@ -100,9 +100,17 @@ const RIGHT_SINGLE: &[u8] = "’".as_bytes();
 /// The quote that opens a string at the start of `rest`, and its length in bytes. Triple
 /// quotes are recognised before single ones: `"""` is never valid JSON outside a string.
 pub(crate) fn opening_quote(rest: &[u8]) -> Option<(Quote, usize)> {
+    match rest {
+        [b'"', b'"', b'"', ..] => Some((Quote::TripleDouble, 3)),
+        [b'\'', b'\'', b'\'', ..] => Some((Quote::TripleSingle, 3)),
+        _ => single_opening_quote(rest),
+    }
+}
+
+/// The quote that opens a string at the start of `rest`, and its length in bytes, not
+/// counting triple quotes (the parser reads those on their own, `parse/triple.rs`).
+pub(crate) fn single_opening_quote(rest: &[u8]) -> Option<(Quote, usize)> {
     match rest.first()? {
-        b'"' if rest.starts_with(b"\"\"\"") => Some((Quote::TripleDouble, 3)),
-        b'\'' if rest.starts_with(b"'''") => Some((Quote::TripleSingle, 3)),
         b'"' => Some((Quote::Double, 1)),
         b'\'' => Some((Quote::Single, 1)),
         b'`' => Some((Quote::Backtick, 1)),

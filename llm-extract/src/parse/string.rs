@@ -7,50 +7,7 @@ use crate::report::RepairKind;
 use crate::span::Span;
 use std::borrow::Cow;
 
-/// The quote a string was opened with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Quote {
-    Double,
-    Single,
-    Backtick,
-    /// `“`, closed by `”` (or, sloppily, `“` or `"`).
-    CurlyDouble,
-    /// `‘`, closed by `’`.
-    CurlySingle,
-}
-
-const LEFT_DOUBLE: &[u8] = "“".as_bytes();
-const RIGHT_DOUBLE: &[u8] = "”".as_bytes();
-const LEFT_SINGLE: &[u8] = "‘".as_bytes();
-const RIGHT_SINGLE: &[u8] = "’".as_bytes();
-
-/// The quote that opens a string at the start of `rest`, and its length in bytes.
-pub(crate) fn opening_quote(rest: &[u8]) -> Option<(Quote, usize)> {
-    match rest.first()? {
-        b'"' => Some((Quote::Double, 1)),
-        b'\'' => Some((Quote::Single, 1)),
-        b'`' => Some((Quote::Backtick, 1)),
-        0xE2 if rest.starts_with(LEFT_DOUBLE) || rest.starts_with(RIGHT_DOUBLE) => {
-            Some((Quote::CurlyDouble, 3))
-        }
-        0xE2 if rest.starts_with(LEFT_SINGLE) => Some((Quote::CurlySingle, 3)),
-        _ => None,
-    }
-}
-
-/// The length of a closing quote for `quote` at the start of `rest`, if there is one.
-fn closing_quote(quote: Quote, rest: &[u8]) -> Option<usize> {
-    match quote {
-        Quote::Double => (rest[0] == b'"').then_some(1),
-        Quote::Single => (rest[0] == b'\'').then_some(1),
-        Quote::Backtick => (rest[0] == b'`').then_some(1),
-        Quote::CurlyDouble if rest[0] == b'"' => Some(1),
-        Quote::CurlyDouble => {
-            (rest.starts_with(RIGHT_DOUBLE) || rest.starts_with(LEFT_DOUBLE)).then_some(3)
-        }
-        Quote::CurlySingle => rest.starts_with(RIGHT_SINGLE).then_some(3),
-    }
-}
+pub(crate) use crate::lex::{closing_quote, single_opening_quote as opening_quote, Quote};
 
 /// A parsed string and whether its closing quote was present.
 pub(crate) struct Scanned<'a> {
@@ -125,8 +82,8 @@ static STOPS: [[[bool; 256]; 2]; 4] = [
 
 fn stop_table(quote: Quote, in_value: bool) -> &'static [bool; 256] {
     let kind = match quote {
-        Quote::Double => 0,
-        Quote::Single => 1,
+        Quote::Double | Quote::TripleDouble => 0,
+        Quote::Single | Quote::TripleSingle => 1,
         Quote::Backtick => 2,
         Quote::CurlyDouble | Quote::CurlySingle => 3,
     };
