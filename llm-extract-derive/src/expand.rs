@@ -48,6 +48,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     let generics = with_bounds(c.generics, &used_params(c), quote!(#rt::Extract));
     let (impl_g, ty_g, where_clause) = generics.split_for_impl();
     let map_key = map_key(c);
+    let read_direct = crate::direct::read_direct(c);
     quote! {
         #map_key
         #[doc(hidden)]
@@ -61,6 +62,8 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 ) -> ::core::result::Result<Self, #rt::Failed> {
                     #body
                 }
+
+                #read_direct
             }
         };
     }
@@ -163,7 +166,7 @@ pub fn with_bounds(generics: &Generics, params: &[Ident], bound: TokenStream) ->
 
 /// A closure reading one field's value: its type's `from_node` (or the `with` module's),
 /// in strict mode if asked, followed by the field's validation rules.
-fn read_expr(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
+pub(crate) fn read_expr(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     let ty = f.ty;
     let span = f.span;
     let base = match &f.with {
@@ -340,14 +343,14 @@ fn missing_expr(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     }
 }
 
-fn skipped_value(f: &Field<'_>) -> TokenStream {
+pub(crate) fn skipped_value(f: &Field<'_>) -> TokenStream {
     match &f.default {
         Some(DefaultAttr::Path(p)) => quote_spanned!(f.span=> #p()),
         _ => quote_spanned!(f.span=> ::core::default::Default::default()),
     }
 }
 
-fn var(i: usize) -> Ident {
+pub(crate) fn var(i: usize) -> Ident {
     quote::format_ident!("__f{}", i)
 }
 

@@ -6,6 +6,7 @@ mod ast;
 mod attr;
 mod case;
 mod check;
+mod direct;
 mod errors;
 mod expand;
 mod schema;

@@ -222,6 +222,9 @@ impl Extractor {
         text: &str,
         paths: RepairPaths,
     ) -> Result<Extracted<T>, Error> {
+        if let Some(done) = self.direct(text) {
+            return Ok(done);
+        }
         if let Some(done) = self.whole_clean_value(text, paths) {
             return Ok(done);
         }
@@ -231,15 +234,9 @@ impl Extractor {
         Ok(extracted)
     }
 
-    /// The usual API reply is one clean JSON object or array and nothing else. Then it is the
-    /// only candidate locate could find (and no reasoning tag can hide in valid JSON), so the
-    /// scan is skipped. `None` sends the caller down the general path, which also builds
-    /// the errors.
-    fn whole_clean_value<T: Extract>(
-        &self,
-        text: &str,
-        paths: RepairPaths,
-    ) -> Option<Extracted<T>> {
+    /// The span of the one JSON object or array that is all of `text` but spaces, when it
+    /// could be (what the fast paths read), within `max_payload`.
+    fn whole_span(&self, text: &str) -> Option<Span> {
         let trimmed = text.trim_start();
         if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
             return None;
@@ -252,7 +249,50 @@ impl Extractor {
             return None;
         }
         let start = text.len() - trimmed.len();
-        let span = Span::new(start, start + trimmed.trim_end().len());
+        Some(Span::new(start, start + trimmed.trim_end().len()))
+    }
+
+    /// The direct path (see [`Direct`](crate::coerce::Direct)): a document that is strict
+    /// JSON, read as it streams past into a `T` with nothing to report. `None` whenever it
+    /// would need leniency; the full path then reads it.
+    fn direct<T: Extract>(&self, text: &str) -> Option<Extracted<T>> {
+        if !self.settings.direct {
+            return None;
+        }
+        let span = self.whole_span(text)?;
+        let value = crate::coerce::read_direct::<T>(text, span, self.settings.max_depth)?;
+        let report = Report {
+            repairs: Vec::new(),
+            coercions: Vec::new(),
+            score: 0,
+            complete: true,
+            span,
+        };
+        Some(Extracted {
+            value,
+            report,
+            thoughts: Vec::new(),
+        })
+    }
+
+    /// Turns the direct path off, so that every document is read on the full path; for
+    /// tests that compare the two (the results are the same). Not a stable API.
+    #[doc(hidden)]
+    pub fn without_direct_path(mut self) -> Extractor {
+        self.settings.direct = false;
+        self
+    }
+
+    /// The usual API reply is one clean JSON object or array and nothing else. Then it is the
+    /// only candidate locate could find (and no reasoning tag can hide in valid JSON), so the
+    /// scan is skipped. `None` sends the caller down the general path, which also builds
+    /// the errors.
+    fn whole_clean_value<T: Extract>(
+        &self,
+        text: &str,
+        paths: RepairPaths,
+    ) -> Option<Extracted<T>> {
+        let span = self.whole_span(text)?;
         let parsed = parse::parse_span_with(text, span, self.settings.max_depth, paths).ok()?;
         if !parsed.repairs.is_empty() || parsed.end != span.end {
             return None;

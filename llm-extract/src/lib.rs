@@ -43,7 +43,7 @@ pub mod __private {
     pub use crate::coerce::untagged::{untagged_unit, Untagged};
     pub use crate::coerce::variants::{variant, variant_key, EnumSpec};
     pub use crate::coerce::{
-        as_container, Context, Extract, Failed, MapKey, Mode, Node, VariantNames,
+        as_container, Context, Direct, Extract, Failed, MapKey, Mode, Node, VariantNames,
     };
     pub use crate::path::Segment;
     #[cfg(feature = "schema")]
@@ -59,6 +59,18 @@ pub mod __private {
 #[doc(hidden)]
 pub mod __internal {
     pub use crate::parse::{parse, Parsed};
+
+    /// `T` read from `text` on the direct path alone (`None` where the entry points would
+    /// go on to the full path), so tests can tell which path gave a result.
+    pub fn read_direct<T: crate::Extract>(text: &str, max_depth: usize) -> Option<T> {
+        let trimmed = text.trim_start();
+        if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+            return None;
+        }
+        let start = text.len() - trimmed.len();
+        let span = crate::Span::new(start, start + trimmed.trim_end().len());
+        crate::coerce::read_direct::<T>(text, span, max_depth)
+    }
 
     /// The parsed tree as a `serde_json::Value`, numbers as written in `text` (what was
     /// parsed) when serde_json keeps numbers as text (feature `arbitrary_precision`).

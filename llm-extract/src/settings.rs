@@ -62,6 +62,9 @@ pub(crate) struct Settings {
     pub completeness: Completeness,
     pub tie_break: TieBreak,
     pub tool: crate::tool::ToolSettings,
+    /// Whether a clean document is read on the direct path (`Extract::read_direct`) before
+    /// the full one; off only to compare the two in tests.
+    pub direct: bool,
 }
 
 impl Default for Settings {
@@ -89,6 +92,7 @@ impl Default for Settings {
             completeness: Completeness::AllowTruncated,
             tie_break: TieBreak::Last,
             tool: crate::tool::ToolSettings::default(),
+            direct: true,
         }
     }
 }

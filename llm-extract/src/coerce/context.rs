@@ -392,4 +392,18 @@ pub trait Extract: Sized {
     fn from_missing() -> Option<Self> {
         None
     }
+
+    /// Reads the value straight from strict JSON text (the direct path, see
+    /// [`Direct`](crate::coerce::Direct)), or `None` to have the whole document read on the
+    /// full path instead.
+    ///
+    /// There is no need to implement this: the default reads the value's extent into a
+    /// [`Node`] and calls [`Extract::from_node`], which is always right. `#[derive(Extract)]`
+    /// and the crate's impls for lists, maps, `Option` and pointers implement it to skip the
+    /// tree. An implementation must give exactly what `from_node` gives on the same JSON
+    /// when that records no coercion and no issue, and `None` in every other case.
+    #[inline]
+    fn read_direct(reader: &mut crate::coerce::Direct<'_>) -> Option<Self> {
+        reader.by_node(Self::from_node)
+    }
 }

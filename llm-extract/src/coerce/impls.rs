@@ -2,7 +2,7 @@
 //! each recorded as coercions.
 
 use crate::coerce::readings::{bulleted_items, listed_items};
-use crate::coerce::{as_container, Context, Extract, Failed};
+use crate::coerce::{as_container, Context, Direct, Extract, Failed};
 use crate::coerce::{bool_in_text, is_placeholder, number_in_text, number_to_string};
 use crate::coerce::{parse_bool, parse_number};
 use crate::error::Category;
@@ -230,6 +230,14 @@ impl<T: Extract> Extract for Option<T> {
     fn from_missing() -> Option<Self> {
         Some(None)
     }
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        match r.peek()? {
+            // `null`, and strings (which may be placeholders), as `from_node` reads them.
+            b'n' | b'"' => r.by_node(Self::from_node),
+            _ => T::read_direct(r).map(Some),
+        }
+    }
 }
 
 macro_rules! pointers {
@@ -241,6 +249,10 @@ macro_rules! pointers {
 
             fn from_missing() -> Option<Self> {
                 T::from_missing().map($p::new)
+            }
+
+            fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+                T::read_direct(r).map($p::new)
             }
         }
     )*};
@@ -463,11 +475,19 @@ impl<T: Extract> Extract for Vec<T> {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
     }
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        direct_items(r)
+    }
 }
 
 impl<T: Extract> Extract for VecDeque<T> {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
+    }
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        direct_items(r)
     }
 }
 
@@ -593,6 +613,20 @@ macro_rules! integer_keys {
 }
 integer_keys!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
+/// The items of an array read on the direct path; anything but an array is read through
+/// a tree (a single value as a list, `null` as empty, ...).
+fn direct_items<T: Extract, C: FromIterator<T>>(r: &mut Direct<'_>) -> Option<C> {
+    if r.peek()? != b'[' {
+        return r.by_node(sequence);
+    }
+    let mut out = Vec::new();
+    r.array(|r| {
+        out.push(T::read_direct(r)?);
+        Some(())
+    })?;
+    Some(out.into_iter().collect())
+}
+
 /// Reads an object into any map: every entry, later duplicates replacing earlier ones
 /// (recorded), every key and value issue collected. In lenient mode a string holding a JSON
 /// object is decoded first, and the last entry of an object cut off by the end of the reply
@@ -656,6 +690,20 @@ impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for Ha
         map(node, cx, |k, v| out.insert(k, v).is_some())?;
         Ok(out)
     }
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        if r.peek()? != b'{' {
+            return r.by_node(Self::from_node);
+        }
+        let mut out = HashMap::default();
+        r.object(|r, key| {
+            let key = K::from_key(&key)?;
+            let value = V::read_direct(r)?;
+            // A repeated key is recorded on the full path.
+            out.insert(key, value).is_none().then_some(())
+        })?;
+        Some(out)
+    }
 }
 
 impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
@@ -663,6 +711,20 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
         let mut out = BTreeMap::new();
         map(node, cx, |k, v| out.insert(k, v).is_some())?;
         Ok(out)
+    }
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        if r.peek()? != b'{' {
+            return r.by_node(Self::from_node);
+        }
+        let mut out = BTreeMap::new();
+        r.object(|r, key| {
+            let key = K::from_key(&key)?;
+            let value = V::read_direct(r)?;
+            // A repeated key is recorded on the full path.
+            out.insert(key, value).is_none().then_some(())
+        })?;
+        Some(out)
     }
 }
 

@@ -17,7 +17,7 @@
 mod balance;
 mod build;
 mod closer;
-mod number;
+pub(crate) mod number;
 mod space;
 mod string;
 mod triple;

@@ -1,0 +1,101 @@
+//! Code generation for `Extract::read_direct`, the direct path: a struct read from strict JSON
+//! as it streams past, keys matched by a generated `match` on the fields' exact names.
+//!
+//! Anything else (an alias or a normalized key, an unknown key, a repeated key, a field left
+//! to its default) makes the generated reader return `None`, and the document is read on the
+//! full path, which records the coercion. Types the direct path does not cover here (enums,
+//! tuple structs, `flatten`, `strict` or `validate` on the container) keep the trait's default,
+//! which reads the value through a tree.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use crate::ast::{Container, Data, Field, Style};
+use crate::expand::{read_expr, var};
+
+/// The `read_direct` method for `c`, or nothing to keep the trait's default.
+pub fn read_direct(c: &Container<'_>) -> TokenStream {
+    if c.strict || c.validate.is_some() {
+        return TokenStream::new();
+    }
+    let rt = &c.rt();
+    let body = match &c.data {
+        Data::Struct(Style::Named, fields) if !fields.iter().any(Field::is_flatten) => {
+            named(rt, fields)
+        }
+        Data::Struct(Style::Newtype, fields) if !fields[0].skip => {
+            let read = field_read(rt, &fields[0]);
+            quote!(::core::option::Option::Some(Self(#read?)))
+        }
+        _ => return TokenStream::new(),
+    };
+    quote! {
+        #[inline]
+        fn read_direct(__r: &mut #rt::Direct<'_>) -> ::core::option::Option<Self> {
+            #body
+        }
+    }
+}
+
+/// How one field's value is read from `__r`: its type's own `read_direct`, or through a
+/// tree when the field has rules, a `with` module or `strict` (what they check needs the
+/// node the full path reads).
+fn field_read(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
+    let ty = f.ty;
+    if f.rules.is_empty() && f.with.is_none() && !f.strict {
+        quote_spanned!(f.span=> <#ty as #rt::Extract>::read_direct(__r))
+    } else {
+        let read = read_expr(rt, f);
+        quote!(__r.by_node(#read))
+    }
+}
+
+/// A struct with named fields: one slot per field, filled from the key that is its name.
+fn named(rt: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
+    let mut slots = Vec::new();
+    let mut arms = Vec::new();
+    let mut inits = Vec::new();
+    for (i, f) in fields.iter().enumerate() {
+        let member = &f.member;
+        if f.skip {
+            let value = crate::expand::skipped_value(f);
+            inits.push(quote!(#member: #value));
+            continue;
+        }
+        let (v, ty, name) = (var(i), f.ty, &f.name);
+        slots.push(quote!(let mut #v: ::core::option::Option<#ty> = ::core::option::Option::None;));
+        let read = field_read(rt, f);
+        arms.push(quote! {
+            #name => {
+                if #v.is_some() {
+                    return ::core::option::Option::None;
+                }
+                #v = ::core::option::Option::Some(#read?);
+            }
+        });
+        // An absent field: the type's value for absence (`Option`), else the full path
+        // (a default is recorded there, a required field is an issue).
+        let missing = if f.default.is_some() || f.with.is_some() {
+            quote!(return ::core::option::Option::None)
+        } else {
+            quote_spanned!(f.span=> <#ty as #rt::Extract>::from_missing()?)
+        };
+        inits.push(quote! {
+            #member: match #v {
+                ::core::option::Option::Some(__v) => __v,
+                ::core::option::Option::None => #missing,
+            }
+        });
+    }
+    quote! {
+        #(#slots)*
+        __r.object(|__r, __key| {
+            match &*__key {
+                #(#arms)*
+                _ => return ::core::option::Option::None,
+            }
+            ::core::option::Option::Some(())
+        })?;
+        ::core::option::Option::Some(Self { #(#inits),* })
+    }
+}

@@ -1,0 +1,423 @@
+//! The direct path: a type read straight from strict JSON text, as serde reads it, without
+//! building a [`Node`] tree for the whole document.
+//!
+//! Most replies from a structured-output API are one valid JSON document whose keys are the
+//! type's own field names. For them, everything the full path does (locate, parse into a tree,
+//! match keys, score readings) ends in the value that reading the text as it streams past
+//! gives. [`Extract::read_direct`] does that: derived structs match keys with a generated
+//! `match`, lists and maps push items as they are read, and scalars are read where they stand.
+//!
+//! The direct path only ever gives the answer the full path gives, or gives up: the moment
+//! anything would need leniency (a key that is not a field's exact name, a value of another
+//! JSON type, a repair of the text, a field's default, a validation rule that fails), a
+//! reader returns `None` and the entry point reads the text again on the full path, which
+//! records the coercions and builds the errors. A value from the direct path therefore has an
+//! empty report, and a property test (`tests/tests/direct_path.rs`) compares the two paths'
+//! values, reports and errors on generated valid and damaged documents.
+//!
+//! A hand-written [`Extract`] impl need not know about any of this: the default
+//! [`Extract::read_direct`] reads the value's extent, parses just that part into a [`Node`]
+//! and calls [`Extract::from_node`], keeping the result only when no coercion was recorded.
+
+use crate::coerce::{Context, Extract};
+use crate::node::{Node, NodeKind, Quoting, Str};
+use crate::parse::{self, RepairPaths};
+use crate::span::Span;
+use std::borrow::Cow;
+
+/// How deep the direct path goes: past this many levels of nesting, the text is read on
+/// the full path, whose readers grow their stack on the heap. The direct readers recurse
+/// once per level; 128 levels fit on any thread's stack, even in a debug build.
+const DIRECT_DEPTH: usize = 128;
+
+/// A cursor over strict JSON text that [`Extract::read_direct`] reads from.
+///
+/// Every method returns `None` when the text is not strict JSON at that point (or is nested
+/// deeper than allowed); the reader that gets `None` returns `None` too, and the whole
+/// document is then read on the full path. Whitespace before a token is skipped.
+///
+/// ```
+/// use llm_extract::coerce::{Direct, Extract};
+///
+/// /// A pair written as `[x, y]`, read without a tree.
+/// #[derive(Debug, PartialEq)]
+/// struct Point(f64, f64);
+///
+/// impl Extract for Point {
+///     fn from_node(
+///         node: &llm_extract::coerce::Node<'_>,
+///         cx: &mut llm_extract::coerce::Context,
+///     ) -> Result<Self, llm_extract::coerce::Failed> {
+///         <(f64, f64)>::from_node(node, cx).map(|(x, y)| Point(x, y))
+///     }
+///
+///     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+///         let mut xy = Vec::with_capacity(2);
+///         r.array(|r| {
+///             xy.push(f64::read_direct(r)?);
+///             Some(())
+///         })?;
+///         match xy[..] {
+///             [x, y] => Some(Point(x, y)),
+///             _ => None, // the full path reports the wrong length
+///         }
+///     }
+/// }
+///
+/// assert_eq!(llm_extract::from_str::<Point>("[1.5, 2]").unwrap(), Point(1.5, 2.0));
+/// assert_eq!(llm_extract::from_str::<Point>("[1.5, '2']").unwrap(), Point(1.5, 2.0));
+/// assert!(llm_extract::from_str::<Point>("[1.5]").is_err());
+/// ```
+#[derive(Debug)]
+pub struct Direct<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// Containers open around the cursor.
+    depth: usize,
+    /// The smaller of the extractor's depth limit and [`DIRECT_DEPTH`].
+    max_depth: usize,
+    /// The extractor's own depth limit, for the parts read through a tree.
+    limit: usize,
+    /// What `from_node` records into for the parts read through a tree; anything recorded
+    /// means the direct path gives up.
+    cx: Context,
+}
+
+impl<'a> Direct<'a> {
+    /// A cursor at the start of `span` in `text`, with the extractor's depth limit.
+    pub(crate) fn new(text: &'a str, span: Span, max_depth: usize) -> Direct<'a> {
+        Direct {
+            text,
+            bytes: text.as_bytes(),
+            pos: span.start,
+            depth: 0,
+            max_depth: max_depth.min(DIRECT_DEPTH),
+            limit: max_depth,
+            cx: Context::reading(text, span),
+        }
+    }
+
+    /// Where the cursor is: the byte offset after the last token read.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Whether nothing was recorded by the parts read through a tree (every coercion or
+    /// issue means the full path must read the document).
+    pub(crate) fn clean(&self) -> bool {
+        self.cx.coercions().is_empty() && self.cx.issues().is_empty()
+    }
+
+    /// Whether only whitespace follows the cursor.
+    pub(crate) fn at_end(&mut self) -> bool {
+        self.skip_space();
+        self.pos == self.bytes.len()
+    }
+
+    #[inline]
+    fn skip_space(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// The first byte of the next token, after whitespace: `{`, `[`, `"`, a digit or `-`,
+    /// `t`, `f` or `n` in strict JSON.
+    #[inline]
+    pub fn peek(&mut self) -> Option<u8> {
+        self.skip_space();
+        self.bytes.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        if self.peek()? == byte {
+            self.pos += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// Enters a container, unless that nests too deep.
+    #[inline]
+    fn enter(&mut self) -> Option<()> {
+        self.depth += 1;
+        (self.depth <= self.max_depth).then_some(())
+    }
+
+    /// Reads an object, calling `member` with each key; `member` reads the value. An object
+    /// with a trailing comma or any other departure from JSON gives `None`.
+    #[inline]
+    pub fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Direct<'a>, Cow<'a, str>) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'{')?;
+        self.enter()?;
+        if self.peek()? == b'}' {
+            self.pos += 1;
+            self.depth -= 1;
+            return Some(());
+        }
+        loop {
+            let (key, _) = self.string()?;
+            self.eat(b':')?;
+            member(self, key)?;
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Reads an array, calling `item` for each item; `item` reads it.
+    #[inline]
+    pub fn array(&mut self, mut item: impl FnMut(&mut Direct<'a>) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        self.enter()?;
+        if self.peek()? == b']' {
+            self.pos += 1;
+            self.depth -= 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b']' => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Reads a string token: its decoded text (borrowed unless it had escapes) and its span.
+    /// A raw control character, an unknown escape or a lone surrogate gives `None` (the
+    /// full path repairs those, and reports it).
+    pub fn string(&mut self) -> Option<(Cow<'a, str>, Span)> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let start = self.pos;
+        let mut i = start + 1;
+        loop {
+            match *self.bytes.get(i)? {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Some((Cow::Borrowed(&self.text[start + 1..i]), Span::new(start, i + 1)));
+                }
+                b'\\' => return self.escaped_string(start, i),
+                0..=0x1f => return None,
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// The rest of a string with escapes, from the first backslash at `first`.
+    fn escaped_string(&mut self, start: usize, first: usize) -> Option<(Cow<'a, str>, Span)> {
+        let mut out = String::with_capacity(first - start + 16);
+        out.push_str(&self.text[start + 1..first]);
+        let mut i = first;
+        let mut run = first;
+        loop {
+            match *self.bytes.get(i)? {
+                b'"' => {
+                    out.push_str(&self.text[run..i]);
+                    self.pos = i + 1;
+                    return Some((Cow::Owned(out), Span::new(start, i + 1)));
+                }
+                b'\\' => {
+                    out.push_str(&self.text[run..i]);
+                    let (c, len) = self.escape(i)?;
+                    out.push(c);
+                    i += len;
+                    run = i;
+                }
+                0..=0x1f => return None,
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// The character an escape at `i` stands for, and the escape's length.
+    fn escape(&self, i: usize) -> Option<(char, usize)> {
+        let c = match *self.bytes.get(i + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let high = self.hex4(i + 2)?;
+                if let Some(c) = char::from_u32(high) {
+                    return Some((c, 6));
+                }
+                // A surrogate: only a high one followed by a low one makes a character.
+                if !(0xD800..0xDC00).contains(&high) || self.bytes.get(i + 6..i + 8)? != b"\\u" {
+                    return None;
+                }
+                let low = self.hex4(i + 8)?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+                return Some((c, 12));
+            }
+            _ => return None,
+        };
+        Some((c, 2))
+    }
+
+    fn hex4(&self, i: usize) -> Option<u32> {
+        let digits = self.bytes.get(i..i + 4)?;
+        digits.iter().try_fold(0u32, |n, b| {
+            let d = (*b as char).to_digit(16)?;
+            Some(n * 16 + d)
+        })
+    }
+
+    /// Reads a scalar token (string, number, `true`, `false`, `null`) as a [`Node`], exactly
+    /// as the parser builds it from strict JSON.
+    pub fn scalar(&mut self) -> Option<Node<'a>> {
+        let first = self.peek()?;
+        let start = self.pos;
+        let kind = match first {
+            b'"' => {
+                let (text, span) = self.string()?;
+                let quoting = Quoting::Double;
+                return Some(Node::new(NodeKind::String(Str { text, quoting }), span));
+            }
+            b't' => self.word(b"true", NodeKind::Bool(true))?,
+            b'f' => self.word(b"false", NodeKind::Bool(false))?,
+            b'n' => self.word(b"null", NodeKind::Null)?,
+            b'-' | b'0'..=b'9' => NodeKind::Number(self.number()?),
+            _ => return None,
+        };
+        Some(Node::new(kind, Span::new(start, self.pos)))
+    }
+
+    fn word(&mut self, word: &[u8], kind: NodeKind<'a>) -> Option<NodeKind<'a>> {
+        if self.bytes.get(self.pos..self.pos + word.len())? != word {
+            return None;
+        }
+        self.pos += word.len();
+        self.delimited()?;
+        Some(kind)
+    }
+
+    /// A token must be followed by a delimiter: `truex` or `12ab` is not JSON.
+    #[inline]
+    fn delimited(&self) -> Option<()> {
+        match self.bytes.get(self.pos) {
+            None | Some(b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t') => Some(()),
+            _ => None,
+        }
+    }
+
+    /// A JSON number, as the parser reads it: exact integers within `u64`/`i64`, else the
+    /// correctly rounded `f64`.
+    fn number(&mut self) -> Option<crate::node::Number> {
+        let start = self.pos;
+        let negative = self.bytes[start] == b'-';
+        let int_start = start + usize::from(negative);
+        let mut i = int_start;
+        match self.bytes.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => i = self.digits(i),
+            _ => return None,
+        }
+        let int_end = i;
+        let mut integer = true;
+        if self.bytes.get(i) == Some(&b'.') {
+            let end = self.digits(i + 1);
+            if end == i + 1 {
+                return None;
+            }
+            i = end;
+            integer = false;
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(i) {
+                i += 1;
+            }
+            let end = self.digits(i);
+            if end == i {
+                return None;
+            }
+            i = end;
+            integer = false;
+        }
+        self.pos = i;
+        self.delimited()?;
+        Some(if integer {
+            parse::number::integer(&self.text[int_start..int_end], negative)
+        } else {
+            crate::node::Number::Float(self.text[start..i].parse().unwrap_or(f64::NAN))
+        })
+    }
+
+    #[inline]
+    fn digits(&self, mut i: usize) -> usize {
+        while let Some(b'0'..=b'9') = self.bytes.get(i) {
+            i += 1;
+        }
+        i
+    }
+
+    /// Skips one value of any kind, checking that it is strict JSON.
+    fn skip(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'{' => self.object(|r, _| r.skip()),
+            b'[' => self.array(Direct::skip),
+            _ => self.scalar().map(drop),
+        }
+    }
+
+    /// Reads the next value through a tree: the value's extent is checked to be strict
+    /// JSON, that part alone is parsed into a [`Node`], and `read` runs on it. This is what
+    /// [`Extract::read_direct`] does unless a type reads itself directly.
+    pub fn by_node<T>(
+        &mut self,
+        read: impl FnOnce(&Node<'_>, &mut Context) -> Result<T, crate::coerce::Failed>,
+    ) -> Option<T> {
+        let node = match self.peek()? {
+            b'{' | b'[' => {
+                let start = self.pos;
+                self.skip()?;
+                let span = Span::new(start, self.pos);
+                // The levels around the value count against the depth limit too.
+                let room = self.limit.checked_sub(self.depth).filter(|r| *r > 0)?;
+                let parsed = parse::parse_span_with(self.text, span, room, RepairPaths::Skip).ok()?;
+                if !parsed.repairs.is_empty() || parsed.end != span.end {
+                    return None;
+                }
+                parsed.node
+            }
+            _ => self.scalar()?,
+        };
+        let value = read(&node, &mut self.cx).ok()?;
+        self.clean().then_some(value)
+    }
+}
+
+/// Reads `T` from the strict JSON document that is all of `text` but spaces around it,
+/// `span` being its non-space part; `None` sends the caller down the full path.
+pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<T> {
+    let mut r = Direct::new(text, span, max_depth);
+    let value = T::read_direct(&mut r)?;
+    (r.at_end() && r.clean()).then_some(value)
+}
