@@ -280,8 +280,25 @@ fn check<T>(text: &str, out: &Result<Extracted<T>, llm_extract::Error>) {
     }
 }
 
+/// The direct path gives what the full path gives: value, report and error.
+fn same_on_both_paths<T: Extract + std::fmt::Debug>(text: &str, e: &Extractor) {
+    let direct = e.extract::<T>(text);
+    let full = e.clone().without_direct_path().extract::<T>(text);
+    match (&direct, &full) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(format!("{:?}", a.value), format!("{:?}", b.value));
+            let report = |r| serde_json::to_string(r).expect("a report serializes");
+            assert_eq!(report(&a.report), report(&b.report));
+        }
+        (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
+        _ => panic!("the paths disagree: {direct:?} vs {full:?}"),
+    }
+}
+
 fn read_all(text: &str) {
     let deep = Extractor::new().max_depth(1 << 20);
+    same_on_both_paths::<Order>(text, &Extractor::new());
+    same_on_both_paths::<HashMap<String, Vec<Line>>>(text, &Extractor::new().max_depth(4));
     check(text, &llm_extract::extract::<Order>(text));
     check(text, &deep.extract::<Order>(text));
     check(text, &llm_extract::extract::<Vec<Event>>(text));

@@ -3,14 +3,15 @@
 //!
 //! Anything else (an alias or a normalized key, an unknown key, a repeated key, a field left
 //! to its default) makes the generated reader return `None`, and the document is read on the
-//! full path, which records the coercion. Types the direct path does not cover here (enums,
-//! tuple structs, `flatten`, `strict` or `validate` on the container) keep the trait's default,
-//! which reads the value through a tree.
+//! full path, which records the coercion. An externally tagged enum reads a unit variant's
+//! exact name directly. Types the direct path does not cover here (other enums, tuple
+//! structs, `flatten`, `strict` or `validate` on the container) keep the trait's default, which
+//! reads the value through a tree.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use crate::ast::{Container, Data, Field, Style};
+use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 use crate::expand::{read_expr, var};
 
 /// The `read_direct` method for `c`, or nothing to keep the trait's default.
@@ -22,6 +23,9 @@ pub fn read_direct(c: &Container<'_>) -> TokenStream {
     let body = match &c.data {
         Data::Struct(Style::Named, fields) if !fields.iter().any(Field::is_flatten) => {
             named(rt, fields)
+        }
+        Data::Enum(variants) if matches!(c.tagging(), Tagging::External) => {
+            unit_variants(rt, variants)
         }
         Data::Struct(Style::Newtype, fields) if !fields[0].skip => {
             let read = field_read(rt, &fields[0]);
@@ -97,5 +101,32 @@ fn named(rt: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
             ::core::option::Option::Some(())
         })?;
         ::core::option::Option::Some(Self { #(#inits),* })
+    }
+}
+
+/// An externally tagged enum: a string that is a unit variant's exact name is that variant;
+/// anything else is read through a tree (data variants, aliases, other spellings, `other`).
+fn unit_variants(rt: &TokenStream, variants: &[Variant<'_>]) -> TokenStream {
+    // A name that looks like a document would be decoded first on the full path.
+    let arms = variants
+        .iter()
+        .filter(|v| v.style == Style::Unit && !v.name.trim_start().starts_with(['{', '[']))
+        .map(|v| {
+            let (ident, name) = (v.ident, &v.name);
+            quote!(#name => ::core::option::Option::Some(Self::#ident),)
+        });
+    quote! {
+        let __at = __r.position();
+        if let ::core::option::Option::Some((__s, _)) = __r.string() {
+            let __read: ::core::option::Option<Self> = match &*__s {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            };
+            if __read.is_some() {
+                return __read;
+            }
+        }
+        __r.rewind(__at);
+        __r.by_node(<Self as #rt::Extract>::from_node)
     }
 }

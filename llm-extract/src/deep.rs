@@ -25,6 +25,13 @@ pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
+/// Whether at least [`RED_ZONE`] bytes of stack are left (or the stack's size is unknown),
+/// for readers that give up rather than grow the stack (the direct path).
+#[inline]
+pub(crate) fn stack_left() -> bool {
+    stacker::remaining_stack().is_none_or(|left| left >= RED_ZONE)
+}
+
 /// Stack a value's drop glue needs per level of the tree it was read from, with a wide margin:
 /// a debug build's `drop_in_place` frames for `Vec<Value>` nesting take about a quarter of 512
 /// bytes, and a value may nest up to three levels per level of its tree (a single value read

@@ -260,7 +260,7 @@ impl Extractor {
             return None;
         }
         let span = self.whole_span(text)?;
-        let value = crate::coerce::read_direct::<T>(text, span, self.settings.max_depth)?;
+        let (value, span) = crate::coerce::read_direct::<T>(text, span, self.settings.max_depth)?;
         let report = Report {
             repairs: Vec::new(),
             coercions: Vec::new(),

@@ -69,7 +69,7 @@ pub mod __internal {
         }
         let start = text.len() - trimmed.len();
         let span = crate::Span::new(start, start + trimmed.trim_end().len());
-        crate::coerce::read_direct::<T>(text, span, max_depth)
+        crate::coerce::read_direct::<T>(text, span, max_depth).map(|(value, _)| value)
     }
 
     /// The parsed tree as a `serde_json::Value`, numbers as written in `text` (what was

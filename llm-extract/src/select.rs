@@ -98,6 +98,11 @@ pub(crate) fn best<T: Extract>(
             read_text(&mut choice, settings, text, candidate, paths);
             continue;
         }
+        if let Some(extracted) = direct::<T>(settings, text, candidate, paths) {
+            let depth = crate::coerce::DIRECT_DEPTH;
+            choice.offer(extracted.report.score, candidate, extracted, depth);
+            continue;
+        }
         let parsed = match parse_checked(settings, text, candidate, paths) {
             Ok(parsed) => parsed,
             Err(e) => {
@@ -592,6 +597,42 @@ fn check_complete(settings: &Settings, parsed: &Parsed<'_>, text: &str) -> Resul
         return Err(Error::incomplete(text, parsed.node.span.end));
     }
     Ok(())
+}
+
+/// The direct path (see [`Direct`](crate::coerce::Direct)) on one candidate whose text is
+/// strict JSON: what [`read`] gives for it when its parse repairs nothing and its reading
+/// records no coercion, without the tree. `None` when it does not apply; the candidate is
+/// then parsed and read.
+fn direct<T: Extract>(
+    settings: &Settings,
+    text: &str,
+    candidate: &Candidate,
+    paths: RepairPaths,
+) -> Option<Extracted<T>> {
+    if !settings.direct || candidate.form != Form::Value {
+        return None;
+    }
+    check_size(settings, text, candidate).ok()?;
+    let (value, span) = crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
+    let mut repairs = Vec::new();
+    frame_repairs(text, candidate, span.end, &mut repairs);
+    let score = repairs.iter().map(|r| r.cost).sum();
+    let repairs = match paths {
+        RepairPaths::Record => with_positions(text, repairs),
+        RepairPaths::Skip => repairs,
+    };
+    let report = Report {
+        complete: true,
+        span,
+        repairs,
+        coercions: Vec::new(),
+        score,
+    };
+    Some(Extracted {
+        value,
+        report,
+        thoughts: Vec::new(),
+    })
 }
 
 /// Reads a `T` from a parsed candidate: the value with its report (score, completeness,

@@ -129,12 +129,15 @@ fn optional(own: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
 }
 
 fn item(noisy: bool) -> BoxedStrategy<Value> {
-    object(noisy, vec![
-        ("sku", text()),
-        ("qty", integer(u64::from(u32::MAX))),
-        ("price", optional(float())),
-        ("gift", any::<bool>().prop_map(Value::Bool).boxed()),
-    ])
+    object(
+        noisy,
+        vec![
+            ("sku", text()),
+            ("qty", integer(u64::from(u32::MAX))),
+            ("price", optional(float())),
+            ("gift", any::<bool>().prop_map(Value::Bool).boxed()),
+        ],
+    )
 }
 
 fn status() -> BoxedStrategy<Value> {
@@ -186,26 +189,42 @@ fn doc(depth: u32, noisy: bool) -> BoxedStrategy<Value> {
     let meta = prop::collection::btree_map("[a-z]{1,4}", any::<i32>(), 0..4)
         .prop_map(|m| json!(m))
         .boxed();
-    object(noisy, vec![
-        ("id", integer(u64::MAX)),
-        ("name", text()),
-        ("score", float()),
-        ("tags", prop::collection::vec(text(), 0..4).prop_map(Value::Array).boxed()),
-        ("items", prop::collection::vec(item(noisy), 0..4).prop_map(Value::Array).boxed()),
-        ("status", status()),
-        ("note", optional(text())),
-        ("meta", meta),
-        ("kind", optional(kind())),
-        ("count", integer(1000)),
-        ("level", optional(integer(10))),
-        ("shape", optional(shape())),
-        ("event", optional(event())),
-        ("code", optional(integer(u64::MAX))),
-        ("letter", optional("[a-z\u{e9}]".prop_map(Value::String).boxed())),
-        ("ratio", optional(float())),
-        ("small", optional(integer(127))),
-        ("child", child),
-    ])
+    object(
+        noisy,
+        vec![
+            ("id", integer(u64::MAX)),
+            ("name", text()),
+            ("score", float()),
+            (
+                "tags",
+                prop::collection::vec(text(), 0..4)
+                    .prop_map(Value::Array)
+                    .boxed(),
+            ),
+            (
+                "items",
+                prop::collection::vec(item(noisy), 0..4)
+                    .prop_map(Value::Array)
+                    .boxed(),
+            ),
+            ("status", status()),
+            ("note", optional(text())),
+            ("meta", meta),
+            ("kind", optional(kind())),
+            ("count", integer(1000)),
+            ("level", optional(integer(10))),
+            ("shape", optional(shape())),
+            ("event", optional(event())),
+            ("code", optional(integer(u64::MAX))),
+            (
+                "letter",
+                optional("[a-z\u{e9}]".prop_map(Value::String).boxed()),
+            ),
+            ("ratio", optional(float())),
+            ("small", optional(integer(127))),
+            ("child", child),
+        ],
+    )
 }
 
 /// An object with these fields, each value usually of its type, each key usually as
@@ -279,6 +298,7 @@ fn written(value: &Value, pretty: bool, escape: bool, damage: u8, at: usize) -> 
             text[..cut].to_string()
         }
         6 => format!("  {text}\n\n"),
+        7 => format!("Here is the JSON:\n{text}\nHope that helps."),
         _ => format!("{text} {text}"),
     }
 }
@@ -293,7 +313,11 @@ fn same<T: Extract + Debug>(text: &str, max_depth: usize) -> bool {
         .extract::<T>(text);
     match (&direct, &full) {
         (Ok(a), Ok(b)) => {
-            assert_eq!(format!("{:?}", a.value), format!("{:?}", b.value), "value of {text}");
+            assert_eq!(
+                format!("{:?}", a.value),
+                format!("{:?}", b.value),
+                "value of {text}"
+            );
             assert_eq!(
                 serde_json::to_value(&a.report).unwrap(),
                 serde_json::to_value(&b.report).unwrap(),
@@ -315,7 +339,7 @@ fn case() -> impl Strategy<Value = (Value, bool, bool, u8, usize)> {
         prop_oneof![2 => doc(2, false), 1 => doc(2, true)],
         any::<bool>(),
         prop::bool::weighted(0.2),
-        prop_oneof![6 => Just(0u8), 1 => 1u8..8],
+        prop_oneof![6 => Just(0u8), 1 => 1u8..9],
         any::<usize>(),
     )
 }
@@ -371,8 +395,10 @@ fn the_direct_path_reads_a_clean_document_without_a_tree() {
         text.replace("\"A\\u00e9", "\"A\\ud83d"),
         text.replace("[\"x\"]", "[\"x\",]"),
     ] {
-        assert!(llm_extract::__internal::read_direct::<Doc>(&lenient, 128).is_none(), "{lenient}");
+        assert!(
+            llm_extract::__internal::read_direct::<Doc>(&lenient, 128).is_none(),
+            "{lenient}"
+        );
         let _ = same::<Doc>(&lenient, 128);
     }
 }
-

@@ -28,7 +28,7 @@ use std::borrow::Cow;
 /// How deep the direct path goes: past this many levels of nesting, the text is read on
 /// the full path, whose readers grow their stack on the heap. The direct readers recurse
 /// once per level; 128 levels fit on any thread's stack, even in a debug build.
-const DIRECT_DEPTH: usize = 128;
+pub(crate) const DIRECT_DEPTH: usize = 128;
 
 /// A cursor over strict JSON text that [`Extract::read_direct`] reads from.
 ///
@@ -103,16 +103,46 @@ impl<'a> Direct<'a> {
         self.pos
     }
 
+    /// Goes back to `position` (from [`Direct::position`], in the same container) to read
+    /// the value there another way: a reader that looked at a string and found it is not
+    /// one it reads directly hands it to [`Direct::by_node`].
+    pub fn rewind(&mut self, position: usize) {
+        self.pos = position.min(self.pos);
+    }
+
+    /// Reads `true` or `false`; `None` for anything else.
+    #[inline]
+    pub fn bool(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b't' => self.word(b"true", true),
+            b'f' => self.word(b"false", false),
+            _ => None,
+        }
+    }
+
+    /// Reads `null`; `None` for anything else.
+    #[inline]
+    pub fn null(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'n' => self.word(b"null", ()),
+            _ => None,
+        }
+    }
+
+    /// Reads a number as the parser builds it from JSON: exact integers within
+    /// `u64`/`i64`, anything else the correctly rounded `f64`. `None` for anything else.
+    #[inline]
+    pub fn number(&mut self) -> Option<crate::node::Number> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => self.number_token(),
+            _ => None,
+        }
+    }
+
     /// Whether nothing was recorded by the parts read through a tree (every coercion or
     /// issue means the full path must read the document).
     pub(crate) fn clean(&self) -> bool {
         self.cx.coercions().is_empty() && self.cx.issues().is_empty()
-    }
-
-    /// Whether only whitespace follows the cursor.
-    pub(crate) fn at_end(&mut self) -> bool {
-        self.skip_space();
-        self.pos == self.bytes.len()
     }
 
     #[inline]
@@ -140,11 +170,12 @@ impl<'a> Direct<'a> {
         }
     }
 
-    /// Enters a container, unless that nests too deep.
+    /// Enters a container, unless that nests too deep or the thread's stack runs low (the
+    /// direct readers recurse once per level and do not grow the stack; the full path does).
     #[inline]
     fn enter(&mut self) -> Option<()> {
         self.depth += 1;
-        (self.depth <= self.max_depth).then_some(())
+        (self.depth <= self.max_depth && crate::deep::stack_left()).then_some(())
     }
 
     /// Reads an object, calling `member` with each key; `member` reads the value. An object
@@ -209,17 +240,18 @@ impl<'a> Direct<'a> {
             return None;
         }
         let start = self.pos;
-        let mut i = start + 1;
-        loop {
-            match *self.bytes.get(i)? {
-                b'"' => {
-                    self.pos = i + 1;
-                    return Some((Cow::Borrowed(&self.text[start + 1..i]), Span::new(start, i + 1)));
-                }
-                b'\\' => return self.escaped_string(start, i),
-                0..=0x1f => return None,
-                _ => i += 1,
+        let body = start + 1;
+        let len = self.bytes[body..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let i = body + len;
+        match self.bytes[i] {
+            b'"' => {
+                self.pos = i + 1;
+                Some((Cow::Borrowed(&self.text[body..i]), Span::new(start, i + 1)))
             }
+            b'\\' => self.escaped_string(start, i),
+            _ => None,
         }
     }
 
@@ -303,13 +335,14 @@ impl<'a> Direct<'a> {
             b't' => self.word(b"true", NodeKind::Bool(true))?,
             b'f' => self.word(b"false", NodeKind::Bool(false))?,
             b'n' => self.word(b"null", NodeKind::Null)?,
-            b'-' | b'0'..=b'9' => NodeKind::Number(self.number()?),
+            b'-' | b'0'..=b'9' => NodeKind::Number(self.number_token()?),
             _ => return None,
         };
         Some(Node::new(kind, Span::new(start, self.pos)))
     }
 
-    fn word(&mut self, word: &[u8], kind: NodeKind<'a>) -> Option<NodeKind<'a>> {
+    #[inline]
+    fn word<T>(&mut self, word: &[u8], kind: T) -> Option<T> {
         if self.bytes.get(self.pos..self.pos + word.len())? != word {
             return None;
         }
@@ -327,9 +360,8 @@ impl<'a> Direct<'a> {
         }
     }
 
-    /// A JSON number, as the parser reads it: exact integers within `u64`/`i64`, else the
-    /// correctly rounded `f64`.
-    fn number(&mut self) -> Option<crate::node::Number> {
+    /// The number token at the cursor, as the parser reads it.
+    fn number_token(&mut self) -> Option<crate::node::Number> {
         let start = self.pos;
         let negative = self.bytes[start] == b'-';
         let int_start = start + usize::from(negative);
@@ -401,7 +433,8 @@ impl<'a> Direct<'a> {
                 let span = Span::new(start, self.pos);
                 // The levels around the value count against the depth limit too.
                 let room = self.limit.checked_sub(self.depth).filter(|r| *r > 0)?;
-                let parsed = parse::parse_span_with(self.text, span, room, RepairPaths::Skip).ok()?;
+                let parsed =
+                    parse::parse_span_with(self.text, span, room, RepairPaths::Skip).ok()?;
                 if !parsed.repairs.is_empty() || parsed.end != span.end {
                     return None;
                 }
@@ -414,10 +447,15 @@ impl<'a> Direct<'a> {
     }
 }
 
-/// Reads `T` from the strict JSON document that is all of `text` but spaces around it,
-/// `span` being its non-space part; `None` sends the caller down the full path.
-pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<T> {
+/// Reads `T` from the strict JSON value at the start of `span` in `text` (after spaces),
+/// when only spaces follow it up to `span.end`: the value and its span. `None` sends the
+/// caller down the full path.
+pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<(T, Span)> {
     let mut r = Direct::new(text, span, max_depth);
+    r.peek()?;
+    let start = r.pos;
     let value = T::read_direct(&mut r)?;
-    (r.at_end() && r.clean()).then_some(value)
+    let end = r.pos;
+    r.skip_space();
+    (r.pos == span.end && r.clean()).then_some((value, Span::new(start, end)))
 }

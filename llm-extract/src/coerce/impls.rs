@@ -100,6 +100,19 @@ macro_rules! integers {
             fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
                 integer::<$t>(node, cx, stringify!($t))
             }
+
+            #[inline]
+            fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+                match r.peek()? {
+                    // A float is coerced (or refused) on the full path.
+                    b'-' | b'0'..=b'9' => match r.number()? {
+                        Number::PosInt(u) => Self::try_from(u).ok(),
+                        Number::NegInt(i) => Self::try_from(i).ok(),
+                        Number::Float(_) => None,
+                    },
+                    _ => r.by_node(Self::from_node),
+                }
+            }
         }
     )*};
 }
@@ -121,15 +134,36 @@ impl Extract for f64 {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         float(node, cx)
     }
+
+    #[inline]
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        match r.peek()? {
+            b'-' | b'0'..=b'9' => r.number().map(Number::as_f64),
+            _ => r.by_node(Self::from_node),
+        }
+    }
 }
 
 impl Extract for f32 {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         float(node, cx).map(|f| f as f32)
     }
+
+    #[inline]
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        f64::read_direct(r).map(|f| f as f32)
+    }
 }
 
 impl Extract for bool {
+    #[inline]
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        match r.peek()? {
+            b't' | b'f' => r.bool(),
+            _ => r.by_node(Self::from_node),
+        }
+    }
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let node = single(node, cx);
         let read = match &node.kind {
@@ -159,6 +193,14 @@ impl Extract for bool {
 }
 
 impl Extract for String {
+    #[inline]
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        match r.peek()? {
+            b'"' => r.string().map(|(text, _)| text.into_owned()),
+            _ => r.by_node(Self::from_node),
+        }
+    }
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let node = single(node, cx);
         let text = match &node.kind {
@@ -233,8 +275,19 @@ impl<T: Extract> Extract for Option<T> {
 
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
         match r.peek()? {
-            // `null`, and strings (which may be placeholders), as `from_node` reads them.
-            b'n' | b'"' => r.by_node(Self::from_node),
+            b'n' => r.null().map(|()| None),
+            b'"' => {
+                // `""` and placeholders (`"N/A"`) are read as `from_node` reads them.
+                let at = r.position();
+                let (text, _) = r.string()?;
+                let plain = !text.is_empty() && !is_placeholder(&text);
+                r.rewind(at);
+                if plain {
+                    T::read_direct(r).map(Some)
+                } else {
+                    r.by_node(Self::from_node)
+                }
+            }
             _ => T::read_direct(r).map(Some),
         }
     }

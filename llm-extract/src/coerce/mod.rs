@@ -42,8 +42,8 @@ pub(crate) mod variants;
 
 pub(crate) use context::{describe, MAX_READINGS};
 pub use context::{Checkpoint, Context, Extract, Failed, Mode};
-pub(crate) use direct::read as read_direct;
 pub use direct::Direct;
+pub(crate) use direct::{read as read_direct, DIRECT_DEPTH};
 pub use embedded::as_container;
 pub(crate) use impls::single;
 pub use impls::MapKey;
