@@ -91,15 +91,23 @@ fn named(rt: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
             }
         });
     }
+    // Every key names a field, or the full path reads the object (and records the key).
+    let member = if arms.is_empty() {
+        quote!(|_, _| ::core::option::Option::None)
+    } else {
+        quote! {
+            |__r, __key| {
+                match &*__key {
+                    #(#arms)*
+                    _ => return ::core::option::Option::None,
+                }
+                ::core::option::Option::Some(())
+            }
+        }
+    };
     quote! {
         #(#slots)*
-        __r.object(|__r, __key| {
-            match &*__key {
-                #(#arms)*
-                _ => return ::core::option::Option::None,
-            }
-            ::core::option::Option::Some(())
-        })?;
+        __r.object(#member)?;
         ::core::option::Option::Some(Self { #(#inits),* })
     }
 }
