@@ -492,7 +492,7 @@ fn exact_number(written: &str, read: Number) -> Option<serde_json::Number> {
     same.then(|| json.parse().ok()).flatten()
 }
 
-fn number_value(n: Number) -> serde_json::Value {
+pub(crate) fn number_value(n: Number) -> serde_json::Value {
     n.to_json()
         .map_or(serde_json::Value::Null, serde_json::Value::Number)
 }

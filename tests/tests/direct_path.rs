@@ -402,3 +402,29 @@ fn the_direct_path_reads_a_clean_document_without_a_tree() {
         let _ = same::<Doc>(&lenient, 128);
     }
 }
+
+#[test]
+fn edge_documents_read_the_same_on_both_paths() {
+    for text in [
+        r#"{"a": 1, "a": 2}"#,
+        r#"[-0, -0.0, 1e400, -1e400, 1e-400, 12345678901234567890123, -9223372036854775809]"#,
+        r#"{"a": "\u0000\ud800", "b": "\ud83d\ude00\/\b\f\n\r\t"}"#,
+        r#"{"a": "tab	here"}"#,
+        r#"[1.0, 2e0, 0.5E+1, 10E-1]"#,
+        r#"[01, 1.]"#,
+        r#"{"a": [], "b": {}, "c": [[]], "d": [{}]}"#,
+        r#"[true, false, null, truex]"#,
+        "[1]\n[2]",
+        "{}",
+        "[]",
+        " \n{\"id\": 1} \t",
+    ] {
+        same::<Value>(text, 128);
+        same::<BTreeMap<String, Value>>(text, 128);
+        same::<Vec<f64>>(text, 128);
+        same::<Vec<i64>>(text, 128);
+        same::<Vec<u8>>(text, 128);
+        same::<Doc>(text, 128);
+        same::<Vec<Option<String>>>(text, 128);
+    }
+}

@@ -410,6 +410,34 @@ impl<'a> Direct<'a> {
         i
     }
 
+    /// Reads any value as a `serde_json::Value`, as [`Node::to_value`] builds it.
+    pub(crate) fn json_value(&mut self) -> Option<serde_json::Value> {
+        use serde_json::Value;
+        Some(match self.peek()? {
+            b'{' => {
+                let mut map = serde_json::Map::new();
+                self.object(|r, key| {
+                    let value = r.json_value()?;
+                    map.insert(key.into_owned(), value);
+                    Some(())
+                })?;
+                Value::Object(map)
+            }
+            b'[' => {
+                let mut items = Vec::new();
+                self.array(|r| {
+                    items.push(r.json_value()?);
+                    Some(())
+                })?;
+                Value::Array(items)
+            }
+            b'"' => Value::String(self.string()?.0.into_owned()),
+            b't' | b'f' => Value::Bool(self.bool()?),
+            b'n' => self.null().map(|()| Value::Null)?,
+            _ => crate::node::number_value(self.number()?),
+        })
+    }
+
     /// Skips one value of any kind, checking that it is strict JSON.
     fn skip(&mut self) -> Option<()> {
         match self.peek()? {

@@ -784,6 +784,14 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
 impl Extract for serde_json::Value {
     const FROM_PROSE: bool = false;
 
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        // Numbers as written need the tree's source text.
+        if cfg!(feature = "arbitrary_precision") {
+            return r.by_node(Self::from_node);
+        }
+        r.json_value()
+    }
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         Ok(cx.json_value(node))
     }
@@ -795,6 +803,16 @@ impl Extract for serde_json::Value {
 
 impl Extract for serde_json::Map<String, serde_json::Value> {
     const FROM_PROSE: bool = false;
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        if cfg!(feature = "arbitrary_precision") || r.peek()? != b'{' {
+            return r.by_node(Self::from_node);
+        }
+        match r.json_value()? {
+            serde_json::Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let decoded = as_container(node, cx);
