@@ -87,6 +87,22 @@ fn bench_fenced(c: &mut Criterion) {
     group.finish();
 }
 
+/// What the full path's tree costs against serde_json's own tree, on the valid document:
+/// `__internal::parse` builds the `Node` tree (strings borrowed from the text, spans, entries
+/// in order) that the full path reads from.
+fn bench_tree(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tree");
+    let doc = orders::valid(100_000);
+    group.throughput(Throughput::Bytes(doc.len() as u64));
+    group.bench_with_input(BenchmarkId::new("serde_json::Value", "100KB"), &doc, |b, d| {
+        b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(d)).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("llm_extract Node", "100KB"), &doc, |b, d| {
+        b.iter(|| llm_extract::__internal::parse(black_box(d), 128).unwrap().end)
+    });
+    group.finish();
+}
+
 /// A recursive type with an untagged choice, for the deep and choice-heavy shapes.
 #[derive(llm_extract::Extract, Debug)]
 #[allow(dead_code)]
@@ -194,6 +210,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    targets = bench_valid, bench_messy, bench_fenced, bench_adversarial
+    targets = bench_valid, bench_messy, bench_fenced, bench_tree, bench_adversarial
 }
 criterion_main!(benches);
