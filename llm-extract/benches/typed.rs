@@ -94,12 +94,22 @@ fn bench_tree(c: &mut Criterion) {
     let mut group = c.benchmark_group("tree");
     let doc = orders::valid(100_000);
     group.throughput(Throughput::Bytes(doc.len() as u64));
-    group.bench_with_input(BenchmarkId::new("serde_json::Value", "100KB"), &doc, |b, d| {
-        b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(d)).unwrap())
-    });
-    group.bench_with_input(BenchmarkId::new("llm_extract Node", "100KB"), &doc, |b, d| {
-        b.iter(|| llm_extract::__internal::parse(black_box(d), 128).unwrap().end)
-    });
+    group.bench_with_input(
+        BenchmarkId::new("serde_json::Value", "100KB"),
+        &doc,
+        |b, d| b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(d)).unwrap()),
+    );
+    group.bench_with_input(
+        BenchmarkId::new("llm_extract Node", "100KB"),
+        &doc,
+        |b, d| {
+            b.iter(|| {
+                llm_extract::__internal::parse(black_box(d), 128)
+                    .unwrap()
+                    .end
+            })
+        },
+    );
     group.finish();
 }
 

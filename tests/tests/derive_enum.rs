@@ -212,6 +212,27 @@ enum Value {
 }
 
 #[test]
+fn a_long_list_of_untagged_values_reads_every_item() {
+    // Each item is a choice of its own, with its own budget of readings: a list of
+    // thousands of untagged values once failed past the 3,333rd item, the budget spent.
+    let text = format!("[{}]", vec![r#"{"x": 1, "y": 2}"#; 5_000].join(", "));
+    for extractor in [
+        llm_extract::Extractor::new(),
+        llm_extract::Extractor::new().without_direct_path(),
+    ] {
+        let out = extractor.extract::<Vec<Value>>(&text).unwrap();
+        assert_eq!(out.value.len(), 5_000);
+        assert_eq!(out.value[4_999], Value::Point { x: 1.0, y: 2.0 });
+        assert!(out.report.coercions.is_empty());
+        let messy = text.replace('"', "'");
+        assert_eq!(
+            extractor.from_str::<Vec<Value>>(&messy).unwrap().len(),
+            5_000
+        );
+    }
+}
+
+#[test]
 fn untagged_takes_the_lowest_cost_reading_not_the_first() {
     // "42" fits Int only with a string-to-number coercion but Text exactly: Text wins.
     assert_eq!(

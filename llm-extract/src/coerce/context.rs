@@ -61,8 +61,12 @@ pub struct Context {
     coercions: Vec<Coercion>,
     issues: Vec<Issue>,
     mode: Mode,
-    /// Readings tried so far (untagged enums); bounded so nested choices stay polynomial.
+    /// Readings tried so far (untagged enums) for the outermost choice being made; bounded
+    /// so nested choices stay polynomial.
     readings: u32,
+    /// How many untagged readings are in progress around the current one. A choice made
+    /// where none is (a list's items, a struct's fields) starts with a fresh budget.
+    choosing: u32,
     /// Addresses of the nodes being read again as something else (a single value as a list,
     /// a bare value as a struct's field). A recursive type would otherwise wrap the same node
     /// forever.
@@ -80,8 +84,11 @@ pub struct Context {
 /// How many times one node may be wrapped inside itself (`5` as `[[5]]` is two).
 const MAX_WRAPS_PER_NODE: usize = 2;
 
-/// Most readings one extraction may try across all untagged enums. Nested untagged enums
-/// whose readings all fail deep down would otherwise be tried exponentially often.
+/// Most readings one outermost untagged value may try, across the untagged enums nested in
+/// it. Nested untagged enums whose readings all fail deep down would otherwise be tried
+/// exponentially often. Each value that is not inside another untagged reading (each item of
+/// a list of untagged values, say) has its own budget: the readings of a document stay
+/// linear in its size, and a long list of them all reads.
 pub(crate) const MAX_READINGS: u32 = 10_000;
 
 impl Context {
@@ -330,6 +337,21 @@ impl Context {
     /// this measures how far a reading got, for choosing which failure to report.
     pub fn matched(&self) -> u32 {
         self.matched
+    }
+
+    /// Starts an untagged choice: outside any other, with a fresh budget of readings.
+    pub(crate) fn start_choice(&mut self) {
+        if self.choosing == 0 {
+            self.readings = 0;
+        }
+    }
+
+    /// Runs one reading of an untagged choice (see [`Context::start_choice`]).
+    pub(crate) fn choosing<R>(&mut self, read: impl FnOnce(&mut Context) -> R) -> R {
+        self.choosing += 1;
+        let out = read(self);
+        self.choosing -= 1;
+        out
     }
 
     /// Counts one more reading tried; `false` once the budget of readings is spent.

@@ -32,6 +32,7 @@ pub struct Untagged<T> {
     best: Option<(u32, T, Vec<Coercion>)>,
     closest: Option<Vec<Issue>>,
     exhausted: bool,
+    started: bool,
 }
 
 impl<T> Default for Untagged<T> {
@@ -40,6 +41,7 @@ impl<T> Default for Untagged<T> {
             best: None,
             closest: None,
             exhausted: false,
+            started: false,
         }
     }
 }
@@ -59,6 +61,10 @@ impl<T> Untagged<T> {
         if matches!(self.best, Some((0, _, _))) {
             return; // nothing beats a perfect fit
         }
+        if !self.started {
+            self.started = true;
+            cx.start_choice();
+        }
         if !cx.try_reading() {
             self.exhausted = true;
             return;
@@ -66,7 +72,7 @@ impl<T> Untagged<T> {
         let start = cx.checkpoint();
         // A reading may read the same node again as the enum (`A(Box<Self>)`), up to the
         // readings budget deep, without going one level down in the path: check the stack.
-        let result = crate::deep::grow(|| read(cx));
+        let result = crate::deep::grow(|| cx.choosing(read));
         let cost = cx.cost_since(start);
         let clean = !cx.failed_since(start);
         let (coercions, issues) = cx.take_since(start);
