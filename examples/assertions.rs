@@ -64,7 +64,7 @@ fn main() {
 }
 ```"#;
 
-    // Seed 001's assertion format, as stored by a test-case editor.
+    // The assertion format a test-case editor stores (camelCase JSON).
     let assertions: Vec<Assertion> = serde_json::from_value(json!([
         {"id": "a1", "path": "$.user.name", "matcher": "toMatch", "expected": "/[A-Z][a-z]+/"},
         {"id": "a2", "path": "user.email", "matcher": "toBeNull"},
@@ -74,7 +74,7 @@ fn main() {
         {"id": "a6", "path": "$.due", "matcher": "toMatch", "expected": "/^2026/", "not": true},
         {"id": "a7", "path": "$.items[0].price", "matcher": "toMatch", "expected": "/9/"}
     ]))
-    .expect("assertions in seed 001's format");
+    .expect("assertions in the editor's format");
 
     let evaluation = evaluate_output(reply, &assertions);
     println!("passed: {}", evaluation.passed);
@@ -101,7 +101,7 @@ fn main() {
         serde_json::to_string(&proposed[0]).unwrap()
     );
 
-    // The whole evaluation serializes as seed 001's results (for a `details` column).
+    // The whole evaluation serializes as the editor's results (for a `details` column).
     println!(
         "{}",
         serde_json::to_string_pretty(&evaluation.results[0]).unwrap()

@@ -2,7 +2,7 @@
 //! typed by your own enum of tools.
 //!
 //! The format is detected, not configured: JSON shapes (OpenAI, Anthropic, Cohere, Llama,
-//! seed 002's `TOOL_CALL`), tag and token formats (Hermes/Qwen, Qwen3-Coder, Mistral,
+//! the `TOOL_CALL` marker agent prompts ask for), tag and token formats (Hermes/Qwen, Qwen3-Coder, Mistral,
 //! DeepSeek, Kimi K2, GLM, MiniMax, gpt-oss Harmony, Granite, Functionary, Cohere actions,
 //! FireFunction's `functools`) and pythonic call lists (Llama 3.2/4, LFM2). See [`Format`]
 //! for the list and the README for a table with examples.
@@ -81,7 +81,7 @@ pub enum Format {
     /// blocks and `tool_use`, Cohere `{"tool_name", "parameters"}`, Llama `{"name",
     /// "parameters"}`.
     Json,
-    /// Seed 002's `TOOL_CALL {...}` marker.
+    /// The `TOOL_CALL {...}` marker agent prompts ask for.
     Marker,
     /// Hermes / Qwen 2.5 / Qwen3: `<tool_call>{...}</tool_call>`.
     Hermes,

@@ -78,7 +78,7 @@ pub(crate) enum Tok {
     CohereAction,
     /// `<|END_ACTION|>`.
     CohereActionEnd,
-    /// `TOOL_CALL` as a word (seed 002's marker).
+    /// `TOOL_CALL` as a word (the marker agent prompts ask for).
     Marker,
     /// `<think>`, `<thinking>`, `<reasoning>`, `<|START_THINKING|>`.
     ThinkOpen,

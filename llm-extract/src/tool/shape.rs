@@ -1,5 +1,5 @@
 //! Reads tool calls out of JSON values: the shapes of OpenAI, Anthropic, Cohere, Llama,
-//! Hermes and seed 002's `TOOL_CALL` bodies.
+//! Hermes and `TOOL_CALL` marker bodies.
 
 use crate::path::Segment;
 use crate::span::Span;

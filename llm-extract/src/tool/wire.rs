@@ -322,7 +322,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// `TOOL_CALL` followed by a JSON object (seed 002); prose may follow the object.
+    /// `TOOL_CALL` followed by a JSON object (the marker agent prompts ask for); prose may follow the object.
     fn marker(&mut self, k: usize) -> (usize, usize) {
         let body = self.body(k);
         let rest = self.slice(body);
