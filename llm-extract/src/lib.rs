@@ -60,16 +60,23 @@ pub mod __private {
 pub mod __internal {
     pub use crate::parse::{parse, Parsed};
 
-    /// `T` read from `text` on the direct path alone (`None` where the entry points would
-    /// go on to the full path), so tests can tell which path gave a result.
+    /// `T` read from `text` on the direct path alone: the whole text, else the first value
+    /// candidate the direct path reads (`None` where the entry points would read every
+    /// candidate on the full path), so tests can tell which path gave a result.
     pub fn read_direct<T: crate::Extract>(text: &str, max_depth: usize) -> Option<T> {
         let trimmed = text.trim_start();
-        if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
-            return None;
-        }
         let start = text.len() - trimmed.len();
         let span = crate::Span::new(start, start + trimmed.trim_end().len());
-        crate::coerce::read_direct::<T>(text, span, max_depth).map(|(value, _)| value)
+        if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            return crate::coerce::read_direct::<T>(text, span, max_depth).map(|(value, _)| value);
+        }
+        let settings = crate::settings::Settings::default();
+        crate::locate::locate(text, &settings)
+            .candidates
+            .iter()
+            .filter(|c| c.form == crate::locate::Form::Value)
+            .find_map(|c| crate::coerce::read_direct::<T>(text, c.span, max_depth))
+            .map(|(value, _)| value)
     }
 
     /// The parsed tree as a `serde_json::Value`, numbers as written in `text` (what was

@@ -339,7 +339,7 @@ fn case() -> impl Strategy<Value = (Value, bool, bool, u8, usize)> {
         prop_oneof![2 => doc(2, false), 1 => doc(2, true)],
         any::<bool>(),
         prop::bool::weighted(0.2),
-        prop_oneof![6 => Just(0u8), 1 => 1u8..9],
+        prop_oneof![5 => Just(0u8), 2 => prop_oneof![Just(1u8), Just(7u8)], 2 => 1u8..9],
         any::<usize>(),
     )
 }

@@ -484,6 +484,9 @@ pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Opti
     let start = r.pos;
     let value = T::read_direct(&mut r)?;
     let end = r.pos;
-    r.skip_space();
-    (r.pos == span.end && r.clean()).then_some((value, Span::new(start, end)))
+    let rest = text.as_bytes().get(end..span.end)?;
+    let only_space = rest
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
+    (only_space && r.clean()).then_some((value, Span::new(start, end)))
 }

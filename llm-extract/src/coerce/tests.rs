@@ -578,3 +578,27 @@ fn matched_counts_fields_items_and_variants() {
     let _ = Vec::<u8>::from_node(&Node::from_value(&json!([1, "x", 3])), &mut cx);
     assert_eq!(cx.matched(), 2);
 }
+
+#[test]
+fn the_direct_path_reads_a_value_that_is_part_of_the_text() {
+    // A fenced or prose-wrapped value: the candidate's span ends where the value does (or in
+    // spaces before the fence), and the text goes on after it.
+    let reply = "Here it is:\n```json\n{\"a\": [1, 2], \"b\": \"x\"}\n```\nAnything else?";
+    let located = crate::locate::locate(reply, &crate::settings::Settings::default());
+    let candidate = &located.candidates[0];
+    let (value, span) =
+        read_direct::<serde_json::Value>(reply, candidate.span, 128).expect("the direct path");
+    assert_eq!(value, json!({"a": [1, 2], "b": "x"}));
+    assert_eq!(
+        &reply[span.start..span.end],
+        "{\"a\": [1, 2], \"b\": \"x\"}"
+    );
+    type Map = std::collections::BTreeMap<String, serde_json::Value>;
+    assert!(read_direct::<Map>(reply, candidate.span, 128).is_some());
+    // Not past the span's end, and nothing but spaces between the value and the span's end.
+    let cut = Span::new(candidate.span.start, candidate.span.end - 1);
+    assert!(read_direct::<serde_json::Value>(reply, cut, 128).is_none());
+    let text = "{\"a\": 1} x";
+    assert!(read_direct::<serde_json::Value>(text, Span::new(0, text.len()), 128).is_none());
+    assert!(read_direct::<serde_json::Value>(text, Span::new(0, 9), 128).is_some());
+}
