@@ -143,6 +143,10 @@ fn adversarial(kind: &str, n: usize) -> String {
         "items-after-strings" => format!("[{}", "\"a\" b\", \"c\" 1 ".repeat(n / 16)),
         // Quotes in a bare value, each looked at as the next key.
         "quotes-in-bare-value" => format!("{{\"a\": x{}", " \"k".repeat(n / 3)),
+        // Four quotes that never close as three, then empty strings.
+        "four-quotes" => format!("[\"\"\"\" {}", "\"\" ".repeat(n / 3)),
+        // Parts joined by `+` with comments between.
+        "concatenation-comments" => format!("[{}", "\"a\" + /*c*/ ".repeat(n / 12)),
         _ => unreachable!(),
     }
 }
@@ -186,6 +190,8 @@ fn bench_adversarial(c: &mut Criterion) {
         "comment-closers-one-line",
         "items-after-strings",
         "quotes-in-bare-value",
+        "four-quotes",
+        "concatenation-comments",
     ];
     for kind in kinds {
         for n in [1_000_000, 2_000_000] {

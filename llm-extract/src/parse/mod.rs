@@ -1255,12 +1255,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             if i >= self.end || self.bytes[i] != b'+' {
                 return;
             }
-            let i = space::skip_space(self.bytes, i + 1, self.end);
-            if string::opening_quote(&self.bytes[i..self.end]).is_none() {
+            // Comments may stand between the `+` and the next part.
+            let logged = self.repairs.len();
+            self.pos = i + 1;
+            self.skip_trivia();
+            if string::opening_quote(&self.bytes[self.pos..self.end]).is_none() {
+                self.repairs.truncate(logged);
                 self.pos = save;
                 return;
             }
-            self.pos = i;
             let next = self.string(slot);
             self.repair(RepairKind::StringConcatenation, Span::new(save, self.pos));
             if let NodeKind::String(s) = &mut node.kind {

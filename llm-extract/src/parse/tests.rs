@@ -909,6 +909,44 @@ fn doubled_quotes_quote_a_string() {
     ]);
 }
 
+#[test]
+fn string_parts_joined_by_a_plus_may_have_comments_between() {
+    assert_rows(&[
+        (
+            r#""hello" + /*comment*/ " world""#,
+            json!("hello world"),
+            &[Comment, StringConcatenation],
+        ),
+        (
+            "[\"a\" + // c\n \"b\"]",
+            json!(["ab"]),
+            &[Comment, StringConcatenation],
+        ),
+    ]);
+}
+
+#[test]
+fn four_quotes_that_never_close_as_three_are_ordinary_quotes() {
+    assert_rows(&[
+        (
+            r#"[{"lorem": {"ipsum": "sic"}, """" "lorem": {"ipsum": "sic"}]"#,
+            json!([{"lorem": {"ipsum": "sic"}, "": ""}]),
+            &[MissingColon, MissingComma, MissingBracket],
+        ),
+        (
+            r#"["x", """" "a"]"#,
+            json!(["x", "", "", "a"]),
+            &[MissingComma, MissingComma],
+        ),
+        // Cut off inside a triple-quoted string: it stays one.
+        (
+            r#"{"a": """hello"#,
+            json!({"a": "hello"}),
+            &[TripleQuotedString, TruncatedString, TruncatedContainer],
+        ),
+    ]);
+}
+
 mod builders_agree {
     use super::*;
     use proptest::prelude::*;
