@@ -496,7 +496,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 b',' => {
                     let j = space::skip_space(self.bytes, i + 1, self.end);
                     j >= self.end
-                        || matches!(self.bytes[j], b'}' | b'/' | b'#')
+                        // `"v", ["x"] }`: a value where a key belongs follows.
+                        || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
                         || self.looks_like_key(j)
                         || self.key_missing_opening_quote(j)
                         || self.object_starts(j)

@@ -947,6 +947,15 @@ fn four_quotes_that_never_close_as_three_are_ordinary_quotes() {
     ]);
 }
 
+#[test]
+fn an_array_where_a_key_belongs_ends_the_string_before_it() {
+    assert_rows(&[(
+        r#"{ "key": ["arrayvalue"], "key3": "value3", ["arrayvalue1"] }"#,
+        json!({"key": ["arrayvalue"], "key3": "value3", "arrayvalue1": null}),
+        &[SkippedText, MissingColon, MissingValue, StrayBracket],
+    )]);
+}
+
 mod builders_agree {
     use super::*;
     use proptest::prelude::*;
