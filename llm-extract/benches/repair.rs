@@ -137,6 +137,16 @@ fn adversarial(kind: &str, n: usize) -> String {
         }
         "thousands" => format!("{{\"a\": 1{}", ",000".repeat(n / 4)),
         "stray-words" => format!("{{\"a\": \"x\"{}", ", and \"b\": \"y\"".repeat(n / 16)),
+        // Comments that end at a closer, all on one line: the line break is searched once.
+        "comment-closers-one-line" => format!("[{}", "[1 // ] ".repeat(n / 8)),
+        // Items after strings with their commas missing, bare words closed by stray quotes.
+        "items-after-strings" => format!("[{}", "\"a\" b\", \"c\" 1 ".repeat(n / 16)),
+        // Quotes in a bare value, each looked at as the next key.
+        "quotes-in-bare-value" => format!("{{\"a\": x{}", " \"k".repeat(n / 3)),
+        // Four quotes that never close as three, then empty strings.
+        "four-quotes" => format!("[\"\"\"\" {}", "\"\" ".repeat(n / 3)),
+        // Parts joined by `+` with comments between.
+        "concatenation-comments" => format!("[{}", "\"a\" + /*c*/ ".repeat(n / 12)),
         _ => unreachable!(),
     }
 }
@@ -177,6 +187,11 @@ fn bench_adversarial(c: &mut Criterion) {
         "code-fences-in-string",
         "thousands",
         "stray-words",
+        "comment-closers-one-line",
+        "items-after-strings",
+        "quotes-in-bare-value",
+        "four-quotes",
+        "concatenation-comments",
     ];
     for kind in kinds {
         for n in [1_000_000, 2_000_000] {

@@ -207,6 +207,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             stray_run: None,
             fit_paid_at: None,
             start,
+            line_end_seen: None,
         }
     }
 }
@@ -290,6 +291,8 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     fit_paid_at: Option<usize>,
     /// Where parsing started.
     start: usize,
+    /// The last line break searched for: `(from, at)`, no break in `from..at`.
+    line_end_seen: Option<(usize, usize)>,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
@@ -303,10 +306,30 @@ pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
         return true;
     }
     match bytes[i] {
+        b'"' => {
+            // `12345", `: a stray quote closing a token whose opening quote is missing.
+            let limit = (i + 1 + string::KEY_LOOKAHEAD).min(end);
+            let next = space::skip_space(bytes, i + 1, limit);
+            next >= end || (next < limit && matches!(bytes[next], b',' | b'}' | b']'))
+        }
         b'/' => i + 1 < end && matches!(bytes[i + 1], b'/' | b'*'),
         b if space::may_start_unicode_space(b) => space::unicode_space_len(&bytes[i..end]) > 0,
         b => is_delimiter(b),
     }
+}
+
+/// The offset in `text` of its first `}` or `]` that no `{` or `[` before it in `text` opened.
+pub(crate) fn first_unopened_closer(text: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in text.iter().enumerate() {
+        match b {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return Some(i),
+            b'}' | b']' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Bytes that may follow a complete scalar token.
@@ -584,8 +607,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 // known: none is built while reading it.
                 let logged = self.repairs.len();
                 let paths = std::mem::replace(&mut self.paths, RepairPaths::Skip);
-                let (key, complete) = self.key();
+                let (mut key, mut complete) = self.key();
                 self.paths = paths;
+                if let Some(split) = self.key_before_colon(start, &key, complete, logged) {
+                    (key, complete) = (split, true);
+                }
                 if key.quoting == Quoting::Unquoted && complete && self.stray_label_ends() {
                     // `NOTE "w": ..` or `REMEMBER: "w": ..`: stray words before the real,
                     // quoted key.
@@ -705,7 +731,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             // `REMEMBER: "w"`, or `etc.` on a line of its own with the key on the next.
             Some(b':') => self.pos + 1,
             Some(b'\n' | b'\r') => self.pos,
-            Some(_) => return quoted_next(self.pos),
+            Some(_) => return quoted_next(self.pos) && self.looks_like_whole_key(self.pos),
             None => return false,
         };
         let limit = (after + string::KEY_LOOKAHEAD).min(self.end);
@@ -715,6 +741,47 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             return true;
         }
         false
+    }
+
+    /// `{"key:"value"}` and `{"key:value}`: a quoted key whose closing quote is missing, read
+    /// on past its `:` (no `:` follows the string read, or the input ended in it). The key
+    /// ends at its first `:`, when what comes before it is a word, and the value is read from
+    /// there. The bytes read again are paid from the backtrack budget.
+    fn key_before_colon(
+        &mut self,
+        start: usize,
+        key: &Str<'a>,
+        complete: bool,
+        logged: usize,
+    ) -> Option<Str<'a>> {
+        let Cow::Borrowed(text) = key.text else {
+            return None;
+        };
+        if key.quoting != Quoting::Double || self.bytes[start] != b'"' {
+            return None;
+        }
+        let k = text.find(':').filter(|&k| {
+            k > 0
+                && text[..k]
+                    .bytes()
+                    .all(|b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b','))
+        })?;
+        if complete {
+            let next = space::skip_space(self.bytes, self.pos, self.end);
+            if next >= self.end || matches!(self.bytes[next], b':' | b'=') {
+                return None;
+            }
+        }
+        let colon = start + 1 + k;
+        let reread = self.pos.saturating_sub(colon);
+        self.backtrack_budget = self.backtrack_budget.checked_sub(reread)?;
+        self.repairs.truncate(logged);
+        self.repair(RepairKind::MissingQuote, Span::at(colon));
+        self.pos = colon;
+        Some(Str {
+            text: Cow::Borrowed(&text[..k]),
+            quoting: Quoting::Double,
+        })
     }
 
     /// Whether the innermost container is a tuple, closed by `)`.
@@ -1043,11 +1110,36 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
 
     fn line_comment(&mut self) {
         let start = self.pos;
-        self.pos = match memchr::memchr(b'\n', &self.bytes[self.pos..self.end]) {
-            Some(i) => self.pos + i,
-            None => self.end,
-        };
+        let line_end = self.line_end(start);
+        self.pos = self.comment_closer(start, line_end).unwrap_or(line_end);
         self.repair(RepairKind::Comment, Span::new(start, self.pos));
+    }
+
+    /// The offset of the first line break at or after `from` (or the end), remembered so that
+    /// several comments on one long line search it once.
+    fn line_end(&mut self, from: usize) -> usize {
+        if let Some((searched, end)) = self.line_end_seen {
+            if searched <= from && from <= end {
+                return end;
+            }
+        }
+        let end = memchr::memchr(b'\n', &self.bytes[from..self.end]).map_or(self.end, |i| from + i);
+        self.line_end_seen = Some((from, end));
+        end
+    }
+
+    /// `{"a": {"b": 1 // note }, "c": 2}` on one line: a line comment that would swallow the
+    /// closers of what is open. When the text after its line cannot close the open containers
+    /// (it closes fewer than are open), the comment ends at its first closer that its own text
+    /// did not open, and the rest of the line is read as the value's. Reading the comment up
+    /// to that closer consumes it: parsing resumes there.
+    fn comment_closer(&mut self, start: usize, line_end: usize) -> Option<usize> {
+        if self.stack.is_empty() {
+            return None;
+        }
+        let at = first_unopened_closer(&self.bytes[start..line_end])? + start;
+        let rest = self.rest_after(line_end)?;
+        (rest.net < self.stack.len() as isize).then_some(at)
     }
 
     /// A key: quoted, or a bare word or phrase up to the `:`. Returns `false` as the second
@@ -1065,6 +1157,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             ) {
                 break;
             }
+            // `{a 'b'}`: a quote after a space opens the value, its colon missing.
+            if self.pos > start
+                && matches!(self.bytes[self.pos - 1], b' ' | b'\t')
+                && string::opening_quote(&self.bytes[self.pos..self.end]).is_some()
+            {
+                break;
+            }
             self.pos += 1;
         }
         if self.at_eof() {
@@ -1077,6 +1176,14 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             );
         }
         let raw = space::trim_end(&self.text[start..self.pos]);
+        if self.peek() == Some(b'"') && !raw.is_empty() {
+            // `{a": 1}`: the key's opening quote is missing; its closing one is skipped.
+            let next = space::skip_space(self.bytes, self.pos + 1, self.end);
+            if next < self.end && self.bytes[next] == b':' {
+                self.repair(RepairKind::MissingQuote, Span::new(self.pos, self.pos + 1));
+                self.pos += 1;
+            }
+        }
         self.repair(RepairKind::UnquotedKey, Span::new(start, start + raw.len()));
         if raw.contains(['.', '!', '?', ';', '(', ')']) && raw.contains(' ') {
             // Reads like a sentence, not a key: likely prose caught between braces.
@@ -1110,15 +1217,34 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let b = rest[0];
         if b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.') {
             if let Some(node) = self.number(slot) {
+                self.skip_stray_closing_quote(slot);
                 return node;
             }
         } else if b.is_ascii_alphabetic() {
             if let Some(node) = self.literal() {
+                self.skip_stray_closing_quote(slot);
                 return node;
             }
         }
         self.pos = start;
-        self.bare_string(slot)
+        let node = self.bare_string(slot);
+        self.skip_stray_closing_quote(slot);
+        node
+    }
+
+    /// `abcdef", ` or `12345" }`: at `at`, a `"` that closes a bare value whose opening quote
+    /// is missing, followed by a `,`, a closer or the end. Bounded by `KEY_LOOKAHEAD`.
+    pub(crate) fn stray_quote_closes(&self, at: usize) -> bool {
+        at < self.end && self.bytes[at] == b'"' && token_ends_at(self.bytes, at, self.end)
+    }
+
+    /// After a bare value in a container: the stray quote closing it (see
+    /// [`Self::stray_quote_closes`]) is skipped, its opening quote missing.
+    fn skip_stray_closing_quote(&mut self, slot: Slot) {
+        if slot != Slot::Root && self.stray_quote_closes(self.pos) {
+            self.repair(RepairKind::MissingQuote, Span::new(self.pos, self.pos + 1));
+            self.pos += 1;
+        }
     }
 
     /// `"a" + "b"`: joins the parts into one string.
@@ -1129,12 +1255,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             if i >= self.end || self.bytes[i] != b'+' {
                 return;
             }
-            let i = space::skip_space(self.bytes, i + 1, self.end);
-            if string::opening_quote(&self.bytes[i..self.end]).is_none() {
+            // Comments may stand between the `+` and the next part.
+            let logged = self.repairs.len();
+            self.pos = i + 1;
+            self.skip_trivia();
+            if string::opening_quote(&self.bytes[self.pos..self.end]).is_none() {
+                self.repairs.truncate(logged);
                 self.pos = save;
                 return;
             }
-            self.pos = i;
             let next = self.string(slot);
             self.repair(RepairKind::StringConcatenation, Span::new(save, self.pos));
             if let NodeKind::String(s) = &mut node.kind {
@@ -1221,6 +1350,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 b',' => slot != Slot::Root,
                 b'}' | b']' => true,
                 b'{' | b'[' => self.pos > start,
+                b'"' => {
+                    slot != Slot::Root
+                        && self.pos > start
+                        && (self.stray_quote_closes(self.pos)
+                            // `{"key": value "key2": ..`: the next member, its comma missing.
+                            || (slot == Slot::ObjectValue
+                                && matches!(self.bytes[self.pos - 1], b' ' | b'\t')
+                                && self.quoted_key_at(self.pos)))
+                }
                 b'/' => {
                     // ` // comment` ends the value; `http://` does not.
                     self.bytes.get(self.pos + 1) == Some(&b'/')

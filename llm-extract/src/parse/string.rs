@@ -46,6 +46,18 @@ struct Scan {
     /// A markdown code fence opened inside the string (on its own line, raw newlines after
     /// it) and not closed yet: its code may hold quotes, commas and brackets of its own.
     fence_open: bool,
+    /// Opened with its quote doubled (`""answer""`, `''x''`, as CSV escapes quotes): a
+    /// doubled quote may close it.
+    doubled: bool,
+}
+
+/// Whether the quote at `at` is doubled before a word (`""answer"`, `''Female`): valid
+/// JSON never has a string followed directly by a letter or digit.
+fn doubled_quote(bytes: &[u8], at: usize, end: usize) -> bool {
+    at + 2 < end
+        && matches!(bytes[at], b'"' | b'\'')
+        && bytes[at + 1] == bytes[at]
+        && (bytes[at + 2].is_ascii_alphanumeric() || bytes[at + 2] >= 0x80)
 }
 
 /// The bytes that stop the fast scan of a string: its closing quote's first byte, a backslash,
@@ -125,9 +137,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// The opening quote at `self.pos`, logged if it is not `"`.
     fn open_string(&mut self, slot: Slot) -> Scan {
         let open = self.pos;
-        let (quote, open_len) =
+        let (quote, mut open_len) =
             opening_quote(&self.bytes[self.pos..self.end]).expect("caller saw a quote");
-        if quote != Quote::Double {
+        let doubled = doubled_quote(self.bytes, open, self.end);
+        if doubled {
+            open_len += 1;
+        }
+        if quote != Quote::Double || doubled {
             self.repair(
                 RepairKind::NonStandardQuotes,
                 Span::new(open, open + open_len),
@@ -149,6 +165,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             owned: None,
             rejected: None,
             fence_open: false,
+            doubled,
         }
     }
 
@@ -182,7 +199,17 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             self.repair(RepairKind::ControlCharacter, Span::new(i, i + 1));
             scan.i += 1;
         } else if let Some(closer_len) = closing_quote(scan.quote, &self.bytes[i..self.end]) {
-            let closes = self.closes_here(i + closer_len, scan.slot);
+            let after = i + 2 * closer_len;
+            if scan.doubled
+                && !open_code
+                && after <= self.end
+                && self.bytes[i + closer_len] == self.bytes[i]
+                && self.closes_here(after, scan.slot)
+            {
+                return Some(self.string_ends(scan, i, after));
+            }
+            let closes = self.closes_here(i + closer_len, scan.slot)
+                || (scan.rejected.is_none() && self.bare_item_follows(scan, i, closer_len));
             if closes && !open_code {
                 return Some(self.string_ends(scan, i, i + closer_len));
             }
@@ -281,10 +308,22 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// the content ends with the closers of the containers around it, they were theirs
     /// (`{"a": "hello}`). Otherwise the string was cut off.
     fn string_ran_out(&mut self, mut scan: Scan) -> Scanned<'a> {
-        let passed_a_quote = scan.rejected.is_some();
+        let mut passed_a_quote = scan.rejected.is_some();
         if let Some(r) = scan.rejected.take() {
             let rest = &self.bytes[r.at..self.end];
-            if self.backtrack_budget >= rest.len() && memchr::memchr2(b'}', b']', rest).is_some() {
+            // `{"key": "lorem "sic" tamet.}`: no member follows the quotes passed over, and the
+            // content ends with the closers of its containers: they were theirs, the quotes
+            // the text's.
+            let closers_end = self
+                .closers_at_end(scan.segment_start.max(r.at), scan.slot)
+                .filter(|&at| {
+                    scan.in_value && memchr::memchr(b':', &self.bytes[r.at..at]).is_none()
+                });
+            if closers_end.is_some() {
+                passed_a_quote = false;
+            } else if self.backtrack_budget >= rest.len()
+                && memchr::memchr2(b'}', b']', rest).is_some()
+            {
                 self.backtrack_budget -= rest.len();
                 self.repairs.truncate(r.repairs_len);
                 let text = match (scan.owned, r.owned_len) {
@@ -457,8 +496,10 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 b',' => {
                     let j = space::skip_space(self.bytes, i + 1, self.end);
                     j >= self.end
-                        || matches!(self.bytes[j], b'}' | b'/' | b'#')
+                        // `"v", ["x"] }`: a value where a key belongs follows.
+                        || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
                         || self.looks_like_key(j)
+                        || self.key_missing_opening_quote(j)
                         || self.object_starts(j)
                         || self.words_then_key(j)
                 }
@@ -483,18 +524,86 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
     }
 
+    /// `["a" "b" "c" 1` and `["value1" value2", "value3"]`: in an array, whether the quote at
+    /// `at` ends its string because, after a space, the next item follows with its comma
+    /// missing: a number or literal, or a word closed by a stray quote (its opening quote
+    /// missing, see `Parser::stray_quote_closes`). Only for the first quote of the string
+    /// that did not end it otherwise, and only after content that does not end in a space:
+    /// `"say "hi" now"` keeps its inner quotes. Bounded by `KEY_LOOKAHEAD`.
+    fn bare_item_follows(&self, scan: &Scan, at: usize, closer_len: usize) -> bool {
+        if scan.slot != Slot::ArrayValue
+            || at == scan.content_start
+            || matches!(self.bytes[at - 1], b' ' | b'\t' | b'\n' | b'\r')
+        {
+            return false;
+        }
+        let after = at + closer_len;
+        let limit = (after + KEY_LOOKAHEAD).min(self.end);
+        let start = space::skip_space(self.bytes, after, limit);
+        if start == after || start >= limit {
+            return false;
+        }
+        let len = self.bytes[start..limit]
+            .iter()
+            .take_while(|&&b| {
+                !b.is_ascii_whitespace()
+                    && !matches!(
+                        b,
+                        b'"' | b'\'' | b'`' | b',' | b'{' | b'}' | b'[' | b']' | b':'
+                    )
+            })
+            .count();
+        let end = start + len;
+        if len == 0 || end >= limit && end < self.end {
+            return false;
+        }
+        if self.stray_quote_closes(end) {
+            return true;
+        }
+        // `"consectetur" comment]`: a bare word, then the array's comma or closer.
+        let next = space::skip_space(self.bytes, end, limit);
+        if next < limit && matches!(self.bytes[next], b',' | b']') {
+            return true;
+        }
+        let word = &self.bytes[start..end];
+        let scalar = word[0].is_ascii_digit()
+            || (word.len() > 1
+                && matches!(word[0], b'-' | b'+' | b'.')
+                && word[1].is_ascii_digit())
+            || matches!(
+                word,
+                b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+            );
+        scalar
+            && word
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'_'))
+            && super::token_ends_at(self.bytes, end, self.end)
+    }
+
     /// Whether a `#` comment at `at` (after a space) runs to the end of its line and a `,` or a
-    /// closer follows: `"fast" # was {"mode": "safe"}` then `, "threads": 8`.
+    /// closer follows: `"fast" # was {"mode": "safe"}` then `, "threads": 8`; or, on the
+    /// line, the comment holds a closer it did not open followed by a `,`, a closer or the
+    /// end, where a comment that would swallow the closers of what is open ends
+    /// (`"v" # note }, "k": 1}`, see `Parser::comment_closer`).
     fn comment_then_separator(&self, at: usize) -> bool {
         if at == 0 || !matches!(self.bytes[at - 1], b' ' | b'\t') {
             return false;
         }
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
-        let Some(line_end) = memchr::memchr(b'\n', &self.bytes[at..limit]) else {
+        let line_end = memchr::memchr(b'\n', &self.bytes[at..limit]).map(|n| at + n);
+        let separator = |i: usize| i < limit && matches!(self.bytes[i], b',' | b'}' | b']');
+        if let Some(line_end) = line_end {
+            if separator(space::skip_space(self.bytes, line_end, limit)) {
+                return true;
+            }
+        }
+        let line = &self.bytes[at..line_end.unwrap_or(limit)];
+        let Some(closer) = super::first_unopened_closer(line) else {
             return false;
         };
-        let next = space::skip_space(self.bytes, at + line_end, limit);
-        next < limit && matches!(self.bytes[next], b',' | b'}' | b']')
+        let next = space::skip_space(self.bytes, at + closer + 1, limit);
+        next >= self.end || separator(next)
     }
 
     /// Whether a few stray words (`and`, `TODO`, `REMEMBER:`, `etc.`) and then a quoted key
@@ -640,6 +749,21 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         self.key_at(at, Cut::Allowed)
     }
 
+    /// `b":` at `at`, as after `"foo",b":"bar"`: a key whose opening quote is missing.
+    fn key_missing_opening_quote(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let word = self.bytes[at..limit]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+            .count();
+        let quote = at + word;
+        word > 0
+            && quote < limit
+            && self.bytes[quote] == b'"'
+            && space::skip_space(self.bytes, quote + 1, limit) < limit
+            && self.bytes[space::skip_space(self.bytes, quote + 1, limit)] == b':'
+    }
+
     /// Whether a quoted key written whole (closing quote and `:`) starts at `at`.
     pub(crate) fn quoted_key_at(&self, at: usize) -> bool {
         at < self.end
@@ -658,8 +782,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     fn key_at(&self, at: usize, cut: Cut) -> bool {
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
         let mut i = at;
+        let doubled = doubled_quote(self.bytes, at, limit);
         if let Some((quote, len)) = opening_quote(&self.bytes[at..self.end]) {
-            i += len;
+            i += len + usize::from(doubled);
             if quote == Quote::Double {
                 // The usual case, found with memchr: the closing quote of a plain key.
                 loop {
@@ -706,6 +831,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             if i == start {
                 return false;
             }
+            // `https://`: a URL, not a key.
+            if self.bytes[i..self.end].starts_with(b"://") {
+                return false;
+            }
+        }
+        if doubled && i < limit && self.bytes[i] == self.bytes[at] {
+            i += 1;
         }
         while i < limit && matches!(self.bytes[i], b' ' | b'\t') {
             i += 1;

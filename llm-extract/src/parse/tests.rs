@@ -627,6 +627,335 @@ fn a_quote_before_a_closer_ends_a_value_only_where_structure_follows() {
     }
 }
 
+/// Rows of (input, expected value, the repairs reported, in order).
+fn assert_rows(rows: &[(&str, Value, &[RepairKind])]) {
+    for (input, expected, kinds) in rows {
+        let (got, repairs, _) = value(input);
+        assert_eq!(&got, expected, "{input}");
+        assert_eq!(&repairs, kinds, "{input}");
+    }
+}
+
+#[test]
+fn a_line_comment_ends_at_a_closer_when_the_rest_could_not_close_what_is_open() {
+    assert_rows(&[
+        (
+            r#"{ "key": { "key2": "value2" // comment }, "key3": "value3" }"#,
+            json!({"key": {"key2": "value2"}, "key3": "value3"}),
+            &[Comment],
+        ),
+        (
+            r#"{ "key": { "key2": "value2" # comment }, "key3": "value3" }"#,
+            json!({"key": {"key2": "value2"}, "key3": "value3"}),
+            &[Comment],
+        ),
+        (
+            r#"{"a": [1, 2 // note ], "c": 2}"#,
+            json!({"a": [1, 2], "c": 2}),
+            &[Comment],
+        ),
+        (
+            r#"{"a": [{"x": 1 # note }], "c": [3]}"#,
+            json!({"a": [{"x": 1}], "c": [3]}),
+            &[Comment],
+        ),
+        (r#"[1, [2 // two ], 3]"#, json!([1, [2], 3]), &[Comment]),
+        // The comment's own brackets are its text.
+        (
+            r#"{"a": {"b": 1 // see {x} and [y] }, "c": 2}"#,
+            json!({"a": {"b": 1}, "c": 2}),
+            &[Comment],
+        ),
+        // The next line closes what is open: the comment runs to the end of its line.
+        (
+            "{\"a\": \"x\" // note }, \"b\": 1\n}",
+            json!({"a": "x"}),
+            &[Comment],
+        ),
+        (
+            "{\"a\": 1, // use {x} here\n \"b\": 2}",
+            json!({"a": 1, "b": 2}),
+            &[Comment],
+        ),
+    ]);
+    // Many comments on one line: each line break is searched once.
+    let line = format!("[{}1]", "1, // } ".repeat(1000));
+    assert_eq!(value(&line).0.as_array().map(Vec::len), Some(1001));
+}
+
+#[test]
+fn an_array_item_after_a_string_ends_it_when_its_comma_is_missing() {
+    assert_rows(&[
+        (
+            r#"["a" "b" "c" 1"#,
+            json!(["a", "b", "c", 1]),
+            &[
+                MissingComma,
+                MissingComma,
+                MissingComma,
+                TruncatedLiteral,
+                TruncatedContainer,
+            ],
+        ),
+        (r#"["a" 2]"#, json!(["a", 2]), &[MissingComma]),
+        (
+            r#"["x" true, "y" null]"#,
+            json!(["x", true, "y", null]),
+            &[MissingComma, MissingComma],
+        ),
+        (
+            r#"["value1" value2", "value3"]"#,
+            json!(["value1", "value2", "value3"]),
+            &[MissingComma, UnquotedString, MissingQuote],
+        ),
+        (
+            r#"{"bad": ["Lorem", "consectetur" comment" ], "good": ["elit"]}"#,
+            json!({"bad": ["Lorem", "consectetur", "comment"], "good": ["elit"]}),
+            &[MissingComma, UnquotedString, MissingQuote],
+        ),
+        (
+            r#"[["a" "b" 2], {"k": ["x" y", "z"]}]"#,
+            json!([["a", "b", 2], {"k": ["x", "y", "z"]}]),
+            &[
+                MissingComma,
+                MissingComma,
+                MissingComma,
+                UnquotedString,
+                MissingQuote,
+            ],
+        ),
+        // Inner quotes after a space open a quoted word: they stay text.
+        (
+            r#"["say "hi" now"]"#,
+            json!(["say \"hi\" now"]),
+            &[UnescapedQuote, UnescapedQuote],
+        ),
+        (
+            r#"["He said "yes" 2 times"]"#,
+            json!(["He said \"yes\" 2 times"]),
+            &[UnescapedQuote, UnescapedQuote],
+        ),
+    ]);
+}
+
+#[test]
+fn a_bare_value_closed_by_a_stray_quote_lost_its_opening_quote() {
+    assert_rows(&[
+        (
+            r#"{ "words": abcdef", "numbers": 12345", "words2": ghijkl" }"#,
+            json!({"words": "abcdef", "numbers": 12345, "words2": "ghijkl"}),
+            &[
+                UnquotedString,
+                MissingQuote,
+                MissingQuote,
+                UnquotedString,
+                MissingQuote,
+            ],
+        ),
+        (
+            r#"[a",b"]"#,
+            json!(["a", "b"]),
+            &[UnquotedString, MissingQuote, UnquotedString, MissingQuote],
+        ),
+        (
+            r#"{"a":foo","b":"bar"}"#,
+            json!({"a": "foo", "b": "bar"}),
+            &[UnquotedString, MissingQuote],
+        ),
+        (
+            r#"{"a": hello world", "b": [true" ]}"#,
+            json!({"a": "hello world", "b": [true]}),
+            &[UnquotedString, MissingQuote, MissingQuote],
+        ),
+        // A quote inside a bare value that is followed by more text stays text.
+        (
+            r#"{"a": 5" tall, "b": 1}"#,
+            json!({"a": "5\" tall", "b": 1}),
+            &[UnquotedString],
+        ),
+    ]);
+}
+
+#[test]
+fn a_bare_value_ends_before_the_next_quoted_key() {
+    assert_rows(&[
+        (
+            r#"{"key":value "key2":"value2" }"#,
+            json!({"key": "value", "key2": "value2"}),
+            &[UnquotedString, MissingComma],
+        ),
+        (
+            r#"{"key": value "key2" : "value2" "#,
+            json!({"key": "value", "key2": "value2"}),
+            &[UnquotedString, MissingComma, TruncatedContainer],
+        ),
+        (
+            r#"{"a": {"k": some words "n": 2}, "b": x "c": [1]}"#,
+            json!({"a": {"k": "some words", "n": 2}, "b": "x", "c": [1]}),
+            &[UnquotedString, MissingComma, UnquotedString, MissingComma],
+        ),
+        // Quoted words that are no key stay in the value.
+        (
+            r#"{"a": it is "quoted" here, "b": 1}"#,
+            json!({"a": "it is \"quoted\" here", "b": 1}),
+            &[UnquotedString],
+        ),
+    ]);
+}
+
+#[test]
+fn a_key_missing_a_quote_is_read_up_to_its_colon() {
+    assert_rows(&[
+        (
+            r#"{"key:"value"}"#,
+            json!({"key": "value"}),
+            &[MissingQuote],
+        ),
+        (
+            r#"{"key:value}"#,
+            json!({"key": "value"}),
+            &[MissingQuote, UnquotedString],
+        ),
+        (
+            r#"{"a": {"key:"value"}, "b": [1]}"#,
+            json!({"a": {"key": "value"}, "b": [1]}),
+            &[MissingQuote],
+        ),
+        (
+            r#"{a":"foo","b":"bar"}"#,
+            json!({"a": "foo", "b": "bar"}),
+            &[MissingQuote, UnquotedKey],
+        ),
+        (
+            r#"{"a":"foo",b":"bar"}"#,
+            json!({"a": "foo", "b": "bar"}),
+            &[MissingQuote, UnquotedKey],
+        ),
+        (
+            r#"{"a": 1, first": 2, "n": {second": [3]}}"#,
+            json!({"a": 1, "first": 2, "n": {"second": [3]}}),
+            &[MissingQuote, UnquotedKey, MissingQuote, UnquotedKey],
+        ),
+        (
+            "{a 'b'}",
+            json!({"a": "b"}),
+            &[UnquotedKey, MissingColon, NonStandardQuotes],
+        ),
+        ("{a \"b\"}", json!({"a": "b"}), &[UnquotedKey, MissingColon]),
+        // A key with a colon in it, followed by its own colon, is valid JSON.
+        (r#"{"a:b": 1}"#, json!({"a:b": 1}), &[]),
+        // A string missing its closing quote still ends before the next quoted key.
+        (
+            r#"{"r": "eng, "t": "x"}"#,
+            json!({"r": "eng", "t": "x"}),
+            &[MissingQuote],
+        ),
+    ]);
+}
+
+#[test]
+fn quotes_in_a_value_are_text_when_no_member_follows_them() {
+    assert_rows(&[
+        // A URL is no key: `https:` does not end the string before it.
+        (
+            r#"{ "content": "[LINK]("https://google.com")" }"#,
+            json!({"content": "[LINK](\"https://google.com\")"}),
+            &[UnescapedQuote, UnescapedQuote],
+        ),
+        (
+            r#"{"a": "see "http://x.org/a" now", "b": 1}"#,
+            json!({"a": "see \"http://x.org/a\" now", "b": 1}),
+            &[UnescapedQuote, UnescapedQuote],
+        ),
+        // The content ends with its containers' closers and no member follows the quotes.
+        (
+            r#"{"key": "lorem ipsum ... "sic " tamet. ...}"#,
+            json!({"key": "lorem ipsum ... \"sic \" tamet. ..."}),
+            &[UnescapedQuote, UnescapedQuote, MissingQuote],
+        ),
+        (
+            r#"{"a": ["x "y" z]}"#,
+            json!({"a": ["x \"y\" z"]}),
+            &[UnescapedQuote, UnescapedQuote, MissingQuote],
+        ),
+        (
+            r#"{"o": {"a": "He said "no" then left}}"#,
+            json!({"o": {"a": "He said \"no\" then left"}}),
+            &[UnescapedQuote, UnescapedQuote, MissingQuote],
+        ),
+    ]);
+}
+
+#[test]
+fn doubled_quotes_quote_a_string() {
+    assert_rows(&[
+        (
+            r#"{""answer"":[{""traits"":''Female aged 60+'',""answer1"":""5""}]}"#,
+            json!({"answer": [{"traits": "Female aged 60+", "answer1": "5"}]}),
+            &[NonStandardQuotes; 5],
+        ),
+        (
+            r#"{""a"": ""b c"", ""d"": [""x"", ""y""]}"#,
+            json!({"a": "b c", "d": ["x", "y"]}),
+            &[NonStandardQuotes; 5],
+        ),
+        (
+            r#"{"key": ""value"}"#,
+            json!({"key": "value"}),
+            &[NonStandardQuotes],
+        ),
+        // Empty strings stay empty strings.
+        (r#"["", "", "a"]"#, json!(["", "", "a"]), &[]),
+    ]);
+}
+
+#[test]
+fn string_parts_joined_by_a_plus_may_have_comments_between() {
+    assert_rows(&[
+        (
+            r#""hello" + /*comment*/ " world""#,
+            json!("hello world"),
+            &[Comment, StringConcatenation],
+        ),
+        (
+            "[\"a\" + // c\n \"b\"]",
+            json!(["ab"]),
+            &[Comment, StringConcatenation],
+        ),
+    ]);
+}
+
+#[test]
+fn four_quotes_that_never_close_as_three_are_ordinary_quotes() {
+    assert_rows(&[
+        (
+            r#"[{"lorem": {"ipsum": "sic"}, """" "lorem": {"ipsum": "sic"}]"#,
+            json!([{"lorem": {"ipsum": "sic"}, "": ""}]),
+            &[MissingColon, MissingComma, MissingBracket],
+        ),
+        (
+            r#"["x", """" "a"]"#,
+            json!(["x", "", "", "a"]),
+            &[MissingComma, MissingComma],
+        ),
+        // Cut off inside a triple-quoted string: it stays one.
+        (
+            r#"{"a": """hello"#,
+            json!({"a": "hello"}),
+            &[TripleQuotedString, TruncatedString, TruncatedContainer],
+        ),
+    ]);
+}
+
+#[test]
+fn an_array_where_a_key_belongs_ends_the_string_before_it() {
+    assert_rows(&[(
+        r#"{ "key": ["arrayvalue"], "key3": "value3", ["arrayvalue1"] }"#,
+        json!({"key": ["arrayvalue"], "key3": "value3", "arrayvalue1": null}),
+        &[SkippedText, MissingColon, MissingValue, StrayBracket],
+    )]);
+}
+
 mod builders_agree {
     use super::*;
     use proptest::prelude::*;

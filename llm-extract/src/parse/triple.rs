@@ -21,6 +21,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             _ => return None,
         };
         let open = self.pos;
+        let logged = self.repairs.len();
         let mut out = String::new();
         let mut segment = open + 3;
         let mut i = segment;
@@ -44,6 +45,19 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 i = at + 1;
             }
         };
+        if close.is_none() {
+            // `"""" "lorem": 1`: four quotes or more that never close as three are ordinary
+            // quotes (empty strings). Re-reading them is paid from the backtrack budget.
+            let read = self.end - open;
+            if self.bytes.get(open + 3) == Some(&q)
+                && open + 3 < self.end
+                && self.backtrack_budget >= read
+            {
+                self.backtrack_budget -= read;
+                self.repairs.truncate(logged);
+                return None;
+            }
+        }
         let content_end = close.unwrap_or(self.end).max(segment);
         out.push_str(&self.text[segment..content_end]);
         self.pos = close.map_or(self.end, |c| c + 3);
