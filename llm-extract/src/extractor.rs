@@ -207,7 +207,8 @@ impl Extractor {
 
     /// The best `T` in `text`.
     pub fn from_str<T: Extract>(&self, text: &str) -> Result<T, Error> {
-        self.extract(text).map(|e| e.value)
+        // The report is dropped: its repairs need no paths or positions.
+        self.extract_with(text, RepairPaths::Skip).map(|e| e.value)
     }
 
     /// The best `T` in `text`, with the report of repairs and coercions.

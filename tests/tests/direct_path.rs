@@ -331,6 +331,13 @@ fn same<T: Extract + Debug>(text: &str, max_depth: usize) -> bool {
         }
         _ => panic!("the paths disagree on {text}:\ndirect: {direct:?}\nfull: {full:?}"),
     }
+    // `from_str` skips what only the report shows: the same value or error.
+    let value = Extractor::new().max_depth(max_depth).from_str::<T>(text);
+    match (&value, &direct) {
+        (Ok(v), Ok(e)) => assert_eq!(format!("{v:?}"), format!("{:?}", e.value), "{text}"),
+        (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{text}"),
+        _ => panic!("from_str and extract disagree on {text}"),
+    }
     llm_extract::__internal::read_direct::<T>(text, max_depth).is_some()
 }
 
