@@ -237,7 +237,7 @@ impl Extractor {
 
     /// The span of the one JSON object or array that is all of `text` but spaces, when it
     /// could be (what the fast paths read), within `max_payload`.
-    fn whole_span(&self, text: &str) -> Option<Span> {
+    pub(crate) fn whole_span(&self, text: &str) -> Option<Span> {
         let trimmed = text.trim_start();
         if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
             return None;
@@ -262,16 +262,9 @@ impl Extractor {
         }
         let span = self.whole_span(text)?;
         let (value, span) = crate::coerce::read_direct::<T>(text, span, self.settings.max_depth)?;
-        let report = Report {
-            repairs: Vec::new(),
-            coercions: Vec::new(),
-            score: 0,
-            complete: true,
-            span,
-        };
         Some(Extracted {
             value,
-            report,
+            report: Report::new(Vec::new(), Vec::new(), true, span),
             thoughts: Vec::new(),
         })
     }
@@ -304,17 +297,9 @@ impl Extractor {
         if !issues.is_empty() {
             return None;
         }
-        let score = coercions.iter().map(|c| c.cost).sum();
-        let report = Report {
-            repairs: Vec::new(),
-            coercions,
-            score,
-            complete: true,
-            span: parsed.node.span,
-        };
         Some(Extracted {
             value,
-            report,
+            report: Report::new(Vec::new(), coercions, true, parsed.node.span),
             thoughts: Vec::new(),
         })
     }

@@ -151,6 +151,49 @@ pub(crate) fn quote_stops(quote: Quote) -> (u8, u8, u8) {
     }
 }
 
+/// The character a strict JSON escape at `i` in `bytes` (its backslash) stands for, and the
+/// escape's length: `\n`, `\u00e9`, a surrogate pair `\ud83d\ude00`. `None` for anything
+/// JSON does not allow: an unknown escape, a lone surrogate, a cut-off escape. (The parser
+/// repairs those, `parse/string.rs`; the readers of strict JSON give up on them.)
+pub(crate) fn strict_escape(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+    let c = match *bytes.get(i + 1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let high = hex4(bytes, i + 2)?;
+            if let Some(c) = char::from_u32(high) {
+                return Some((c, 6));
+            }
+            // A surrogate: only a high one followed by a low one makes a character.
+            if !(0xD800..0xDC00).contains(&high) || bytes.get(i + 6..i + 8)? != b"\\u" {
+                return None;
+            }
+            let low = hex4(bytes, i + 8)?;
+            if !(0xDC00..0xE000).contains(&low) {
+                return None;
+            }
+            let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+            return Some((c, 12));
+        }
+        _ => return None,
+    };
+    Some((c, 2))
+}
+
+/// The four hex digits at `i` as a number.
+fn hex4(bytes: &[u8], i: usize) -> Option<u32> {
+    bytes.get(i..i + 4)?.iter().try_fold(0u32, |n, b| {
+        let d = (*b as char).to_digit(16)?;
+        Some(n * 16 + d)
+    })
+}
+
 /// A comment, by how it ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Comment {

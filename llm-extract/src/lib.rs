@@ -64,14 +64,11 @@ pub mod __internal {
     /// candidate the direct path reads (`None` where the entry points would read every
     /// candidate on the full path), so tests can tell which path gave a result.
     pub fn read_direct<T: crate::Extract>(text: &str, max_depth: usize) -> Option<T> {
-        let trimmed = text.trim_start();
-        let start = text.len() - trimmed.len();
-        let span = crate::Span::new(start, start + trimmed.trim_end().len());
-        if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let extractor = crate::Extractor::new();
+        if let Some(span) = extractor.whole_span(text) {
             return crate::coerce::read_direct::<T>(text, span, max_depth).map(|(value, _)| value);
         }
-        let settings = crate::settings::Settings::default();
-        crate::locate::locate(text, &settings)
+        crate::locate::locate(text, &extractor.settings)
             .candidates
             .iter()
             .filter(|c| c.form == crate::locate::Form::Value)

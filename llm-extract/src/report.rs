@@ -324,6 +324,25 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of a value read from `span` with these repairs and coercions; its score is
+    /// the sum of their costs.
+    pub(crate) fn new(
+        repairs: Vec<Repair>,
+        coercions: Vec<Coercion>,
+        complete: bool,
+        span: Span,
+    ) -> Report {
+        let score = repairs.iter().map(|r| r.cost).sum::<u32>()
+            + coercions.iter().map(|c| c.cost).sum::<u32>();
+        Report {
+            repairs,
+            coercions,
+            score,
+            complete,
+            span,
+        }
+    }
+
     /// Whether nothing had to be repaired or coerced.
     pub fn is_clean(&self) -> bool {
         self.repairs.is_empty() && self.coercions.is_empty()

@@ -616,21 +616,10 @@ fn direct<T: Extract>(
     let (value, span) = crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
     let mut repairs = Vec::new();
     frame_repairs(text, candidate, span.end, &mut repairs);
-    let score = repairs.iter().map(|r| r.cost).sum();
-    let repairs = match paths {
-        RepairPaths::Record => with_positions(text, repairs),
-        RepairPaths::Skip => repairs,
-    };
-    let report = Report {
-        complete: true,
-        span,
-        repairs,
-        coercions: Vec::new(),
-        score,
-    };
+    let repairs = positioned(text, repairs, paths);
     Some(Extracted {
         value,
-        report,
+        report: Report::new(repairs, Vec::new(), true, span),
         thoughts: Vec::new(),
     })
 }
@@ -648,22 +637,11 @@ pub(crate) fn read<T: Extract>(
     let (coercions, issues) = cx.into_parts();
     match result {
         Ok(value) if issues.is_empty() => {
-            let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>()
-                + coercions.iter().map(|c| c.cost).sum::<u32>();
-            let repairs = match paths {
-                RepairPaths::Record => with_positions(text, parsed.repairs),
-                RepairPaths::Skip => parsed.repairs,
-            };
-            let report = Report {
-                complete: parsed.node.is_complete_deep(),
-                span: parsed.node.span,
-                repairs,
-                coercions,
-                score,
-            };
+            let complete = parsed.node.is_complete_deep();
+            let repairs = positioned(text, parsed.repairs, paths);
             Ok(Extracted {
                 value,
-                report,
+                report: Report::new(repairs, coercions, complete, parsed.node.span),
                 thoughts: Vec::new(),
             })
         }
@@ -673,6 +651,14 @@ pub(crate) fn read<T: Extract>(
             Err(Unread { issues, matched })
         }
         Err(Failed) => Err(Unread { issues, matched }),
+    }
+}
+
+/// The repairs with their `line:column` when `paths` asks for what only a report shows.
+fn positioned(text: &str, repairs: Vec<Repair>, paths: RepairPaths) -> Vec<Repair> {
+    match paths {
+        RepairPaths::Record => with_positions(text, repairs),
+        RepairPaths::Skip => repairs,
     }
 }
 

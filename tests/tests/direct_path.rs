@@ -435,3 +435,70 @@ fn edge_documents_read_the_same_on_both_paths() {
         same::<Vec<Option<String>>>(text, 128);
     }
 }
+
+/// A type whose fields the documents of others sometimes have: everything optional, so many
+/// of their values fit it, some directly and some only with leniency.
+#[derive(Extract, Debug)]
+#[allow(dead_code)] // compared through Debug
+struct Loose {
+    city: Option<String>,
+    country: Option<String>,
+    population: Option<u64>,
+    name: Option<String>,
+    key: Option<Value>,
+    a: Option<f64>,
+    b: Option<String>,
+    items: Option<Vec<Value>>,
+}
+
+/// Material nobody here wrote: every input of the damage corpus and of the two peer
+/// libraries' suites, the documents those suites expect (valid JSON written by others), and
+/// every prefix of some of them (split at every byte, fenced and bare).
+#[test]
+fn documents_written_elsewhere_read_the_same_on_both_paths() {
+    let damage: Vec<Value> =
+        serde_json::from_str(include_str!("../fixtures/damage/cases.json")).unwrap();
+    let json_repair: Vec<Value> =
+        serde_json::from_str(include_str!("../fixtures/peers/json_repair.json")).unwrap();
+    let jsonrepair: Vec<Value> =
+        serde_json::from_str(include_str!("../fixtures/peers/jsonrepair.json")).unwrap();
+    let mut texts: Vec<String> = Vec::new();
+    for case in damage.iter().chain(&json_repair).chain(&jsonrepair) {
+        if let Some(input) = case["input"].as_str() {
+            texts.push(input.to_string());
+        }
+        for key in ["intended", "expected"] {
+            if let Some(v) = case.get(key).filter(|v| v.is_object() || v.is_array()) {
+                texts.push(v.to_string());
+                texts.push(format!(
+                    "```json\n{}\n```",
+                    serde_json::to_string_pretty(v).unwrap()
+                ));
+            }
+        }
+    }
+    let mut direct = 0;
+    for text in &texts {
+        same::<Value>(text, 128);
+        same::<BTreeMap<String, Value>>(text, 128);
+        direct += usize::from(same::<Loose>(text, 128));
+    }
+    // Every prefix of the first documents that the direct path reads whole.
+    let whole: Vec<&String> = texts
+        .iter()
+        .filter(|t| llm_extract::__internal::read_direct::<Value>(t, 128).is_some())
+        .take(12)
+        .collect();
+    assert_eq!(whole.len(), 12);
+    for text in whole {
+        for cut in (0..=text.len()).filter(|i| text.is_char_boundary(*i)) {
+            same::<Value>(&text[..cut], 128);
+            same::<Loose>(&text[..cut], 128);
+        }
+    }
+    assert!(
+        direct > 50,
+        "the direct path read {direct} of {} as Loose",
+        texts.len()
+    );
+}

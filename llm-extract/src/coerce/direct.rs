@@ -71,13 +71,10 @@ pub(crate) const DIRECT_DEPTH: usize = 128;
 #[derive(Debug)]
 pub struct Direct<'a> {
     text: &'a str,
-    bytes: &'a [u8],
     pos: usize,
     /// Containers open around the cursor.
     depth: usize,
-    /// The smaller of the extractor's depth limit and [`DIRECT_DEPTH`].
-    max_depth: usize,
-    /// The extractor's own depth limit, for the parts read through a tree.
+    /// The extractor's depth limit (the direct path itself stops at [`DIRECT_DEPTH`]).
     limit: usize,
     /// What `from_node` records into for the parts read through a tree; anything recorded
     /// means the direct path gives up.
@@ -89,13 +86,16 @@ impl<'a> Direct<'a> {
     pub(crate) fn new(text: &'a str, span: Span, max_depth: usize) -> Direct<'a> {
         Direct {
             text,
-            bytes: text.as_bytes(),
             pos: span.start,
             depth: 0,
-            max_depth: max_depth.min(DIRECT_DEPTH),
             limit: max_depth,
             cx: Context::reading(text, span),
         }
+    }
+
+    #[inline]
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
     }
 
     /// Where the cursor is: the byte offset after the last token read.
@@ -147,7 +147,7 @@ impl<'a> Direct<'a> {
 
     #[inline]
     fn skip_space(&mut self) {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes().get(self.pos) {
             self.pos += 1;
         }
     }
@@ -157,7 +157,7 @@ impl<'a> Direct<'a> {
     #[inline]
     pub fn peek(&mut self) -> Option<u8> {
         self.skip_space();
-        self.bytes.get(self.pos).copied()
+        self.bytes().get(self.pos).copied()
     }
 
     #[inline]
@@ -175,7 +175,7 @@ impl<'a> Direct<'a> {
     #[inline]
     fn enter(&mut self) -> Option<()> {
         self.depth += 1;
-        (self.depth <= self.max_depth && crate::deep::stack_left()).then_some(())
+        (self.depth <= self.limit.min(DIRECT_DEPTH) && crate::deep::stack_left()).then_some(())
     }
 
     /// Reads an object, calling `member` with each key; `member` reads the value. An object
@@ -241,11 +241,11 @@ impl<'a> Direct<'a> {
         }
         let start = self.pos;
         let body = start + 1;
-        let len = self.bytes[body..]
+        let len = self.bytes()[body..]
             .iter()
             .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         let i = body + len;
-        match self.bytes[i] {
+        match self.bytes()[i] {
             b'"' => {
                 self.pos = i + 1;
                 Some((Cow::Borrowed(&self.text[body..i]), Span::new(start, i + 1)))
@@ -262,7 +262,7 @@ impl<'a> Direct<'a> {
         let mut i = first;
         let mut run = first;
         loop {
-            match *self.bytes.get(i)? {
+            match *self.bytes().get(i)? {
                 b'"' => {
                     out.push_str(&self.text[run..i]);
                     self.pos = i + 1;
@@ -270,7 +270,7 @@ impl<'a> Direct<'a> {
                 }
                 b'\\' => {
                     out.push_str(&self.text[run..i]);
-                    let (c, len) = self.escape(i)?;
+                    let (c, len) = crate::lex::strict_escape(self.bytes(), i)?;
                     out.push(c);
                     i += len;
                     run = i;
@@ -279,46 +279,6 @@ impl<'a> Direct<'a> {
                 _ => i += 1,
             }
         }
-    }
-
-    /// The character an escape at `i` stands for, and the escape's length.
-    fn escape(&self, i: usize) -> Option<(char, usize)> {
-        let c = match *self.bytes.get(i + 1)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let high = self.hex4(i + 2)?;
-                if let Some(c) = char::from_u32(high) {
-                    return Some((c, 6));
-                }
-                // A surrogate: only a high one followed by a low one makes a character.
-                if !(0xD800..0xDC00).contains(&high) || self.bytes.get(i + 6..i + 8)? != b"\\u" {
-                    return None;
-                }
-                let low = self.hex4(i + 8)?;
-                if !(0xDC00..0xE000).contains(&low) {
-                    return None;
-                }
-                let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
-                return Some((c, 12));
-            }
-            _ => return None,
-        };
-        Some((c, 2))
-    }
-
-    fn hex4(&self, i: usize) -> Option<u32> {
-        let digits = self.bytes.get(i..i + 4)?;
-        digits.iter().try_fold(0u32, |n, b| {
-            let d = (*b as char).to_digit(16)?;
-            Some(n * 16 + d)
-        })
     }
 
     /// Reads a scalar token (string, number, `true`, `false`, `null`) as a [`Node`], exactly
@@ -343,7 +303,7 @@ impl<'a> Direct<'a> {
 
     #[inline]
     fn word<T>(&mut self, word: &[u8], kind: T) -> Option<T> {
-        if self.bytes.get(self.pos..self.pos + word.len())? != word {
+        if self.bytes().get(self.pos..self.pos + word.len())? != word {
             return None;
         }
         self.pos += word.len();
@@ -354,7 +314,7 @@ impl<'a> Direct<'a> {
     /// A token must be followed by a delimiter: `truex` or `12ab` is not JSON.
     #[inline]
     fn delimited(&self) -> Option<()> {
-        match self.bytes.get(self.pos) {
+        match self.bytes().get(self.pos) {
             None | Some(b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t') => Some(()),
             _ => None,
         }
@@ -363,17 +323,17 @@ impl<'a> Direct<'a> {
     /// The number token at the cursor, as the parser reads it.
     fn number_token(&mut self) -> Option<crate::node::Number> {
         let start = self.pos;
-        let negative = self.bytes[start] == b'-';
+        let negative = self.bytes()[start] == b'-';
         let int_start = start + usize::from(negative);
         let mut i = int_start;
-        match self.bytes.get(i)? {
+        match self.bytes().get(i)? {
             b'0' => i += 1,
             b'1'..=b'9' => i = self.digits(i),
             _ => return None,
         }
         let int_end = i;
         let mut integer = true;
-        if self.bytes.get(i) == Some(&b'.') {
+        if self.bytes().get(i) == Some(&b'.') {
             let end = self.digits(i + 1);
             if end == i + 1 {
                 return None;
@@ -381,9 +341,9 @@ impl<'a> Direct<'a> {
             i = end;
             integer = false;
         }
-        if let Some(b'e' | b'E') = self.bytes.get(i) {
+        if let Some(b'e' | b'E') = self.bytes().get(i) {
             i += 1;
-            if let Some(b'+' | b'-') = self.bytes.get(i) {
+            if let Some(b'+' | b'-') = self.bytes().get(i) {
                 i += 1;
             }
             let end = self.digits(i);
@@ -404,7 +364,7 @@ impl<'a> Direct<'a> {
 
     #[inline]
     fn digits(&self, mut i: usize) -> usize {
-        while let Some(b'0'..=b'9') = self.bytes.get(i) {
+        while let Some(b'0'..=b'9') = self.bytes().get(i) {
             i += 1;
         }
         i

@@ -680,6 +680,27 @@ fn direct_items<T: Extract, C: FromIterator<T>>(r: &mut Direct<'_>) -> Option<C>
     Some(out.into_iter().collect())
 }
 
+/// [`map`] on the direct path: every entry of an object put into `out` (`insert` says whether
+/// it replaced one), or `None` when a key is not a `K` or repeats. Anything but an object is
+/// read through a tree with the map's own `from_node`.
+fn direct_map<K: MapKey, V: Extract, M>(
+    r: &mut Direct<'_>,
+    from_node: fn(&Node<'_>, &mut Context) -> Result<M, Failed>,
+    mut out: M,
+    insert: fn(&mut M, K, V) -> bool,
+) -> Option<M> {
+    if r.peek()? != b'{' {
+        return r.by_node(from_node);
+    }
+    r.object(|r, key| {
+        let key = K::from_key(&key)?;
+        let value = V::read_direct(r)?;
+        // A repeated key is recorded on the full path.
+        (!insert(&mut out, key, value)).then_some(())
+    })?;
+    Some(out)
+}
+
 /// Reads an object into any map: every entry, later duplicates replacing earlier ones
 /// (recorded), every key and value issue collected. In lenient mode a string holding a JSON
 /// object is decoded first, and the last entry of an object cut off by the end of the reply
@@ -745,17 +766,9 @@ impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for Ha
     }
 
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
-        if r.peek()? != b'{' {
-            return r.by_node(Self::from_node);
-        }
-        let mut out = HashMap::default();
-        r.object(|r, key| {
-            let key = K::from_key(&key)?;
-            let value = V::read_direct(r)?;
-            // A repeated key is recorded on the full path.
-            out.insert(key, value).is_none().then_some(())
-        })?;
-        Some(out)
+        direct_map(r, Self::from_node, HashMap::default(), |m, k, v| {
+            m.insert(k, v).is_some()
+        })
     }
 }
 
@@ -767,17 +780,9 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
     }
 
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
-        if r.peek()? != b'{' {
-            return r.by_node(Self::from_node);
-        }
-        let mut out = BTreeMap::new();
-        r.object(|r, key| {
-            let key = K::from_key(&key)?;
-            let value = V::read_direct(r)?;
-            // A repeated key is recorded on the full path.
-            out.insert(key, value).is_none().then_some(())
-        })?;
-        Some(out)
+        direct_map(r, Self::from_node, BTreeMap::new(), |m, k, v| {
+            m.insert(k, v).is_some()
+        })
     }
 }
 

@@ -109,6 +109,7 @@ fn transfer(target: &mut Node<'static>, source: &Node<'_>, map: &dyn Fn(Span) ->
 /// map to its backslash.
 fn decode(literal: &str) -> Option<(String, Vec<usize>)> {
     let content = literal.strip_prefix('"')?.strip_suffix('"')?;
+    let bytes = literal.as_bytes();
     let mut out = String::with_capacity(content.len());
     let mut offsets = Vec::with_capacity(content.len() + 1);
     let mut chars = content.char_indices();
@@ -117,46 +118,18 @@ fn decode(literal: &str) -> Option<(String, Vec<usize>)> {
         let decoded = if c != '\\' {
             c
         } else {
-            match chars.next()?.1 {
-                '"' => '"',
-                '\\' => '\\',
-                '/' => '/',
-                'b' => '\u{8}',
-                'f' => '\u{c}',
-                'n' => '\n',
-                'r' => '\r',
-                't' => '\t',
-                'u' => {
-                    let unit = hex4(&mut chars)?;
-                    if (0xD800..0xDC00).contains(&unit) {
-                        // A surrogate pair: `\uD83D\uDE00`.
-                        if chars.next()?.1 != '\\' || chars.next()?.1 != 'u' {
-                            return None;
-                        }
-                        let low = hex4(&mut chars)?;
-                        char::from_u32(
-                            0x10000 + ((unit - 0xD800) << 10) + (low.checked_sub(0xDC00)?),
-                        )?
-                    } else {
-                        char::from_u32(unit)?
-                    }
-                }
-                _ => return None,
+            let (decoded, len) = crate::lex::strict_escape(bytes, at)?;
+            // An escape is ASCII: as many chars as bytes; the backslash is read.
+            for _ in 1..len {
+                chars.next()?;
             }
+            decoded
         };
         out.push(decoded);
         offsets.extend(std::iter::repeat_n(at, decoded.len_utf8()));
     }
     offsets.push(literal.len() - 1);
     Some((out, offsets))
-}
-
-fn hex4(chars: &mut impl Iterator<Item = (usize, char)>) -> Option<u32> {
-    let mut unit = 0;
-    for _ in 0..4 {
-        unit = unit * 16 + chars.next()?.1.to_digit(16)?;
-    }
-    Some(unit)
 }
 
 #[cfg(test)]
