@@ -56,6 +56,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         const _: () = {
             #[automatically_derived]
             impl #impl_g #rt::Extract for #ident #ty_g #where_clause {
+                type Partial = #rt::NoPartial;
                 fn from_node(
                     __node: &#rt::Node<'_>,
                     __cx: &mut #rt::Context,
@@ -116,6 +117,7 @@ pub fn fallback(input: &syn::DeriveInput, krate: &syn::Path) -> TokenStream {
         const _: () = {
             #[automatically_derived]
             impl #impl_g #rt::Extract for #ident #ty_g #where_clause {
+                type Partial = #rt::NoPartial;
                 fn from_node(
                     _: &#rt::Node<'_>,
                     _: &mut #rt::Context,

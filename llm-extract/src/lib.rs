@@ -24,6 +24,7 @@ mod schema;
 mod select;
 mod settings;
 mod span;
+pub mod stream;
 pub mod tool;
 pub mod validate;
 
@@ -46,6 +47,7 @@ pub mod __private {
         as_container, Context, Direct, Extract, Failed, MapKey, Mode, Node, VariantNames,
     };
     pub use crate::path::Segment;
+    pub use crate::stream::NoPartial;
     #[cfg(feature = "schema")]
     pub use crate::schema::private as schema;
     pub use crate::validate;
@@ -99,6 +101,7 @@ pub use crate::retry::{feedback, retry, retry_async, Attempt, Retry, RetryError}
 pub use crate::schema::{json_schema, json_schema_strict, prompt_format};
 pub use crate::settings::{Completeness, TieBreak};
 pub use crate::span::{Position, Span};
+pub use crate::stream::{extract_partial, Salvaged, Stream};
 /// The schemars trait the derive implements, so `fn ask<T: Extract + JsonSchema>` needs no
 /// extra dependency.
 #[cfg(feature = "schema")]

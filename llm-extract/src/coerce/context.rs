@@ -397,6 +397,14 @@ pub(crate) fn describe(node: &Node<'_>) -> String {
 /// assert_eq!(s, Score { value: 42 });
 /// ```
 pub trait Extract: Sized {
+    /// What a [`Stream`](crate::Stream) shows of this type while the reply arrives (see
+    /// [`crate::stream`]). `#[derive(Extract)]` generates a partial twin (`FooPartial`, every
+    /// field optional); the crate's types use [`PartialString`](crate::stream::PartialString),
+    /// [`PartialList`](crate::stream::PartialList), `Self` for numbers and bools (shown once
+    /// complete), and so on. A hand-written impl that does not stream names
+    /// [`NoPartial`](crate::stream::NoPartial).
+    type Partial: crate::stream::PartialValue;
+
     /// Builds a value from `node`, recording coercions and issues in `cx`.
     ///
     /// Returns `Err(Failed)` when no value can be built; the reasons are then in `cx`.

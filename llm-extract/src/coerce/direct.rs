@@ -44,6 +44,7 @@ pub(crate) const DIRECT_DEPTH: usize = 128;
 /// struct Point(f64, f64);
 ///
 /// impl Extract for Point {
+///     type Partial = llm_extract::stream::NoPartial;
 ///     fn from_node(
 ///         node: &llm_extract::coerce::Node<'_>,
 ///         cx: &mut llm_extract::coerce::Context,

@@ -97,6 +97,8 @@ where
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Extract for $t {
+    type Partial = $t;
+
             fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
                 integer::<$t>(node, cx, stringify!($t))
             }
@@ -131,6 +133,8 @@ fn float(node: &Node<'_>, cx: &mut Context) -> Result<f64, Failed> {
 }
 
 impl Extract for f64 {
+    type Partial = f64;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         float(node, cx)
     }
@@ -145,6 +149,8 @@ impl Extract for f64 {
 }
 
 impl Extract for f32 {
+    type Partial = f32;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         float(node, cx).map(|f| f as f32)
     }
@@ -156,6 +162,8 @@ impl Extract for f32 {
 }
 
 impl Extract for bool {
+    type Partial = bool;
+
     #[inline]
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
         match r.peek()? {
@@ -193,6 +201,8 @@ impl Extract for bool {
 }
 
 impl Extract for String {
+    type Partial = crate::stream::PartialString;
+
     #[inline]
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
         match r.peek()? {
@@ -215,12 +225,16 @@ impl Extract for String {
 }
 
 impl Extract for Box<str> {
+    type Partial = crate::stream::PartialString;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         String::from_node(node, cx).map(String::into_boxed_str)
     }
 }
 
 impl Extract for char {
+    type Partial = char;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let node = single(node, cx);
         if let NodeKind::String(s) = &node.kind {
@@ -235,6 +249,8 @@ impl Extract for char {
 }
 
 impl Extract for () {
+    type Partial = crate::stream::NoPartial;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         match node.kind {
             NodeKind::Null => Ok(()),
@@ -244,6 +260,8 @@ impl Extract for () {
 }
 
 impl<T: Extract> Extract for Option<T> {
+    type Partial = T::Partial;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         match &node.kind {
             NodeKind::Null => Ok(None),
@@ -296,6 +314,8 @@ impl<T: Extract> Extract for Option<T> {
 macro_rules! pointers {
     ($($p:ident),*) => {$(
         impl<T: Extract> Extract for $p<T> {
+    type Partial = T::Partial;
+
             fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
                 T::from_node(node, cx).map($p::new)
             }
@@ -525,6 +545,8 @@ fn pieces_as_items<T: Extract, C: FromIterator<T>>(
 }
 
 impl<T: Extract> Extract for Vec<T> {
+    type Partial = crate::stream::PartialList<T::Partial>;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
     }
@@ -535,6 +557,8 @@ impl<T: Extract> Extract for Vec<T> {
 }
 
 impl<T: Extract> Extract for VecDeque<T> {
+    type Partial = crate::stream::PartialList<T::Partial>;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
     }
@@ -545,18 +569,24 @@ impl<T: Extract> Extract for VecDeque<T> {
 }
 
 impl<T: Extract + Ord> Extract for BTreeSet<T> {
+    type Partial = crate::stream::PartialList<T::Partial>;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
     }
 }
 
 impl<T: Extract + Eq + Hash, S: BuildHasher + Default> Extract for HashSet<T, S> {
+    type Partial = crate::stream::PartialList<T::Partial>;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
     }
 }
 
 impl<T: Extract, const N: usize> Extract for [T; N] {
+    type Partial = crate::stream::PartialList<T::Partial>;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let decoded = as_container(node, cx);
         let node: &Node<'_> = &decoded;
@@ -581,6 +611,8 @@ impl<T: Extract, const N: usize> Extract for [T; N] {
 macro_rules! tuples {
     ($($len:literal => ($($n:tt $t:ident)+))+) => {$(
         impl<$($t: Extract),+> Extract for ($($t,)+) {
+    type Partial = crate::stream::NoPartial;
+
             #[allow(non_snake_case)] // the type parameters double as the element bindings
             fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
                 let decoded = as_container(node, cx);
@@ -759,6 +791,8 @@ fn map<K: MapKey, V: Extract>(
 }
 
 impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for HashMap<K, V, S> {
+    type Partial = crate::stream::PartialMap<V::Partial>;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = HashMap::default();
         map(node, cx, |k, v| out.insert(k, v).is_some())?;
@@ -773,6 +807,8 @@ impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for Ha
 }
 
 impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
+    type Partial = crate::stream::PartialMap<V::Partial>;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = BTreeMap::new();
         map(node, cx, |k, v| out.insert(k, v).is_some())?;
@@ -787,6 +823,8 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
 }
 
 impl Extract for serde_json::Value {
+    type Partial = crate::stream::PartialJson;
+
     const FROM_PROSE: bool = false;
 
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
@@ -807,6 +845,8 @@ impl Extract for serde_json::Value {
 }
 
 impl Extract for serde_json::Map<String, serde_json::Value> {
+    type Partial = crate::stream::PartialMap<crate::stream::PartialJson>;
+
     const FROM_PROSE: bool = false;
 
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {

@@ -14,6 +14,7 @@
 //! struct Celsius(f64);
 //!
 //! impl Extract for Celsius {
+//!     type Partial = llm_extract::stream::NoPartial; // shown only by `finish`
 //!     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
 //!         if let NodeKind::String(s) = &node.kind {
 //!             if let Some(n) = s.text.trim().strip_suffix('C').and_then(|t| t.parse().ok()) {

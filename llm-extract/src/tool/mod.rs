@@ -842,6 +842,8 @@ fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>
 }
 
 impl Extract for ToolCall {
+    type Partial = crate::stream::NoPartial;
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<ToolCall, Failed> {
         if !matches!(node.kind, NodeKind::Object(_) | NodeKind::Array(_)) {
             return Err(cx.mismatch(

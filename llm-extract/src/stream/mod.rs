@@ -1,0 +1,608 @@
+//! Streaming: typed partial values while a reply arrives, in amortized linear time.
+//!
+//! A [`Stream<T>`] takes the reply chunk by chunk. Each [`Stream::push`] advances a resumable
+//! reader from where it stopped (chunks may split anywhere: inside a UTF-8 character with
+//! [`Stream::push_bytes`], an escape, a `<think>` tag, a fence) and grows the partial value,
+//! `<T as Extract>::Partial`, in place. [`Stream::snapshot`] clones it: strings, lists and
+//! maps are shared, so a snapshot costs the number of fields, not the size of the data.
+//! [`Stream::finish`] reads the whole reply once on the ordinary path, so the final value,
+//! report and errors are exactly what [`extract`](crate::extract) gives.
+//!
+//! What a snapshot shows:
+//! - numbers, bools, nulls and enum values only once complete (an unfinished `12` never shows
+//!   as `1`, `tru` never as anything);
+//! - strings as they grow, lists item by item (the last item may be incomplete);
+//! - validation rules run only on complete values; a complete value that fails is reported
+//!   once in [`Stream::issues`] and still shown;
+//! - reasoning (`<think>...</think>` and the like) goes to [`Stream::thoughts`], never into
+//!   the value.
+//!
+//! ```
+//! use llm_extract::{Extract, Stream};
+//!
+//! #[derive(Extract, Debug)]
+//! struct Answer { city: String, population: u64 }
+//!
+//! let mut stream = Stream::<Answer>::new();
+//! stream.push("<think>Paris, surely</think>```json\n{\"city\": \"Par");
+//! let seen = stream.snapshot();
+//! assert_eq!(seen.city.as_deref(), Some("Par"));
+//! assert_eq!(stream.thoughts(), ["Paris, surely"]);
+//! stream.push("is\", \"population\": 21");
+//! assert_eq!(stream.snapshot().population, None); // `21` may go on
+//! stream.push("02000}\n```");
+//! assert_eq!(stream.snapshot().population, Some(2102000));
+//! let done = stream.finish().unwrap();
+//! assert_eq!(done.value.city, "Paris");
+//! ```
+
+mod partial;
+mod reader;
+mod salvage;
+
+pub use partial::{NoPartial, PartialJson, PartialList, PartialMap, PartialString, PartialValue};
+pub use salvage::{extract_partial, Salvaged};
+
+use crate::coerce::{Context, Extract};
+use crate::error::{Category, Error, Issue};
+use crate::extractor::{Extracted, Extractor};
+use crate::node::NodeKind;
+use crate::path::{Path, Segment};
+use crate::span::Span;
+use reader::{At, Reader, Sink};
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// A kind of container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Container {
+    /// `{...}`
+    Object,
+    /// `[...]`
+    Array,
+}
+
+/// One step of where an event happens, below the value receiving it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step<'a> {
+    /// The member with this key, as written.
+    Key(&'a str),
+    /// The item at this position of the array, as written.
+    Index(usize),
+}
+
+/// What the reader saw at a place in the value.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// An object or array begins.
+    Open(Container),
+    /// A string begins (an empty piece) or grows by this piece of decoded text.
+    Grow(&'a str),
+    /// A string or scalar is complete: `true`, `12`, `None`, `"abc"` (as the lenient parser
+    /// reads it, so `True` is a bool and a bare word a string).
+    Value(&'a crate::node::Node<'a>),
+    /// The object or array that began here is complete.
+    Close,
+}
+
+impl Event<'_> {
+    /// Whether the value at the event's place is complete with it.
+    pub fn completes(&self) -> bool {
+        matches!(self, Event::Value(_) | Event::Close)
+    }
+
+    /// Whether it is a complete `null` (or `None`, `undefined`).
+    pub fn is_null(&self) -> bool {
+        matches!(self, Event::Value(n) if matches!(n.kind, NodeKind::Null))
+    }
+}
+
+/// Where a field of a partial value stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldState {
+    /// Not seen yet.
+    #[default]
+    Pending,
+    /// Begun, not complete.
+    Incomplete,
+    /// Complete.
+    Complete,
+}
+
+/// The state of each field of a partial struct, by field position (kept beside the values
+/// by the partial twins `#[derive(Extract)]` generates; ask the twin's `state(name)`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FieldStates(Vec<FieldState>);
+
+impl FieldStates {
+    /// The state of field `i`.
+    pub fn get(&self, i: usize) -> FieldState {
+        self.0.get(i).copied().unwrap_or_default()
+    }
+
+    /// Records that field `i` saw `event` at `at` below it.
+    pub fn note(&mut self, i: usize, at: &[Step<'_>], event: &Event<'_>) {
+        if self.0.len() <= i {
+            self.0.resize(i + 1, FieldState::Pending);
+        }
+        let state = &mut self.0[i];
+        if at.is_empty() && event.completes() {
+            *state = FieldState::Complete;
+        } else if *state == FieldState::Pending {
+            *state = FieldState::Incomplete;
+        }
+    }
+
+    /// Marks field `i` complete (a value held back until complete arrived whole).
+    pub fn complete(&mut self, i: usize) {
+        if self.0.len() <= i {
+            self.0.resize(i + 1, FieldState::Pending);
+        }
+        self.0[i] = FieldState::Complete;
+    }
+}
+
+/// Issues found while streaming, each kept once.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Issues {
+    list: Vec<Issue>,
+    seen: HashSet<(Path, String)>,
+}
+
+impl Issues {
+    fn push(&mut self, issue: Issue) {
+        if self.seen.insert((issue.path.clone(), issue.message.clone())) {
+            self.list.push(issue);
+        }
+    }
+}
+
+/// What a [`PartialValue`] is given with each event: reads complete values as Rust types
+/// (recording their issues, once, at the event's path) and replays held-back values.
+pub struct Feed<'f> {
+    text: &'f str,
+    opens: &'f [usize],
+    now: usize,
+    closed: Option<Span>,
+    /// The path from the stream's root to the reader's root (set in replays).
+    prefix: &'f [Step<'f>],
+    /// The event's path from the reader's root.
+    path: &'f [Step<'f>],
+    issues: &'f mut Issues,
+    max_depth: usize,
+    /// The depth (from the stream's root) of the value a replay reads, which is not held back.
+    unheld: Option<usize>,
+}
+
+impl<'f> Feed<'f> {
+    /// `T` read from the complete value of `event` (a [`Event::Value`] or [`Event::Close`])
+    /// as [`Extract::from_node`] reads it; its issues (a failed rule, a wrong type) are
+    /// recorded once. `None` when no value could be built.
+    pub fn read<T: Extract>(&mut self, event: &Event<'_>) -> Option<T> {
+        let parsed;
+        let node = match event {
+            Event::Value(node) => *node,
+            Event::Close => {
+                let span = self.closed?;
+                parsed = crate::parse::parse_span(self.text, span, self.max_depth).ok()?;
+                &parsed.node
+            }
+            _ => return None,
+        };
+        let mut cx = Context::new();
+        let value = crate::deep::grow(|| T::from_node(node, &mut cx));
+        let (_, issues) = cx.into_parts();
+        if !issues.is_empty() {
+            let base = self.full_path(&[]);
+            let positioned = Error::new(
+                issues
+                    .into_iter()
+                    .map(|mut issue| {
+                        let mut path = base.clone();
+                        for s in issue.path.segments() {
+                            path.push(s.clone());
+                        }
+                        issue.path = path;
+                        issue
+                    })
+                    .collect(),
+            )
+            .with_positions(self.text);
+            for issue in positioned.issues() {
+                self.issues.push(issue.clone());
+            }
+        }
+        value.ok()
+    }
+
+    /// Whether the value at `at` may be held back (`stream = "done"` / `"required"`): not
+    /// when it is the value a replay reads.
+    pub fn may_hold(&self, at: &[Step<'_>]) -> bool {
+        self.unheld != Some(self.prefix.len() + self.path.len() - at.len())
+    }
+
+    /// The value at `at` read again from its start up to this event, into a fresh partial:
+    /// how a value held back until complete, or until a required field arrived, is shown
+    /// (each such value is read again once). `None` when it shows nothing.
+    pub fn replay<P: PartialValue>(&mut self, at: &[Step<'_>]) -> Option<P> {
+        let local = self.path.len().checked_sub(at.len())?;
+        let start = match (at.is_empty(), self.closed) {
+            (true, Some(span)) => span.start,
+            _ => *self.opens.get(local)?,
+        };
+        if !crate::deep::stack_left() {
+            return None;
+        }
+        let prefix: Vec<Step<'_>> = self
+            .prefix
+            .iter()
+            .chain(&self.path[..local])
+            .copied()
+            .collect();
+        let mut reader = Reader::replay(start, self.now, self.max_depth);
+        let mut sink = Replay::<P> {
+            slot: None,
+            prefix: &prefix,
+            issues: self.issues,
+            max_depth: self.max_depth,
+        };
+        reader.advance(self.text, &mut sink);
+        sink.slot
+    }
+
+    /// The event's path from the stream's root, minus the last `at.len()` steps.
+    fn full_path(&self, at: &[Step<'_>]) -> Path {
+        let mut path = Path::root();
+        let upto = self.path.len().saturating_sub(at.len());
+        for step in self.prefix.iter().chain(&self.path[..upto]) {
+            path.push(match step {
+                Step::Key(k) => Segment::Key(k.to_string()),
+                Step::Index(i) => Segment::Index(*i),
+            });
+        }
+        path
+    }
+
+    /// Records an issue at the value at `at` (path from the stream's root).
+    pub fn issue(&mut self, at: &[Step<'_>], category: Category, message: impl Into<String>) {
+        let issue = Issue::new(category, self.full_path(at), message);
+        self.issues.push(issue);
+    }
+}
+
+/// The sink of a replay: applies the replayed events to one fresh partial.
+struct Replay<'r, P> {
+    slot: Option<P>,
+    prefix: &'r [Step<'r>],
+    issues: &'r mut Issues,
+    max_depth: usize,
+}
+
+impl<P: PartialValue> Sink for Replay<'_, P> {
+    fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
+        let mut feed = Feed {
+            text: place.text,
+            opens: place.opens,
+            now: place.now,
+            closed: place.closed,
+            prefix: self.prefix,
+            path: at,
+            issues: self.issues,
+            max_depth: self.max_depth,
+            unheld: Some(self.prefix.len()),
+        };
+        P::apply(&mut self.slot, at, event, &mut feed);
+    }
+}
+
+/// A typed value read while the reply arrives; see the [module documentation](self).
+///
+/// ```
+/// use llm_extract::Stream;
+/// let mut stream = Stream::<Vec<String>>::new();
+/// for chunk in ["[\"al", "pha\", \"be", "ta\"]"] {
+///     stream.push(chunk);
+///     println!("{:?}", stream.snapshot());
+/// }
+/// assert_eq!(stream.finish().unwrap().value, ["alpha", "beta"]);
+/// ```
+pub struct Stream<T: Extract> {
+    extractor: Extractor,
+    text: String,
+    /// The bytes of a UTF-8 character cut off by the end of the last chunk.
+    cut: Vec<u8>,
+    reader: Reader,
+    partial: Option<T::Partial>,
+    issues: Issues,
+    thoughts: Vec<String>,
+    /// The value read fits the type: later values in the reply are not looked at.
+    settled: bool,
+    too_large: Option<Issue>,
+}
+
+impl<T: Extract> std::fmt::Debug for Stream<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream")
+            .field("text", &self.text.len())
+            .field("partial", &self.partial)
+            .field("issues", &self.issues.list)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Extract> Default for Stream<T> {
+    fn default() -> Self {
+        Stream::new()
+    }
+}
+
+impl<T: Extract> Stream<T> {
+    /// A stream with the default settings.
+    pub fn new() -> Stream<T> {
+        Stream::with(Extractor::new())
+    }
+
+    pub(crate) fn with(extractor: Extractor) -> Stream<T> {
+        let reader = Reader::new(
+            &extractor.settings.reasoning_tags,
+            extractor.settings.max_depth,
+        );
+        Stream {
+            extractor,
+            text: String::new(),
+            cut: Vec::new(),
+            reader,
+            partial: None,
+            issues: Issues::default(),
+            thoughts: Vec::new(),
+            settled: false,
+            too_large: None,
+        }
+    }
+
+    /// Adds a chunk and reads it; returns whether the snapshot changed.
+    ///
+    /// Past `Extractor::max_payload` the stream stops growing: the first chunk over it is
+    /// refused with the error (see [`Stream::try_push`]), later ones are ignored, and
+    /// [`Stream::finish`] returns that error.
+    pub fn push(&mut self, chunk: &str) -> bool {
+        self.try_push(chunk).unwrap_or(false)
+    }
+
+    /// [`Stream::push`] for bytes: a UTF-8 character split between chunks is kept until it
+    /// is whole; invalid bytes become U+FFFD.
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> bool {
+        let mut bytes = std::mem::take(&mut self.cut);
+        bytes.extend_from_slice(chunk);
+        let mut text = String::new();
+        let mut rest = &bytes[..];
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    text.push_str(s);
+                    break;
+                }
+                Err(e) => {
+                    let (good, bad) = rest.split_at(e.valid_up_to());
+                    text.push_str(std::str::from_utf8(good).unwrap_or_default());
+                    match e.error_len() {
+                        Some(n) => {
+                            text.push('\u{FFFD}');
+                            rest = &bad[n..];
+                        }
+                        None => {
+                            self.cut = bad.to_vec();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.push(&text)
+    }
+
+    /// [`Stream::push`], saying so when the chunk would take the reply past
+    /// `Extractor::max_payload`: that chunk gets the error, once; the stream keeps what it
+    /// had and ignores later chunks.
+    pub fn try_push(&mut self, chunk: &str) -> Result<bool, Error> {
+        if self.too_large.is_some() {
+            return Ok(false);
+        }
+        if let Some(max) = self.extractor.settings.max_payload {
+            let len = self.text.len() + chunk.len();
+            if len > max {
+                let issue = Issue::new(
+                    Category::TooLarge,
+                    Path::root(),
+                    format!("the streamed reply grew past max_payload ({max} bytes): {len} bytes"),
+                )
+                .at(Span::at(self.text.len()));
+                self.too_large = Some(issue.clone());
+                return Err(Error::new(vec![issue]).with_positions(&self.text));
+            }
+        }
+        self.text.push_str(chunk);
+        let mut sink = Root::<T> {
+            slot: &mut self.partial,
+            issues: &mut self.issues,
+            thoughts: &mut self.thoughts,
+            max_depth: self.extractor.settings.max_depth,
+            settled: &mut self.settled,
+            changed: false,
+        };
+        self.reader.advance(&self.text, &mut sink);
+        let changed = sink.changed;
+        if self.settled {
+            self.reader.stop_values();
+        }
+        Ok(changed)
+    }
+
+    /// The value so far (cheap: growing parts are shared; see the module documentation).
+    pub fn snapshot(&self) -> T::Partial {
+        self.partial.clone().unwrap_or_default()
+    }
+
+    /// The value so far, by reference.
+    pub fn partial(&self) -> Option<&T::Partial> {
+        self.partial.as_ref()
+    }
+
+    /// Issues found in complete parts of the value so far (a failed validation rule, a value
+    /// of the wrong type), each once, with its path and position.
+    pub fn issues(&self) -> &[Issue] {
+        &self.issues.list
+    }
+
+    /// The reasoning blocks so far (the last one may still be growing).
+    pub fn thoughts(&self) -> &[String] {
+        &self.thoughts
+    }
+
+    /// The reply so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether a whole value was read and fits the type (its snapshot will not change).
+    pub fn is_complete(&self) -> bool {
+        self.settled
+    }
+
+    /// Reads the whole reply once on the ordinary path (the same value, report and errors as
+    /// [`Extractor::extract`]), except that a value cut off by the end of the reply is an
+    /// error (`Category::Incomplete`, with its position): take a [`Stream::snapshot`] first to
+    /// keep what arrived, or call [`extract_partial`] on [`Stream::text`].
+    pub fn finish(self) -> Result<Extracted<T>, Error> {
+        if let Some(issue) = self.too_large {
+            return Err(Error::new(vec![issue]).with_positions(&self.text));
+        }
+        let mut extractor = self.extractor;
+        extractor.settings.completeness = crate::settings::Completeness::RequireComplete;
+        extractor.extract(&self.text)
+    }
+}
+
+/// The stream's own sink: the root value, and which candidate of the reply it reads.
+struct Root<'s, T: Extract> {
+    slot: &'s mut Option<T::Partial>,
+    issues: &'s mut Issues,
+    thoughts: &'s mut Vec<String>,
+    max_depth: usize,
+    settled: &'s mut bool,
+    changed: bool,
+}
+
+impl<T: Extract> Sink for Root<'_, T> {
+    fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
+        let mut feed = Feed {
+            text: place.text,
+            opens: place.opens,
+            now: place.now,
+            closed: place.closed,
+            prefix: &[],
+            path: at,
+            issues: self.issues,
+            max_depth: self.max_depth,
+            unheld: None,
+        };
+        self.changed |= <T::Partial as PartialValue>::apply(self.slot, at, event, &mut feed);
+        if at.is_empty() && matches!(event, Event::Close) {
+            // The value is whole: it settles the stream when it reads as `T` without issues.
+            let before = feed.issues.list.len();
+            let fits = feed.read::<T>(event).is_some() && feed.issues.list.len() == before;
+            *self.settled = fits;
+        }
+    }
+
+    fn candidate(&mut self, _start: usize) -> bool {
+        if *self.settled {
+            return false;
+        }
+        // A value before this one did not fit: this one replaces it.
+        if self.slot.is_some() {
+            *self.slot = None;
+            self.changed = true;
+        }
+        true
+    }
+
+    fn thought(&mut self, more: &str, new: bool) {
+        if new {
+            self.thoughts.push(String::new());
+        }
+        if let Some(last) = self.thoughts.last_mut() {
+            last.push_str(more);
+        }
+    }
+}
+
+impl Extractor {
+    /// A [`Stream`] with these settings (reasoning tags, depth limit, `max_payload`).
+    ///
+    /// ```
+    /// let mut stream = llm_extract::Extractor::new().max_payload(10).stream::<Vec<u8>>();
+    /// assert!(stream.try_push("[1, 2, 3, 4").is_ok());
+    /// assert!(stream.try_push(", 5, 6]").is_err());
+    /// assert_eq!(stream.finish().unwrap_err().category(), llm_extract::Category::TooLarge);
+    /// ```
+    pub fn stream<T: Extract>(&self) -> Stream<T> {
+        Stream::with(self.clone())
+    }
+}
+
+/// Snapshots over an iterator of chunks: yields the snapshot after each chunk that changed
+/// it. [`Snapshots::finish`] then gives the final value.
+///
+/// ```
+/// use llm_extract::stream::Snapshots;
+/// let chunks = ["{\"n\": [1", "0, 2", "0]}"];
+/// let mut snaps = Snapshots::<serde_json::Value, _>::new(chunks.into_iter());
+/// let seen: Vec<String> = snaps.by_ref().map(|p| serde_json::to_string(&p).unwrap()).collect();
+/// assert_eq!(seen, [r#"{"n":[]}"#, r#"{"n":[10]}"#, r#"{"n":[10,20]}"#]);
+/// assert_eq!(snaps.finish().unwrap().value, serde_json::json!({"n": [10, 20]}));
+/// ```
+pub struct Snapshots<T: Extract, I> {
+    chunks: I,
+    stream: Stream<T>,
+}
+
+impl<T: Extract, I> Snapshots<T, I> {
+    /// Snapshots of `chunks` with the default settings.
+    pub fn new(chunks: I) -> Self {
+        Snapshots {
+            chunks,
+            stream: Stream::new(),
+        }
+    }
+
+    /// Snapshots of `chunks` read by `stream` (for its settings).
+    pub fn with_stream(stream: Stream<T>, chunks: I) -> Self {
+        Snapshots { chunks, stream }
+    }
+
+    /// The stream, to ask for its issues or thoughts.
+    pub fn stream(&self) -> &Stream<T> {
+        &self.stream
+    }
+
+    /// [`Stream::finish`] once the chunks are read.
+    pub fn finish(self) -> Result<Extracted<T>, Error> {
+        self.stream.finish()
+    }
+}
+
+impl<T: Extract, I: Iterator<Item = S>, S: AsRef<str>> Iterator for Snapshots<T, I> {
+    type Item = T::Partial;
+
+    fn next(&mut self) -> Option<T::Partial> {
+        for chunk in self.chunks.by_ref() {
+            if self.stream.push(chunk.as_ref()) {
+                return Some(self.stream.snapshot());
+            }
+        }
+        None
+    }
+}
