@@ -314,20 +314,72 @@ pub struct Stream<T: Extract> {
     /// The bytes of a UTF-8 character cut off by the end of the last chunk.
     cut: Vec<u8>,
     reader: Reader,
+    values: Values<T>,
+    thoughts: Vec<String>,
+    too_large: Option<Issue>,
+}
+
+/// The values of the reply as the stream reads them: the one being read, and an earlier one
+/// that reads as `T`. A later value replaces an earlier one as [`TieBreak`](crate::TieBreak)
+/// says (by default the later wins a tie, as in [`extract`](crate::extract)); one that does
+/// not read as `T` never replaces one that does.
+struct Values<T: Extract> {
     partial: Option<T::Partial>,
     issues: Issues,
-    thoughts: Vec<String>,
-    /// The value read fits the type: later values in the reply are not looked at.
+    /// The span of the value being read, once it is whole (whether it reads as `T` is checked
+    /// only when another value starts or at the end: most replies hold one value).
+    closed: Option<Span>,
+    /// An earlier whole value that reads as `T`, with its issues.
+    kept: Option<(Option<T::Partial>, Issues)>,
+    /// Later values are not read (`TieBreak::First` and a value was kept).
     settled: bool,
-    too_large: Option<Issue>,
+    first_wins: bool,
+    max_depth: usize,
+}
+
+impl<T: Extract> Values<T> {
+    /// What the stream shows: the value being read, else the one kept.
+    fn shown(&self) -> Option<&T::Partial> {
+        match (&self.partial, &self.kept) {
+            (Some(p), _) => Some(p),
+            (None, Some((p, _))) => p.as_ref(),
+            _ => None,
+        }
+    }
+
+    fn shown_issues(&self) -> &Issues {
+        match (&self.partial, &self.kept) {
+            (None, Some((_, issues))) => issues,
+            _ => &self.issues,
+        }
+    }
+
+    /// Settles the value just read: kept if it reads as `T`, else dropped for the one kept.
+    fn settle(&mut self, text: &str) {
+        let Some(span) = self.closed.take() else {
+            // Cut off (a fence closed inside it): the one kept stays.
+            if self.kept.is_some() {
+                self.partial = None;
+            }
+            return;
+        };
+        if fits::<T>(text, span, self.max_depth) {
+            let issues = std::mem::take(&mut self.issues);
+            self.kept = Some((self.partial.take(), issues));
+            self.settled = self.first_wins;
+        } else if self.kept.is_some() {
+            self.partial = None;
+            self.issues = Issues::default();
+        }
+    }
 }
 
 impl<T: Extract> std::fmt::Debug for Stream<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stream")
             .field("text", &self.text.len())
-            .field("partial", &self.partial)
-            .field("issues", &self.issues.list)
+            .field("partial", &self.values.shown())
+            .field("issues", &self.issues())
             .finish_non_exhaustive()
     }
 }
@@ -349,15 +401,25 @@ impl<T: Extract> Stream<T> {
             &extractor.settings.reasoning_tags,
             extractor.settings.max_depth,
         );
+        let (first_wins, max_depth) = (
+            extractor.settings.tie_break == crate::settings::TieBreak::First,
+            extractor.settings.max_depth,
+        );
         Stream {
             extractor,
             text: String::new(),
             cut: Vec::new(),
+            values: Values {
+                partial: None,
+                issues: Issues::default(),
+                closed: None,
+                kept: None,
+                settled: false,
+                first_wins,
+                max_depth,
+            },
             reader,
-            partial: None,
-            issues: Issues::default(),
             thoughts: Vec::new(),
-            settled: false,
             too_large: None,
         }
     }
@@ -425,16 +487,13 @@ impl<T: Extract> Stream<T> {
         }
         self.text.push_str(chunk);
         let mut sink = Root::<T> {
-            slot: &mut self.partial,
-            issues: &mut self.issues,
+            values: &mut self.values,
             thoughts: &mut self.thoughts,
-            max_depth: self.extractor.settings.max_depth,
-            settled: &mut self.settled,
             changed: false,
         };
         self.reader.advance(&self.text, &mut sink);
         let changed = sink.changed;
-        if self.settled {
+        if self.values.settled {
             self.reader.stop_values();
         }
         Ok(changed)
@@ -442,18 +501,18 @@ impl<T: Extract> Stream<T> {
 
     /// The value so far (cheap: growing parts are shared; see the module documentation).
     pub fn snapshot(&self) -> T::Partial {
-        self.partial.clone().unwrap_or_default()
+        self.values.shown().cloned().unwrap_or_default()
     }
 
-    /// The value so far, by reference.
+    /// The value so far, by reference (`None` before anything can be shown).
     pub fn partial(&self) -> Option<&T::Partial> {
-        self.partial.as_ref()
+        self.values.shown()
     }
 
     /// Issues found in complete parts of the value so far (a failed validation rule, a value
     /// of the wrong type), each once, with its path and position.
     pub fn issues(&self) -> &[Issue] {
-        &self.issues.list
+        &self.values.shown_issues().list
     }
 
     /// The reasoning blocks so far (the last one may still be growing).
@@ -466,37 +525,68 @@ impl<T: Extract> Stream<T> {
         &self.text
     }
 
-    /// Whether a whole value was read and fits the type (its snapshot will not change).
+    /// Whether a whole value was read (a later one may still replace it; [`Stream::finish`]
+    /// decides).
     pub fn is_complete(&self) -> bool {
-        self.settled
+        self.values.closed.is_some() || self.values.kept.is_some()
+    }
+
+    /// The outcome of the whole reply: [`Extractor::extract`], where a value cut off by the
+    /// end of the reply is an error saying so and where.
+    fn outcome(&self) -> Result<Extracted<T>, Error> {
+        if let Some(issue) = &self.too_large {
+            return Err(Error::new(vec![issue.clone()]).with_positions(&self.text));
+        }
+        let done = self.extractor.extract::<T>(&self.text)?;
+        if done.report.complete {
+            return Ok(done);
+        }
+        let start = done.report.span.start;
+        let end = crate::span::Position::of(&self.text, self.text.len());
+        let issue = Issue::new(
+            Category::Incomplete,
+            Path::root(),
+            format!(
+                "the reply was cut off (truncated) inside the value that starts here; the reply ends at line {} column {}",
+                end.line, end.column
+            ),
+        )
+        .at(Span::new(start, self.text.len()));
+        Err(Error::new(vec![issue]).with_positions(&self.text))
     }
 
     /// Reads the whole reply once on the ordinary path (the same value, report and errors as
     /// [`Extractor::extract`]), except that a value cut off by the end of the reply is an
-    /// error (`Category::Incomplete`, with its position): take a [`Stream::snapshot`] first to
-    /// keep what arrived, or call [`extract_partial`] on [`Stream::text`].
+    /// error (`Category::Incomplete`, saying where the value starts and where the reply
+    /// ends): take a [`Stream::snapshot`] first to keep what arrived, or call
+    /// [`extract_partial`] on [`Stream::text`].
     pub fn finish(self) -> Result<Extracted<T>, Error> {
-        if let Some(issue) = self.too_large {
-            return Err(Error::new(vec![issue]).with_positions(&self.text));
-        }
-        let mut extractor = self.extractor;
-        extractor.settings.completeness = crate::settings::Completeness::RequireComplete;
-        extractor.extract(&self.text)
+        self.outcome()
     }
 }
 
-/// The stream's own sink: the root value, and which candidate of the reply it reads.
+/// The stream's own sink: the root value, and which value of the reply it reads.
 struct Root<'s, T: Extract> {
-    slot: &'s mut Option<T::Partial>,
-    issues: &'s mut Issues,
+    values: &'s mut Values<T>,
     thoughts: &'s mut Vec<String>,
-    max_depth: usize,
-    settled: &'s mut bool,
     changed: bool,
+}
+
+/// Whether the value at `span` reads as `T` without issues.
+fn fits<T: Extract>(text: &str, span: Span, max_depth: usize) -> bool {
+    let Ok(parsed) = crate::parse::parse_span(text, span, max_depth) else {
+        return false;
+    };
+    let mut cx = Context::new();
+    let value = crate::deep::grow(|| T::from_node(&parsed.node, &mut cx));
+    let fits = value.is_ok() && cx.issues().is_empty();
+    crate::deep::discard(value, crate::deep::drop_depth(&parsed.node, max_depth));
+    fits
 }
 
 impl<T: Extract> Sink for Root<'_, T> {
     fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
+        let values = &mut *self.values;
         let mut feed = Feed {
             text: place.text,
             opens: place.opens,
@@ -504,29 +594,45 @@ impl<T: Extract> Sink for Root<'_, T> {
             closed: place.closed,
             prefix: &[],
             path: at,
-            issues: self.issues,
-            max_depth: self.max_depth,
+            issues: &mut values.issues,
+            max_depth: values.max_depth,
             unheld: None,
         };
-        self.changed |= <T::Partial as PartialValue>::apply(self.slot, at, event, &mut feed);
+        self.changed |=
+            <T::Partial as PartialValue>::apply(&mut values.partial, at, event, &mut feed);
         if at.is_empty() && matches!(event, Event::Close) {
-            // The value is whole: it settles the stream when it reads as `T` without issues.
-            let before = feed.issues.list.len();
-            let fits = feed.read::<T>(event).is_some() && feed.issues.list.len() == before;
-            *self.settled = fits;
+            values.closed = place.closed;
+            if values.kept.is_some() {
+                // A later value replaces the one kept only if it reads as `T` too.
+                let before = values.partial.is_some();
+                values.settle(place.text);
+                self.changed |= before && values.partial.is_none();
+            }
         }
     }
 
-    fn candidate(&mut self, _start: usize) -> bool {
-        if *self.settled {
+    fn candidate(&mut self, _start: usize, text: &str) -> bool {
+        let values = &mut *self.values;
+        if values.settled {
             return false;
         }
-        // A value before this one did not fit: this one replaces it.
-        if self.slot.is_some() {
-            *self.slot = None;
+        if values.partial.is_some() || values.closed.is_some() {
+            values.settle(text);
+            if values.settled {
+                return false;
+            }
+            values.partial = None;
+            values.issues = Issues::default();
             self.changed = true;
         }
         true
+    }
+
+    fn abandoned(&mut self) {
+        if self.values.kept.is_some() {
+            self.values.partial = None;
+            self.changed = true;
+        }
     }
 
     fn thought(&mut self, more: &str, new: bool) {

@@ -8,6 +8,7 @@
 
 use super::{Container, Event, Feed, Step};
 use crate::coerce::Extract;
+use crate::node::NodeKind;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -267,6 +268,42 @@ impl<T: Clone> PartialList<T> {
     }
 }
 
+impl<T: PartialValue> PartialList<T> {
+    /// An event at `at` below (or at) this list.
+    fn apply_in(
+        &mut self,
+        created: bool,
+        at: &[Step<'_>],
+        event: &Event<'_>,
+        feed: &mut Feed<'_>,
+    ) -> bool {
+        match at.split_first() {
+            None if matches!(event, Event::Open(Container::Array)) && !self.single => false,
+            Some((Step::Index(i), rest)) if !self.single => {
+                let i = *i;
+                let new = match self.last {
+                    Some(last) if last == i && !self.items.is_empty() => false,
+                    Some(last) if last > i => return false,
+                    _ => true,
+                };
+                let changed = self.with_item(new, |item| T::apply(item, rest, event, feed));
+                if new && changed {
+                    self.last = Some(i);
+                }
+                changed
+            }
+            // One value where a list belongs (an object, a string, a number) is read as a
+            // list of that one value, as `Vec`'s `Extract` does.
+            _ if self.single || (created && !matches!(event, Event::Close)) => {
+                let new = !self.single || self.items.is_empty();
+                self.single = true;
+                self.with_item(new, |item| T::apply(item, at, event, feed))
+            }
+            _ => false,
+        }
+    }
+}
+
 impl<T: PartialValue> PartialValue for PartialList<T> {
     fn apply(
         slot: &mut Option<Self>,
@@ -276,33 +313,8 @@ impl<T: PartialValue> PartialValue for PartialList<T> {
     ) -> bool {
         let created = slot.is_none();
         let list = slot.get_or_insert_with(PartialList::default);
-        let changed = match at.split_first() {
-            None if matches!(event, Event::Open(Container::Array)) && !list.single => {
-                return created;
-            }
-            Some((Step::Index(i), rest)) if !list.single => {
-                let i = *i;
-                let new = match list.last {
-                    Some(last) if last == i && !list.items.is_empty() => false,
-                    Some(last) if last > i => return created,
-                    _ => true,
-                };
-                let changed = list.with_item(new, |item| T::apply(item, rest, event, feed));
-                if new && changed {
-                    list.last = Some(i);
-                }
-                changed
-            }
-            // One value where a list belongs (an object, a string, a number) is read as a
-            // list of that one value, as `Vec`'s `Extract` does.
-            _ if list.single || (created && !matches!(event, Event::Close)) => {
-                let new = !list.single || list.items.is_empty();
-                list.single = true;
-                list.with_item(new, |item| T::apply(item, at, event, feed))
-            }
-            _ => false,
-        };
-        if created && !changed {
+        let changed = list.apply_in(created, at, event, feed);
+        if created && !changed && !matches!(event, Event::Open(Container::Array)) {
             *slot = None;
             return false;
         }
@@ -371,6 +383,35 @@ impl<V: Serialize> Serialize for PartialMap<V> {
     }
 }
 
+impl<V: PartialValue> PartialMap<V> {
+    /// An event below one of the entries (`at` starts with a key).
+    fn apply_in(&mut self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        let Some((Step::Key(key), rest)) = at.split_first() else {
+            return false;
+        };
+        let entries = Arc::make_mut(&mut self.entries);
+        let same = entries.last().is_some_and(|(k, _)| k == key);
+        if same {
+            let (_, last) = entries.last_mut().expect("checked above");
+            let mut value = Some(std::mem::take(last));
+            let changed = V::apply(&mut value, rest, event, feed);
+            match value {
+                Some(v) => *last = v,
+                None => {
+                    entries.pop();
+                }
+            }
+            return changed;
+        }
+        let mut value = None;
+        let changed = V::apply(&mut value, rest, event, feed);
+        if let Some(v) = value {
+            entries.push((key.to_string(), v));
+        }
+        changed
+    }
+}
+
 impl<V: PartialValue> PartialValue for PartialMap<V> {
     fn apply(
         slot: &mut Option<Self>,
@@ -378,31 +419,18 @@ impl<V: PartialValue> PartialValue for PartialMap<V> {
         event: &Event<'_>,
         feed: &mut Feed<'_>,
     ) -> bool {
-        match at.split_first() {
-            None => match event {
+        if at.is_empty() {
+            return match event {
                 Event::Open(Container::Object) if slot.is_none() => {
                     *slot = Some(PartialMap::default());
                     true
                 }
                 _ => false,
-            },
-            Some((Step::Key(key), rest)) => {
-                let map = slot.get_or_insert_with(PartialMap::default);
-                let entries = Arc::make_mut(&mut map.entries);
-                let same = entries.last().is_some_and(|(k, _)| k == key);
-                let mut value = if same {
-                    entries.pop().map(|(_, v)| v)
-                } else {
-                    None
-                };
-                let changed = V::apply(&mut value, rest, event, feed);
-                if let Some(v) = value {
-                    entries.push((key.to_string(), v));
-                }
-                changed
-            }
-            Some((Step::Index(_), _)) => false,
+            };
         }
+        let created = slot.is_none();
+        let map = slot.get_or_insert_with(PartialMap::default);
+        map.apply_in(at, event, feed) || created
     }
 }
 
@@ -506,37 +534,22 @@ impl PartialValue for PartialJson {
                 *slot = s.map(PartialJson::String);
                 changed
             }
-            (true, None, Event::Value(_)) => match feed.read::<serde_json::Value>(event) {
-                Some(serde_json::Value::Bool(b)) => {
-                    *slot = Some(PartialJson::Bool(b));
-                    true
-                }
-                Some(serde_json::Value::Number(n)) => {
-                    *slot = Some(PartialJson::Number(n));
-                    true
-                }
-                Some(serde_json::Value::String(s)) => {
-                    *slot = Some(PartialJson::String(s.into()));
-                    true
-                }
-                Some(serde_json::Value::Null) => {
-                    *slot = Some(PartialJson::Null);
-                    true
-                }
-                _ => false,
-            },
-            (false, Some(PartialJson::Object(map)), _) => {
-                let mut m = Some(std::mem::take(map));
-                let changed = PartialMap::apply(&mut m, at, event, feed);
-                *map = m.unwrap_or_default();
-                changed
+            (true, None, Event::Value(node)) => {
+                let value = match &node.kind {
+                    NodeKind::Null => PartialJson::Null,
+                    NodeKind::Bool(b) => PartialJson::Bool(*b),
+                    NodeKind::Number(n) => match n.to_json() {
+                        Some(n) => PartialJson::Number(n),
+                        None => return false,
+                    },
+                    NodeKind::String(s) => PartialJson::String(PartialString::from(&*s.text)),
+                    _ => return false,
+                };
+                *slot = Some(value);
+                true
             }
-            (false, Some(PartialJson::Array(list)), _) => {
-                let mut l = Some(std::mem::take(list));
-                let changed = PartialList::apply(&mut l, at, event, feed);
-                *list = l.unwrap_or_default();
-                changed
-            }
+            (false, Some(PartialJson::Object(map)), _) => map.apply_in(at, event, feed),
+            (false, Some(PartialJson::Array(list)), _) => list.apply_in(false, at, event, feed),
             _ => false,
         }
     }

@@ -33,7 +33,7 @@ pub(crate) trait Sink {
     /// One event at `at` (the path from the value's root).
     fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>);
     /// A value starts in the prose at `start`: whether to read it.
-    fn candidate(&mut self, _start: usize) -> bool {
+    fn candidate(&mut self, _start: usize, _text: &str) -> bool {
         true
     }
     /// The value being read was cut off (a fence closed inside it); it will not complete.
@@ -55,9 +55,25 @@ struct Frame {
     kind: Container,
     start: usize,
     /// The current member's key; `None` where no key could be read (events are not sent).
-    key: Option<String>,
+    key: Option<Key>,
     index: usize,
     expect: Expect,
+}
+
+/// A key: where it is in the source when written without escapes, else decoded.
+#[derive(Debug, Clone)]
+enum Key {
+    At(usize, usize),
+    Owned(String),
+}
+
+impl Key {
+    fn text<'t>(&'t self, src: &'t str) -> &'t str {
+        match self {
+            Key::At(from, to) => &src[*from..*to],
+            Key::Owned(s) => s,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -67,8 +83,11 @@ enum Tok {
         quote: u8,
         key: bool,
         start: usize,
-        text: String,
-        /// How much of `text` the sink has seen.
+        /// The decoded text once an escape made it differ from the source.
+        text: Option<String>,
+        /// The end of the text in the source while `text` is `None`.
+        plain_end: usize,
+        /// How many bytes of the decoded text the sink has seen.
         sent: usize,
         scan: usize,
         /// A quote that may close the string, waiting for the next non-space byte.
@@ -101,6 +120,8 @@ pub(crate) struct Reader {
     pos: usize,
     state: State,
     stack: Vec<Frame>,
+    /// The start of each frame of `stack` (what the sink is given).
+    opens: Vec<usize>,
     tok: Tok,
     fence: bool,
     reasoning_tags: Vec<String>,
@@ -136,6 +157,7 @@ impl Reader {
             pos: 0,
             state: State::Prose,
             stack: Vec::new(),
+            opens: Vec::new(),
             tok: Tok::None,
             fence: false,
             reasoning_tags: reasoning_tags.iter().map(|t| t.to_lowercase()).collect(),
@@ -152,6 +174,7 @@ impl Reader {
             pos: start,
             state: State::Value,
             stack: Vec::new(),
+            opens: Vec::new(),
             tok: Tok::None,
             fence: false,
             reasoning_tags: Vec::new(),
@@ -159,6 +182,11 @@ impl Reader {
             values: true,
             stop_at,
         }
+    }
+
+    /// The start of the value being read, when the text so far ends inside it.
+    pub(crate) fn open_value(&self) -> Option<usize> {
+        self.opens.first().copied()
     }
 
     /// Stops looking for values (reasoning is still followed).
@@ -216,7 +244,7 @@ impl Reader {
                         }
                     }
                 }
-                b'{' | b'[' if self.values && sink.candidate(self.pos) => {
+                b'{' | b'[' if self.values && sink.candidate(self.pos, text) => {
                     self.state = State::Value;
                     return Step_::Go;
                 }
@@ -323,29 +351,45 @@ impl Reader {
 
     /// The path to the current place, or `None` where events are not sent (a member whose
     /// key could not be read, or deeper than the depth limit).
-    fn steps(&self) -> Option<Vec<Step<'_>>> {
-        if self.stack.len() > self.max_depth {
-            return None;
-        }
-        self.stack
-            .iter()
-            .map(|f| match f.kind {
-                Container::Object => f.key.as_deref().map(Step::Key),
-                Container::Array => Some(Step::Index(f.index)),
-            })
-            .collect()
-    }
-
     fn send(&self, text: &str, sink: &mut dyn Sink, event: &Event<'_>, closed: Option<Span>) {
-        if let Some(at) = self.steps() {
-            let opens: Vec<usize> = self.stack.iter().map(|f| f.start).collect();
+        if self.stack.len() > self.max_depth {
+            return;
+        }
+        fn step<'a>(f: &'a Frame, text: &'a str) -> Option<Step<'a>> {
+            match f.kind {
+                Container::Object => f.key.as_ref().map(|k| Step::Key(k.text(text))),
+                Container::Array => Some(Step::Index(f.index)),
+            }
+        }
+        // The path on the stack for the usual depths, on the heap past them.
+        const SHALLOW: usize = 16;
+        let mut buf = [Step::Index(0); SHALLOW];
+        let heap: Vec<Step<'_>>;
+        let at: &[Step<'_>] = if self.stack.len() <= SHALLOW {
+            for (slot, f) in buf.iter_mut().zip(&self.stack) {
+                match step(f, text) {
+                    Some(s) => *slot = s,
+                    None => return,
+                }
+            }
+            &buf[..self.stack.len()]
+        } else {
+            match self.stack.iter().map(|f| step(f, text)).collect::<Option<Vec<_>>>() {
+                Some(v) => {
+                    heap = v;
+                    &heap
+                }
+                None => return,
+            }
+        };
+        {
             let place = At {
                 text,
-                opens: &opens,
+                opens: &self.opens,
                 now: self.pos,
                 closed,
             };
-            sink.event(&at, event, &place);
+            sink.event(at, event, &place);
         }
     }
 
@@ -433,6 +477,7 @@ impl Reader {
                         self.value_starts(false);
                     }
                     self.send(text, sink, &Event::Open(kind), None);
+                    self.opens.push(self.pos);
                     self.stack.push(Frame {
                         kind,
                         start: self.pos,
@@ -459,6 +504,7 @@ impl Reader {
                         Some(at) => {
                             // Containers left open inside are cut off: no `Close` for them.
                             self.stack.truncate(at + 1);
+                            self.opens.truncate(at);
                             let frame = self.stack.pop().expect("found above");
                             let span = Span::new(frame.start, self.pos);
                             self.send(text, sink, &Event::Close, Some(span));
@@ -500,7 +546,8 @@ impl Reader {
                         quote: b,
                         key,
                         start: self.pos,
-                        text: String::new(),
+                        text: None,
+                        plain_end: self.pos + 1,
                         sent: 0,
                         scan: self.pos + 1,
                         close_at: None,
@@ -531,6 +578,7 @@ impl Reader {
                     if run >= 3 && self.fence {
                         // The fence closes inside the value: it is cut off.
                         self.stack.clear();
+                        self.opens.clear();
                         self.fence = false;
                         self.pos += run;
                         self.state = State::Prose;
@@ -584,18 +632,14 @@ impl Reader {
         let word = text[start..end].trim_end();
         if key {
             if let Some(top) = self.stack.last_mut() {
-                top.key = Some(word.to_string());
+                top.key = Some(Key::At(start, start + word.len()));
                 top.expect = Expect::Colon;
             }
             return Step_::Go;
         }
         // The lenient parser reads the literal (`True`, `None`, `1e3`, `-0.5`, a bare word).
-        if let Ok(parsed) = crate::parse::parse(word, 1) {
-            if parsed.node.complete {
-                let mut node = parsed.node;
-                node.span = Span::new(start + node.span.start, start + node.span.end);
-                self.send(text, sink, &Event::Value(&node), None);
-            }
+        if let Some(node) = scalar(word, start) {
+            self.send(text, sink, &Event::Value(&node), None);
         }
         self.value_done();
         Step_::Go
@@ -609,13 +653,16 @@ impl Reader {
             key,
             start,
             ref mut text,
-            ref mut sent,
+            ref mut plain_end,
+            sent,
             ref mut scan,
             ref mut close_at,
         } = self.tok
         else {
             return Step_::Go;
         };
+        // While no escape was met, the decoded text is `src[start + 1..plain_end]` (no copy).
+        let content = start + 1;
         let mut closed = None;
         loop {
             if let Some(q) = *close_at {
@@ -635,65 +682,98 @@ impl Reader {
                     closed = Some(q + 1);
                     break;
                 }
-                // An unescaped quote inside the string.
-                text.push_str(&src[q..next]);
+                // An unescaped quote inside the string: it and the spaces after it are text.
+                match text {
+                    Some(t) => t.push_str(&src[q..next]),
+                    None => *plain_end = next,
+                }
                 *close_at = None;
                 *scan = next;
                 continue;
             }
             let Some(i) = memchr::memchr2(quote, b'\\', &bytes[*scan..]) else {
-                text.push_str(&src[*scan..]);
+                match text {
+                    Some(t) => t.push_str(&src[*scan..]),
+                    None => *plain_end = end,
+                }
                 *scan = end;
                 break;
             };
             let at = *scan + i;
-            text.push_str(&src[*scan..at]);
+            match text {
+                Some(t) => t.push_str(&src[*scan..at]),
+                None => *plain_end = at,
+            }
             *scan = at;
             if bytes[at] == quote {
                 *close_at = Some(at);
                 *scan = at + 1;
                 continue;
             }
-            match escape(bytes, at, quote) {
+            let decoded = match escape(bytes, at, quote) {
                 Escape::Wait => break,
                 Escape::Char(c, len) => {
-                    text.push(c);
                     *scan = at + len;
+                    Err(c)
                 }
                 Escape::Literal(len) => {
-                    text.push_str(&src[at..at + len]);
                     *scan = at + len;
+                    Ok(&src[at..at + len])
                 }
+            };
+            let t = text.get_or_insert_with(|| src[content..at].to_string());
+            match decoded {
+                Err(c) => t.push(c),
+                Ok(s) => t.push_str(s),
             }
         }
-        // Sent as it grows: everything decoded so far is certain.
-        let grown = *sent < text.len();
-        let from = *sent;
-        *sent = text.len();
-        let Some(after) = closed else {
-            self.pos = *scan;
-            if !key && grown {
-                let piece = self.tok_text_from(from);
-                self.send(src, sink, &Event::Grow(&piece), None);
-            }
-            return Step_::Wait;
-        };
-        let text = std::mem::take(text);
-        self.tok = Tok::None;
-        self.pos = after;
+        let plain_end = *plain_end;
+        let _ = &text;
         if key {
+            let Some(after) = closed else {
+                self.pos = *scan;
+                return Step_::Wait;
+            };
+            let name = match text.take() {
+                Some(t) => Key::Owned(t),
+                None => Key::At(content, plain_end),
+            };
+            self.tok = Tok::None;
+            self.pos = after;
             if let Some(top) = self.stack.last_mut() {
-                top.key = Some(text);
+                top.key = Some(name);
                 top.expect = Expect::Colon;
             }
             return Step_::Go;
         }
+        let scanned = *scan;
+        // Sent as it grows: everything decoded so far is certain.
+        let decoded: &str = match &self.tok {
+            Tok::Str { text: Some(t), .. } => t,
+            _ => &src[content..plain_end],
+        };
+        let piece = &decoded[sent.min(decoded.len())..];
+        let grown = !piece.is_empty();
+        let decoded_len = decoded.len();
         if grown {
-            self.send(src, sink, &Event::Grow(&text[from..]), None);
+            self.pos = scanned;
+            self.send(src, sink, &Event::Grow(piece), None);
         }
+        let Some(after) = closed else {
+            if let Tok::Str { sent, .. } = &mut self.tok {
+                *sent = decoded_len;
+            }
+            self.pos = scanned;
+            return Step_::Wait;
+        };
+        let text = match std::mem::replace(&mut self.tok, Tok::None) {
+            Tok::Str { text: Some(t), .. } => Cow::Owned(t),
+            _ => Cow::Borrowed(&src[content..plain_end]),
+        };
+        self.pos = after;
         let node = Node::new(
             NodeKind::String(Str {
-                text: Cow::Borrowed(&text),
+                text,
                 quoting: if quote == b'"' {
                     Quoting::Double
                 } else {
@@ -705,13 +785,6 @@ impl Reader {
         self.send(src, sink, &Event::Value(&node), None);
         self.value_done();
         Step_::Go
-    }
-
-    fn tok_text_from(&self, from: usize) -> String {
-        match &self.tok {
-            Tok::Str { text, .. } => text[from..].to_string(),
-            _ => String::new(),
-        }
     }
 }
 
@@ -727,6 +800,71 @@ enum Escape {
     Char(char, usize),
     /// Not an escape JSON knows: kept as written.
     Literal(usize),
+}
+
+/// The literal `word` (at `start`) as the lenient parser reads it: JSON's own literals and
+/// plain numbers directly, anything else (`True`, `None`, `NaN`, `.5`, a bare word) through
+/// the parser.
+fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
+    let span = Span::new(start, start + word.len());
+    let kind = match word {
+        "true" => NodeKind::Bool(true),
+        "false" => NodeKind::Bool(false),
+        "null" => NodeKind::Null,
+        _ if is_plain_number(word.as_bytes()) => {
+            let number = if let Ok(n) = word.parse::<u64>() {
+                crate::node::Number::PosInt(n)
+            } else if let Ok(n) = word.parse::<i64>() {
+                crate::node::Number::NegInt(n)
+            } else {
+                crate::node::Number::Float(word.parse::<f64>().ok()?)
+            };
+            NodeKind::Number(number)
+        }
+        _ => {
+            let parsed = crate::parse::parse(word, 1).ok()?;
+            if !parsed.node.complete {
+                return None;
+            }
+            let mut node = parsed.node;
+            node.span = Span::new(start + node.span.start, start + node.span.end);
+            return Some(node);
+        }
+    };
+    Some(Node::new(kind, span))
+}
+
+/// Whether `b` is a number as JSON writes it (`-12`, `3.25`, `1e-3`), without leading zeros.
+fn is_plain_number(b: &[u8]) -> bool {
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - from
+    };
+    let int_start = i;
+    let n = digits(&mut i);
+    if n == 0 || (n > 1 && b[int_start] == b'0') {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
 }
 
 fn hex4(bytes: &[u8]) -> Option<u32> {

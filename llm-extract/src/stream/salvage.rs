@@ -53,8 +53,8 @@ impl Extractor {
     pub fn extract_partial<T: Extract>(&self, text: &str) -> Result<Salvaged<T>, Error> {
         let mut stream = self.stream::<T>();
         stream.push(text);
-        let whole = stream.finish_ref();
-        let mut partial = stream.partial;
+        let whole = stream.outcome();
+        let mut partial = stream.values.shown().cloned();
         let (value, mut issues) = match whole {
             Ok(done) => (Some(done.value), Vec::new()),
             Err(e) => (None, e.issues().to_vec()),
@@ -74,7 +74,7 @@ impl Extractor {
                 unheld: None,
             };
             recovered = <T::Partial as PartialValue>::salvage(&mut partial, &mut feed);
-            issues.extend(stream.issues.list);
+            issues.extend(stream.issues().iter().cloned());
             issues.extend(found.list);
         }
         if value.is_none() && partial.is_none() {
@@ -86,18 +86,6 @@ impl Extractor {
             issues,
             recovered,
         })
-    }
-}
-
-impl<T: Extract> Stream<T> {
-    /// [`Stream::finish`] without giving up the stream.
-    fn finish_ref(&self) -> Result<crate::Extracted<T>, Error> {
-        if let Some(issue) = &self.too_large {
-            return Err(Error::new(vec![issue.clone()]).with_positions(&self.text));
-        }
-        let mut extractor = self.extractor.clone();
-        extractor.settings.completeness = crate::settings::Completeness::RequireComplete;
-        extractor.extract(&self.text)
     }
 }
 

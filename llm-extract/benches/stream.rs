@@ -1,0 +1,88 @@
+//! Streaming (#12): a reply pushed in 16-byte chunks with a snapshot after every chunk,
+//! against extracting the whole reply in one call, at 1, 2 and 4 MB.
+//!
+//! Run: `cargo bench -p llm-extract --bench stream`
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use llm_extract::{Extract, Stream};
+use std::time::Duration;
+
+mod common;
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)] // fields are read by the benchmark only through black_box
+struct Meta {
+    x: Option<f64>,
+    y: f64,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Item {
+    id: u64,
+    name: String,
+    price: f64,
+    tags: Vec<String>,
+    ok: bool,
+    meta: Meta,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Order {
+    items: Vec<Item>,
+    story: String,
+}
+
+/// A reply as models stream it: reasoning, a sentence, the order in a fence.
+fn reply(bytes: usize) -> String {
+    format!(
+        "<think>The user wants the order as JSON.</think>\nHere it is:\n```json\n{}\n```\n",
+        common::order_doc(bytes)
+    )
+}
+
+/// Pushes `text` in `chunk`-byte pieces (cut back to a character boundary), taking a
+/// snapshot after every piece, then finishes.
+fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
+    let mut stream = Stream::<T>::new();
+    let mut at = 0;
+    let mut snapshots = 0;
+    while at < text.len() {
+        let mut end = (at + chunk).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push(&text[at..end]);
+        black_box(stream.snapshot());
+        snapshots += 1;
+        at = end;
+    }
+    black_box(stream.finish().unwrap());
+    snapshots
+}
+
+fn bench_stream(c: &mut Criterion) {
+    let mut group = c.benchmark_group("stream");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(6));
+    for mb in [1usize, 2, 4] {
+        let text = reply(mb << 20);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("extract", mb), &text, |b, text| {
+            b.iter(|| llm_extract::extract::<Order>(black_box(text)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("16-byte chunks", mb), &text, |b, text| {
+            b.iter(|| streamed::<Order>(black_box(text), 16))
+        });
+        group.bench_with_input(BenchmarkId::new("16-byte chunks, Value", mb), &text, |b, text| {
+            b.iter(|| streamed::<serde_json::Value>(black_box(text), 16))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_stream);
+criterion_main!(benches);

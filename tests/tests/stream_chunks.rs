@@ -1,0 +1,298 @@
+//! Streaming (#12) on any chunking: the final value is `extract`'s; snapshots only grow
+//! (numbers, bools and nulls appear once complete, strings and lists only get longer); the
+//! final snapshot does not depend on where the chunks were cut; no chunking of any input
+//! panics (documents written elsewhere, split at every byte, inside UTF-8 characters too).
+
+use llm_extract::{Category, Extractor, Stream};
+use llm_extract_tests::strategies::json_value;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Pushes `text` as bytes cut at `cuts` (sorted offsets), returning every snapshot (as JSON)
+/// and the stream.
+fn stream_at<T: llm_extract::Extract>(text: &str, cuts: &[usize]) -> (Vec<Value>, Stream<T>) {
+    let mut stream = Stream::<T>::new();
+    let mut snaps = Vec::new();
+    let mut from = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&text.len())) {
+        let cut = cut.clamp(from, text.len());
+        stream.push_bytes(&text.as_bytes()[from..cut]);
+        snaps.push(serde_json::to_value(stream.snapshot()).unwrap());
+        from = cut;
+    }
+    (snaps, stream)
+}
+
+fn sized(text: &str, size: usize) -> Vec<usize> {
+    (1..).map(|i| i * size).take_while(|&c| c < text.len()).collect()
+}
+
+/// Whether `next` is `prev` grown: strings extended, lists with more items (earlier items
+/// grown), objects with more members (earlier members grown), scalars unchanged.
+fn grows(prev: &Value, next: &Value) -> bool {
+    match (prev, next) {
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| grows(x, y))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.iter().all(|(k, v)| b.get(k).is_some_and(|w| grows(v, w)))
+        }
+        // Nothing yet, then something.
+        (Value::Null, _) => true,
+        (a, b) => a == b,
+    }
+}
+
+fn assert_grows(text: &str, snaps: &[Value]) {
+    for pair in snaps.windows(2) {
+        assert!(
+            grows(&pair[0], &pair[1]),
+            "snapshot shrank or changed a complete value for {text:?}:\n{}\n->\n{}",
+            pair[0],
+            pair[1]
+        );
+    }
+}
+
+/// What the ordinary path gives for the whole reply, as JSON for comparison, or the error's
+/// category: a value cut off by the end of the reply is an error for a stream.
+fn whole<T: llm_extract::Extract + serde::Serialize>(text: &str) -> Result<Value, Category> {
+    match llm_extract::extract::<T>(text) {
+        Ok(e) if !e.report.complete => Err(Category::Incomplete),
+        Ok(e) => Ok(serde_json::to_value(e.value).unwrap()),
+        Err(e) => Err(e.category()),
+    }
+}
+
+fn finished<T: llm_extract::Extract + serde::Serialize>(stream: Stream<T>) -> Result<Value, Category> {
+    stream
+        .finish()
+        .map(|e| serde_json::to_value(e.value).unwrap())
+        .map_err(|e| e.category())
+}
+
+fn wrap(doc: &str, how: u8) -> String {
+    match how % 4 {
+        0 => doc.to_string(),
+        1 => format!("```json\n{doc}\n```"),
+        2 => format!("<think>Let me see: {{\"draft\": 1}} no.</think>\nHere you go: {doc}\nDone."),
+        _ => format!("Sure!\n\n```\n{doc}\n```\nAnything else?"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    /// Valid documents, bare or wrapped, in random chunks: the final snapshot is the value,
+    /// snapshots only grow, `finish` is `extract`.
+    #[test]
+    fn valid_documents_in_any_chunks(
+        value in json_value(),
+        pretty in any::<bool>(),
+        how in 0u8..4,
+        size in 1usize..24,
+    ) {
+        prop_assume!(value.is_object() || value.is_array());
+        let doc = if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) }.unwrap();
+        let text = wrap(&doc, how);
+        let (snaps, stream) = stream_at::<Value>(&text, &sized(&text, size));
+        assert_grows(&text, &snaps);
+        prop_assert_eq!(snaps.last().unwrap(), &value);
+        prop_assert!(stream.is_complete());
+        prop_assert_eq!(finished(stream), whole::<Value>(&text));
+    }
+
+    /// The same documents cut off anywhere: snapshots only grow, and `finish` says the value
+    /// was cut off exactly when `extract` with `require_complete` does.
+    #[test]
+    fn truncated_documents(value in json_value(), cut in any::<prop::sample::Index>(), size in 1usize..9) {
+        prop_assume!(value.is_object() || value.is_array());
+        let doc = serde_json::to_string(&value).unwrap();
+        let mut at = cut.index(doc.len() + 1);
+        while !doc.is_char_boundary(at) { at -= 1; }
+        let text = &doc[..at];
+        let (snaps, stream) = stream_at::<Value>(text, &sized(text, size));
+        assert_grows(text, &snaps);
+        prop_assert_eq!(finished(stream), whole::<Value>(text));
+    }
+}
+
+/// Replies with the leniency models need, each cut at every byte (two chunks, so inside
+/// UTF-8 characters, escapes, tags and fences): the final snapshot is the one-chunk snapshot,
+/// snapshots grow, `finish` is `extract`.
+#[test]
+fn every_split_of_lenient_replies_gives_the_same_result() {
+    let replies = [
+        "<think>The user wants JSON. {\"no\": 1}</think>\n```json\n{\"name\": \"Ad\\u00e9a \\ud83d\\ude00\", 'tags': ['x', \"y\",], n: 12, ok: True, none: None, // note\n \"nested\": {\"a\": [1, -2.5e3, null]}, \"q\": \"he said \"hi\" ok\"}\n```\nBye",
+        "Here: [{\"id\": 1, \"name\": \"Café ☕\"}, {\"id\": 22, \"name\": 'O\\'Neil'}, {\"id\": 333, /* c */ \"name\": \"日本語\"}]",
+        "{\"tool\": \"search\", \"parameters\": {\"query\": \"rust \\\"serde\\\"\", \"limit\": 10}}",
+        "<thinking>a <b> c</thinking><reasoning>r</reasoning>{\"a\": \"`x`\", \"b\": [true, false, null]}",
+        "```json\n{\"items\": [1, 2, 3], \"story\": \"line one\\nline two\"}\n```",
+    ];
+    for text in replies {
+        let (one, single) = stream_at::<Value>(text, &[]);
+        let one_last = one.last().unwrap().clone();
+        let thoughts = single.thoughts().to_vec();
+        let expected = finished(single);
+        assert_eq!(expected, whole::<Value>(text), "{text}");
+        for cut in 0..=text.len() {
+            let (snaps, stream) = stream_at::<Value>(text, &[cut]);
+            assert_grows(text, &snaps);
+            assert_eq!(snaps.last().unwrap(), &one_last, "cut at {cut} of {text:?}");
+            assert_eq!(stream.thoughts(), &thoughts[..], "cut at {cut} of {text:?}");
+            assert_eq!(finished(stream), expected, "cut at {cut} of {text:?}");
+        }
+        for size in 1..=17 {
+            let (snaps, stream) = stream_at::<Value>(text, &sized(text, size));
+            assert_grows(text, &snaps);
+            assert_eq!(snaps.last().unwrap(), &one_last, "chunks of {size} of {text:?}");
+            assert_eq!(finished(stream), expected);
+        }
+    }
+}
+
+fn load(path: &str) -> Vec<String> {
+    let raw = std::fs::read_to_string(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let cases: Vec<BTreeMap<String, Value>> = serde_json::from_str(&raw).unwrap();
+    cases
+        .into_iter()
+        .filter_map(|c| c.get("input").and_then(|v| v.as_str()).map(str::to_string))
+        .collect()
+}
+
+/// Documents written elsewhere (the damage corpus and two peer libraries' test suites), each
+/// in chunks of every size from 1 to 9 and cut in two at every byte for the short ones: no
+/// panic, the final snapshot does not depend on the chunking, and `finish` is `extract`.
+#[test]
+fn documents_written_elsewhere_in_any_chunks() {
+    let mut texts = load("damage/cases.json");
+    texts.extend(load("peers/json_repair.json"));
+    texts.extend(load("peers/jsonrepair.json"));
+    assert!(texts.len() > 600);
+    let mut split_checked = 0;
+    for text in &texts {
+        let (one, single) = stream_at::<Value>(text, &[]);
+        let one_last = one.last().unwrap().clone();
+        let expected = finished(single);
+        assert_eq!(expected, whole::<Value>(text), "{text:?}");
+        let mut chunkings: Vec<Vec<usize>> = (1..=9).map(|s| sized(text, s)).collect();
+        if text.len() <= 160 {
+            chunkings.extend((0..=text.len()).map(|c| vec![c]));
+            split_checked += 1;
+        }
+        for cuts in chunkings {
+            let (snaps, stream) = stream_at::<Value>(text, &cuts);
+            assert_eq!(snaps.last().unwrap(), &one_last, "{text:?} cut at {cuts:?}");
+            assert_eq!(finished(stream), expected, "{text:?} cut at {cuts:?}");
+        }
+    }
+    assert!(split_checked > 400, "{split_checked}");
+}
+
+#[test]
+fn numbers_bools_and_nulls_appear_only_once_complete() {
+    let mut s = Stream::<Value>::new();
+    s.push("{\"n\": 1");
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({}));
+    s.push("2");
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({}));
+    s.push(", \"b\": tru");
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"n": 12}));
+    s.push("e, \"z\": nul");
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"n": 12, "b": true}));
+    s.push("l}");
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"n": 12, "b": true, "z": null}));
+
+    let mut list = Stream::<Vec<u32>>::new();
+    list.push("[1, 2, 3");
+    assert_eq!(&*list.snapshot(), &[1, 2]);
+    list.push("4]");
+    assert_eq!(&*list.snapshot(), &[1, 2, 34]);
+}
+
+#[test]
+fn strings_grow_and_escapes_split_anywhere_decode_once() {
+    let text = r#"["a\u00e9b\nc\ud83d\ude00d"]"#;
+    for cut in 0..=text.len() {
+        let (snaps, _) = stream_at::<Vec<String>>(text, &[cut]);
+        assert_eq!(snaps.last().unwrap(), &json!(["aéb\nc😀d"]), "cut at {cut}");
+        let first = snaps[0].as_array().and_then(|a| a.first()).and_then(|s| s.as_str()).unwrap_or("");
+        assert!("aéb\nc😀d".starts_with(first), "cut at {cut}: {first:?}");
+    }
+}
+
+#[test]
+fn reasoning_streams_into_thoughts_and_never_into_the_value() {
+    let text = "<think>I could answer {\"city\": \"Rome\"} but no.</think>{\"city\": \"Paris\"}";
+    for cut in 0..=text.len() {
+        let (snaps, stream) = stream_at::<Value>(text, &[cut]);
+        for snap in &snaps {
+            assert_ne!(snap.get("city"), Some(&json!("Rome")), "cut at {cut}");
+        }
+        assert_eq!(stream.thoughts(), ["I could answer {\"city\": \"Rome\"} but no."]);
+        assert_eq!(snaps.last().unwrap(), &json!({"city": "Paris"}));
+    }
+    let mut s = Stream::<Value>::new();
+    s.push("<think>step one");
+    assert_eq!(s.thoughts(), ["step one"]);
+    s.push(", step two</thi");
+    assert_eq!(s.thoughts(), ["step one, step two"]);
+}
+
+#[test]
+fn a_stream_cut_off_mid_value_says_so_and_where_and_keeps_its_snapshot() {
+    let mut s = Stream::<Value>::new();
+    s.push("Result:\n{\"items\": [1, 2], \"story\": \"Once upon");
+    let last = s.snapshot();
+    let err = s.finish().unwrap_err();
+    assert_eq!(err.category(), Category::Incomplete);
+    let text = err.to_string();
+    assert!(text.contains("cut off") && text.contains("line"), "{text}");
+    assert_eq!(serde_json::to_value(last).unwrap(), json!({"items": [1, 2], "story": "Once upon"}));
+}
+
+#[test]
+fn a_stream_past_max_payload_errs_once_and_stops_growing() {
+    let mut s = Extractor::new().max_payload(20).stream::<Value>();
+    assert!(s.try_push("{\"a\": \"0123").is_ok());
+    let err = s.try_push("456789abcdef\"}").unwrap_err();
+    assert_eq!(err.category(), Category::TooLarge);
+    assert_eq!(s.try_push("more").unwrap(), false);
+    assert!(!s.push("more"));
+    assert_eq!(s.text(), "{\"a\": \"0123");
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"a": "0123"}));
+    assert_eq!(s.finish().unwrap_err().category(), Category::TooLarge);
+}
+
+#[test]
+fn a_value_that_does_not_fit_is_replaced_by_a_later_one() {
+    // An example in the prose, then the answer: the example does not read as `Vec<u32>`.
+    let text = "The format is {\"like\": \"this\"}. Answer: [1, 2, 3]";
+    for size in 1..=8 {
+        let (snaps, stream) = stream_at::<Vec<u32>>(text, &sized(text, size));
+        assert_eq!(snaps.last().unwrap(), &json!([1, 2, 3]));
+        assert_eq!(stream.finish().unwrap().value, vec![1, 2, 3]);
+    }
+}
+
+#[test]
+fn bytes_split_inside_a_character_wait_for_the_rest() {
+    let text = "{\"s\": \"日本\"}";
+    let bytes = text.as_bytes();
+    let mut s = Stream::<Value>::new();
+    s.push_bytes(&bytes[..8]); // inside 日
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"s": ""}));
+    s.push_bytes(&bytes[8..]);
+    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"s": "日本"}));
+}
+
+#[test]
+fn snapshots_iterate_over_chunks() {
+    let chunks = ["[\"a", "b\", ", "\"c\"]"];
+    let mut snaps = llm_extract::stream::Snapshots::<Vec<String>, _>::new(chunks.into_iter());
+    let seen: Vec<Vec<String>> = snaps.by_ref().map(|p| p.iter().map(|s| s.to_string()).collect()).collect();
+    assert_eq!(seen, vec![vec!["a"], vec!["ab"], vec!["ab", "c"]]);
+    assert_eq!(snaps.finish().unwrap().value, ["ab", "c"]);
+}
