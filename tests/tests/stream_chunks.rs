@@ -296,3 +296,33 @@ fn snapshots_iterate_over_chunks() {
     assert_eq!(seen, vec![vec!["a"], vec!["ab"], vec!["ab", "c"]]);
     assert_eq!(snaps.finish().unwrap().value, ["ab", "c"]);
 }
+
+/// The async adapter over a `futures::Stream` of byte chunks (split inside characters),
+/// polled to the end with a no-op waker (the chunks are always ready).
+#[test]
+fn async_snapshots_over_a_stream_of_bytes() {
+    use futures_core::Stream as _;
+    use std::pin::Pin;
+    use std::task::{Context, Poll, Waker};
+
+    struct Chunks(std::vec::IntoIter<Vec<u8>>);
+    impl futures_core::Stream for Chunks {
+        type Item = Vec<u8>;
+        fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Vec<u8>>> {
+            Poll::Ready(self.0.next())
+        }
+    }
+
+    let text = "<think>…</think>{\"word\": \"naïve\", \"n\": [1, 22]}";
+    let chunks: Vec<Vec<u8>> = text.as_bytes().chunks(3).map(<[u8]>::to_vec).collect();
+    let mut snaps = llm_extract::stream::AsyncSnapshots::<Value, _>::new(Chunks(chunks.into_iter()));
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut seen = Vec::new();
+    while let Poll::Ready(Some(snap)) = Pin::new(&mut snaps).poll_next(&mut cx) {
+        seen.push(serde_json::to_value(snap).unwrap());
+    }
+    assert_grows(text, &seen);
+    assert_eq!(seen.last().unwrap(), &json!({"word": "naïve", "n": [1, 22]}));
+    assert_eq!(snaps.stream().thoughts(), ["…"]);
+    assert_eq!(snaps.finish().unwrap().value, json!({"word": "naïve", "n": [1, 22]}));
+}

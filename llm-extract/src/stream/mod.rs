@@ -649,7 +649,7 @@ impl Extractor {
     /// A [`Stream`] with these settings (reasoning tags, depth limit, `max_payload`).
     ///
     /// ```
-    /// let mut stream = llm_extract::Extractor::new().max_payload(10).stream::<Vec<u8>>();
+    /// let mut stream = llm_extract::Extractor::new().max_payload(12).stream::<Vec<u8>>();
     /// assert!(stream.try_push("[1, 2, 3, 4").is_ok());
     /// assert!(stream.try_push(", 5, 6]").is_err());
     /// assert_eq!(stream.finish().unwrap_err().category(), llm_extract::Category::TooLarge);
@@ -659,8 +659,9 @@ impl Extractor {
     }
 }
 
-/// Snapshots over an iterator of chunks: yields the snapshot after each chunk that changed
-/// it. [`Snapshots::finish`] then gives the final value.
+/// Snapshots over an iterator of chunks (`&str`, `String`, bytes: anything `AsRef<[u8]>`;
+/// a character split between chunks waits for its rest): yields the snapshot after each chunk
+/// that changed it. [`Snapshots::finish`] then gives the final value.
 ///
 /// ```
 /// use llm_extract::stream::Snapshots;
@@ -700,15 +701,109 @@ impl<T: Extract, I> Snapshots<T, I> {
     }
 }
 
-impl<T: Extract, I: Iterator<Item = S>, S: AsRef<str>> Iterator for Snapshots<T, I> {
+impl<T: Extract, I: Iterator<Item = C>, C: AsRef<[u8]>> Iterator for Snapshots<T, I> {
     type Item = T::Partial;
 
     fn next(&mut self) -> Option<T::Partial> {
         for chunk in self.chunks.by_ref() {
-            if self.stream.push(chunk.as_ref()) {
+            if self.stream.push_bytes(chunk.as_ref()) {
                 return Some(self.stream.snapshot());
             }
         }
         None
+    }
+}
+
+/// Snapshots over a [`futures_core::Stream`] of chunks (feature `futures`): the async
+/// [`Snapshots`]. Yields the snapshot after each chunk that changed it; works with any
+/// runtime's streams (an HTTP body of `Bytes`, a channel of `String`s). The inner stream must
+/// be `Unpin` (`Box::pin` one that is not).
+///
+/// ```
+/// use futures_core::Stream as _;
+/// use llm_extract::stream::AsyncSnapshots;
+/// use std::pin::Pin;
+/// use std::task::{Context, Poll, Waker};
+///
+/// /// Chunks that are always ready (a stand-in for a network stream).
+/// struct Chunks(std::vec::IntoIter<&'static str>);
+/// impl futures_core::Stream for Chunks {
+///     type Item = &'static str;
+///     fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<&'static str>> {
+///         Poll::Ready(self.0.next())
+///     }
+/// }
+///
+/// let mut snaps = AsyncSnapshots::<Vec<u32>, _>::new(Chunks(vec!["[1, 2", "0, 3]"].into_iter()));
+/// let mut cx = Context::from_waker(Waker::noop());
+/// let mut seen = Vec::new();
+/// while let Poll::Ready(Some(snap)) = Pin::new(&mut snaps).poll_next(&mut cx) {
+///     seen.push(snap.to_vec());
+/// }
+/// assert_eq!(seen, [vec![1], vec![1, 20, 3]]);
+/// assert_eq!(snaps.finish().unwrap().value, [1, 20, 3]);
+/// ```
+#[cfg(feature = "futures")]
+pub struct AsyncSnapshots<T: Extract, S> {
+    chunks: S,
+    stream: Stream<T>,
+}
+
+#[cfg(feature = "futures")]
+impl<T: Extract, S> AsyncSnapshots<T, S> {
+    /// Snapshots of `chunks` with the default settings.
+    pub fn new(chunks: S) -> Self {
+        AsyncSnapshots {
+            chunks,
+            stream: Stream::new(),
+        }
+    }
+
+    /// Snapshots of `chunks` read by `stream` (for its settings).
+    pub fn with_stream(stream: Stream<T>, chunks: S) -> Self {
+        AsyncSnapshots { chunks, stream }
+    }
+
+    /// The stream, to ask for its issues or thoughts.
+    pub fn stream(&self) -> &Stream<T> {
+        &self.stream
+    }
+
+    /// [`Stream::finish`] once the chunks are read.
+    pub fn finish(self) -> Result<Extracted<T>, Error> {
+        self.stream.finish()
+    }
+}
+
+// Nothing is pinned structurally but the inner stream, which is `Unpin`.
+#[cfg(feature = "futures")]
+impl<T: Extract, S: Unpin> Unpin for AsyncSnapshots<T, S> {}
+
+#[cfg(feature = "futures")]
+impl<T, S, C> futures_core::Stream for AsyncSnapshots<T, S>
+where
+    T: Extract,
+    S: futures_core::Stream<Item = C> + Unpin,
+    C: AsRef<[u8]>,
+{
+    type Item = T::Partial;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<T::Partial>> {
+        use std::task::Poll;
+        let this = self.get_mut();
+        loop {
+            match std::pin::Pin::new(&mut this.chunks).poll_next(cx) {
+                Poll::Ready(Some(chunk)) => {
+                    if this.stream.push_bytes(chunk.as_ref()) {
+                        return Poll::Ready(Some(this.stream.snapshot()));
+                    }
+                }
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
     }
 }

@@ -184,11 +184,6 @@ impl Reader {
         }
     }
 
-    /// The start of the value being read, when the text so far ends inside it.
-    pub(crate) fn open_value(&self) -> Option<usize> {
-        self.opens.first().copied()
-    }
-
     /// Stops looking for values (reasoning is still followed).
     pub(crate) fn stop_values(&mut self) {
         self.values = false;

@@ -1,6 +1,6 @@
 //! Salvage: the partial value of a reply that is truncated or does not read as a whole.
 
-use super::{Feed, Issues, PartialValue, Step, Stream};
+use super::{Feed, Issues, PartialValue, Step};
 use crate::coerce::{keys_match, Extract};
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
