@@ -1,0 +1,90 @@
+//! Streaming (#12): the fuzzer chooses the text and where it is cut into chunks (bytes, so
+//! inside UTF-8 characters too). No panic, no hang; the last snapshot, the thoughts and the
+//! outcome of `finish` do not depend on the chunking (they equal those of one push).
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use llm_extract::{Extract, Stream};
+use std::collections::HashMap;
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)] // fields are only built
+struct Reply {
+    #[extract(alias = "items")]
+    lines: Vec<Line>,
+    status: Status,
+    note: Option<String>,
+    #[extract(default)]
+    extra: serde_json::Value,
+    parent: Option<Box<Reply>>,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Line {
+    #[extract(min_len = 1)]
+    sku: String,
+    #[extract(min = 1, max = 1000)]
+    qty: u32,
+    price: f64,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+enum Status {
+    Open,
+    Shipped,
+    #[extract(other)]
+    Unknown,
+}
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    /// Chunk lengths, used in turn (0 is an empty chunk).
+    cuts: Vec<u8>,
+    target: u8,
+    text: Vec<u8>,
+}
+
+/// Pushes `bytes` in the chunks `cuts` gives, then once whole; compares the two.
+fn check<T: Extract>(bytes: &[u8], cuts: &[u8]) {
+    let mut chunked = Stream::<T>::new();
+    let mut at = 0;
+    let mut i = 0;
+    while at < bytes.len() {
+        let len = cuts.get(i % cuts.len().max(1)).copied().unwrap_or(16) as usize;
+        let end = (at + len).min(bytes.len());
+        chunked.push_bytes(&bytes[at..end]);
+        let _ = chunked.snapshot();
+        at = end;
+        i += 1;
+        if len == 0 && i > bytes.len() + cuts.len() {
+            chunked.push_bytes(&bytes[at..]);
+            break;
+        }
+    }
+    let mut whole = Stream::<T>::new();
+    whole.push_bytes(bytes);
+    let a = serde_json::to_string(&chunked.snapshot()).unwrap();
+    let b = serde_json::to_string(&whole.snapshot()).unwrap();
+    assert_eq!(a, b, "the last snapshot depends on the chunking");
+    assert_eq!(chunked.thoughts(), whole.thoughts());
+    let (x, y) = (chunked.finish(), whole.finish());
+    assert_eq!(x.is_ok(), y.is_ok());
+    if let (Err(x), Err(y)) = (&x, &y) {
+        assert_eq!(x.category(), y.category());
+    }
+}
+
+fuzz_target!(|input: Input| {
+    if input.text.len() > 1 << 16 {
+        return;
+    }
+    match input.target % 4 {
+        0 => check::<serde_json::Value>(&input.text, &input.cuts),
+        1 => check::<Vec<u32>>(&input.text, &input.cuts),
+        2 => check::<HashMap<String, Vec<String>>>(&input.text, &input.cuts),
+        _ => check::<Reply>(&input.text, &input.cuts),
+    }
+});
