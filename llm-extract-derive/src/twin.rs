@@ -60,7 +60,9 @@ pub fn twin(c: &Container<'_>) -> Twin {
                 partial: quote_spanned!(fields[0].span=> <#ty as #rt::Extract>::Partial),
             }
         }
+        // Tuple and unit structs, and enums without variants, show nothing until `finish`.
         Data::Struct(..) => none,
+        Data::Enum(variants) if variants.is_empty() => none,
         Data::Enum(variants) => {
             let items = enum_twin(c, variants);
             let name = &c.partial;
@@ -248,8 +250,12 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         let indexes = required.iter().map(|(_, i)| i);
         quote! {
             #rt::stream::require(
-                __slot, __at, __event, __feed, Self::__llm_extract_spec(), &[#(#slots),*],
-                |__t: &Self| true #(&& __t.__state.get(#indexes) == #rt::stream::FieldState::Complete)*,
+                __slot, __at, __event, __feed,
+                &#rt::stream::Required {
+                    spec: Self::__llm_extract_spec(),
+                    fields: &[#(#slots),*],
+                    complete: |__t: &Self| true #(&& __t.__state.get(#indexes) == #rt::stream::FieldState::Complete)*,
+                },
                 Self::__llm_extract_apply,
             )
         }
@@ -684,6 +690,8 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         quote! {
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            // `__Pending` is the `Default` a partial needs, not a `non_exhaustive` marker.
+            #[allow(clippy::manual_non_exhaustive)]
             #vis enum #name {
                 #(#variant_defs)*
                 /// Nothing known yet (serialized as `null`).
@@ -695,6 +703,7 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     } else {
         quote! {
             #[doc = #doc]
+            #[allow(clippy::manual_non_exhaustive)]
             #vis enum #name #generics #where_clause {
                 #(#variant_defs)*
                 /// Nothing known yet (serialized as `null`).

@@ -53,6 +53,7 @@ pub mod __private {
     pub mod stream {
         pub use crate::stream::twin::{
             apply_in, done, field_index, require, salvage_field, same_key, state_of, variant_index,
+            Required,
         };
         pub use crate::stream::{
             Container, Event, Feed, FieldState, FieldStates, PartialValue, Step,

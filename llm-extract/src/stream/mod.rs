@@ -547,7 +547,7 @@ impl Extractor {
     /// A [`Stream`] with these settings (reasoning tags, depth limit, `max_payload`).
     ///
     /// ```
-    /// let mut stream = llm_extract::Extractor::new().max_payload(10).stream::<Vec<u8>>();
+    /// let mut stream = llm_extract::Extractor::new().max_payload(12).stream::<Vec<u8>>();
     /// assert!(stream.try_push("[1, 2, 3, 4").is_ok());
     /// assert!(stream.try_push(", 5, 6]").is_err());
     /// assert_eq!(stream.finish().unwrap_err().category(), llm_extract::Category::TooLarge);

@@ -49,29 +49,38 @@ pub fn done<P: PartialValue>(
     }
 }
 
-/// `stream = "required"` on some fields of a struct: the struct shows nothing until each of
-/// `required` (positions in `spec.fields`) is complete. When one completes, the struct is
-/// read again from its start ([`Feed::replay`]) and kept if `complete` says every required
-/// field is complete in it. Once shown, events go to `apply` as usual.
+/// The fields marked `stream = "required"` of a struct twin `P`.
+pub struct Required<'r, P> {
+    /// The struct's keys.
+    pub spec: &'r StructSpec,
+    /// The required fields, as positions in `spec.fields`.
+    pub fields: &'r [usize],
+    /// Whether every required field is complete in a twin.
+    pub complete: fn(&P) -> bool,
+}
+
+/// `stream = "required"` on some fields of a struct: the struct shows nothing until each
+/// required field is complete. When one completes, the struct is read again from its start
+/// ([`Feed::replay`]) and kept if every required field is complete in it. Once shown, events
+/// go to `apply` as usual.
 pub fn require<P: PartialValue>(
     slot: &mut Option<P>,
     at: &[Step<'_>],
     event: &Event<'_>,
     feed: &mut Feed<'_>,
-    spec: &StructSpec,
-    required: &[usize],
-    complete: impl Fn(&P) -> bool,
+    required: &Required<'_, P>,
     apply: impl FnOnce(&mut Option<P>, &[Step<'_>], &Event<'_>, &mut Feed<'_>) -> bool,
 ) -> bool {
     if slot.is_some() || !feed.may_hold(at) {
         return apply(slot, at, event, feed);
     }
     let [Step::Key(key)] = at else { return false };
-    if !event.completes() || !field_index(spec, key).is_some_and(|i| required.contains(&i)) {
+    let is_required = field_index(required.spec, key).is_some_and(|i| required.fields.contains(&i));
+    if !event.completes() || !is_required {
         return false;
     }
     match feed.replay::<P>(at) {
-        Some(value) if complete(&value) => {
+        Some(value) if (required.complete)(&value) => {
             *slot = Some(value);
             true
         }
