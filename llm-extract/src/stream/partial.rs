@@ -84,6 +84,29 @@ impl PartialValue for NoPartial {
     }
 }
 
+/// The partial of `Box<T>`, `Rc<T>` and `Arc<T>`: `T`'s, boxed so that a recursive type's
+/// partial twin has a size.
+impl<P: PartialValue> PartialValue for Box<P> {
+    fn apply(
+        slot: &mut Option<Self>,
+        at: &[Step<'_>],
+        event: &Event<'_>,
+        feed: &mut Feed<'_>,
+    ) -> bool {
+        let mut inner = slot.take().map(|b| *b);
+        let changed = P::apply(&mut inner, at, event, feed);
+        *slot = inner.map(Box::new);
+        changed
+    }
+
+    fn salvage(slot: &mut Option<Self>, feed: &mut Feed<'_>) -> Vec<crate::Path> {
+        let mut inner = slot.take().map(|b| *b);
+        let found = P::salvage(&mut inner, feed);
+        *slot = inner.map(Box::new);
+        found
+    }
+}
+
 /// A string that grows as it streams in; shared between snapshots (cloning is a reference
 /// count). Derefs to `str`, serializes as a JSON string.
 ///
