@@ -6,13 +6,18 @@ use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 use syn::{Data as SynData, DeriveInput, Fields, Generics, Ident, Member, Type};
 
-use crate::attr::{self, Allowed, Bound, DefaultAttr, Position, Raw, Spanned};
+use crate::attr::{self, Allowed, Bound, DefaultAttr, Position, Raw, Spanned, StreamMode};
 use crate::case::Case;
 use crate::errors::Errors;
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a syn::Visibility,
     pub generics: &'a Generics,
+    /// The partial twin's name: `partial = ".."`, or `{Type}Partial`.
+    pub partial: Ident,
+    /// `stream = "done"`: the type shows nothing while streaming until complete.
+    pub stream_done: bool,
     pub name: String,
     // Descriptions are read only by the schema generation.
     #[cfg_attr(not(feature = "schema"), allow(dead_code))]
@@ -87,7 +92,10 @@ pub enum Style {
 
 pub struct Field<'a> {
     pub member: Member,
+    pub vis: &'a syn::Visibility,
     pub ty: &'a Type,
+    /// `stream = ".."`: how the field shows while streaming.
+    pub stream: Option<StreamMode>,
     /// The field's type, where per-field code is spanned (a missing bound points there).
     pub span: Span,
     pub name: String,
@@ -233,9 +241,16 @@ impl<'a> Container<'a> {
         let untagged = raw
             .untagged
             .or(raw.serde.untagged.then(|| input.ident.span()));
+        let partial = raw.partial.as_ref().map_or_else(
+            || quote::format_ident!("{}Partial", input.ident),
+            |p| p.value.clone(),
+        );
         let container = Container {
             ident: &input.ident,
+            vis: &input.vis,
             generics: &input.generics,
+            partial,
+            stream_done: raw.stream.is_some(),
             name,
             doc: raw.doc.clone(),
             tag: either(&raw.tag, &raw.serde.tag),
@@ -322,7 +337,9 @@ fn fields<'a>(
             let span = f.ty.span();
             let field = Field {
                 member,
+                vis: &f.vis,
                 ty: &f.ty,
+                stream: raw.stream.as_ref().map(|s| s.value),
                 span,
                 name,
                 name_span,

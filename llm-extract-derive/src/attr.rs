@@ -5,10 +5,12 @@
 //!
 //! ```text
 //! container: rename = "..", rename_all = "<case>", tag = "..", content = "..", untagged,
-//!            deny_unknown_fields, strict, validate = path, crate = "path"
+//!            deny_unknown_fields, strict, validate = path, crate = "path",
+//!            stream = "done", partial = "TwinName"
 //! field:     alias = "..", rename = "..", default, default = path, skip, flatten, catch,
 //!            with = path, strict, min = N, max = N, min_len = N, max_len = N,
-//!            pattern = "regex", one_of = [lit, ..], validate = path
+//!            pattern = "regex", one_of = [lit, ..], validate = path,
+//!            stream = "done" | "required"
 //! variant:   alias = "..", rename = "..", other
 //! ```
 
@@ -41,6 +43,8 @@ pub const VALIDATE: &str = "validate";
 pub const OTHER: &str = "other";
 pub const CONTENT: &str = "content";
 pub const CRATE: &str = "crate";
+pub const STREAM: &str = "stream";
+pub const PARTIAL: &str = "partial";
 
 /// Where an attribute is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,10 +67,12 @@ impl Position {
                 STRICT,
                 VALIDATE,
                 CRATE,
+                STREAM,
+                PARTIAL,
             ],
             Position::Field => &[
                 ALIAS, RENAME, DEFAULT, SKIP, FLATTEN, CATCH, WITH, STRICT, MIN, MAX, MIN_LEN,
-                MAX_LEN, PATTERN, ONE_OF, VALIDATE,
+                MAX_LEN, PATTERN, ONE_OF, VALIDATE, STREAM,
             ],
             Position::Variant => &[ALIAS, RENAME, OTHER],
         }
@@ -104,6 +110,8 @@ const ALL: &[&str] = &[
     OTHER,
     CONTENT,
     CRATE,
+    STREAM,
+    PARTIAL,
 ];
 
 /// Where each name may be written, for the "not allowed here" message.
@@ -150,6 +158,16 @@ pub enum DefaultAttr {
     Path(syn::ExprPath),
 }
 
+/// `stream = ".."`: how a field or type is shown while a reply streams in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamMode {
+    /// `"done"`: nothing until the value is complete.
+    Done,
+    /// `"required"` (fields only): the enclosing object shows nothing until this field is
+    /// complete.
+    Required,
+}
+
 /// Every attribute found at one position, not yet checked against the others.
 #[derive(Default, Debug)]
 pub struct Raw {
@@ -175,6 +193,8 @@ pub struct Raw {
     pub validate: Option<Spanned<syn::ExprPath>>,
     pub other: Option<Span>,
     pub krate: Option<Spanned<syn::Path>>,
+    pub stream: Option<Spanned<StreamMode>>,
+    pub partial: Option<Spanned<syn::Ident>>,
     /// The same names read from `#[serde(...)]`, to agree with or to reject.
     pub serde: Serde,
     /// Doc comment lines joined.
@@ -394,6 +414,7 @@ fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, erro
         MIN | MAX | MIN_LEN | MAX_LEN | PATTERN | ONE_OF | VALIDATE => {
             parse_rule(meta, &name, span, raw, errors)
         }
+        STREAM | PARTIAL => parse_streaming(meta, &name, position, span, raw, errors),
         _ => unreachable!("every allowed name has a branch"),
     };
     if let Err(e) = result {
@@ -577,6 +598,64 @@ fn parse_rule(
             set(&mut raw.validate, p, span, VALIDATE, errors);
         }
         _ => unreachable!("parse_one sends only validation rules here"),
+    }
+    Ok(())
+}
+
+/// How a value is shown while a reply streams in.
+fn parse_streaming(
+    meta: &ParseNestedMeta<'_>,
+    name: &str,
+    position: Position,
+    span: Span,
+    raw: &mut Raw,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    match name {
+        // stream = "done" | "required"   ("required" on fields only)
+        STREAM => {
+            let s: LitStr = meta.value()?.parse()?;
+            let mode = match (s.value().as_str(), position) {
+                ("done", _) => StreamMode::Done,
+                ("required", Position::Field) => StreamMode::Required,
+                ("required", _) => {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "`stream = \"required\"` applies to fields (it holds back the object \
+                         around the field); on a type use `stream = \"done\"`",
+                    ))
+                }
+                (other, _) => {
+                    let hint = did_you_mean(other, &["done", "required"])
+                        .map(|h| format!("; did you mean `{h}`?"))
+                        .unwrap_or_default();
+                    return Err(syn::Error::new(
+                        s.span(),
+                        format!(
+                            "unknown `stream` mode `{other}`; expected `\"done\"` or \
+                             `\"required\"`{hint}"
+                        ),
+                    ));
+                }
+            };
+            set(&mut raw.stream, mode, span, STREAM, errors);
+        }
+        // partial = "OrderSnapshot"   (the name of the generated partial twin)
+        PARTIAL => {
+            let s: LitStr = meta.value()?.parse()?;
+            let ident = syn::parse_str::<syn::Ident>(&s.value()).map_err(|_| {
+                syn::Error::new(
+                    s.span(),
+                    format!(
+                        "`partial` must name a type, such as `OrderSnapshot`, not `{}`",
+                        s.value()
+                    ),
+                )
+            })?;
+            let ident = syn::Ident::new(&ident.to_string(), s.span());
+            set(&mut raw.partial, ident, span, PARTIAL, errors);
+        }
+        _ => unreachable!("parse_one sends only streaming attributes here"),
     }
     Ok(())
 }

@@ -273,6 +273,7 @@ fn skipped_fields_have_no_other_attributes(
     dead.extend(raw.catch.map(|s| ("catch", s)));
     dead.extend(raw.with.as_ref().map(|w| ("with", w.span)));
     dead.extend(raw.strict.map(|s| ("strict", s)));
+    dead.extend(raw.stream.as_ref().map(|s| ("stream", s.span)));
     if has_rules {
         dead.push(("validation rules", ty_span));
     }

@@ -49,14 +49,19 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     let (impl_g, ty_g, where_clause) = generics.split_for_impl();
     let map_key = map_key(c);
     let read_direct = crate::direct::read_direct(c);
+    let crate::twin::Twin {
+        items: twin,
+        partial,
+    } = crate::twin::twin(c);
     quote! {
+        #twin
         #map_key
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
         const _: () = {
             #[automatically_derived]
             impl #impl_g #rt::Extract for #ident #ty_g #where_clause {
-                type Partial = #rt::NoPartial;
+                type Partial = #partial;
                 fn from_node(
                     __node: &#rt::Node<'_>,
                     __cx: &mut #rt::Context,

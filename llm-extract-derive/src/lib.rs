@@ -10,6 +10,7 @@ mod direct;
 mod errors;
 mod expand;
 mod schema;
+mod twin;
 
 use proc_macro::TokenStream;
 

@@ -46,13 +46,26 @@ pub mod __private {
     pub use crate::coerce::{
         as_container, Context, Direct, Extract, Failed, MapKey, Mode, Node, VariantNames,
     };
+    pub use crate::path::Path;
     pub use crate::path::Segment;
     pub use crate::stream::NoPartial;
+    /// What the partial twins need: the streaming types and the helpers they call.
+    pub mod stream {
+        pub use crate::stream::twin::{
+            apply_in, done, field_index, require, salvage_field, same_key, state_of, variant_index,
+            Required,
+        };
+        pub use crate::stream::{
+            Container, Event, Feed, FieldState, FieldStates, PartialValue, Step,
+        };
+    }
     #[cfg(feature = "schema")]
     pub use crate::schema::private as schema;
     pub use crate::validate;
     pub use crate::validate::Allowed;
     pub use regex::Regex;
+    pub use serde;
+    pub use serde_json;
     pub use std::sync::LazyLock;
 }
 

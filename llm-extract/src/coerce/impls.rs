@@ -314,7 +314,8 @@ impl<T: Extract> Extract for Option<T> {
 macro_rules! pointers {
     ($($p:ident),*) => {$(
         impl<T: Extract> Extract for $p<T> {
-    type Partial = T::Partial;
+            // Boxed, so a recursive type's twin (`next: Option<Box<Link>>`) has a size.
+            type Partial = Box<T::Partial>;
 
             fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
                 T::from_node(node, cx).map($p::new)

@@ -39,6 +39,7 @@
 mod partial;
 mod reader;
 mod salvage;
+pub(crate) mod twin;
 
 pub use partial::{NoPartial, PartialJson, PartialList, PartialMap, PartialString, PartialValue};
 pub use salvage::{extract_partial, Salvaged};
@@ -153,7 +154,10 @@ pub(crate) struct Issues {
 
 impl Issues {
     fn push(&mut self, issue: Issue) {
-        if self.seen.insert((issue.path.clone(), issue.message.clone())) {
+        if self
+            .seen
+            .insert((issue.path.clone(), issue.message.clone()))
+        {
             self.list.push(issue);
         }
     }

@@ -51,8 +51,12 @@ use std::sync::Arc;
 /// ```
 pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
     /// Applies one event at `at` below this value to `slot`; returns whether it changed.
-    fn apply(slot: &mut Option<Self>, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>)
-        -> bool;
+    fn apply(
+        slot: &mut Option<Self>,
+        at: &[Step<'_>],
+        event: &Event<'_>,
+        feed: &mut Feed<'_>,
+    ) -> bool;
 
     /// Salvage's last resort ([`extract_partial`](crate::extract_partial)): fills what is
     /// still missing from members found by key anywhere in the text
@@ -78,6 +82,29 @@ impl Serialize for NoPartial {
 impl PartialValue for NoPartial {
     fn apply(_: &mut Option<Self>, _: &[Step<'_>], _: &Event<'_>, _: &mut Feed<'_>) -> bool {
         false
+    }
+}
+
+/// The partial of `Box<T>`, `Rc<T>` and `Arc<T>`: `T`'s, boxed so that a recursive type's
+/// partial twin has a size.
+impl<P: PartialValue> PartialValue for Box<P> {
+    fn apply(
+        slot: &mut Option<Self>,
+        at: &[Step<'_>],
+        event: &Event<'_>,
+        feed: &mut Feed<'_>,
+    ) -> bool {
+        let mut inner = slot.take().map(|b| *b);
+        let changed = P::apply(&mut inner, at, event, feed);
+        *slot = inner.map(Box::new);
+        changed
+    }
+
+    fn salvage(slot: &mut Option<Self>, feed: &mut Feed<'_>) -> Vec<crate::Path> {
+        let mut inner = slot.take().map(|b| *b);
+        let found = P::salvage(&mut inner, feed);
+        *slot = inner.map(Box::new);
+        found
     }
 }
 
@@ -345,7 +372,11 @@ impl<V> PartialMap<V> {
 
     /// The value under `key` (the last one written, if the key repeats).
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
     }
 
     /// How many entries there are so far.

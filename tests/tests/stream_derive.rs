@@ -1,0 +1,502 @@
+//! Streaming derived types (#12): the partial twins `#[derive(Extract)]` generates, fed a
+//! realistic reply at every chunk size 1..=17 and at every split into two chunks.
+//!
+//! Each run checks what a snapshot may show: the final value is what `extract` gives on the
+//! whole text; a number, bool or enum value appears only once complete (so it never changes);
+//! strings only grow; lists only grow; field states go Pending -> Incomplete -> Complete.
+
+use llm_extract::stream::{FieldState, PartialValue};
+use llm_extract::{Category, Extract, Stream};
+use serde_json::{json, Value};
+
+#[derive(Extract, Debug, PartialEq, Clone)]
+enum Status {
+    Pending,
+    Shipped,
+    Delivered,
+}
+
+#[derive(Extract, Debug, PartialEq, Clone)]
+struct Item {
+    name: String,
+    #[extract(min = 1)]
+    qty: u32,
+    price: Option<f64>,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "camelCase")]
+struct Order {
+    order_id: u64,
+    #[extract(alias = "customer")]
+    customer_name: String,
+    items: Vec<Item>,
+    note: Option<String>,
+    status: Status,
+    #[extract(rename = "paid")]
+    is_paid: bool,
+}
+
+const ORDER: &str = "Here is the order you asked for:\n```json\n{\n  \"orderId\": 10452,\n  \"customer\": \"Ada \\\"The Countess\\\" Lovelace\",\n  \"items\": [\n    {\"name\": \"Analytical engine gear\", \"qty\": 12, \"price\": 3.75},\n    {\"name\": \"Punch card (blank)\", \"qty\": 250}\n  ],\n  \"note\": \"Leave at the door — fragile\",\n  \"status\": \"shipped\",\n  \"paid\": true\n}\n```\nLet me know if anything else is needed.";
+
+/// Every way the fixtures are cut: fixed sizes 1..=17, then every split into two chunks.
+fn chunkings(text: &str) -> Vec<Vec<&str>> {
+    let mut out = Vec::new();
+    for size in 1..=17 {
+        let mut chunks = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let mut cut = size.min(rest.len());
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let (a, b) = rest.split_at(cut);
+            chunks.push(a);
+            rest = b;
+        }
+        out.push(chunks);
+    }
+    for cut in 1..text.len() {
+        if text.is_char_boundary(cut) {
+            let (a, b) = text.split_at(cut);
+            out.push(vec![a, b]);
+        }
+    }
+    out
+}
+
+/// Whether `before` may be followed by `after`: a shown value never changes, except that
+/// strings grow (a prefix), lists grow (each item may go on growing), objects gain members.
+fn grows(before: &Value, after: &Value) -> bool {
+    match (before, after) {
+        (Value::Null, _) => true,
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| grows(x, y))
+        }
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .all(|(k, v)| v.is_null() || b.get(k).is_some_and(|w| grows(v, w))),
+        (a, b) => a == b,
+    }
+}
+
+fn rank(s: FieldState) -> u8 {
+    match s {
+        FieldState::Pending => 0,
+        FieldState::Incomplete => 1,
+        FieldState::Complete => 2,
+    }
+}
+
+/// Streams `text` in every chunking; checks every snapshot against the next and against
+/// the last, and `check` on each; returns the last snapshot of the last run.
+fn stream_all<T>(text: &str, mut check: impl FnMut(&T::Partial)) -> T::Partial
+where
+    T: Extract + std::fmt::Debug + PartialEq,
+{
+    let whole = llm_extract::extract::<T>(text).map(|e| e.value);
+    let mut last = None;
+    for chunks in chunkings(text) {
+        let mut stream = Stream::<T>::new();
+        let mut seen: Vec<Value> = Vec::new();
+        for chunk in &chunks {
+            stream.push(chunk);
+            let snap = stream.snapshot();
+            check(&snap);
+            seen.push(serde_json::to_value(&snap).unwrap());
+        }
+        let end = seen.last().unwrap().clone();
+        for pair in seen.windows(2) {
+            assert!(
+                grows(&pair[0], &pair[1]),
+                "{chunks:?}:\n{:#}\nthen\n{:#}",
+                pair[0],
+                pair[1]
+            );
+        }
+        last = Some(stream.snapshot());
+        let done = stream.finish().map(|e| e.value);
+        match (&done, &whole) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{chunks:?}"),
+            (Err(a), Err(b)) => assert_eq!(a.category(), b.category(), "{chunks:?}"),
+            _ => panic!("{chunks:?}: finish {done:?}, extract {whole:?}"),
+        }
+        let _ = end;
+    }
+    last.unwrap()
+}
+
+#[test]
+fn order_streams_in_every_chunking() {
+    let last = stream_all::<Order>(ORDER, |_| {});
+    assert_eq!(
+        serde_json::to_value(&last).unwrap(),
+        json!({
+            "orderId": 10452,
+            "customerName": "Ada \"The Countess\" Lovelace",
+            "items": [
+                {"name": "Analytical engine gear", "qty": 12, "price": 3.75},
+                {"name": "Punch card (blank)", "qty": 250, "price": null}
+            ],
+            "note": "Leave at the door — fragile",
+            "status": "Shipped",
+            "paid": true
+        })
+    );
+}
+
+#[test]
+fn order_values_appear_only_complete() {
+    // Byte by byte, and the states of each field only advance.
+    let mut stream = Stream::<Order>::new();
+    let fields = [
+        "order_id",
+        "customerName",
+        "items",
+        "note",
+        "status",
+        "paid",
+    ];
+    let mut states = [0u8; 6];
+    let mut saw_incomplete_items = false;
+    for (i, _) in ORDER.char_indices().skip(1) {
+        stream.push(&ORDER[stream.text().len()..i]);
+        let snap = stream.snapshot();
+        assert!(matches!(snap.order_id, None | Some(10452)), "{snap:?}");
+        assert!(matches!(snap.is_paid, None | Some(true)), "{snap:?}");
+        assert!(
+            matches!(snap.status, None | Some(StatusPartial::Shipped)),
+            "{snap:?}"
+        );
+        for item in snap.items.as_deref().unwrap_or_default() {
+            assert!(matches!(item.qty, None | Some(12 | 250)), "{snap:?}");
+            assert!(matches!(item.price, None | Some(3.75)), "{snap:?}");
+        }
+        for (f, s) in fields.iter().zip(&mut states) {
+            let now = rank(snap.state(f));
+            assert!(now >= *s, "{f} went back at {i}: {snap:?}");
+            *s = now;
+        }
+        saw_incomplete_items |= snap.state("items") == FieldState::Incomplete;
+    }
+    stream.push(&ORDER[stream.text().len()..]);
+    let snap = stream.snapshot();
+    for f in fields {
+        assert_eq!(snap.state(f), FieldState::Complete, "{f}");
+    }
+    assert!(saw_incomplete_items);
+    // The Rust name and the name in the reply both work; an unknown name is pending.
+    assert_eq!(snap.state("is_paid"), FieldState::Complete);
+    assert_eq!(snap.state("nope"), FieldState::Pending);
+    assert!(stream.issues().is_empty(), "{:?}", stream.issues());
+}
+
+#[test]
+fn a_failed_rule_is_reported_once_and_the_value_stays_shown() {
+    let text = r#"{"orderId": 7, "customerName": "Bo", "items": [{"name": "a", "qty": 0}, {"name": "b", "qty": 3}], "status": "Pending", "paid": false}"#;
+    for chunks in chunkings(text) {
+        let mut stream = Stream::<Order>::new();
+        for c in &chunks {
+            stream.push(c);
+        }
+        let failed: Vec<String> = stream.issues().iter().map(|i| i.path.to_string()).collect();
+        assert_eq!(failed, ["$.items[0].qty"], "{chunks:?}");
+        let snap = stream.snapshot();
+        assert_eq!(snap.items.as_deref().unwrap()[0].qty, Some(0));
+        assert_eq!(
+            stream.finish().unwrap_err().category(),
+            llm_extract::extract::<Order>(text).unwrap_err().category()
+        );
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(tag = "type")]
+enum Action {
+    Search {
+        query: String,
+        #[extract(default)]
+        limit: u32,
+    },
+    Reply {
+        text: String,
+    },
+    Stop,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Turn {
+    thought: String,
+    actions: Vec<Action>,
+}
+
+#[test]
+fn internally_tagged_enum_streams_its_payload() {
+    let text = r#"{"thought": "look it up, then answer", "actions": [{"type": "search", "query": "rust streaming json", "limit": 5}, {"query": "late tag", "type": "Search"}, {"type": "reply", "text": "Here is what I found"}, {"type": "stop"}]}"#;
+    let last = stream_all::<Turn>(text, |snap| {
+        for a in snap.actions.as_deref().unwrap_or_default() {
+            if let ActionPartial::Search(s) = a {
+                assert!(matches!(s.limit, None | Some(5)), "{snap:?}");
+            }
+        }
+    });
+    assert_eq!(
+        serde_json::to_value(&last).unwrap(),
+        json!({"thought": "look it up, then answer", "actions": [
+            {"Search": {"query": "rust streaming json", "limit": 5}},
+            {"Search": {"query": "late tag", "limit": null}},
+            {"Reply": {"text": "Here is what I found"}},
+            "Stop"
+        ]})
+    );
+    // The payload shows before the object is complete.
+    let mut stream = Stream::<Turn>::new();
+    stream.push(r#"{"thought": "x", "actions": [{"type": "search", "query": "rus"#);
+    let snap = stream.snapshot();
+    match &snap.actions.as_deref().unwrap()[0] {
+        ActionPartial::Search(s) => assert_eq!(s.query.as_deref(), Some("rus")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+enum Tool {
+    Lookup { term: String },
+    Wait(u32),
+    Done,
+}
+
+#[test]
+fn externally_tagged_enum_streams_its_payload() {
+    let text = r#"[{"Lookup": {"term": "partial twins"}}, {"Wait": 30}, "Done", {"lookup": {"term": "again"}}]"#;
+    let last = stream_all::<Vec<Tool>>(text, |snap| {
+        for t in snap.iter() {
+            if let ToolPartial::Wait(n) = t {
+                assert!(matches!(n, None | Some(30)));
+            }
+        }
+    });
+    assert_eq!(
+        serde_json::to_value(&last).unwrap(),
+        json!([{"Lookup": {"term": "partial twins"}}, {"Wait": 30}, "Done", {"Lookup": {"term": "again"}}])
+    );
+    let mut stream = Stream::<Tool>::new();
+    stream.push(r#"{"Lookup": {"term": "part"#);
+    match stream.snapshot() {
+        ToolPartial::Lookup(l) => assert_eq!(l.term.as_deref(), Some("part")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(untagged)]
+enum Answer {
+    Number(f64),
+    Text(String),
+    Pair { a: u8, b: u8 },
+}
+
+#[test]
+fn untagged_enum_shows_once_complete() {
+    let text = r#"{"answers": [{"a": 1, "b": 2}, "forty", 42.5]}"#;
+    #[derive(Extract, Debug, PartialEq)]
+    struct Answers {
+        answers: Vec<Answer>,
+    }
+    let last = stream_all::<Answers>(text, |snap| {
+        for a in snap.answers.as_deref().unwrap_or_default() {
+            if let AnswerPartial::Text(t) = a {
+                assert_eq!(t.as_deref(), Some("forty"));
+            }
+        }
+    });
+    assert_eq!(
+        serde_json::to_value(&last).unwrap(),
+        json!({"answers": [{"Pair": {"a": 1, "b": 2}}, {"Text": "forty"}, {"Number": 42.5}]})
+    );
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Plan {
+    title: String,
+    #[extract(stream = "done")]
+    steps: Vec<String>,
+}
+
+#[test]
+fn stream_done_holds_a_field_until_complete() {
+    let text = r#"{"title": "Ship it", "steps": ["write", "test", "merge"], "after": 1}"#;
+    let close = text.find(']').unwrap();
+    let last = stream_all::<Plan>(text, |snap| {
+        if let Some(steps) = &snap.steps {
+            assert_eq!(steps.len(), 3, "{snap:?}");
+        }
+    });
+    assert_eq!(last.steps.as_deref().map(<[_]>::len), Some(3));
+    let mut stream = Stream::<Plan>::new();
+    stream.push(&text[..close]);
+    assert_eq!(stream.snapshot().steps, None);
+    assert_eq!(stream.snapshot().state("steps"), FieldState::Incomplete);
+    stream.push(&text[close..=close]);
+    let steps: Vec<String> = stream
+        .snapshot()
+        .steps
+        .unwrap()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(steps, ["write", "test", "merge"]);
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(stream = "done")]
+struct Point {
+    x: i32,
+    label: String,
+}
+
+#[test]
+fn stream_done_on_a_type_holds_it_until_complete() {
+    let text = r#"{"points": [{"x": 1, "label": "one"}, {"label": "two", "x": 2}]}"#;
+    #[derive(Extract, Debug, PartialEq)]
+    struct Points {
+        points: Vec<Point>,
+    }
+    stream_all::<Points>(text, |snap| {
+        for p in snap.points.as_deref().unwrap_or_default() {
+            assert!(p.x.is_some() && p.label.is_some(), "{snap:?}");
+            assert!(
+                matches!(p.label.as_deref(), Some("one" | "two")),
+                "{snap:?}"
+            );
+        }
+    });
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Message {
+    #[extract(stream = "required")]
+    kind: String,
+    body: String,
+}
+
+#[test]
+fn stream_required_holds_the_object_until_its_field_is_complete() {
+    let text = r#"[{"body": "hello there", "kind": "greeting"}, {"kind": "question", "body": "how are you?"}]"#;
+    let last = stream_all::<Vec<Message>>(text, |snap| {
+        for m in snap.iter() {
+            assert!(
+                matches!(m.kind.as_deref(), Some("greeting" | "question")),
+                "{snap:?}"
+            );
+            assert_eq!(m.state("kind"), FieldState::Complete);
+        }
+    });
+    assert_eq!(last.len(), 2);
+    assert_eq!(last[0].body.as_deref(), Some("hello there"));
+    // Before its kind arrives the first message shows nothing, though its body did.
+    let mut stream = Stream::<Vec<Message>>::new();
+    stream.push(r#"[{"body": "hello there", "kind": "gree"#);
+    assert!(stream.snapshot().is_empty());
+    stream.push(r#"ting", "#);
+    assert_eq!(stream.snapshot()[0].body.as_deref(), Some("hello there"));
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Story {
+    items: Vec<u32>,
+    story: String,
+    #[extract(alias = "writer")]
+    author: Option<String>,
+}
+
+#[test]
+fn extract_partial_recovers_fields_by_key() {
+    let saved =
+        llm_extract::extract_partial::<Story>(r#"{"items": [1, 2, "story": "text"#).unwrap();
+    assert!(saved.value.is_none());
+    assert_eq!(saved.partial.story.as_deref(), Some("text"));
+    assert!(saved.recovered.iter().any(|p| p.to_string() == "$.story"));
+    // Broken before the keys: found by name and by alias.
+    let saved = llm_extract::extract_partial::<Story>(
+        r#"Sure! [[{ "Story": "Once upon a time", "writer": "me", "items": [4, 5]"#,
+    )
+    .unwrap();
+    assert_eq!(saved.partial.story.as_deref(), Some("Once upon a time"));
+    assert_eq!(saved.partial.author.as_deref(), Some("me"));
+}
+
+#[test]
+fn twins_serialize_with_wire_names_and_nulls() {
+    assert_eq!(
+        serde_json::to_value(OrderPartial::default()).unwrap(),
+        json!({"orderId": null, "customerName": null, "items": null, "note": null, "status": null, "paid": null})
+    );
+    assert_eq!(
+        serde_json::to_value(StatusPartial::default()).unwrap(),
+        Value::Null
+    );
+    assert_eq!(
+        serde_json::to_value(StatusPartial::Delivered).unwrap(),
+        json!("Delivered")
+    );
+    // A twin is a `PartialValue` like any other.
+    fn is_partial<P: PartialValue>() {}
+    is_partial::<OrderPartial>();
+    is_partial::<ActionPartial>();
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Wrapper<T> {
+    inner: T,
+    #[extract(skip)]
+    cache: Option<u8>,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Meters(f64);
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(partial = "SnapshotOfRenamed")]
+struct Renamed {
+    a: u8,
+}
+
+#[test]
+fn generic_newtype_and_renamed_twins() {
+    let mut stream = Stream::<Wrapper<Vec<Meters>>>::new();
+    stream.push(r#"{"inner": [1.5, 2"#);
+    let snap: WrapperPartial<Vec<Meters>> = stream.snapshot();
+    assert_eq!(snap.inner.as_deref(), Some(&[1.5][..]));
+    assert_eq!(snap.state("cache"), FieldState::Pending);
+    let mut stream = Stream::<Renamed>::new();
+    stream.push(r#"{"a": 3}"#);
+    let snap: SnapshotOfRenamed = stream.snapshot();
+    assert_eq!(snap.a, Some(3));
+    let _ = Category::Syntax;
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Base {
+    id: u32,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct WithExtra {
+    name: String,
+    #[extract(flatten)]
+    base: Base,
+}
+
+#[test]
+fn flatten_takes_the_keys_no_field_matched() {
+    let text = r#"{"name": "n", "id": 9}"#;
+    let last = stream_all::<WithExtra>(text, |_| {});
+    assert_eq!(last.base.as_ref().and_then(|b| b.id), Some(9));
+    assert_eq!(last.state("base"), FieldState::Complete);
+    assert_eq!(
+        serde_json::to_value(&last).unwrap(),
+        json!({"name": "n", "id": 9})
+    );
+}
