@@ -16,7 +16,7 @@ enum Priority {
 #[derive(Extract, Debug)]
 struct Task {
     title: String,
-    #[extract(alias = "mins", range(min = 1, max = 480))]
+    #[extract(alias = "mins", min = 1, max = 480)]
     minutes: u32,
 }
 
@@ -58,6 +58,9 @@ fn main() {
     assert_eq!(last.state("tasks"), FieldState::Complete);
     println!("thoughts: {:?}", stream.thoughts());
     println!("as JSON: {}", serde_json::to_string(&last).unwrap());
-    let done = stream.finish().expect("the reply is whole");
-    println!("final: {:?}", done.value);
+    let plan = stream.finish().expect("the reply is whole").value;
+    let minutes: u32 = plan.tasks.iter().map(|t| t.minutes).sum();
+    println!("final: {:?}", plan);
+    println!("{} ({:?}): {} tasks, {minutes} minutes", plan.goal, plan.priority, plan.tasks.len());
+    assert_eq!(plan.tasks[0].title, "Freeze the branch");
 }

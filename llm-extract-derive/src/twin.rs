@@ -185,6 +185,8 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         .enumerate()
         .filter(|(_, f)| !f.skip && !f.is_flatten())
         .collect();
+    let exact: Vec<&String> = keyed.iter().map(|(_, f)| &f.name).collect();
+    let exact_slots = 0..keyed.len();
     let specs = keyed.iter().map(|(_, f)| {
         let (n, aliases) = (&f.name, &f.aliases);
         quote!(#rt::FieldSpec { name: #n, aliases: &[#(#aliases),*] })
@@ -267,6 +269,35 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         quote!(Self::__llm_extract_apply(__slot, __at, __event, __feed))
     };
 
+    // A twin already shown takes member events in place (no move through an `Option`),
+    // unless it is held back, which needs the `Option`.
+    let in_place = if t.done || !required.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            fn apply_in(
+                __t: &mut Self,
+                __at: &[#rt::stream::Step<'_>],
+                __event: &#rt::stream::Event<'_>,
+                __feed: &mut #rt::stream::Feed<'_>,
+            ) -> bool {
+                match __at.split_first() {
+                    ::core::option::Option::Some((#rt::stream::Step::Key(__k), __rest)) => {
+                        Self::__llm_extract_key(__t, __k, __rest, __at, __event, __feed)
+                    }
+                    _ => {
+                        let mut __slot = ::core::option::Option::Some(::core::mem::take(__t));
+                        let __changed = Self::__llm_extract_apply(&mut __slot, __at, __event, __feed);
+                        if let ::core::option::Option::Some(__v) = __slot {
+                            *__t = __v;
+                        }
+                        __changed
+                    }
+                }
+            }
+        }
+    };
+
     let salvage = keyed.iter().filter(|(_, f)| shown(f)).map(|(i, f)| {
         let member = &f.member;
         let (n, aliases) = (&f.name, &f.aliases);
@@ -331,18 +362,35 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                         ::core::option::Option::Some((#rt::stream::Step::Key(__k), __rest)) => {
                             let __created = __slot.is_none();
                             let __t = __slot.get_or_insert_with(::core::default::Default::default);
-                            let __changed = match #rt::stream::field_index(Self::__llm_extract_spec(), __k) {
-                                #(#arms)*
-                                _ => {
-                                    let mut __changed = false;
-                                    #(#flatten_apply)*
-                                    __changed
-                                }
-                            };
-                            let _ = __rest;
-                            __changed || __created
+                            Self::__llm_extract_key(__t, __k, __rest, __at, __event, __feed) || __created
                         }
                         _ => false,
+                    }
+                }
+
+                /// An event below the member with key `__k`.
+                #[allow(unreachable_patterns)]
+                fn __llm_extract_key(
+                    __t: &mut Self,
+                    __k: &str,
+                    __rest: &[#rt::stream::Step<'_>],
+                    __at: &[#rt::stream::Step<'_>],
+                    __event: &#rt::stream::Event<'_>,
+                    __feed: &mut #rt::stream::Feed<'_>,
+                ) -> bool {
+                    // The names as written first (a jump on the key), then the full matching.
+                    let __field = match __k {
+                        #(#exact => ::core::option::Option::Some(#exact_slots),)*
+                        _ => #rt::stream::field_index(Self::__llm_extract_spec(), __k),
+                    };
+                    let _ = (__rest, __at);
+                    match __field {
+                        #(#arms)*
+                        _ => {
+                            let mut __changed = false;
+                            #(#flatten_apply)*
+                            __changed
+                        }
                     }
                 }
             }
@@ -405,6 +453,8 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                 ) -> bool {
                     #entry
                 }
+
+                #in_place
 
                 fn salvage(
                     __slot: &mut ::core::option::Option<Self>,

@@ -115,33 +115,60 @@ pub enum FieldState {
 /// The state of each field of a partial struct, by field position (kept beside the values
 /// by the partial twins `#[derive(Extract)]` generates; ask the twin's `state(name)`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FieldStates(Vec<FieldState>);
+pub struct FieldStates {
+    /// Fields 0..64 seen, and complete, as bits (no allocation for the usual types).
+    seen: u64,
+    done: u64,
+    /// Fields from 64 on.
+    more: Vec<FieldState>,
+}
 
 impl FieldStates {
     /// The state of field `i`.
     pub fn get(&self, i: usize) -> FieldState {
-        self.0.get(i).copied().unwrap_or_default()
+        if i < 64 {
+            match (self.done >> i & 1, self.seen >> i & 1) {
+                (1, _) => FieldState::Complete,
+                (_, 1) => FieldState::Incomplete,
+                _ => FieldState::Pending,
+            }
+        } else {
+            self.more.get(i - 64).copied().unwrap_or_default()
+        }
+    }
+
+    fn set(&mut self, i: usize, state: FieldState) {
+        if i < 64 {
+            let bit = 1u64 << i;
+            match state {
+                FieldState::Complete => {
+                    self.done |= bit;
+                    self.seen |= bit;
+                }
+                FieldState::Incomplete => self.seen |= bit,
+                FieldState::Pending => {}
+            }
+        } else {
+            if self.more.len() <= i - 64 {
+                self.more.resize(i - 63, FieldState::Pending);
+            }
+            self.more[i - 64] = state;
+        }
     }
 
     /// Records that field `i` saw `event` at `at` below it.
+    #[inline]
     pub fn note(&mut self, i: usize, at: &[Step<'_>], event: &Event<'_>) {
-        if self.0.len() <= i {
-            self.0.resize(i + 1, FieldState::Pending);
-        }
-        let state = &mut self.0[i];
         if at.is_empty() && event.completes() {
-            *state = FieldState::Complete;
-        } else if *state == FieldState::Pending {
-            *state = FieldState::Incomplete;
+            self.set(i, FieldState::Complete);
+        } else if self.get(i) == FieldState::Pending {
+            self.set(i, FieldState::Incomplete);
         }
     }
 
     /// Marks field `i` complete (a value held back until complete arrived whole).
     pub fn complete(&mut self, i: usize) {
-        if self.0.len() <= i {
-            self.0.resize(i + 1, FieldState::Pending);
-        }
-        self.0[i] = FieldState::Complete;
+        self.set(i, FieldState::Complete);
     }
 }
 

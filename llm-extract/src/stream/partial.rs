@@ -58,6 +58,18 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         feed: &mut Feed<'_>,
     ) -> bool;
 
+    /// [`PartialValue::apply`] to a value already shown, in place. The default moves it
+    /// through an `Option`; the derive's twins and the crate's growing parts take the event
+    /// where they are (a list's last item is not moved on every event).
+    fn apply_in(this: &mut Self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        let mut slot = Some(std::mem::take(this));
+        let changed = Self::apply(&mut slot, at, event, feed);
+        if let Some(value) = slot {
+            *this = value;
+        }
+        changed
+    }
+
     /// Salvage's last resort ([`extract_partial`](crate::extract_partial)): fills what is
     /// still missing from members found by key anywhere in the text
     /// ([`Feed::find_member`], [`Feed::recover`]); returns the paths recovered. The derive
@@ -94,10 +106,17 @@ impl<P: PartialValue> PartialValue for Box<P> {
         event: &Event<'_>,
         feed: &mut Feed<'_>,
     ) -> bool {
-        let mut inner = slot.take().map(|b| *b);
+        if let Some(b) = slot {
+            return P::apply_in(b, at, event, feed);
+        }
+        let mut inner = None;
         let changed = P::apply(&mut inner, at, event, feed);
         *slot = inner.map(Box::new);
         changed
+    }
+
+    fn apply_in(this: &mut Self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        P::apply_in(this, at, event, feed)
     }
 
     fn salvage(slot: &mut Option<Self>, feed: &mut Feed<'_>) -> Vec<crate::Path> {
@@ -200,6 +219,11 @@ impl PartialValue for PartialString {
                     true
                 }
             },
+            // A string read whole in one push arrives as one event.
+            Event::Value(node) if slot.is_none() && node.as_str().is_some() => {
+                *slot = Some(PartialString::from(node.as_str().unwrap_or_default()));
+                true
+            }
             // A string was grown already; a number or bool where a string belongs is
             // shown once complete, as `String` would read it.
             Event::Value(_) if slot.is_none() && !event.is_null() => {
@@ -293,6 +317,11 @@ impl<T: Clone> PartialList<T> {
         }
         changed
     }
+
+    /// The last item, to grow in place.
+    fn last_mut(&mut self) -> Option<&mut T> {
+        Arc::make_mut(&mut self.items).last_mut()
+    }
 }
 
 impl<T: PartialValue> PartialList<T> {
@@ -313,8 +342,13 @@ impl<T: PartialValue> PartialList<T> {
                     Some(last) if last > i => return false,
                     _ => true,
                 };
-                let changed = self.with_item(new, |item| T::apply(item, rest, event, feed));
-                if new && changed {
+                if !new {
+                    if let Some(item) = self.last_mut() {
+                        return T::apply_in(item, rest, event, feed);
+                    }
+                }
+                let changed = self.with_item(true, |item| T::apply(item, rest, event, feed));
+                if changed {
                     self.last = Some(i);
                 }
                 changed
@@ -424,15 +458,7 @@ impl<V: PartialValue> PartialMap<V> {
         let same = entries.last().is_some_and(|(k, _)| k == key);
         if same {
             let (_, last) = entries.last_mut().expect("checked above");
-            let mut value = Some(std::mem::take(last));
-            let changed = V::apply(&mut value, rest, event, feed);
-            match value {
-                Some(v) => *last = v,
-                None => {
-                    entries.pop();
-                }
-            }
-            return changed;
+            return V::apply_in(last, rest, event, feed);
         }
         let mut value = None;
         let changed = V::apply(&mut value, rest, event, feed);

@@ -89,6 +89,8 @@ enum Tok {
         plain_end: usize,
         /// How many bytes of the decoded text the sink has seen.
         sent: usize,
+        /// Whether the sink was told the string began.
+        started: bool,
         scan: usize,
         /// A quote that may close the string, waiting for the next non-space byte.
         close_at: Option<usize>,
@@ -355,7 +357,7 @@ impl Reader {
             }
         }
         // The path on the stack for the usual depths, on the heap past them.
-        const SHALLOW: usize = 16;
+        const SHALLOW: usize = 8;
         let mut buf = [Step::Index(0); SHALLOW];
         let heap: Vec<Step<'_>>;
         let at: &[Step<'_>] = if self.stack.len() <= SHALLOW {
@@ -542,12 +544,10 @@ impl Reader {
                         text: None,
                         plain_end: self.pos + 1,
                         sent: 0,
+                        started: false,
                         scan: self.pos + 1,
                         close_at: None,
                     };
-                    if !key {
-                        self.send(text, sink, &Event::Grow(""), None);
-                    }
                     self.pos += 1;
                 }
                 b'#' if !self.expects_key_or_comma() => self.start_bare(),
@@ -648,6 +648,7 @@ impl Reader {
             ref mut text,
             ref mut plain_end,
             sent,
+            started,
             ref mut scan,
             ref mut close_at,
         } = self.tok
@@ -746,15 +747,18 @@ impl Reader {
             _ => &src[content..plain_end],
         };
         let piece = &decoded[sent.min(decoded.len())..];
-        let grown = !piece.is_empty();
+        // A string read whole in this push is one `Value` event; one that goes on past it
+        // shows as begun (an empty piece) even before its first character.
+        let grown = !piece.is_empty() || (closed.is_none() && !started);
         let decoded_len = decoded.len();
         if grown {
             self.pos = scanned;
             self.send(src, sink, &Event::Grow(piece), None);
         }
         let Some(after) = closed else {
-            if let Tok::Str { sent, .. } = &mut self.tok {
+            if let Tok::Str { sent, started, .. } = &mut self.tok {
                 *sent = decoded_len;
+                *started = true;
             }
             self.pos = scanned;
             return Step_::Wait;
