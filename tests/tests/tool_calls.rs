@@ -801,3 +801,34 @@ proptest::proptest! {
         let _ = e.calls::<Tool>(&text);
     }
 }
+
+#[test]
+fn streamed_calls_are_the_whole_replys_calls_under_every_chunking() {
+    use llm_extract_tests::tool_stream::check_every_chunking;
+    let mut texts: Vec<(String, String)> = fixtures()
+        .into_iter()
+        .map(|(what, text, _, _)| (what.to_string(), text))
+        .collect();
+    // Reasoning, drafts, calls cut off and calls in reasoning left open.
+    let weather = "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}";
+    for (what, text) in [
+        ("draft then call", format!("<think>Maybe <tool_call>{weather}</tool_call>? No.</think>\n<tool_call>{weather}</tool_call>")),
+        ("open reasoning", format!("<think>calling\n<tool_call>{weather}</tool_call>")),
+        ("reasoning opened in the prompt", format!("draft <tool_call>{weather}</tool_call></think>\nNow: <tool_call>{weather}</tool_call> done")),
+        ("cut off", format!("<tool_call>{weather}</tool_call><tool_call>{{\"name\": \"run\", \"arguments\": {{\"cmd\": \"rm -rf /tm")),
+        ("cut off, then a call", format!("<tool_call>{{\"name\": \"run\", \"arguments\": {{\"cmd\": \"rm<tool_call>{weather}</tool_call>")),
+        ("prose JSON lines", format!("Calls:\n{weather}\n{weather}\nDone {{\"a\": 1}} [x]")),
+        ("bare pythonic in python_tag", "<|python_tag|>get_weather(city='Paris'), search(q='x')".to_string()),
+        ("bare pythonic then junk", "<|python_tag|>get_weather(city='Paris') and more".to_string()),
+        ("bare pythonic cut off", "<|python_tag|>get_weather(city='Paris') search(q='x".to_string()),
+        ("TOOL_CALL at the end", "TOOL_CALLER TOOL_CALL".to_string()),
+        ("Mistral chain", "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}search[ARGS]{\"q\": \"x\"}".to_string()),
+    ] {
+        texts.push((what.to_string(), text));
+    }
+    let mut pushed = 0;
+    for (what, text) in &texts {
+        pushed += check_every_chunking(what, text);
+    }
+    assert!(pushed > 0);
+}

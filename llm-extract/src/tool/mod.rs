@@ -25,7 +25,10 @@ mod python;
 mod scan;
 mod shape;
 mod source;
+mod stream;
 mod wire;
+
+pub use stream::StreamCalls;
 
 #[cfg(feature = "schema")]
 mod provider;
@@ -449,17 +452,32 @@ struct Calls {
     thoughts: Vec<Span>,
     /// The text outside calls and reasoning.
     answer: Vec<Span>,
+    /// What a stream needs to know about the end of the text: where reading may resume,
+    /// where the part that more text may change begins, and the reasoning state.
+    resume: Option<wire::Resume>,
+    open_from: usize,
+    reasoning_seen: bool,
+    ends_in_reasoning: bool,
 }
 
 /// The token formats first (one pass over the tokens), then the pythonic lists and JSON
 /// values in the text between tokens; closed reasoning is searched by neither.
 fn find_calls(text: &str) -> Calls {
-    let w = wire::read(text);
+    find_calls_from(text, wire::Opening::Reply)
+}
+
+/// [`find_calls`] of text that begins where `opening` says.
+fn find_calls_from(text: &str, opening: wire::Opening) -> Calls {
+    let w = wire::read_from(text, opening);
     let mut found = Calls {
         hits: w.hits,
         misses: w.misses,
         thoughts: w.thoughts,
         answer: Vec::new(),
+        resume: w.resume,
+        open_from: w.open_from,
+        reasoning_seen: w.reasoning_seen,
+        ends_in_reasoning: w.ends_in_reasoning,
     };
     for (span, region) in w.gaps {
         match region {
@@ -579,6 +597,7 @@ fn pythonic_calls(
             span,
             complete,
             region,
+            until_end: false,
         };
         match python::read_calls(&gap[at..]) {
             Ok((calls, n)) => {
@@ -641,6 +660,7 @@ fn json_calls(
                 span: at,
                 complete: v.report.complete,
                 region,
+                until_end: false,
             })),
             Err(reason) => misses.push(wire::Miss {
                 span: at,
