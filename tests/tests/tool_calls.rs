@@ -832,3 +832,39 @@ fn streamed_calls_are_the_whole_replys_calls_under_every_chunking() {
     }
     assert!(pushed > 0);
 }
+
+#[test]
+fn a_stream_yields_every_fixtures_calls_by_the_push_that_completes_them() {
+    for (what, text, _, calls) in fixtures() {
+        // Whole in one push: every call comes from the push, none waits for `finish`.
+        let mut stream = tool::StreamCalls::<ToolCall>::new();
+        let got = stream.push(&text);
+        assert_eq!(summary(&got), expected(&calls), "{what}");
+        assert!(stream.finish().unwrap().is_empty(), "{what}");
+        // Typed, in 5-byte chunks: the user's enum of tools, as `calls::<Tool>` gives it.
+        let mut stream = tool::StreamCalls::<Tool>::new();
+        let mut typed: Vec<Tool> = Vec::new();
+        for chunk in text.as_bytes().chunks(5) {
+            typed.extend(stream.push_bytes(chunk));
+        }
+        typed.extend(stream.finish().unwrap_or_else(|e| panic!("{what}: {e}")));
+        assert_eq!(typed, tool::calls::<Tool>(&text).unwrap(), "{what}");
+    }
+}
+
+#[test]
+fn a_streamed_call_that_does_not_fit_the_type_is_reported_by_finish_and_the_others_are_yielded() {
+    let mut stream = tool::StreamCalls::<Tool>::new();
+    let mut got =
+        stream.push("[delete_everything(confirm=True)]\n<tool_call>{\"name\": \"search\", \"arg");
+    got.extend(stream.push("uments\": {\"q\": \"x\"}}</tool_call>"));
+    assert_eq!(got, [Tool::Search { q: "x".into() }]);
+    let err = stream.finish().unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("tool call 1 (`delete_everything`"), "{text}");
+    assert!(
+        text.contains("there is no tool named `delete_everything`"),
+        "{text}"
+    );
+    assert_eq!(err.category(), Category::Variant, "{text}");
+}
