@@ -295,7 +295,7 @@ impl<T: Extract> StreamCalls<T> {
     fn read(&mut self, at_end: bool) -> Vec<T> {
         let tail = &self.text[self.base..];
         self.credit = self.credit.saturating_sub(tail.len());
-        let found = find_calls_from(tail, self.opening);
+        let mut found = find_calls_from(tail, self.opening);
         // Before any reasoning token of a reply that may have begun in reasoning, no call's
         // region is known yet.
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
@@ -304,7 +304,7 @@ impl<T: Extract> StreamCalls<T> {
         let mut calls = 0;
         let mut calls_before_resume = 0;
         let mut first_pending = None;
-        for hit in found.hits {
+        for hit in std::mem::take(&mut found.hits) {
             if self.settings.formats & hit.format.bit() == 0
                 || hit.region == Region::ClosedReasoning
             {
@@ -334,34 +334,33 @@ impl<T: Extract> StreamCalls<T> {
             if resume_at.is_some_and(|at| hit.span.start < at) {
                 calls_before_resume += 1;
             }
-            if calls <= self.taken {
-                continue;
-            }
-            self.taken += 1;
-            let index = self.taken_before + self.taken - 1;
-            let found = Found {
-                call: super::to_tool_call(&hit.call),
-                format: hit.format,
-                span: hit.span,
-                complete: hit.complete,
-                in_reasoning: hit.region == Region::OpenReasoning,
-                raw: hit.call,
-            };
-            match typed::<T>(&found.raw, arguments_node(&found.raw)) {
-                Ok(value) => out.push(value),
-                Err(first) => {
-                    let issues = call_issues::<T>(tail, index, &found, first);
-                    let base = self.base;
-                    self.issues
-                        .extend(issues.into_iter().map(|i| shifted(i, base)));
+            if calls > self.taken {
+                self.taken += 1;
+                let index = self.taken_before + self.taken - 1;
+                match typed_call::<T>(hit, tail, index, self.base) {
+                    Ok(value) => out.push(value),
+                    Err(issues) => self.issues.extend(issues),
                 }
             }
         }
         if at_end {
             return out;
         }
-        // The settled point moves when every call before the resume point is handled; the
-        // calls after it are counted afresh by the next read.
+        self.settle(&found, first_pending, calls_before_resume, region_known);
+        self.searched = self.text.len();
+        out
+    }
+
+    /// After a read: the settled point moves to the resume point when every call before it
+    /// is handled (the calls after it are counted afresh by the next read), and the stream
+    /// waits for what may change the reading.
+    fn settle(
+        &mut self,
+        found: &super::Calls,
+        first_pending: Option<usize>,
+        calls_before_resume: usize,
+        region_known: bool,
+    ) {
         if let Some(resume) = found.resume {
             if resume.at > 0 && first_pending.is_none_or(|p| p >= resume.at) {
                 self.taken_before += calls_before_resume;
@@ -379,9 +378,31 @@ impl<T: Extract> StreamCalls<T> {
         } else {
             Wait::Closing
         };
-        self.searched = self.text.len();
-        out
     }
+}
+
+/// Call `index` of the reply as a `T`, or its issues, placed in the reply (`tail` begins at
+/// `base`).
+fn typed_call<T: Extract>(
+    hit: wire::Hit,
+    tail: &str,
+    index: usize,
+    base: usize,
+) -> Result<T, Vec<Issue>> {
+    let found = Found {
+        call: super::to_tool_call(&hit.call),
+        format: hit.format,
+        span: hit.span,
+        complete: hit.complete,
+        in_reasoning: hit.region == Region::OpenReasoning,
+        raw: hit.call,
+    };
+    typed::<T>(&found.raw, arguments_node(&found.raw)).map_err(|first| {
+        call_issues::<T>(tail, index, &found, first)
+            .into_iter()
+            .map(|i| shifted(i, base))
+            .collect()
+    })
 }
 
 /// The issue of a call the reply ended inside.

@@ -112,26 +112,7 @@ struct Walker<'a> {
 impl<'a> Walker<'a> {
     fn run(&mut self) {
         let toks = self.toks;
-        // Where each reasoning opener is closed: the next closer, found in one backward pass.
-        let mut next_close = vec![None; toks.len()];
-        let mut seen = None;
-        for k in (0..toks.len()).rev() {
-            next_close[k] = seen;
-            if toks[k].tok == Tok::ThinkClose {
-                seen = Some(k);
-            }
-        }
-        // A reply whose first reasoning token is a closer began inside reasoning (the
-        // opener was in the prompt, as chat templates of R1 and Qwen3 do).
-        if let Some(first) = toks
-            .iter()
-            .find(|t| matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose))
-        {
-            self.out.reasoning_seen = true;
-            if first.tok == Tok::ThinkClose && self.opening == Opening::Reply {
-                self.region = Region::ClosedReasoning;
-            }
-        }
+        let next_close = self.reasoning_closers();
         let mut cursor = 0;
         let mut k = 0;
         let mut seen = false;
@@ -180,25 +161,8 @@ impl<'a> Walker<'a> {
             };
             cursor = cursor.max(end);
             let next = next.max(k + 1);
-            // The last step (the one that reached the end of the tokens) may read differently
-            // once more text comes; the steps before it may not.
             if next >= toks.len() {
-                self.out.open_from = t.span.start;
-                self.out.resume = if region_before == Region::Answer {
-                    // A `TOOL_CALL` at the very end may yet be the start of a longer word.
-                    (t.tok != Tok::Marker || t.span.end < self.text.len()).then_some(Resume {
-                        at: t.span.start,
-                        reasoning_seen: seen_before,
-                    })
-                } else if t.tok == Tok::ThinkClose && next == k + 1 && self.region == Region::Answer
-                {
-                    Some(Resume {
-                        at: t.span.end,
-                        reasoning_seen: true,
-                    })
-                } else {
-                    None
-                };
+                self.last_step(k, next, region_before, seen_before);
             }
             k = next;
         }
@@ -212,6 +176,55 @@ impl<'a> Walker<'a> {
             // Began in reasoning and never saw its closer: nothing to split off.
             self.region = Region::Answer;
         }
+    }
+
+    /// Where each reasoning opener is closed (the next closer, found in one backward pass),
+    /// and the region the text begins in.
+    fn reasoning_closers(&mut self) -> Vec<Option<usize>> {
+        let toks = self.toks;
+        // Where each reasoning opener is closed: the next closer, found in one backward pass.
+        let mut next_close = vec![None; toks.len()];
+        let mut seen = None;
+        for k in (0..toks.len()).rev() {
+            next_close[k] = seen;
+            if toks[k].tok == Tok::ThinkClose {
+                seen = Some(k);
+            }
+        }
+        // A reply whose first reasoning token is a closer began inside reasoning (the
+        // opener was in the prompt, as chat templates of R1 and Qwen3 do).
+        if let Some(first) = toks
+            .iter()
+            .find(|t| matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose))
+        {
+            self.out.reasoning_seen = true;
+            if first.tok == Tok::ThinkClose && self.opening == Opening::Reply {
+                self.region = Region::ClosedReasoning;
+            }
+        }
+        next_close
+    }
+
+    /// Notes where the last step (the one that reached the end of the tokens, token `k` up
+    /// to `next`) begins: it may read differently once more text comes, the steps before it
+    /// may not.
+    fn last_step(&mut self, k: usize, next: usize, region_before: Region, seen_before: bool) {
+        let t = self.toks[k];
+        self.out.open_from = t.span.start;
+        self.out.resume = if region_before == Region::Answer {
+            // A `TOOL_CALL` at the very end may yet be the start of a longer word.
+            (t.tok != Tok::Marker || t.span.end < self.text.len()).then_some(Resume {
+                at: t.span.start,
+                reasoning_seen: seen_before,
+            })
+        } else if t.tok == Tok::ThinkClose && next == k + 1 && self.region == Region::Answer {
+            Some(Resume {
+                at: t.span.end,
+                reasoning_seen: true,
+            })
+        } else {
+            None
+        };
     }
 
     fn gap(&mut self, start: usize, end: usize) {
