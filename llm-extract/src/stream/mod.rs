@@ -153,10 +153,7 @@ pub(crate) struct Issues {
 
 impl Issues {
     fn push(&mut self, issue: Issue) {
-        if self
-            .seen
-            .insert((issue.path.clone(), issue.message.clone()))
-        {
+        if self.seen.insert((issue.path.clone(), issue.message.clone())) {
             self.list.push(issue);
         }
     }

@@ -50,12 +50,8 @@ use std::sync::Arc;
 /// ```
 pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
     /// Applies one event at `at` below this value to `slot`; returns whether it changed.
-    fn apply(
-        slot: &mut Option<Self>,
-        at: &[Step<'_>],
-        event: &Event<'_>,
-        feed: &mut Feed<'_>,
-    ) -> bool;
+    fn apply(slot: &mut Option<Self>, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>)
+        -> bool;
 
     /// Salvage's last resort ([`extract_partial`](crate::extract_partial)): fills what is
     /// still missing from members found by key anywhere in the text
@@ -337,11 +333,7 @@ impl<V> PartialMap<V> {
 
     /// The value under `key` (the last one written, if the key repeats).
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.entries
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
+        self.entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
     /// How many entries there are so far.

@@ -188,16 +188,18 @@ impl Reader {
         while self.pos < end {
             let b = bytes[self.pos];
             match b {
-                b'<' if !self.reasoning_tags.is_empty() => match self.open_tag(&text[self.pos..]) {
-                    Tag::Undecided => return Step_::Wait,
-                    Tag::No => self.pos += 1,
-                    Tag::Open { len, close } => {
-                        self.pos += len;
-                        self.state = State::Thought { close };
-                        sink.thought("", true);
-                        return Step_::Go;
+                b'<' if !self.reasoning_tags.is_empty() => {
+                    match self.open_tag(&text[self.pos..]) {
+                        Tag::Undecided => return Step_::Wait,
+                        Tag::No => self.pos += 1,
+                        Tag::Open { len, close } => {
+                            self.pos += len;
+                            self.state = State::Thought { close };
+                            sink.thought("", true);
+                            return Step_::Go;
+                        }
                     }
-                },
+                }
                 b'`' => {
                     let run = bytes[self.pos..].iter().take_while(|&&c| c == b'`').count();
                     if self.pos + run == bytes.len() {
@@ -784,11 +786,7 @@ fn escape(bytes: &[u8], at: usize, quote: u8) -> Escape {
         let have = pair.len().min(2);
         if pair[..have] == want[..have] {
             if pair.len() < 6 {
-                let hexish = pair
-                    .get(2..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .all(u8::is_ascii_hexdigit);
+                let hexish = pair.get(2..).unwrap_or(&[]).iter().all(u8::is_ascii_hexdigit);
                 if hexish {
                     return Escape::Wait;
                 }
