@@ -47,9 +47,9 @@ pub mod __private {
         as_container, Context, Direct, Extract, Failed, MapKey, Mode, Node, VariantNames,
     };
     pub use crate::path::Segment;
+    pub use crate::stream::NoPartial;
     #[cfg(feature = "schema")]
     pub use crate::schema::private as schema;
-    pub use crate::stream::NoPartial;
     pub use crate::validate;
     pub use crate::validate::Allowed;
     pub use regex::Regex;
