@@ -1,5 +1,5 @@
 //! What the integration tests (in `tests/tests/`, one file per behaviour, discovered by cargo)
-//! share: the property-test strategies. The example types the tests read (tool calls, plans,
+//! share: the property-test strategies and the check of streamed tool calls. The example types the tests read (tool calls, plans,
 //! stories, test results) live once, in the examples package's library.
 
 /// Property-test strategies.
@@ -28,5 +28,87 @@ pub mod strategies {
                     .prop_map(|entries| Value::Object(entries.into_iter().collect())),
             ]
         })
+    }
+}
+
+/// Streamed tool calls checked against a read of the whole reply.
+pub mod tool_stream {
+    use llm_extract::tool::{self, StreamCalls, ToolCall};
+
+    /// How a stream is told where the reply begins.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Begins {
+        /// The default: in the answer.
+        Answer,
+        /// `StreamCalls::begins_in_reasoning`.
+        Reasoning,
+    }
+
+    /// The calls a read of the whole reply gives, for a stream that begins as `begins` says.
+    /// A stream that begins in the answer reads like the whole reply after a closed, empty
+    /// reasoning block (a reasoning closer without an opener is then ignored).
+    pub fn whole(text: &str, begins: Begins) -> (Vec<ToolCall>, bool) {
+        let reply = match begins {
+            Begins::Answer => tool::read(&format!("<think></think>{text}")),
+            Begins::Reasoning => tool::read(text),
+        };
+        let calls = reply.calls.into_iter().map(|f| f.call).collect();
+        (calls, !reply.incomplete.is_empty())
+    }
+
+    /// Pushes `chunks` (bytes, so a chunk may end inside a character) and checks that after
+    /// every push the calls yielded so far are the first calls of the whole reply, and that
+    /// with those `finish` returns they are all of them. Returns how many calls the pushes
+    /// yielded (the rest came from `finish`).
+    pub fn check(what: &str, text: &str, chunks: &[&[u8]], begins: Begins) -> usize {
+        let (expected, cut_off) = whole(text, begins);
+        let mut stream = StreamCalls::<ToolCall>::new();
+        if let Begins::Reasoning = begins {
+            stream = stream.begins_in_reasoning();
+        }
+        let mut got: Vec<ToolCall> = Vec::new();
+        for (i, chunk) in chunks.iter().enumerate() {
+            got.extend(stream.push_bytes(chunk));
+            assert!(
+                got.len() <= expected.len() && got[..] == expected[..got.len()],
+                "{what} ({begins:?}), after chunk {i} of {}: yielded {got:#?}, the whole reply has {expected:#?}",
+                chunks.len()
+            );
+        }
+        let pushed = got.len();
+        match stream.finish() {
+            Ok(rest) => got.extend(rest),
+            Err(e) => assert!(
+                cut_off && e.category() == llm_extract::Category::Incomplete,
+                "{what} ({begins:?}): {e}"
+            ),
+        }
+        if !cut_off {
+            assert_eq!(
+                got,
+                expected,
+                "{what} ({begins:?}): streamed in {} chunks",
+                chunks.len()
+            );
+        }
+        pushed
+    }
+
+    /// [`check`] for every split of `text` into two chunks at a byte and every chunking into
+    /// pieces of 1 to 7 bytes, in both modes. Returns how many calls the pushes yielded
+    /// with the text whole in one chunk, and in total over all the checks.
+    pub fn check_every_chunking(what: &str, text: &str) -> usize {
+        let bytes = text.as_bytes();
+        let mut pushed = 0;
+        for begins in [Begins::Answer, Begins::Reasoning] {
+            for cut in 0..=bytes.len() {
+                pushed += check(what, text, &[&bytes[..cut], &bytes[cut..]], begins);
+            }
+            for size in 1..=7 {
+                let chunks: Vec<&[u8]> = bytes.chunks(size).collect();
+                pushed += check(what, text, &chunks, begins);
+            }
+        }
+        pushed
     }
 }

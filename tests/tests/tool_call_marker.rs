@@ -106,3 +106,21 @@ fn payloads_over_the_limit_are_skipped() {
     );
     assert_eq!(parse(&big), None);
 }
+
+#[test]
+fn streamed_marker_calls_are_the_whole_replys_calls_under_every_chunking() {
+    let texts = [
+        "TOOL_CALL\n{\n  \"tool_name\": \"search\",\n  \"parameters\": {\"query\": \"Python tutorials\"}\n}",
+        "TOOL_CALL\n\n```json\n{\n  \"tool_name\": \"search\",\n  \"parameters\": { \"query\": \"Python tutorials\" }\n}\n```",
+        "I'll search for that information.\n\nTOOL_CALL {\"tool_name\": \"search\", \"parameters\": {\"query\": \"Python tutorials\"}}\n\nLet me find that for you.",
+        "TOOL_CALL { \"tool\": \"search\", \"params\": {\"query\": \"Python tutorials\"} }",
+        "TOOL_CALL\n{'tool_name': 'search', 'parameters': {'query': 'Python tutorials'}}",
+        "{\n  \"tool_name\": \"write_file\",\n  \"parameters\": {\n    \"content\": \"Line 1\nLine 2\"\n  }\n}",
+        "{\"tool_name\": \"first\"}\n{\"tool_name\": \"second\"}",
+        r#"{"tool_name": "complex", "parameters": {"level1": {"level2": {"level3": {"value": "deep"}}}}}"#,
+        "Just a regular response with no tool call.",
+    ];
+    for text in texts {
+        llm_extract_tests::tool_stream::check_every_chunking(text, text);
+    }
+}

@@ -801,3 +801,70 @@ proptest::proptest! {
         let _ = e.calls::<Tool>(&text);
     }
 }
+
+#[test]
+fn streamed_calls_are_the_whole_replys_calls_under_every_chunking() {
+    use llm_extract_tests::tool_stream::check_every_chunking;
+    let mut texts: Vec<(String, String)> = fixtures()
+        .into_iter()
+        .map(|(what, text, _, _)| (what.to_string(), text))
+        .collect();
+    // Reasoning, drafts, calls cut off and calls in reasoning left open.
+    let weather = "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}";
+    for (what, text) in [
+        ("draft then call", format!("<think>Maybe <tool_call>{weather}</tool_call>? No.</think>\n<tool_call>{weather}</tool_call>")),
+        ("open reasoning", format!("<think>calling\n<tool_call>{weather}</tool_call>")),
+        ("reasoning opened in the prompt", format!("draft <tool_call>{weather}</tool_call></think>\nNow: <tool_call>{weather}</tool_call> done")),
+        ("cut off", format!("<tool_call>{weather}</tool_call><tool_call>{{\"name\": \"run\", \"arguments\": {{\"cmd\": \"rm -rf /tm")),
+        ("cut off, then a call", format!("<tool_call>{{\"name\": \"run\", \"arguments\": {{\"cmd\": \"rm<tool_call>{weather}</tool_call>")),
+        ("prose JSON lines", format!("Calls:\n{weather}\n{weather}\nDone {{\"a\": 1}} [x]")),
+        ("bare pythonic in python_tag", "<|python_tag|>get_weather(city='Paris'), search(q='x')".to_string()),
+        ("bare pythonic then junk", "<|python_tag|>get_weather(city='Paris') and more".to_string()),
+        ("bare pythonic cut off", "<|python_tag|>get_weather(city='Paris') search(q='x".to_string()),
+        ("TOOL_CALL at the end", "TOOL_CALLER TOOL_CALL".to_string()),
+        ("Mistral chain", "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}search[ARGS]{\"q\": \"x\"}".to_string()),
+    ] {
+        texts.push((what.to_string(), text));
+    }
+    let mut pushed = 0;
+    for (what, text) in &texts {
+        pushed += check_every_chunking(what, text);
+    }
+    assert!(pushed > 0);
+}
+
+#[test]
+fn a_stream_yields_every_fixtures_calls_by_the_push_that_completes_them() {
+    for (what, text, _, calls) in fixtures() {
+        // Whole in one push: every call comes from the push, none waits for `finish`.
+        let mut stream = tool::StreamCalls::<ToolCall>::new();
+        let got = stream.push(&text);
+        assert_eq!(summary(&got), expected(&calls), "{what}");
+        assert!(stream.finish().unwrap().is_empty(), "{what}");
+        // Typed, in 5-byte chunks: the user's enum of tools, as `calls::<Tool>` gives it.
+        let mut stream = tool::StreamCalls::<Tool>::new();
+        let mut typed: Vec<Tool> = Vec::new();
+        for chunk in text.as_bytes().chunks(5) {
+            typed.extend(stream.push_bytes(chunk));
+        }
+        typed.extend(stream.finish().unwrap_or_else(|e| panic!("{what}: {e}")));
+        assert_eq!(typed, tool::calls::<Tool>(&text).unwrap(), "{what}");
+    }
+}
+
+#[test]
+fn a_streamed_call_that_does_not_fit_the_type_is_reported_by_finish_and_the_others_are_yielded() {
+    let mut stream = tool::StreamCalls::<Tool>::new();
+    let mut got =
+        stream.push("[delete_everything(confirm=True)]\n<tool_call>{\"name\": \"search\", \"arg");
+    got.extend(stream.push("uments\": {\"q\": \"x\"}}</tool_call>"));
+    assert_eq!(got, [Tool::Search { q: "x".into() }]);
+    let err = stream.finish().unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("tool call 1 (`delete_everything`"), "{text}");
+    assert!(
+        text.contains("there is no tool named `delete_everything`"),
+        "{text}"
+    );
+    assert_eq!(err.category(), Category::Variant, "{text}");
+}

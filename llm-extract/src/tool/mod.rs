@@ -20,12 +20,47 @@
 //! reported in [`Reply::incomplete`] and never returned as a call unless the caller opts in
 //! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
 //! not a call; the scan is linear in the text.
+//!
+//! # Streaming
+//!
+//! [`StreamCalls`] reads a reply as it arrives: [`StreamCalls::push`] returns the calls the
+//! chunk completed, each once, in text order; [`StreamCalls::finish`] returns the calls only
+//! the end of the reply completes. Over a whole stream these are exactly the calls
+//! [`Extractor::read_tool_calls`] and [`calls`] give for the whole reply, however it was cut
+//! into chunks (markers and UTF-8 characters split between chunks included).
+//!
+//! When a call is yielded: by the push that completes it (its closing bracket, closer or
+//! token), except where only later text can say whether it is a call. A call inside a
+//! reasoning block still open waits for the block to close (then it is a draft, never
+//! yielded) or for the reply to end (then it is yielded by `finish`); a pythonic list without
+//! brackets runs to the end of its body; with [`StreamCalls::begins_in_reasoning`], a call
+//! before the first reasoning token waits for that token. By default a reply is taken to
+//! begin in the answer, so a reasoning closer without an opener is ignored (a read of the
+//! whole reply would take everything before it for reasoning).
+//!
+//! Bad input: a call cut off by the end of the stream is never yielded (unless
+//! [`Extractor::allow_incomplete_tool_calls`]) and makes `finish` an error of category
+//! [`Category::Incomplete`]; a call cut off by a later call is skipped, as the whole read
+//! does; a call that does not fit `T` is skipped by `push` and reported by `finish`; no
+//! chunking of any input panics, and the work is linear in the reply whatever the chunking.
+//!
+//! ```
+//! use llm_extract::tool::{StreamCalls, ToolCall};
+//! let mut stream = StreamCalls::<ToolCall>::new();
+//! assert!(stream.push("[TOOL_CALLS] [{\"name\": \"search\", \"argu").is_empty());
+//! let calls = stream.push("ments\": {\"q\": \"x\"}}]");
+//! assert_eq!(calls[0].arguments["q"], "x");
+//! assert!(stream.finish().unwrap().is_empty());
+//! ```
 
 mod python;
 mod scan;
 mod shape;
 mod source;
+mod stream;
 mod wire;
+
+pub use stream::StreamCalls;
 
 #[cfg(feature = "schema")]
 mod provider;
@@ -449,17 +484,32 @@ struct Calls {
     thoughts: Vec<Span>,
     /// The text outside calls and reasoning.
     answer: Vec<Span>,
+    /// What a stream needs to know about the end of the text: where reading may resume,
+    /// where the part that more text may change begins, and the reasoning state.
+    resume: Option<wire::Resume>,
+    open_from: usize,
+    reasoning_seen: bool,
+    ends_in_reasoning: bool,
 }
 
 /// The token formats first (one pass over the tokens), then the pythonic lists and JSON
 /// values in the text between tokens; closed reasoning is searched by neither.
 fn find_calls(text: &str) -> Calls {
-    let w = wire::read(text);
+    find_calls_from(text, wire::Opening::Reply)
+}
+
+/// [`find_calls`] of text that begins where `opening` says.
+fn find_calls_from(text: &str, opening: wire::Opening) -> Calls {
+    let w = wire::read_from(text, opening);
     let mut found = Calls {
         hits: w.hits,
         misses: w.misses,
         thoughts: w.thoughts,
         answer: Vec::new(),
+        resume: w.resume,
+        open_from: w.open_from,
+        reasoning_seen: w.reasoning_seen,
+        ends_in_reasoning: w.ends_in_reasoning,
     };
     for (span, region) in w.gaps {
         match region {
@@ -579,6 +629,7 @@ fn pythonic_calls(
             span,
             complete,
             region,
+            until_end: false,
         };
         match python::read_calls(&gap[at..]) {
             Ok((calls, n)) => {
@@ -641,6 +692,7 @@ fn json_calls(
                 span: at,
                 complete: v.report.complete,
                 region,
+                until_end: false,
             })),
             Err(reason) => misses.push(wire::Miss {
                 span: at,

@@ -29,6 +29,9 @@ pub(crate) struct Hit {
     pub span: Span,
     pub complete: bool,
     pub region: Region,
+    /// Complete only because the text ends here (a pythonic list without brackets): more
+    /// text may still make it something else.
+    pub until_end: bool,
 }
 
 /// A candidate that was not a call, and why.
@@ -49,10 +52,41 @@ pub(crate) struct Wire {
     pub thoughts: Vec<Span>,
     /// Text not taken by any token, call or reasoning block, with its region.
     pub gaps: Vec<(Span, Region)>,
+    /// The latest point from which a later read of this text, however it grows, reads the
+    /// same as this read does: what comes before it is settled. See [`Resume`].
+    pub resume: Option<Resume>,
+    /// Where the last step begins (0 without tokens): calls before it are read the same
+    /// whatever follows; calls after it may not be.
+    pub open_from: usize,
+    /// A reasoning token was seen.
+    pub reasoning_seen: bool,
+    /// The text ends inside reasoning that is still open.
+    pub ends_in_reasoning: bool,
 }
 
-/// Runs every format handler over `text`.
-pub(crate) fn read(text: &str) -> Wire {
+/// Where the walk begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opening {
+    /// At the start of a reply: a reasoning closer before any opener means the reply began
+    /// inside reasoning (the chat template opened it in the prompt).
+    Reply,
+    /// In the answer, after the start of the reply: a closer without an opener is ignored.
+    Answer,
+}
+
+/// A point in the text where the walk is in the answer and between steps: the start of the
+/// last step (its first token), or the end of a reasoning closer that is the last step.
+/// Every token before it and every body between them are whole, so the steps and gaps
+/// before it are read the same whatever follows.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Resume {
+    pub at: usize,
+    /// A reasoning token comes before `at`.
+    pub reasoning_seen: bool,
+}
+
+/// Runs every format handler over `text`, which begins where `opening` says.
+pub(crate) fn read_from(text: &str, opening: Opening) -> Wire {
     let toks = tokens(text);
     let mut w = Walker {
         text,
@@ -60,6 +94,7 @@ pub(crate) fn read(text: &str) -> Wire {
         out: Wire::default(),
         region: Region::Answer,
         reasoning_start: 0,
+        opening,
     };
     w.run();
     w.out
@@ -71,35 +106,23 @@ struct Walker<'a> {
     out: Wire,
     region: Region,
     reasoning_start: usize,
+    opening: Opening,
 }
 
 impl<'a> Walker<'a> {
     fn run(&mut self) {
         let toks = self.toks;
-        // Where each reasoning opener is closed: the next closer, found in one backward pass.
-        let mut next_close = vec![None; toks.len()];
-        let mut seen = None;
-        for k in (0..toks.len()).rev() {
-            next_close[k] = seen;
-            if toks[k].tok == Tok::ThinkClose {
-                seen = Some(k);
-            }
-        }
-        // A reply whose first reasoning token is a closer began inside reasoning (the
-        // opener was in the prompt, as chat templates of R1 and Qwen3 do).
-        if let Some(first) = toks
-            .iter()
-            .find(|t| matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose))
-        {
-            if first.tok == Tok::ThinkClose {
-                self.region = Region::ClosedReasoning;
-            }
-        }
+        let next_close = self.reasoning_closers();
         let mut cursor = 0;
         let mut k = 0;
+        let mut seen = false;
         while k < toks.len() {
             let t = toks[k];
             self.gap(cursor, t.span.start);
+            let region_before = self.region;
+            // Steps consume closers and separators, never reasoning tokens, so this sees them all.
+            let seen_before = seen;
+            seen |= matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose);
             let (next, end) = match t.tok {
                 Tok::ThinkOpen if self.region == Region::Answer => {
                     self.region = if next_close[k].is_some() {
@@ -137,9 +160,14 @@ impl<'a> Walker<'a> {
                 _ => (k + 1, t.span.end),
             };
             cursor = cursor.max(end);
-            k = next.max(k + 1);
+            let next = next.max(k + 1);
+            if next >= toks.len() {
+                self.last_step(k, next, region_before, seen_before);
+            }
+            k = next;
         }
         self.gap(cursor, self.text.len());
+        self.out.ends_in_reasoning = self.region == Region::OpenReasoning;
         if self.region == Region::OpenReasoning {
             self.out
                 .thoughts
@@ -148,6 +176,55 @@ impl<'a> Walker<'a> {
             // Began in reasoning and never saw its closer: nothing to split off.
             self.region = Region::Answer;
         }
+    }
+
+    /// Where each reasoning opener is closed (the next closer, found in one backward pass),
+    /// and the region the text begins in.
+    fn reasoning_closers(&mut self) -> Vec<Option<usize>> {
+        let toks = self.toks;
+        // Where each reasoning opener is closed: the next closer, found in one backward pass.
+        let mut next_close = vec![None; toks.len()];
+        let mut seen = None;
+        for k in (0..toks.len()).rev() {
+            next_close[k] = seen;
+            if toks[k].tok == Tok::ThinkClose {
+                seen = Some(k);
+            }
+        }
+        // A reply whose first reasoning token is a closer began inside reasoning (the
+        // opener was in the prompt, as chat templates of R1 and Qwen3 do).
+        if let Some(first) = toks
+            .iter()
+            .find(|t| matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose))
+        {
+            self.out.reasoning_seen = true;
+            if first.tok == Tok::ThinkClose && self.opening == Opening::Reply {
+                self.region = Region::ClosedReasoning;
+            }
+        }
+        next_close
+    }
+
+    /// Notes where the last step (the one that reached the end of the tokens, token `k` up
+    /// to `next`) begins: it may read differently once more text comes, the steps before it
+    /// may not.
+    fn last_step(&mut self, k: usize, next: usize, region_before: Region, seen_before: bool) {
+        let t = self.toks[k];
+        self.out.open_from = t.span.start;
+        self.out.resume = if region_before == Region::Answer {
+            // A `TOOL_CALL` at the very end may yet be the start of a longer word.
+            (t.tok != Tok::Marker || t.span.end < self.text.len()).then_some(Resume {
+                at: t.span.start,
+                reasoning_seen: seen_before,
+            })
+        } else if t.tok == Tok::ThinkClose && next == k + 1 && self.region == Region::Answer {
+            Some(Resume {
+                at: t.span.end,
+                reasoning_seen: true,
+            })
+        } else {
+            None
+        };
     }
 
     fn gap(&mut self, start: usize, end: usize) {
@@ -189,6 +266,7 @@ impl<'a> Walker<'a> {
             span,
             complete,
             region: self.region,
+            until_end: false,
         });
     }
 
@@ -302,8 +380,14 @@ impl<'a> Walker<'a> {
     fn python(&mut self, body: Span, whole: Span) {
         match python::read_calls(self.slice(body)) {
             Ok((calls, _)) => {
+                // Without brackets the list runs to the end of the body: text that comes
+                // later may still make it invalid.
+                let until_end = !self.slice(body).trim_start().starts_with('[');
                 for c in calls {
                     self.hit(python_call(c, body.start), Format::Pythonic, whole, true);
+                    if let Some(h) = self.out.hits.last_mut() {
+                        h.until_end = until_end;
+                    }
                 }
             }
             // Calls cut off are incomplete: never run unless the caller opted in.

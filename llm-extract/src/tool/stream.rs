@@ -1,0 +1,424 @@
+//! Tool calls read while the reply arrives: each call is yielded once, when its arguments
+//! are complete, in the order and with the arguments a read of the whole reply gives.
+//!
+//! The stream keeps the reply and a settled point (`base`): every call before it has been
+//! handled, and reading the text after it (with the reasoning state carried over) gives the
+//! calls a read of the whole text would give there. Only the text after `base` is read again,
+//! and only when a chunk could have completed something (a closing bracket, parenthesis or
+//! `>`), or, in open reasoning, a reasoning token. The settled point moves to the start of the
+//! last format token after every read, so a reply of many calls is read about once. Where it
+//! cannot move (a long stretch of prose or one long call), the reads are paid for from a
+//! credit of [`CREDIT`] bytes per byte pushed: whatever the chunking, the work stays linear.
+
+use super::wire::{self, Opening, Region};
+use super::{arguments_node, call_issues, find_calls_from, typed, Found, ToolSettings};
+use crate::coerce::Extract;
+use crate::error::{Category, Error, Issue};
+use crate::extractor::Extractor;
+use crate::path::Path;
+use crate::span::Span;
+use std::marker::PhantomData;
+
+/// Bytes of reading each pushed byte pays for: a read of the unsettled text happens when a
+/// chunk may have completed a call and the credit covers it.
+const CREDIT: usize = 4;
+
+/// The longest reasoning token (`<|START_THINKING|>`): how far back a search for one starts
+/// in a new chunk, so a token split between chunks is found.
+const LONGEST_REASONING_TOKEN: usize = 20;
+
+/// The reasoning tokens of the token scan, openers and closers.
+const REASONING_TOKENS: [(&str, bool); 8] = [
+    ("<think>", false),
+    ("<thinking>", false),
+    ("<reasoning>", false),
+    ("<|START_THINKING|>", false),
+    ("</think>", true),
+    ("</thinking>", true),
+    ("</reasoning>", true),
+    ("<|END_THINKING|>", true),
+];
+
+/// What the stream waits for before reading again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    /// A byte that may complete a call: `}`, `]`, `)` or `>`.
+    Closing,
+    /// A reasoning closer: the text ends in open reasoning, where no call is final until
+    /// the block closes (a closed block holds drafts) or the reply ends.
+    ReasoningCloser,
+    /// Any reasoning token: the reply may have begun inside reasoning, so no call is final
+    /// until the first reasoning token says whether it did, or the reply ends.
+    ReasoningToken,
+}
+
+/// Tool calls yielded while the reply streams in, each once its arguments are complete.
+/// See the [module documentation](super#streaming).
+///
+/// ```
+/// use llm_extract::tool::{StreamCalls, ToolCall};
+/// let mut stream = StreamCalls::<ToolCall>::new();
+/// let mut names = Vec::new();
+/// for chunk in ["<tool_call>{\"name\": \"get_we", "ather\", \"arguments\": {\"city\": \"Paris\"}}</tool", "_call>\n<tool_call>{\"name\": \"search\", \"argu"] {
+///     names.extend(stream.push(chunk).into_iter().map(|c| c.name));
+/// }
+/// assert_eq!(names, ["get_weather"]); // the second call is not complete yet
+/// let err = stream.finish().unwrap_err(); // and never will be: it is reported, not run
+/// assert_eq!(err.category(), llm_extract::Category::Incomplete);
+/// ```
+pub struct StreamCalls<T: Extract = super::ToolCall> {
+    settings: ToolSettings,
+    max_payload: Option<usize>,
+    text: String,
+    /// The bytes of a UTF-8 character cut off by the end of the last chunk.
+    cut: Vec<u8>,
+    /// Every call before it has been handled, and reading resumes here.
+    base: usize,
+    /// How the text at `base` begins.
+    opening: Opening,
+    /// Calls after `base` already handled (yielded, or recorded as not fitting `T`).
+    taken: usize,
+    /// Calls handled before `base`, for numbering calls in messages.
+    taken_before: usize,
+    /// Bytes of reading paid for and not yet spent.
+    credit: usize,
+    wait: Wait,
+    /// Where the search for what the stream waits for resumes.
+    searched: usize,
+    /// Something awaited was seen and not yet read (the credit did not cover it).
+    due: bool,
+    /// Calls that did not fit `T`, placed in the reply.
+    issues: Vec<Issue>,
+    too_large: Option<Issue>,
+    _target: PhantomData<fn() -> T>,
+}
+
+impl<T: Extract> std::fmt::Debug for StreamCalls<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamCalls")
+            .field("text", &self.text.len())
+            .field("settled", &self.base)
+            .field("issues", &self.issues)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Extract> Default for StreamCalls<T> {
+    fn default() -> Self {
+        StreamCalls::new()
+    }
+}
+
+impl Extractor {
+    /// A [`StreamCalls`] with these settings: the tool formats, whether calls cut off are
+    /// yielded ([`Extractor::allow_incomplete_tool_calls`]), and `max_payload`.
+    ///
+    /// ```
+    /// use llm_extract::{tool::Format, Extractor};
+    /// let mut stream = Extractor::new().tool_formats(&[Format::Hermes]).stream_calls::<llm_extract::tool::ToolCall>();
+    /// assert!(stream.push(r#"[TOOL_CALLS] [{"name": "f", "arguments": {}}] "#).is_empty());
+    /// assert_eq!(stream.push(r#"<tool_call>{"name": "g", "arguments": {}}</tool_call>"#)[0].name, "g");
+    /// ```
+    pub fn stream_calls<T: Extract>(&self) -> StreamCalls<T> {
+        StreamCalls {
+            settings: self.settings.tool,
+            max_payload: self.settings.max_payload,
+            text: String::new(),
+            cut: Vec::new(),
+            base: 0,
+            opening: Opening::Answer,
+            taken: 0,
+            taken_before: 0,
+            credit: 0,
+            wait: Wait::Closing,
+            searched: 0,
+            due: false,
+            issues: Vec::new(),
+            too_large: None,
+            _target: PhantomData,
+        }
+    }
+}
+
+impl<T: Extract> StreamCalls<T> {
+    /// A stream with the default settings: every format, calls cut off never yielded.
+    pub fn new() -> StreamCalls<T> {
+        Extractor::new().stream_calls()
+    }
+
+    /// The reply may begin inside reasoning whose opener was in the prompt (the chat
+    /// templates of DeepSeek R1 and Qwen3 thinking models do this). Calls written before the
+    /// first reasoning token are then held back: dropped as drafts if that token is a closer
+    /// (`</think>`), yielded if it is an opener or the reply ends without one. Exactly what a
+    /// read of the whole reply gives.
+    ///
+    /// By default the reply is taken to begin in the answer: a call before any reasoning token
+    /// is yielded as soon as it is complete, and a closer without an opener is ignored.
+    ///
+    /// ```
+    /// use llm_extract::tool::{StreamCalls, ToolCall};
+    /// let mut stream = StreamCalls::<ToolCall>::new().begins_in_reasoning();
+    /// let draft = "Maybe <tool_call>{\"name\": \"rm\", \"arguments\": {}}</tool_call>?";
+    /// assert!(stream.push(draft).is_empty());
+    /// assert!(stream.push("</think>Done.").is_empty());
+    /// assert!(stream.finish().unwrap().is_empty());
+    /// ```
+    pub fn begins_in_reasoning(mut self) -> StreamCalls<T> {
+        if self.text.is_empty() {
+            self.opening = Opening::Reply;
+            self.wait = Wait::ReasoningToken;
+        }
+        self
+    }
+
+    /// Adds `chunk` to the reply and returns the calls it completed, in order, each once.
+    ///
+    /// A call that does not fit `T` is not returned; [`StreamCalls::finish`] reports it.
+    /// Past `Extractor::max_payload` the stream stops growing and `finish` reports it.
+    pub fn push(&mut self, chunk: &str) -> Vec<T> {
+        if self.too_large.is_some() || chunk.is_empty() {
+            return Vec::new();
+        }
+        if let Some(max) = self.max_payload {
+            let len = self.text.len() + chunk.len();
+            if len > max {
+                self.too_large = Some(
+                    Issue::new(
+                        Category::TooLarge,
+                        Path::root(),
+                        format!(
+                            "the streamed reply grew past max_payload ({max} bytes): {len} bytes"
+                        ),
+                    )
+                    .at(Span::at(self.text.len())),
+                );
+                return Vec::new();
+            }
+        }
+        self.text.push_str(chunk);
+        self.credit = self.credit.saturating_add(CREDIT * chunk.len());
+        self.due |= self.awaited_arrived();
+        self.searched = self.text.len();
+        if self.due && self.credit >= self.text.len() - self.base {
+            self.due = false;
+            return self.read(false);
+        }
+        Vec::new()
+    }
+
+    /// [`StreamCalls::push`] for bytes: a UTF-8 character split between chunks is kept until
+    /// it is whole; invalid bytes become U+FFFD.
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> Vec<T> {
+        let mut bytes = std::mem::take(&mut self.cut);
+        bytes.extend_from_slice(chunk);
+        let mut text = String::new();
+        let mut rest = &bytes[..];
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    text.push_str(s);
+                    break;
+                }
+                Err(e) => {
+                    let (good, bad) = rest.split_at(e.valid_up_to());
+                    text.push_str(std::str::from_utf8(good).unwrap_or_default());
+                    match e.error_len() {
+                        Some(n) => {
+                            text.push('\u{FFFD}');
+                            rest = &bad[n..];
+                        }
+                        None => {
+                            self.cut = bad.to_vec();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.push(&text)
+    }
+
+    /// The reply so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The reply has ended: the calls only its end completes (calls in reasoning left open,
+    /// calls held by [`StreamCalls::begins_in_reasoning`], a pythonic list without
+    /// brackets), in order.
+    ///
+    /// An error (category [`Category::Incomplete`]) when the reply ended inside a call: that
+    /// call is never returned unless the settings allow calls cut off. Also an error when a
+    /// call did not fit `T` (each named, with the tool and the argument path, as
+    /// [`super::calls`] does) or the reply grew past `max_payload`.
+    pub fn finish(mut self) -> Result<Vec<T>, Error> {
+        if !self.cut.is_empty() {
+            let cut = std::mem::take(&mut self.cut);
+            self.text.push_str(&String::from_utf8_lossy(&cut));
+        }
+        let last = self.read(true);
+        if let Some(issue) = self.too_large.take() {
+            self.issues.insert(0, issue);
+        }
+        if self.issues.is_empty() {
+            Ok(last)
+        } else {
+            Err(Error::new(std::mem::take(&mut self.issues)).with_positions(&self.text))
+        }
+    }
+
+    /// Whether the text pushed since the last search holds what the stream waits for.
+    fn awaited_arrived(&self) -> bool {
+        let bytes = self.text.as_bytes();
+        match self.wait {
+            Wait::Closing => bytes[self.searched..]
+                .iter()
+                .any(|b| matches!(b, b'}' | b']' | b')' | b'>')),
+            Wait::ReasoningCloser | Wait::ReasoningToken => {
+                let from = self
+                    .searched
+                    .saturating_sub(LONGEST_REASONING_TOKEN)
+                    .max(self.base);
+                let closers_only = self.wait == Wait::ReasoningCloser;
+                memchr::memchr_iter(b'<', &bytes[from..]).any(|i| {
+                    let rest = &bytes[from + i..];
+                    REASONING_TOKENS.iter().any(|(token, closer)| {
+                        (*closer || !closers_only) && rest.starts_with(token.as_bytes())
+                    })
+                })
+            }
+        }
+    }
+
+    /// Reads the text after `base` and handles the calls that are final: complete, and read
+    /// the same whatever text follows (all of them at the end of the reply).
+    fn read(&mut self, at_end: bool) -> Vec<T> {
+        let tail = &self.text[self.base..];
+        self.credit = self.credit.saturating_sub(tail.len());
+        let mut found = find_calls_from(tail, self.opening);
+        // Before any reasoning token of a reply that may have begun in reasoning, no call's
+        // region is known yet.
+        let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
+        let resume_at = found.resume.map(|r| r.at);
+        let mut out = Vec::new();
+        let mut calls = 0;
+        let mut calls_before_resume = 0;
+        let mut first_pending = None;
+        for hit in std::mem::take(&mut found.hits) {
+            if self.settings.formats & hit.format.bit() == 0
+                || hit.region == Region::ClosedReasoning
+            {
+                continue;
+            }
+            // In the last step or the text after it: more text may still change it.
+            let open = hit.span.start >= found.open_from;
+            let pending = if at_end {
+                false
+            } else if hit.region == Region::OpenReasoning || !region_known {
+                true
+            } else {
+                open && (!hit.complete || hit.until_end)
+            };
+            if pending {
+                first_pending = Some(hit.span.start);
+                break;
+            }
+            if !hit.complete && !self.settings.allow_incomplete {
+                if open {
+                    // Only at the end: the reply ended inside this call.
+                    self.issues.push(cut_off(&hit, self.base));
+                }
+                continue;
+            }
+            calls += 1;
+            if resume_at.is_some_and(|at| hit.span.start < at) {
+                calls_before_resume += 1;
+            }
+            if calls > self.taken {
+                self.taken += 1;
+                let index = self.taken_before + self.taken - 1;
+                match typed_call::<T>(hit, tail, index, self.base) {
+                    Ok(value) => out.push(value),
+                    Err(issues) => self.issues.extend(issues),
+                }
+            }
+        }
+        if at_end {
+            return out;
+        }
+        self.settle(&found, first_pending, calls_before_resume, region_known);
+        self.searched = self.text.len();
+        out
+    }
+
+    /// After a read: the settled point moves to the resume point when every call before it
+    /// is handled (the calls after it are counted afresh by the next read), and the stream
+    /// waits for what may change the reading.
+    fn settle(
+        &mut self,
+        found: &super::Calls,
+        first_pending: Option<usize>,
+        calls_before_resume: usize,
+        region_known: bool,
+    ) {
+        if let Some(resume) = found.resume {
+            if resume.at > 0 && first_pending.is_none_or(|p| p >= resume.at) {
+                self.taken_before += calls_before_resume;
+                self.taken -= calls_before_resume;
+                self.base += resume.at;
+                if resume.reasoning_seen {
+                    self.opening = Opening::Answer;
+                }
+            }
+        }
+        self.wait = if found.ends_in_reasoning {
+            Wait::ReasoningCloser
+        } else if !region_known {
+            Wait::ReasoningToken
+        } else {
+            Wait::Closing
+        };
+    }
+}
+
+/// Call `index` of the reply as a `T`, or its issues, placed in the reply (`tail` begins at
+/// `base`).
+fn typed_call<T: Extract>(
+    hit: wire::Hit,
+    tail: &str,
+    index: usize,
+    base: usize,
+) -> Result<T, Vec<Issue>> {
+    let found = Found {
+        call: super::to_tool_call(&hit.call),
+        format: hit.format,
+        span: hit.span,
+        complete: hit.complete,
+        in_reasoning: hit.region == Region::OpenReasoning,
+        raw: hit.call,
+    };
+    typed::<T>(&found.raw, arguments_node(&found.raw)).map_err(|first| {
+        call_issues::<T>(tail, index, &found, first)
+            .into_iter()
+            .map(|i| shifted(i, base))
+            .collect()
+    })
+}
+
+/// The issue of a call the reply ended inside.
+fn cut_off(hit: &wire::Hit, base: usize) -> Issue {
+    Issue::new(
+        Category::Incomplete,
+        Path::root(),
+        format!(
+            "{} call to `{}` was cut off by the end of the stream, so it was not run",
+            hit.format, hit.call.name
+        ),
+    )
+    .at(hit.span.shift(base))
+}
+
+fn shifted(mut issue: Issue, by: usize) -> Issue {
+    issue.span = issue.span.map(|s| s.shift(by));
+    issue
+}

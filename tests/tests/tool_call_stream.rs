@@ -1,0 +1,135 @@
+//! Streamed tool calls (`tool::StreamCalls`): each call yielded once, by the push that
+//! completes it, however the reply is cut into chunks, in linear time; calls cut off by the
+//! end of the stream reported, never yielded. Every fixture of every wire format is also
+//! streamed under every chunking in tool_calls.rs and tool_call_marker.rs.
+
+use llm_extract::tool::{StreamCalls, ToolCall};
+use llm_extract::{Category, Extractor};
+use llm_extract_tests::tool_stream::check_every_chunking;
+use std::time::Instant;
+
+fn hermes(i: usize) -> String {
+    format!("<tool_call>\n{{\"name\": \"search\", \"arguments\": {{\"q\": \"query {i}\"}}}}\n</tool_call>\n")
+}
+
+#[test]
+fn each_call_of_a_long_reply_comes_from_the_push_that_completes_it() {
+    let text: String = (0..2_000).map(hermes).collect();
+    let mut stream = StreamCalls::<ToolCall>::new();
+    let mut got = Vec::new();
+    let mut pushed = 0;
+    for chunk in text.as_bytes().chunks(16) {
+        pushed += chunk.len();
+        got.extend(stream.push_bytes(chunk));
+        // Every call whose JSON has closed by now has been yielded.
+        let closed = text[..pushed].matches("}}").count();
+        assert_eq!(got.len(), closed, "after {pushed} bytes");
+    }
+    assert!(stream.finish().unwrap().is_empty());
+    assert_eq!(got.len(), 2_000);
+    assert_eq!(got[1_999].arguments["q"], "query 1999");
+}
+
+#[test]
+fn markers_split_across_chunks_are_found() {
+    for text in [
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
+        "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+        "Sure. TOOL_CALL {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}} ok",
+    ] {
+        check_every_chunking(text, text);
+        // Pushed a byte at a time, the call comes before the reply ends.
+        let mut stream = StreamCalls::<ToolCall>::new();
+        let got: Vec<ToolCall> = text.as_bytes().iter().flat_map(|b| stream.push_bytes(&[*b])).collect();
+        assert_eq!(got.len(), 1, "{text}");
+        assert_eq!(got[0].name, "get_weather", "{text}");
+    }
+}
+
+#[test]
+fn a_call_cut_off_by_the_end_of_the_stream_is_an_error_and_never_yielded() {
+    let mut stream = StreamCalls::<ToolCall>::new();
+    assert!(stream
+        .push("<tool_call>{\"name\": \"run_shell\", \"arguments\": {\"cmd\": \"rm -rf /tmp/build")
+        .is_empty());
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.category(), Category::Incomplete);
+    assert!(err.to_string().contains("`run_shell` was cut off"), "{err}");
+    // Unless the caller opted in.
+    let mut stream = Extractor::new()
+        .allow_incomplete_tool_calls()
+        .stream_calls::<ToolCall>();
+    stream.push("<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"ru");
+    assert_eq!(stream.finish().unwrap()[0].arguments["q"], "ru");
+}
+
+#[test]
+fn calls_in_reasoning_wait_for_it_to_close_or_the_reply_to_end() {
+    let call = "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>";
+    // Closed: a draft, never yielded.
+    let mut stream = StreamCalls::<ToolCall>::new();
+    assert!(stream.push(&format!("<think>maybe {call}")).is_empty());
+    assert!(stream.push("</think>No call needed.").is_empty());
+    assert!(stream.finish().unwrap().is_empty());
+    // Left open to the end: the reply's call, from `finish`.
+    let mut stream = StreamCalls::<ToolCall>::new();
+    assert!(stream.push(&format!("<think>calling {call}")).is_empty());
+    assert_eq!(stream.finish().unwrap().len(), 1);
+    // After reasoning opened in the prompt, when the stream is told so.
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_reasoning();
+    assert!(stream.push(&format!("draft {call}")).is_empty());
+    assert!(stream.push("</think>\n").is_empty());
+    assert_eq!(stream.push(call).len(), 1);
+    assert!(stream.finish().unwrap().is_empty());
+}
+
+#[test]
+fn past_max_payload_the_stream_stops_and_finish_says_why() {
+    let mut stream = Extractor::new().max_payload(100).stream_calls::<ToolCall>();
+    assert_eq!(stream.push(&hermes(1)).len(), 1);
+    assert!(stream.push(&hermes(2)).is_empty());
+    let err = stream.finish().unwrap_err();
+    assert!(err.to_string().contains("max_payload"), "{err}");
+}
+
+/// Pushes `text` in `size`-byte chunks; the time taken.
+fn streamed(text: &str, size: usize) -> std::time::Duration {
+    let start = Instant::now();
+    let mut stream = StreamCalls::<ToolCall>::new();
+    let mut n = 0;
+    for chunk in text.as_bytes().chunks(size) {
+        n += stream.push_bytes(chunk).len();
+    }
+    n += stream.finish().map_or(0, |c| c.len());
+    std::hint::black_box(n);
+    start.elapsed()
+}
+
+#[test]
+fn streaming_takes_linear_time_whatever_the_input() {
+    // Inputs where re-reading the unsettled text at every chunk would be quadratic: one long
+    // call, long prose full of closing brackets, reasoning full of them, unclosed markers.
+    let long_argument = format!(
+        "<tool_call>{{\"name\": \"write\", \"arguments\": {{\"text\": \"{}\"}}}}</tool_call>",
+        "a} b] c) d> ".repeat(20_000)
+    );
+    let units = [
+        long_argument,
+        "{\"a\": 1} [x] (y) <z> ".repeat(12_000),
+        format!(
+            "<think>{}",
+            "{} <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> ".repeat(4_000)
+        ),
+        "<tool_call>{".repeat(20_000),
+        "[f(a=1)".repeat(30_000),
+    ];
+    for text in &units {
+        let half = streamed(&text[..text.len() / 2], 16);
+        let whole = streamed(text, 16);
+        // Quadratic work on 240 KB in 16-byte chunks would be ~10^9 bytes read: minutes in
+        // a debug build. Linear work is a fraction of a second.
+        assert!(whole.as_secs() < 20, "{:?} for {} bytes", whole, text.len());
+        eprintln!("{} bytes: half {half:?}, whole {whole:?}", text.len());
+    }
+}
