@@ -30,11 +30,22 @@ struct Plan {
 /// The chunks of a recorded reply, cut where the model's tokens fell (inside a tag, a key,
 /// a number and an escape included).
 const CHUNKS: &[&str] = &[
-    "<thi", "nk>The user wants a plan", " for the release. Three", " tasks, high priority.</th",
-    "ink>\nHere is the plan:\n``", "`json\n{\"go", "al\": \"Ship v2.0 \\u2014 on ", "time\",\n \"prio",
-    "rity\": \"HI", "GH\",\n \"tasks\": [\n  {\"title\": \"Freeze the ", "branch\", \"mins\": 3",
-    "0},\n  {\"title\": \"Run the full test", " suite\", \"minutes\": 12", "0},\n  {\"title\": \"Tag and ",
-    "publish\", \"minutes\": 15}\n ]\n}\n``", "`\nGood luck!",
+    "<thi",
+    "nk>The user wants a plan",
+    " for the release. Three",
+    " tasks, high priority.</th",
+    "ink>\nHere is the plan:\n``",
+    "`json\n{\"go",
+    "al\": \"Ship v2.0 \\u2014 on ",
+    "time\",\n \"prio",
+    "rity\": \"HI",
+    "GH\",\n \"tasks\": [\n  {\"title\": \"Freeze the ",
+    "branch\", \"mins\": 3",
+    "0},\n  {\"title\": \"Run the full test",
+    " suite\", \"minutes\": 12",
+    "0},\n  {\"title\": \"Tag and ",
+    "publish\", \"minutes\": 15}\n ]\n}\n``",
+    "`\nGood luck!",
 ];
 
 fn main() {
@@ -61,6 +72,11 @@ fn main() {
     let plan = stream.finish().expect("the reply is whole").value;
     let minutes: u32 = plan.tasks.iter().map(|t| t.minutes).sum();
     println!("final: {:?}", plan);
-    println!("{} ({:?}): {} tasks, {minutes} minutes", plan.goal, plan.priority, plan.tasks.len());
+    println!(
+        "{} ({:?}): {} tasks, {minutes} minutes",
+        plan.goal,
+        plan.priority,
+        plan.tasks.len()
+    );
     assert_eq!(plan.tasks[0].title, "Freeze the branch");
 }

@@ -34,6 +34,45 @@ struct Order {
     story: String,
 }
 
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Section {
+    heading: String,
+    body: String,
+    sources: Vec<String>,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Article {
+    title: String,
+    sections: Vec<Section>,
+}
+
+/// A reply whose value is mostly prose: an article of sections with paragraphs of text (what
+/// long streamed replies usually are), about `bytes` long.
+fn article(bytes: usize) -> String {
+    let paragraph = "The committee met on Tuesday to review the draft. Members noted that the \
+        figures in section two did not match the appendix, and asked for a corrected table \
+        before the vote. \\\"We need the numbers right,\\\" the chair said. ";
+    let mut out = String::from(
+        "<think>Write the article as JSON.</think>\n```json\n{\"title\": \"Minutes\", \"sections\": [",
+    );
+    let mut i = 0;
+    while out.len() < bytes {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        out.push_str(&format!(
+            "{{\"heading\": \"Part {i}\", \"body\": \"{}\", \"sources\": [\"minutes-{i}.pdf\", \"https://example.org/{i}\"]}}",
+            paragraph.repeat(6)
+        ));
+        i += 1;
+    }
+    out.push_str("]}\n```\n");
+    out
+}
+
 /// A reply as models stream it: reasoning, a sentence, the order in a fence.
 fn reply(bytes: usize) -> String {
     format!(
@@ -77,8 +116,27 @@ fn bench_stream(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("16-byte chunks", mb), &text, |b, text| {
             b.iter(|| streamed::<Order>(black_box(text), 16))
         });
-        group.bench_with_input(BenchmarkId::new("16-byte chunks, Value", mb), &text, |b, text| {
-            b.iter(|| streamed::<serde_json::Value>(black_box(text), 16))
+        group.bench_with_input(
+            BenchmarkId::new("16-byte chunks, Value", mb),
+            &text,
+            |b, text| b.iter(|| streamed::<serde_json::Value>(black_box(text), 16)),
+        );
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("stream-prose");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(6));
+    for mb in [1usize, 2, 4] {
+        let text = article(mb << 20);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("extract", mb), &text, |b, text| {
+            b.iter(|| llm_extract::extract::<Article>(black_box(text)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("16-byte chunks", mb), &text, |b, text| {
+            b.iter(|| streamed::<Article>(black_box(text), 16))
         });
     }
     group.finish();

@@ -25,7 +25,10 @@ fn stream_at<T: llm_extract::Extract>(text: &str, cuts: &[usize]) -> (Vec<Value>
 }
 
 fn sized(text: &str, size: usize) -> Vec<usize> {
-    (1..).map(|i| i * size).take_while(|&c| c < text.len()).collect()
+    (1..)
+        .map(|i| i * size)
+        .take_while(|&c| c < text.len())
+        .collect()
 }
 
 /// Whether `next` is `prev` grown: strings extended, lists with more items (earlier items
@@ -66,7 +69,9 @@ fn whole<T: llm_extract::Extract + serde::Serialize>(text: &str) -> Result<Value
     }
 }
 
-fn finished<T: llm_extract::Extract + serde::Serialize>(stream: Stream<T>) -> Result<Value, Category> {
+fn finished<T: llm_extract::Extract + serde::Serialize>(
+    stream: Stream<T>,
+) -> Result<Value, Category> {
     stream
         .finish()
         .map(|e| serde_json::to_value(e.value).unwrap())
@@ -147,14 +152,19 @@ fn every_split_of_lenient_replies_gives_the_same_result() {
         for size in 1..=17 {
             let (snaps, stream) = stream_at::<Value>(text, &sized(text, size));
             assert_grows(text, &snaps);
-            assert_eq!(snaps.last().unwrap(), &one_last, "chunks of {size} of {text:?}");
+            assert_eq!(
+                snaps.last().unwrap(),
+                &one_last,
+                "chunks of {size} of {text:?}"
+            );
             assert_eq!(finished(stream), expected);
         }
     }
 }
 
 fn load(path: &str) -> Vec<String> {
-    let raw = std::fs::read_to_string(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let raw =
+        std::fs::read_to_string(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let cases: Vec<BTreeMap<String, Value>> = serde_json::from_str(&raw).unwrap();
     cases
         .into_iter()
@@ -199,11 +209,20 @@ fn numbers_bools_and_nulls_appear_only_once_complete() {
     s.push("2");
     assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({}));
     s.push(", \"b\": tru");
-    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"n": 12}));
+    assert_eq!(
+        serde_json::to_value(s.snapshot()).unwrap(),
+        json!({"n": 12})
+    );
     s.push("e, \"z\": nul");
-    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"n": 12, "b": true}));
+    assert_eq!(
+        serde_json::to_value(s.snapshot()).unwrap(),
+        json!({"n": 12, "b": true})
+    );
     s.push("l}");
-    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"n": 12, "b": true, "z": null}));
+    assert_eq!(
+        serde_json::to_value(s.snapshot()).unwrap(),
+        json!({"n": 12, "b": true, "z": null})
+    );
 
     let mut list = Stream::<Vec<u32>>::new();
     list.push("[1, 2, 3");
@@ -218,7 +237,11 @@ fn strings_grow_and_escapes_split_anywhere_decode_once() {
     for cut in 0..=text.len() {
         let (snaps, _) = stream_at::<Vec<String>>(text, &[cut]);
         assert_eq!(snaps.last().unwrap(), &json!(["aéb\nc😀d"]), "cut at {cut}");
-        let first = snaps[0].as_array().and_then(|a| a.first()).and_then(|s| s.as_str()).unwrap_or("");
+        let first = snaps[0]
+            .as_array()
+            .and_then(|a| a.first())
+            .and_then(|s| s.as_str())
+            .unwrap_or("");
         assert!("aéb\nc😀d".starts_with(first), "cut at {cut}: {first:?}");
     }
 }
@@ -231,7 +254,10 @@ fn reasoning_streams_into_thoughts_and_never_into_the_value() {
         for snap in &snaps {
             assert_ne!(snap.get("city"), Some(&json!("Rome")), "cut at {cut}");
         }
-        assert_eq!(stream.thoughts(), ["I could answer {\"city\": \"Rome\"} but no."]);
+        assert_eq!(
+            stream.thoughts(),
+            ["I could answer {\"city\": \"Rome\"} but no."]
+        );
         assert_eq!(snaps.last().unwrap(), &json!({"city": "Paris"}));
     }
     let mut s = Stream::<Value>::new();
@@ -250,7 +276,10 @@ fn a_stream_cut_off_mid_value_says_so_and_where_and_keeps_its_snapshot() {
     assert_eq!(err.category(), Category::Incomplete);
     let text = err.to_string();
     assert!(text.contains("cut off") && text.contains("line"), "{text}");
-    assert_eq!(serde_json::to_value(last).unwrap(), json!({"items": [1, 2], "story": "Once upon"}));
+    assert_eq!(
+        serde_json::to_value(last).unwrap(),
+        json!({"items": [1, 2], "story": "Once upon"})
+    );
 }
 
 #[test]
@@ -262,7 +291,10 @@ fn a_stream_past_max_payload_errs_once_and_stops_growing() {
     assert_eq!(s.try_push("more").unwrap(), false);
     assert!(!s.push("more"));
     assert_eq!(s.text(), "{\"a\": \"0123");
-    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"a": "0123"}));
+    assert_eq!(
+        serde_json::to_value(s.snapshot()).unwrap(),
+        json!({"a": "0123"})
+    );
     assert_eq!(s.finish().unwrap_err().category(), Category::TooLarge);
 }
 
@@ -283,16 +315,25 @@ fn bytes_split_inside_a_character_wait_for_the_rest() {
     let bytes = text.as_bytes();
     let mut s = Stream::<Value>::new();
     s.push_bytes(&bytes[..8]); // inside 日
-    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"s": ""}));
+    assert_eq!(
+        serde_json::to_value(s.snapshot()).unwrap(),
+        json!({"s": ""})
+    );
     s.push_bytes(&bytes[8..]);
-    assert_eq!(serde_json::to_value(s.snapshot()).unwrap(), json!({"s": "日本"}));
+    assert_eq!(
+        serde_json::to_value(s.snapshot()).unwrap(),
+        json!({"s": "日本"})
+    );
 }
 
 #[test]
 fn snapshots_iterate_over_chunks() {
     let chunks = ["[\"a", "b\", ", "\"c\"]"];
     let mut snaps = llm_extract::stream::Snapshots::<Vec<String>, _>::new(chunks.into_iter());
-    let seen: Vec<Vec<String>> = snaps.by_ref().map(|p| p.iter().map(|s| s.to_string()).collect()).collect();
+    let seen: Vec<Vec<String>> = snaps
+        .by_ref()
+        .map(|p| p.iter().map(|s| s.to_string()).collect())
+        .collect();
     assert_eq!(seen, vec![vec!["a"], vec!["ab"], vec!["ab", "c"]]);
     assert_eq!(snaps.finish().unwrap().value, ["ab", "c"]);
 }
@@ -315,14 +356,21 @@ fn async_snapshots_over_a_stream_of_bytes() {
 
     let text = "<think>…</think>{\"word\": \"naïve\", \"n\": [1, 22]}";
     let chunks: Vec<Vec<u8>> = text.as_bytes().chunks(3).map(<[u8]>::to_vec).collect();
-    let mut snaps = llm_extract::stream::AsyncSnapshots::<Value, _>::new(Chunks(chunks.into_iter()));
+    let mut snaps =
+        llm_extract::stream::AsyncSnapshots::<Value, _>::new(Chunks(chunks.into_iter()));
     let mut cx = Context::from_waker(Waker::noop());
     let mut seen = Vec::new();
     while let Poll::Ready(Some(snap)) = Pin::new(&mut snaps).poll_next(&mut cx) {
         seen.push(serde_json::to_value(snap).unwrap());
     }
     assert_grows(text, &seen);
-    assert_eq!(seen.last().unwrap(), &json!({"word": "naïve", "n": [1, 22]}));
+    assert_eq!(
+        seen.last().unwrap(),
+        &json!({"word": "naïve", "n": [1, 22]})
+    );
     assert_eq!(snaps.stream().thoughts(), ["…"]);
-    assert_eq!(snaps.finish().unwrap().value, json!({"word": "naïve", "n": [1, 22]}));
+    assert_eq!(
+        snaps.finish().unwrap().value,
+        json!({"word": "naïve", "n": [1, 22]})
+    );
 }

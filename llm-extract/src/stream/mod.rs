@@ -223,7 +223,11 @@ impl<'f> Feed<'f> {
             _ => return None,
         };
         let mut cx = Context::new();
-        let value = crate::deep::grow(|| T::from_node(node, &mut cx));
+        let value = match event {
+            // A scalar does not recurse.
+            Event::Value(_) => T::from_node(node, &mut cx),
+            _ => crate::deep::grow(|| T::from_node(node, &mut cx)),
+        };
         let (_, issues) = cx.into_parts();
         if !issues.is_empty() {
             let base = self.full_path(&[]);

@@ -135,36 +135,91 @@ impl<P: PartialValue> PartialValue for Box<P> {
 /// assert_eq!(&*s, "Par");
 /// assert_eq!(serde_json::to_string(&s).unwrap(), "\"Par\"");
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PartialString(Arc<String>);
+#[derive(Clone, Default)]
+pub struct PartialString(Text);
+
+impl PartialEq for PartialString {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for PartialString {}
+
+impl std::hash::Hash for PartialString {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialOrd for PartialString {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for PartialString {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+/// A string read whole is one allocation; one still growing is a `String` it can grow.
+#[derive(Clone)]
+enum Text {
+    Whole(Arc<str>),
+    Growing(Arc<String>),
+}
+
+impl Default for Text {
+    fn default() -> Text {
+        Text::Growing(Arc::default())
+    }
+}
 
 impl PartialString {
     /// The text so far.
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Text::Whole(s) => s,
+            Text::Growing(s) => s,
+        }
     }
 
-    fn push_str(&mut self, s: &str) {
-        Arc::make_mut(&mut self.0).push_str(s);
+    fn push_str(&mut self, more: &str) {
+        match &mut self.0 {
+            Text::Growing(s) => Arc::make_mut(s).push_str(more),
+            Text::Whole(s) => {
+                let mut grown = String::with_capacity(s.len() + more.len());
+                grown.push_str(s);
+                grown.push_str(more);
+                self.0 = Text::Growing(Arc::new(grown));
+            }
+        }
+    }
+
+    /// A string that begins, to grow.
+    fn growing(s: &str) -> PartialString {
+        PartialString(Text::Growing(Arc::new(s.to_string())))
     }
 }
 
 impl From<&str> for PartialString {
     fn from(s: &str) -> PartialString {
-        PartialString(Arc::new(s.to_string()))
+        PartialString(Text::Whole(Arc::from(s)))
     }
 }
 
 impl From<String> for PartialString {
     fn from(s: String) -> PartialString {
-        PartialString(Arc::new(s))
+        PartialString(Text::Whole(Arc::from(s)))
     }
 }
 
 impl Deref for PartialString {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
@@ -215,7 +270,7 @@ impl PartialValue for PartialString {
                     !more.is_empty()
                 }
                 None => {
-                    *slot = Some(PartialString::from(*more));
+                    *slot = Some(PartialString::growing(more));
                     true
                 }
             },
@@ -522,9 +577,78 @@ macro_rules! complete_partial {
     )*};
 }
 
-complete_partial!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, bool, char
-);
+complete_partial!(char);
+
+/// The number of a complete `Value` event at the value itself.
+fn number_at(at: &[Step<'_>], event: &Event<'_>) -> Option<crate::node::Number> {
+    match (at, event) {
+        ([], Event::Value(node)) => match node.kind {
+            NodeKind::Number(n) => Some(n),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+// Numbers and bools written as JSON writes them are set directly (what `read_direct` reads);
+// anything else (`"12"`, `1e3` for an integer, `"yes"`) goes through `Extract::from_node`.
+macro_rules! integer_partial {
+    ($($t:ty),*) => {$(
+        impl PartialValue for $t {
+            fn apply(slot: &mut Option<Self>, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+                let fast = match number_at(at, event) {
+                    Some(crate::node::Number::PosInt(u)) => <$t>::try_from(u).ok(),
+                    Some(crate::node::Number::NegInt(i)) => <$t>::try_from(i).ok(),
+                    _ => None,
+                };
+                match fast {
+                    Some(v) => {
+                        *slot = Some(v);
+                        true
+                    }
+                    None => complete(slot, at, event, feed),
+                }
+            }
+        }
+    )*};
+}
+
+integer_partial!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+macro_rules! float_partial {
+    ($($t:ty),*) => {$(
+        impl PartialValue for $t {
+            fn apply(slot: &mut Option<Self>, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+                match number_at(at, event) {
+                    Some(n) => {
+                        *slot = Some(n.as_f64() as $t);
+                        true
+                    }
+                    None => complete(slot, at, event, feed),
+                }
+            }
+        }
+    )*};
+}
+
+float_partial!(f32, f64);
+
+impl PartialValue for bool {
+    fn apply(
+        slot: &mut Option<Self>,
+        at: &[Step<'_>],
+        event: &Event<'_>,
+        feed: &mut Feed<'_>,
+    ) -> bool {
+        if let ([], Event::Value(node)) = (at, event) {
+            if let NodeKind::Bool(b) = node.kind {
+                *slot = Some(b);
+                return true;
+            }
+        }
+        complete(slot, at, event, feed)
+    }
+}
 
 /// The partial of a `serde_json::Value`: a JSON tree whose strings, arrays and objects grow
 /// in place (shared between snapshots), and whose numbers, bools and nulls appear once

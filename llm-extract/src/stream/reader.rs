@@ -369,7 +369,12 @@ impl Reader {
             }
             &buf[..self.stack.len()]
         } else {
-            match self.stack.iter().map(|f| step(f, text)).collect::<Option<Vec<_>>>() {
+            match self
+                .stack
+                .iter()
+                .map(|f| step(f, text))
+                .collect::<Option<Vec<_>>>()
+            {
                 Some(v) => {
                     heap = v;
                     &heap
@@ -421,37 +426,8 @@ impl Reader {
     fn value(&mut self, text: &str, sink: &mut dyn Sink) -> Step_ {
         let bytes = text.as_bytes();
         loop {
-            match self.tok {
-                Tok::None => {}
-                Tok::Str { .. } => match self.string(text, sink) {
-                    Step_::Go => continue,
-                    Step_::Wait => return Step_::Wait,
-                },
-                Tok::Bare { .. } => match self.bare(text, sink) {
-                    Step_::Go => continue,
-                    Step_::Wait => return Step_::Wait,
-                },
-                Tok::LineComment => match memchr::memchr(b'\n', &bytes[self.pos..]) {
-                    Some(i) => {
-                        self.pos += i + 1;
-                        self.tok = Tok::None;
-                    }
-                    None => {
-                        self.pos = bytes.len();
-                        return Step_::Wait;
-                    }
-                },
-                Tok::BlockComment => match memchr::memmem::find(&bytes[self.pos..], b"*/") {
-                    Some(i) => {
-                        self.pos += i + 2;
-                        self.tok = Tok::None;
-                    }
-                    None => {
-                        // Keep a last `*` in case the `/` comes next.
-                        self.pos = bytes.len().saturating_sub(1).max(self.pos);
-                        return Step_::Wait;
-                    }
-                },
+            if let Step_::Wait = self.token(text, sink) {
+                return Step_::Wait;
             }
             if self.stack.is_empty() && !matches!(self.state, State::Value) {
                 return Step_::Go;
@@ -461,121 +437,47 @@ impl Reader {
             }
             let b = bytes[self.pos];
             match b {
-                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
-                b'{' | b'[' => {
-                    let kind = if b == b'{' {
-                        Container::Object
-                    } else {
-                        Container::Array
-                    };
-                    if !self.stack.is_empty() {
-                        self.value_starts(false);
-                    }
-                    self.send(text, sink, &Event::Open(kind), None);
-                    self.opens.push(self.pos);
-                    self.stack.push(Frame {
-                        kind,
-                        start: self.pos,
-                        key: None,
-                        index: 0,
-                        expect: if kind == Container::Object {
-                            Expect::Key
-                        } else {
-                            Expect::Value
-                        },
-                    });
+                b' ' | b'\t' | b'\n' | b'\r' => {
                     self.pos += 1;
+                    while bytes
+                        .get(self.pos)
+                        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                    {
+                        self.pos += 1;
+                    }
                 }
+                b'{' => self.open(text, sink, Container::Object),
+                b'[' => self.open(text, sink, Container::Array),
                 b'}' | b']' => {
                     let kind = if b == b'}' {
                         Container::Object
                     } else {
                         Container::Array
                     };
-                    self.pos += 1;
-                    match self.stack.iter().rposition(|f| f.kind == kind) {
-                        // A closer that closes nothing is text.
-                        None => {}
-                        Some(at) => {
-                            // Containers left open inside are cut off: no `Close` for them.
-                            self.stack.truncate(at + 1);
-                            self.opens.truncate(at);
-                            let frame = self.stack.pop().expect("found above");
-                            let span = Span::new(frame.start, self.pos);
-                            self.send(text, sink, &Event::Close, Some(span));
-                            self.value_done();
-                            if self.stack.is_empty() {
-                                self.state = State::Prose;
-                                return Step_::Go;
-                            }
-                        }
+                    if let Step_::Go = self.close(text, sink, kind) {
+                        return Step_::Go;
                     }
                 }
-                b',' => {
-                    self.pos += 1;
-                    if let Some(top) = self.stack.last_mut() {
-                        match (top.kind, top.expect) {
-                            (Container::Array, Expect::After) => {
-                                top.index += 1;
-                                top.expect = Expect::Value;
-                            }
-                            (Container::Object, _) => {
-                                top.key = None;
-                                top.expect = Expect::Key;
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                b':' => {
-                    self.pos += 1;
-                    if let Some(top) = self.stack.last_mut() {
-                        if top.kind == Container::Object && top.expect == Expect::Colon {
-                            top.expect = Expect::Value;
-                        }
-                    }
-                }
-                b'"' | b'\'' => {
-                    let key = self.value_starts(true);
-                    self.tok = Tok::Str {
-                        quote: b,
-                        key,
-                        start: self.pos,
-                        text: None,
-                        plain_end: self.pos + 1,
-                        sent: 0,
-                        started: false,
-                        scan: self.pos + 1,
-                        close_at: None,
-                    };
-                    self.pos += 1;
-                }
+                b',' => self.comma(),
+                b':' => self.colon(),
+                b'"' | b'\'' => self.start_string(b),
                 b'#' if !self.expects_key_or_comma() => self.start_bare(),
-                b'/' | b'#' => {
-                    let next = bytes.get(self.pos + 1).copied();
-                    match (b, next) {
-                        (b'/', None) => return Step_::Wait,
-                        (b'/', Some(b'/')) | (b'#', _) => {
-                            self.tok = Tok::LineComment;
-                            self.pos += 1;
-                        }
-                        (b'/', Some(b'*')) => {
-                            self.tok = Tok::BlockComment;
-                            self.pos += 2;
-                        }
-                        _ => self.start_bare(),
+                b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
+                    (b'/', None) => return Step_::Wait,
+                    (b'/', Some(b'/')) | (b'#', _) => {
+                        self.tok = Tok::LineComment;
+                        self.pos += 1;
                     }
-                }
+                    (b'/', Some(b'*')) => {
+                        self.tok = Tok::BlockComment;
+                        self.pos += 2;
+                    }
+                    _ => self.start_bare(),
+                },
                 b'`' => {
                     let run = bytes[self.pos..].iter().take_while(|&&c| c == b'`').count();
                     if run >= 3 && self.fence {
-                        // The fence closes inside the value: it is cut off.
-                        self.stack.clear();
-                        self.opens.clear();
-                        self.fence = false;
-                        self.pos += run;
-                        self.state = State::Prose;
-                        sink.abandoned();
+                        self.fence_closes_value(sink, run);
                         return Step_::Go;
                     }
                     if self.pos + run == bytes.len() && run < 3 {
@@ -586,6 +488,137 @@ impl Reader {
                 _ => self.start_bare(),
             }
         }
+    }
+
+    /// Goes on with the token the text so far ended inside, if any; `Wait` if it still does.
+    fn token(&mut self, text: &str, sink: &mut dyn Sink) -> Step_ {
+        let bytes = text.as_bytes();
+        loop {
+            let step = match self.tok {
+                Tok::None => return Step_::Go,
+                Tok::Str { .. } => self.string(text, sink),
+                Tok::Bare { .. } => self.bare(text, sink),
+                Tok::LineComment => match memchr::memchr(b'\n', &bytes[self.pos..]) {
+                    Some(i) => {
+                        self.pos += i + 1;
+                        self.tok = Tok::None;
+                        Step_::Go
+                    }
+                    None => {
+                        self.pos = bytes.len();
+                        Step_::Wait
+                    }
+                },
+                Tok::BlockComment => match memchr::memmem::find(&bytes[self.pos..], b"*/") {
+                    Some(i) => {
+                        self.pos += i + 2;
+                        self.tok = Tok::None;
+                        Step_::Go
+                    }
+                    None => {
+                        // Keep a last `*` in case the `/` comes next.
+                        self.pos = bytes.len().saturating_sub(1).max(self.pos);
+                        Step_::Wait
+                    }
+                },
+            };
+            if let Step_::Wait = step {
+                return Step_::Wait;
+            }
+        }
+    }
+
+    fn open(&mut self, text: &str, sink: &mut dyn Sink, kind: Container) {
+        if !self.stack.is_empty() {
+            self.value_starts(false);
+        }
+        self.send(text, sink, &Event::Open(kind), None);
+        self.opens.push(self.pos);
+        self.stack.push(Frame {
+            kind,
+            start: self.pos,
+            key: None,
+            index: 0,
+            expect: if kind == Container::Object {
+                Expect::Key
+            } else {
+                Expect::Value
+            },
+        });
+        self.pos += 1;
+    }
+
+    /// A closer: closes the innermost open container of its kind (containers left open
+    /// inside it are cut off: no `Close` for them); a closer that closes nothing is text.
+    /// `Go` when it closed the value.
+    fn close(&mut self, text: &str, sink: &mut dyn Sink, kind: Container) -> Step_ {
+        self.pos += 1;
+        let Some(at) = self.stack.iter().rposition(|f| f.kind == kind) else {
+            return Step_::Wait;
+        };
+        self.stack.truncate(at + 1);
+        self.opens.truncate(at);
+        let frame = self.stack.pop().expect("found above");
+        let span = Span::new(frame.start, self.pos);
+        self.send(text, sink, &Event::Close, Some(span));
+        self.value_done();
+        if self.stack.is_empty() {
+            self.state = State::Prose;
+            return Step_::Go;
+        }
+        Step_::Wait
+    }
+
+    fn comma(&mut self) {
+        self.pos += 1;
+        if let Some(top) = self.stack.last_mut() {
+            match (top.kind, top.expect) {
+                (Container::Array, Expect::After) => {
+                    top.index += 1;
+                    top.expect = Expect::Value;
+                }
+                (Container::Object, _) => {
+                    top.key = None;
+                    top.expect = Expect::Key;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn colon(&mut self) {
+        self.pos += 1;
+        if let Some(top) = self.stack.last_mut() {
+            if top.kind == Container::Object && top.expect == Expect::Colon {
+                top.expect = Expect::Value;
+            }
+        }
+    }
+
+    fn start_string(&mut self, quote: u8) {
+        let key = self.value_starts(true);
+        self.tok = Tok::Str {
+            quote,
+            key,
+            start: self.pos,
+            text: None,
+            plain_end: self.pos + 1,
+            sent: 0,
+            started: false,
+            scan: self.pos + 1,
+            close_at: None,
+        };
+        self.pos += 1;
+    }
+
+    /// The fence closes inside the value: the value is cut off.
+    fn fence_closes_value(&mut self, sink: &mut dyn Sink, run: usize) {
+        self.stack.clear();
+        self.opens.clear();
+        self.fence = false;
+        self.pos += run;
+        self.state = State::Prose;
+        sink.abandoned();
     }
 
     fn expects_key_or_comma(&self) -> bool {
@@ -608,8 +641,12 @@ impl Reader {
             return Step_::Go;
         };
         let bytes = text.as_bytes();
-        let stop = if key { ends_bare_key } else { ends_bare_value };
-        let Some(i) = bytes[scan..].iter().position(|&b| stop(b)) else {
+        let found = if key {
+            bytes[scan..].iter().position(|&b| ends_bare_key(b))
+        } else {
+            bytes[scan..].iter().position(|&b| ends_bare_value(b))
+        };
+        let Some(i) = found else {
             self.tok = Tok::Bare {
                 key,
                 start,
@@ -638,7 +675,9 @@ impl Reader {
         Step_::Go
     }
 
-    fn string(&mut self, src: &str, sink: &mut dyn Sink) -> Step_ {
+    /// Scans the string token from where it stopped: the offset after its closing quote
+    /// once that is decided, else `None` (the text so far ends inside it).
+    fn scan_string(&mut self, src: &str) -> Option<usize> {
         let bytes = src.as_bytes();
         let end = bytes.len();
         let Tok::Str {
@@ -647,31 +686,22 @@ impl Reader {
             start,
             ref mut text,
             ref mut plain_end,
-            sent,
-            started,
             ref mut scan,
             ref mut close_at,
+            ..
         } = self.tok
         else {
-            return Step_::Go;
+            return None;
         };
         // While no escape was met, the decoded text is `src[start + 1..plain_end]` (no copy).
         let content = start + 1;
         let mut closed = None;
         loop {
             if let Some(q) = *close_at {
-                let gap = bytes[*scan..]
-                    .iter()
-                    .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-                let Some(gap) = gap else {
+                let Some((closes, next)) = closing_quote(bytes, q, *scan, key) else {
                     *scan = end;
                     break;
                 };
-                let next = *scan + gap;
-                let newline = bytes[q + 1..next].contains(&b'\n');
-                let closes = newline
-                    || matches!(bytes[next], b',' | b'}' | b']' | b':' | b'`')
-                    || (bytes[next] == b'/' && !key);
                 if closes {
                     closed = Some(q + 1);
                     break;
@@ -721,11 +751,29 @@ impl Reader {
                 Ok(s) => t.push_str(s),
             }
         }
-        let plain_end = *plain_end;
-        let _ = &text;
+        closed
+    }
+
+    fn string(&mut self, src: &str, sink: &mut dyn Sink) -> Step_ {
+        let closed = self.scan_string(src);
+        let Tok::Str {
+            quote,
+            key,
+            start,
+            ref mut text,
+            plain_end,
+            sent,
+            started,
+            scan,
+            ..
+        } = self.tok
+        else {
+            return Step_::Go;
+        };
+        let content = start + 1;
         if key {
             let Some(after) = closed else {
-                self.pos = *scan;
+                self.pos = scan;
                 return Step_::Wait;
             };
             let name = match text.take() {
@@ -740,7 +788,7 @@ impl Reader {
             }
             return Step_::Go;
         }
-        let scanned = *scan;
+        let scanned = scan;
         // Sent as it grows: everything decoded so far is certain.
         let decoded: &str = match &self.tok {
             Tok::Str { text: Some(t), .. } => t,
@@ -783,6 +831,22 @@ impl Reader {
         self.value_done();
         Step_::Go
     }
+}
+
+/// Whether the quote at `q` closes its string, decided by the first byte from `from` on that
+/// is not a space (given with it), or `None` while the text so far ends before one. It
+/// closes before a delimiter, a comment or a fence, or when a line break came first;
+/// otherwise it is a quote inside the string that was not escaped.
+fn closing_quote(bytes: &[u8], q: usize, from: usize, key: bool) -> Option<(bool, usize)> {
+    let gap = bytes[from..]
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))?;
+    let next = from + gap;
+    let newline = bytes[q + 1..next].contains(&b'\n');
+    let closes = newline
+        || matches!(bytes[next], b',' | b'}' | b']' | b':' | b'`')
+        || (bytes[next] == b'/' && !key);
+    Some((closes, next))
 }
 
 enum Tag {
