@@ -288,7 +288,7 @@ fn a_stream_past_max_payload_errs_once_and_stops_growing() {
     assert!(s.try_push("{\"a\": \"0123").is_ok());
     let err = s.try_push("456789abcdef\"}").unwrap_err();
     assert_eq!(err.category(), Category::TooLarge);
-    assert_eq!(s.try_push("more").unwrap(), false);
+    assert!(!s.try_push("more").unwrap());
     assert!(!s.push("more"));
     assert_eq!(s.text(), "{\"a\": \"0123");
     assert_eq!(
