@@ -154,7 +154,9 @@ fn bench_floor(c: &mut Criterion) {
         list: Option<Arc<Vec<Arc<String>>>>,
     }
     let mut group = c.benchmark_group("stream-floor");
-    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
     let chunk = "0123456789abcdef";
     group.bench_function("65,536 chunks", |b| {
         b.iter(|| {

@@ -374,3 +374,36 @@ fn async_snapshots_over_a_stream_of_bytes() {
         json!({"word": "naïve", "n": [1, 22]})
     );
 }
+
+/// 100,000 levels of nesting with `max_depth` raised: the snapshot shows the first levels,
+/// `finish` reads them all; nothing overflows the stack (the test thread's is 2 MiB).
+#[test]
+fn deep_nesting_streams_without_overflow() {
+    let depth = 100_000;
+    let text = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let mut stream = Extractor::new().max_depth(depth + 1).stream::<Value>();
+    for chunk in text.as_bytes().chunks(4096) {
+        stream.push_bytes(chunk);
+        let _ = stream.snapshot();
+    }
+    let snap = serde_json::to_value(stream.snapshot()).unwrap();
+    assert!(snap.is_array());
+    let done = stream.finish().unwrap().value;
+    // Taken apart level by level: `Value`'s own drop recurses once per level.
+    let (mut stack, mut arrays, mut leaves) = (vec![done], 0, Vec::new());
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => {
+                arrays += 1;
+                stack.extend(items);
+            }
+            other => leaves.push(other),
+        }
+    }
+    assert_eq!((arrays, leaves), (depth, vec![json!(1)]));
+    // The reader's own cut: deeper than 128 levels is not shown, and nothing breaks.
+    let mut shallow = Stream::<Value>::new();
+    shallow.push(&format!("{}\"x\"{}", "[".repeat(300), "]".repeat(300)));
+    let _ = shallow.snapshot();
+    assert_eq!(shallow.finish().unwrap_err().category(), Category::TooDeep);
+}

@@ -134,6 +134,11 @@ pub(crate) struct Reader {
     stop_at: usize,
 }
 
+/// How deep a snapshot shows values, whatever `max_depth` says: applying an event recurses
+/// once per level, and values deeper than this arrive with `finish` (which reads any depth
+/// `max_depth` allows).
+pub(crate) const PREVIEW_DEPTH: usize = 128;
+
 /// Whether `b` ends an unquoted value.
 fn ends_bare_value(b: u8) -> bool {
     matches!(b, b',' | b'}' | b']' | b'\n' | b'\r')
@@ -155,6 +160,7 @@ enum Step_ {
 
 impl Reader {
     pub(crate) fn new(reasoning_tags: &[String], max_depth: usize) -> Reader {
+        let max_depth = max_depth.min(PREVIEW_DEPTH);
         Reader {
             pos: 0,
             state: State::Prose,
@@ -172,6 +178,7 @@ impl Reader {
     /// A reader that starts inside the value opening at `start` and stops before `stop_at`
     /// (a replay of one container's text so far).
     pub(crate) fn replay(start: usize, stop_at: usize, max_depth: usize) -> Reader {
+        let max_depth = max_depth.min(PREVIEW_DEPTH);
         Reader {
             pos: start,
             state: State::Value,
