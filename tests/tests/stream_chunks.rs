@@ -135,7 +135,12 @@ fn every_split_of_lenient_replies_gives_the_same_result() {
         "{\"tool\": \"search\", \"parameters\": {\"query\": \"rust \\\"serde\\\"\", \"limit\": 10}}",
         "<thinking>a <b> c</thinking><reasoning>r</reasoning>{\"a\": \"`x`\", \"b\": [true, false, null]}",
         "```json\n{\"items\": [1, 2, 3], \"story\": \"line one\\nline two\"}\n```",
+        // A repeated key: the later value replaces the earlier (so a shown value changes),
+        // the same way however the chunks fall.
+        "{\"t\": \"first\", \"n\": 1, \"t\": \"second\", \"n\": 22, \"t\": 3}",
+        "[{\"id\": 1, \"t\": \"a\"{\"id\": 2, \"t\": \"b\"}]",
     ];
+    let repeats_keys = |text: &str| text.matches("\"t\"").count() > 1;
     for text in replies {
         let (one, single) = stream_at::<Value>(text, &[]);
         let one_last = one.last().unwrap().clone();
@@ -144,14 +149,18 @@ fn every_split_of_lenient_replies_gives_the_same_result() {
         assert_eq!(expected, whole::<Value>(text), "{text}");
         for cut in 0..=text.len() {
             let (snaps, stream) = stream_at::<Value>(text, &[cut]);
-            assert_grows(text, &snaps);
+            if !repeats_keys(text) {
+                assert_grows(text, &snaps);
+            }
             assert_eq!(snaps.last().unwrap(), &one_last, "cut at {cut} of {text:?}");
             assert_eq!(stream.thoughts(), &thoughts[..], "cut at {cut} of {text:?}");
             assert_eq!(finished(stream), expected, "cut at {cut} of {text:?}");
         }
         for size in 1..=17 {
             let (snaps, stream) = stream_at::<Value>(text, &sized(text, size));
-            assert_grows(text, &snaps);
+            if !repeats_keys(text) {
+                assert_grows(text, &snaps);
+            }
             assert_eq!(
                 snaps.last().unwrap(),
                 &one_last,

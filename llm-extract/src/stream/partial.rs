@@ -198,6 +198,11 @@ impl PartialString {
         }
     }
 
+    /// Whether the string is complete (its closing quote was read).
+    fn is_complete(&self) -> bool {
+        matches!(self.0, Text::Whole(_))
+    }
+
     /// A string that begins, to grow.
     fn growing(s: &str) -> PartialString {
         PartialString(Text::Growing(Arc::new(s.to_string())))
@@ -265,30 +270,30 @@ impl PartialValue for PartialString {
         }
         match event {
             Event::Grow(more) => match slot {
-                Some(s) => {
+                // A string after a complete one at the same place (a repeated key): the later
+                // one replaces it, as it does when it arrives whole.
+                Some(s) if !s.is_complete() => {
                     s.push_str(more);
                     !more.is_empty()
                 }
-                None => {
+                _ => {
                     *slot = Some(PartialString::growing(more));
                     true
                 }
             },
-            // A string read whole in one push arrives as one event.
-            Event::Value(node) if slot.is_none() && node.as_str().is_some() => {
-                *slot = Some(PartialString::from(node.as_str().unwrap_or_default()));
-                true
-            }
-            // A string was grown already; a number or bool where a string belongs is
-            // shown once complete, as `String` would read it.
-            Event::Value(_) if slot.is_none() && !event.is_null() => {
-                match feed.read::<String>(event) {
-                    Some(s) => {
-                        *slot = Some(PartialString::from(s));
-                        true
-                    }
-                    None => false,
-                }
+            Event::Value(node) => {
+                let whole = match node.as_str() {
+                    Some(text) => PartialString::from(text),
+                    // A number or bool where a string belongs is shown as `String` reads it.
+                    None if !event.is_null() => match feed.read::<String>(event) {
+                        Some(text) => PartialString::from(text),
+                        None => return false,
+                    },
+                    None => return false,
+                };
+                let changed = slot.as_ref().is_none_or(|s| s.as_str() != whole.as_str());
+                *slot = Some(whole);
+                changed
             }
             _ => false,
         }
@@ -706,7 +711,8 @@ impl PartialValue for PartialJson {
                 *slot = Some(PartialJson::Array(PartialList::default()));
                 true
             }
-            (true, None | Some(PartialJson::String(_)), Event::Grow(_)) => {
+            (true, None | Some(PartialJson::String(_)), Event::Grow(_))
+            | (true, Some(PartialJson::String(_)), Event::Value(_)) => {
                 let mut s = match slot.take() {
                     Some(PartialJson::String(s)) => Some(s),
                     _ => None,

@@ -467,7 +467,7 @@ impl Reader {
                 }
                 b',' => self.comma(),
                 b':' => self.colon(),
-                b'"' | b'\'' => self.start_string(b),
+                b'"' | b'\'' => self.start_string(text, sink, b),
                 b'#' if !self.expects_key_or_comma() => self.start_bare(),
                 b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
                     (b'/', None) => return Step_::Wait,
@@ -602,8 +602,11 @@ impl Reader {
         }
     }
 
-    fn start_string(&mut self, quote: u8) {
+    fn start_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8) {
         let key = self.value_starts(true);
+        if self.whole_string(text, sink, quote, key) {
+            return;
+        }
         self.tok = Tok::Str {
             quote,
             key,
@@ -616,6 +619,42 @@ impl Reader {
             close_at: None,
         };
         self.pos += 1;
+    }
+
+    /// A string whose closing quote is already in the text, with no escape before it, read
+    /// at once without the token's state (the usual case); `false` leaves it to the token.
+    fn whole_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8, key: bool) -> bool {
+        let bytes = text.as_bytes();
+        let start = self.pos;
+        let Some(i) = memchr::memchr2(quote, b'\\', &bytes[start + 1..]) else {
+            return false;
+        };
+        let q = start + 1 + i;
+        if bytes[q] != quote || !matches!(closing_quote(bytes, q, q + 1, key), Some((true, _))) {
+            return false;
+        }
+        self.pos = q + 1;
+        if key {
+            if let Some(top) = self.stack.last_mut() {
+                top.key = Some(Key::At(start + 1, q));
+                top.expect = Expect::Colon;
+            }
+            return true;
+        }
+        let node = Node::new(
+            NodeKind::String(Str {
+                text: Cow::Borrowed(&text[start + 1..q]),
+                quoting: if quote == b'"' {
+                    Quoting::Double
+                } else {
+                    Quoting::Other
+                },
+            }),
+            Span::new(start, q + 1),
+        );
+        self.send(text, sink, &Event::Value(&node), None);
+        self.value_done();
+        true
     }
 
     /// The fence closes inside the value: the value is cut off.
