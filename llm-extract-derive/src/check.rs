@@ -251,6 +251,7 @@ fn fields_are_consistent(
         skipped_fields_have_no_other_attributes(raw, !f.rules.is_empty(), f.span, errors);
         flatten_takes_the_remaining_keys(f, style, deny_unknown, errors);
         flatten_has_no_key_of_its_own(raw, errors);
+        required_has_a_key(raw, style, errors);
         rules_fit_the_type(f, errors);
         bounds_are_ordered(f, errors);
         serde_and_extract_agree(raw, errors);
@@ -283,6 +284,20 @@ fn skipped_fields_have_no_other_attributes(
             span,
             format!("`{name}` has no effect on a `skip` field, which is never read"),
         );
+    }
+}
+
+/// `stream = "required"` holds an object back until a member arrives: a tuple's element has
+/// no key to wait for.
+fn required_has_a_key(raw: &Raw, style: Style, errors: &mut Errors) {
+    if let Some(s) = &raw.stream {
+        if s.value == crate::attr::StreamMode::Required && style != Style::Named {
+            err(
+                errors,
+                s.span,
+                "`stream = \"required\"` needs a named field: it holds the enclosing object back until that key's value is complete",
+            );
+        }
     }
 }
 

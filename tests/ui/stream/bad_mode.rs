@@ -17,4 +17,7 @@ struct Named {
     a: u8,
 }
 
+#[derive(Extract)]
+struct Pair(#[extract(stream = "required")] String, u8);
+
 fn main() {}
