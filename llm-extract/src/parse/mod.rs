@@ -772,7 +772,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 return None;
             }
         }
-        let colon = start + 1 + k;
+        // Where the key's text starts in the source: after the quote, or after a doubled
+        // quote (`""key:value`); an escape before the colon shifts offsets, so it must be
+        // the source as written.
+        let opened = (1..=2).find(|&open| {
+            self.text
+                .get(start + open..)
+                .is_some_and(|rest| rest.starts_with(&text[..=k]))
+        })?;
+        let colon = start + opened + k;
         let reread = self.pos.saturating_sub(colon);
         self.backtrack_budget = self.backtrack_budget.checked_sub(reread)?;
         self.repairs.truncate(logged);

@@ -1035,3 +1035,20 @@ mod valid_documents {
         }
     }
 }
+
+/// A key opened by a doubled quote and missing its closing quote, before a colon: the colon is
+/// found in the source after both quotes, also when the key is not ASCII (found by the stream
+/// fuzz target: the colon was placed one byte early, inside the character, and panicked).
+#[test]
+fn a_key_opened_by_a_doubled_quote_splits_at_its_colon() {
+    for (text, want) in [
+        ("{\"\"a:1}", json!({"a": 1})),
+        ("{\"\"日:1}", json!({"日": 1})),
+        ("{\"\"é:", json!({"é": null})),
+        ("{\"\"\u{FFFD}:", json!({"\u{FFFD}": null})),
+        ("{\"\"ab\"\": 1}", json!({"ab": 1})),
+    ] {
+        let parsed = parse(text, 128).unwrap();
+        assert_eq!(parsed.node.to_value(), want, "{text:?}");
+    }
+}
