@@ -471,32 +471,7 @@ impl<T: Extract> Stream<T> {
     /// [`Stream::push`] for bytes: a UTF-8 character split between chunks is kept until it
     /// is whole; invalid bytes become U+FFFD.
     pub fn push_bytes(&mut self, chunk: &[u8]) -> bool {
-        let mut bytes = std::mem::take(&mut self.cut);
-        bytes.extend_from_slice(chunk);
-        let mut text = String::new();
-        let mut rest = &bytes[..];
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    text.push_str(s);
-                    break;
-                }
-                Err(e) => {
-                    let (good, bad) = rest.split_at(e.valid_up_to());
-                    text.push_str(std::str::from_utf8(good).unwrap_or_default());
-                    match e.error_len() {
-                        Some(n) => {
-                            text.push('\u{FFFD}');
-                            rest = &bad[n..];
-                        }
-                        None => {
-                            self.cut = bad.to_vec();
-                            break;
-                        }
-                    }
-                }
-            }
-        }
+        let text = crate::stream::whole_chars(&mut self.cut, chunk);
         self.push(&text)
     }
 
@@ -597,6 +572,38 @@ impl<T: Extract> Stream<T> {
     /// [`extract_partial`] on [`Stream::text`].
     pub fn finish(self) -> Result<Extracted<T>, Error> {
         self.outcome()
+    }
+}
+
+/// The text of `chunk` after the bytes `cut` kept from the last one: whole characters only
+/// (the bytes of one cut off at the end are kept in `cut` for the next chunk); invalid bytes
+/// become U+FFFD.
+pub(crate) fn whole_chars(cut: &mut Vec<u8>, chunk: &[u8]) -> String {
+    let mut bytes = std::mem::take(cut);
+    bytes.extend_from_slice(chunk);
+    let mut text = String::with_capacity(bytes.len());
+    let mut rest = &bytes[..];
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                text.push_str(s);
+                return text;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                text.push_str(std::str::from_utf8(good).unwrap_or_default());
+                match e.error_len() {
+                    Some(n) => {
+                        text.push('\u{FFFD}');
+                        rest = &bad[n..];
+                    }
+                    None => {
+                        *cut = bad.to_vec();
+                        return text;
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -209,32 +209,7 @@ impl<T: Extract> StreamCalls<T> {
     /// [`StreamCalls::push`] for bytes: a UTF-8 character split between chunks is kept until
     /// it is whole; invalid bytes become U+FFFD.
     pub fn push_bytes(&mut self, chunk: &[u8]) -> Vec<T> {
-        let mut bytes = std::mem::take(&mut self.cut);
-        bytes.extend_from_slice(chunk);
-        let mut text = String::new();
-        let mut rest = &bytes[..];
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    text.push_str(s);
-                    break;
-                }
-                Err(e) => {
-                    let (good, bad) = rest.split_at(e.valid_up_to());
-                    text.push_str(std::str::from_utf8(good).unwrap_or_default());
-                    match e.error_len() {
-                        Some(n) => {
-                            text.push('\u{FFFD}');
-                            rest = &bad[n..];
-                        }
-                        None => {
-                            self.cut = bad.to_vec();
-                            break;
-                        }
-                    }
-                }
-            }
-        }
+        let text = crate::stream::whole_chars(&mut self.cut, chunk);
         self.push(&text)
     }
 
