@@ -52,7 +52,7 @@ pub(crate) fn space_len_before(bytes: &[u8], at: usize) -> usize {
 }
 
 /// How many bytes a UTF-8 character with lead byte `b` takes.
-fn utf8_len(b: u8) -> usize {
+pub(crate) fn utf8_len(b: u8) -> usize {
     match b {
         0xC0..=0xDF => 2,
         0xE0..=0xEF => 3,
@@ -187,7 +187,7 @@ pub(crate) fn strict_escape(bytes: &[u8], i: usize) -> Option<(char, usize)> {
 }
 
 /// The four hex digits at `i` as a number.
-fn hex4(bytes: &[u8], i: usize) -> Option<u32> {
+pub(crate) fn hex4(bytes: &[u8], i: usize) -> Option<u32> {
     bytes.get(i..i + 4)?.iter().try_fold(0u32, |n, b| {
         let d = (*b as char).to_digit(16)?;
         Some(n * 16 + d)

@@ -416,3 +416,15 @@ fn deep_nesting_streams_without_overflow() {
     let _ = shallow.snapshot();
     assert_eq!(shallow.finish().unwrap_err().category(), Category::TooDeep);
 }
+
+/// Escapes JSON does not allow, split anywhere: a lone surrogate is U+FFFD, an unknown escape
+/// is kept as written, `\'` in a single-quoted string is a quote.
+#[test]
+fn lenient_escapes_split_anywhere_read_the_same() {
+    let text = r#"["\ud800x", "a\qb", 'it\'s', "\u00"]"#;
+    let want = json!(["\u{FFFD}x", "a\\qb", "it's", "\\u00"]);
+    for cut in 0..=text.len() {
+        let (snaps, _) = stream_at::<Value>(text, &[cut]);
+        assert_eq!(snaps.last().unwrap(), &want, "cut at {cut}");
+    }
+}

@@ -15,6 +15,7 @@
 //! whole reply once more at `finish`; this reader only shows what is certain so far.
 
 use super::{Container, Event, Step};
+use crate::lex;
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::span::Span;
 use std::borrow::Cow;
@@ -974,88 +975,45 @@ fn is_plain_number(b: &[u8]) -> bool {
     i == b.len()
 }
 
-fn hex4(bytes: &[u8]) -> Option<u32> {
-    let s = std::str::from_utf8(bytes.get(..4)?).ok()?;
-    u32::from_str_radix(s, 16).ok()
-}
-
-/// The escape at `at` (a backslash) in a string quoted with `quote`.
+/// The escape at `at` (a backslash) in a string quoted with `quote`: JSON's own escapes as
+/// `lex::strict_escape` decodes them; then the lenient ones (`\'`, an unknown escape kept as
+/// written, a lone surrogate as U+FFFD); `Wait` while the text so far ends inside one that
+/// could still become another (`\u00`, a high surrogate whose pair may follow).
 fn escape(bytes: &[u8], at: usize, quote: u8) -> Escape {
+    if let Some((c, len)) = lex::strict_escape(bytes, at) {
+        return Escape::Char(c, len);
+    }
     let Some(&c) = bytes.get(at + 1) else {
         return Escape::Wait;
     };
-    let simple = match c {
-        b'n' => Some('\n'),
-        b't' => Some('\t'),
-        b'r' => Some('\r'),
-        b'b' => Some('\u{8}'),
-        b'f' => Some('\u{c}'),
-        b'/' => Some('/'),
-        b'\\' => Some('\\'),
-        b'"' => Some('"'),
-        b'\'' => Some('\''),
-        _ => None,
-    };
-    if let Some(ch) = simple {
-        return Escape::Char(ch, 2);
-    }
-    if c == quote {
-        return Escape::Char(quote as char, 2);
+    if c == quote || c == b'\'' {
+        return Escape::Char(c as char, 2);
     }
     if c != b'u' {
-        // A backslash before anything else is kept, with the character after it (which
-        // may be several bytes: a whole character is copied).
-        let len = 1 + utf8_len(c);
+        // Kept with the character after it, which may be several bytes.
+        let len = 1 + lex::utf8_len(c);
         return if bytes.len() < at + len {
             Escape::Wait
         } else {
             Escape::Literal(len)
         };
     }
-    let rest = &bytes[at + 2..];
-    if rest.len() < 4 {
-        let hexish = rest.iter().all(u8::is_ascii_hexdigit);
-        return if hexish {
-            Escape::Wait
-        } else {
-            Escape::Literal(2)
-        };
-    }
-    let Some(hi) = hex4(rest) else {
+    let hexish = |b: &[u8]| b.iter().all(u8::is_ascii_hexdigit);
+    let digits = &bytes[at + 2..bytes.len().min(at + 6)];
+    if !hexish(digits) {
         return Escape::Literal(2);
-    };
-    if (0xD800..0xDC00).contains(&hi) {
-        // A high surrogate: its pair may follow.
-        let pair = &bytes[at + 6..];
-        let want = b"\\u";
-        let have = pair.len().min(2);
-        if pair[..have] == want[..have] {
-            if pair.len() < 6 {
-                let hexish = pair
-                    .get(2..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .all(u8::is_ascii_hexdigit);
-                if hexish {
-                    return Escape::Wait;
-                }
-            } else if let Some(lo) = hex4(&pair[2..]) {
-                if (0xDC00..0xE000).contains(&lo) {
-                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                    return Escape::Char(char::from_u32(c).unwrap_or('\u{FFFD}'), 12);
-                }
-            }
-        }
-        return Escape::Char('\u{FFFD}', 6);
     }
-    Escape::Char(char::from_u32(hi).unwrap_or('\u{FFFD}'), 6)
-}
-
-fn utf8_len(first: u8) -> usize {
-    match first {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
+    if digits.len() < 4 {
+        return Escape::Wait;
+    }
+    let high = lex::hex4(bytes, at + 2).is_some_and(|h| (0xD800..0xDC00).contains(&h));
+    let pair = &bytes[at + 6..bytes.len().min(at + 12)];
+    let pair_may_follow = pair.len() < 6
+        && b"\\u".starts_with(&pair[..pair.len().min(2)])
+        && hexish(pair.get(2..).unwrap_or_default());
+    if high && pair_may_follow {
+        Escape::Wait
+    } else {
+        Escape::Char('\u{FFFD}', 6)
     }
 }
