@@ -99,6 +99,20 @@ fn bench_messy(c: &mut Criterion) {
             b.iter(|| llm_extract::repair(black_box(t)).unwrap())
         });
     }
+    // The bound: serde_json building the same `Value` from the *valid* documents. A reader that
+    // returns a `serde_json::Value` pays at least its building (the heap strings, the hashed
+    // inserts of `preserve_order`), so the damaged members cannot go far below these.
+    for (shape, doc) in [
+        ("records", common::order_doc(100_000)),
+        ("prose", prose_doc(100_000)),
+    ] {
+        group.throughput(Throughput::Bytes(doc.len() as u64));
+        group.bench_with_input(
+            BenchmarkId::new("serde_json (valid, the bound)", shape),
+            &doc,
+            |b, d| b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(d)).unwrap()),
+        );
+    }
     group.finish();
 }
 

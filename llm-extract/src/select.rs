@@ -7,7 +7,10 @@
 //! (`from_str_all`). The rules they share:
 //! - `max_payload`, `require_complete` and the overlap rule apply to every candidate
 //!   ([`parse_checked`], and [`readings`] for each value once);
-//! - the reading with the lowest total cost (repairs + coercions) wins; of equal costs, one
+//! - a typed reading that matched something of the type (a field found by its key, an item
+//!   read, a variant named) beats one that matched nothing (an object with none of an
+//!   all-optional struct's keys), whatever their costs ([`Matched`]);
+//! - then the reading with the lowest total cost (repairs + coercions) wins; of equal costs, one
 //!   the reply marked as its answer (a marker, an answer tag), then the [`TieBreak`] decides
 //!   (by default the value written later: an example or draft comes before the answer)
 //!   ([`Choice`]);
@@ -87,7 +90,11 @@ pub(crate) fn best<T: Extract>(
     let mut choice = Choice::new(settings);
     // Values cut off by the end of the text that the type recognized but that did not fit.
     let mut recognized: Vec<Span> = Vec::new();
-    for candidate in candidates {
+    // Whether a reading read directly matched anything of the type is known only from the
+    // full path: it is asked (a second reading of that candidate) only when another reading
+    // competes with it.
+    let mut matched_of = |at: usize| matches_something::<T>(settings, text, &candidates[at]);
+    for (at, candidate) in candidates.iter().enumerate() {
         if choice.settled(candidate.base_cost) {
             break; // every later candidate costs at least this much
         }
@@ -100,7 +107,9 @@ pub(crate) fn best<T: Extract>(
         }
         if let Some(extracted) = direct::<T>(settings, text, candidate, paths) {
             let depth = crate::coerce::DIRECT_DEPTH;
-            choice.offer(extracted.report.score, candidate, extracted, depth);
+            let score = extracted.report.score;
+            let matched = Matched::Unknown(at);
+            choice.offer_matched(score, candidate, extracted, depth, matched, &mut matched_of);
             continue;
         }
         let parsed = match parse_checked(settings, text, candidate, paths) {
@@ -112,10 +121,15 @@ pub(crate) fn best<T: Extract>(
         };
         let weak = prose_braces(candidate, &parsed);
         let depth = crate::deep::drop_depth(&parsed.node, settings.max_depth);
-        let read = read::<T>(text, parsed, paths)
-            .or_else(|unread| literal_reading(settings, text, candidate, paths).ok_or(unread));
+        let read = read_counted::<T>(text, parsed, paths).or_else(|unread| {
+            let literal = literal_reading(settings, text, candidate, paths);
+            literal.map(|e| (e, 0)).ok_or(unread)
+        });
         match read {
-            Ok(extracted) => choice.offer(extracted.report.score, candidate, extracted, depth),
+            Ok((extracted, matched)) => {
+                let (score, matched) = (extracted.report.score, Matched::Known(matched > 0));
+                choice.offer_matched(score, candidate, extracted, depth, matched, &mut matched_of);
+            }
             Err(unread) if !weak => {
                 if candidate.form == Form::Unclosed && unread.matched > 0 {
                     recognized.push(candidate.span);
@@ -432,6 +446,7 @@ pub(crate) struct Choice<V> {
 
 /// A reading that fits, and what the choice compares.
 struct Offer<V> {
+    matched: Matched,
     score: u32,
     depth: usize,
     explicit: bool,
@@ -449,25 +464,57 @@ impl<V> Choice<V> {
     }
 
     /// Whether no candidate costing at least `base_cost` can win any more (candidates come
-    /// best-ranked first, so none after it can either). An equal cost can still win a tie.
+    /// best-ranked first, so none after it can either). An equal cost can still win a tie,
+    /// and any cost can beat a reading that matched nothing of the type (or may have: one
+    /// read on the direct path is checked only when another reading competes with it, which
+    /// most replies, holding one value, never have).
     pub fn settled(&self, base_cost: u32) -> bool {
-        self.best.as_ref().is_some_and(|b| b.score < base_cost)
+        self.best
+            .as_ref()
+            .is_some_and(|b| b.score < base_cost && matches!(b.matched, Matched::Known(true)))
     }
 
     /// A reading of `candidate` that fits, with its total `score`; `depth` bounds how deep the
     /// value is nested, for dropping it safely if it loses (see [`crate::deep::discard`]).
+    /// For readers without a type (`repair`): every reading counts as matching.
     pub fn offer(&mut self, score: u32, candidate: &Candidate, value: V, depth: usize) {
+        let matched = Matched::Known(true);
+        self.offer_matched(score, candidate, value, depth, matched, &mut |_| true);
+    }
+
+    /// [`Choice::offer`] for a typed reading: one that matched nothing of the type (an object
+    /// with none of a struct's keys, an empty list) loses to one that matched something,
+    /// whatever their scores; `matched_of` resolves [`Matched::Unknown`] when it matters.
+    pub fn offer_matched(
+        &mut self,
+        score: u32,
+        candidate: &Candidate,
+        value: V,
+        depth: usize,
+        mut matched: Matched,
+        matched_of: &mut dyn FnMut(usize) -> bool,
+    ) {
         let explicit = candidate.origin == Origin::Explicit;
         let span = candidate.span;
-        let wins = match &self.best {
+        let wins = match &mut self.best {
             None => true,
-            Some(b) if score != b.score => score < b.score,
-            Some(b) if explicit != b.explicit => explicit,
-            Some(b) => self.tie_break.prefers(span, b.span),
+            Some(b) => {
+                let (mine, theirs) = (matched.resolve(matched_of), b.matched.resolve(matched_of));
+                if mine != theirs {
+                    mine
+                } else if score != b.score {
+                    score < b.score
+                } else if explicit != b.explicit {
+                    explicit
+                } else {
+                    self.tie_break.prefers(span, b.span)
+                }
+            }
         };
         // The value that loses may be nested deeply (a raised `max_depth`): dropped safely.
         let beaten = if wins {
             let offer = Offer {
+                matched,
                 score,
                 depth,
                 explicit,
@@ -496,6 +543,45 @@ impl<V> Choice<V> {
             None => Err(self.failures.into_error(text)),
         }
     }
+}
+
+/// Whether a reading matched anything of the type ([`Context::matched`]: fields found by
+/// key, items or entries read, a variant named).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Matched {
+    Known(bool),
+    /// Read on the direct path, which does not count: the candidate's index, to read it on
+    /// the full path when it matters.
+    Unknown(usize),
+}
+
+impl Matched {
+    /// Whether it matched something, asking `matched_of` once if that is not known yet.
+    fn resolve(&mut self, matched_of: &mut dyn FnMut(usize) -> bool) -> bool {
+        match *self {
+            Matched::Known(something) => something,
+            Matched::Unknown(at) => {
+                let something = matched_of(at);
+                *self = Matched::Known(something);
+                something
+            }
+        }
+    }
+}
+
+/// Whether `candidate`, read on the full path as `T`, matches something of the type (what a
+/// reading the direct path took would have counted).
+fn matches_something<T: Extract>(settings: &Settings, text: &str, candidate: &Candidate) -> bool {
+    let Ok(parsed) = parse_checked(settings, text, candidate, RepairPaths::Skip) else {
+        return true;
+    };
+    let mut cx = Context::reading(text, parsed.node.span);
+    let value = crate::deep::grow(|| T::from_node(&parsed.node, &mut cx));
+    crate::deep::discard(
+        value,
+        crate::deep::drop_depth(&parsed.node, settings.max_depth),
+    );
+    cx.matched() > 0
 }
 
 impl TieBreak {
@@ -631,6 +717,15 @@ pub(crate) fn read<T: Extract>(
     parsed: Parsed<'_>,
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Unread> {
+    read_counted(text, parsed, paths).map(|(extracted, _)| extracted)
+}
+
+/// [`read`], with how much of the type the reading matched ([`Context::matched`]).
+fn read_counted<T: Extract>(
+    text: &str,
+    parsed: Parsed<'_>,
+    paths: RepairPaths,
+) -> Result<(Extracted<T>, u32), Unread> {
     let mut cx = Context::reading(text, parsed.node.span);
     let result = T::from_node(&parsed.node, &mut cx);
     let matched = cx.matched();
@@ -639,11 +734,12 @@ pub(crate) fn read<T: Extract>(
         Ok(value) if issues.is_empty() => {
             let complete = parsed.node.is_complete_deep();
             let repairs = positioned(text, parsed.repairs, paths);
-            Ok(Extracted {
+            let extracted = Extracted {
                 value,
                 report: Report::new(repairs, coercions, complete, parsed.node.span),
                 thoughts: Vec::new(),
-            })
+            };
+            Ok((extracted, matched))
         }
         Ok(value) => {
             // Built, but a rule failed: dropped on a stack as deep as the value may need.

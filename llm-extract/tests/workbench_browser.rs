@@ -134,6 +134,19 @@ async fn find(c: &Client, locator: Locator<'_>) -> fantoccini::elements::Element
     }
 }
 
+/// Finds the element `locator` names and clicks it, looking it up again when a re-render
+/// replaced it between the two (a stale element reference).
+async fn click(c: &Client, locator: Locator<'_>) {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match find(c, locator).await.click().await {
+            Ok(_) => return,
+            Err(e) if Instant::now() > deadline => panic!("clicking {locator:?}: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
 /// The last assertion row's element matching `css`.
 async fn in_last_row(c: &Client, css: &str) -> fantoccini::elements::Element {
     c.find(Locator::Css(&format!("tbody.assertion:last-of-type {css}")))
@@ -200,11 +213,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         "return document.querySelectorAll('#case-list li').length === 2",
     )
     .await;
-    find(&c, Locator::Css("#case-list li[data-index='1']"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("#case-list li[data-index='1']")).await;
     let errors = until(
         &c,
         "the escape case's error",
@@ -218,11 +227,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
             .contains("outside the suite's folder"),
         "{errors}"
     );
-    find(&c, Locator::Css("#case-list li[data-index='0']"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("#case-list li[data-index='0']")).await;
     let repaired = until(
         &c,
         "the repaired output",
@@ -246,11 +251,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     );
 
     // Add a toMatch assertion; a bad regex shows a row error as it is typed.
-    find(&c, Locator::Id("add-assertion"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("add-assertion")).await;
     let path = in_last_row(&c, "input.path").await;
     path.clear().await.unwrap();
     path.send_keys("$.user.name").await.unwrap();
@@ -284,14 +285,11 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     .await;
 
     // Delete the first row, then undo inline (no confirm dialog).
-    find(
+    click(
         &c,
         Locator::Css("tbody.assertion[data-index='0'] button.delete"),
     )
-    .await
-    .click()
-    .await
-    .unwrap();
+    .await;
     assert_eq!(
         c.execute(
             "return document.querySelectorAll('tbody.assertion').length",
@@ -301,11 +299,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         .unwrap(),
         json!(1)
     );
-    find(&c, Locator::Css("button.undo-delete"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("button.undo-delete")).await;
     assert_eq!(
         c.execute(
             "return document.querySelectorAll('tbody.assertion').length",
@@ -317,11 +311,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     );
 
     // Preview: the server's evaluator answers one pass chip and one fail chip with its message.
-    find(&c, Locator::Id("preview"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("preview")).await;
     let chips = until(
         &c,
         "two preview chips",
@@ -343,7 +333,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     screenshot(&c, "workbench-preview.png").await;
 
     // Save writes the file: the document's keys keep their order, the new row is there.
-    find(&c, Locator::Id("save")).await.click().await.unwrap();
+    click(&c, Locator::Id("save")).await;
     until(
         &c,
         "the save",
@@ -365,15 +355,12 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     // A change on disk since loading: saving asks before overwriting.
     let on_disk = std::fs::read_to_string(&suite).unwrap();
     std::fs::write(&suite, format!("{on_disk}\n")).unwrap();
-    find(
+    click(
         &c,
         Locator::Css("tbody.assertion[data-index='0'] input.not"),
     )
-    .await
-    .click()
-    .await
-    .unwrap();
-    find(&c, Locator::Id("save")).await.click().await.unwrap();
+    .await;
+    click(&c, Locator::Id("save")).await;
     let conflict = until(&c, "the conflict banner", "return document.getElementById('overwrite') && document.getElementById('banner-text').textContent").await;
     assert!(
         conflict.as_str().unwrap().contains("changed on disk"),
@@ -383,11 +370,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         std::fs::read_to_string(&suite).unwrap(),
         format!("{on_disk}\n")
     );
-    find(&c, Locator::Id("overwrite"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("overwrite")).await;
     until(
         &c,
         "the forced save",
@@ -396,15 +379,12 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
     .await;
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&suite).unwrap()).unwrap();
     assert_eq!(saved["cases"][0]["assertions"][0]["not"], true);
-    find(
+    click(
         &c,
         Locator::Css("tbody.assertion[data-index='0'] input.not"),
     )
-    .await
-    .click()
-    .await
-    .unwrap();
-    find(&c, Locator::Id("save")).await.click().await.unwrap();
+    .await;
+    click(&c, Locator::Id("save")).await;
     until(
         &c,
         "the save",
@@ -420,11 +400,7 @@ async fn edit_preview_save_and_history_in_a_real_browser() {
         Some(1),
         "the escape case errors in both runs"
     );
-    find(&c, Locator::Id("tab-history"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("tab-history")).await;
     let rates = until(
         &c,
         "two runs",

@@ -318,6 +318,46 @@ fn a_value_that_does_not_fit_is_replaced_by_a_later_one() {
     }
 }
 
+/// Every field optional: any object reads as it.
+#[derive(llm_extract::Extract, Debug, serde::Serialize)]
+struct Profile {
+    name: Option<String>,
+    age: Option<u32>,
+}
+
+#[test]
+fn a_value_with_none_of_the_types_keys_does_not_replace_one_with_some() {
+    // Either order, either tie-break: the final snapshot is the value with the type's keys,
+    // as `finish` (and `extract`) choose it.
+    for text in [
+        r#"Answer: {"name": "Ada", "age": 36}. Also seen: {"status": 1}"#,
+        r#"Seen: {"status": 1}. Answer: {"name": "Ada", "age": 36}"#,
+    ] {
+        for first in [false, true] {
+            let tie = if first {
+                llm_extract::TieBreak::First
+            } else {
+                llm_extract::TieBreak::Last
+            };
+            for size in 1..=9 {
+                let mut stream = Extractor::new().tie_break(tie).stream::<Profile>();
+                let mut last = Value::Null;
+                for piece in text.as_bytes().chunks(size) {
+                    stream.push_bytes(piece);
+                    last = serde_json::to_value(stream.snapshot()).unwrap();
+                }
+                assert_eq!(
+                    last,
+                    json!({"name": "Ada", "age": 36}),
+                    "{text} in {size}-byte chunks"
+                );
+                let done = stream.finish().unwrap().value;
+                assert_eq!((done.name.as_deref(), done.age), (Some("Ada"), Some(36)));
+            }
+        }
+    }
+}
+
 #[test]
 fn bytes_split_inside_a_character_wait_for_the_rest() {
     let text = "{\"s\": \"日本\"}";

@@ -382,6 +382,94 @@ fn a_better_fit_wins_wherever_it_is() {
     assert_eq!(e.from_str::<Review>(reply).unwrap().product, "y");
 }
 
+/// A type whose every field may be missing: any object "fits" it.
+#[derive(Extract, Debug, PartialEq)]
+struct Profile {
+    name: Option<String>,
+    age: Option<u32>,
+}
+
+#[test]
+fn a_value_with_none_of_the_types_keys_loses_to_one_with_some() {
+    // An unrelated object first (an example, a tool's output), then the answer, which needs a
+    // coercion ("4" read as a number): the answer wins although it costs more.
+    let reply = r#"I looked at {"status": 1} and the answer is {"age": "4"}"#;
+    let out = llm_extract::extract::<Profile>(reply).unwrap();
+    assert_eq!(
+        out.value,
+        Profile {
+            name: None,
+            age: Some(4)
+        }
+    );
+    assert_eq!(
+        &reply[out.report.span.start..out.report.span.end],
+        r#"{"age": "4"}"#
+    );
+    // The same with the order reversed and with either tie-break: where it is does not matter.
+    let reversed = r#"The answer is {"age": "4"}, from {"status": 1}"#;
+    for e in [
+        Extractor::new(),
+        Extractor::new().tie_break(TieBreak::First),
+    ] {
+        assert_eq!(e.from_str::<Profile>(reply).unwrap().age, Some(4));
+        assert_eq!(e.from_str::<Profile>(reversed).unwrap().age, Some(4));
+    }
+    // A clean answer read on the direct path against an unrelated object read on the full
+    // path (its unknown key keeps it off the direct path), in both orders.
+    for reply in [
+        r#"{"name": "Ada"} and then {"unrelated": true}"#,
+        r#"{"unrelated": true} and then {"name": "Ada"}"#,
+        "```json\n{\"name\": \"Ada\"}\n```\nFor comparison: {}",
+        "Empty: {}\n```json\n{\"name\": \"Ada\"}\n```",
+    ] {
+        let e = Extractor::new().tie_break(TieBreak::First);
+        assert_eq!(
+            e.from_str::<Profile>(reply).unwrap().name.as_deref(),
+            Some("Ada"),
+            "{reply}"
+        );
+        let e = Extractor::new().tie_break(TieBreak::Last);
+        assert_eq!(
+            e.from_str::<Profile>(reply).unwrap().name.as_deref(),
+            Some("Ada"),
+            "{reply}"
+        );
+    }
+    // A list with items beats an empty one, wherever each is.
+    for reply in ["[] or rather [1, 2,]", "[1, 2] (not [])"] {
+        assert_eq!(
+            llm_extract::from_str::<Vec<u32>>(reply).unwrap(),
+            [1, 2],
+            "{reply}"
+        );
+    }
+}
+
+#[test]
+fn when_no_value_matches_the_type_the_usual_choice_stands() {
+    // Neither object has a key of the type: the cheaper, then the later, wins as before.
+    let reply = r#"{"a": 1} and {'b': 2}"#;
+    let out = llm_extract::extract::<Profile>(reply).unwrap();
+    assert_eq!(
+        &reply[out.report.span.start..out.report.span.end],
+        r#"{"a": 1}"#
+    );
+    let reply = r#"{"a": 1} and {"b": 2}"#;
+    let out = llm_extract::extract::<Profile>(reply).unwrap();
+    assert_eq!(
+        &reply[out.report.span.start..out.report.span.end],
+        r#"{"b": 2}"#
+    );
+    // Untyped readers have no keys to match: `repair` and `Value` keep cost, then position.
+    let reply = r#"{"name": "x"} and {"other": 2}"#;
+    assert_eq!(llm_extract::repair(reply).unwrap(), json!({"other": 2}));
+    assert_eq!(
+        llm_extract::from_str::<serde_json::Value>(reply).unwrap(),
+        json!({"other": 2})
+    );
+}
+
 #[test]
 fn an_answer_tag_wins_a_tie_against_prose() {
     // One repair each: a trailing comma in the tag, the prose around the other.

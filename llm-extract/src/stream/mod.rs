@@ -366,6 +366,9 @@ struct Values<T: Extract> {
     closed: Option<Span>,
     /// An earlier whole value that reads as `T`, with its issues.
     kept: Option<(Option<T::Partial>, Issues)>,
+    /// Whether the value kept matched something of the type (see `Matched` in `select`): one
+    /// that did is not replaced by a later one that did not.
+    kept_matched: bool,
     /// Later values are not read (`TieBreak::First` and a value was kept).
     settled: bool,
     first_wins: bool,
@@ -398,11 +401,25 @@ impl<T: Extract> Values<T> {
             }
             return;
         };
-        if fits::<T>(text, span, self.max_depth) {
-            let issues = std::mem::take(&mut self.issues);
-            self.kept = Some((self.partial.take(), issues));
-            self.settled = self.first_wins;
-        } else if self.kept.is_some() {
+        match fits::<T>(text, span, self.max_depth) {
+            // Replaces the one kept if it matched more of the type, or as much and the later
+            // wins ties.
+            Some(matched)
+                if self.kept.is_none()
+                    || (matched && !self.kept_matched)
+                    || (matched == self.kept_matched && !self.first_wins) =>
+            {
+                let issues = std::mem::take(&mut self.issues);
+                self.kept = Some((self.partial.take(), issues));
+                self.kept_matched = matched;
+                // Under `TieBreak::First` a later value can still win if this one matched
+                // nothing of the type.
+                self.settled = self.first_wins && matched;
+                return;
+            }
+            _ => {}
+        }
+        if self.kept.is_some() {
             self.partial = None;
             self.issues = Issues::default();
         }
@@ -449,6 +466,7 @@ impl<T: Extract> Stream<T> {
                 issues: Issues::default(),
                 closed: None,
                 kept: None,
+                kept_matched: false,
                 settled: false,
                 first_wins,
                 max_depth,
@@ -614,14 +632,15 @@ struct Root<'s, T: Extract> {
     changed: bool,
 }
 
-/// Whether the value at `span` reads as `T` without issues.
-fn fits<T: Extract>(text: &str, span: Span, max_depth: usize) -> bool {
+/// Whether the value at `span` reads as `T` without issues (`None` if not), and if so whether
+/// it matched something of the type (fields found by key, items read, a variant named).
+fn fits<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<bool> {
     let Ok(parsed) = crate::parse::parse_span(text, span, max_depth) else {
-        return false;
+        return None;
     };
     let mut cx = Context::new();
     let value = crate::deep::grow(|| T::from_node(&parsed.node, &mut cx));
-    let fits = value.is_ok() && cx.issues().is_empty();
+    let fits = (value.is_ok() && cx.issues().is_empty()).then(|| cx.matched() > 0);
     crate::deep::discard(value, crate::deep::drop_depth(&parsed.node, max_depth));
     fits
 }
