@@ -468,3 +468,185 @@ fn lenient_escapes_split_anywhere_read_the_same() {
         assert_eq!(snaps.last().unwrap(), &want, "cut at {cut}");
     }
 }
+
+/// The thoughts of the whole-text read of `text` (`Extracted::thoughts`), or `None` when that
+/// read finds nothing. With the fallback into reasoning, and as a `String` when not as a
+/// `Value`, so that a reply holding no value outside reasoning (cut off in its reasoning)
+/// still gives its thoughts: they come from the locator whatever is read.
+fn whole_thoughts(text: &str) -> Option<Vec<String>> {
+    let read = Extractor::new().fallback_to_reasoning();
+    match read.extract::<Value>(text) {
+        Ok(e) => Some(e.thoughts),
+        Err(_) => read.extract::<String>(text).ok().map(|e| e.thoughts),
+    }
+}
+
+/// Every split of `text` in two, then chunks of 1 to 9 bytes.
+fn every_chunking(text: &str) -> Vec<Vec<usize>> {
+    (0..=text.len())
+        .map(|cut| vec![cut])
+        .chain((1..=9).map(|size| sized(text, size)))
+        .collect()
+}
+
+/// `text` with a reasoning block written with special tokens, holding a decoy value, and
+/// `answer` outside it: whatever the chunking, no snapshot shows anything but a growing view
+/// of the answer (never the decoy), the last snapshot and `finish` are `extract`'s answer,
+/// and the thoughts are the whole-text read's.
+fn assert_token_reasoning_stays_out(text: &str, answer: &Value, decoy: &str) {
+    assert_eq!(whole::<Value>(text), Ok(answer.clone()), "{text:?}");
+    let thoughts = whole_thoughts(text).unwrap();
+    assert!(
+        thoughts.iter().any(|t| t.contains(decoy)),
+        "the decoy is in a thought of {text:?}: {thoughts:?}"
+    );
+    for cuts in every_chunking(text) {
+        let (snaps, stream) = stream_at::<Value>(text, &cuts);
+        for snap in &snaps {
+            assert!(
+                grows(snap, answer),
+                "{text:?} cut at {cuts:?}: the snapshot {snap} is no view of {answer}"
+            );
+            assert!(
+                !snap.to_string().contains(decoy),
+                "{text:?} cut at {cuts:?}: {snap}"
+            );
+        }
+        assert_eq!(snaps.last().unwrap(), answer, "{text:?} cut at {cuts:?}");
+        assert_eq!(
+            finished(stream),
+            Ok(answer.clone()),
+            "{text:?} cut at {cuts:?}"
+        );
+    }
+    for cuts in every_chunking(text) {
+        let (_, stream) = stream_at::<Value>(text, &cuts);
+        assert_eq!(stream.thoughts(), &thoughts[..], "{text:?} cut at {cuts:?}");
+    }
+}
+
+/// gpt-oss Harmony: the analysis channel is reasoning, ended by `<|end|>` (part of the block),
+/// or by the `<|start|>` or `<|channel|>` of the next message's header.
+#[test]
+fn harmony_analysis_streams_into_thoughts_and_never_into_the_value() {
+    let answer = json!({"city": "Paris", "days": [1, 2]});
+    for text in [
+        "<|start|>assistant<|channel|>analysis<|message|>They may want {\"city\": \"Rome\"}; [\"Rome\", 3] is a list, not the answer.<|end|><|start|>assistant<|channel|>final<|message|>{\"city\": \"Paris\", \"days\": [1, 2]}<|return|>",
+        "<|channel|>analysis<|message|>Draft: {\"city\": \"Rome\", \"days\": []}<|start|>assistant<|channel|>final<|message|>{\"city\": \"Paris\", \"days\": [1, 2]}",
+        "<|channel|>analysis<|message|>Draft: [{\"city\": \"Rome\"}]<|channel|>final<|message|>{\"city\": \"Paris\", \"days\": [1, 2]}",
+        // Two analysis messages, spaces around the reasoning (trimmed, as `extract` does).
+        "<|channel|>analysis<|message|>\n  First {\"city\": \"Rome\"}  \n<|end|><|start|>assistant<|channel|>analysis<|message|>Then [\"Rome\"].<|end|>\n{\"city\": \"Paris\", \"days\": [1, 2]}",
+    ] {
+        assert_token_reasoning_stays_out(text, &answer, "Rome");
+    }
+}
+
+/// Cohere Command R7B / Command A: `<|START_THINKING|>` ... `<|END_THINKING|>`.
+#[test]
+fn cohere_thinking_streams_into_thoughts_and_never_into_the_value() {
+    let answer = json!(["Paris", {"days": 2}]);
+    for text in [
+        "<|START_THINKING|>I could answer {\"city\": \"Rome\"} or [\"Rome\"].<|END_THINKING|>\n<|START_RESPONSE|>[\"Paris\", {\"days\": 2}]<|END_RESPONSE|>",
+        "<|START_THINKING|>\n[\"Rome\", {\"days\": 9}]\n<|END_THINKING|>[\"Paris\", {\"days\": 2}]",
+        // Inside a fence, the block is reasoning too; the fence goes on after it.
+        "```json\n<|START_THINKING|>{\"Rome\": 1}<|END_THINKING|>\n[\"Paris\", {\"days\": 2}]\n```",
+    ] {
+        assert_token_reasoning_stays_out(text, &answer, "Rome");
+    }
+}
+
+/// An opener whose closer never comes: the block runs to the end of the reply, as in the
+/// locator. At every cut of a reply that ends inside its reasoning, the thoughts are the
+/// whole-text read's, except that a last `<` that may still begin a closer waits (it shows once
+/// the next byte says it is text).
+#[test]
+fn a_token_block_never_closed_runs_to_the_end_of_the_reply() {
+    for text in [
+        "{\"city\": \"Paris\"}\n<|channel|>analysis<|message|>Wait, maybe {\"city\": \"Rome\"} <| or [1, 2]",
+        "[\"Paris\"] <|START_THINKING|>or [\"Rome\"] <|END_THINK? no",
+    ] {
+        let answer = whole::<Value>(text).unwrap();
+        assert!(!answer.to_string().contains("Rome"), "{text:?}");
+        assert_token_reasoning_stays_out(text, &answer, "Rome");
+        for (cut, _) in text.char_indices().skip(1) {
+            let part = &text[..cut];
+            let Some(want) = whole_thoughts(part) else {
+                continue;
+            };
+            let mut stream = Stream::<Value>::new();
+            stream.push(part);
+            let got = stream.thoughts();
+            assert_eq!(got.len(), want.len(), "{part:?}: {got:?} vs {want:?}");
+            let last = got.len().saturating_sub(1);
+            assert_eq!(got[..last], want[..last], "{part:?}");
+            if let (Some(g), Some(w)) = (got.last(), want.last()) {
+                let waits = part.rfind('<').is_some_and(|lt| {
+                    ["<|end|>", "<|start|>", "<|channel|>", "<|END_THINKING|>"]
+                        .iter()
+                        .any(|t| t.starts_with(&part[lt..]))
+                });
+                if waits {
+                    assert!(w.starts_with(g.as_str()), "{part:?}: {g:?} vs {w:?}");
+                } else {
+                    assert_eq!(g, w, "{part:?}");
+                }
+            }
+            // Nothing of the reasoning shows in the value.
+            assert!(!stream_at::<Value>(part, &[]).0[0].to_string().contains("Rome"));
+        }
+    }
+}
+
+/// A closer with no opener is text, as in the locator (no reasoning before it is taken off,
+/// unlike `</think>` alone); the tokens are matched as written (case matters).
+#[test]
+fn token_closers_without_openers_and_other_spellings_are_text() {
+    let texts = [
+        "Note <|end|> then {\"city\": \"Paris\"}<|END_THINKING|> and <|channel|> done",
+        "{\"city\": \"Rome\"} <|END_THINKING|>\n{\"city\": \"Paris\"}",
+        // Lowercase is not Cohere's token: both values are prose.
+        "<|start_thinking|>{\"city\": \"Rome\"}<|end_thinking|>\n{\"city\": \"Paris\"}",
+        // Harmony's final channel is not reasoning.
+        "<|channel|>final<|message|>{\"city\": \"Paris\"}<|return|>",
+    ];
+    for text in texts {
+        let expected = whole::<Value>(text);
+        assert_eq!(expected, Ok(json!({"city": "Paris"})), "{text:?}");
+        let thoughts = whole_thoughts(text).unwrap();
+        assert!(thoughts.is_empty(), "{text:?}: {thoughts:?}");
+        for cuts in every_chunking(text) {
+            let (snaps, stream) = stream_at::<Value>(text, &cuts);
+            assert_eq!(
+                snaps.last().unwrap(),
+                &json!({"city": "Paris"}),
+                "{text:?} {cuts:?}"
+            );
+            assert!(stream.thoughts().is_empty(), "{text:?} {cuts:?}");
+            assert_eq!(finished(stream), expected, "{text:?} {cuts:?}");
+        }
+    }
+}
+
+/// A reasoning opener between a value's tokens cuts the value off there, as in the locator
+/// (a block inside a string is text); and where a closer that starts the next header is
+/// itself the start of an analysis opener, the stream reads it as the locator does.
+#[test]
+fn token_openers_inside_values_and_at_closers_read_as_the_locator_reads_them() {
+    for text in [
+        "Result: [1, 2<|channel|>analysis<|message|>no, {\"x\": [9]}<|end|>\n{\"city\": \"Paris\"}",
+        "{\"a\": \"see <|channel|>analysis<|message|> here\", \"b\": [1]}",
+        "{\"a\": x<|START_THINKING|>[\"Rome\"]<|END_THINKING|>",
+        "<|channel|>analysis<|message|>A<|channel|>analysis<|message|>B [\"Rome\"]<|end|>",
+    ] {
+        let thoughts = whole_thoughts(text).unwrap();
+        let (one, single) = stream_at::<Value>(text, &[]);
+        assert_eq!(single.thoughts(), &thoughts[..], "{text:?}");
+        let expected = finished(single);
+        for cuts in every_chunking(text) {
+            let (snaps, stream) = stream_at::<Value>(text, &cuts);
+            assert_eq!(snaps.last(), one.last(), "{text:?} cut at {cuts:?}");
+            assert_eq!(stream.thoughts(), &thoughts[..], "{text:?} cut at {cuts:?}");
+            assert_eq!(finished(stream), expected, "{text:?} cut at {cuts:?}");
+        }
+    }
+}

@@ -432,7 +432,7 @@ impl Pass<'_> {
             ) if tag.closing => m.end,
             // `<|end|>` belongs to the block; a new header starts the next message.
             (Ends::Tokens(block), MarkerKind::Token(t)) if t.block == block => match t.closer {
-                Some(0) => m.end,
+                Some(c) if tags::closer_in_block(c) => m.end,
                 Some(_) => m.start,
                 None => return,
             },

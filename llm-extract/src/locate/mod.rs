@@ -19,7 +19,7 @@ mod markup;
 mod reasoning;
 mod scan;
 pub(crate) mod sections;
-mod tags;
+pub(crate) mod tags;
 
 use crate::lex;
 use crate::report::RepairKind;

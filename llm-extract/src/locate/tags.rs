@@ -107,6 +107,61 @@ pub(crate) const TOKEN_BLOCKS: [(&str, &[&str]); 2] = [
     ("<|START_THINKING|>", &["<|END_THINKING|>"]),
 ];
 
+/// Whether closer `closer` of a block in [`TOKEN_BLOCKS`] belongs to the block it ends
+/// (`<|end|>`, `<|END_THINKING|>`), or starts what follows and is left to it (a new Harmony
+/// header: `<|start|>`, `<|channel|>`).
+pub(crate) fn closer_in_block(closer: usize) -> bool {
+    closer == 0
+}
+
+/// How the text at a `<` compares with the tokens of a list, for a reader that may not have
+/// all of the text yet (the stream). Tokens are matched as written (case matters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TokenAt {
+    /// None of them starts here.
+    No,
+    /// The text ends inside what could still become one of them: wait for more.
+    Cut,
+    /// The token at this index of the list, of this length.
+    Whole(usize, usize),
+}
+
+/// Which of `tokens` `rest` starts with: the longest whole one, unless a longer one could
+/// still follow (as the markup pass, which takes the longer of two tokens at one place).
+pub(crate) fn token_at<'t>(rest: &[u8], tokens: impl IntoIterator<Item = &'t str>) -> TokenAt {
+    let mut whole: Option<(usize, usize)> = None;
+    let mut cut = 0;
+    for (i, token) in tokens.into_iter().enumerate() {
+        let token = token.as_bytes();
+        let have = rest.len().min(token.len());
+        if rest[..have] != token[..have] {
+            continue;
+        }
+        if have < token.len() {
+            cut = cut.max(token.len());
+        } else if whole.is_none_or(|(_, len)| len < token.len()) {
+            whole = Some((i, token.len()));
+        }
+    }
+    match whole {
+        Some((_, len)) if cut > len => TokenAt::Cut,
+        Some((i, len)) => TokenAt::Whole(i, len),
+        None if cut > 0 => TokenAt::Cut,
+        None => TokenAt::No,
+    }
+}
+
+/// The opener of [`TOKEN_BLOCKS`] that `rest` starts with (`Whole(block, len)`).
+pub(crate) fn opener_at(rest: &[u8]) -> TokenAt {
+    token_at(rest, TOKEN_BLOCKS.iter().map(|(open, _)| *open))
+}
+
+/// The closer of block `block` of [`TOKEN_BLOCKS`] that `rest` starts with
+/// (`Whole(closer, len)`).
+pub(crate) fn closer_at(rest: &[u8], block: usize) -> TokenAt {
+    token_at(rest, TOKEN_BLOCKS[block].1.iter().copied())
+}
+
 /// A special token of [`TOKEN_BLOCKS`]: where it is, and which block it opens or ends.
 pub(crate) struct Token {
     pub start: usize,

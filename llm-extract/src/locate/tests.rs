@@ -303,3 +303,33 @@ fn scans_stay_linear_on_many_quotes_fences_and_comments() {
         );
     }
 }
+
+#[test]
+fn token_matching_waits_on_a_cut_token_and_matches_case() {
+    use tags::{closer_at, opener_at, token_at, TokenAt};
+    let harmony = "<|channel|>analysis<|message|>";
+    assert_eq!(opener_at(b"<"), TokenAt::Cut);
+    assert_eq!(opener_at(b"<|chan"), TokenAt::Cut);
+    assert_eq!(opener_at(b"<|channel|>anal"), TokenAt::Cut);
+    assert_eq!(opener_at(b"<|channel|>final<|message|>"), TokenAt::No);
+    assert_eq!(opener_at(b"<|start_thinking|>"), TokenAt::No);
+    assert_eq!(
+        opener_at(format!("{harmony}x").as_bytes()),
+        TokenAt::Whole(0, harmony.len())
+    );
+    assert_eq!(opener_at(b"<|START_THINKING|>"), TokenAt::Whole(1, 18));
+    assert_eq!(closer_at(b"<|end|>", 0), TokenAt::Whole(0, 7));
+    assert_eq!(closer_at(b"<|channel|>final", 0), TokenAt::Whole(2, 11));
+    assert_eq!(closer_at(b"<|END_THINKING|>", 0), TokenAt::No);
+    assert_eq!(closer_at(b"<|END_THINK", 1), TokenAt::Cut);
+    // Of two tokens at one place the longer, once the text says which.
+    assert_eq!(token_at(b"<|a|>", ["<|a|>", "<|a|>b"]), TokenAt::Cut);
+    assert_eq!(
+        token_at(b"<|a|>c", ["<|a|>", "<|a|>b"]),
+        TokenAt::Whole(0, 5)
+    );
+    assert_eq!(
+        token_at(b"<|a|>b", ["<|a|>", "<|a|>b"]),
+        TokenAt::Whole(1, 6)
+    );
+}

@@ -14,8 +14,17 @@
 //! - strings as they grow, lists item by item (the last item may be incomplete);
 //! - validation rules run only on complete values; a complete value that fails is reported
 //!   once in [`Stream::issues`] and still shown;
-//! - reasoning (`<think>...</think>` and the like) goes to [`Stream::thoughts`], never into
-//!   the value.
+//! - reasoning goes to [`Stream::thoughts`], never into the value: the reasoning tags
+//!   (`<think>...</think>` and the like), and, whatever the tags are, reasoning written with
+//!   special tokens, read with the table and rules of [`extract`](crate::extract): gpt-oss
+//!   Harmony's analysis channel (`<|channel|>analysis<|message|>` up to `<|end|>`, or up to the
+//!   `<|start|>` or `<|channel|>` of the next header) and Cohere's `<|START_THINKING|>` ...
+//!   `<|END_THINKING|>`, matched as written (case matters). A block whose closer never comes
+//!   runs to the end of the reply; a closer without its opener is text; an opener between a
+//!   value's tokens (not in a string or comment) cuts the value off there. Each thought is
+//!   trimmed, as in [`Extracted::thoughts`], so for these blocks the thoughts are the
+//!   whole-text read's however the chunks fall (only a last `<` that may still begin a closer
+//!   waits for the next chunk).
 //!
 //! ```
 //! use llm_extract::{Extract, Stream};
@@ -350,8 +359,41 @@ pub struct Stream<T: Extract> {
     cut: Vec<u8>,
     reader: Reader,
     values: Values<T>,
-    thoughts: Vec<String>,
+    thoughts: Thoughts,
     too_large: Option<Issue>,
+}
+
+/// The reasoning blocks so far, each trimmed as [`Extracted::thoughts`] has it: spaces at the
+/// start of a block are dropped, and spaces at the end of the text so far are held until
+/// more of the block's text follows them.
+#[derive(Debug, Default)]
+struct Thoughts {
+    list: Vec<String>,
+    held: String,
+}
+
+impl Thoughts {
+    fn add(&mut self, more: &str, new: bool) {
+        if new {
+            self.list.push(String::new());
+            self.held.clear();
+        }
+        let Some(last) = self.list.last_mut() else {
+            return;
+        };
+        let more = if last.is_empty() {
+            more.trim_start()
+        } else {
+            more
+        };
+        let body = more.trim_end();
+        if !body.is_empty() {
+            last.push_str(&self.held);
+            self.held.clear();
+            last.push_str(body);
+        }
+        self.held.push_str(&more[body.len()..]);
+    }
 }
 
 /// The values of the reply as the stream reads them: the one being read, and an earlier one
@@ -472,7 +514,7 @@ impl<T: Extract> Stream<T> {
                 max_depth,
             },
             reader,
-            thoughts: Vec::new(),
+            thoughts: Thoughts::default(),
             too_large: None,
         }
     }
@@ -543,9 +585,11 @@ impl<T: Extract> Stream<T> {
         &self.values.shown_issues().list
     }
 
-    /// The reasoning blocks so far (the last one may still be growing).
+    /// The reasoning blocks so far (the last one may still be growing), each trimmed as
+    /// [`Extracted::thoughts`] has it: spaces at the end of the text so far show once more of
+    /// the block follows them.
     pub fn thoughts(&self) -> &[String] {
-        &self.thoughts
+        &self.thoughts.list
     }
 
     /// The reply so far.
@@ -628,7 +672,7 @@ pub(crate) fn whole_chars(cut: &mut Vec<u8>, chunk: &[u8]) -> String {
 /// The stream's own sink: the root value, and which value of the reply it reads.
 struct Root<'s, T: Extract> {
     values: &'s mut Values<T>,
-    thoughts: &'s mut Vec<String>,
+    thoughts: &'s mut Thoughts,
     changed: bool,
 }
 
@@ -697,12 +741,7 @@ impl<T: Extract> Sink for Root<'_, T> {
     }
 
     fn thought(&mut self, more: &str, new: bool) {
-        if new {
-            self.thoughts.push(String::new());
-        }
-        if let Some(last) = self.thoughts.last_mut() {
-            last.push_str(more);
-        }
+        self.thoughts.add(more, new);
     }
 }
 
@@ -865,6 +904,37 @@ where
                 Poll::Ready(None) => return Poll::Ready(None),
                 Poll::Pending => return Poll::Pending,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reasoning written with special tokens is reasoning whatever the reasoning tags are (as
+    /// in the locator): with none configured, a `{` inside a Cohere block is never a value.
+    #[test]
+    fn token_blocks_are_reasoning_without_reasoning_tags() {
+        let mut extractor = Extractor::new();
+        extractor.settings.reasoning_tags.clear();
+        let text = "<|START_THINKING|>[\"Rome\"] <think>[1]</think><|END_THINKING|>[\"Paris\"]";
+        let want = extractor.extract::<Vec<String>>(text).unwrap();
+        assert_eq!(want.value, ["Paris"]);
+        for size in 1..=9 {
+            let mut stream = extractor.stream::<Vec<String>>();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+                // Nothing, or the answer growing: never "Rome" nor "1".
+                let shown: Vec<String> = stream.snapshot().iter().map(|s| s.to_string()).collect();
+                assert!(shown.len() <= 1, "{size}: {shown:?}");
+                assert!(
+                    shown.iter().all(|s| "Paris".starts_with(s.as_str())),
+                    "{size}: {shown:?}"
+                );
+            }
+            assert_eq!(stream.thoughts(), want.thoughts, "{size}");
+            assert_eq!(stream.finish().unwrap().value, ["Paris"]);
         }
     }
 }

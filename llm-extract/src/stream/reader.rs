@@ -8,14 +8,17 @@
 //! of times whatever the chunking.
 //!
 //! It never decides on a token that could still become something else: `12` at the end of the
-//! text may be `123`, `tru` may be `true`, `<thi` may be `<think>`, a closing quote may be an
-//! unescaped quote inside the string. The lexical rules are the lenient parser's in small:
-//! double, single and unquoted strings and keys, comments, `True`/`None`, trailing and
-//! missing commas, fences and reasoning tags around the value. The full parser reads the
+//! text may be `123`, `tru` may be `true`, `<thi` may be `<think>`, `<|chan` may be
+//! `<|channel|>analysis<|message|>`, a closing quote may be an unescaped quote inside the
+//! string. The lexical rules are the lenient parser's in small: double, single and unquoted
+//! strings and keys, comments, `True`/`None`, trailing and missing commas, fences, reasoning
+//! tags and the reasoning blocks written with special tokens (the markup pass's
+//! `tags::TOKEN_BLOCKS`, read as it reads them) around the value. The full parser reads the
 //! whole reply once more at `finish`; this reader only shows what is certain so far.
 
 use super::{Container, Event, Step};
 use crate::lex;
+use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::span::Span;
 use std::borrow::Cow;
@@ -110,11 +113,18 @@ enum State {
     Prose,
     /// After a fence's backticks, up to the end of its line.
     FenceInfo,
-    /// Inside a reasoning block that ends with `close`.
-    Thought {
-        close: String,
-    },
+    /// Inside a reasoning block.
+    Thought(Ends),
     Value,
+}
+
+/// What ends a reasoning block.
+#[derive(Debug, Clone, Copy)]
+enum Ends {
+    /// The closing tag of the reasoning tag at this index of `Reader::reasoning_tags`.
+    Tag(usize),
+    /// A closer of this entry of [`tags::TOKEN_BLOCKS`].
+    Tokens(usize),
 }
 
 /// The resumable reader; see the module documentation.
@@ -133,6 +143,10 @@ pub(crate) struct Reader {
     values: bool,
     /// No token starts at or past this offset (a replay stops where the stream stood).
     stop_at: usize,
+    /// Where a reasoning block just ended at a closer that starts what follows (`<|channel|>`):
+    /// no block opens there, as in the markup pass, which met the opener starting at that
+    /// closer while still inside the block.
+    no_opener_at: usize,
 }
 
 /// How deep a snapshot shows values, whatever `max_depth` says: applying an event recurses
@@ -173,6 +187,7 @@ impl Reader {
             max_depth,
             values: true,
             stop_at: usize::MAX,
+            no_opener_at: usize::MAX,
         }
     }
 
@@ -191,6 +206,7 @@ impl Reader {
             max_depth,
             values: true,
             stop_at,
+            no_opener_at: usize::MAX,
         }
     }
 
@@ -221,13 +237,11 @@ impl Reader {
         while self.pos < end {
             let b = bytes[self.pos];
             match b {
-                b'<' if !self.reasoning_tags.is_empty() => match self.open_tag(&text[self.pos..]) {
+                b'<' => match self.reasoning_opens(&bytes[self.pos..]) {
                     Tag::Undecided => return Step_::Wait,
                     Tag::No => self.pos += 1,
-                    Tag::Open { len, close } => {
-                        self.pos += len;
-                        self.state = State::Thought { close };
-                        sink.thought("", true);
+                    Tag::Open { len, ends } => {
+                        self.open_thought(sink, len, ends);
                         return Step_::Go;
                     }
                 },
@@ -277,10 +291,45 @@ impl Reader {
         Step_::Wait
     }
 
-    fn open_tag(&self, rest: &str) -> Tag {
-        let rest = rest.as_bytes();
+    /// Whether a reasoning block opens at the `<` that `rest` starts with: a token of
+    /// [`tags::TOKEN_BLOCKS`] (whatever the reasoning tags are, as the markup pass), or one of
+    /// the reasoning tags.
+    fn reasoning_opens(&self, rest: &[u8]) -> Tag {
+        match rest.get(1) {
+            // `<` alone may become either.
+            None => Tag::Undecided,
+            Some(b'|') => self.token_opens(self.pos, rest),
+            Some(_) if self.reasoning_tags.is_empty() => Tag::No,
+            Some(_) => self.open_tag(rest),
+        }
+    }
+
+    /// Whether a block of [`tags::TOKEN_BLOCKS`] opens at the `<` at `at`, which `rest`
+    /// starts with.
+    fn token_opens(&self, at: usize, rest: &[u8]) -> Tag {
+        if at == self.no_opener_at {
+            return Tag::No;
+        }
+        match tags::opener_at(rest) {
+            TokenAt::No => Tag::No,
+            TokenAt::Cut => Tag::Undecided,
+            TokenAt::Whole(block, len) => Tag::Open {
+                len,
+                ends: Ends::Tokens(block),
+            },
+        }
+    }
+
+    /// Enters the reasoning block whose opener (`len` bytes) is at the current position.
+    fn open_thought(&mut self, sink: &mut dyn Sink, len: usize, ends: Ends) {
+        self.pos += len;
+        self.state = State::Thought(ends);
+        sink.thought("", true);
+    }
+
+    fn open_tag(&self, rest: &[u8]) -> Tag {
         let mut undecided = false;
-        for name in &self.reasoning_tags {
+        for (index, name) in self.reasoning_tags.iter().enumerate() {
             let want = name.len() + 2; // `<name>` or `<name `
             let have = rest.len().min(want);
             let fits = rest[1..have.max(1)]
@@ -298,14 +347,14 @@ impl Reader {
                 b'>' => {
                     return Tag::Open {
                         len: want,
-                        close: format!("</{name}>"),
+                        ends: Ends::Tag(index),
                     }
                 }
                 b' ' | b'\t' | b'\n' => match rest[want..].iter().position(|&b| b == b'>') {
                     Some(i) => {
                         return Tag::Open {
                             len: want + i + 1,
-                            close: format!("</{name}>"),
+                            ends: Ends::Tag(index),
                         }
                     }
                     None if rest.len() - want < 256 => undecided = true,
@@ -321,31 +370,49 @@ impl Reader {
         }
     }
 
+    /// Inside a reasoning block: its text goes to the sink up to what ends it (the closing
+    /// tag, or one of the block's closing tokens), or up to a `<` that may still become that.
     fn thought(&mut self, text: &str, sink: &mut dyn Sink) -> Step_ {
-        let State::Thought { close } = &self.state else {
+        let State::Thought(ends) = self.state else {
             return Step_::Go;
         };
         let bytes = text.as_bytes();
         let from = self.pos;
         let mut i = from;
-        while i < bytes.len() {
-            if bytes[i] != b'<' {
-                i += 1;
-                continue;
+        while let Some(lt) = memchr::memchr(b'<', &bytes[i..]) {
+            i += lt;
+            let rest = &bytes[i..];
+            let (closer, end) = match ends {
+                Ends::Tag(index) => {
+                    let name = self.reasoning_tags[index].as_bytes();
+                    (closing_tag(rest, name), i + name.len() + 3)
+                }
+                Ends::Tokens(block) => match tags::closer_at(rest, block) {
+                    // `<|end|>` belongs to the block; a new header starts what follows.
+                    TokenAt::Whole(c, len) if tags::closer_in_block(c) => {
+                        (TokenAt::Whole(c, len), i + len)
+                    }
+                    TokenAt::Whole(c, len) => {
+                        self.no_opener_at = i;
+                        (TokenAt::Whole(c, len), i)
+                    }
+                    other => (other, i),
+                },
+            };
+            match closer {
+                TokenAt::No => i += 1,
+                TokenAt::Cut => {
+                    sink.thought(&text[from..i], false);
+                    self.pos = i;
+                    return Step_::Wait;
+                }
+                TokenAt::Whole(..) => {
+                    sink.thought(&text[from..i], false);
+                    self.pos = end;
+                    self.state = State::Prose;
+                    return Step_::Go;
+                }
             }
-            let have = (bytes.len() - i).min(close.len());
-            if !bytes[i..i + have].eq_ignore_ascii_case(&close.as_bytes()[..have]) {
-                i += 1;
-                continue;
-            }
-            sink.thought(&text[from..i], false);
-            if have < close.len() {
-                self.pos = i;
-                return Step_::Wait;
-            }
-            self.pos = i + close.len();
-            self.state = State::Prose;
-            return Step_::Go;
         }
         sink.thought(&text[from..], false);
         self.pos = bytes.len();
@@ -493,6 +560,19 @@ impl Reader {
                     }
                     self.start_bare();
                 }
+                // A reasoning token between the value's tokens (not in a string or comment)
+                // opens its block, as in the markup pass: the value is cut off there.
+                b'<' => match self.token_opens(self.pos, &bytes[self.pos..]) {
+                    Tag::Undecided => return Step_::Wait,
+                    Tag::No => self.start_bare(),
+                    Tag::Open { len, ends } => {
+                        self.stack.clear();
+                        self.opens.clear();
+                        sink.abandoned();
+                        self.open_thought(sink, len, ends);
+                        return Step_::Go;
+                    }
+                },
                 _ => self.start_bare(),
             }
         }
@@ -684,24 +764,54 @@ impl Reader {
     }
 
     fn bare(&mut self, text: &str, sink: &mut dyn Sink) -> Step_ {
-        let Tok::Bare { key, start, scan } = self.tok else {
+        let Tok::Bare {
+            key,
+            start,
+            mut scan,
+        } = self.tok
+        else {
             return Step_::Go;
         };
         let bytes = text.as_bytes();
-        let found = if key {
-            bytes[scan..].iter().position(|&b| ends_bare_key(b))
-        } else {
-            bytes[scan..].iter().position(|&b| ends_bare_value(b))
-        };
-        let Some(i) = found else {
-            self.tok = Tok::Bare {
-                key,
-                start,
-                scan: bytes.len(),
+        // A `<` may start a reasoning token, which ends the word (the value's scan reads
+        // it next).
+        let end = loop {
+            let found = if key {
+                bytes[scan..]
+                    .iter()
+                    .position(|&b| ends_bare_key(b) || b == b'<')
+            } else {
+                bytes[scan..]
+                    .iter()
+                    .position(|&b| ends_bare_value(b) || b == b'<')
             };
+            let Some(i) = found else {
+                scan = bytes.len();
+                break None;
+            };
+            let at = scan + i;
+            if bytes[at] != b'<' {
+                break Some(at);
+            }
+            // At the word's start it was already found to open nothing.
+            let opens = if at == start {
+                Tag::No
+            } else {
+                self.token_opens(at, &bytes[at..])
+            };
+            match opens {
+                Tag::No => scan = at + 1,
+                Tag::Undecided => {
+                    scan = at;
+                    break None;
+                }
+                Tag::Open { .. } => break Some(at),
+            }
+        };
+        let Some(end) = end else {
+            self.tok = Tok::Bare { key, start, scan };
             return Step_::Wait;
         };
-        let end = scan + i;
         self.tok = Tok::None;
         // A token always takes at least one byte.
         self.pos = end.max(start + 1);
@@ -899,7 +1009,27 @@ fn closing_quote(bytes: &[u8], q: usize, from: usize, key: bool) -> Option<(bool
 enum Tag {
     Undecided,
     No,
-    Open { len: usize, close: String },
+    Open { len: usize, ends: Ends },
+}
+
+/// How `rest` (from a `<`) compares with the closing tag `</name>` (`name` lowercased; the
+/// tag in any case, as the markup pass reads tags).
+fn closing_tag(rest: &[u8], name: &[u8]) -> TokenAt {
+    let len = name.len() + 3;
+    let expected = |k: usize| match k {
+        0 => b'<',
+        1 => b'/',
+        k if k < len - 1 => name[k - 2],
+        _ => b'>',
+    };
+    let have = rest.len().min(len);
+    if !(0..have).all(|k| rest[k].eq_ignore_ascii_case(&expected(k))) {
+        TokenAt::No
+    } else if have < len {
+        TokenAt::Cut
+    } else {
+        TokenAt::Whole(0, len)
+    }
 }
 
 enum Escape {
