@@ -639,6 +639,12 @@ fn token_openers_inside_values_and_at_closers_read_as_the_locator_reads_them() {
         "<|channel|>analysis<|message|>A<|channel|>analysis<|message|>B [\"Rome\"]<|end|>",
     ] {
         let thoughts = whole_thoughts(text).unwrap();
+        if text.ends_with("B [\"Rome\"]<|end|>") {
+            // A second analysis header right after the first block's text ends it and opens
+            // the next: both are reasoning, and no value is left.
+            assert_eq!(thoughts, ["A", "B [\"Rome\"]"]);
+            assert_eq!(whole::<Value>(text), Err(Category::NotFound));
+        }
         let (one, single) = stream_at::<Value>(text, &[]);
         assert_eq!(single.thoughts(), &thoughts[..], "{text:?}");
         let expected = finished(single);

@@ -430,6 +430,15 @@ impl Pass<'_> {
                     reasoning: true,
                 },
             ) if tag.closing => m.end,
+            // A new header that opens another block of the kind (`<|channel|>analysis...`
+            // right after analysis text): this block ends where it starts, and it opens the
+            // next one.
+            (Ends::Tokens(block), MarkerKind::Token(t))
+                if t.block == block && t.closer.is_none() && tags::opener_ends_block(block) =>
+            {
+                self.close_thought(m.start, m.start);
+                return self.on_marker(m);
+            }
             // `<|end|>` belongs to the block; a new header starts the next message.
             (Ends::Tokens(block), MarkerKind::Token(t)) if t.block == block => match t.closer {
                 Some(c) if tags::closer_in_block(c) => m.end,

@@ -114,6 +114,17 @@ pub(crate) fn closer_in_block(closer: usize) -> bool {
     closer == 0
 }
 
+/// Whether the opener of block `block` of [`TOKEN_BLOCKS`] begins with one of the block's
+/// closers that start what follows (Harmony's `<|channel|>analysis<|message|>` begins with
+/// `<|channel|>`): met inside such a block, it ends the block and opens the next.
+pub(crate) fn opener_ends_block(block: usize) -> bool {
+    let (open, closers) = TOKEN_BLOCKS[block];
+    closers
+        .iter()
+        .enumerate()
+        .any(|(c, closer)| !closer_in_block(c) && open.starts_with(closer))
+}
+
 /// How the text at a `<` compares with the tokens of a list, for a reader that may not have
 /// all of the text yet (the stream). Tokens are matched as written (case matters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

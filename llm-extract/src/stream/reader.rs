@@ -143,10 +143,6 @@ pub(crate) struct Reader {
     values: bool,
     /// No token starts at or past this offset (a replay stops where the stream stood).
     stop_at: usize,
-    /// Where a reasoning block just ended at a closer that starts what follows (`<|channel|>`):
-    /// no block opens there, as in the markup pass, which met the opener starting at that
-    /// closer while still inside the block.
-    no_opener_at: usize,
 }
 
 /// How deep a snapshot shows values, whatever `max_depth` says: applying an event recurses
@@ -187,7 +183,6 @@ impl Reader {
             max_depth,
             values: true,
             stop_at: usize::MAX,
-            no_opener_at: usize::MAX,
         }
     }
 
@@ -206,7 +201,6 @@ impl Reader {
             max_depth,
             values: true,
             stop_at,
-            no_opener_at: usize::MAX,
         }
     }
 
@@ -298,18 +292,14 @@ impl Reader {
         match rest.get(1) {
             // `<` alone may become either.
             None => Tag::Undecided,
-            Some(b'|') => self.token_opens(self.pos, rest),
+            Some(b'|') => Self::token_opens(rest),
             Some(_) if self.reasoning_tags.is_empty() => Tag::No,
             Some(_) => self.open_tag(rest),
         }
     }
 
-    /// Whether a block of [`tags::TOKEN_BLOCKS`] opens at the `<` at `at`, which `rest`
-    /// starts with.
-    fn token_opens(&self, at: usize, rest: &[u8]) -> Tag {
-        if at == self.no_opener_at {
-            return Tag::No;
-        }
+    /// Whether a block of [`tags::TOKEN_BLOCKS`] opens at the `<` that `rest` starts with.
+    fn token_opens(rest: &[u8]) -> Tag {
         match tags::opener_at(rest) {
             TokenAt::No => Tag::No,
             TokenAt::Cut => Tag::Undecided,
@@ -392,10 +382,7 @@ impl Reader {
                     TokenAt::Whole(c, len) if tags::closer_in_block(c) => {
                         (TokenAt::Whole(c, len), i + len)
                     }
-                    TokenAt::Whole(c, len) => {
-                        self.no_opener_at = i;
-                        (TokenAt::Whole(c, len), i)
-                    }
+                    TokenAt::Whole(c, len) => (TokenAt::Whole(c, len), i),
                     other => (other, i),
                 },
             };
@@ -562,7 +549,7 @@ impl Reader {
                 }
                 // A reasoning token between the value's tokens (not in a string or comment)
                 // opens its block, as in the markup pass: the value is cut off there.
-                b'<' => match self.token_opens(self.pos, &bytes[self.pos..]) {
+                b'<' => match Self::token_opens(&bytes[self.pos..]) {
                     Tag::Undecided => return Step_::Wait,
                     Tag::No => self.start_bare(),
                     Tag::Open { len, ends } => {
@@ -797,7 +784,7 @@ impl Reader {
             let opens = if at == start {
                 Tag::No
             } else {
-                self.token_opens(at, &bytes[at..])
+                Self::token_opens(&bytes[at..])
             };
             match opens {
                 Tag::No => scan = at + 1,
