@@ -55,7 +55,7 @@ fn main() {
             continue;
         }
         let snap = stream.snapshot();
-        let tasks = snap.tasks.as_deref().unwrap_or_default();
+        let tasks = snap.tasks.clone().unwrap_or_default();
         println!(
             "goal {:?} | priority {:?} | {} task(s), last: {:?} | tasks {:?}",
             snap.goal.as_deref(),

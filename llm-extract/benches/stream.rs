@@ -101,6 +101,25 @@ fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
     snapshots
 }
 
+/// [`streamed`], keeping every snapshot (as `Snapshots::collect` does, or a slow consumer's
+/// queue): the stream must not copy a part an older snapshot holds on every push.
+fn streamed_held<T: Extract>(text: &str, chunk: usize) -> usize {
+    let mut stream = Stream::<T>::new();
+    let mut held = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + chunk).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push(&text[at..end]);
+        held.push(stream.snapshot());
+        at = end;
+    }
+    black_box(stream.finish().unwrap());
+    held.len()
+}
+
 fn bench_stream(c: &mut Criterion) {
     let mut group = c.benchmark_group("stream");
     group
@@ -138,6 +157,11 @@ fn bench_stream(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("16-byte chunks", mb), &text, |b, text| {
             b.iter(|| streamed::<Article>(black_box(text), 16))
         });
+        group.bench_with_input(
+            BenchmarkId::new("16-byte chunks, every snapshot kept", mb),
+            &text,
+            |b, text| b.iter(|| streamed_held::<Article>(black_box(text), 16)),
+        );
     }
     group.finish();
 }

@@ -1,5 +1,5 @@
 #![doc = include_str!("../../README.md")]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 #[cfg(feature = "assert")]

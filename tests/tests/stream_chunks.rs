@@ -235,9 +235,9 @@ fn numbers_bools_and_nulls_appear_only_once_complete() {
 
     let mut list = Stream::<Vec<u32>>::new();
     list.push("[1, 2, 3");
-    assert_eq!(&*list.snapshot(), &[1, 2]);
+    assert_eq!(list.snapshot(), [1, 2]);
     list.push("4]");
-    assert_eq!(&*list.snapshot(), &[1, 2, 34]);
+    assert_eq!(list.snapshot(), [1, 2, 34]);
 }
 
 #[test]
@@ -356,6 +356,63 @@ fn a_value_with_none_of_the_types_keys_does_not_replace_one_with_some() {
             }
         }
     }
+}
+
+#[test]
+fn held_snapshots_share_their_parts_instead_of_copying_them() {
+    // A caller that keeps every snapshot (`Snapshots::collect`, a slow UI's queue). Each push
+    // appends in place past what the older snapshots see, so the versions of one string or
+    // list share a few buffers (a new one each time the part doubles) instead of each
+    // holding a copy: linear time and memory, where copy-on-write was quadratic.
+    let body = "0123456789".repeat(20_000);
+    let text = format!(
+        "{{\"body\": \"{body}\", \"ids\": [{}]}}",
+        (0..20_000)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut stream = Stream::<BTreeMap<String, Value>>::new();
+    let mut held = Vec::new();
+    for piece in text.as_bytes().chunks(16) {
+        stream.push_bytes(piece);
+        held.push(stream.snapshot());
+    }
+    let mut string_buffers = std::collections::HashSet::new();
+    let mut list_buffers = std::collections::HashSet::new();
+    let mut last_len = 0;
+    for snap in &held {
+        if let Some(llm_extract::stream::PartialJson::String(s)) = snap.get("body") {
+            assert!(body.starts_with(s.as_str()) && s.len() >= last_len);
+            last_len = s.len();
+            string_buffers.insert(s.as_ptr() as usize);
+        }
+        if let Some(llm_extract::stream::PartialJson::Array(ids)) = snap.get("ids") {
+            if let Some(first) = ids.first() {
+                list_buffers.insert(first as *const _ as usize);
+            }
+        }
+    }
+    assert_eq!(last_len, body.len());
+    // 200,000 bytes in 12,500 pushes: about log2(200,000 / 4) buffers, not one per push.
+    assert!(
+        string_buffers.len() <= 24,
+        "{} string buffers",
+        string_buffers.len()
+    );
+    assert!(
+        list_buffers.len() <= 24,
+        "{} list buffers",
+        list_buffers.len()
+    );
+    // The oldest snapshots still show what they showed.
+    assert_eq!(
+        serde_json::to_value(&held[0]).unwrap(),
+        json!({"body": "012345"})
+    );
+    let done = serde_json::to_value(held.last().unwrap()).unwrap();
+    assert_eq!(done["ids"].as_array().unwrap().len(), 20_000);
+    assert_eq!(stream.finish().unwrap().value["ids"][19_999], json!(19_999));
 }
 
 #[test]

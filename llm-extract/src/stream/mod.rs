@@ -48,9 +48,15 @@
 mod partial;
 mod reader;
 mod salvage;
+// The one module with `unsafe`: the append-only buffer behind growing strings, lists and maps
+// (held snapshots would otherwise make every push copy the whole part).
+#[allow(unsafe_code)]
+mod shared;
 pub(crate) mod twin;
 
-pub use partial::{NoPartial, PartialJson, PartialList, PartialMap, PartialString, PartialValue};
+pub use partial::{
+    NoPartial, PartialJson, PartialList, PartialListIter, PartialMap, PartialString, PartialValue,
+};
 pub use salvage::{extract_partial, Salvaged};
 
 use crate::coerce::{Context, Extract};

@@ -1,11 +1,12 @@
 //! The partial values a stream shows: the trait every partial implements, the shared growing
 //! parts (strings, lists, maps) and the partials of the crate's own types.
 //!
-//! A snapshot clones the partial. Its growing parts sit behind an [`Arc`], so a clone costs
-//! the number of fields of the type, not the size of the data; the stream grows them in place
-//! with [`Arc::make_mut`] (a copy happens only when the caller still holds an older snapshot
-//! of that part).
+//! A snapshot clones the partial. Its growing parts (a string's text, a list's items, a map's
+//! entries) are versions of one append-only buffer (`shared.rs`), so a clone costs the number
+//! of fields of the type, not the size of the data, and the stream appends in place whether or
+//! not the caller still holds older snapshots (each keeps what it showed).
 
+use super::shared::{Shared, SharedStr};
 use super::{Container, Event, Feed, Step};
 use crate::coerce::Extract;
 use crate::node::NodeKind;
@@ -164,16 +165,17 @@ impl Ord for PartialString {
     }
 }
 
-/// A string read whole is one allocation; one still growing is a `String` it can grow.
+/// A string read whole is one allocation; one still growing is the bytes of a shared
+/// append-only buffer (only whole `&str`s are appended, so they are always UTF-8).
 #[derive(Clone)]
 enum Text {
     Whole(Arc<str>),
-    Growing(Arc<String>),
+    Growing(SharedStr),
 }
 
 impl Default for Text {
     fn default() -> Text {
-        Text::Growing(Arc::default())
+        Text::Growing(SharedStr::default())
     }
 }
 
@@ -182,18 +184,18 @@ impl PartialString {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Text::Whole(s) => s,
-            Text::Growing(s) => s,
+            Text::Growing(s) => s.as_str(),
         }
     }
 
     fn push_str(&mut self, more: &str) {
         match &mut self.0 {
-            Text::Growing(s) => Arc::make_mut(s).push_str(more),
+            Text::Growing(s) => s.push_str(more),
             Text::Whole(s) => {
-                let mut grown = String::with_capacity(s.len() + more.len());
+                let mut grown = SharedStr::default();
                 grown.push_str(s);
                 grown.push_str(more);
-                self.0 = Text::Growing(Arc::new(grown));
+                self.0 = Text::Growing(grown);
             }
         }
     }
@@ -205,7 +207,9 @@ impl PartialString {
 
     /// A string that begins, to grow.
     fn growing(s: &str) -> PartialString {
-        PartialString(Text::Growing(Arc::new(s.to_string())))
+        let mut text = SharedStr::default();
+        text.push_str(s);
+        PartialString(Text::Growing(text))
     }
 }
 
@@ -300,87 +304,227 @@ impl PartialValue for PartialString {
     }
 }
 
-/// A list that grows item by item; shared between snapshots. Only its last item may still be
-/// incomplete. Derefs to a slice, serializes as a JSON array.
+/// A list that grows item by item; shared between snapshots (a clone is a reference count,
+/// and the stream's later pushes never copy the items an older snapshot holds). Only its last
+/// item may still be incomplete. Serializes as a JSON array.
 ///
 /// ```
 /// use llm_extract::{stream::PartialList, Stream};
 /// let mut stream = Stream::<Vec<u32>>::new();
 /// stream.push("[1, 2, 3");
 /// let list: PartialList<u32> = stream.snapshot();
-/// assert_eq!(&*list, &[1, 2]); // `3` may still be `30`
+/// assert_eq!(list.to_vec(), [1, 2]); // `3` may still be `30`
+/// assert_eq!((list.len(), list[1], list.last()), (2, 2, Some(&2)));
 /// ```
-#[derive(Clone)]
 pub struct PartialList<T> {
-    items: Arc<Vec<T>>,
-    /// The source index of the last item (an item that shows nothing yet is not in `items`),
+    /// The items, shared with snapshots and grown in place with `Arc::make_mut` (which copies
+    /// only the last item and a handle on the others while a snapshot holds them).
+    inner: Arc<Items<T>>,
+    /// The source index of the last item (an item that shows nothing yet is not in the list),
     /// or `None` when one value was read as a one-item list.
     last: Option<usize>,
     single: bool,
 }
 
+/// The items of a list or the entries of a map: those before the last, which no longer
+/// change (an append-only buffer shared with older versions), and the last, which may still
+/// grow.
+struct Items<T> {
+    done: Shared<T>,
+    open: Option<T>,
+}
+
+impl<T> Default for Items<T> {
+    fn default() -> Self {
+        Items {
+            done: Shared::default(),
+            open: None,
+        }
+    }
+}
+
+impl<T: Clone> Clone for Items<T> {
+    fn clone(&self) -> Self {
+        Items {
+            done: self.done.clone(),
+            open: self.open.clone(),
+        }
+    }
+}
+
+impl<T: Clone> Items<T> {
+    /// Applies `f` to the slot of a new last item, keeping it only when it shows something
+    /// (then the last one settles).
+    fn push_with(this: &mut Arc<Self>, f: impl FnOnce(&mut Option<T>) -> bool) -> bool {
+        let mut slot = None;
+        let changed = f(&mut slot);
+        if let Some(item) = slot {
+            let items = Arc::make_mut(this);
+            if let Some(settled) = items.open.replace(item) {
+                items.done.push(settled);
+            }
+        }
+        changed
+    }
+}
+
+impl<T> Items<T> {
+    fn len(&self) -> usize {
+        self.done.as_slice().len() + usize::from(self.open.is_some())
+    }
+}
+
 impl<T> Default for PartialList<T> {
     fn default() -> Self {
         PartialList {
-            items: Arc::new(Vec::new()),
+            inner: Arc::default(),
             last: None,
             single: false,
         }
     }
 }
 
-impl<T> PartialList<T> {
-    /// The items so far.
-    pub fn items(&self) -> &[T] {
-        &self.items
+impl<T> Clone for PartialList<T> {
+    fn clone(&self) -> Self {
+        PartialList {
+            inner: Arc::clone(&self.inner),
+            last: self.last,
+            single: self.single,
+        }
     }
 }
 
-impl<T> Deref for PartialList<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        &self.items
+impl<T> PartialList<T> {
+    /// How many items there are so far.
+    pub fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Whether there are none yet.
+    pub fn is_empty(&self) -> bool {
+        self.inner.len() == 0
+    }
+
+    /// The item at `index`, if there is one yet.
+    pub fn get(&self, index: usize) -> Option<&T> {
+        let done = self.inner.done.as_slice();
+        match index.checked_sub(done.len()) {
+            None => done.get(index),
+            Some(0) => self.inner.open.as_ref(),
+            Some(_) => None,
+        }
+    }
+
+    /// The first item.
+    pub fn first(&self) -> Option<&T> {
+        self.get(0)
+    }
+
+    /// The last item (the one that may still be growing).
+    pub fn last(&self) -> Option<&T> {
+        (self.inner.open.as_ref()).or(self.inner.done.as_slice().last())
+    }
+
+    /// The items so far, in order.
+    pub fn iter(&self) -> PartialListIter<'_, T> {
+        PartialListIter {
+            done: self.inner.done.as_slice().iter(),
+            open: self.inner.open.as_ref(),
+        }
+    }
+
+    /// The items so far, copied into a `Vec`.
+    pub fn to_vec(&self) -> Vec<T>
+    where
+        T: Clone,
+    {
+        self.iter().cloned().collect()
+    }
+}
+
+/// The items of a [`PartialList`], in order: [`PartialList::iter`].
+pub struct PartialListIter<'a, T> {
+    done: std::slice::Iter<'a, T>,
+    open: Option<&'a T>,
+}
+
+impl<'a, T> Iterator for PartialListIter<'a, T> {
+    type Item = &'a T;
+    fn next(&mut self) -> Option<&'a T> {
+        self.done.next().or_else(|| self.open.take())
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.done.len() + usize::from(self.open.is_some());
+        (n, Some(n))
+    }
+}
+
+impl<T> DoubleEndedIterator for PartialListIter<'_, T> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.open.take().or_else(|| self.done.next_back())
+    }
+}
+
+impl<T> ExactSizeIterator for PartialListIter<'_, T> {}
+
+impl<'a, T> IntoIterator for &'a PartialList<T> {
+    type Item = &'a T;
+    type IntoIter = PartialListIter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T> std::ops::Index<usize> for PartialList<T> {
+    type Output = T;
+    fn index(&self, index: usize) -> &T {
+        match self.get(index) {
+            Some(item) => item,
+            None => panic!(
+                "index {index} out of range for a list of {} items",
+                self.len()
+            ),
+        }
     }
 }
 
 impl<T: PartialEq> PartialEq for PartialList<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.items == other.items
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<T: PartialEq> PartialEq<[T]> for PartialList<T> {
+    fn eq(&self, other: &[T]) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<[T; N]> for PartialList<T> {
+    fn eq(&self, other: &[T; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<T: PartialEq> PartialEq<Vec<T>> for PartialList<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        *self == other[..]
     }
 }
 
 impl<T: fmt::Debug> fmt::Debug for PartialList<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.items.iter()).finish()
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
 impl<T: Serialize> Serialize for PartialList<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.items.len()))?;
-        for item in self.items.iter() {
+        let mut seq = serializer.serialize_seq(Some(self.len()))?;
+        for item in self.iter() {
             seq.serialize_element(item)?;
         }
         seq.end()
-    }
-}
-
-impl<T: Clone> PartialList<T> {
-    /// Applies `f` to the slot of the last item, or of a new one, keeping it only when it
-    /// shows something.
-    fn with_item(&mut self, new: bool, f: impl FnOnce(&mut Option<T>) -> bool) -> bool {
-        let items = Arc::make_mut(&mut self.items);
-        let mut slot = if new { None } else { items.pop() };
-        let changed = f(&mut slot);
-        if let Some(item) = slot {
-            items.push(item);
-        }
-        changed
-    }
-
-    /// The last item, to grow in place.
-    fn last_mut(&mut self) -> Option<&mut T> {
-        Arc::make_mut(&mut self.items).last_mut()
     }
 }
 
@@ -398,16 +542,17 @@ impl<T: PartialValue> PartialList<T> {
             Some((Step::Index(i), rest)) if !self.single => {
                 let i = *i;
                 let new = match self.last {
-                    Some(last) if last == i && !self.items.is_empty() => false,
+                    Some(last) if last == i && self.inner.open.is_some() => false,
                     Some(last) if last > i => return false,
                     _ => true,
                 };
                 if !new {
-                    if let Some(item) = self.last_mut() {
+                    if let Some(item) = Arc::make_mut(&mut self.inner).open.as_mut() {
                         return T::apply_in(item, rest, event, feed);
                     }
                 }
-                let changed = self.with_item(true, |item| T::apply(item, rest, event, feed));
+                let changed =
+                    Items::push_with(&mut self.inner, |item| T::apply(item, rest, event, feed));
                 if changed {
                     self.last = Some(i);
                 }
@@ -416,9 +561,13 @@ impl<T: PartialValue> PartialList<T> {
             // One value where a list belongs (an object, a string, a number) is read as a
             // list of that one value, as `Vec`'s `Extract` does.
             _ if self.single || (created && !matches!(event, Event::Close)) => {
-                let new = !self.single || self.items.is_empty();
                 self.single = true;
-                self.with_item(new, |item| T::apply(item, at, event, feed))
+                if self.inner.open.is_some() {
+                    let item = Arc::make_mut(&mut self.inner).open.as_mut();
+                    item.is_some_and(|item| T::apply_in(item, at, event, feed))
+                } else {
+                    Items::push_with(&mut self.inner, |item| T::apply(item, at, event, feed))
+                }
             }
             _ => false,
         }
@@ -443,65 +592,72 @@ impl<T: PartialValue> PartialValue for PartialList<T> {
     }
 }
 
-/// A map that grows entry by entry, in the order written; shared between snapshots.
-/// Serializes as a JSON object.
-#[derive(Clone)]
+/// A map that grows entry by entry, in the order written; shared between snapshots like
+/// [`PartialList`]. Serializes as a JSON object.
 pub struct PartialMap<V> {
-    entries: Arc<Vec<(String, V)>>,
+    /// The entries, kept as a list's items are.
+    inner: Arc<Items<(String, V)>>,
 }
 
 impl<V> Default for PartialMap<V> {
     fn default() -> Self {
         PartialMap {
-            entries: Arc::new(Vec::new()),
+            inner: Arc::default(),
+        }
+    }
+}
+
+impl<V> Clone for PartialMap<V> {
+    fn clone(&self) -> Self {
+        PartialMap {
+            inner: Arc::clone(&self.inner),
         }
     }
 }
 
 impl<V> PartialMap<V> {
     /// The entries so far, in the order written.
-    pub fn entries(&self) -> &[(String, V)] {
-        &self.entries
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> + '_ {
+        (self.inner.done.as_slice().iter())
+            .chain(self.inner.open.as_ref())
+            .map(|(k, v)| (k.as_str(), v))
     }
 
     /// The value under `key` (the last one written, if the key repeats).
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.entries
-            .iter()
-            .rev()
+        (self.inner.open.iter())
+            .chain(self.inner.done.as_slice().iter().rev())
             .find(|(k, _)| k == key)
             .map(|(_, v)| v)
     }
 
     /// How many entries there are so far.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.inner.len()
     }
 
     /// Whether there are none yet.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.inner.len() == 0
     }
 }
 
 impl<V: PartialEq> PartialEq for PartialMap<V> {
     fn eq(&self, other: &Self) -> bool {
-        self.entries == other.entries
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
 impl<V: fmt::Debug> fmt::Debug for PartialMap<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map()
-            .entries(self.entries.iter().map(|(k, v)| (k, v)))
-            .finish()
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
 impl<V: Serialize> Serialize for PartialMap<V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
-        for (k, v) in self.entries.iter() {
+        let mut map = serializer.serialize_map(Some(self.len()))?;
+        for (k, v) in self.iter() {
             map.serialize_entry(k, v)?;
         }
         map.end()
@@ -514,18 +670,17 @@ impl<V: PartialValue> PartialMap<V> {
         let Some((Step::Key(key), rest)) = at.split_first() else {
             return false;
         };
-        let entries = Arc::make_mut(&mut self.entries);
-        let same = entries.last().is_some_and(|(k, _)| k == key);
-        if same {
-            let (_, last) = entries.last_mut().expect("checked above");
-            return V::apply_in(last, rest, event, feed);
+        if self.inner.open.as_ref().is_some_and(|(k, _)| k == key) {
+            if let Some((_, last)) = Arc::make_mut(&mut self.inner).open.as_mut() {
+                return V::apply_in(last, rest, event, feed);
+            }
         }
-        let mut value = None;
-        let changed = V::apply(&mut value, rest, event, feed);
-        if let Some(v) = value {
-            entries.push((key.to_string(), v));
-        }
-        changed
+        Items::push_with(&mut self.inner, |value| {
+            let mut v = None;
+            let changed = V::apply(&mut v, rest, event, feed);
+            *value = v.map(|v| (key.to_string(), v));
+            changed
+        })
     }
 }
 

@@ -40,7 +40,7 @@ pub struct Salvaged<T: Extract> {
 /// let cut = r#"{"items": ["a", "b"], "story": "Once upon a ti"#;
 /// let saved = extract_partial::<Story>(cut).unwrap();
 /// assert!(saved.value.is_none());
-/// assert_eq!(saved.partial.items.as_deref().map(|l| l.len()), Some(2));
+/// assert_eq!(saved.partial.items.as_ref().map(|l| l.len()), Some(2));
 /// assert_eq!(saved.partial.story.as_deref(), Some("Once upon a ti"));
 /// assert_eq!(saved.issues[0].category, llm_extract::Category::Incomplete);
 /// ```

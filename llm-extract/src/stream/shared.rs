@@ -1,0 +1,350 @@
+//! An append-only buffer shared by the versions of one growing part (a string's bytes, a
+//! list's finished items, a map's finished entries): a snapshot of it is a reference count,
+//! and a push is a write, whether or not the caller still holds older snapshots.
+//!
+//! Every handle sees the first `len` elements of its buffer, which never change once written.
+//! A handle appends in place when nothing was written past what it sees: it claims the slots
+//! after its `len` with one compare-and-swap on the buffer's count of written slots, so of
+//! several handles that see the same elements (the stream's own and its snapshots' clones)
+//! only the first to append writes there. Any other, or any append that does not fit, goes to
+//! a new buffer of twice the size; the old buffer stays with the handles that still see it. So
+//! an append costs amortized O(1) per element, a clone O(1), and held snapshots cost memory
+//! in a geometric series (at most about twice the part's size), never a copy per push.
+//!
+//! `Arc::make_mut` on a `Vec` or `String` copies the whole part on every push while an older
+//! snapshot is held: quadratic time and memory for a caller that keeps its snapshots (as
+//! `Snapshots::collect` does), which this avoids.
+
+use std::alloc::{self, Layout};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// The storage: `cap` slots, the first `filled` written.
+struct Buf<T> {
+    ptr: NonNull<T>,
+    cap: usize,
+    /// How many slots are claimed, each written by the handle that claimed it before any
+    /// other handle can see it: what `Drop` drops.
+    filled: AtomicUsize,
+    _owns: PhantomData<T>,
+}
+
+// SAFETY: a `Buf` owns its `T`s, like a `Vec<T>`. Handles on several threads only read the
+// written prefix they counted, and a slot is written only by the one handle that claimed it,
+// past every prefix any handle counts (see the module documentation), so sharing one across
+// threads is sound when `T` is.
+unsafe impl<T: Send + Sync> Send for Buf<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Sync for Buf<T> {}
+
+impl<T> Buf<T> {
+    fn with_capacity(cap: usize) -> Buf<T> {
+        if cap == 0 || size_of::<T>() == 0 {
+            return Buf {
+                ptr: NonNull::dangling(),
+                cap: if size_of::<T>() == 0 { usize::MAX } else { 0 },
+                filled: AtomicUsize::new(0),
+                _owns: PhantomData,
+            };
+        }
+        let layout = Layout::array::<T>(cap).expect("capacity overflow");
+        // SAFETY: the layout has a non-zero size (`cap > 0`, `T` not zero-sized).
+        let raw = unsafe { alloc::alloc(layout) }.cast::<T>();
+        let ptr = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
+        Buf {
+            ptr,
+            cap,
+            filled: AtomicUsize::new(0),
+            _owns: PhantomData,
+        }
+    }
+
+    /// Claims the `n` slots from `at` for the caller to write, if they are the next ones
+    /// (nothing was claimed past `at`) and fit.
+    fn claim(&self, at: usize, n: usize) -> bool {
+        self.cap - at >= n
+            && (self.filled)
+                .compare_exchange(at, at + n, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    /// Writes `item` into slot `at` of a buffer no other handle refers to yet, in order.
+    ///
+    /// # Safety
+    /// `at < cap`, `at == filled`, and the buffer is not shared.
+    unsafe fn write_fresh(&self, at: usize, item: T) {
+        // SAFETY: the caller's contract: the slot is in the allocation and nothing reads it.
+        unsafe { self.ptr.as_ptr().add(at).write(item) };
+        self.filled.store(at + 1, Ordering::Relaxed);
+    }
+}
+
+impl<T> Drop for Buf<T> {
+    fn drop(&mut self) {
+        let filled = *self.filled.get_mut();
+        // SAFETY: the first `filled` slots are written, nothing else refers to them now, and
+        // the allocation is the one `with_capacity` made for `cap` slots.
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
+                self.ptr.as_ptr(),
+                filled,
+            ));
+            if self.cap != 0 && size_of::<T>() != 0 {
+                let layout = Layout::array::<T>(self.cap).expect("allocated with it");
+                alloc::dealloc(self.ptr.as_ptr().cast::<u8>(), layout);
+            }
+        }
+    }
+}
+
+/// One version of a growing sequence: the first `len` elements of a shared buffer (none
+/// until the first append: an empty part allocates nothing).
+pub(crate) struct Shared<T> {
+    buf: Option<Arc<Buf<T>>>,
+    len: usize,
+}
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared { buf: None, len: 0 }
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared {
+            buf: self.buf.clone(),
+            len: self.len,
+        }
+    }
+}
+
+impl<T> Shared<T> {
+    /// The elements this version sees.
+    pub(crate) fn as_slice(&self) -> &[T] {
+        let Some(buf) = &self.buf else { return &[] };
+        // SAFETY: the first `len` slots were written before this handle (or the one it was
+        // cloned from) counted them, and are never written again: a slot is written once, by
+        // the handle that claimed it at `filled`, which is at least every handle's `len`.
+        unsafe { std::slice::from_raw_parts(buf.ptr.as_ptr(), self.len) }
+    }
+
+    /// Where slot `at` of the buffer is.
+    fn slot(&self, at: usize) -> *mut T {
+        let buf = self.buf.as_ref().expect("claimed slots are in a buffer");
+        // SAFETY: callers ask only for claimed slots, which are in the allocation.
+        unsafe { buf.ptr.as_ptr().add(at) }
+    }
+
+    /// Claims the `more` slots after `len` for this handle to write: in place when nothing
+    /// was claimed past `len` and they fit, else in a new buffer (twice as large) holding
+    /// copies of the elements this handle sees, made by `copy` (which writes them with
+    /// `write_fresh`, or sets `filled` itself).
+    fn claim(&mut self, more: usize, copy: impl FnOnce(&[T], &Buf<T>)) {
+        let cap = match &self.buf {
+            Some(buf) if buf.claim(self.len, more) => return,
+            Some(buf) => buf.cap,
+            None => 0,
+        };
+        let need = self.len.checked_add(more).expect("capacity overflow");
+        let fresh = Buf::with_capacity(need.max(cap.saturating_mul(2)).max(4));
+        match self.buf.as_mut().and_then(Arc::get_mut) {
+            // No other handle sees the old buffer: its elements move, as a `Vec`'s do.
+            Some(old) => {
+                let filled = std::mem::take(old.filled.get_mut());
+                // SAFETY: `old` is this handle's alone; its first `filled` slots are written
+                // and `len <= filled`. The first `len` move to the fresh buffer (which has room
+                // for them), the rest are dropped, and `old` forgets all of them.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(old.ptr.as_ptr(), fresh.ptr.as_ptr(), self.len);
+                    std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
+                        old.ptr.as_ptr().add(self.len),
+                        filled - self.len,
+                    ));
+                }
+                fresh.filled.store(self.len, Ordering::Relaxed);
+            }
+            None => copy(self.as_slice(), &fresh),
+        }
+        let claimed = fresh.claim(self.len, more);
+        debug_assert!(claimed, "a fresh buffer has room past the copies");
+        self.buf = Some(Arc::new(fresh));
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    /// Appends `item`.
+    pub(crate) fn push(&mut self, item: T) {
+        self.claim(1, |seen, fresh| {
+            for (i, x) in seen.iter().enumerate() {
+                // SAFETY: `fresh` is new (no handle refers to it), has room for `seen` and
+                // one more, and is written in order.
+                unsafe { fresh.write_fresh(i, x.clone()) };
+            }
+        });
+        // SAFETY: `claim` gave this handle the slot at `len` of its buffer: in the
+        // allocation, seen by no handle, and written only here.
+        unsafe { self.slot(self.len).write(item) };
+        self.len += 1;
+    }
+}
+
+impl<T: Copy> Shared<T> {
+    /// Appends a copy of `more`.
+    pub(crate) fn extend_copied(&mut self, more: &[T]) {
+        if more.is_empty() {
+            return;
+        }
+        self.claim(more.len(), |seen, fresh| {
+            // SAFETY: `fresh` is new (no handle refers to it) and has room for `seen`.
+            unsafe {
+                std::ptr::copy_nonoverlapping(seen.as_ptr(), fresh.ptr.as_ptr(), seen.len());
+            }
+            fresh.filled.store(seen.len(), Ordering::Relaxed);
+        });
+        // SAFETY: `claim` gave this handle the `more.len()` slots from `len` of its buffer:
+        // in the allocation, seen by no handle, and written only here.
+        unsafe { std::ptr::copy_nonoverlapping(more.as_ptr(), self.slot(self.len), more.len()) };
+        self.len += more.len();
+    }
+}
+
+/// A growing string: a [`Shared`] buffer of bytes that only whole `&str`s are appended to.
+#[derive(Clone, Default)]
+pub(crate) struct SharedStr(Shared<u8>);
+
+impl SharedStr {
+    /// The text this version sees.
+    pub(crate) fn as_str(&self) -> &str {
+        // SAFETY: only whole `&str`s are appended (`push_str`), so every version's bytes are
+        // a concatenation of UTF-8 strings.
+        unsafe { std::str::from_utf8_unchecked(self.0.as_slice()) }
+    }
+
+    /// Appends `more`.
+    pub(crate) fn push_str(&mut self, more: &str) {
+        self.0.extend_copied(more.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shared;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[test]
+    fn versions_keep_what_they_saw_while_the_owner_appends() {
+        let mut head = Shared::<u8>::default();
+        let mut seen = Vec::new();
+        for i in 0..1000u32 {
+            head.extend_copied(&[(i % 251) as u8, 7]);
+            seen.push(head.clone());
+        }
+        for (i, v) in seen.iter().enumerate() {
+            assert_eq!(v.as_slice().len(), 2 * (i + 1));
+            assert_eq!(v.as_slice()[2 * i], (i % 251) as u8);
+        }
+        // An older version that appends gets its own buffer: the head and the other versions
+        // are unchanged.
+        let mut fork = seen[10].clone();
+        fork.extend_copied(b"xyz");
+        assert_eq!(&fork.as_slice()[22..], b"xyz");
+        assert_eq!(seen[11].as_slice()[22], 11);
+        head.extend_copied(b"!");
+        assert_eq!(head.as_slice().last(), Some(&b'!'));
+    }
+
+    #[test]
+    fn appends_reallocate_a_logarithmic_number_of_times() {
+        let mut head = Shared::<u8>::default();
+        let mut buffers = 0;
+        let mut last = std::ptr::null();
+        for _ in 0..100_000 {
+            head.extend_copied(b"0123456789abcdef");
+            let now = head.as_slice().as_ptr();
+            if now != last {
+                buffers += 1;
+                last = now;
+            }
+        }
+        assert_eq!(head.as_slice().len(), 1_600_000);
+        assert!(buffers <= 20, "{buffers} buffers");
+    }
+
+    /// Counts live values, to check that every element written is dropped once.
+    struct Counted(Arc<AtomicUsize>);
+    impl Clone for Counted {
+        fn clone(&self) -> Counted {
+            Counted::new(&self.0)
+        }
+    }
+    impl Counted {
+        fn new(live: &Arc<AtomicUsize>) -> Counted {
+            live.fetch_add(1, Ordering::SeqCst);
+            Counted(Arc::clone(live))
+        }
+    }
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn every_element_is_dropped_once() {
+        let live = Arc::new(AtomicUsize::new(0));
+        {
+            let mut head = Shared::default();
+            let mut versions = Vec::new();
+            for i in 0..100 {
+                head.push(Counted::new(&live));
+                if i % 7 == 0 {
+                    versions.push(head.clone());
+                }
+            }
+            let mut fork = versions[3].clone();
+            fork.push(Counted::new(&live));
+            // The head's 100, and the copies in the older buffers the versions keep alive.
+            assert!(live.load(Ordering::SeqCst) > 100);
+            assert_eq!(fork.as_slice().len(), 23);
+        }
+        assert_eq!(live.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn versions_are_read_on_other_threads_while_the_owner_appends() {
+        let mut head = Shared::<u64>::default();
+        let (tx, rx) = std::sync::mpsc::channel::<Shared<u64>>();
+        let reader = std::thread::spawn(move || {
+            let mut checked = 0;
+            for version in rx {
+                let items = version.as_slice();
+                assert!(items.iter().enumerate().all(|(i, &x)| x == i as u64));
+                checked += 1;
+            }
+            checked
+        });
+        for i in 0..20_000u64 {
+            head.extend_copied(&[i]);
+            if i % 3 == 0 {
+                tx.send(head.clone()).unwrap();
+            }
+        }
+        drop(tx);
+        assert_eq!(reader.join().unwrap(), 6_667);
+    }
+
+    #[test]
+    fn zero_sized_elements() {
+        let mut head = Shared::<()>::default();
+        for _ in 0..10 {
+            head.push(());
+        }
+        let old = head.clone();
+        head.push(());
+        assert_eq!((old.as_slice().len(), head.as_slice().len()), (10, 11));
+    }
+}
