@@ -81,21 +81,31 @@ fn reply(bytes: usize) -> String {
     )
 }
 
-/// Pushes `text` in `chunk`-byte pieces (cut back to a character boundary), taking a
-/// snapshot after every piece, then finishes.
-fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
-    let mut stream = Stream::<T>::new();
+/// `text` in `chunk`-byte pieces, each cut back to a character boundary.
+fn pieces(text: &str, chunk: usize) -> impl Iterator<Item = &str> {
     let mut at = 0;
-    let mut snapshots = 0;
-    while at < text.len() {
+    std::iter::from_fn(move || {
+        if at >= text.len() {
+            return None;
+        }
         let mut end = (at + chunk).min(text.len());
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        stream.push(&text[at..end]);
+        let piece = &text[at..end];
+        at = end;
+        Some(piece)
+    })
+}
+
+/// Pushes `text` in `chunk`-byte pieces, taking a snapshot after every piece, then finishes.
+fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
+    let mut stream = Stream::<T>::new();
+    let mut snapshots = 0;
+    for piece in pieces(text, chunk) {
+        stream.push(piece);
         black_box(stream.snapshot());
         snapshots += 1;
-        at = end;
     }
     black_box(stream.finish().unwrap());
     snapshots
@@ -106,15 +116,9 @@ fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
 fn streamed_held<T: Extract>(text: &str, chunk: usize) -> usize {
     let mut stream = Stream::<T>::new();
     let mut held = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let mut end = (at + chunk).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        stream.push(&text[at..end]);
+    for piece in pieces(text, chunk) {
+        stream.push(piece);
         held.push(stream.snapshot());
-        at = end;
     }
     black_box(stream.finish().unwrap());
     held.len()
