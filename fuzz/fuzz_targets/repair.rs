@@ -21,7 +21,11 @@ fuzz_target!(|data: &[u8]| {
             assert!(r.span.start <= r.span.end && r.span.end <= text.len());
         }
     }
-    let _ = Extractor::new().marker("TOOL_CALL").max_payload(64).require_complete().repair_all(&text);
+    let _ = Extractor::new()
+        .marker("TOOL_CALL")
+        .max_payload(64)
+        .require_complete()
+        .repair_all(&text);
     // Valid JSON must come back exactly as serde_json reads it.
     if let Ok(expected) = serde_json::from_str::<serde_json::Value>(&text) {
         if !expected.is_string() {

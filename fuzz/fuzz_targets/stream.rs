@@ -50,13 +50,18 @@ struct Input {
 /// Pushes `bytes` in the chunks `cuts` gives, then once whole; compares the two.
 fn check<T: Extract>(bytes: &[u8], cuts: &[u8]) {
     let mut chunked = Stream::<T>::new();
+    // Some snapshots are kept, with what they showed: later pushes must not change them.
+    let mut held = Vec::new();
     let mut at = 0;
     let mut i = 0;
     while at < bytes.len() {
         let len = cuts.get(i % cuts.len().max(1)).copied().unwrap_or(16) as usize;
         let end = (at + len).min(bytes.len());
         chunked.push_bytes(&bytes[at..end]);
-        let _ = chunked.snapshot();
+        let snap = chunked.snapshot();
+        if i % 3 == 0 && held.len() < 64 {
+            held.push((serde_json::to_string(&snap).unwrap(), snap));
+        }
         at = end;
         i += 1;
         if len == 0 && i > bytes.len() + cuts.len() {
@@ -69,6 +74,13 @@ fn check<T: Extract>(bytes: &[u8], cuts: &[u8]) {
     let a = serde_json::to_string(&chunked.snapshot()).unwrap();
     let b = serde_json::to_string(&whole.snapshot()).unwrap();
     assert_eq!(a, b, "the last snapshot depends on the chunking");
+    for (shown, snap) in &held {
+        assert_eq!(
+            &serde_json::to_string(snap).unwrap(),
+            shown,
+            "a held snapshot changed"
+        );
+    }
     assert_eq!(chunked.thoughts(), whole.thoughts());
     let (x, y) = (chunked.finish(), whole.finish());
     assert_eq!(x.is_ok(), y.is_ok());

@@ -98,18 +98,60 @@ struct Wrapper {
 #[allow(dead_code)]
 #[extract(tag = "name", content = "arguments")]
 enum Tool {
-    Search { query: String, #[extract(default, max = 100)] limit: u32 },
+    Search {
+        query: String,
+        #[extract(default, max = 100)]
+        limit: u32,
+    },
     Order(Order),
     Stop,
 }
 
 /// Names the types use, so the fuzzer's documents reach past key matching.
 const NAMES: &[&str] = &[
-    "id", "lines", "items", "status", "note", "tags", "parent", "shape", "events", "priority",
-    "extra", "skuCode", "sku_code", "SKU-CODE", "qty", "unitPrice", "unit", "radius", "kind",
-    "at", "from", "to", "inner", "name", "arguments", "query", "limit", "Open", "shipped",
-    "sent", "Cancelled", "Created", "moved", "Wrapped", "Tagged", "Search", "order", "Stop",
-    "kg", "pcs", "m", "x-1", "",
+    "id",
+    "lines",
+    "items",
+    "status",
+    "note",
+    "tags",
+    "parent",
+    "shape",
+    "events",
+    "priority",
+    "extra",
+    "skuCode",
+    "sku_code",
+    "SKU-CODE",
+    "qty",
+    "unitPrice",
+    "unit",
+    "radius",
+    "kind",
+    "at",
+    "from",
+    "to",
+    "inner",
+    "name",
+    "arguments",
+    "query",
+    "limit",
+    "Open",
+    "shipped",
+    "sent",
+    "Cancelled",
+    "Created",
+    "moved",
+    "Wrapped",
+    "Tagged",
+    "Search",
+    "order",
+    "Stop",
+    "kg",
+    "pcs",
+    "m",
+    "x-1",
+    "",
 ];
 
 /// A JSON-like document, its strings mostly the names above.
@@ -205,7 +247,11 @@ fn render(doc: &Doc, out: &mut String, budget: &mut usize) {
 }
 
 fn at(text: &str, n: u16) -> usize {
-    let mut i = if text.is_empty() { 0 } else { n as usize % (text.len() + 1) };
+    let mut i = if text.is_empty() {
+        0
+    } else {
+        n as usize % (text.len() + 1)
+    };
     while !text.is_char_boundary(i) {
         i -= 1;
     }
@@ -216,7 +262,10 @@ fn damage(mut text: String, damage: &[Damage]) -> String {
     for d in damage.iter().take(8) {
         text = match d {
             Damage::SingleQuotes => text.replace('"', "'"),
-            Damage::UnquotedKeys => text.replace("\": ", ": ").replace(", \"", ", ").replace("{\"", "{"),
+            Damage::UnquotedKeys => text
+                .replace("\": ", ": ")
+                .replace(", \"", ", ")
+                .replace("{\"", "{"),
             Damage::PythonLiterals => text.replace("true", "True").replace("null", "None"),
             Damage::TrailingCommas => text.replace(']', ",]").replace('}', ",}"),
             Damage::Fence => format!("Here you go:\n```json\n{text}\n```\nAnything else?"),
@@ -262,10 +311,16 @@ fn check<T>(text: &str, out: &Result<Extracted<T>, llm_extract::Error>) {
     match out {
         Ok(e) => {
             for r in &e.report.repairs {
-                assert!(r.span.start <= r.span.end && r.span.end <= text.len(), "{r:?}");
+                assert!(
+                    r.span.start <= r.span.end && r.span.end <= text.len(),
+                    "{r:?}"
+                );
             }
             for c in &e.report.coercions {
-                assert!(c.span.start <= c.span.end && c.span.end <= text.len(), "{c:?}");
+                assert!(
+                    c.span.start <= c.span.end && c.span.end <= text.len(),
+                    "{c:?}"
+                );
             }
         }
         Err(err) => {
@@ -273,7 +328,10 @@ fn check<T>(text: &str, out: &Result<Extracted<T>, llm_extract::Error>) {
             let _ = err.feedback();
             for issue in err.issues() {
                 if let Some(span) = issue.span {
-                    assert!(span.start <= span.end && span.end <= text.len(), "{issue:?}");
+                    assert!(
+                        span.start <= span.end && span.end <= text.len(),
+                        "{issue:?}"
+                    );
                 }
             }
         }
@@ -341,7 +399,10 @@ fuzz_target!(|data: &[u8]| {
             .stack_size(256 * 1024)
             .spawn(move || {
                 for text in [&deep, &fenced] {
-                    check(text, &Extractor::new().max_depth(1 << 20).extract::<Order>(text));
+                    check(
+                        text,
+                        &Extractor::new().max_depth(1 << 20).extract::<Order>(text),
+                    );
                     check(text, &llm_extract::extract::<Order>(text));
                 }
             })

@@ -11,15 +11,28 @@ use std::collections::BTreeMap;
 
 /// Pushes `text` as bytes cut at `cuts` (sorted offsets), returning every snapshot (as JSON)
 /// and the stream.
+///
+/// Every snapshot is also kept until the end, where each must still show what it showed when
+/// it was taken: later pushes grow the stream's own value, never one a caller holds.
 fn stream_at<T: llm_extract::Extract>(text: &str, cuts: &[usize]) -> (Vec<Value>, Stream<T>) {
     let mut stream = Stream::<T>::new();
     let mut snaps = Vec::new();
+    let mut held = Vec::new();
     let mut from = 0;
     for &cut in cuts.iter().chain(std::iter::once(&text.len())) {
         let cut = cut.clamp(from, text.len());
         stream.push_bytes(&text.as_bytes()[from..cut]);
-        snaps.push(serde_json::to_value(stream.snapshot()).unwrap());
+        let snap = stream.snapshot();
+        snaps.push(serde_json::to_value(&snap).unwrap());
+        held.push(snap);
         from = cut;
+    }
+    for (snap, shown) in held.iter().zip(&snaps) {
+        assert_eq!(
+            &serde_json::to_value(snap).unwrap(),
+            shown,
+            "a held snapshot changed"
+        );
     }
     (snaps, stream)
 }
