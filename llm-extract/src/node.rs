@@ -262,14 +262,19 @@ impl Node<'_> {
     /// in the original (a JSON document decoded out of a string), whose own positions do not
     /// exist there.
     pub(crate) fn point_at(&mut self, span: Span) {
+        self.map_spans(|_| span);
+    }
+
+    /// Replaces the span of every node and key of the tree with `to(span)`.
+    pub(crate) fn map_spans(&mut self, to: impl Fn(Span) -> Span) {
         let mut stack = vec![self];
         while let Some(node) = stack.pop() {
-            node.span = span;
+            node.span = to(node.span);
             match &mut node.kind {
                 NodeKind::Array(items) => stack.extend(items.iter_mut()),
                 NodeKind::Object(entries) => {
                     for e in entries.iter_mut() {
-                        e.key_span = span;
+                        e.key_span = to(e.key_span);
                         stack.push(&mut e.value);
                     }
                 }

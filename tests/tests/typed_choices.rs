@@ -158,6 +158,39 @@ fn every_container_type_decodes_a_string_holding_its_json() {
 }
 
 #[test]
+fn issues_inside_a_decoded_string_point_where_they_are_written() {
+    // OpenAI writes tool arguments as a string holding JSON; a bad member inside it is
+    // reported at its own line and column, not at the string's start.
+    let reply = "{\"name\": \"get_weather\",\n \"arguments\": \"{\\\"city\\\": \\\"Paris\\\", \\\"days\\\": \\\"many\\\"}\"}";
+    let err = llm_extract::extract::<Call>(reply).unwrap_err();
+    let issue = &err.issues()[0];
+    assert_eq!(issue.path.to_string(), "$.arguments.days");
+    let span = issue.span.unwrap();
+    assert_eq!(&reply[span.start..span.end], "\\\"many\\\"");
+    let at = issue.position.unwrap();
+    assert_eq!((at.line, at.column), (2, 48));
+    // A key matched leniently inside the string is recorded where it is written.
+    let reply = "{\"name\": \"w\", \"arguments\": \" {\\\"City\\\": \\\"Oslo\\\"}\"}";
+    let out = llm_extract::extract::<Call>(reply).unwrap();
+    let key = out
+        .report
+        .coercions
+        .iter()
+        .find(|c| c.kind == CoercionKind::NormalizedKey)
+        .unwrap();
+    assert_eq!(&reply[key.span.start..key.span.end], "\\\"City\\\"");
+    // Escapes JSON does not need (`\/`, `\u0041`) leave no exact map: the whole string.
+    let reply = "{\"name\": \"w\", \"arguments\": \"{\\\"city\\\": \\\"a\\/b\\\", \\\"days\\\": \\\"x\\\"}\"}";
+    let err = llm_extract::extract::<Call>(reply).unwrap_err();
+    let span = err.issues()[0].span.unwrap();
+    assert!(
+        reply[span.start..span.end].starts_with("\"{"),
+        "{}",
+        &reply[span.start..span.end]
+    );
+}
+
+#[test]
 fn a_type_that_takes_strings_keeps_the_string() {
     let reply = r#"{"text": "{\"a\": 1}", "raw": "{\"a\": 1}", "tags": ["[1, 2]"]}"#;
     let out = llm_extract::extract::<Note>(reply).unwrap();
