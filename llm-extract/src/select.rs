@@ -7,9 +7,9 @@
 //! (`from_str_all`). The rules they share:
 //! - `max_payload`, `require_complete` and the overlap rule apply to every candidate
 //!   ([`parse_checked`], and [`readings`] for each value once);
-//! - a typed reading that matched something of the type (a field found by its key, an item
-//!   read, a variant named) beats one that matched nothing (an object with none of an
-//!   all-optional struct's keys), whatever their costs ([`Matched`]);
+//! - a typed reading of an unrelated value (an object none of whose keys is one of the
+//!   type's, read as a struct whose fields may all be missing) loses to any other, whatever
+//!   their costs ([`unrelated`]);
 //! - then the reading with the lowest total cost (repairs + coercions) wins; of equal costs, one
 //!   the reply marked as its answer (a marker, an answer tag), then the [`TieBreak`] decides
 //!   (by default the value written later: an example or draft comes before the answer)
@@ -90,11 +90,7 @@ pub(crate) fn best<T: Extract>(
     let mut choice = Choice::new(settings);
     // Values cut off by the end of the text that the type recognized but that did not fit.
     let mut recognized: Vec<Span> = Vec::new();
-    // Whether a reading read directly matched anything of the type is known only from the
-    // full path: it is asked (a second reading of that candidate) only when another reading
-    // competes with it.
-    let mut matched_of = |at: usize| matches_something::<T>(settings, text, &candidates[at]);
-    for (at, candidate) in candidates.iter().enumerate() {
+    for candidate in candidates {
         if choice.settled(candidate.base_cost) {
             break; // every later candidate costs at least this much
         }
@@ -106,10 +102,9 @@ pub(crate) fn best<T: Extract>(
             continue;
         }
         if let Some(extracted) = direct::<T>(settings, text, candidate, paths) {
+            // Read without a coercion, so not of an unrelated value (which ignores keys).
             let depth = crate::coerce::DIRECT_DEPTH;
-            let score = extracted.report.score;
-            let matched = Matched::Unknown(at);
-            choice.offer_matched(score, candidate, extracted, depth, matched, &mut matched_of);
+            choice.offer(extracted.report.score, candidate, extracted, depth);
             continue;
         }
         let parsed = match parse_checked(settings, text, candidate, paths) {
@@ -127,8 +122,12 @@ pub(crate) fn best<T: Extract>(
         });
         match read {
             Ok((extracted, matched)) => {
-                let (score, matched) = (extracted.report.score, Matched::Known(matched > 0));
-                choice.offer_matched(score, candidate, extracted, depth, matched, &mut matched_of);
+                let score = extracted.report.score;
+                if unrelated(&extracted.report.coercions, matched) {
+                    choice.offer_unrelated(score, candidate, extracted, depth);
+                } else {
+                    choice.offer(score, candidate, extracted, depth);
+                }
             }
             Err(unread) if !weak => {
                 if candidate.form == Form::Unclosed && unread.matched > 0 {
@@ -446,7 +445,7 @@ pub(crate) struct Choice<V> {
 
 /// A reading that fits, and what the choice compares.
 struct Offer<V> {
-    matched: Matched,
+    unrelated: bool,
     score: u32,
     depth: usize,
     explicit: bool,
@@ -465,43 +464,40 @@ impl<V> Choice<V> {
 
     /// Whether no candidate costing at least `base_cost` can win any more (candidates come
     /// best-ranked first, so none after it can either). An equal cost can still win a tie,
-    /// and any cost can beat a reading that matched nothing of the type (or may have: one
-    /// read on the direct path is checked only when another reading competes with it, which
-    /// most replies, holding one value, never have).
+    /// and any cost can beat a reading of an unrelated value.
     pub fn settled(&self, base_cost: u32) -> bool {
         self.best
             .as_ref()
-            .is_some_and(|b| b.score < base_cost && matches!(b.matched, Matched::Known(true)))
+            .is_some_and(|b| b.score < base_cost && !b.unrelated)
     }
 
     /// A reading of `candidate` that fits, with its total `score`; `depth` bounds how deep the
     /// value is nested, for dropping it safely if it loses (see [`crate::deep::discard`]).
-    /// For readers without a type (`repair`): every reading counts as matching.
     pub fn offer(&mut self, score: u32, candidate: &Candidate, value: V, depth: usize) {
-        let matched = Matched::Known(true);
-        self.offer_matched(score, candidate, value, depth, matched, &mut |_| true);
+        self.offer_as(score, candidate, value, depth, false);
     }
 
-    /// [`Choice::offer`] for a typed reading: one that matched nothing of the type (an object
-    /// with none of a struct's keys, an empty list) loses to one that matched something,
-    /// whatever their scores; `matched_of` resolves [`Matched::Unknown`] when it matters.
-    pub fn offer_matched(
+    /// [`Choice::offer`] for a reading of an unrelated value ([`unrelated`]): it wins only
+    /// against other such readings.
+    pub fn offer_unrelated(&mut self, score: u32, candidate: &Candidate, value: V, depth: usize) {
+        self.offer_as(score, candidate, value, depth, true);
+    }
+
+    fn offer_as(
         &mut self,
         score: u32,
         candidate: &Candidate,
         value: V,
         depth: usize,
-        mut matched: Matched,
-        matched_of: &mut dyn FnMut(usize) -> bool,
+        unrelated: bool,
     ) {
         let explicit = candidate.origin == Origin::Explicit;
         let span = candidate.span;
-        let wins = match &mut self.best {
+        let wins = match &self.best {
             None => true,
             Some(b) => {
-                let (mine, theirs) = (matched.resolve(matched_of), b.matched.resolve(matched_of));
-                if mine != theirs {
-                    mine
+                if unrelated != b.unrelated {
+                    !unrelated
                 } else if score != b.score {
                     score < b.score
                 } else if explicit != b.explicit {
@@ -514,7 +510,7 @@ impl<V> Choice<V> {
         // The value that loses may be nested deeply (a raised `max_depth`): dropped safely.
         let beaten = if wins {
             let offer = Offer {
-                matched,
+                unrelated,
                 score,
                 depth,
                 explicit,
@@ -545,43 +541,12 @@ impl<V> Choice<V> {
     }
 }
 
-/// Whether a reading matched anything of the type ([`Context::matched`]: fields found by
-/// key, items or entries read, a variant named).
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Matched {
-    Known(bool),
-    /// Read on the direct path, which does not count: the candidate's index, to read it on
-    /// the full path when it matters.
-    Unknown(usize),
-}
-
-impl Matched {
-    /// Whether it matched something, asking `matched_of` once if that is not known yet.
-    fn resolve(&mut self, matched_of: &mut dyn FnMut(usize) -> bool) -> bool {
-        match *self {
-            Matched::Known(something) => something,
-            Matched::Unknown(at) => {
-                let something = matched_of(at);
-                *self = Matched::Known(something);
-                something
-            }
-        }
-    }
-}
-
-/// Whether `candidate`, read on the full path as `T`, matches something of the type (what a
-/// reading the direct path took would have counted).
-fn matches_something<T: Extract>(settings: &Settings, text: &str, candidate: &Candidate) -> bool {
-    let Ok(parsed) = parse_checked(settings, text, candidate, RepairPaths::Skip) else {
-        return true;
-    };
-    let mut cx = Context::reading(text, parsed.node.span);
-    let value = crate::deep::grow(|| T::from_node(&parsed.node, &mut cx));
-    crate::deep::discard(
-        value,
-        crate::deep::drop_depth(&parsed.node, settings.max_depth),
-    );
-    cx.matched() > 0
+/// Whether a reading that fits is of a value unrelated to the type: it matched nothing of the
+/// type ([`Context::matched`]: no field found by its key, no item or entry read, no variant
+/// named) and ignored keys (an object whose keys are all unknown to a struct whose fields may
+/// all be missing). An empty object or list is not unrelated: "nothing" is an answer.
+pub(crate) fn unrelated(coercions: &[Coercion], matched: u32) -> bool {
+    matched == 0 && coercions.iter().any(|c| c.kind == CoercionKind::UnknownKey)
 }
 
 impl TieBreak {

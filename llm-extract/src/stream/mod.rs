@@ -414,9 +414,9 @@ struct Values<T: Extract> {
     closed: Option<Span>,
     /// An earlier whole value that reads as `T`, with its issues.
     kept: Option<(Option<T::Partial>, Issues)>,
-    /// Whether the value kept matched something of the type (see `Matched` in `select`): one
-    /// that did is not replaced by a later one that did not.
-    kept_matched: bool,
+    /// Whether the value kept is related to the type (`select::unrelated`): one that is is
+    /// not replaced by a later one that is not.
+    kept_related: bool,
     /// Later values are not read (`TieBreak::First` and a value was kept).
     settled: bool,
     first_wins: bool,
@@ -450,19 +450,19 @@ impl<T: Extract> Values<T> {
             return;
         };
         match fits::<T>(text, span, self.max_depth) {
-            // Replaces the one kept if it matched more of the type, or as much and the later
-            // wins ties.
-            Some(matched)
+            // Replaces the one kept if it is related to the type and that one is not, or if
+            // both are or both are not and the later wins ties.
+            Some(related)
                 if self.kept.is_none()
-                    || (matched && !self.kept_matched)
-                    || (matched == self.kept_matched && !self.first_wins) =>
+                    || (related && !self.kept_related)
+                    || (related == self.kept_related && !self.first_wins) =>
             {
                 let issues = std::mem::take(&mut self.issues);
                 self.kept = Some((self.partial.take(), issues));
-                self.kept_matched = matched;
-                // Under `TieBreak::First` a later value can still win if this one matched
-                // nothing of the type.
-                self.settled = self.first_wins && matched;
+                self.kept_related = related;
+                // Under `TieBreak::First` a later value can still win if this one is
+                // unrelated to the type.
+                self.settled = self.first_wins && related;
                 return;
             }
             _ => {}
@@ -514,7 +514,7 @@ impl<T: Extract> Stream<T> {
                 issues: Issues::default(),
                 closed: None,
                 kept: None,
-                kept_matched: false,
+                kept_related: false,
                 settled: false,
                 first_wins,
                 max_depth,
@@ -683,14 +683,15 @@ struct Root<'s, T: Extract> {
 }
 
 /// Whether the value at `span` reads as `T` without issues (`None` if not), and if so whether
-/// it matched something of the type (fields found by key, items read, a variant named).
+/// it is related to the type (not an object of unknown keys only: `select::unrelated`).
 fn fits<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<bool> {
     let Ok(parsed) = crate::parse::parse_span(text, span, max_depth) else {
         return None;
     };
     let mut cx = Context::new();
     let value = crate::deep::grow(|| T::from_node(&parsed.node, &mut cx));
-    let fits = (value.is_ok() && cx.issues().is_empty()).then(|| cx.matched() > 0);
+    let fits = (value.is_ok() && cx.issues().is_empty())
+        .then(|| !crate::select::unrelated(cx.coercions(), cx.matched()));
     crate::deep::discard(value, crate::deep::drop_depth(&parsed.node, max_depth));
     fits
 }
