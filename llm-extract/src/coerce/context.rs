@@ -326,9 +326,21 @@ impl Context {
         self.path.len()
     }
 
-    /// Notes that one more part of the type was matched (see [`Context::matched`]).
+    /// Notes that one more part of the type was matched (see [`Context::matched`]). A
+    /// hand-written [`Extract`](crate::Extract) impl that reads an object by its keys calls it
+    /// for each key it recognizes: a reading that matched nothing and ignored keys
+    /// ([`CoercionKind::UnknownKey`]) is taken for an unrelated value, which loses to any other
+    /// value of the reply, and the failure reported when nothing fits is the one of the
+    /// reading that matched most.
+    ///
+    /// ```
+    /// use llm_extract::coerce::Context;
+    /// let mut cx = Context::new();
+    /// cx.note_match();
+    /// assert_eq!(cx.matched(), 1);
+    /// ```
     #[inline]
-    pub(crate) fn note_match(&mut self) {
+    pub fn note_match(&mut self) {
         self.matched = self.matched.saturating_add(1);
     }
 
