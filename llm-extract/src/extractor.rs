@@ -292,6 +292,9 @@ impl Extractor {
             return None;
         }
         let mut cx = Context::reading(text, parsed.node.span);
+        if paths == RepairPaths::Skip {
+            cx.skip_coercion_paths();
+        }
         let value = T::from_node(&parsed.node, &mut cx).ok()?;
         let (coercions, issues) = cx.into_parts();
         if !issues.is_empty() {

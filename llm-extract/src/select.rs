@@ -692,6 +692,9 @@ fn read_counted<T: Extract>(
     paths: RepairPaths,
 ) -> Result<(Extracted<T>, u32), Unread> {
     let mut cx = Context::reading(text, parsed.node.span);
+    if paths == RepairPaths::Skip {
+        cx.skip_coercion_paths();
+    }
     let result = T::from_node(&parsed.node, &mut cx);
     let matched = cx.matched();
     let (coercions, issues) = cx.into_parts();

@@ -322,15 +322,39 @@ fn an_object_with_one_unknown_key_is_unwrapped_when_it_does_not_fit() {
 
 #[test]
 fn unwrapping_only_when_the_outer_object_does_not_fit() {
-    // A struct whose fields all have defaults fits the outer object as written.
+    // A struct whose fields all have defaults fits any object as written; when that reading
+    // found none of its fields, a wrapper's value that does find one is read instead.
     #[derive(Extract, Debug)]
     struct Loose {
         #[extract(default)]
         product: String,
+        stars: Option<u8>,
     }
     let out = llm_extract::extract::<Loose>(r#"{"review": {"product": "x"}}"#).unwrap();
-    assert_eq!(out.value.product, "");
-    assert!(!kinds(&out).contains(&CoercionKind::UnwrappedObject));
+    assert_eq!(out.value.product, "x");
+    assert!(kinds(&out).contains(&CoercionKind::UnwrappedObject));
+    let out = llm_extract::extract::<Loose>(r#"{"data": {"result": {"stars": 4}}}"#).unwrap();
+    assert_eq!(out.value.stars, Some(4));
+    // A wrapper whose value finds no field either, or is no object, stays as written.
+    for text in [
+        r#"{"review": {"other": 1}}"#,
+        r#"{"review": 5}"#,
+        r#"{"a": 1, "b": {"product": "x"}}"#,
+    ] {
+        let out = llm_extract::extract::<Loose>(text).unwrap();
+        assert_eq!(
+            (out.value.product.as_str(), out.value.stars),
+            ("", None),
+            "{text}"
+        );
+        assert!(
+            !kinds(&out).contains(&CoercionKind::UnwrappedObject),
+            "{text}"
+        );
+    }
+    // A field found as written: never unwrapped.
+    let out = llm_extract::extract::<Loose>(r#"{"stars": 2, "review": {"product": "x"}}"#).unwrap();
+    assert_eq!((out.value.product.as_str(), out.value.stars), ("", Some(2)));
     // The one key names a field: not unwrapped; the field's error stands.
     let err = llm_extract::from_str::<Review>(r#"{"product": {"product": "x", "stars": 1}}"#)
         .unwrap_err();
@@ -517,6 +541,23 @@ fn an_answer_tag_wins_a_tie_against_prose() {
 /// both at each level would read the levels below again and again (exponential).
 #[test]
 fn nested_wrappers_that_never_fit_take_linear_time() {
+    #[derive(Extract, Debug)]
+    #[allow(dead_code)]
+    struct Optional {
+        inner: Option<Box<Optional>>,
+        n: Option<u32>,
+    }
+    // Every level fits as written without finding a field, and each tries its one wrapper.
+    let depth = 120;
+    let text = format!("{}1{}", "{\"a\": ".repeat(depth), "}".repeat(depth));
+    let out = llm_extract::extract::<Optional>(&text).unwrap();
+    assert!(out.value.inner.is_none() && out.value.n.is_none());
+    let text = format!(
+        "{}{{\"n\": 7}}{}",
+        "{\"a\": ".repeat(depth),
+        "}".repeat(depth)
+    );
+    assert_eq!(llm_extract::from_str::<Optional>(&text).unwrap().n, Some(7));
     #[derive(Extract, Debug)]
     #[allow(dead_code)]
     struct Recursive {

@@ -75,6 +75,8 @@ pub struct Context {
     /// variants named (abandoned readings included). When no candidate fits, the one that
     /// matched most is the one whose issues are reported.
     matched: u32,
+    /// Whether coercions record their path (not when the report is dropped: `from_str`).
+    skip_coercion_paths: bool,
     /// The text the nodes' spans point into and its offset in the original, so a
     /// `serde_json::Value` target keeps numbers as written (feature `arbitrary_precision`).
     #[cfg(feature = "arbitrary_precision")]
@@ -206,12 +208,24 @@ impl Context {
 
     /// Records a coercion at the current path, at its kind's [cost](CoercionKind::cost).
     pub fn coerce(&mut self, kind: CoercionKind, span: Span) {
+        let path = if self.skip_coercion_paths {
+            Path::root()
+        } else {
+            self.path()
+        };
         self.coercions.push(Coercion {
             cost: kind.cost(),
             kind,
-            path: self.path(),
+            path,
             span,
         });
+    }
+
+    /// Coercions are recorded without their path from now on: for a reading whose report is
+    /// dropped (`from_str`), where building a path per coercion is wasted work (and, through
+    /// nested wrappers, work that grows with the square of the depth).
+    pub(crate) fn skip_coercion_paths(&mut self) {
+        self.skip_coercion_paths = true;
     }
 
     /// Records an issue at the current path and returns [`Failed`] for convenience.

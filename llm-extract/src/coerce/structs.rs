@@ -35,6 +35,10 @@ pub struct Fields<'n, 'a, const COUNT: usize> {
 /// - for a struct with one field, the whole object is that field
 ///   ([`CoercionKind::WrappedInStruct`]).
 ///
+/// A struct whose fields may all be missing fits any object; when the object as written
+/// found none of its fields, the first reading (the value of a lone unknown key) is tried too,
+/// and taken when it finds a field.
+///
 /// When none fits, the reading with the fewest issues is reported (the object as written on
 /// a tie). The other readings apply only when the written one found no field's key (so it read
 /// no value), and only the first that applies is tried: no value is read twice, and nesting
@@ -70,8 +74,23 @@ fn read_object<T, const COUNT: usize>(
         read(&f, cx)
     });
     let fits = written.is_ok() && !cx.failed_since(start);
-    if fits || !cx.lenient() || skip.is_some() || spec.flatten || found_a_field {
+    if !cx.lenient() || skip.is_some() || spec.flatten || found_a_field {
         return written;
+    }
+    if fits {
+        // It fits only because every field may be missing, and found none: a wrapper
+        // (`{"result": {...}}`) whose value is the struct is read as that value when the value
+        // does find a field; otherwise the object as written stands.
+        let mut closest = Attempt::set_aside(written, start, cx);
+        let attempt = cx.checkpoint();
+        let matched = cx.matched();
+        if let Some(result) = Other::Unwrapped.read(node, spec, cx, read) {
+            if result.is_ok() && !cx.failed_since(attempt) && cx.matched() > matched {
+                return result;
+            }
+            closest = closest.or(Attempt::set_aside(result, attempt, cx));
+        }
+        return closest.restore(cx);
     }
     let mut closest = Attempt::set_aside(written, start, cx);
     for other in [Other::Unwrapped, Other::Whole] {
