@@ -191,6 +191,34 @@ fn issues_inside_a_decoded_string_point_where_they_are_written() {
 }
 
 #[test]
+fn from_str_gives_extracts_value_when_a_nested_value_is_read_as_a_list() {
+    // `from_str` records coercions without paths; whether one is at the root (a single value
+    // read as the whole list, which makes the values of the reply a list's items) must still
+    // come out as `extract` has it.
+    #[derive(Extract, Debug, PartialEq)]
+    struct Tagged {
+        tags: Vec<String>,
+    }
+    for text in [
+        "{\"tags\": \"x\"}\n{\"tags\": \"y\"}",
+        "[{\"tags\": \"x\"}] and {\"tags\": [\"y\"]}",
+    ] {
+        assert_eq!(
+            llm_extract::from_str::<Tagged>(text).ok(),
+            llm_extract::extract::<Tagged>(text).ok().map(|e| e.value),
+            "{text}"
+        );
+        assert_eq!(
+            llm_extract::from_str::<Vec<Tagged>>(text).ok(),
+            llm_extract::extract::<Vec<Tagged>>(text)
+                .ok()
+                .map(|e| e.value),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn a_type_that_takes_strings_keeps_the_string() {
     let reply = r#"{"text": "{\"a\": 1}", "raw": "{\"a\": 1}", "tags": ["[1, 2]"]}"#;
     let out = llm_extract::extract::<Note>(reply).unwrap();

@@ -208,10 +208,12 @@ impl Context {
 
     /// Records a coercion at the current path, at its kind's [cost](CoercionKind::cost).
     pub fn coerce(&mut self, kind: CoercionKind, span: Span) {
-        let path = if self.skip_coercion_paths {
-            Path::root()
-        } else {
-            self.path()
+        // Without paths, a coercion still says whether it is at the root (what the choice
+        // between readings asks of one: a single value read as the whole list).
+        let path = match (self.skip_coercion_paths, self.path.first()) {
+            (true, None) => Path::root(),
+            (true, Some(_)) => Path::root().index(0),
+            (false, _) => self.path(),
         };
         self.coercions.push(Coercion {
             cost: kind.cost(),
@@ -221,9 +223,10 @@ impl Context {
         });
     }
 
-    /// Coercions are recorded without their path from now on: for a reading whose report is
-    /// dropped (`from_str`), where building a path per coercion is wasted work (and, through
-    /// nested wrappers, work that grows with the square of the depth).
+    /// Coercions are recorded without their path from now on (only whether they are at the
+    /// root): for a reading whose report is dropped (`from_str`), where building a path per
+    /// coercion is wasted work (and, through nested wrappers, work that grows with the square
+    /// of the depth).
     pub(crate) fn skip_coercion_paths(&mut self) {
         self.skip_coercion_paths = true;
     }
