@@ -212,6 +212,22 @@ fn bench_adversarial(c: &mut Criterion) {
             })
         });
     }
+    // One-key wrappers around a struct with a required field, nested far past the default
+    // limit (`{"a": {"a": ... {"n": 7} ...}}`): each level is read as its value, once.
+    #[derive(llm_extract::Extract, Debug)]
+    #[allow(dead_code)]
+    struct Wrapped {
+        n: u32,
+        inner: Option<Box<Wrapped>>,
+    }
+    for n in [10_000, 20_000] {
+        let text = format!("{}{{\"n\": 7}}{}", "{\"a\": ".repeat(n), "}".repeat(n));
+        let deep = llm_extract::Extractor::new().max_depth(usize::MAX);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("wrapper-chain", n), &text, |b, t| {
+            b.iter(|| deep.from_str::<Wrapped>(black_box(t)).is_ok())
+        });
+    }
     group.finish();
 }
 

@@ -132,6 +132,23 @@ fn a_recursive_option_box_chain_100_000_levels_deep_is_read() {
 }
 
 #[test]
+fn a_struct_under_100_000_one_key_wrappers_is_read() {
+    // `{"a": {"a": ... {"n": 7, "next": null} ...}}`: each wrapper's value is read once (a
+    // wrapper is never also read as the struct, which would record a missing-field issue, and
+    // its path, at every level).
+    let text = format!(
+        "{}{{\"n\": 7, \"next\": null}}{}",
+        "{\"a\": ".repeat(LEVELS),
+        "}".repeat(LEVELS)
+    );
+    let link: Link = Extractor::new()
+        .max_depth(LEVELS + 1)
+        .from_str(&text)
+        .unwrap();
+    assert_eq!((link.n, link.next.is_none()), (7, true));
+}
+
+#[test]
 fn a_rule_broken_100_000_levels_deep_is_reported_with_its_path() {
     let text = links(LEVELS).replacen(&format!("\"n\": {}", LEVELS - 1), "\"n\": -1", 1);
     let err = Extractor::new()

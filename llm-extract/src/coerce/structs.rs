@@ -67,6 +67,24 @@ fn read_object<T, const COUNT: usize>(
 ) -> Result<T, Failed> {
     let decoded = as_container(node, cx);
     let node: &Node<'_> = &decoded;
+    let others = cx.lenient() && skip.is_none() && !spec.flatten;
+    // A lone key that names no field (`{"result": {...}}`): its value is read first. When that
+    // finds a field and fits, it is the reading whatever the object as written would give (a
+    // reading that finds no field: it fails, or fits only as an empty struct), so the written
+    // one is never made, and a chain of wrappers costs one reading per level with no issue
+    // (and no path) recorded on the way down.
+    let mut unwrapped = None;
+    if others && lone_unknown_entry(node, spec).is_some() {
+        let attempt = cx.checkpoint();
+        let matched = cx.matched();
+        if let Some(result) = Other::Unwrapped.read(node, spec, cx, read) {
+            let fit = result.is_ok() && !cx.failed_since(attempt);
+            if fit && cx.matched() > matched {
+                return result;
+            }
+            unwrapped = Some((fit, Attempt::set_aside(result, attempt, cx)));
+        }
+    }
     let start = cx.checkpoint();
     let mut found_a_field = false;
     let written = fields::<COUNT>(node, spec, skip, cx).and_then(|f| {
@@ -74,37 +92,28 @@ fn read_object<T, const COUNT: usize>(
         read(&f, cx)
     });
     let fits = written.is_ok() && !cx.failed_since(start);
-    if !cx.lenient() || skip.is_some() || spec.flatten || found_a_field {
+    if !others || found_a_field {
         return written;
     }
-    if fits {
-        // It fits only because every field may be missing, and found none: a wrapper
-        // (`{"result": {...}}`) whose value is the struct is read as that value when the value
-        // does find a field; otherwise the object as written stands.
-        let mut closest = Attempt::set_aside(written, start, cx);
+    let mut closest = Attempt::set_aside(written, start, cx);
+    if let Some((fit, attempt)) = unwrapped {
+        // The object as written fits only as an empty struct, or not at all.
+        if fit && !fits {
+            return attempt.restore(cx);
+        }
+        return closest.or(attempt).restore(cx);
+    }
+    if !fits {
+        // The whole object as a one-field struct's field. One other reading per object:
+        // trying both would read the value under the key again through the whole-object
+        // reading, at every level of a nesting (exponential).
         let attempt = cx.checkpoint();
-        let matched = cx.matched();
-        if let Some(result) = Other::Unwrapped.read(node, spec, cx, read) {
-            if result.is_ok() && !cx.failed_since(attempt) && cx.matched() > matched {
+        if let Some(result) = Other::Whole.read(node, spec, cx, read) {
+            if result.is_ok() && !cx.failed_since(attempt) {
                 return result;
             }
             closest = closest.or(Attempt::set_aside(result, attempt, cx));
         }
-        return closest.restore(cx);
-    }
-    let mut closest = Attempt::set_aside(written, start, cx);
-    for other in [Other::Unwrapped, Other::Whole] {
-        let attempt = cx.checkpoint();
-        let Some(result) = other.read(node, spec, cx, read) else {
-            continue;
-        };
-        if result.is_ok() && !cx.failed_since(attempt) {
-            return result;
-        }
-        closest = closest.or(Attempt::set_aside(result, attempt, cx));
-        // One other reading per object: trying both would read the value under the key again
-        // through the whole-object reading, at every level of a nesting (exponential).
-        break;
     }
     closest.restore(cx)
 }
