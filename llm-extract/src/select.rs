@@ -116,18 +116,14 @@ pub(crate) fn best<T: Extract>(
         };
         let weak = prose_braces(candidate, &parsed);
         let depth = crate::deep::drop_depth(&parsed.node, settings.max_depth);
-        let read = read_counted::<T>(text, parsed, paths).or_else(|unread| {
+        let read = read_judged::<T>(text, parsed, paths).or_else(|unread| {
             let literal = literal_reading(settings, text, candidate, paths);
-            literal.map(|e| (e, 0)).ok_or(unread)
+            literal.map(|e| (e, false)).ok_or(unread)
         });
         match read {
-            Ok((extracted, matched)) => {
+            Ok((extracted, unrelated)) => {
                 let score = extracted.report.score;
-                if unrelated(&extracted.report.coercions, matched) {
-                    choice.offer_unrelated(score, candidate, extracted, depth);
-                } else {
-                    choice.offer(score, candidate, extracted, depth);
-                }
+                choice.offer_reading(score, candidate, extracted, depth, unrelated);
             }
             Err(unread) if !weak => {
                 if candidate.form == Form::Unclosed && unread.matched > 0 {
@@ -474,16 +470,12 @@ impl<V> Choice<V> {
     /// A reading of `candidate` that fits, with its total `score`; `depth` bounds how deep the
     /// value is nested, for dropping it safely if it loses (see [`crate::deep::discard`]).
     pub fn offer(&mut self, score: u32, candidate: &Candidate, value: V, depth: usize) {
-        self.offer_as(score, candidate, value, depth, false);
+        self.offer_reading(score, candidate, value, depth, false);
     }
 
-    /// [`Choice::offer`] for a reading of an unrelated value ([`unrelated`]): it wins only
-    /// against other such readings.
-    pub fn offer_unrelated(&mut self, score: u32, candidate: &Candidate, value: V, depth: usize) {
-        self.offer_as(score, candidate, value, depth, true);
-    }
-
-    fn offer_as(
+    /// [`Choice::offer`] for a typed reading, saying whether it is of a value unrelated to
+    /// the type ([`unrelated`]): such a reading wins only against other such readings.
+    pub fn offer_reading(
         &mut self,
         score: u32,
         candidate: &Candidate,
@@ -682,15 +674,15 @@ pub(crate) fn read<T: Extract>(
     parsed: Parsed<'_>,
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Unread> {
-    read_counted(text, parsed, paths).map(|(extracted, _)| extracted)
+    read_judged(text, parsed, paths).map(|(extracted, _)| extracted)
 }
 
-/// [`read`], with how much of the type the reading matched ([`Context::matched`]).
-fn read_counted<T: Extract>(
+/// [`read`], with whether the value read is unrelated to the type ([`unrelated`]).
+fn read_judged<T: Extract>(
     text: &str,
     parsed: Parsed<'_>,
     paths: RepairPaths,
-) -> Result<(Extracted<T>, u32), Unread> {
+) -> Result<(Extracted<T>, bool), Unread> {
     let mut cx = Context::reading(text, parsed.node.span);
     if paths == RepairPaths::Skip {
         cx.skip_coercion_paths();
@@ -702,12 +694,13 @@ fn read_counted<T: Extract>(
         Ok(value) if issues.is_empty() => {
             let complete = parsed.node.is_complete_deep();
             let repairs = positioned(text, parsed.repairs, paths);
+            let unrelated = unrelated(&coercions, matched);
             let extracted = Extracted {
                 value,
                 report: Report::new(repairs, coercions, complete, parsed.node.span),
                 thoughts: Vec::new(),
             };
-            Ok((extracted, matched))
+            Ok((extracted, unrelated))
         }
         Ok(value) => {
             // Built, but a rule failed: dropped on a stack as deep as the value may need.

@@ -83,6 +83,15 @@ pub struct Context {
     source: Option<(Box<str>, usize)>,
 }
 
+/// The path segment of one step.
+fn segment(step: &Step) -> Segment {
+    match step {
+        Step::Field(name) => Segment::Key((*name).to_string()),
+        Step::Key(key) => Segment::Key(key.clone()),
+        Step::Index(i) => Segment::Index(*i),
+    }
+}
+
 /// How many times one node may be wrapped inside itself (`5` as `[[5]]` is two).
 const MAX_WRAPS_PER_NODE: usize = 2;
 
@@ -142,14 +151,7 @@ impl Context {
 
     /// The path of the value being extracted.
     pub fn path(&self) -> Path {
-        self.path
-            .iter()
-            .map(|step| match step {
-                Step::Field(name) => Segment::Key((*name).to_string()),
-                Step::Key(key) => Segment::Key(key.clone()),
-                Step::Index(i) => Segment::Index(*i),
-            })
-            .collect()
+        self.path.iter().map(segment).collect()
     }
 
     /// The coercion mode in force.
@@ -208,12 +210,12 @@ impl Context {
 
     /// Records a coercion at the current path, at its kind's [cost](CoercionKind::cost).
     pub fn coerce(&mut self, kind: CoercionKind, span: Span) {
-        // Without paths, a coercion still says whether it is at the root (what the choice
-        // between readings asks of one: a single value read as the whole list).
-        let path = match (self.skip_coercion_paths, self.path.first()) {
-            (true, None) => Path::root(),
-            (true, Some(_)) => Path::root().index(0),
-            (false, _) => self.path(),
+        // Without paths, a coercion keeps its path's first step: whether it is at the root is
+        // what the choice between readings asks of one (a single value read as a whole list).
+        let path = if self.skip_coercion_paths {
+            self.path.first().map(segment).into_iter().collect()
+        } else {
+            self.path()
         };
         self.coercions.push(Coercion {
             cost: kind.cost(),
@@ -223,8 +225,8 @@ impl Context {
         });
     }
 
-    /// Coercions are recorded without their path from now on (only whether they are at the
-    /// root): for a reading whose report is dropped (`from_str`), where building a path per
+    /// Coercions are recorded with their path's first step only (enough to say whether they
+    /// are at the root): for a reading whose report is dropped (`from_str`), where building a path per
     /// coercion is wasted work (and, through nested wrappers, work that grows with the square
     /// of the depth).
     pub(crate) fn skip_coercion_paths(&mut self) {
