@@ -6,7 +6,7 @@
 //! of fields of the type, not the size of the data, and the stream appends in place whether or
 //! not the caller still holds older snapshots (each keeps what it showed).
 
-use super::shared::{Shared, SharedStr};
+use super::shared::{make_mut, Shared, SharedStr, SmallStr};
 use super::{Container, Event, Feed, Step};
 use crate::coerce::Extract;
 use crate::node::NodeKind;
@@ -165,10 +165,12 @@ impl Ord for PartialString {
     }
 }
 
-/// A string read whole is one allocation; one still growing is the bytes of a shared
-/// append-only buffer (only whole `&str`s are appended, so they are always UTF-8).
+/// A string read whole is kept inline when short, else one allocation; one still growing is
+/// the bytes of a shared append-only buffer (only whole `&str`s are appended, so they are
+/// always UTF-8).
 #[derive(Clone)]
 enum Text {
+    Small(SmallStr),
     Whole(Arc<str>),
     Growing(SharedStr),
 }
@@ -183,6 +185,7 @@ impl PartialString {
     /// The text so far.
     pub fn as_str(&self) -> &str {
         match &self.0 {
+            Text::Small(s) => s.as_str(),
             Text::Whole(s) => s,
             Text::Growing(s) => s.as_str(),
         }
@@ -191,9 +194,9 @@ impl PartialString {
     fn push_str(&mut self, more: &str) {
         match &mut self.0 {
             Text::Growing(s) => s.push_str(more),
-            Text::Whole(s) => {
+            Text::Small(_) | Text::Whole(_) => {
                 let mut grown = SharedStr::default();
-                grown.push_str(s);
+                grown.push_str(self.as_str());
                 grown.push_str(more);
                 self.0 = Text::Growing(grown);
             }
@@ -202,7 +205,7 @@ impl PartialString {
 
     /// Whether the string is complete (its closing quote was read).
     fn is_complete(&self) -> bool {
-        matches!(self.0, Text::Whole(_))
+        matches!(self.0, Text::Small(_) | Text::Whole(_))
     }
 
     /// A string that begins, to grow.
@@ -215,13 +218,19 @@ impl PartialString {
 
 impl From<&str> for PartialString {
     fn from(s: &str) -> PartialString {
-        PartialString(Text::Whole(Arc::from(s)))
+        PartialString(match SmallStr::new(s) {
+            Some(small) => Text::Small(small),
+            None => Text::Whole(Arc::from(s)),
+        })
     }
 }
 
 impl From<String> for PartialString {
     fn from(s: String) -> PartialString {
-        PartialString(Text::Whole(Arc::from(s)))
+        PartialString(match SmallStr::new(&s) {
+            Some(small) => Text::Small(small),
+            None => Text::Whole(Arc::from(s)),
+        })
     }
 }
 
@@ -359,7 +368,7 @@ impl<T: Clone> Items<T> {
         let mut slot = None;
         let changed = f(&mut slot);
         if let Some(item) = slot {
-            let items = Arc::make_mut(this);
+            let items = make_mut(this);
             if let Some(settled) = items.open.replace(item) {
                 items.done.push(settled);
             }
@@ -547,7 +556,7 @@ impl<T: PartialValue> PartialList<T> {
                     _ => true,
                 };
                 if !new {
-                    if let Some(item) = Arc::make_mut(&mut self.inner).open.as_mut() {
+                    if let Some(item) = make_mut(&mut self.inner).open.as_mut() {
                         return T::apply_in(item, rest, event, feed);
                     }
                 }
@@ -563,7 +572,7 @@ impl<T: PartialValue> PartialList<T> {
             _ if self.single || (created && !matches!(event, Event::Close)) => {
                 self.single = true;
                 if self.inner.open.is_some() {
-                    let item = Arc::make_mut(&mut self.inner).open.as_mut();
+                    let item = make_mut(&mut self.inner).open.as_mut();
                     item.is_some_and(|item| T::apply_in(item, at, event, feed))
                 } else {
                     Items::push_with(&mut self.inner, |item| T::apply(item, at, event, feed))
@@ -671,7 +680,7 @@ impl<V: PartialValue> PartialMap<V> {
             return false;
         };
         if self.inner.open.as_ref().is_some_and(|(k, _)| k == key) {
-            if let Some((_, last)) = Arc::make_mut(&mut self.inner).open.as_mut() {
+            if let Some((_, last)) = make_mut(&mut self.inner).open.as_mut() {
                 return V::apply_in(last, rest, event, feed);
             }
         }
@@ -893,6 +902,35 @@ impl PartialValue for PartialJson {
             (false, Some(PartialJson::Object(map)), _) => map.apply_in(at, event, feed),
             (false, Some(PartialJson::Array(list)), _) => list.apply_in(false, at, event, feed),
             _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PartialString;
+
+    #[test]
+    fn short_and_long_strings_read_the_same_and_grow() {
+        for text in [
+            "",
+            "é",
+            "exactly 22 bytes long.",
+            "twenty-three bytes long",
+            "ü".repeat(40).as_str(),
+        ] {
+            let mut s = PartialString::from(text);
+            assert_eq!(s.as_str(), text);
+            assert_eq!(s, PartialString::from(text.to_string()));
+            assert!(s.is_complete());
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                serde_json::to_string(text).unwrap()
+            );
+            // A later string at the same place grows from it (a repeated key).
+            s.push_str("ñ+");
+            assert_eq!(s.as_str(), format!("{text}ñ+"));
+            assert!(!s.is_complete());
         }
     }
 }

@@ -18,8 +18,35 @@
 use std::alloc::{self, Layout};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicUsize, Ordering};
 use std::sync::Arc;
+
+/// Whether `this` is the only handle on its allocation, found with plain loads: the stream
+/// asks on every event, and `Arc::make_mut` and `Arc::get_mut` ask with a read-modify-write
+/// (a locked instruction, the largest cost of a push when the value is a long text).
+///
+/// The crate never makes a `Weak` of these `Arc`s, so with `&mut` on the only strong handle
+/// nobody can make another meanwhile. The acquire fence orders this thread's later writes
+/// after everything a thread did before dropping the last other handle (its release
+/// decrement, which the load read).
+fn is_unique<T>(this: &mut Arc<T>) -> bool {
+    let unique = Arc::strong_count(this) == 1 && Arc::weak_count(this) == 0;
+    if unique {
+        fence(Ordering::Acquire);
+    }
+    unique
+}
+
+/// `Arc::make_mut` without a read-modify-write when `this` is the only handle.
+pub(crate) fn make_mut<T: Clone>(this: &mut Arc<T>) -> &mut T {
+    if is_unique(this) {
+        // SAFETY: `this` is the only handle on the allocation (see `is_unique`) and is
+        // borrowed mutably for the returned lifetime, so nothing else reads or writes the
+        // value meanwhile; `Arc::as_ptr` points at the value inside the allocation.
+        return unsafe { &mut *Arc::as_ptr(this).cast_mut() };
+    }
+    Arc::make_mut(this)
+}
 
 /// The storage: `cap` slots, the first `filled` written.
 struct Buf<T> {
@@ -68,6 +95,44 @@ impl<T> Buf<T> {
             && (self.filled)
                 .compare_exchange(at, at + n, Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok()
+    }
+
+    /// Keeps the first `keep` elements (dropping any written after them) in an allocation of
+    /// `cap >= keep` slots, reallocated in place.
+    fn grow_to(&mut self, keep: usize, cap: usize) {
+        let filled = *self.filled.get_mut();
+        debug_assert!(keep <= filled && keep <= cap);
+        // SAFETY: the slots from `keep` to `filled` are written; they are dropped and then
+        // forgotten (`filled` is set to `keep` before anything can panic in between).
+        unsafe {
+            *self.filled.get_mut() = keep;
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
+                self.ptr.as_ptr().add(keep),
+                filled - keep,
+            ));
+        }
+        if size_of::<T>() == 0 || cap <= self.cap {
+            return;
+        }
+        let new_layout = Layout::array::<T>(cap).expect("capacity overflow");
+        let raw = if self.cap == 0 {
+            // SAFETY: the layout has a non-zero size (`cap > 0`, `T` not zero-sized).
+            unsafe { alloc::alloc(new_layout) }
+        } else {
+            let old_layout = Layout::array::<T>(self.cap).expect("allocated with it");
+            // SAFETY: `ptr` was allocated with `old_layout` by the global allocator, and the
+            // new size is non-zero and fits `isize` (`Layout::array` checked it).
+            unsafe {
+                alloc::realloc(
+                    self.ptr.as_ptr().cast::<u8>(),
+                    old_layout,
+                    new_layout.size(),
+                )
+            }
+        };
+        self.ptr =
+            NonNull::new(raw.cast::<T>()).unwrap_or_else(|| alloc::handle_alloc_error(new_layout));
+        self.cap = cap;
     }
 
     /// Writes `item` into slot `at` of a buffer no other handle refers to yet, in order.
@@ -143,31 +208,35 @@ impl<T> Shared<T> {
     /// copies of the elements this handle sees, made by `copy` (which writes them with
     /// `write_fresh`, or sets `filled` itself).
     fn claim(&mut self, more: usize, copy: impl FnOnce(&[T], &Buf<T>)) {
+        if let Some(buf) = self.buf.as_mut() {
+            if is_unique(buf) {
+                // No other handle: nobody claims meanwhile, so plain loads and stores do.
+                let filled = buf.filled.load(Ordering::Relaxed);
+                if filled == self.len && buf.cap - self.len >= more {
+                    buf.filled.store(self.len + more, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
         let cap = match &self.buf {
             Some(buf) if buf.claim(self.len, more) => return,
             Some(buf) => buf.cap,
             None => 0,
         };
         let need = self.len.checked_add(more).expect("capacity overflow");
-        let fresh = Buf::with_capacity(need.max(cap.saturating_mul(2)).max(4));
-        match self.buf.as_mut().and_then(Arc::get_mut) {
-            // No other handle sees the old buffer: its elements move, as a `Vec`'s do.
-            Some(old) => {
-                let filled = std::mem::take(old.filled.get_mut());
-                // SAFETY: `old` is this handle's alone; its first `filled` slots are written
-                // and `len <= filled`. The first `len` move to the fresh buffer (which has room
-                // for them), the rest are dropped, and `old` forgets all of them.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(old.ptr.as_ptr(), fresh.ptr.as_ptr(), self.len);
-                    std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
-                        old.ptr.as_ptr().add(self.len),
-                        filled - self.len,
-                    ));
-                }
-                fresh.filled.store(self.len, Ordering::Relaxed);
-            }
-            None => copy(self.as_slice(), &fresh),
+        // At least 64 bytes: a short string grown a few bytes at a time reallocates once.
+        let least = (64 / size_of::<T>().max(1)).max(4);
+        let cap = need.max(cap.saturating_mul(2)).max(least);
+        if let Some(old) = self.buf.as_mut().and_then(Arc::get_mut) {
+            // No other handle sees the buffer: it grows in place, as a `Vec` does (a large
+            // one is remapped by the allocator, not copied and faulted in again).
+            old.grow_to(self.len, cap);
+            let claimed = old.claim(self.len, more);
+            debug_assert!(claimed, "a grown buffer has room past its elements");
+            return;
         }
+        let fresh = Buf::with_capacity(cap);
+        copy(self.as_slice(), &fresh);
         let claimed = fresh.claim(self.len, more);
         debug_assert!(claimed, "a fresh buffer has room past the copies");
         self.buf = Some(Arc::new(fresh));
@@ -226,6 +295,41 @@ impl SharedStr {
     /// Appends `more`.
     pub(crate) fn push_str(&mut self, more: &str) {
         self.0.extend_copied(more.as_bytes());
+    }
+}
+
+/// A short complete string kept inline: a snapshot copies it instead of counting a
+/// reference to a heap allocation (a locked instruction on clone and on drop), and reading
+/// it allocates nothing.
+#[derive(Clone, Copy)]
+pub(crate) struct SmallStr {
+    len: u8,
+    bytes: [u8; SmallStr::CAP],
+}
+
+impl SmallStr {
+    /// The longest text kept inline (so that a partial string stays 24 bytes).
+    pub(crate) const CAP: usize = 22;
+
+    /// `s` inline, if it fits.
+    pub(crate) fn new(s: &str) -> Option<SmallStr> {
+        let len = s.len();
+        if len > Self::CAP {
+            return None;
+        }
+        let mut bytes = [0; Self::CAP];
+        bytes[..len].copy_from_slice(s.as_bytes());
+        Some(SmallStr {
+            len: len as u8,
+            bytes,
+        })
+    }
+
+    /// The text.
+    pub(crate) fn as_str(&self) -> &str {
+        let bytes = &self.bytes[..usize::from(self.len)];
+        // SAFETY: `new` copied the bytes of a whole `&str`, which are UTF-8.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 }
 
@@ -311,6 +415,32 @@ mod tests {
             assert!(live.load(Ordering::SeqCst) > 100);
             assert_eq!(fork.as_slice().len(), 23);
         }
+        assert_eq!(live.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn a_handle_left_alone_drops_what_a_dropped_version_wrote_past_it() {
+        let live = Arc::new(AtomicUsize::new(0));
+        let mut head = Shared::default();
+        for _ in 0..4 {
+            head.push(Counted::new(&live));
+        }
+        // A version appends in place past the head's elements, then goes away: the head is
+        // the buffer's only handle again, with a written slot it does not see.
+        let mut fork = head.clone();
+        fork.push(Counted::new(&live));
+        drop(fork);
+        assert_eq!(live.load(Ordering::SeqCst), 5);
+        // The head's next append drops that slot and writes its own there.
+        head.push(Counted::new(&live));
+        assert_eq!(live.load(Ordering::SeqCst), 5);
+        assert_eq!(head.as_slice().len(), 5);
+        // Growing in place many times keeps every element once.
+        for _ in 0..1000 {
+            head.push(Counted::new(&live));
+        }
+        assert_eq!(live.load(Ordering::SeqCst), 1005);
+        drop(head);
         assert_eq!(live.load(Ordering::SeqCst), 0);
     }
 
