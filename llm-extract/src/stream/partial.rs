@@ -326,8 +326,8 @@ impl PartialValue for PartialString {
 /// assert_eq!((list.len(), list[1], list.last()), (2, 2, Some(&2)));
 /// ```
 pub struct PartialList<T> {
-    /// The items, shared with snapshots and grown in place with `Arc::make_mut` (which copies
-    /// only the last item and a handle on the others while a snapshot holds them).
+    /// The items, shared with snapshots and grown in place with `shared::make_mut` (which
+    /// copies only the last item and a handle on the others while a snapshot holds them).
     inner: Arc<Items<T>>,
     /// The source index of the last item (an item that shows nothing yet is not in the list),
     /// or `None` when one value was read as a one-item list.
