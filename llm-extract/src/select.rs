@@ -136,10 +136,12 @@ pub(crate) fn best<T: Extract>(
     }
     if choice.best().is_some_and(wrapped_single) {
         if let Some(list) = gather::<T>(settings, text, candidates, paths) {
-            return Ok(list);
+            return Ok(positioned(text, list, paths));
         }
     }
-    choice.finish(text)
+    choice
+        .finish(text)
+        .map(|extracted| positioned(text, extracted, paths))
 }
 
 /// A JSON string holding a document (`"{\"a\": 1}"`), read as the string it is, for a type
@@ -659,7 +661,7 @@ fn direct<T: Extract>(
     let (value, span) = crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
     let mut repairs = Vec::new();
     frame_repairs(text, candidate, span.end, &mut repairs);
-    let repairs = positioned(text, repairs, paths);
+    let _ = paths; // positions are given to the winner only (`best`)
     Some(Extracted {
         value,
         report: Report::new(repairs, Vec::new(), true, span),
@@ -667,8 +669,8 @@ fn direct<T: Extract>(
     })
 }
 
-/// Reads a `T` from a parsed candidate: the value with its report (score, completeness,
-/// positions when `paths` asks for them), or what stopped it.
+/// Reads a `T` from a parsed candidate: the value with its report (score, completeness; the
+/// repairs' positions are added to the winner only, by [`positioned`]), or what stopped it.
 pub(crate) fn read<T: Extract>(
     text: &str,
     parsed: Parsed<'_>,
@@ -693,7 +695,7 @@ fn read_judged<T: Extract>(
     match result {
         Ok(value) if issues.is_empty() => {
             let complete = parsed.node.is_complete_deep();
-            let repairs = positioned(text, parsed.repairs, paths);
+            let repairs = parsed.repairs;
             let unrelated = unrelated(&coercions, matched);
             let extracted = Extracted {
                 value,
@@ -711,12 +713,15 @@ fn read_judged<T: Extract>(
     }
 }
 
-/// The repairs with their `line:column` when `paths` asks for what only a report shows.
-fn positioned(text: &str, repairs: Vec<Repair>, paths: RepairPaths) -> Vec<Repair> {
-    match paths {
-        RepairPaths::Record => with_positions(text, repairs),
-        RepairPaths::Skip => repairs,
+/// The winner with its repairs' `line:column`, when `paths` asks for what only a report
+/// shows. Only the winner's: one pass over the text per candidate read would be quadratic in
+/// a reply holding many candidates.
+fn positioned<T>(text: &str, mut extracted: Extracted<T>, paths: RepairPaths) -> Extracted<T> {
+    if paths == RepairPaths::Record {
+        let repairs = std::mem::take(&mut extracted.report.repairs);
+        extracted.report.repairs = with_positions(text, repairs);
     }
+    extracted
 }
 
 pub(crate) fn with_positions(text: &str, mut repairs: Vec<Repair>) -> Vec<Repair> {
