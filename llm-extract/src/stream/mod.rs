@@ -12,6 +12,9 @@
 //! - numbers, bools, nulls and enum values only once complete (an unfinished `12` never shows
 //!   as `1`, `tru` never as anything);
 //! - strings as they grow, lists item by item (the last item may be incomplete);
+//! - values that open with `{` or `[`: a reply whose value is a lone string, number or word
+//!   (prose read as a `String`, `42`, `"Paris"`) shows nothing until [`Stream::finish`],
+//!   which reads it as [`extract`](crate::extract) does;
 //! - validation rules run only on complete values; a complete value that fails is reported
 //!   once in [`Stream::issues`] and still shown;
 //! - reasoning goes to [`Stream::thoughts`], never into the value: the reasoning tags
