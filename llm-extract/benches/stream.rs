@@ -111,6 +111,19 @@ fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
     snapshots
 }
 
+/// [`streamed`] without `finish`: the pushing and the snapshots alone.
+fn pushed<T: Extract>(text: &str, chunk: usize) -> usize {
+    let mut stream = Stream::<T>::new();
+    let mut snapshots = 0;
+    for piece in pieces(text, chunk) {
+        stream.push(piece);
+        black_box(stream.snapshot());
+        snapshots += 1;
+    }
+    black_box(&stream);
+    snapshots
+}
+
 /// [`streamed`], keeping every snapshot (as `Snapshots::collect` does, or a slow consumer's
 /// queue): the stream must not copy a part an older snapshot holds on every push.
 fn streamed_held<T: Extract>(text: &str, chunk: usize) -> usize {
@@ -140,6 +153,11 @@ fn bench_stream(c: &mut Criterion) {
             b.iter(|| streamed::<Order>(black_box(text), 16))
         });
         group.bench_with_input(
+            BenchmarkId::new("16-byte chunks, no finish", mb),
+            &text,
+            |b, text| b.iter(|| pushed::<Order>(black_box(text), 16)),
+        );
+        group.bench_with_input(
             BenchmarkId::new("16-byte chunks, Value", mb),
             &text,
             |b, text| b.iter(|| streamed::<serde_json::Value>(black_box(text), 16)),
@@ -161,6 +179,11 @@ fn bench_stream(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("16-byte chunks", mb), &text, |b, text| {
             b.iter(|| streamed::<Article>(black_box(text), 16))
         });
+        group.bench_with_input(
+            BenchmarkId::new("16-byte chunks, no finish", mb),
+            &text,
+            |b, text| b.iter(|| pushed::<Article>(black_box(text), 16)),
+        );
         group.bench_with_input(
             BenchmarkId::new("16-byte chunks, every snapshot kept", mb),
             &text,
