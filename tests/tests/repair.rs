@@ -352,6 +352,36 @@ fn report_positions_are_line_and_column() {
     assert_eq!(quote.path.to_string(), "$.b");
 }
 
+#[test]
+fn the_winning_reading_has_positions_whichever_candidate_it_is() {
+    // Two candidates, each read with repairs; the second (fewer repairs) wins. Only the
+    // winner's repairs get positions (one pass over the text per candidate read was quadratic),
+    // and they must be its own.
+    let text = "first:\n```json\n{'a': 1,}\n```\nthen:\n```json\n{\"b\":\n  'x'}\n```\n";
+    let out = llm_extract::extract::<Value>(text).unwrap();
+    assert_eq!(out.value, serde_json::json!({"b": "x"}));
+    assert!(!out.report.repairs.is_empty());
+    for repair in &out.report.repairs {
+        let at = repair
+            .position
+            .expect("every repair of the winner has a position");
+        let expected = llm_extract::Position::of(text, repair.span.start);
+        assert_eq!(
+            (at.line, at.column),
+            (expected.line, expected.column),
+            "{repair:?}"
+        );
+    }
+    let quote = out
+        .report
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::NonStandardQuotes && r.path.to_string() == "$.b")
+        .unwrap();
+    let at = quote.position.unwrap();
+    assert_eq!((at.line, at.column), (8, 3));
+}
+
 const FIXTURES: &[&str] = &[
     "```json\n{\"items\": [{\"id\": \"a\", \"n\": 1.5e3}], \"story\": \"x\\ny \\u00e9\"}\n```",
     "<think>hmm {</think>Here: {'a': [1, 2,], b: True, c: None, // c\n d: \"q \"x\" z\"}",
