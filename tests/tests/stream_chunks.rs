@@ -137,6 +137,28 @@ proptest! {
     }
 }
 
+/// A fence that closes inside a value with a run of more than three backticks: a chunk that
+/// ends inside the run must not make the rest of it a second fence, which would then cut off
+/// the next value at its own backticks (found by the stream fuzz target).
+#[test]
+fn a_long_backtick_run_cut_anywhere_is_one_run() {
+    let text = "```json\n[1, 2\n``````\nThen {\"a\": [1, ```\n2]}";
+    let (one, _) = stream_at::<Value>(text, &[]);
+    let last = one.last().unwrap().clone();
+    assert_eq!(
+        last["a"][0], 1,
+        "the value after the fence is shown: {last}"
+    );
+    for cut in 0..=text.len() {
+        let (snaps, _) = stream_at::<Value>(text, &[cut]);
+        assert_eq!(snaps.last().unwrap(), &last, "cut at {cut}");
+    }
+    for size in 1..=8 {
+        let (snaps, _) = stream_at::<Value>(text, &sized(text, size));
+        assert_eq!(snaps.last().unwrap(), &last, "chunks of {size}");
+    }
+}
+
 /// Replies with the leniency models need, each cut at every byte (two chunks, so inside
 /// UTF-8 characters, escapes, tags and fences): the final snapshot is the one-chunk snapshot,
 /// snapshots grow, `finish` is `extract`.

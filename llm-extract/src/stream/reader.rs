@@ -538,12 +538,15 @@ impl Reader {
                 },
                 b'`' => {
                     let run = bytes[self.pos..].iter().take_while(|&&c| c == b'`').count();
+                    // A run that reaches the end of the text so far may go on in the next
+                    // chunk: it is read whole (as in the prose), or the rest of it would be
+                    // read as a run of its own (a second fence).
+                    if self.pos + run == bytes.len() {
+                        return Step_::Wait;
+                    }
                     if run >= 3 && self.fence {
                         self.fence_closes_value(sink, run);
                         return Step_::Go;
-                    }
-                    if self.pos + run == bytes.len() && run < 3 {
-                        return Step_::Wait;
                     }
                     self.start_bare();
                 }
