@@ -537,18 +537,9 @@ impl Reader {
                     _ => self.start_bare(),
                 },
                 b'`' => {
-                    let run = bytes[self.pos..].iter().take_while(|&&c| c == b'`').count();
-                    // A run that reaches the end of the text so far may go on in the next
-                    // chunk: it is read whole (as in the prose), or the rest of it would be
-                    // read as a run of its own (a second fence).
-                    if self.pos + run == bytes.len() {
-                        return Step_::Wait;
+                    if let Some(step) = self.backticks(bytes, sink) {
+                        return step;
                     }
-                    if run >= 3 && self.fence {
-                        self.fence_closes_value(sink, run);
-                        return Step_::Go;
-                    }
-                    self.start_bare();
                 }
                 // A reasoning token between the value's tokens (not in a string or comment)
                 // opens its block, as in the markup pass: the value is cut off there.
@@ -726,6 +717,23 @@ impl Reader {
         self.send(text, sink, &Event::Value(&node), None);
         self.value_done();
         true
+    }
+
+    /// A run of backticks between a value's tokens: the fence closing (the value is cut off,
+    /// `Go`), or the start of a bare word; `Wait` when the run reaches the end of the text so
+    /// far, since it may go on in the next chunk (read whole, as in the prose: the rest of it
+    /// would otherwise be read as a run of its own, a second fence).
+    fn backticks(&mut self, bytes: &[u8], sink: &mut dyn Sink) -> Option<Step_> {
+        let run = bytes[self.pos..].iter().take_while(|&&c| c == b'`').count();
+        if self.pos + run == bytes.len() {
+            return Some(Step_::Wait);
+        }
+        if run >= 3 && self.fence {
+            self.fence_closes_value(sink, run);
+            return Some(Step_::Go);
+        }
+        self.start_bare();
+        None
     }
 
     /// The fence closes inside the value: the value is cut off.
