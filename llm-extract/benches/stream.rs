@@ -234,5 +234,26 @@ fn bench_floor(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_stream, bench_floor);
+/// Hostile replies pushed a byte at a time, at two sizes to show the time grows linearly: a
+/// token the reader waits on (a backtick run that may still become a fence) is counted on
+/// from where it stopped, not again from its start at every chunk.
+fn bench_adversarial(c: &mut Criterion) {
+    let mut group = c.benchmark_group("stream-adversarial");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(300));
+    for n in [100_000, 200_000] {
+        let text = format!("```json\n[1, {}", "`".repeat(n));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(
+            BenchmarkId::new("backtick-run, 1-byte chunks", n),
+            &text,
+            |b, text| b.iter(|| pushed::<serde_json::Value>(black_box(text), 1)),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_stream, bench_floor, bench_adversarial);
 criterion_main!(benches);

@@ -143,6 +143,9 @@ pub(crate) struct Reader {
     values: bool,
     /// No token starts at or past this offset (a replay stops where the stream stood).
     stop_at: usize,
+    /// The backtick run waited on: where it starts and how far it was counted (a run cut by
+    /// the end of the text is counted on from there, not again from its start).
+    run: (usize, usize),
 }
 
 /// How deep a snapshot shows values, whatever `max_depth` says: applying an event recurses
@@ -183,6 +186,7 @@ impl Reader {
             max_depth,
             values: true,
             stop_at: usize::MAX,
+            run: (usize::MAX, 0),
         }
     }
 
@@ -201,6 +205,7 @@ impl Reader {
             max_depth,
             values: true,
             stop_at,
+            run: (usize::MAX, 0),
         }
     }
 
@@ -240,7 +245,7 @@ impl Reader {
                     }
                 },
                 b'`' => {
-                    let run = bytes[self.pos..].iter().take_while(|&&c| c == b'`').count();
+                    let run = self.backtick_run(bytes);
                     if self.pos + run == bytes.len() {
                         return Step_::Wait;
                     }
@@ -719,12 +724,25 @@ impl Reader {
         true
     }
 
+    /// The length of the backtick run at the current position. A run that reached the end of
+    /// the text was waited on; it is counted on from where that count stopped, so a long run
+    /// arriving a byte at a time is examined once, not once per chunk.
+    fn backtick_run(&mut self, bytes: &[u8]) -> usize {
+        let from = match self.run {
+            (start, counted) if start == self.pos => counted,
+            _ => self.pos,
+        };
+        let end = from + bytes[from..].iter().take_while(|&&c| c == b'`').count();
+        self.run = (self.pos, end);
+        end - self.pos
+    }
+
     /// A run of backticks between a value's tokens: the fence closing (the value is cut off,
     /// `Go`), or the start of a bare word; `Wait` when the run reaches the end of the text so
     /// far, since it may go on in the next chunk (read whole, as in the prose: the rest of it
     /// would otherwise be read as a run of its own, a second fence).
     fn backticks(&mut self, bytes: &[u8], sink: &mut dyn Sink) -> Option<Step_> {
-        let run = bytes[self.pos..].iter().take_while(|&&c| c == b'`').count();
+        let run = self.backtick_run(bytes);
         if self.pos + run == bytes.len() {
             return Some(Step_::Wait);
         }
