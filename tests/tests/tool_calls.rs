@@ -627,6 +627,39 @@ fn a_cut_off_pythonic_call_is_incomplete_and_runs_only_when_the_caller_opts_in()
     );
 }
 
+#[test]
+fn a_call_cut_off_after_whole_ones_is_an_error_not_dropped() {
+    let text = "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"rust\"}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par";
+    // The whole call and the cut one, apart.
+    let reply = tool::read(text);
+    assert_eq!(reply.calls.len(), 1);
+    assert_eq!(reply.incomplete[0].call.name, "get_weather");
+    // Typed: the reply is not run in part, and the error names the call cut off.
+    let err = tool::calls::<Tool>(text).unwrap_err();
+    assert_eq!(err.category(), Category::Incomplete, "{err}");
+    assert!(
+        err.to_string().contains("`get_weather` was cut off"),
+        "{err}"
+    );
+    // As a stream says at its end, whatever the chunking.
+    let mut stream = tool::StreamCalls::<Tool>::new();
+    let mut yielded = Vec::new();
+    for chunk in text.as_bytes().chunks(7) {
+        yielded.extend(stream.push_bytes(chunk));
+    }
+    assert_eq!(yielded.len(), 1);
+    assert_eq!(
+        stream.finish().unwrap_err().category(),
+        Category::Incomplete
+    );
+    // Opted in, the cut call is among the calls, with what its arguments held.
+    let calls = Extractor::new()
+        .allow_incomplete_tool_calls()
+        .calls::<Tool>(text)
+        .unwrap();
+    assert_eq!(calls.len(), 2);
+}
+
 /// The text an issue's span covers.
 fn spanned<'t>(text: &'t str, err: &llm_extract::Error) -> &'t str {
     let span = err.issues()[0].span.expect("the issue has a span");

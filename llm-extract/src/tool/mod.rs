@@ -306,7 +306,10 @@ pub fn tool_call(text: &str) -> Result<ToolCall, Error> {
 /// A call is shown to `T` as `{name: arguments}` (the shape of a derived, externally tagged
 /// enum: the tool name matched like a variant name, normalized and by alias) and as
 /// `{"name": .., "arguments": ..}` (adjacently tagged enums, [`ToolCall`]); the reading that
-/// fits best wins. Errors name the call, the tool and the argument path.
+/// fits best wins. Errors name the call, the tool and the argument path. A call cut off by the
+/// end of the reply is an error (`Category::Incomplete`), also when calls before it are whole:
+/// a truncated reply is not run in part (`read` gives the whole calls and the cut one apart;
+/// `Extractor::allow_incomplete_tool_calls` opts in to cut-off calls).
 ///
 /// ```
 /// #[derive(llm_extract::Extract, Debug, PartialEq)]
@@ -317,6 +320,11 @@ pub fn tool_call(text: &str) -> Result<ToolCall, Error> {
 /// let reply = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
 /// let calls: Vec<Tool> = llm_extract::tool::calls(reply).unwrap();
 /// assert_eq!(calls, vec![Tool::GetWeather { city: "Paris".into(), days: Some(3) }]);
+///
+/// let cut = format!("{reply}\n<tool_call>{{\"name\": \"search\", \"arguments\": {{\"query\": \"rust");
+/// let err = llm_extract::tool::calls::<Tool>(&cut).unwrap_err();
+/// assert_eq!(err.category(), llm_extract::Category::Incomplete);
+/// assert_eq!(llm_extract::tool::read(&cut).calls.len(), 1); // the whole call, apart
 /// ```
 pub fn calls<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
     DEFAULT.calls(text)
@@ -442,6 +450,12 @@ impl Extractor {
         }
         if out.is_empty() && !reply.incomplete.is_empty() {
             return Err(no_call(text, &reply));
+        }
+        if !reply.incomplete.is_empty() && !self.settings.tool.allow_incomplete {
+            // A call cut off is not dropped for the ones before it: the reply was truncated
+            // inside what the model asked for (as `StreamCalls::finish` says). Opted in, it
+            // is among the calls.
+            return Err(Error::new(cut_off(&reply)).with_positions(text));
         }
         Ok(out)
     }
@@ -709,10 +723,10 @@ fn json_calls(
 /// taken them).
 static JSON: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::new);
 
-fn no_call(text: &str, reply: &Reply) -> Error {
-    let mut issues = Vec::new();
-    for f in &reply.incomplete {
-        issues.push(
+/// An issue for each call of `reply` cut off before its end.
+fn cut_off(reply: &Reply) -> Vec<Issue> {
+    (reply.incomplete.iter())
+        .map(|f| {
             Issue::new(
                 Category::Incomplete,
                 Path::root(),
@@ -721,9 +735,13 @@ fn no_call(text: &str, reply: &Reply) -> Error {
                     f.format, f.call.name
                 ),
             )
-            .at(f.span),
-        );
-    }
+            .at(f.span)
+        })
+        .collect()
+}
+
+fn no_call(text: &str, reply: &Reply) -> Error {
+    let mut issues = cut_off(reply);
     for r in &reply.rejected {
         let what = r
             .format
