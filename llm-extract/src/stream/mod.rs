@@ -649,7 +649,13 @@ impl<T: Extract> Stream<T> {
 /// The text of `chunk` after the bytes `cut` kept from the last one: whole characters only
 /// (the bytes of one cut off at the end are kept in `cut` for the next chunk); invalid bytes
 /// become U+FFFD.
-pub(crate) fn whole_chars(cut: &mut Vec<u8>, chunk: &[u8]) -> String {
+pub(crate) fn whole_chars<'c>(cut: &mut Vec<u8>, chunk: &'c [u8]) -> std::borrow::Cow<'c, str> {
+    // The usual case, whole characters and nothing kept: the chunk itself, no copy.
+    if cut.is_empty() {
+        if let Ok(text) = std::str::from_utf8(chunk) {
+            return std::borrow::Cow::Borrowed(text);
+        }
+    }
     let mut bytes = std::mem::take(cut);
     bytes.extend_from_slice(chunk);
     let mut text = String::with_capacity(bytes.len());
@@ -658,7 +664,7 @@ pub(crate) fn whole_chars(cut: &mut Vec<u8>, chunk: &[u8]) -> String {
         match std::str::from_utf8(rest) {
             Ok(s) => {
                 text.push_str(s);
-                return text;
+                return text.into();
             }
             Err(e) => {
                 let (good, bad) = rest.split_at(e.valid_up_to());
@@ -670,7 +676,7 @@ pub(crate) fn whole_chars(cut: &mut Vec<u8>, chunk: &[u8]) -> String {
                     }
                     None => {
                         *cut = bad.to_vec();
-                        return text;
+                        return text.into();
                     }
                 }
             }
