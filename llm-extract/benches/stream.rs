@@ -98,8 +98,9 @@ fn pieces(text: &str, chunk: usize) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Pushes `text` in `chunk`-byte pieces, taking a snapshot after every piece, then finishes.
-fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
+/// Pushes `text` in `chunk`-byte pieces, taking a snapshot after every piece: the stream
+/// and how many snapshots were taken.
+fn pushed_stream<T: Extract>(text: &str, chunk: usize) -> (Stream<T>, usize) {
     let mut stream = Stream::<T>::new();
     let mut snapshots = 0;
     for piece in pieces(text, chunk) {
@@ -107,19 +108,20 @@ fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
         black_box(stream.snapshot());
         snapshots += 1;
     }
+    (stream, snapshots)
+}
+
+/// [`pushed_stream`], then `finish`.
+fn streamed<T: Extract>(text: &str, chunk: usize) -> usize {
+    let (stream, snapshots) = pushed_stream::<T>(text, chunk);
     black_box(stream.finish().unwrap());
     snapshots
 }
 
-/// [`streamed`] without `finish`: the pushing and the snapshots alone.
+/// [`pushed_stream`] without `finish`: the pushing and the snapshots alone (the stream is
+/// dropped, as a finished one would be).
 fn pushed<T: Extract>(text: &str, chunk: usize) -> usize {
-    let mut stream = Stream::<T>::new();
-    let mut snapshots = 0;
-    for piece in pieces(text, chunk) {
-        stream.push(piece);
-        black_box(stream.snapshot());
-        snapshots += 1;
-    }
+    let (stream, snapshots) = pushed_stream::<T>(text, chunk);
     black_box(&stream);
     snapshots
 }

@@ -101,7 +101,7 @@ pub(crate) fn best<T: Extract>(
             read_text(&mut choice, settings, text, candidate, paths);
             continue;
         }
-        if let Some(extracted) = direct::<T>(settings, text, candidate, paths) {
+        if let Some(extracted) = direct::<T>(settings, text, candidate) {
             // Read without a coercion, so not of an unrelated value (which ignores keys).
             let depth = crate::coerce::DIRECT_DEPTH;
             choice.offer(extracted.report.score, candidate, extracted, depth);
@@ -652,7 +652,6 @@ fn direct<T: Extract>(
     settings: &Settings,
     text: &str,
     candidate: &Candidate,
-    paths: RepairPaths,
 ) -> Option<Extracted<T>> {
     if !settings.direct || candidate.form != Form::Value {
         return None;
@@ -661,7 +660,6 @@ fn direct<T: Extract>(
     let (value, span) = crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
     let mut repairs = Vec::new();
     frame_repairs(text, candidate, span.end, &mut repairs);
-    let _ = paths; // positions are given to the winner only (`best`)
     Some(Extracted {
         value,
         report: Report::new(repairs, Vec::new(), true, span),
