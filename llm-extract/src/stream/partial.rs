@@ -6,7 +6,7 @@
 //! of fields of the type, not the size of the data, and the stream appends in place whether or
 //! not the caller still holds older snapshots (each keeps what it showed).
 
-use super::shared::{make_mut, Shared, SharedStr, SmallStr};
+use super::shared::{make_mut, Shared, SharedStr, SmallStr, Text};
 use super::{Container, Event, Feed, Step};
 use crate::coerce::Extract;
 use crate::node::NodeKind;
@@ -165,22 +165,6 @@ impl Ord for PartialString {
     }
 }
 
-/// A string read whole is kept inline when short, else one allocation; one still growing is
-/// the bytes of a shared append-only buffer (only whole `&str`s are appended, so they are
-/// always UTF-8).
-#[derive(Clone)]
-enum Text {
-    Small(SmallStr),
-    Whole(Arc<str>),
-    Growing(SharedStr),
-}
-
-impl Default for Text {
-    fn default() -> Text {
-        Text::Growing(SharedStr::default())
-    }
-}
-
 impl PartialString {
     /// The text so far.
     pub fn as_str(&self) -> &str {
@@ -329,10 +313,6 @@ pub struct PartialList<T> {
     /// The items, shared with snapshots and grown in place with `shared::make_mut` (which
     /// copies only the last item and a handle on the others while a snapshot holds them).
     inner: Arc<Items<T>>,
-    /// The source index of the last item (an item that shows nothing yet is not in the list),
-    /// or `None` when one value was read as a one-item list.
-    last: Option<usize>,
-    single: bool,
 }
 
 /// The items of a list or the entries of a map: those before the last, which no longer
@@ -341,6 +321,12 @@ pub struct PartialList<T> {
 struct Items<T> {
     done: Shared<T>,
     open: Option<T>,
+    /// Lists only: the source index of the last item (an item that shows nothing yet is not
+    /// in the list), or `None` when one value was read as a one-item list. Kept here rather
+    /// than beside the `Arc` so that a list is one pointer: a snapshot copies it in one move.
+    last: Option<usize>,
+    /// Lists only: one value was read as a one-item list.
+    single: bool,
 }
 
 impl<T> Default for Items<T> {
@@ -348,6 +334,8 @@ impl<T> Default for Items<T> {
         Items {
             done: Shared::default(),
             open: None,
+            last: None,
+            single: false,
         }
     }
 }
@@ -357,6 +345,8 @@ impl<T: Clone> Clone for Items<T> {
         Items {
             done: self.done.clone(),
             open: self.open.clone(),
+            last: self.last,
+            single: self.single,
         }
     }
 }
@@ -387,8 +377,6 @@ impl<T> Default for PartialList<T> {
     fn default() -> Self {
         PartialList {
             inner: Arc::default(),
-            last: None,
-            single: false,
         }
     }
 }
@@ -397,8 +385,6 @@ impl<T> Clone for PartialList<T> {
     fn clone(&self) -> Self {
         PartialList {
             inner: Arc::clone(&self.inner),
-            last: self.last,
-            single: self.single,
         }
     }
 }
@@ -547,10 +533,10 @@ impl<T: PartialValue> PartialList<T> {
         feed: &mut Feed<'_>,
     ) -> bool {
         match at.split_first() {
-            None if matches!(event, Event::Open(Container::Array)) && !self.single => false,
-            Some((Step::Index(i), rest)) if !self.single => {
+            None if matches!(event, Event::Open(Container::Array)) && !self.inner.single => false,
+            Some((Step::Index(i), rest)) if !self.inner.single => {
                 let i = *i;
-                let new = match self.last {
+                let new = match self.inner.last {
                     Some(last) if last == i && self.inner.open.is_some() => false,
                     Some(last) if last > i => return false,
                     _ => true,
@@ -563,14 +549,16 @@ impl<T: PartialValue> PartialList<T> {
                 let changed =
                     Items::push_with(&mut self.inner, |item| T::apply(item, rest, event, feed));
                 if changed {
-                    self.last = Some(i);
+                    make_mut(&mut self.inner).last = Some(i);
                 }
                 changed
             }
             // One value where a list belongs (an object, a string, a number) is read as a
             // list of that one value, as `Vec`'s `Extract` does.
-            _ if self.single || (created && !matches!(event, Event::Close)) => {
-                self.single = true;
+            _ if self.inner.single || (created && !matches!(event, Event::Close)) => {
+                if !self.inner.single {
+                    make_mut(&mut self.inner).single = true;
+                }
                 if self.inner.open.is_some() {
                     let item = make_mut(&mut self.inner).open.as_mut();
                     item.is_some_and(|item| T::apply_in(item, at, event, feed))
@@ -908,7 +896,17 @@ impl PartialValue for PartialJson {
 
 #[cfg(test)]
 mod tests {
-    use super::PartialString;
+    use super::{PartialList, PartialString};
+    use std::mem::size_of;
+
+    /// What a snapshot copies per string and per list: three words and one (a list's
+    /// bookkeeping lives behind its pointer), with `None` in a niche.
+    #[test]
+    fn strings_and_lists_stay_small() {
+        assert_eq!(size_of::<PartialString>(), 3 * size_of::<usize>());
+        assert_eq!(size_of::<Option<PartialString>>(), 3 * size_of::<usize>());
+        assert_eq!(size_of::<Option<PartialList<u8>>>(), size_of::<usize>());
+    }
 
     #[test]
     fn short_and_long_strings_read_the_same_and_grow() {

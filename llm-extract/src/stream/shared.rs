@@ -298,36 +298,87 @@ impl SharedStr {
     }
 }
 
+/// The text of a partial string: read whole, it is kept inline when short, else one
+/// allocation; one still growing is the bytes of a shared append-only buffer (only whole
+/// `&str`s are appended, so they are always UTF-8).
+pub(crate) enum Text {
+    Small(SmallStr),
+    Whole(Arc<str>),
+    Growing(SharedStr),
+}
+
+impl Clone for Text {
+    #[inline]
+    fn clone(&self) -> Text {
+        match self {
+            // SAFETY: an inline text is plain bytes (`SmallStr` is `Copy`), so a bitwise copy
+            // of the whole enum is a clone. Copied whole, it is three word moves; the
+            // derive's copy of the variant moved the payload's odd-sized pieces through the
+            // stack and stalled store forwarding on every snapshot.
+            Text::Small(_) => unsafe { std::ptr::read(self) },
+            Text::Whole(s) => Text::Whole(Arc::clone(s)),
+            Text::Growing(s) => Text::Growing(s.clone()),
+        }
+    }
+}
+
+impl Default for Text {
+    fn default() -> Text {
+        Text::Growing(SharedStr::default())
+    }
+}
+
 /// A short complete string kept inline: a snapshot copies it instead of counting a
 /// reference to a heap allocation (a locked instruction on clone and on drop), and reading
 /// it allocates nothing.
+///
+/// Three aligned words with the length in the last byte: the length's unused values are a
+/// niche, so the partial string's `Text` (this or a two-word variant) stays three words,
+/// and a snapshot copies it with word moves (a 23-byte payload at an odd offset was copied
+/// in overlapping pieces through the stack, which stalls store forwarding).
 #[derive(Clone, Copy)]
+#[repr(C, align(8))]
 pub(crate) struct SmallStr {
-    len: u8,
     bytes: [u8; SmallStr::CAP],
+    len: Len,
+}
+
+/// A [`SmallStr`]'s length, `0..=SmallStr::CAP`: an enum, so that the other values are a
+/// niche.
+#[derive(Clone, Copy)]
+#[repr(u8)]
+#[rustfmt::skip]
+enum Len {
+    L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11,
+    L12, L13, L14, L15, L16, L17, L18, L19, L20, L21, L22,
+}
+
+impl Len {
+    #[rustfmt::skip]
+    const ALL: [Len; SmallStr::CAP + 1] = {
+        use Len::*;
+        [
+            L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11,
+            L12, L13, L14, L15, L16, L17, L18, L19, L20, L21, L22,
+        ]
+    };
 }
 
 impl SmallStr {
-    /// The longest text kept inline (so that a partial string stays 24 bytes).
+    /// The longest text kept inline (so that a partial string stays three words).
     pub(crate) const CAP: usize = 22;
 
     /// `s` inline, if it fits.
     pub(crate) fn new(s: &str) -> Option<SmallStr> {
-        let len = s.len();
-        if len > Self::CAP {
-            return None;
-        }
+        let len = *Len::ALL.get(s.len())?;
         let mut bytes = [0; Self::CAP];
-        bytes[..len].copy_from_slice(s.as_bytes());
-        Some(SmallStr {
-            len: len as u8,
-            bytes,
-        })
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        Some(SmallStr { bytes, len })
     }
 
     /// The text.
     pub(crate) fn as_str(&self) -> &str {
-        let bytes = &self.bytes[..usize::from(self.len)];
+        let bytes = &self.bytes[..self.len as usize];
         // SAFETY: `new` copied the bytes of a whole `&str`, which are UTF-8.
         unsafe { std::str::from_utf8_unchecked(bytes) }
     }
