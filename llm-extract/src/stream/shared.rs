@@ -301,25 +301,11 @@ impl SharedStr {
 /// The text of a partial string: read whole, it is kept inline when short, else one
 /// allocation; one still growing is the bytes of a shared append-only buffer (only whole
 /// `&str`s are appended, so they are always UTF-8).
+#[derive(Clone)]
 pub(crate) enum Text {
     Small(SmallStr),
     Whole(Arc<str>),
     Growing(SharedStr),
-}
-
-impl Clone for Text {
-    #[inline]
-    fn clone(&self) -> Text {
-        match self {
-            // SAFETY: an inline text is plain bytes (`SmallStr` is `Copy`), so a bitwise copy
-            // of the whole enum is a clone. Copied whole, it is three word moves; the
-            // derive's copy of the variant moved the payload's odd-sized pieces through the
-            // stack and stalled store forwarding on every snapshot.
-            Text::Small(_) => unsafe { std::ptr::read(self) },
-            Text::Whole(s) => Text::Whole(Arc::clone(s)),
-            Text::Growing(s) => Text::Growing(s.clone()),
-        }
-    }
 }
 
 impl Default for Text {
@@ -332,10 +318,11 @@ impl Default for Text {
 /// reference to a heap allocation (a locked instruction on clone and on drop), and reading
 /// it allocates nothing.
 ///
-/// Three aligned words with the length in the last byte: the length's unused values are a
-/// niche, so the partial string's `Text` (this or a two-word variant) stays three words,
-/// and a snapshot copies it with word moves (a 23-byte payload at an odd offset was copied
-/// in overlapping pieces through the stack, which stalls store forwarding).
+/// Three aligned words, the length after the 22 bytes: the length's unused values are a
+/// niche, so the partial string's `Text` (this or a two-word variant) stays three words.
+/// A snapshot copies it in word-aligned moves that do not overlap (a 23-byte payload at an
+/// odd offset was copied in overlapping pieces through the stack, which stalls store
+/// forwarding).
 #[derive(Clone, Copy)]
 #[repr(C, align(8))]
 pub(crate) struct SmallStr {
