@@ -48,6 +48,10 @@
 //! assert_eq!(done.value.city, "Paris");
 //! ```
 
+// The other module with `unsafe`: the string being read, reached without the walk from the
+// root (a chunk inside a long string costs an append, not a descent).
+#[allow(unsafe_code)]
+mod hot;
 mod partial;
 mod reader;
 mod salvage;
@@ -68,6 +72,7 @@ use crate::extractor::{Extracted, Extractor};
 use crate::node::NodeKind;
 use crate::path::{Path, Segment};
 use crate::span::Span;
+use hot::{Hot, Trail};
 use reader::{At, Reader, Sink};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -223,6 +228,8 @@ pub struct Feed<'f> {
     max_depth: usize,
     /// The depth (from the stream's root) of the value a replay reads, which is not held back.
     unheld: Option<usize>,
+    /// The walk of a `Grow` event, recording where the string is (`hot.rs`).
+    trail: Option<&'f mut Trail>,
 }
 
 impl<'f> Feed<'f> {
@@ -318,6 +325,56 @@ impl<'f> Feed<'f> {
         path
     }
 
+    /// For the derive's partial twins: a level that takes a step of the event's path is at
+    /// `this` (the walk of a growing string checks that each level is where its parent
+    /// said; see [`PartialValue::grow_leaf`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn trail_enter<P>(&mut self, this: &P) {
+        if let Some(trail) = self.trail.as_deref_mut() {
+            trail.enter(std::ptr::from_ref(this) as usize);
+        }
+    }
+
+    /// For the derive's partial twins: the level being left hands the event to `child`.
+    #[doc(hidden)]
+    #[inline]
+    pub fn trail_expect<P>(&mut self, child: Option<&P>) {
+        if let Some(trail) = self.trail.as_deref_mut() {
+            trail.expect(child.map(|c| std::ptr::from_ref(c) as usize));
+        }
+    }
+
+    /// For the derive's partial twins: after an event at `at` below `slot` (a member of the
+    /// level that calls it), records `slot` as the growing string if the event was there.
+    #[doc(hidden)]
+    #[inline]
+    pub fn trail_leaf<P: PartialValue>(&mut self, at: &[Step<'_>], slot: &mut Option<P>) {
+        if !at.is_empty() {
+            return;
+        }
+        if let Some(trail) = self.trail.as_deref_mut() {
+            if let Some(leaf) = P::grow_leaf(slot) {
+                trail.leaf(std::ptr::from_mut(leaf) as usize);
+            }
+        }
+    }
+
+    /// Whether this event's walk records a trail (a list then makes its items its own
+    /// first, and says so with [`Feed::trail_guard`]).
+    #[inline]
+    pub(crate) fn tracing(&self) -> bool {
+        self.trail.is_some()
+    }
+
+    /// The walk goes into `arc`'s value, which it just made the stream's alone.
+    #[inline]
+    pub(crate) fn trail_guard<A>(&mut self, arc: &std::sync::Arc<A>) {
+        if let Some(trail) = self.trail.as_deref_mut() {
+            trail.guard(arc);
+        }
+    }
+
     /// Records an issue at the value at `at` (path from the stream's root).
     pub fn issue(&mut self, at: &[Step<'_>], category: Category, message: impl Into<String>) {
         let issue = Issue::new(category, self.full_path(at), message);
@@ -345,6 +402,7 @@ impl<P: PartialValue> Sink for Replay<'_, P> {
             issues: self.issues,
             max_depth: self.max_depth,
             unheld: Some(self.prefix.len()),
+            trail: None,
         };
         P::apply(&mut self.slot, at, event, &mut feed);
     }
@@ -370,6 +428,8 @@ pub struct Stream<T: Extract> {
     values: Values<T>,
     thoughts: Thoughts,
     too_large: Option<Issue>,
+    /// The string the last event grew, while the reader is still inside it (`hot.rs`).
+    hot: Option<Hot>,
 }
 
 /// The reasoning blocks so far, each trimmed as [`Extracted::thoughts`] has it: spaces at the
@@ -525,6 +585,7 @@ impl<T: Extract> Stream<T> {
             reader,
             thoughts: Thoughts::default(),
             too_large: None,
+            hot: None,
         }
     }
 
@@ -564,10 +625,14 @@ impl<T: Extract> Stream<T> {
                 return Err(Error::new(vec![issue]).with_positions(&self.text));
             }
         }
+        if self.grow_hot(chunk) {
+            return Ok(true);
+        }
         self.text.push_str(chunk);
         let mut sink = Root::<T> {
             values: &mut self.values,
             thoughts: &mut self.thoughts,
+            hot: &mut self.hot,
             changed: false,
         };
         self.reader.advance(&self.text, &mut sink);
@@ -576,6 +641,29 @@ impl<T: Extract> Stream<T> {
             self.reader.stop_values();
         }
         Ok(changed)
+    }
+
+    /// Appends `chunk` to the string the reader is inside, without reading it on the
+    /// ordinary path, when that is all it does: it has no quote or backslash, the reader sent
+    /// all of the string so far, and the stream knows where that went (see `hot.rs`).
+    /// Returns whether it did.
+    fn grow_hot(&mut self, chunk: &str) -> bool {
+        let Some(hot) = &self.hot else {
+            return false;
+        };
+        let Some((quote, start)) = self.reader.growing_string(self.text.len()) else {
+            return false;
+        };
+        if chunk.is_empty() || start != hot.string || has_either(chunk.as_bytes(), quote, b'\\') {
+            return false;
+        }
+        let grown = hot_string(hot, &mut self.values.partial).is_some_and(|s| s.grow(chunk));
+        if !grown {
+            return false;
+        }
+        self.text.push_str(chunk);
+        self.reader.grow_string(&self.text);
+        true
     }
 
     /// The value so far (cheap: growing parts are shared; see the module documentation).
@@ -684,10 +772,35 @@ pub(crate) fn whole_chars<'c>(cut: &mut Vec<u8>, chunk: &'c [u8]) -> std::borrow
     }
 }
 
+/// Whether `bytes` holds `a` or `b`: `memchr2`, and a loop the compiler vectorizes for
+/// the short chunks streams bring (where `memchr2`'s setup costs more than the search).
+fn has_either(bytes: &[u8], a: u8, b: u8) -> bool {
+    if bytes.len() <= 64 {
+        bytes
+            .iter()
+            .fold(false, |seen, &c| seen | (c == a) | (c == b))
+    } else {
+        memchr::memchr2(a, b, bytes).is_some()
+    }
+}
+
+/// The hot string in `root`, if the stream alone can see it.
+#[allow(unsafe_code)]
+fn hot_string<'r, P>(hot: &Hot, root: &'r mut Option<P>) -> Option<&'r mut PartialString> {
+    let root = root.as_mut()?;
+    // SAFETY: a `Hot` is recorded by the walk of a `Grow` event applied to this root, and
+    // dropped by every other event and value change (`Root`): the value changed since only
+    // through the string this returns.
+    let slot = unsafe { hot.slot(root) }?;
+    slot.as_mut()
+}
+
 /// The stream's own sink: the root value, and which value of the reply it reads.
 struct Root<'s, T: Extract> {
     values: &'s mut Values<T>,
     thoughts: &'s mut Thoughts,
+    /// Set by the walk of a `Grow` event that reached its string, dropped by any other.
+    hot: &'s mut Option<Hot>,
     changed: bool,
 }
 
@@ -708,6 +821,21 @@ fn fits<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<bool> {
 impl<T: Extract> Sink for Root<'_, T> {
     fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
         let values = &mut *self.values;
+        // More of the hot string goes straight to it.
+        if let (Event::Grow(more), Some(hot)) = (event, &*self.hot) {
+            if hot.string == place.string {
+                if let Some(string) = hot_string(hot, &mut values.partial) {
+                    if string.grow(more) {
+                        self.changed |= !more.is_empty();
+                        return;
+                    }
+                }
+            }
+        }
+        // Only a string that grows below the root can be hot (a lone string shows nothing
+        // until `finish`); any other event drops the hot string.
+        let mut trail = (matches!(event, Event::Grow(_)) && !at.is_empty())
+            .then(|| Trail::new(values.partial.as_ref()));
         let mut feed = Feed {
             text: place.text,
             opens: place.opens,
@@ -718,9 +846,11 @@ impl<T: Extract> Sink for Root<'_, T> {
             issues: &mut values.issues,
             max_depth: values.max_depth,
             unheld: None,
+            trail: trail.as_mut(),
         };
         self.changed |=
             <T::Partial as PartialValue>::apply(&mut values.partial, at, event, &mut feed);
+        *self.hot = trail.and_then(|t| t.finish(place.string));
         if at.is_empty() && matches!(event, Event::Close) {
             values.closed = place.closed;
             if values.kept.is_some() {
@@ -737,6 +867,7 @@ impl<T: Extract> Sink for Root<'_, T> {
         if values.settled {
             return false;
         }
+        *self.hot = None;
         if values.partial.is_some() || values.closed.is_some() {
             values.settle(text);
             if values.settled {
@@ -750,6 +881,7 @@ impl<T: Extract> Sink for Root<'_, T> {
     }
 
     fn abandoned(&mut self) {
+        *self.hot = None;
         if self.values.kept.is_some() {
             self.values.partial = None;
             self.changed = true;

@@ -79,6 +79,16 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         let _ = (slot, feed);
         Vec::new()
     }
+
+    /// Whether `slot` is a string that grows in place: then a chunk that only adds text to
+    /// it may be appended there directly, without the walk down from the root (the derive's
+    /// twins ask for their members, through [`Feed::trail_leaf`]). [`PartialString`] says
+    /// yes; a type whose `apply` does more with a growing string keeps the default, `None`.
+    #[doc(hidden)]
+    fn grow_leaf(slot: &mut Option<Self>) -> Option<&mut Option<PartialString>> {
+        let _ = slot;
+        None
+    }
 }
 
 /// The partial of a type that does not stream: always empty, serialized as `null`. The
@@ -184,6 +194,18 @@ impl PartialString {
                 grown.push_str(more);
                 self.0 = Text::Growing(grown);
             }
+        }
+    }
+
+    /// Appends `more` to a string still growing, as a `Grow` event does; `false` (and
+    /// nothing appended) if it is complete.
+    pub(crate) fn grow(&mut self, more: &str) -> bool {
+        match &mut self.0 {
+            Text::Growing(s) => {
+                s.push_str(more);
+                true
+            }
+            _ => false,
         }
     }
 
@@ -294,6 +316,10 @@ impl PartialValue for PartialString {
             }
             _ => false,
         }
+    }
+
+    fn grow_leaf(slot: &mut Option<Self>) -> Option<&mut Option<PartialString>> {
+        Some(slot)
     }
 }
 
@@ -532,6 +558,7 @@ impl<T: PartialValue> PartialList<T> {
         event: &Event<'_>,
         feed: &mut Feed<'_>,
     ) -> bool {
+        feed.trail_enter(self);
         match at.split_first() {
             None if matches!(event, Event::Open(Container::Array)) && !self.inner.single => false,
             Some((Step::Index(i), rest)) if !self.inner.single => {
@@ -541,15 +568,28 @@ impl<T: PartialValue> PartialList<T> {
                     Some(last) if last > i => return false,
                     _ => true,
                 };
-                if !new {
-                    if let Some(item) = make_mut(&mut self.inner).open.as_mut() {
-                        return T::apply_in(item, rest, event, feed);
+                if !new && self.inner.open.is_some() {
+                    if feed.tracing() {
+                        make_mut(&mut self.inner);
+                        feed.trail_guard(&self.inner);
                     }
+                    let items = make_mut(&mut self.inner);
+                    feed.trail_expect(items.open.as_ref());
+                    let changed = items
+                        .open
+                        .as_mut()
+                        .is_some_and(|item| T::apply_in(item, rest, event, feed));
+                    feed.trail_leaf(rest, &mut items.open);
+                    return changed;
                 }
                 let changed =
                     Items::push_with(&mut self.inner, |item| T::apply(item, rest, event, feed));
                 if changed {
                     make_mut(&mut self.inner).last = Some(i);
+                    if feed.tracing() {
+                        feed.trail_guard(&self.inner);
+                        feed.trail_leaf(rest, &mut make_mut(&mut self.inner).open);
+                    }
                 }
                 changed
             }

@@ -30,6 +30,9 @@ pub(crate) struct At<'r> {
     pub opens: &'r [usize],
     pub now: usize,
     pub closed: Option<Span>,
+    /// Where the string the reader is inside starts (`usize::MAX` outside one): which
+    /// string a `Grow` event grows.
+    pub string: usize,
 }
 
 /// What receives the reader's events.
@@ -206,6 +209,66 @@ impl Reader {
             values: true,
             stop_at,
             run: (usize::MAX, 0),
+        }
+    }
+
+    /// The quote and start of the string value (not a key) the first `len` bytes of text end inside,
+    /// if everything read of it so far was sent and nothing is pending (no escape cut in
+    /// two, no quote waiting to be called closing or not): text without that quote or a
+    /// backslash after it only makes it grow ([`Reader::grow_string`]).
+    pub(crate) fn growing_string(&self, len: usize) -> Option<(u8, usize)> {
+        let Tok::Str {
+            quote,
+            key: false,
+            started: true,
+            close_at: None,
+            start,
+            ref text,
+            plain_end,
+            sent,
+            scan,
+        } = self.tok
+        else {
+            return None;
+        };
+        let decoded = match text {
+            Some(t) => t.len(),
+            None => plain_end - (start + 1),
+        };
+        let ready = matches!(self.state, State::Value)
+            && self.pos == len
+            && scan == len
+            && sent == decoded
+            && self.stack.len() <= self.max_depth;
+        ready.then_some((quote, start))
+    }
+
+    /// Reads the text past the end of the last one as more of the string
+    /// [`Reader::growing_string`] found, all of it sent: what [`Reader::advance`] would do
+    /// with it, without the events (the caller grew the string itself).
+    pub(crate) fn grow_string(&mut self, src: &str) {
+        let end = src.len();
+        if let Tok::Str {
+            start,
+            ref mut text,
+            ref mut plain_end,
+            ref mut sent,
+            ref mut scan,
+            ..
+        } = self.tok
+        {
+            match text {
+                Some(t) => {
+                    t.push_str(&src[*scan..]);
+                    *sent = t.len();
+                }
+                None => {
+                    *plain_end = end;
+                    *sent = end - (start + 1);
+                }
+            }
+            *scan = end;
+            self.pos = end;
         }
     }
 
@@ -455,6 +518,10 @@ impl Reader {
                 opens: &self.opens,
                 now: self.pos,
                 closed,
+                string: match self.tok {
+                    Tok::Str { start, .. } => start,
+                    _ => usize::MAX,
+                },
             };
             sink.event(at, event, &place);
         }

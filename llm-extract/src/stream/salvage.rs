@@ -72,6 +72,7 @@ impl Extractor {
                 issues: &mut found,
                 max_depth: self.settings.max_depth,
                 unheld: None,
+                trail: None,
             };
             recovered = <T::Partial as PartialValue>::salvage(&mut partial, &mut feed);
             issues.extend(stream.issues().iter().cloned());

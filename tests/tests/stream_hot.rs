@@ -1,0 +1,220 @@
+//! Streaming (#12): a chunk that only grows the string being read is appended to it directly,
+//! without the walk down from the root (`stream/hot.rs`). These tests hold that shortcut to
+//! the ordinary path's results on derived types, where it applies:
+//!
+//! - each snapshot is the one a fresh stream shows for the same text pushed at once (which
+//!   reads it all on the ordinary path), whatever the chunks;
+//! - a snapshot a caller holds never changes (the shortcut writes only where no snapshot can
+//!   see), whether the caller holds every snapshot, some, or none;
+//! - a stream moved between pushes goes on correctly (the string's place in the root is kept
+//!   relative to the root);
+//! - `finish` is `extract`.
+
+use llm_extract::{Extract, Stream};
+use proptest::prelude::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[derive(Extract, Debug, PartialEq)]
+enum Kind {
+    Memo,
+    Report,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Inner {
+    text: String,
+    more: Vec<String>,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Section {
+    heading: String,
+    body: String,
+    notes: Vec<String>,
+    #[extract(stream = "done")]
+    summary: Option<String>,
+    grid: Vec<Vec<String>>,
+    boxed: Option<Box<Inner>>,
+    kind: Option<Kind>,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Meta {
+    author: String,
+    inner: Inner,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Doc {
+    title: String,
+    sections: Vec<Section>,
+    tags: Vec<String>,
+    meta: Option<Meta>,
+    extra: BTreeMap<String, String>,
+}
+
+/// A document that exercises every kind of place a string can grow in.
+fn document(words: &[String]) -> String {
+    let w = |i: usize| -> &str {
+        words
+            .get(i % words.len().max(1))
+            .map_or("x", |s| s.as_str())
+    };
+    let quoted = |s: &str| serde_json::to_string(s).unwrap();
+    let long = |i: usize| -> String { (0..8).map(|k| w(i + k)).collect::<Vec<_>>().join(" ") };
+    let section = |i: usize| {
+        format!(
+            "{{\"heading\": {}, \"body\": {}, \"notes\": [{}, {}], \"summary\": {}, \"grid\": [[{}], [{}, {}]], \"boxed\": {{\"text\": {}, \"more\": [{}]}}, \"kind\": \"report\"}}",
+            quoted(w(i)),
+            quoted(&long(i + 1)),
+            quoted(&long(i + 2)),
+            quoted(w(i + 3)),
+            quoted(&long(i + 4)),
+            quoted(&long(i + 5)),
+            quoted(w(i + 6)),
+            quoted(&long(i + 7)),
+            quoted(&long(i + 8)),
+            quoted(&long(i + 9)),
+        )
+    };
+    format!(
+        "<think>Plan the document.</think>\n```json\n{{\"title\": {}, \"sections\": [{}, {}], \"tags\": [{}, {}], \"meta\": {{\"author\": {}, \"inner\": {{\"text\": {}, \"more\": [{}]}}}}, \"extra\": {{\"a\": {}, \"b\": {}}}}}\n```\nDone.",
+        quoted(&long(0)),
+        section(10),
+        section(20),
+        quoted(&long(30)),
+        quoted(&long(31)),
+        quoted(&long(32)),
+        quoted(&long(33)),
+        quoted(&long(34)),
+        quoted(&long(35)),
+        quoted(&long(36)),
+    )
+}
+
+fn shown<P: serde::Serialize>(p: &P) -> Value {
+    serde_json::to_value(p).unwrap()
+}
+
+/// The snapshot of a fresh stream given `text` in one push.
+fn at_once(text: &str) -> Value {
+    let mut stream = Stream::<Doc>::new();
+    stream.push(text);
+    shown(&stream.snapshot())
+}
+
+/// Pushes `text` cut at `cuts`, holding the snapshots `hold` picks, moving the stream to a
+/// new place every `moves` pushes; checks every snapshot against a fresh stream's and every
+/// held one against what it showed.
+fn check(text: &str, cuts: &[usize], hold: impl Fn(usize) -> bool, moves: usize) {
+    let mut stream = Box::new(Stream::<Doc>::new());
+    let mut held = Vec::new();
+    let mut from = 0;
+    for (n, &cut) in cuts.iter().chain(std::iter::once(&text.len())).enumerate() {
+        let mut cut = cut.clamp(from, text.len());
+        while !text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        stream.push(&text[from..cut]);
+        from = cut;
+        let snap = stream.snapshot();
+        let seen = shown(&snap);
+        assert_eq!(
+            seen,
+            at_once(&text[..cut]),
+            "after {cut} bytes in {n} pushes"
+        );
+        if hold(n) {
+            held.push((snap, seen));
+        }
+        if moves > 0 && n % moves == 0 {
+            // A new place for the whole stream (its root value moves with it): a new
+            // allocation is the point.
+            let moved: Stream<Doc> = *stream;
+            #[allow(clippy::replace_box)]
+            {
+                stream = Box::new(moved);
+            }
+        }
+    }
+    for (snap, seen) in &held {
+        assert_eq!(&shown(snap), seen, "a held snapshot changed");
+    }
+    let whole = llm_extract::extract::<Doc>(text).unwrap().value;
+    assert_eq!(stream.finish().unwrap().value, whole);
+}
+
+fn words() -> Vec<String> {
+    [
+        "plain",
+        "with \"quotes\" inside",
+        "back\\slash",
+        "tab\there",
+        "line\nbreak",
+        "ünïcödé ✓",
+        "emoji 🦀🦀",
+        "a/b",
+        "'single'",
+        "{braces} [brackets], commas: colons",
+        "<think>not a tag</think>",
+        "```fence```",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn every_chunk_size_matches_the_ordinary_path() {
+    let text = document(&words());
+    for size in 1..=24 {
+        let cuts: Vec<usize> = (1..)
+            .map(|i| i * size)
+            .take_while(|&c| c < text.len())
+            .collect();
+        check(&text, &cuts, |n| n % 3 == 0, 0);
+    }
+}
+
+#[test]
+fn held_snapshots_never_change_whoever_holds_them() {
+    let text = document(&words());
+    let cuts: Vec<usize> = (1..)
+        .map(|i| i * 5)
+        .take_while(|&c| c < text.len())
+        .collect();
+    check(&text, &cuts, |_| true, 0);
+    check(&text, &cuts, |_| false, 0);
+    check(&text, &cuts, |n| n % 7 < 2, 0);
+}
+
+#[test]
+fn a_stream_moved_between_pushes_goes_on() {
+    let text = document(&words());
+    for size in [1, 3, 16] {
+        let cuts: Vec<usize> = (1..)
+            .map(|i| i * size)
+            .take_while(|&c| c < text.len())
+            .collect();
+        check(&text, &cuts, |n| n % 5 == 0, 1);
+        check(&text, &cuts, |_| false, 3);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Random words (any characters, escapes, quotes) cut at random places.
+    #[test]
+    fn random_text_in_random_chunks(
+        words in prop::collection::vec(".{0,12}", 1..12),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..64),
+        hold in 0usize..4,
+        moves in 0usize..4,
+    ) {
+        let text = document(&words);
+        let mut cuts: Vec<usize> = cuts.iter().map(|i| i.index(text.len() + 1)).collect();
+        cuts.sort_unstable();
+        check(&text, &cuts, |n| hold > 0 && n % hold == 0, moves);
+    }
+}
