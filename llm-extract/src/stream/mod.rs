@@ -668,7 +668,11 @@ impl<T: Extract> Stream<T> {
 
     /// The value so far (cheap: growing parts are shared; see the module documentation).
     pub fn snapshot(&self) -> T::Partial {
-        self.values.shown().cloned().unwrap_or_default()
+        // Cloned straight into the result (through an `Option` it was moved twice more).
+        match self.values.shown() {
+            Some(partial) => partial.clone(),
+            None => T::Partial::default(),
+        }
     }
 
     /// The value so far, by reference (`None` before anything can be shown).
