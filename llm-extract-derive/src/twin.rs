@@ -201,12 +201,13 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                 },
                 // The walk of a growing string goes on into the member, and records it if
                 // it is the string (`stream/hot.rs`); a member held back hands nothing down.
-                _ => quote! {{
-                    __feed.trail_expect(__t.#member.as_ref());
-                    let __changed = <#p as #rt::stream::PartialValue>::apply(&mut __t.#member, __rest, __event, __feed);
-                    __feed.trail_leaf(__rest, &mut __t.#member);
-                    __changed
-                }},
+                _ => quote! {
+                    if __feed.tracing() {
+                        #rt::stream::trail_apply(&mut __t.#member, __rest, __event, __feed)
+                    } else {
+                        <#p as #rt::stream::PartialValue>::apply(&mut __t.#member, __rest, __event, __feed)
+                    }
+                },
             }
         } else {
             quote!(false)
@@ -383,7 +384,9 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                     __event: &#rt::stream::Event<'_>,
                     __feed: &mut #rt::stream::Feed<'_>,
                 ) -> bool {
-                    __feed.trail_enter(&*__t);
+                    if __feed.tracing() {
+                        __feed.trail_enter(&*__t);
+                    }
                     // The names as written first (a jump on the key), then the full matching.
                     let __field = match __k {
                         #(#exact => ::core::option::Option::Some(#exact_slots),)*

@@ -32,7 +32,7 @@ use std::sync::atomic::{fence, Ordering};
 use std::sync::Arc;
 
 /// The most shared allocations a hot string may sit under (lists of lists of ...).
-const MAX_GUARDS: usize = 8;
+const MAX_GUARDS: usize = 4;
 
 /// No address: what a level expects once its trail was taken (nothing is handed down).
 const NOWHERE: usize = usize::MAX;
@@ -42,7 +42,6 @@ const NOWHERE: usize = usize::MAX;
 struct Guard {
     /// The value inside the `Arc` (`Arc::as_ptr`).
     data: NonNull<u8>,
-    size: usize,
     /// Whether the `Arc` whose value is at `data` has no other handle.
     unique: unsafe fn(NonNull<u8>) -> bool,
 }
@@ -64,41 +63,79 @@ unsafe fn unique<T>(data: NonNull<u8>) -> bool {
     unique
 }
 
-/// Where the slot is measured from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Base {
-    /// The root value (the slot is inline in it: no list on the way).
-    Root,
-    /// The value inside the innermost guard.
-    Guard,
-}
-
-/// What one `Grow` event's walk records (see the module documentation).
-pub(crate) struct Trail {
+/// The string the reader is inside, as the walk of the last `Grow` event found it (see the
+/// module documentation); the stream keeps one and each walk records into it in place.
+pub(crate) struct Hot {
+    /// Where the string starts in the reply (which string it is).
+    pub(crate) string: usize,
+    /// Whether the last walk found the string (`offset` and the guards say where).
+    found: bool,
+    guards: [Option<Guard>; MAX_GUARDS],
+    len: usize,
+    /// The string's slot: its offset inside the root (no guard) or the innermost guard.
+    offset: usize,
+    // The walk being recorded:
     root: usize,
     root_size: usize,
+    /// The size of the innermost guard's value.
+    inner_size: usize,
     /// The address the next level that takes a step must be at.
     expect: usize,
     broken: bool,
-    guards: [Option<Guard>; MAX_GUARDS],
-    len: usize,
-    /// The slot's offset from its base.
-    leaf: Option<(Base, usize)>,
 }
 
-impl Trail {
-    /// A trail from `root`, the stream's value (`None` before it has one).
-    pub(crate) fn new<R>(root: Option<&R>) -> Trail {
-        let root = root.map_or(NOWHERE, |r| std::ptr::from_ref(r) as usize);
-        Trail {
-            root,
-            root_size: size_of::<R>(),
-            expect: root,
-            broken: false,
+// SAFETY: the pointers are into the value the stream owns (its root, or allocations it holds
+// handles on), and are followed only through `&mut` on the stream (`Hot::slot`), as the
+// value itself is reached; they are never followed through a shared `&Hot`.
+unsafe impl Send for Hot {}
+// SAFETY: as above; `&Hot` gives access to nothing.
+unsafe impl Sync for Hot {}
+
+impl Default for Hot {
+    fn default() -> Hot {
+        Hot {
+            string: NOWHERE,
+            found: false,
             guards: [None; MAX_GUARDS],
             len: 0,
-            leaf: None,
+            offset: 0,
+            root: NOWHERE,
+            root_size: 0,
+            inner_size: 0,
+            expect: NOWHERE,
+            broken: true,
         }
+    }
+}
+
+impl Hot {
+    /// Whether the last walk found its string.
+    #[inline]
+    pub(crate) fn found(&self) -> bool {
+        self.found
+    }
+
+    /// Whether the last walk found the string `string`.
+    pub(crate) fn is(&self, string: usize) -> bool {
+        self.found && self.string == string
+    }
+
+    /// Forgets the string (any event but its growing changes the value's shape).
+    pub(crate) fn clear(&mut self) {
+        self.found = false;
+    }
+
+    /// Starts recording the walk of a `Grow` event of the string at `string`, from `root`,
+    /// the stream's value (`None` before it has one).
+    pub(crate) fn begin<R>(&mut self, root: Option<&R>, string: usize) {
+        let root = root.map_or(NOWHERE, |r| std::ptr::from_ref(r) as usize);
+        self.string = string;
+        self.found = false;
+        self.len = 0;
+        self.root = root;
+        self.root_size = size_of::<R>();
+        self.expect = root;
+        self.broken = false;
     }
 
     /// A level that takes a step is at `at`; it must be where its parent said.
@@ -116,87 +153,55 @@ impl Trail {
 
     /// The way goes into `arc`'s value, which the walk just made the stream's alone.
     pub(crate) fn guard<T>(&mut self, arc: &Arc<T>) {
-        let Some(data) = NonNull::new(Arc::as_ptr(arc).cast::<u8>().cast_mut()) else {
-            self.broken = true;
-            return;
-        };
-        match self.guards.get_mut(self.len) {
-            Some(slot) => {
+        let data = NonNull::new(Arc::as_ptr(arc).cast::<u8>().cast_mut());
+        match (data, self.guards.get_mut(self.len)) {
+            (Some(data), Some(slot)) => {
                 *slot = Some(Guard {
                     data,
-                    size: size_of::<T>(),
                     unique: unique::<T>,
                 });
                 self.len += 1;
+                self.inner_size = size_of::<T>();
             }
-            None => self.broken = true,
+            _ => self.broken = true,
         }
     }
 
-    /// The string's slot is at `at`.
+    /// The string's slot is at `at`: the walk found it, if it is inside the root (no guard
+    /// on the way) or inside the innermost guard's value.
     pub(crate) fn leaf(&mut self, at: usize) {
         if self.broken {
             return;
         }
-        let (base, start, size) = match self.len.checked_sub(1) {
-            None => (Base::Root, self.root, self.root_size),
+        let (start, size) = match self.len.checked_sub(1) {
+            None => (self.root, self.root_size),
             Some(last) => match self.guards[last] {
-                Some(g) => (Base::Guard, g.data.as_ptr() as usize, g.size),
+                Some(g) => (g.data.as_ptr() as usize, self.inner_size),
                 None => return,
             },
         };
         let slot = size_of::<Option<PartialString>>();
         let offset = at.wrapping_sub(start);
         if start != NOWHERE && at >= start && offset + slot <= size {
-            self.leaf = Some((base, offset));
+            self.offset = offset;
+            self.found = true;
         }
     }
 
-    /// The hot string this walk found, if it reached one; `string` is where it starts in
-    /// the reply.
-    pub(crate) fn finish(self, string: usize) -> Option<Hot> {
-        let (base, offset) = self.leaf?;
-        Some(Hot {
-            guards: self.guards,
-            len: self.len,
-            base,
-            offset,
-            string,
-        })
-    }
-}
-
-/// The string the reader is inside, as the last event left it (see the module
-/// documentation).
-pub(crate) struct Hot {
-    guards: [Option<Guard>; MAX_GUARDS],
-    len: usize,
-    base: Base,
-    offset: usize,
-    /// Where the string starts in the reply (which string it is).
-    pub(crate) string: usize,
-}
-
-// SAFETY: the pointers are into the value the stream owns (its root, or allocations it holds
-// handles on), and are followed only through `&mut` on the stream (`Hot::slot`), as the
-// value itself is reached; they are never followed through a shared `&Hot`.
-unsafe impl Send for Hot {}
-// SAFETY: as above; `&Hot` gives access to nothing.
-unsafe impl Sync for Hot {}
-
-impl Hot {
-    /// The string's slot in `root`, if the stream alone can see it (each shared allocation
-    /// on the way has no other handle).
+    /// The string's slot in `root`, if the walk found it and the stream alone can see it
+    /// (each shared allocation on the way has no other handle).
     ///
     /// # Safety
-    /// `root` is the value the walk that found this string started from (moved or not), and
+    /// `root` is the value the walk that found the string started from (moved or not), and
     /// it was not changed since except through slots this returned: no event was applied to
     /// it.
     pub(crate) unsafe fn slot<'r, R>(
         &self,
         root: &'r mut R,
     ) -> Option<&'r mut Option<PartialString>> {
-        debug_assert!(self.base != Base::Root || self.len == 0);
+        if !self.found {
+            return None;
+        }
         let guards = self.guards[..self.len].iter().flatten();
         for g in guards {
             // SAFETY: the value is as the walk left it, so each `Arc` on the way still holds
@@ -205,12 +210,12 @@ impl Hot {
                 return None;
             }
         }
-        let base = match self.base {
-            Base::Root => std::ptr::from_mut(root).cast::<u8>(),
-            Base::Guard => self.guards[self.len.checked_sub(1)?]?.data.as_ptr(),
+        let base = match self.len.checked_sub(1) {
+            None => std::ptr::from_mut(root).cast::<u8>(),
+            Some(last) => self.guards[last]?.data.as_ptr(),
         };
         // SAFETY: the walk found an `Option<PartialString>` at `offset` inside the base
-        // (`Trail::leaf` checks it lies within), and the value has not moved inside it since.
+        // (`Hot::leaf` checks it lies within), and the value has not moved inside it since.
         // The base is the stream's root, borrowed mutably here, or the value of an `Arc` that
         // the stream alone holds (checked above) and reaches only through `root`: nothing
         // else reads or writes the slot while the result is borrowed.

@@ -72,7 +72,7 @@ use crate::extractor::{Extracted, Extractor};
 use crate::node::NodeKind;
 use crate::path::{Path, Segment};
 use crate::span::Span;
-use hot::{Hot, Trail};
+use hot::Hot;
 use reader::{At, Reader, Sink};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -229,7 +229,7 @@ pub struct Feed<'f> {
     /// The depth (from the stream's root) of the value a replay reads, which is not held back.
     unheld: Option<usize>,
     /// The walk of a `Grow` event, recording where the string is (`hot.rs`).
-    trail: Option<&'f mut Trail>,
+    trail: Option<&'f mut Hot>,
 }
 
 impl<'f> Feed<'f> {
@@ -360,10 +360,12 @@ impl<'f> Feed<'f> {
         }
     }
 
-    /// Whether this event's walk records a trail (a list then makes its items its own
-    /// first, and says so with [`Feed::trail_guard`]).
+    /// For the derive's partial twins: whether this event's walk records where a growing
+    /// string is (then a level calls `twin::trail_apply` instead of its member's `apply`, and a
+    /// list makes its items its own first and says so with `Feed::trail_guard`).
+    #[doc(hidden)]
     #[inline]
-    pub(crate) fn tracing(&self) -> bool {
+    pub fn tracing(&self) -> bool {
         self.trail.is_some()
     }
 
@@ -429,7 +431,7 @@ pub struct Stream<T: Extract> {
     thoughts: Thoughts,
     too_large: Option<Issue>,
     /// The string the last event grew, while the reader is still inside it (`hot.rs`).
-    hot: Option<Hot>,
+    hot: Hot,
 }
 
 /// The reasoning blocks so far, each trimmed as [`Extracted::thoughts`] has it: spaces at the
@@ -585,7 +587,7 @@ impl<T: Extract> Stream<T> {
             reader,
             thoughts: Thoughts::default(),
             too_large: None,
-            hot: None,
+            hot: Hot::default(),
         }
     }
 
@@ -648,16 +650,16 @@ impl<T: Extract> Stream<T> {
     /// all of the string so far, and the stream knows where that went (see `hot.rs`).
     /// Returns whether it did.
     fn grow_hot(&mut self, chunk: &str) -> bool {
-        let Some(hot) = &self.hot else {
+        if !self.hot.found() {
             return false;
-        };
+        }
         let Some((quote, start)) = self.reader.growing_string(self.text.len()) else {
             return false;
         };
-        if chunk.is_empty() || start != hot.string || has_either(chunk.as_bytes(), quote, b'\\') {
+        if chunk.is_empty() || !self.hot.is(start) || has_either(chunk.as_bytes(), quote, b'\\') {
             return false;
         }
-        let grown = hot_string(hot, &mut self.values.partial).is_some_and(|s| s.grow(chunk));
+        let grown = hot_string(&self.hot, &mut self.values.partial).is_some_and(|s| s.grow(chunk));
         if !grown {
             return false;
         }
@@ -804,7 +806,7 @@ struct Root<'s, T: Extract> {
     values: &'s mut Values<T>,
     thoughts: &'s mut Thoughts,
     /// Set by the walk of a `Grow` event that reached its string, dropped by any other.
-    hot: &'s mut Option<Hot>,
+    hot: &'s mut Hot,
     changed: bool,
 }
 
@@ -826,9 +828,9 @@ impl<T: Extract> Sink for Root<'_, T> {
     fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
         let values = &mut *self.values;
         // More of the hot string goes straight to it.
-        if let (Event::Grow(more), Some(hot)) = (event, &*self.hot) {
-            if hot.string == place.string {
-                if let Some(string) = hot_string(hot, &mut values.partial) {
+        if let Event::Grow(more) = event {
+            if self.hot.is(place.string) {
+                if let Some(string) = hot_string(self.hot, &mut values.partial) {
                     if string.grow(more) {
                         self.changed |= !more.is_empty();
                         return;
@@ -838,8 +840,12 @@ impl<T: Extract> Sink for Root<'_, T> {
         }
         // Only a string that grows below the root can be hot (a lone string shows nothing
         // until `finish`); any other event drops the hot string.
-        let mut trail = (matches!(event, Event::Grow(_)) && !at.is_empty())
-            .then(|| Trail::new(values.partial.as_ref()));
+        let walk = matches!(event, Event::Grow(_)) && !at.is_empty();
+        if walk {
+            self.hot.begin(values.partial.as_ref(), place.string);
+        } else {
+            self.hot.clear();
+        }
         let mut feed = Feed {
             text: place.text,
             opens: place.opens,
@@ -850,11 +856,10 @@ impl<T: Extract> Sink for Root<'_, T> {
             issues: &mut values.issues,
             max_depth: values.max_depth,
             unheld: None,
-            trail: trail.as_mut(),
+            trail: walk.then_some(&mut *self.hot),
         };
         self.changed |=
             <T::Partial as PartialValue>::apply(&mut values.partial, at, event, &mut feed);
-        *self.hot = trail.and_then(|t| t.finish(place.string));
         if at.is_empty() && matches!(event, Event::Close) {
             values.closed = place.closed;
             if values.kept.is_some() {
@@ -871,7 +876,7 @@ impl<T: Extract> Sink for Root<'_, T> {
         if values.settled {
             return false;
         }
-        *self.hot = None;
+        self.hot.clear();
         if values.partial.is_some() || values.closed.is_some() {
             values.settle(text);
             if values.settled {
@@ -885,7 +890,7 @@ impl<T: Extract> Sink for Root<'_, T> {
     }
 
     fn abandoned(&mut self) {
-        *self.hot = None;
+        self.hot.clear();
         if self.values.kept.is_some() {
             self.values.partial = None;
             self.changed = true;

@@ -550,6 +550,21 @@ impl<T: Serialize> Serialize for PartialList<T> {
 }
 
 impl<T: PartialValue> PartialList<T> {
+    /// An event at `rest` below the last item, during a walk that records where a growing
+    /// string is (`stream/hot.rs`): the items become the stream's alone and the walk goes
+    /// on into the last one, or records it if it is the string. Out of line, so that the
+    /// usual events' path stays as short as it was.
+    #[inline(never)]
+    fn trail_last(&mut self, rest: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        make_mut(&mut self.inner);
+        feed.trail_guard(&self.inner);
+        let items = make_mut(&mut self.inner);
+        feed.trail_expect(items.open.as_ref());
+        let changed = (items.open.as_mut()).is_some_and(|item| T::apply_in(item, rest, event, feed));
+        feed.trail_leaf(rest, &mut items.open);
+        changed
+    }
+
     /// An event at `at` below (or at) this list.
     fn apply_in(
         &mut self,
@@ -570,17 +585,11 @@ impl<T: PartialValue> PartialList<T> {
                 };
                 if !new && self.inner.open.is_some() {
                     if feed.tracing() {
-                        make_mut(&mut self.inner);
-                        feed.trail_guard(&self.inner);
+                        return self.trail_last(rest, event, feed);
                     }
-                    let items = make_mut(&mut self.inner);
-                    feed.trail_expect(items.open.as_ref());
-                    let changed = items
-                        .open
-                        .as_mut()
-                        .is_some_and(|item| T::apply_in(item, rest, event, feed));
-                    feed.trail_leaf(rest, &mut items.open);
-                    return changed;
+                    if let Some(item) = make_mut(&mut self.inner).open.as_mut() {
+                        return T::apply_in(item, rest, event, feed);
+                    }
                 }
                 let changed =
                     Items::push_with(&mut self.inner, |item| T::apply(item, rest, event, feed));

@@ -143,3 +143,20 @@ pub fn apply_in<P: PartialValue>(
     *payload = slot.unwrap_or_default();
     changed
 }
+
+/// `P::apply` to a member `slot` during a walk that records where a growing string is
+/// ([`Feed::tracing`]): hands the walk down to the member, and records the member if the
+/// event was a string growing there (see `stream/hot.rs`). Out of line, so that the usual
+/// events' path through a twin stays as short as it was.
+#[inline(never)]
+pub fn trail_apply<P: PartialValue>(
+    slot: &mut Option<P>,
+    at: &[Step<'_>],
+    event: &Event<'_>,
+    feed: &mut Feed<'_>,
+) -> bool {
+    feed.trail_expect(slot.as_ref());
+    let changed = P::apply(slot, at, event, feed);
+    feed.trail_leaf(at, slot);
+    changed
+}
