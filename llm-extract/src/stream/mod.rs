@@ -778,16 +778,25 @@ pub(crate) fn whole_chars<'c>(cut: &mut Vec<u8>, chunk: &'c [u8]) -> std::borrow
     }
 }
 
-/// Whether `bytes` holds `a` or `b`: `memchr2`, and a loop the compiler vectorizes for
-/// the short chunks streams bring (where `memchr2`'s setup costs more than the search).
+/// Whether `bytes` holds `a` or `b`: `memchr2`, or for the short chunks streams bring
+/// (where `memchr2`'s setup costs more than the search) eight bytes at a time, testing each
+/// word for a zero byte after XOR with `a` (and with `b`) repeated.
 fn has_either(bytes: &[u8], a: u8, b: u8) -> bool {
-    if bytes.len() <= 64 {
-        bytes
-            .iter()
-            .fold(false, |seen, &c| seen | (c == a) | (c == b))
-    } else {
-        memchr::memchr2(a, b, bytes).is_some()
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    if bytes.len() > 64 {
+        return memchr::memchr2(a, b, bytes).is_some();
     }
+    // Exact for "some byte is zero" (the borrow can only start at a zero byte).
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS != 0;
+    let (wa, wb) = (ONES * u64::from(a), ONES * u64::from(b));
+    let mut words = bytes.chunks_exact(8);
+    let mut seen = false;
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        seen |= has_zero(w ^ wa) | has_zero(w ^ wb);
+    }
+    seen || words.remainder().iter().any(|&c| c == a || c == b)
 }
 
 /// The hot string in `root`, if the stream alone can see it.
@@ -1068,6 +1077,36 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time search finds `a` or `b` exactly where a byte loop does: every
+    /// length up to past `memchr2`'s threshold, the byte at every place, next to bytes one
+    /// above and below it (where a borrow could leak into the next byte) and to 0x80 and 0xff.
+    #[test]
+    fn has_either_is_exact() {
+        for len in 0..80 {
+            for fill in [b'a', b'"' + 1, b'"' - 1, b'\\' + 1, 0x80, 0xff, 0] {
+                let mut bytes = vec![fill; len];
+                let naive = |b: &[u8]| b.iter().any(|&c| c == b'"' || c == b'\\');
+                assert_eq!(
+                    has_either(&bytes, b'"', b'\\'),
+                    naive(&bytes),
+                    "{len} {fill}"
+                );
+                for at in 0..len {
+                    for put in [b'"', b'\\', b'"' + 1, 0x80] {
+                        let was = bytes[at];
+                        bytes[at] = put;
+                        assert_eq!(
+                            has_either(&bytes, b'"', b'\\'),
+                            naive(&bytes),
+                            "{len} {fill} {at} {put}"
+                        );
+                        bytes[at] = was;
+                    }
+                }
+            }
+        }
+    }
 
     /// Reasoning written with special tokens is reasoning whatever the reasoning tags are (as
     /// in the locator): with none configured, a `{` inside a Cohere block is never a value.

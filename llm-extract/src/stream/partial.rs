@@ -560,7 +560,8 @@ impl<T: PartialValue> PartialList<T> {
         feed.trail_guard(&self.inner);
         let items = make_mut(&mut self.inner);
         feed.trail_expect(items.open.as_ref());
-        let changed = (items.open.as_mut()).is_some_and(|item| T::apply_in(item, rest, event, feed));
+        let changed =
+            (items.open.as_mut()).is_some_and(|item| T::apply_in(item, rest, event, feed));
         feed.trail_leaf(rest, &mut items.open);
         changed
     }
