@@ -627,10 +627,11 @@ impl<T: Extract> Stream<T> {
                 return Err(Error::new(vec![issue]).with_positions(&self.text));
             }
         }
-        if self.grow_hot(chunk) {
-            return Ok(true);
+        match self.grow_hot(chunk) {
+            Grew::All(changed) => return Ok(changed),
+            Grew::No => self.text.push_str(chunk),
+            Grew::Pushed => {}
         }
-        self.text.push_str(chunk);
         let mut sink = Root::<T> {
             values: &mut self.values,
             thoughts: &mut self.thoughts,
@@ -645,27 +646,43 @@ impl<T: Extract> Stream<T> {
         Ok(changed)
     }
 
-    /// Appends `chunk` to the string the reader is inside, without reading it on the
-    /// ordinary path, when that is all it does: it has no quote or backslash, the reader sent
-    /// all of the string so far, and the stream knows where that went (see `hot.rs`).
-    /// Returns whether it did.
-    fn grow_hot(&mut self, chunk: &str) -> bool {
-        if !self.hot.found() {
-            return false;
+    /// Appends `chunk` to the string the reader is inside, without the ordinary path, when
+    /// that is all it does, the reader sent all of the string so far, and the stream knows
+    /// where that went (see `hot.rs`). A chunk without quote or backslash is appended as it
+    /// is; one with an escape is decoded by the reader first; one with a quote that may
+    /// close the string goes on to the ordinary path after its text was added.
+    fn grow_hot(&mut self, chunk: &str) -> Grew {
+        if !self.hot.found() || chunk.is_empty() {
+            return Grew::No;
         }
         let Some((quote, start)) = self.reader.growing_string(self.text.len()) else {
-            return false;
+            return Grew::No;
         };
-        if chunk.is_empty() || !self.hot.is(start) || has_either(chunk.as_bytes(), quote, b'\\') {
-            return false;
+        if !self.hot.is(start) {
+            return Grew::No;
         }
-        let grown = hot_string(&self.hot, &mut self.values.partial).is_some_and(|s| s.grow(chunk));
-        if !grown {
-            return false;
+        if !has_either(chunk.as_bytes(), quote, b'\\') {
+            let hot = hot_string(&self.hot, &mut self.values.partial);
+            if !hot.is_some_and(|s| s.grow(chunk)) {
+                return Grew::No;
+            }
+            self.text.push_str(chunk);
+            self.reader.grow_string(&self.text);
+            return Grew::All(true);
         }
         self.text.push_str(chunk);
-        self.reader.grow_string(&self.text);
-        true
+        let Some(piece) = self.reader.scan_on(&self.text) else {
+            return Grew::Pushed;
+        };
+        let changed = !piece.is_empty();
+        if changed {
+            let hot = hot_string(&self.hot, &mut self.values.partial);
+            if !hot.is_some_and(|s| s.grow(piece)) {
+                return Grew::Pushed;
+            }
+        }
+        self.reader.mark_sent();
+        Grew::All(changed)
     }
 
     /// The value so far (cheap: growing parts are shared; see the module documentation).
@@ -778,9 +795,20 @@ pub(crate) fn whole_chars<'c>(cut: &mut Vec<u8>, chunk: &'c [u8]) -> std::borrow
     }
 }
 
+/// What [`Stream::grow_hot`] did with a chunk.
+enum Grew {
+    /// Nothing: the chunk goes the ordinary way.
+    No,
+    /// Added it to the reply, and the reader scanned part of it: the ordinary way goes on.
+    Pushed,
+    /// All of it: the string grew (or not, when all of it waits, such as a lone backslash).
+    All(bool),
+}
+
 /// Whether `bytes` holds `a` or `b`: `memchr2`, or for the short chunks streams bring
 /// (where `memchr2`'s setup costs more than the search) eight bytes at a time, testing each
 /// word for a zero byte after XOR with `a` (and with `b`) repeated.
+#[inline]
 fn has_either(bytes: &[u8], a: u8, b: u8) -> bool {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);

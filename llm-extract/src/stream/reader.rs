@@ -272,6 +272,54 @@ impl Reader {
         }
     }
 
+    /// Scans on, through the text appended since, in the string [`Reader::growing_string`]
+    /// found: the decoded text not yet sent, if the string still grows (no quote met that
+    /// may close it); `None` if a quote was met, and [`Reader::advance`] takes it from there.
+    /// [`Reader::mark_sent`] then records that the caller grew the string by that text.
+    pub(crate) fn scan_on<'s>(&'s mut self, src: &'s str) -> Option<&'s str> {
+        let closed = self.scan_string(src);
+        let Tok::Str {
+            key: false,
+            close_at: None,
+            start,
+            ref text,
+            plain_end,
+            sent,
+            ..
+        } = self.tok
+        else {
+            return None;
+        };
+        if closed.is_some() {
+            return None;
+        }
+        let decoded = match text {
+            Some(t) => t.as_str(),
+            None => &src[start + 1..plain_end],
+        };
+        decoded.get(sent..)
+    }
+
+    /// Records that everything decoded of the current string was sent, and the reader
+    /// stands where its scan stopped (after [`Reader::scan_on`]).
+    pub(crate) fn mark_sent(&mut self) {
+        if let Tok::Str {
+            start,
+            ref text,
+            plain_end,
+            ref mut sent,
+            scan,
+            ..
+        } = self.tok
+        {
+            *sent = match text {
+                Some(t) => t.len(),
+                None => plain_end - (start + 1),
+            };
+            self.pos = scan;
+        }
+    }
+
     /// Stops looking for values (reasoning is still followed).
     pub(crate) fn stop_values(&mut self) {
         self.values = false;
