@@ -5,14 +5,15 @@
 //! machine and a walk from the root of the partial value down to the string (a key lookup
 //! per object, a uniqueness check per list), more than the rest of the push.
 //!
-//! So the walk for a `Grow` event leaves a [`Trail`]: where the string's slot is, relative
-//! to the root or to the innermost shared allocation (an `Arc`) on the way, and those
-//! allocations. The stream keeps it as a [`Hot`] string. A later chunk that only grows the
-//! same string (no quote, no backslash; the reader says whether it stands at its end) is
-//! appended there directly if each of those allocations is still the stream's alone: then
-//! nothing but the stream can see the slot (a snapshot that shares a part holds its `Arc`),
-//! and nothing moved it, since only events change the value's shape and every other event
-//! drops the hot string.
+//! So the walk for a `Grow` event records, in the stream's [`Hot`], where the string's slot
+//! is, relative to the root or to the innermost shared allocation (an `Arc`) on the way, and
+//! those allocations. Later text of the same string is appended there directly if each of
+//! those allocations is still the stream's alone: then nothing but the stream can see the
+//! slot (a snapshot that shares a part holds its `Arc`), and nothing moved it, since only
+//! events change the value's shape and every other event forgets the hot string. A `Grow`
+//! event of that string takes this way (`Root::event`), and so does a chunk that only grows
+//! it, before the reader's state machine (`Stream::grow_hot`: appended as it is without
+//! quote or backslash, decoded by the reader with an escape).
 //!
 //! Which walks leave a trail: each level that takes a step of the path (a derived struct
 //! twin, a list) checks that it is at the address its parent handed down
