@@ -218,3 +218,32 @@ proptest! {
         check(&text, &cuts, |n| hold > 0 && n % hold == 0, moves);
     }
 }
+
+/// Small enough for Miri (`cargo +nightly miri test -p llm-extract-tests --test stream_hot
+/// small`), which checks the shortcut's pointers: every kind of place a string grows in,
+/// chunks of 3 bytes, every other snapshot held, the stream moved every push.
+#[test]
+fn small_reply_held_and_moved() {
+    let text = document(&["a\"b".to_string(), "cd\\e".to_string(), "ü".to_string()]);
+    let mut stream = Box::new(Stream::<Doc>::new());
+    let mut held = Vec::new();
+    let bytes = text.as_bytes();
+    for (n, piece) in bytes.chunks(3).enumerate() {
+        stream.push_bytes(piece);
+        let snap = stream.snapshot();
+        if n % 2 == 0 {
+            held.push((shown(&snap), snap));
+        }
+        let moved: Stream<Doc> = *stream;
+        #[allow(clippy::replace_box)]
+        {
+            stream = Box::new(moved);
+        }
+    }
+    for (seen, snap) in &held {
+        assert_eq!(&shown(snap), seen, "a held snapshot changed");
+    }
+    assert_eq!(shown(&stream.snapshot()), at_once(&text));
+    let whole = llm_extract::extract::<Doc>(&text).unwrap().value;
+    assert_eq!(stream.finish().unwrap().value, whole);
+}
