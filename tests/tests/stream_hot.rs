@@ -9,6 +9,9 @@
 //! - a stream moved between pushes goes on correctly (the string's place in the root is kept
 //!   relative to the root);
 //! - `finish` is `extract`.
+//!
+//! Each check runs on a derived type and on `serde_json::Value` (whose partial, `PartialJson`,
+//! takes the shortcut through its arrays and objects).
 
 use llm_extract::{Extract, Stream};
 use proptest::prelude::*;
@@ -98,8 +101,8 @@ fn shown<P: serde::Serialize>(p: &P) -> Value {
 }
 
 /// The snapshot of a fresh stream given `text` in one push.
-fn at_once(text: &str) -> Value {
-    let mut stream = Stream::<Doc>::new();
+fn at_once<T: Extract>(text: &str) -> Value {
+    let mut stream = Stream::<T>::new();
     stream.push(text);
     shown(&stream.snapshot())
 }
@@ -107,8 +110,19 @@ fn at_once(text: &str) -> Value {
 /// Pushes `text` cut at `cuts`, holding the snapshots `hold` picks, moving the stream to a
 /// new place every `moves` pushes; checks every snapshot against a fresh stream's and every
 /// held one against what it showed.
-fn check(text: &str, cuts: &[usize], hold: impl Fn(usize) -> bool, moves: usize) {
-    let mut stream = Box::new(Stream::<Doc>::new());
+fn check(text: &str, cuts: &[usize], hold: impl Fn(usize) -> bool + Copy, moves: usize) {
+    check_as::<Doc>(text, cuts, hold, moves);
+    // The same text untyped: `PartialJson`'s strings, arrays and objects take the shortcut too.
+    check_as::<Value>(text, cuts, hold, moves);
+}
+
+fn check_as<T: Extract + PartialEq + std::fmt::Debug>(
+    text: &str,
+    cuts: &[usize],
+    hold: impl Fn(usize) -> bool,
+    moves: usize,
+) {
+    let mut stream = Box::new(Stream::<T>::new());
     let mut held = Vec::new();
     let mut from = 0;
     for (n, &cut) in cuts.iter().chain(std::iter::once(&text.len())).enumerate() {
@@ -122,7 +136,7 @@ fn check(text: &str, cuts: &[usize], hold: impl Fn(usize) -> bool, moves: usize)
         let seen = shown(&snap);
         assert_eq!(
             seen,
-            at_once(&text[..cut]),
+            at_once::<T>(&text[..cut]),
             "after {cut} bytes in {n} pushes"
         );
         if hold(n) {
@@ -131,7 +145,7 @@ fn check(text: &str, cuts: &[usize], hold: impl Fn(usize) -> bool, moves: usize)
         if moves > 0 && n % moves == 0 {
             // A new place for the whole stream (its root value moves with it): a new
             // allocation is the point.
-            let moved: Stream<Doc> = *stream;
+            let moved: Stream<T> = *stream;
             #[allow(clippy::replace_box)]
             {
                 stream = Box::new(moved);
@@ -141,7 +155,7 @@ fn check(text: &str, cuts: &[usize], hold: impl Fn(usize) -> bool, moves: usize)
     for (snap, seen) in &held {
         assert_eq!(&shown(snap), seen, "a held snapshot changed");
     }
-    let whole = llm_extract::extract::<Doc>(text).unwrap().value;
+    let whole = llm_extract::extract::<T>(text).unwrap().value;
     assert_eq!(stream.finish().unwrap().value, whole);
 }
 
@@ -224,8 +238,13 @@ proptest! {
 /// chunks of 3 bytes, every other snapshot held, the stream moved every push.
 #[test]
 fn small_reply_held_and_moved() {
+    small_as::<Doc>();
+    small_as::<Value>();
+}
+
+fn small_as<T: Extract + PartialEq + std::fmt::Debug>() {
     let text = document(&["a\"b".to_string(), "cd\\e".to_string(), "ü".to_string()]);
-    let mut stream = Box::new(Stream::<Doc>::new());
+    let mut stream = Box::new(Stream::<T>::new());
     let mut held = Vec::new();
     let bytes = text.as_bytes();
     for (n, piece) in bytes.chunks(3).enumerate() {
@@ -234,7 +253,7 @@ fn small_reply_held_and_moved() {
         if n % 2 == 0 {
             held.push((shown(&snap), snap));
         }
-        let moved: Stream<Doc> = *stream;
+        let moved: Stream<T> = *stream;
         #[allow(clippy::replace_box)]
         {
             stream = Box::new(moved);
@@ -243,7 +262,7 @@ fn small_reply_held_and_moved() {
     for (seen, snap) in &held {
         assert_eq!(&shown(snap), seen, "a held snapshot changed");
     }
-    assert_eq!(shown(&stream.snapshot()), at_once(&text));
-    let whole = llm_extract::extract::<Doc>(&text).unwrap().value;
+    assert_eq!(shown(&stream.snapshot()), at_once::<T>(&text));
+    let whole = llm_extract::extract::<T>(&text).unwrap().value;
     assert_eq!(stream.finish().unwrap().value, whole);
 }

@@ -181,7 +181,7 @@ impl Hot {
                 None => return,
             },
         };
-        let slot = size_of::<Option<PartialString>>();
+        let slot = size_of::<PartialString>();
         let offset = at.wrapping_sub(start);
         if start != NOWHERE && at >= start && offset + slot <= size {
             self.offset = offset;
@@ -196,10 +196,7 @@ impl Hot {
     /// `root` is the value the walk that found the string started from (moved or not), and
     /// it was not changed since except through slots this returned: no event was applied to
     /// it.
-    pub(crate) unsafe fn slot<'r, R>(
-        &self,
-        root: &'r mut R,
-    ) -> Option<&'r mut Option<PartialString>> {
+    pub(crate) unsafe fn slot<'r, R>(&self, root: &'r mut R) -> Option<&'r mut PartialString> {
         if !self.found {
             return None;
         }
@@ -215,11 +212,11 @@ impl Hot {
             None => std::ptr::from_mut(root).cast::<u8>(),
             Some(last) => self.guards[last]?.data.as_ptr(),
         };
-        // SAFETY: the walk found an `Option<PartialString>` at `offset` inside the base
+        // SAFETY: the walk found a `PartialString` at `offset` inside the base
         // (`Hot::leaf` checks it lies within), and the value has not moved inside it since.
         // The base is the stream's root, borrowed mutably here, or the value of an `Arc` that
         // the stream alone holds (checked above) and reaches only through `root`: nothing
         // else reads or writes the slot while the result is borrowed.
-        Some(unsafe { &mut *base.add(self.offset).cast::<Option<PartialString>>() })
+        Some(unsafe { &mut *base.add(self.offset).cast::<PartialString>() })
     }
 }

@@ -345,18 +345,31 @@ impl<'f> Feed<'f> {
         }
     }
 
-    /// For the derive's partial twins: after an event at `at` below `slot` (a member of the
-    /// level that calls it), records `slot` as the growing string if the event was there.
+    /// For the derive's partial twins: after an event at `at` below `member` (of the level
+    /// that calls it), records `member` as the growing string if the event was there.
     #[doc(hidden)]
     #[inline]
-    pub fn trail_leaf<P: PartialValue>(&mut self, at: &[Step<'_>], slot: &mut Option<P>) {
+    pub fn trail_leaf<P: PartialValue>(&mut self, at: &[Step<'_>], member: Option<&mut P>) {
         if !at.is_empty() {
             return;
         }
-        if let Some(trail) = self.trail.as_deref_mut() {
-            if let Some(leaf) = P::grow_leaf(slot) {
+        if let (Some(trail), Some(member)) = (self.trail.as_deref_mut(), member) {
+            if let Some(leaf) = P::grow_leaf(member) {
                 trail.leaf(std::ptr::from_mut(leaf) as usize);
             }
+        }
+    }
+
+    /// A level that takes no step but holds the next one (a `PartialJson` around its map or
+    /// list) is at `this` and hands the walk down to the address `inner` gives.
+    pub(crate) fn trail_pass<P>(
+        &mut self,
+        this: Option<&P>,
+        inner: impl FnOnce(&P) -> Option<usize>,
+    ) {
+        if let (Some(trail), Some(this)) = (self.trail.as_deref_mut(), this) {
+            trail.enter(std::ptr::from_ref(this) as usize);
+            trail.expect(inner(this));
         }
     }
 
@@ -834,8 +847,7 @@ fn hot_string<'r, P>(hot: &Hot, root: &'r mut Option<P>) -> Option<&'r mut Parti
     // SAFETY: a `Hot` is recorded by the walk of a `Grow` event applied to this root, and
     // dropped by every other event and value change (`Root`): the value changed since only
     // through the string this returns.
-    let slot = unsafe { hot.slot(root) }?;
-    slot.as_mut()
+    unsafe { hot.slot(root) }
 }
 
 /// The stream's own sink: the root value, and which value of the reply it reads.

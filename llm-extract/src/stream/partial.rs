@@ -80,13 +80,14 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         Vec::new()
     }
 
-    /// Whether `slot` is a string that grows in place: then a chunk that only adds text to
-    /// it may be appended there directly, without the walk down from the root (the derive's
-    /// twins ask for their members, through [`Feed::trail_leaf`]). [`PartialString`] says
-    /// yes; a type whose `apply` does more with a growing string keeps the default, `None`.
+    /// The string `this` is, if a `Grow` event at it only appends to that string: then more
+    /// text of it may be appended there directly, without the walk down from the root (the
+    /// derive's twins ask for their members, through [`Feed::trail_leaf`]).
+    /// [`PartialString`] and a string [`PartialJson`] say yes; a type whose `apply` does more
+    /// with a growing string keeps the default, `None`.
     #[doc(hidden)]
-    fn grow_leaf(slot: &mut Option<Self>) -> Option<&mut Option<PartialString>> {
-        let _ = slot;
+    fn grow_leaf(this: &mut Self) -> Option<&mut PartialString> {
+        let _ = this;
         None
     }
 }
@@ -318,8 +319,8 @@ impl PartialValue for PartialString {
         }
     }
 
-    fn grow_leaf(slot: &mut Option<Self>) -> Option<&mut Option<PartialString>> {
-        Some(slot)
+    fn grow_leaf(this: &mut Self) -> Option<&mut PartialString> {
+        Some(this)
     }
 }
 
@@ -562,7 +563,7 @@ impl<T: PartialValue> PartialList<T> {
         feed.trail_expect(items.open.as_ref());
         let changed =
             (items.open.as_mut()).is_some_and(|item| T::apply_in(item, rest, event, feed));
-        feed.trail_leaf(rest, &mut items.open);
+        feed.trail_leaf(rest, items.open.as_mut());
         changed
     }
 
@@ -598,7 +599,7 @@ impl<T: PartialValue> PartialList<T> {
                     make_mut(&mut self.inner).last = Some(i);
                     if feed.tracing() {
                         feed.trail_guard(&self.inner);
-                        feed.trail_leaf(rest, &mut make_mut(&mut self.inner).open);
+                        feed.trail_leaf(rest, make_mut(&mut self.inner).open.as_mut());
                     }
                 }
                 changed
@@ -712,12 +713,32 @@ impl<V: Serialize> Serialize for PartialMap<V> {
 }
 
 impl<V: PartialValue> PartialMap<V> {
+    /// An event at `rest` below the last entry, during a walk that records where a growing
+    /// string is (`stream/hot.rs`), as [`PartialList`]'s `trail_last` does.
+    #[inline(never)]
+    fn trail_last(&mut self, rest: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        make_mut(&mut self.inner);
+        feed.trail_guard(&self.inner);
+        let open = make_mut(&mut self.inner).open.as_mut().map(|(_, v)| v);
+        let Some(last) = open else {
+            return false;
+        };
+        feed.trail_expect(Some(&*last));
+        let changed = V::apply_in(last, rest, event, feed);
+        feed.trail_leaf(rest, Some(last));
+        changed
+    }
+
     /// An event below one of the entries (`at` starts with a key).
     fn apply_in(&mut self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        feed.trail_enter(self);
         let Some((Step::Key(key), rest)) = at.split_first() else {
             return false;
         };
         if self.inner.open.as_ref().is_some_and(|(k, _)| k == key) {
+            if feed.tracing() {
+                return self.trail_last(rest, event, feed);
+            }
             if let Some((_, last)) = make_mut(&mut self.inner).open.as_mut() {
                 return V::apply_in(last, rest, event, feed);
             }
@@ -937,8 +958,62 @@ impl PartialValue for PartialJson {
                 *slot = Some(value);
                 true
             }
-            (false, Some(PartialJson::Object(map)), _) => map.apply_in(at, event, feed),
-            (false, Some(PartialJson::Array(list)), _) => list.apply_in(false, at, event, feed),
+            (false, Some(PartialJson::Object(_)), _) => {
+                if feed.tracing() {
+                    feed.trail_pass(slot.as_ref(), |j| match j {
+                        PartialJson::Object(map) => Some(std::ptr::from_ref(map) as usize),
+                        _ => None,
+                    });
+                }
+                let Some(PartialJson::Object(map)) = slot else {
+                    return false;
+                };
+                map.apply_in(at, event, feed)
+            }
+            (false, Some(PartialJson::Array(_)), _) => {
+                if feed.tracing() {
+                    feed.trail_pass(slot.as_ref(), |j| match j {
+                        PartialJson::Array(list) => Some(std::ptr::from_ref(list) as usize),
+                        _ => None,
+                    });
+                }
+                let Some(PartialJson::Array(list)) = slot else {
+                    return false;
+                };
+                list.apply_in(false, at, event, feed)
+            }
+            _ => false,
+        }
+    }
+
+    fn grow_leaf(this: &mut Self) -> Option<&mut PartialString> {
+        match this {
+            PartialJson::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An event below an array or object goes to it where it is (the walk of a growing
+    /// string passes through, and nothing is moved); anything else as [`PartialValue::apply`].
+    fn apply_in(this: &mut Self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        if at.is_empty() || !matches!(this, PartialJson::Object(_) | PartialJson::Array(_)) {
+            let mut slot = Some(std::mem::take(this));
+            let changed = Self::apply(&mut slot, at, event, feed);
+            if let Some(value) = slot {
+                *this = value;
+            }
+            return changed;
+        }
+        if feed.tracing() {
+            feed.trail_pass(Some(&*this), |j| match j {
+                PartialJson::Object(map) => Some(std::ptr::from_ref(map) as usize),
+                PartialJson::Array(list) => Some(std::ptr::from_ref(list) as usize),
+                _ => None,
+            });
+        }
+        match this {
+            PartialJson::Object(map) => map.apply_in(at, event, feed),
+            PartialJson::Array(list) => list.apply_in(false, at, event, feed),
             _ => false,
         }
     }

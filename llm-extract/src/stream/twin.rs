@@ -157,6 +157,6 @@ pub fn trail_apply<P: PartialValue>(
 ) -> bool {
     feed.trail_expect(slot.as_ref());
     let changed = P::apply(slot, at, event, feed);
-    feed.trail_leaf(at, slot);
+    feed.trail_leaf(at, slot.as_mut());
     changed
 }
