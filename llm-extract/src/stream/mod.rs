@@ -362,12 +362,8 @@ impl<'f> Feed<'f> {
 
     /// A level that takes no step but holds the next one (a `PartialJson` around its map or
     /// list) is at `this` and hands the walk down to the address `inner` gives.
-    pub(crate) fn trail_pass<P>(
-        &mut self,
-        this: Option<&P>,
-        inner: impl FnOnce(&P) -> Option<usize>,
-    ) {
-        if let (Some(trail), Some(this)) = (self.trail.as_deref_mut(), this) {
+    pub(crate) fn trail_pass<P>(&mut self, this: &P, inner: impl FnOnce(&P) -> Option<usize>) {
+        if let Some(trail) = self.trail.as_deref_mut() {
             trail.enter(std::ptr::from_ref(this) as usize);
             trail.expect(inner(this));
         }
@@ -668,7 +664,7 @@ impl<T: Extract> Stream<T> {
         if !self.hot.found() || chunk.is_empty() {
             return Grew::No;
         }
-        let Some((quote, start)) = self.reader.growing_string(self.text.len()) else {
+        let Some((quote, start)) = self.reader.growing_string(&self.text) else {
             return Grew::No;
         };
         if !self.hot.is(start) {
@@ -694,7 +690,7 @@ impl<T: Extract> Stream<T> {
                 return Grew::Pushed;
             }
         }
-        self.reader.mark_sent();
+        self.reader.mark_sent(&self.text);
         Grew::All(changed)
     }
 

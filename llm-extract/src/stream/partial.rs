@@ -958,29 +958,9 @@ impl PartialValue for PartialJson {
                 *slot = Some(value);
                 true
             }
-            (false, Some(PartialJson::Object(_)), _) => {
-                if feed.tracing() {
-                    feed.trail_pass(slot.as_ref(), |j| match j {
-                        PartialJson::Object(map) => Some(std::ptr::from_ref(map) as usize),
-                        _ => None,
-                    });
-                }
-                let Some(PartialJson::Object(map)) = slot else {
-                    return false;
-                };
-                map.apply_in(at, event, feed)
-            }
-            (false, Some(PartialJson::Array(_)), _) => {
-                if feed.tracing() {
-                    feed.trail_pass(slot.as_ref(), |j| match j {
-                        PartialJson::Array(list) => Some(std::ptr::from_ref(list) as usize),
-                        _ => None,
-                    });
-                }
-                let Some(PartialJson::Array(list)) = slot else {
-                    return false;
-                };
-                list.apply_in(false, at, event, feed)
+            // Below an array or object: where it is (`apply_in`).
+            (false, Some(json @ (PartialJson::Object(_) | PartialJson::Array(_))), _) => {
+                Self::apply_in(json, at, event, feed)
             }
             _ => false,
         }
@@ -1005,7 +985,7 @@ impl PartialValue for PartialJson {
             return changed;
         }
         if feed.tracing() {
-            feed.trail_pass(Some(&*this), |j| match j {
+            feed.trail_pass(&*this, |j| match j {
                 PartialJson::Object(map) => Some(std::ptr::from_ref(map) as usize),
                 PartialJson::Array(list) => Some(std::ptr::from_ref(list) as usize),
                 _ => None,

@@ -111,6 +111,20 @@ enum Tok {
     BlockComment,
 }
 
+impl Tok {
+    /// A string token's text decoded so far (`src` is the text it is read from): the copy an
+    /// escape made, else the source itself; `""` for another token.
+    fn decoded<'s>(&'s self, src: &'s str) -> &'s str {
+        match self {
+            Tok::Str { text: Some(t), .. } => t,
+            Tok::Str {
+                start, plain_end, ..
+            } => &src[start + 1..*plain_end],
+            _ => "",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum State {
     Prose,
@@ -212,64 +226,51 @@ impl Reader {
         }
     }
 
-    /// The quote and start of the string value (not a key) the first `len` bytes of text end inside,
-    /// if everything read of it so far was sent and nothing is pending (no escape cut in
-    /// two, no quote waiting to be called closing or not): text without that quote or a
-    /// backslash after it only makes it grow ([`Reader::grow_string`]).
-    pub(crate) fn growing_string(&self, len: usize) -> Option<(u8, usize)> {
+    /// The quote and start of the string value (not a key) the text `src` ends inside, if
+    /// everything read of it so far was sent and nothing is pending (no escape cut in two, no
+    /// quote waiting to be called closing or not): text without that quote or a backslash
+    /// after it only makes it grow ([`Reader::grow_string`]).
+    pub(crate) fn growing_string(&self, src: &str) -> Option<(u8, usize)> {
         let Tok::Str {
             quote,
             key: false,
             started: true,
             close_at: None,
             start,
-            ref text,
-            plain_end,
             sent,
             scan,
+            ..
         } = self.tok
         else {
             return None;
         };
-        let decoded = match text {
-            Some(t) => t.len(),
-            None => plain_end - (start + 1),
-        };
         let ready = matches!(self.state, State::Value)
-            && self.pos == len
-            && scan == len
-            && sent == decoded
+            && self.pos == src.len()
+            && scan == src.len()
+            && sent == self.tok.decoded(src).len()
             && self.stack.len() <= self.max_depth;
         ready.then_some((quote, start))
     }
 
     /// Reads the text past the end of the last one as more of the string
-    /// [`Reader::growing_string`] found, all of it sent: what [`Reader::advance`] would do
-    /// with it, without the events (the caller grew the string itself).
+    /// [`Reader::growing_string`] found (without quote or backslash), all of it sent: what
+    /// [`Reader::advance`] would do with it, without the scan or the events (the caller grew
+    /// the string itself).
     pub(crate) fn grow_string(&mut self, src: &str) {
-        let end = src.len();
         if let Tok::Str {
-            start,
             ref mut text,
             ref mut plain_end,
-            ref mut sent,
             ref mut scan,
             ..
         } = self.tok
         {
             match text {
-                Some(t) => {
-                    t.push_str(&src[*scan..]);
-                    *sent = t.len();
-                }
-                None => {
-                    *plain_end = end;
-                    *sent = end - (start + 1);
-                }
+                Some(t) => t.push_str(&src[*scan..]),
+                None => *plain_end = src.len(),
             }
-            *scan = end;
-            self.pos = end;
+            *scan = src.len();
         }
+        self.mark_sent(src);
     }
 
     /// Scans on, through the text appended since, in the string [`Reader::growing_string`]
@@ -281,9 +282,6 @@ impl Reader {
         let Tok::Str {
             key: false,
             close_at: None,
-            start,
-            ref text,
-            plain_end,
             sent,
             ..
         } = self.tok
@@ -293,29 +291,18 @@ impl Reader {
         if closed.is_some() {
             return None;
         }
-        let decoded = match text {
-            Some(t) => t.as_str(),
-            None => &src[start + 1..plain_end],
-        };
-        decoded.get(sent..)
+        self.tok.decoded(src).get(sent..)
     }
 
     /// Records that everything decoded of the current string was sent, and the reader
-    /// stands where its scan stopped (after [`Reader::scan_on`]).
-    pub(crate) fn mark_sent(&mut self) {
+    /// stands where its scan stopped (after [`Reader::scan_on`] or [`Reader::grow_string`]).
+    pub(crate) fn mark_sent(&mut self, src: &str) {
+        let decoded = self.tok.decoded(src).len();
         if let Tok::Str {
-            start,
-            ref text,
-            plain_end,
-            ref mut sent,
-            scan,
-            ..
+            ref mut sent, scan, ..
         } = self.tok
         {
-            *sent = match text {
-                Some(t) => t.len(),
-                None => plain_end - (start + 1),
-            };
+            *sent = decoded;
             self.pos = scan;
         }
     }
@@ -1078,10 +1065,7 @@ impl Reader {
         }
         let scanned = scan;
         // Sent as it grows: everything decoded so far is certain.
-        let decoded: &str = match &self.tok {
-            Tok::Str { text: Some(t), .. } => t,
-            _ => &src[content..plain_end],
-        };
+        let decoded = self.tok.decoded(src);
         let piece = &decoded[sent.min(decoded.len())..];
         // A string read whole in this push is one `Value` event; one that goes on past it
         // shows as begun (an empty piece) even before its first character.
