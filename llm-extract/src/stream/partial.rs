@@ -1018,8 +1018,9 @@ mod tests {
         for text in [
             "",
             "é",
+            "sixteen bytes ok",
+            "seventeen bytes!!",
             "exactly 22 bytes long.",
-            "twenty-three bytes long",
             "ü".repeat(40).as_str(),
         ] {
             let mut s = PartialString::from(text);
