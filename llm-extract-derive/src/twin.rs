@@ -312,13 +312,15 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         }
     });
 
+    // Two bits per field, in as many words as the fields need.
+    let words = t.fields.len().div_ceil(64).max(1);
     let _ = params;
     quote! {
         #[doc = #doc]
         #vis struct #name #generics #where_clause {
             #(#defs)*
             #[doc(hidden)]
-            __state: #rt::stream::FieldStates,
+            __state: #rt::stream::FieldStates<#words>,
             #marker_field
         }
 

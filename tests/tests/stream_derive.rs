@@ -500,3 +500,104 @@ fn flatten_takes_the_keys_no_field_matched() {
         json!({"name": "n", "id": 9})
     );
 }
+
+/// A struct of 70 fields: its field states take two words; field 69's goes Pending ->
+/// Incomplete -> Complete like the first one's.
+#[derive(Extract, Debug, PartialEq)]
+struct Wide {
+    f0: u32,
+    f1: u32,
+    f2: u32,
+    f3: u32,
+    f4: u32,
+    f5: u32,
+    f6: u32,
+    f7: u32,
+    f8: u32,
+    f9: u32,
+    f10: u32,
+    f11: u32,
+    f12: u32,
+    f13: u32,
+    f14: u32,
+    f15: u32,
+    f16: u32,
+    f17: u32,
+    f18: u32,
+    f19: u32,
+    f20: u32,
+    f21: u32,
+    f22: u32,
+    f23: u32,
+    f24: u32,
+    f25: u32,
+    f26: u32,
+    f27: u32,
+    f28: u32,
+    f29: u32,
+    f30: u32,
+    f31: u32,
+    f32: u32,
+    f33: u32,
+    f34: u32,
+    f35: u32,
+    f36: u32,
+    f37: u32,
+    f38: u32,
+    f39: u32,
+    f40: u32,
+    f41: u32,
+    f42: u32,
+    f43: u32,
+    f44: u32,
+    f45: u32,
+    f46: u32,
+    f47: u32,
+    f48: u32,
+    f49: u32,
+    f50: u32,
+    f51: u32,
+    f52: u32,
+    f53: u32,
+    f54: u32,
+    f55: u32,
+    f56: u32,
+    f57: u32,
+    f58: u32,
+    f59: u32,
+    f60: u32,
+    f61: u32,
+    f62: u32,
+    f63: u32,
+    f64: u32,
+    f65: u32,
+    f66: u32,
+    f67: u32,
+    f68: u32,
+    f69: String,
+}
+
+#[test]
+fn states_of_fields_past_64() {
+    let mut text = String::from("{");
+    for i in 0..69 {
+        text.push_str(&format!("\"f{i}\": {i}, "));
+    }
+    let mut stream = Stream::<Wide>::new();
+    stream.push(&text);
+    let snap = stream.snapshot();
+    assert_eq!(snap.state("f0"), FieldState::Complete);
+    assert_eq!(snap.state("f68"), FieldState::Complete);
+    assert_eq!(snap.state("f69"), FieldState::Pending);
+    assert_eq!(snap.f68, Some(68));
+    stream.push("\"f69\": \"sev");
+    let snap = stream.snapshot();
+    assert_eq!(snap.state("f69"), FieldState::Incomplete);
+    assert_eq!(snap.f69.as_deref(), Some("sev"));
+    stream.push("enty\"}");
+    let snap = stream.snapshot();
+    assert_eq!(snap.state("f69"), FieldState::Complete);
+    assert_eq!(snap.f69.as_deref(), Some("seventy"));
+    let wide = stream.finish().unwrap().value;
+    assert_eq!((wide.f3, wide.f69.as_str()), (3, "seventy"));
+}

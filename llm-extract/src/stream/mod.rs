@@ -137,45 +137,57 @@ pub enum FieldState {
 
 /// The state of each field of a partial struct, by field position (kept beside the values
 /// by the partial twins `#[derive(Extract)]` generates; ask the twin's `state(name)`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FieldStates {
-    /// Fields 0..64 seen, and complete, as bits (no allocation for the usual types).
-    seen: u64,
-    done: u64,
-    /// Fields from 64 on.
-    more: Vec<FieldState>,
+///
+/// Two bits per field in `N` pairs of words, for up to `64 * N` fields: no allocation, and a
+/// snapshot copies it in whole words. The derive picks `N` from the struct's field count; a
+/// field past `64 * N` reads as pending.
+///
+/// ```
+/// use llm_extract::stream::{FieldState, FieldStates};
+/// let mut states = FieldStates::<2>::default();
+/// states.complete(100);
+/// assert_eq!(states.get(100), FieldState::Complete);
+/// assert_eq!(states.get(3), FieldState::Pending);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldStates<const N: usize = 1> {
+    /// Fields seen, and complete, as bits: field `i` is bit `i % 64` of word `i / 64`.
+    seen: [u64; N],
+    done: [u64; N],
 }
 
-impl FieldStates {
+impl<const N: usize> Default for FieldStates<N> {
+    fn default() -> Self {
+        FieldStates {
+            seen: [0; N],
+            done: [0; N],
+        }
+    }
+}
+
+impl<const N: usize> FieldStates<N> {
     /// The state of field `i`.
     pub fn get(&self, i: usize) -> FieldState {
-        if i < 64 {
-            match (self.done >> i & 1, self.seen >> i & 1) {
-                (1, _) => FieldState::Complete,
-                (_, 1) => FieldState::Incomplete,
-                _ => FieldState::Pending,
-            }
-        } else {
-            self.more.get(i - 64).copied().unwrap_or_default()
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        match (self.done.get(word), self.seen.get(word)) {
+            (Some(done), _) if done & bit != 0 => FieldState::Complete,
+            (_, Some(seen)) if seen & bit != 0 => FieldState::Incomplete,
+            _ => FieldState::Pending,
         }
     }
 
     fn set(&mut self, i: usize, state: FieldState) {
-        if i < 64 {
-            let bit = 1u64 << i;
-            match state {
-                FieldState::Complete => {
-                    self.done |= bit;
-                    self.seen |= bit;
-                }
-                FieldState::Incomplete => self.seen |= bit,
-                FieldState::Pending => {}
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let (Some(seen), Some(done)) = (self.seen.get_mut(word), self.done.get_mut(word)) else {
+            return;
+        };
+        match state {
+            FieldState::Complete => {
+                *done |= bit;
+                *seen |= bit;
             }
-        } else {
-            if self.more.len() <= i - 64 {
-                self.more.resize(i - 63, FieldState::Pending);
-            }
-            self.more[i - 64] = state;
+            FieldState::Incomplete => *seen |= bit,
+            FieldState::Pending => {}
         }
     }
 

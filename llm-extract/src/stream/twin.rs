@@ -91,9 +91,9 @@ pub fn require<P: PartialValue>(
 /// Salvage of one field still pending: its value found by `names` (wire name first, then
 /// aliases) anywhere in the text, read on its own. Returns whether it was recovered; the
 /// path goes to `recovered`.
-pub fn salvage_field<P: PartialValue>(
+pub fn salvage_field<P: PartialValue, const N: usize>(
     field: &mut Option<P>,
-    states: &mut FieldStates,
+    states: &mut FieldStates<N>,
     index: usize,
     names: &[&str],
     feed: &mut Feed<'_>,
@@ -119,7 +119,11 @@ pub fn salvage_field<P: PartialValue>(
 
 /// The state of the field named `name` (Rust name or wire name, as `names` lists them in
 /// field order), for the twin's `state(name)`.
-pub fn state_of(states: &FieldStates, names: &[(&str, &str)], name: &str) -> FieldState {
+pub fn state_of<const N: usize>(
+    states: &FieldStates<N>,
+    names: &[(&str, &str)],
+    name: &str,
+) -> FieldState {
     names
         .iter()
         .position(|(rust, wire)| *rust == name || *wire == name)
