@@ -186,7 +186,13 @@ impl PartialString {
         }
     }
 
+    /// Appends `more`, to a complete string too (it grows again).
     fn push_str(&mut self, more: &str) {
+        if let Text::Small(s) = &mut self.0 {
+            if s.push(more) {
+                return;
+            }
+        }
         match &mut self.0 {
             Text::Growing(s) => s.push_str(more),
             Text::Small(_) | Text::Whole(_) => {
@@ -200,10 +206,25 @@ impl PartialString {
 
     /// Appends `more` to a string still growing, as a `Grow` event does; `false` (and
     /// nothing appended) if it is complete.
+    #[inline]
     pub(crate) fn grow(&mut self, more: &str) -> bool {
         match &mut self.0 {
             Text::Growing(s) => {
                 s.push_str(more);
+                true
+            }
+            _ => self.grow_short(more),
+        }
+    }
+
+    /// [`PartialString::grow`] of a string not in a shared buffer: kept inline while it
+    /// fits, else moved into one. Out of line: a long string takes the first arm above.
+    fn grow_short(&mut self, more: &str) -> bool {
+        match &mut self.0 {
+            Text::Small(s) if s.is_growing() => {
+                if !s.push(more) {
+                    self.push_str(more);
+                }
                 true
             }
             _ => false,
@@ -212,11 +233,18 @@ impl PartialString {
 
     /// Whether the string is complete (its closing quote was read).
     fn is_complete(&self) -> bool {
-        matches!(self.0, Text::Small(_) | Text::Whole(_))
+        match &self.0 {
+            Text::Small(s) => !s.is_growing(),
+            Text::Whole(_) => true,
+            Text::Growing(_) => false,
+        }
     }
 
     /// A string that begins, to grow.
     fn growing(s: &str) -> PartialString {
+        if let Some(short) = SmallStr::new(s, true) {
+            return PartialString(Text::Small(short));
+        }
         let mut text = SharedStr::default();
         text.push_str(s);
         PartialString(Text::Growing(text))
@@ -225,7 +253,7 @@ impl PartialString {
 
 impl From<&str> for PartialString {
     fn from(s: &str) -> PartialString {
-        PartialString(match SmallStr::new(s) {
+        PartialString(match SmallStr::new(s, false) {
             Some(small) => Text::Small(small),
             None => Text::Whole(Arc::from(s)),
         })
@@ -234,7 +262,7 @@ impl From<&str> for PartialString {
 
 impl From<String> for PartialString {
     fn from(s: String) -> PartialString {
-        PartialString(match SmallStr::new(&s) {
+        PartialString(match SmallStr::new(&s, false) {
             Some(small) => Text::Small(small),
             None => Text::Whole(Arc::from(s)),
         })

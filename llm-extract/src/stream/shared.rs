@@ -298,9 +298,10 @@ impl SharedStr {
     }
 }
 
-/// The text of a partial string: read whole, it is kept inline when short, else one
-/// allocation; one still growing is the bytes of a shared append-only buffer (only whole
-/// `&str`s are appended, so they are always UTF-8).
+/// The text of a partial string: kept inline while short, complete or growing (most
+/// strings a chunk cuts in two are short: names, ids; they complete with no allocation and
+/// no reference count to drop); longer, one allocation when read whole, else the bytes of a
+/// shared append-only buffer (only whole `&str`s are appended, so they are always UTF-8).
 #[derive(Clone)]
 pub(crate) enum Text {
     Small(SmallStr),
@@ -314,9 +315,9 @@ impl Default for Text {
     }
 }
 
-/// A short complete string kept inline: a snapshot copies it instead of counting a
-/// reference to a heap allocation (a locked instruction on clone and on drop), and reading
-/// it allocates nothing.
+/// A short string kept inline, complete or still growing: a snapshot copies it instead of
+/// counting a reference to a heap allocation (a locked instruction on clone and on drop),
+/// and reading it allocates nothing.
 ///
 /// Three aligned words: 16 bytes, then the length as a whole word. The length's unused
 /// values are a niche, so the partial string's `Text` (this or a two-word variant) and an
@@ -332,44 +333,107 @@ pub(crate) struct SmallStr {
     len: Len,
 }
 
-/// A [`SmallStr`]'s length, `0..=SmallStr::CAP`: an enum, so that the other values are a
-/// niche, a whole word wide (see [`SmallStr`]).
-#[derive(Clone, Copy)]
+/// A [`SmallStr`]'s length, `0..=SmallStr::CAP`, and whether it is still growing (the
+/// same lengths plus [`Len::GROWING`]): an enum, so that the other values are a niche, a
+/// whole word wide (see [`SmallStr`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u64)]
 #[rustfmt::skip]
 enum Len {
     L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11,
     L12, L13, L14, L15, L16,
+    G0 = 32, G1, G2, G3, G4, G5, G6, G7, G8, G9, G10, G11,
+    G12, G13, G14, G15, G16,
 }
 
 impl Len {
+    /// What a growing length adds to the complete one.
+    const GROWING: u64 = 32;
+
+    /// By length: complete, and growing.
     #[rustfmt::skip]
-    const ALL: [Len; SmallStr::CAP + 1] = {
+    const ALL: [[Len; SmallStr::CAP + 1]; 2] = {
         use Len::*;
         [
-            L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11,
-            L12, L13, L14, L15, L16,
+            [
+                L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11,
+                L12, L13, L14, L15, L16,
+            ],
+            [
+                G0, G1, G2, G3, G4, G5, G6, G7, G8, G9, G10, G11,
+                G12, G13, G14, G15, G16,
+            ],
         ]
     };
+
+    /// `len` bytes, growing or complete, if it fits.
+    fn of(len: usize, growing: bool) -> Option<Len> {
+        Len::ALL[usize::from(growing)].get(len).copied()
+    }
+
+    fn len(self) -> usize {
+        (self as u64 % Len::GROWING) as usize
+    }
+
+    fn growing(self) -> bool {
+        self as u64 >= Len::GROWING
+    }
 }
 
 impl SmallStr {
     /// The longest text kept inline (so that a partial string stays three words).
     pub(crate) const CAP: usize = 16;
 
-    /// `s` inline, if it fits.
-    pub(crate) fn new(s: &str) -> Option<SmallStr> {
-        let len = *Len::ALL.get(s.len())?;
+    /// `s` inline, complete or still `growing`, if it fits.
+    pub(crate) fn new(s: &str, growing: bool) -> Option<SmallStr> {
+        let len = Len::of(s.len(), growing)?;
+        // Read as two words in registers and stored as two words: a copy of a few bytes
+        // (`memcpy`) stored them in pieces that the next read of the words had to wait for.
+        let b = s.as_bytes();
+        let (lo, hi) = b.split_at(b.len().min(8));
         let mut bytes = [0; Self::CAP];
-        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        bytes[..8].copy_from_slice(&word(lo).to_le_bytes());
+        bytes[8..].copy_from_slice(&word(hi).to_le_bytes());
         Some(SmallStr { bytes, len })
+    }
+
+    /// Appends `more` if the whole still fits, and the string is growing from then on;
+    /// `false` (and nothing changed) if it does not fit.
+    pub(crate) fn push(&mut self, more: &str) -> bool {
+        let at = self.len.len();
+        let Some(len) = Len::of(at + more.len(), true) else {
+            return false;
+        };
+        self.bytes[at..at + more.len()].copy_from_slice(more.as_bytes());
+        self.len = len;
+        true
+    }
+
+    /// Whether the string is still growing.
+    pub(crate) fn is_growing(&self) -> bool {
+        self.len.growing()
     }
 
     /// The text.
     pub(crate) fn as_str(&self) -> &str {
-        let bytes = &self.bytes[..self.len as usize];
+        let bytes = &self.bytes[..self.len.len()];
         // SAFETY: `new` copied the bytes of a whole `&str`, which are UTF-8.
         unsafe { std::str::from_utf8_unchecked(bytes) }
+    }
+}
+
+/// Up to eight bytes as a little-endian word (zeros past them), read with at most three
+/// loads whatever their number.
+fn word(b: &[u8]) -> u64 {
+    let n = b.len();
+    let at = |i: usize| u64::from(b[i]) << (8 * i);
+    let four = |i: usize| u64::from(u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]));
+    match n {
+        0 => 0,
+        // Overlapping reads put the same byte at the same place twice.
+        1..=3 => at(0) | at(n / 2) | at(n - 1),
+        4..=7 => four(0) | four(n - 4) << (8 * (n - 4)),
+        _ => four(0) | four(4) << 32,
     }
 }
 
@@ -378,6 +442,29 @@ mod tests {
     use super::Shared;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+
+    #[test]
+    fn short_strings_of_every_length_read_back() {
+        let text = "ab\u{e9}cdefghijkl\u{1F600}mnop";
+        for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let s = &text[..end];
+            match super::SmallStr::new(s, false) {
+                Some(small) => assert_eq!(small.as_str(), s),
+                None => assert!(s.len() > super::SmallStr::CAP, "{s:?} fits"),
+            }
+            // Grown piece by piece, it reads the same while it fits.
+            let mut grown = super::SmallStr::new("", true).unwrap();
+            let fits = s.chars().all(|c| grown.push(c.encode_utf8(&mut [0; 4])));
+            assert_eq!(fits, s.len() <= super::SmallStr::CAP, "{s:?}");
+            if fits {
+                assert_eq!(grown.as_str(), s);
+                assert!(grown.is_growing());
+            }
+            let growing = super::SmallStr::new(s, true);
+            let growing = growing.as_ref().map(|g| (g.as_str(), g.is_growing()));
+            assert_eq!(growing, fits.then_some((s, true)));
+        }
+    }
 
     #[test]
     fn versions_keep_what_they_saw_while_the_owner_appends() {
