@@ -748,3 +748,45 @@ fn token_openers_inside_values_and_at_closers_read_as_the_locator_reads_them() {
         }
     }
 }
+
+/// Paths of every length the reader builds them for (on the stack up to 4 and up to 16
+/// steps, on the heap past that), through objects and arrays: every snapshot shows the
+/// nested leaf string as far as it arrived, under the right keys and indexes.
+#[test]
+fn paths_of_every_depth_reach_their_place() {
+    for depth in [1, 3, 4, 5, 15, 16, 17, 40] {
+        let (mut open, mut close) = (String::new(), String::new());
+        for level in 0..depth {
+            if level % 2 == 0 {
+                open.push_str(&format!("{{\"k{level}\": "));
+                close.insert(0, '}');
+            } else {
+                open.push_str("[0, ");
+                close.insert(0, ']');
+            }
+        }
+        let leaf = "a leaf string, long enough to be cut";
+        let text = format!("{open}\"{leaf}\"{close}");
+        let mut stream = Stream::<Value>::new();
+        let mut pushed = String::new();
+        for piece in text.as_bytes().chunks(5) {
+            let piece = std::str::from_utf8(piece).unwrap();
+            stream.push(piece);
+            pushed.push_str(piece);
+            // Where the leaf is cut, the snapshot holds its part so far at its place.
+            if pushed.len() <= open.len() {
+                continue;
+            }
+            let shown = &pushed[open.len() + 1..];
+            let so_far = &shown[..shown.find('"').unwrap_or(shown.len())];
+            let want: Value = serde_json::from_str(&format!("{open}\"{so_far}\"{close}")).unwrap();
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            assert_eq!(snap, want, "depth {depth}, after {:?}", pushed.len());
+        }
+        assert_eq!(
+            stream.finish().unwrap().value,
+            serde_json::from_str::<Value>(&text).unwrap(),
+            "depth {depth}"
+        );
+    }
+}

@@ -67,6 +67,29 @@ struct Frame {
     expect: Expect,
 }
 
+impl Frame {
+    /// The step into this container's current member, or `None` where its key could not be
+    /// read.
+    fn step<'a>(&'a self, text: &'a str) -> Option<Step<'a>> {
+        match self.kind {
+            Container::Object => self.key.as_ref().map(|k| Step::Key(k.text(text))),
+            Container::Array => Some(Step::Index(self.index)),
+        }
+    }
+}
+
+/// Writes the steps into `frames`' current members to the start of `path` (which is long
+/// enough); `false` where a key could not be read.
+fn fill<'a>(path: &mut [Step<'a>], frames: &'a [Frame], text: &'a str) -> bool {
+    for (slot, f) in path.iter_mut().zip(frames) {
+        match f.step(text) {
+            Some(s) => *slot = s,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// A key: where it is in the source when written without escapes, else decoded.
 #[derive(Debug, Clone)]
 enum Key {
@@ -509,56 +532,42 @@ impl Reader {
         Step_::Wait
     }
 
-    /// The path to the current place, or `None` where events are not sent (a member whose
-    /// key could not be read, or deeper than the depth limit).
+    /// Sends `event` at the current place with its path; nothing where events are not sent
+    /// (below a member whose key could not be read, or deeper than the depth limit).
     fn send(&self, text: &str, sink: &mut dyn Sink, event: &Event<'_>, closed: Option<Span>) {
         if self.stack.len() > self.max_depth {
             return;
         }
-        fn step<'a>(f: &'a Frame, text: &'a str) -> Option<Step<'a>> {
-            match f.kind {
-                Container::Object => f.key.as_ref().map(|k| Step::Key(k.text(text))),
-                Container::Array => Some(Step::Index(f.index)),
-            }
-        }
-        // The path on the stack for the usual depths, on the heap past them.
-        const SHALLOW: usize = 8;
-        let mut buf = [Step::Index(0); SHALLOW];
-        let heap: Vec<Step<'_>>;
-        let at: &[Step<'_>] = if self.stack.len() <= SHALLOW {
-            for (slot, f) in buf.iter_mut().zip(&self.stack) {
-                match step(f, text) {
-                    Some(s) => *slot = s,
-                    None => return,
-                }
-            }
-            &buf[..self.stack.len()]
-        } else {
-            match self
-                .stack
-                .iter()
-                .map(|f| step(f, text))
-                .collect::<Option<Vec<_>>>()
-            {
-                Some(v) => {
-                    heap = v;
-                    &heap
-                }
-                None => return,
-            }
+        let place = At {
+            text,
+            opens: &self.opens,
+            now: self.pos,
+            closed,
+            string: match self.tok {
+                Tok::Str { start, .. } => start,
+                _ => usize::MAX,
+            },
         };
+        // The path on the stack for the usual depths, in an array no longer than it needs
+        // (each slot is written before the path is built); on the heap past them.
+        let depth = self.stack.len();
+        if depth <= 4 {
+            let mut path = [Step::Index(0); 4];
+            if fill(&mut path, &self.stack, text) {
+                sink.event(&path[..depth], event, &place);
+            }
+        } else if depth <= 16 {
+            let mut path = [Step::Index(0); 16];
+            if fill(&mut path, &self.stack, text) {
+                sink.event(&path[..depth], event, &place);
+            }
+        } else if let Some(path) = self
+            .stack
+            .iter()
+            .map(|f| f.step(text))
+            .collect::<Option<Vec<_>>>()
         {
-            let place = At {
-                text,
-                opens: &self.opens,
-                now: self.pos,
-                closed,
-                string: match self.tok {
-                    Tok::Str { start, .. } => start,
-                    _ => usize::MAX,
-                },
-            };
-            sink.event(at, event, &place);
+            sink.event(&path, event, &place);
         }
     }
 
