@@ -205,7 +205,8 @@ fn bench_floor(c: &mut Criterion) {
     use std::sync::Arc;
     #[derive(Clone)]
     struct Root {
-        _title: Option<[u8; 24]>,
+        /// Three words, as a `PartialString` is.
+        _title: Option<[u64; 3]>,
         list: Option<Arc<Vec<u8>>>,
     }
     let text = article(1 << 20);
@@ -219,7 +220,7 @@ fn bench_floor(c: &mut Criterion) {
             let mut reply = String::new();
             let mut string = Vec::new();
             let mut root = Root {
-                _title: Some([0; 24]),
+                _title: Some([0; 3]),
                 list: Some(Arc::new(Vec::new())),
             };
             for piece in pieces(black_box(&text), 16) {
