@@ -417,7 +417,8 @@ impl SmallStr {
     /// The text.
     pub(crate) fn as_str(&self) -> &str {
         let bytes = &self.bytes[..self.len.len()];
-        // SAFETY: `new` copied the bytes of a whole `&str`, which are UTF-8.
+        // SAFETY: `new` copied the bytes of a whole `&str`, and `push` appends whole `&str`s
+        // after them (`short_strings_of_every_length_read_back` checks the copy): UTF-8.
         unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 }
