@@ -218,17 +218,14 @@ impl PartialString {
     }
 
     /// [`PartialString::grow`] of a string not in a shared buffer: kept inline while it
-    /// fits, else moved into one. Out of line: a long string takes the first arm above.
+    /// fits, else moved into one (`push_str`). Out of line: a long string takes the first
+    /// arm above.
     fn grow_short(&mut self, more: &str) -> bool {
-        match &mut self.0 {
-            Text::Small(s) if s.is_growing() => {
-                if !s.push(more) {
-                    self.push_str(more);
-                }
-                true
-            }
-            _ => false,
+        let growing = matches!(&self.0, Text::Small(s) if s.is_growing());
+        if growing {
+            self.push_str(more);
         }
+        growing
     }
 
     /// Whether the string is complete (its closing quote was read).

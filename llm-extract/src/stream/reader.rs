@@ -549,7 +549,8 @@ impl Reader {
             },
         };
         // The path on the stack for the usual depths, in an array no longer than it needs
-        // (each slot is written before the path is built); on the heap past them.
+        // (each slot is written before the path is built); on the heap past them. Filled in
+        // place: a helper returning the array made dense records 3% slower.
         let depth = self.stack.len();
         if depth <= 4 {
             let mut path = [Step::Index(0); 4];

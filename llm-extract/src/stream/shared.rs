@@ -336,7 +336,7 @@ pub(crate) struct SmallStr {
 /// A [`SmallStr`]'s length, `0..=SmallStr::CAP`, and whether it is still growing (the
 /// same lengths plus [`Len::GROWING`]): an enum, so that the other values are a niche, a
 /// whole word wide (see [`SmallStr`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 #[repr(u64)]
 #[rustfmt::skip]
 enum Len {
