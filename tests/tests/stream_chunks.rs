@@ -790,3 +790,26 @@ fn paths_of_every_depth_reach_their_place() {
         );
     }
 }
+
+/// An item that shows nothing (a `null` or a word where a number belongs) leaves the item
+/// before it the last one, still shown and still growing; the item after it is appended.
+#[test]
+fn an_item_that_shows_nothing_keeps_the_last_one() {
+    let text = r#"[{"n": 1, "tags": ["a"]}, null, "x", {"n": 2, "tags": ["b", "c"]}]"#;
+    #[derive(llm_extract::Extract, serde::Serialize, Debug)]
+    struct Entry {
+        n: u32,
+        tags: Vec<String>,
+    }
+    for size in 1..=text.len() {
+        let (snaps, _) = stream_at::<Vec<Option<Entry>>>(text, &sized(text, size));
+        assert_grows(text, &snaps);
+        assert_eq!(
+            snaps.last().unwrap(),
+            &json!([{"n": 1, "tags": ["a"]}, {"n": 2, "tags": ["b", "c"]}]),
+            "chunks of {size}"
+        );
+    }
+    let (snaps, _) = stream_at::<Vec<u32>>("[1, null, x, 2]", &[]);
+    assert_eq!(snaps, [json!([1, 2])]);
+}

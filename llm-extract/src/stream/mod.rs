@@ -228,10 +228,8 @@ impl Issues {
 /// What a [`PartialValue`] is given with each event: reads complete values as Rust types
 /// (recording their issues, once, at the event's path) and replays held-back values.
 pub struct Feed<'f> {
-    text: &'f str,
-    opens: &'f [usize],
-    now: usize,
-    closed: Option<Span>,
+    /// Where the event happens (borrowed, not copied: see [`At`]).
+    place: &'f At<'f>,
     /// The path from the stream's root to the reader's root (set in replays).
     prefix: &'f [Step<'f>],
     /// The event's path from the reader's root.
@@ -253,8 +251,8 @@ impl<'f> Feed<'f> {
         let node = match event {
             Event::Value(node) => *node,
             Event::Close => {
-                let span = self.closed?;
-                parsed = crate::parse::parse_span(self.text, span, self.max_depth).ok()?;
+                let span = self.place.closed?;
+                parsed = crate::parse::parse_span(self.place.text, span, self.max_depth).ok()?;
                 &parsed.node
             }
             _ => return None,
@@ -281,7 +279,7 @@ impl<'f> Feed<'f> {
                     })
                     .collect(),
             )
-            .with_positions(self.text);
+            .with_positions(self.place.text);
             for issue in positioned.issues() {
                 self.issues.push(issue.clone());
             }
@@ -300,9 +298,9 @@ impl<'f> Feed<'f> {
     /// (each such value is read again once). `None` when it shows nothing.
     pub fn replay<P: PartialValue>(&mut self, at: &[Step<'_>]) -> Option<P> {
         let local = self.path.len().checked_sub(at.len())?;
-        let start = match (at.is_empty(), self.closed) {
+        let start = match (at.is_empty(), self.place.closed) {
             (true, Some(span)) => span.start,
-            _ => *self.opens.get(local)?,
+            _ => *self.place.opens.get(local)?,
         };
         if !crate::deep::stack_left() {
             return None;
@@ -313,14 +311,14 @@ impl<'f> Feed<'f> {
             .chain(&self.path[..local])
             .copied()
             .collect();
-        let mut reader = Reader::replay(start, self.now, self.max_depth);
+        let mut reader = Reader::replay(start, self.place.now, self.max_depth);
         let mut sink = Replay::<P> {
             slot: None,
             prefix: &prefix,
             issues: self.issues,
             max_depth: self.max_depth,
         };
-        reader.advance(self.text, &mut sink);
+        reader.advance(self.place.text, &mut sink);
         sink.slot
     }
 
@@ -416,10 +414,7 @@ struct Replay<'r, P> {
 impl<P: PartialValue> Sink for Replay<'_, P> {
     fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
         let mut feed = Feed {
-            text: place.text,
-            opens: place.opens,
-            now: place.now,
-            closed: place.closed,
+            place,
             prefix: self.prefix,
             path: at,
             issues: self.issues,
@@ -904,10 +899,7 @@ impl<T: Extract> Sink for Root<'_, T> {
             self.hot.clear();
         }
         let mut feed = Feed {
-            text: place.text,
-            opens: place.opens,
-            now: place.now,
-            closed: place.closed,
+            place,
             prefix: &[],
             path: at,
             issues: &mut values.issues,

@@ -327,17 +327,24 @@ impl PartialValue for PartialString {
                 }
             },
             Event::Value(node) => {
-                let whole = match node.as_str() {
-                    Some(text) => PartialString::from(text),
+                let read;
+                let text = match node.as_str() {
+                    Some(text) => text,
                     // A number or bool where a string belongs is shown as `String` reads it.
                     None if !event.is_null() => match feed.read::<String>(event) {
-                        Some(text) => PartialString::from(text),
+                        Some(text) => {
+                            read = text;
+                            &read
+                        }
                         None => return false,
                     },
                     None => return false,
                 };
-                let changed = slot.as_ref().is_none_or(|s| s.as_str() != whole.as_str());
-                *slot = Some(whole);
+                // Compared before the new string is made, which then goes straight to the
+                // slot: made first, it was stored in words and copied back in wider loads
+                // (a store-forwarding stall on every string of dense records).
+                let changed = slot.as_ref().is_none_or(|s| s.as_str() != text);
+                *slot = Some(PartialString::from(text));
                 changed
             }
             _ => false,
@@ -406,14 +413,19 @@ impl<T: Clone> Clone for Items<T> {
 impl<T: Clone> Items<T> {
     /// Applies `f` to the slot of a new last item, keeping it only when it shows something
     /// (then the last one settles).
+    ///
+    /// The new item is made where it stays, in `open`, not in a local slot moved there
+    /// after: `f` writes it in words, and the move read it back in wider loads that waited
+    /// on those stores (a store-forwarding stall on every new item).
     fn push_with(this: &mut Arc<Self>, f: impl FnOnce(&mut Option<T>) -> bool) -> bool {
-        let mut slot = None;
-        let changed = f(&mut slot);
-        if let Some(item) = slot {
-            let items = make_mut(this);
-            if let Some(settled) = items.open.replace(item) {
-                items.done.push(settled);
-            }
+        let items = make_mut(this);
+        let last = items.open.take();
+        let changed = f(&mut items.open);
+        match last {
+            Some(settled) if items.open.is_some() => items.done.push(settled),
+            // The new item shows nothing: the last one stays last.
+            Some(last) => items.open = Some(last),
+            None => {}
         }
         changed
     }

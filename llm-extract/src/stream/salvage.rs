@@ -1,5 +1,6 @@
 //! Salvage: the partial value of a reply that is truncated or does not read as a whole.
 
+use super::reader::At;
 use super::{Feed, Issues, PartialValue, Step};
 use crate::coerce::{keys_match, Extract};
 use crate::error::{Category, Error, Issue};
@@ -62,11 +63,15 @@ impl Extractor {
         let mut recovered = Vec::new();
         if value.is_none() {
             let mut found = Issues::default();
-            let mut feed = Feed {
+            let place = At {
                 text,
                 opens: &[],
                 now: text.len(),
                 closed: None,
+                string: usize::MAX,
+            };
+            let mut feed = Feed {
+                place: &place,
                 prefix: &[],
                 path: &[],
                 issues: &mut found,
@@ -95,12 +100,12 @@ impl Feed<'_> {
     /// spelled differently: `toolName` for `tool_name`) starts in the text, anywhere:
     /// the last resort of salvage, for a field the reader could not reach.
     pub fn find_member(&self, names: &[&str]) -> Option<usize> {
-        let bytes = self.text.as_bytes();
+        let bytes = self.place.text.as_bytes();
         let mut from = 0;
         while let Some(i) = memchr::memchr(b':', &bytes[from..]) {
             let colon = from + i;
             from = colon + 1;
-            let before = self.text[..colon].trim_end();
+            let before = self.place.text[..colon].trim_end();
             let (key, quoted) = match before.chars().last() {
                 Some(q @ ('"' | '\'')) => {
                     let inner = &before[..before.len() - 1];
@@ -120,7 +125,8 @@ impl Feed<'_> {
                 continue;
             }
             if names.iter().any(|n| *n == key || keys_match(n, key)) {
-                let value = self.text[from..].len() - self.text[from..].trim_start().len();
+                let value =
+                    self.place.text[from..].len() - self.place.text[from..].trim_start().len();
                 return Some(from + value);
             }
         }
@@ -131,7 +137,8 @@ impl Feed<'_> {
     /// recovered at `field` below the root.
     pub fn recover<P: PartialValue>(&mut self, start: usize, field: &str) -> Option<P> {
         let prefix = [Step::Key(field)];
-        let mut reader = super::reader::Reader::replay(start, self.text.len(), self.max_depth);
+        let mut reader =
+            super::reader::Reader::replay(start, self.place.text.len(), self.max_depth);
         reader.stop_values();
         let mut sink = super::Replay::<P> {
             slot: None,
@@ -139,7 +146,7 @@ impl Feed<'_> {
             issues: self.issues,
             max_depth: self.max_depth,
         };
-        reader.advance(self.text, &mut sink);
+        reader.advance(self.place.text, &mut sink);
         let found = sink.slot?;
         let mut issue = Issue::new(
             Category::Syntax,
@@ -147,7 +154,7 @@ impl Feed<'_> {
             "recovered by its key: the structure around it could not be read",
         )
         .at(crate::span::Span::at(start));
-        issue.position = Some(crate::span::Position::of(self.text, start));
+        issue.position = Some(crate::span::Position::of(self.place.text, start));
         self.issues.push(issue);
         Some(found)
     }
