@@ -609,6 +609,7 @@ impl Reader {
 
     fn value(&mut self, text: &str, sink: &mut dyn Sink) -> Step_ {
         let bytes = text.as_bytes();
+        let end = bytes.len().min(self.stop_at);
         loop {
             if let Step_::Wait = self.token(text, sink) {
                 return Step_::Wait;
@@ -616,69 +617,103 @@ impl Reader {
             if self.stack.is_empty() && !matches!(self.state, State::Value) {
                 return Step_::Go;
             }
-            if self.pos >= bytes.len().min(self.stop_at) {
-                return Step_::Wait;
-            }
-            let b = bytes[self.pos];
-            match b {
-                b' ' | b'\t' | b'\n' | b'\r' => {
-                    self.pos += 1;
-                    while bytes
-                        .get(self.pos)
-                        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-                    {
-                        self.pos += 1;
+            // Bytes that leave no token open (spaces, delimiters, a string read whole) come
+            // back here, not to the token's dispatch above: most bytes between values are
+            // these.
+            loop {
+                if self.pos >= end {
+                    return Step_::Wait;
+                }
+                let b = bytes[self.pos];
+                match b {
+                    b' ' | b'\t' | b'\n' | b'\r' => self.skip_spaces(bytes, self.pos + 1),
+                    b'{' => self.open(text, sink, Container::Object),
+                    b'[' => self.open(text, sink, Container::Array),
+                    b'}' | b']' => {
+                        let kind = if b == b'}' {
+                            Container::Object
+                        } else {
+                            Container::Array
+                        };
+                        if let Step_::Go = self.close(text, sink, kind) {
+                            return Step_::Go;
+                        }
+                    }
+                    b',' => {
+                        self.comma();
+                        self.skip_spaces(bytes, self.pos);
+                    }
+                    b':' => {
+                        self.colon();
+                        self.skip_spaces(bytes, self.pos);
+                    }
+                    b'"' | b'\'' => {
+                        if !self.start_string(text, sink, b) || self.stack.is_empty() {
+                            break;
+                        }
+                    }
+                    b'#' if !self.expects_key_or_comma() => {
+                        self.start_bare();
+                        break;
+                    }
+                    b'/' | b'#' => {
+                        match (b, bytes.get(self.pos + 1)) {
+                            (b'/', None) => return Step_::Wait,
+                            (b'/', Some(b'/')) | (b'#', _) => {
+                                self.tok = Tok::LineComment;
+                                self.pos += 1;
+                            }
+                            (b'/', Some(b'*')) => {
+                                self.tok = Tok::BlockComment;
+                                self.pos += 2;
+                            }
+                            _ => self.start_bare(),
+                        }
+                        break;
+                    }
+                    b'`' => {
+                        if let Some(step) = self.backticks(bytes, sink) {
+                            return step;
+                        }
+                        break;
+                    }
+                    // A reasoning token between the value's tokens (not in a string or
+                    // comment) opens its block, as in the markup pass: the value is cut off
+                    // there.
+                    b'<' => match Self::token_opens(&bytes[self.pos..]) {
+                        Tag::Undecided => return Step_::Wait,
+                        Tag::No => {
+                            self.start_bare();
+                            break;
+                        }
+                        Tag::Open { len, ends } => {
+                            self.stack.clear();
+                            self.opens.clear();
+                            sink.abandoned();
+                            self.open_thought(sink, len, ends);
+                            return Step_::Go;
+                        }
+                    },
+                    _ => {
+                        self.start_bare();
+                        break;
                     }
                 }
-                b'{' => self.open(text, sink, Container::Object),
-                b'[' => self.open(text, sink, Container::Array),
-                b'}' | b']' => {
-                    let kind = if b == b'}' {
-                        Container::Object
-                    } else {
-                        Container::Array
-                    };
-                    if let Step_::Go = self.close(text, sink, kind) {
-                        return Step_::Go;
-                    }
-                }
-                b',' => self.comma(),
-                b':' => self.colon(),
-                b'"' | b'\'' => self.start_string(text, sink, b),
-                b'#' if !self.expects_key_or_comma() => self.start_bare(),
-                b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
-                    (b'/', None) => return Step_::Wait,
-                    (b'/', Some(b'/')) | (b'#', _) => {
-                        self.tok = Tok::LineComment;
-                        self.pos += 1;
-                    }
-                    (b'/', Some(b'*')) => {
-                        self.tok = Tok::BlockComment;
-                        self.pos += 2;
-                    }
-                    _ => self.start_bare(),
-                },
-                b'`' => {
-                    if let Some(step) = self.backticks(bytes, sink) {
-                        return step;
-                    }
-                }
-                // A reasoning token between the value's tokens (not in a string or comment)
-                // opens its block, as in the markup pass: the value is cut off there.
-                b'<' => match Self::token_opens(&bytes[self.pos..]) {
-                    Tag::Undecided => return Step_::Wait,
-                    Tag::No => self.start_bare(),
-                    Tag::Open { len, ends } => {
-                        self.stack.clear();
-                        self.opens.clear();
-                        sink.abandoned();
-                        self.open_thought(sink, len, ends);
-                        return Step_::Go;
-                    }
-                },
-                _ => self.start_bare(),
             }
         }
+    }
+
+    /// Moves past the spaces and line breaks from `from` on.
+    #[inline]
+    fn skip_spaces(&mut self, bytes: &[u8], from: usize) {
+        let mut at = from;
+        while bytes
+            .get(at)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            at += 1;
+        }
+        self.pos = at;
     }
 
     /// Goes on with the token the text so far ended inside, if any; `Wait` if it still does.
@@ -786,10 +821,12 @@ impl Reader {
         }
     }
 
-    fn start_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8) {
+    /// A quote between tokens: the string read at once if it is whole (`true`), else its
+    /// token opened (`false`).
+    fn start_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8) -> bool {
         let key = self.value_starts(true);
         if self.whole_string(text, sink, quote, key) {
-            return;
+            return true;
         }
         self.tok = Tok::Str {
             quote,
@@ -803,6 +840,7 @@ impl Reader {
             close_at: None,
         };
         self.pos += 1;
+        false
     }
 
     /// A string whose closing quote is already in the text, with no escape before it, read
