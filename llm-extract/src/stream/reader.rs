@@ -848,7 +848,7 @@ impl Reader {
     fn whole_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8, key: bool) -> bool {
         let bytes = text.as_bytes();
         let start = self.pos;
-        let Some(i) = memchr::memchr2(quote, b'\\', &bytes[start + 1..]) else {
+        let Some(i) = find_quote_or_backslash(&bytes[start + 1..], quote) else {
             return false;
         };
         let q = start + 1 + i;
@@ -1043,7 +1043,7 @@ impl Reader {
                 *scan = next;
                 continue;
             }
-            let Some(i) = memchr::memchr2(quote, b'\\', &bytes[*scan..]) else {
+            let Some(i) = find_quote_or_backslash(&bytes[*scan..], quote) else {
                 match text {
                     Some(t) => t.push_str(&src[*scan..]),
                     None => *plain_end = end,
@@ -1156,6 +1156,22 @@ impl Reader {
         self.value_done();
         Step_::Go
     }
+}
+
+/// The first `quote` or backslash in `bytes`: the first 16 bytes looked at one by one (most
+/// keys and short values end in them, and `memchr2`'s call and setup cost more than the
+/// search there), then `memchr2`.
+#[inline]
+fn find_quote_or_backslash(bytes: &[u8], quote: u8) -> Option<usize> {
+    const SHORT: usize = 16;
+    let head = &bytes[..bytes.len().min(SHORT)];
+    if let Some(i) = head.iter().position(|&c| c == quote || c == b'\\') {
+        return Some(i);
+    }
+    if bytes.len() <= SHORT {
+        return None;
+    }
+    memchr::memchr2(quote, b'\\', &bytes[SHORT..]).map(|i| i + SHORT)
 }
 
 /// Whether the quote at `q` closes its string, decided by the first byte from `from` on that
