@@ -652,55 +652,53 @@ impl Reader {
                             break;
                         }
                     }
-                    b'#' if !self.expects_key_or_comma() => {
-                        self.start_bare();
-                        break;
-                    }
-                    b'/' | b'#' => {
-                        match (b, bytes.get(self.pos + 1)) {
-                            (b'/', None) => return Step_::Wait,
-                            (b'/', Some(b'/')) | (b'#', _) => {
-                                self.tok = Tok::LineComment;
-                                self.pos += 1;
-                            }
-                            (b'/', Some(b'*')) => {
-                                self.tok = Tok::BlockComment;
-                                self.pos += 2;
-                            }
-                            _ => self.start_bare(),
-                        }
-                        break;
-                    }
-                    b'`' => {
-                        if let Some(step) = self.backticks(bytes, sink) {
+                    _ => {
+                        if let Some(step) = self.opens_token(bytes, sink, b) {
                             return step;
                         }
-                        break;
-                    }
-                    // A reasoning token between the value's tokens (not in a string or
-                    // comment) opens its block, as in the markup pass: the value is cut off
-                    // there.
-                    b'<' => match Self::token_opens(&bytes[self.pos..]) {
-                        Tag::Undecided => return Step_::Wait,
-                        Tag::No => {
-                            self.start_bare();
-                            break;
-                        }
-                        Tag::Open { len, ends } => {
-                            self.stack.clear();
-                            self.opens.clear();
-                            sink.abandoned();
-                            self.open_thought(sink, len, ends);
-                            return Step_::Go;
-                        }
-                    },
-                    _ => {
-                        self.start_bare();
                         break;
                     }
                 }
             }
         }
+    }
+
+    /// A byte between a value's tokens that opens a token (a comment, a bare word) or cuts
+    /// the value off (a fence, a reasoning token): `Some` when `value` returns that step,
+    /// `None` when a token is open for [`Reader::token`].
+    #[inline]
+    fn opens_token(&mut self, bytes: &[u8], sink: &mut dyn Sink, b: u8) -> Option<Step_> {
+        match b {
+            b'#' if !self.expects_key_or_comma() => self.start_bare(),
+            b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
+                (b'/', None) => return Some(Step_::Wait),
+                (b'/', Some(b'/')) | (b'#', _) => {
+                    self.tok = Tok::LineComment;
+                    self.pos += 1;
+                }
+                (b'/', Some(b'*')) => {
+                    self.tok = Tok::BlockComment;
+                    self.pos += 2;
+                }
+                _ => self.start_bare(),
+            },
+            b'`' => return self.backticks(bytes, sink),
+            // A reasoning token between the value's tokens (not in a string or comment) opens
+            // its block, as in the markup pass: the value is cut off there.
+            b'<' => match Self::token_opens(&bytes[self.pos..]) {
+                Tag::Undecided => return Some(Step_::Wait),
+                Tag::No => self.start_bare(),
+                Tag::Open { len, ends } => {
+                    self.stack.clear();
+                    self.opens.clear();
+                    sink.abandoned();
+                    self.open_thought(sink, len, ends);
+                    return Some(Step_::Go);
+                }
+            },
+            _ => self.start_bare(),
+        }
+        None
     }
 
     /// Moves past the spaces and line breaks from `from` on.
