@@ -261,6 +261,47 @@ fn several_values_and_embedded_json() {
     assert_eq!(repair("Use { to open. Result: {\"a\": 1}"), json!({"a": 1}));
 }
 
+/// A document written with escaped quotes (as a model copies the content of a JSON string)
+/// is read as the document wherever it sits, in prose too; its escaped quotes inside strings
+/// stay quotes.
+#[test]
+fn an_escaped_document_in_prose_is_the_document() {
+    let text = r#"Here it is: {\"name\": \"Ann \\\"Jo\\\"\", \"tags\": [\"a\", 2]} as asked."#;
+    assert_eq!(
+        repair(text),
+        json!({"name": "Ann \"Jo\"", "tags": ["a", 2]})
+    );
+    let kinds = repairs_of(text);
+    assert!(kinds.contains(&RepairKind::EmbeddedJson), "{kinds:?}");
+    assert!(kinds.contains(&RepairKind::SurroundingText), "{kinds:?}");
+    assert_eq!(repair(r#"List: [\"x\", \"y\"]."#), json!(["x", "y"]));
+    // A backslash in prose, and an escaped quote inside an ordinary string, change nothing.
+    assert_eq!(
+        repair(r#"a \ b {"k": "say \"hi\""}"#),
+        json!({"k": "say \"hi\""})
+    );
+}
+
+/// The end of the text cuts a `\u` escape: it is dropped like a lone backslash, not kept as
+/// text; a `\u` without hex digits elsewhere is kept as written.
+#[test]
+fn a_unicode_escape_cut_by_the_end_is_dropped() {
+    assert_eq!(repair(r#"{"a": "caf\u00e"#), json!({"a": "caf"}));
+    assert_eq!(repair(r#"["x\u"#), json!(["x"]));
+    assert_eq!(repair(r#"{"a": "\u12g4"}"#), json!({"a": "\\u12g4"}));
+}
+
+/// A reply that is one scalar and a comma (the first item of a list it did not go on with) is
+/// that scalar; a number cut in its exponent is the float it was written as.
+#[test]
+fn a_scalar_with_a_comma_after_it() {
+    assert_eq!(repair("4,"), json!(4));
+    assert_eq!(repair("  \"yes\" , "), json!("yes"));
+    assert!(llm_extract::repair(",").is_err());
+    assert_eq!(repair("[2e, 3e-"), json!([2.0, 3.0]));
+    assert_eq!(repair("2."), json!(2.0));
+}
+
 /// A valid JSON document is never changed: a top-level JSON string stays that string, unless
 /// it is the only value and holds a valid JSON object or array (a document encoded twice).
 #[test]

@@ -227,7 +227,9 @@ impl Pass<'_> {
         let (inside, depth) = (scan.inside(), scan.depth());
         match inside {
             Inside::String(Quote::Backtick) | Inside::FencedBlock(_) => self.as_text(m),
-            Inside::String(_) | Inside::Comment(_) => self.run_in_text(m, index, line_start),
+            Inside::String(_) | Inside::EscapedString | Inside::Comment(_) => {
+                self.run_in_text(m, index, line_start)
+            }
             Inside::Structure => {
                 if let Some(k) = self.fence_closed_by(len, line_start) {
                     self.close_to(k, m.start, m.end);

@@ -269,17 +269,32 @@ fn value_candidate(text: &str, region: &Region, found: Span, place: Place) -> Ca
             Span::new(region.span.start, found.start),
         ));
     }
+    // `{\"a\": 1}` in prose: a document escaped as the content of a JSON string (as when
+    // the whole reply is one, in `candidates_in`).
+    let form = match place {
+        Place::Unclosed => Form::Unclosed,
+        _ if escaped_document(&text[found.start..found.end]) => {
+            context.push((RepairKind::EmbeddedJson, found));
+            Form::Embedded
+        }
+        _ => Form::Value,
+    };
     Candidate {
         span: found,
         origin,
         base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
         context,
-        form: if place == Place::Unclosed {
-            Form::Unclosed
-        } else {
-            Form::Value
-        },
+        form,
     }
+}
+
+/// Whether `literal` is an object or array written with escaped quotes (`{\"a\": 1}`): the
+/// content of a JSON string, which decodes.
+fn escaped_document(literal: &str) -> bool {
+    let opened = literal.starts_with(['{', '[']);
+    opened
+        && lex::trim_start(&literal[1..]).starts_with("\\\"")
+        && decode_embedded(literal).is_some()
 }
 
 /// Labeled sections in the prose and in fences, one candidate per reading of their lists, in

@@ -27,6 +27,10 @@ pub(crate) enum Inside {
     Structure,
     /// A string of a value, opened with this quote.
     String(Quote),
+    /// A string of a value written escaped, as in a document encoded as the content of a
+    /// JSON string (`{\"a\": \"b\"}`): opened by `\"`, it ends at the next `\"` that
+    /// decodes to a closing quote.
+    EscapedString,
     /// A comment in a value.
     Comment(Comment),
     /// A value written as a fenced block (```` "code": ```\n...\n``` ````, as models write
@@ -40,7 +44,7 @@ const OPENER_LOOKAHEAD: usize = 64;
 /// Bytes the scan stops at between tokens; every other byte is skipped with one lookup.
 static STRUCTURAL: [bool; 256] = {
     let mut table = [false; 256];
-    let bytes = b"{}[]\"'`/#";
+    let bytes = b"{}[]\"'`/#\\";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;
@@ -123,6 +127,7 @@ impl ValueScan {
             self.pos = match self.inside {
                 Inside::Structure => self.structure(bytes, to),
                 Inside::String(quote) => self.string(bytes, quote, to),
+                Inside::EscapedString => self.escaped_string(bytes, to),
                 Inside::Comment(kind) => self.comment(bytes, kind, to),
                 Inside::FencedBlock(run) => self.fenced_block(bytes, run, to),
             };
@@ -171,6 +176,10 @@ impl ValueScan {
             b'"' => return self.open_string(bytes, i),
             b'\'' | 0xE2 if token_start(bytes, i, true) => return self.open_string(bytes, i),
             b'`' => return self.backticks(bytes, i),
+            b'\\' if bytes.get(i + 1) == Some(&b'"') => {
+                self.inside = Inside::EscapedString;
+                return i + 2;
+            }
             b'/' | b'#' if token_start(bytes, i, false) => {
                 if let Some((kind, len)) = lex::comment_opener(&bytes[i..]) {
                     self.inside = Inside::Comment(kind);
@@ -304,6 +313,27 @@ impl ValueScan {
         i
     }
 
+    /// In an [`Inside::EscapedString`]: a quote after a run of `n` backslashes is the string's
+    /// closing `\"` when decoding the run once leaves the quote unescaped (`n % 4 == 1`:
+    /// `\"` closes, `\\\"` is an escaped quote inside it).
+    fn escaped_string(&mut self, bytes: &[u8], to: usize) -> usize {
+        let mut i = self.pos;
+        while let Some(j) = memchr::memchr(b'"', &bytes[i..to]) {
+            let at = i + j;
+            let run = bytes[..at]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
+            if run % 4 == 1 {
+                self.leave_text();
+                return at + 1;
+            }
+            i = at + 1;
+        }
+        to
+    }
+
     fn comment(&mut self, bytes: &[u8], kind: Comment, to: usize) -> usize {
         match lex::comment_end(kind, &bytes[self.pos..to]) {
             Some(n) => {
@@ -376,10 +406,16 @@ pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
     scan.finish(region.end)
 }
 
-/// A region holding no bracketed value but one JSON-like scalar: that scalar's span.
+/// A region holding no bracketed value but one JSON-like scalar (and perhaps a comma after
+/// it): that scalar's span.
 pub(crate) fn scalar(text: &str, region: Span) -> Option<Span> {
     let content = &text[region.start..region.end];
-    let trimmed = lex::trim(content);
+    let mut trimmed = lex::trim(content);
+    // A comma after it (`4,`: the first item of a list the reply did not go on with) is no
+    // part of it.
+    while let Some(rest) = trimmed.strip_suffix(',') {
+        trimmed = lex::trim(rest);
+    }
     let start = region.start + (content.len() - lex::trim_start(content).len());
     looks_scalar(trimmed).then(|| Span::new(start, start + trimmed.len()))
 }

@@ -245,7 +245,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             Some((s, e)) if e > s => &self.text[s..e],
             _ => "",
         };
-        if shape.frac_digits.is_none() && exp_part.is_empty() {
+        // A number written with a dot or an `e` is a float even when nothing follows them
+        // (`2.`, `2e`, `2e-`: cut off), as `2.0` and `2e0` are.
+        if shape.frac_digits.is_none() && shape.exponent.is_none() {
             integer(int_part, negative)
         } else {
             let sign = if negative { "-" } else { "" };

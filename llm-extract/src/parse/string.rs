@@ -409,7 +409,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     }
 
     /// Decodes the escape whose backslash is at `at` into `out`; returns the offset after it,
-    /// or `None` if the input ends right after the backslash.
+    /// or `None` if the input ends inside it (right after the backslash, or in a `\u`'s
+    /// digits).
     pub(super) fn escape(&mut self, at: usize, quote: Quote, out: &mut String) -> Option<usize> {
         let &c = self.bytes.get(at + 1).filter(|_| at + 1 < self.end)?;
         let simple = match c {
@@ -450,6 +451,12 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 });
                 out.push(ch);
                 return Some(next);
+            }
+            // `\u` and fewer than four hex digits where the input ends: the escape was cut
+            // off, like a backslash at the end.
+            let digits = &self.bytes[at + 2..self.end.max(at + 2)];
+            if digits.len() < 4 && digits.iter().all(u8::is_ascii_hexdigit) {
+                return None;
             }
         }
         if c == b'\'' || (c == b'`' && quote == Quote::Backtick) {

@@ -145,8 +145,8 @@ fn repairs_table() {
         ("{\"a\": tru", json!({"a": true}), TruncatedLiteral),
         ("{\"a\": [nu", json!({"a": [null]}), TruncatedLiteral),
         ("[1.5e", json!([1.5]), TruncatedLiteral),
-        ("{\"value\": 2e}", json!({"value": 2}), NonStandardNumber),
-        ("[2e+, 3]", json!([2, 3]), NonStandardNumber),
+        ("{\"value\": 2e}", json!({"value": 2.0}), NonStandardNumber),
+        ("[2e+, 3]", json!([2.0, 3]), NonStandardNumber),
         ("{\"a\":\u{3000}1}", json!({"a": 1}), UnicodeWhitespace),
         (
             "[{\"i\": 1, \"n\": \"a\" {\"i\": 2}]",
