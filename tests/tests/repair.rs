@@ -607,3 +607,44 @@ fn error_and_extractor_are_shareable() {
         Box::new(llm_extract::repair("nothing to see here").unwrap_err());
     assert!(boxed.to_string().contains("no JSON found"));
 }
+
+/// Words after a string's closing quote, before the structure resumes, are kept as a key with
+/// no value (`MissingValue`), not read into the string; a quote before a word opens a
+/// quotation inside the string instead, and a pair of inner quotes stays text.
+#[test]
+fn words_after_a_closing_quote_are_not_the_strings() {
+    assert_eq!(
+        repair(r#"{"v": "data" AAAA }"#),
+        json!({"v": "data", "AAAA": null})
+    );
+    assert!(repairs_of(r#"{"v": "data" AAAA }"#).contains(&RepairKind::MissingValue));
+    assert_eq!(
+        repair(r#"{"a": "x" y z, "b": 1}"#),
+        json!({"a": "x", "y z": null, "b": 1})
+    );
+    assert_eq!(repair(r#"["data" AAAA]"#), json!(["data", "AAAA"]));
+    assert_eq!(
+        repair(r#"{"a": "he said "hi}"#),
+        json!({"a": "he said \"hi"})
+    );
+    assert_eq!(
+        repair(r#"{"key": "lorem "sic" tamet.}"#),
+        json!({"key": "lorem \"sic\" tamet."})
+    );
+}
+
+/// A fence's closing run after a value ends the value, as the end of the text would, where no
+/// fence is open in it: json_repair's `{"key": "value, value2"```.
+#[test]
+fn a_closing_fence_run_ends_the_value() {
+    assert_eq!(
+        repair("{\"key\": \"value, value2\"```"),
+        json!({"key": "value, value2"})
+    );
+    assert_eq!(repair("{\"a\": 1, ```"), json!({"a": 1}));
+    // A fence inside a string is the string's text.
+    assert_eq!(
+        repair("{\"a\": \"use ``` here\", \"b\": 1}"),
+        json!({"a": "use ``` here", "b": 1})
+    );
+}

@@ -433,6 +433,16 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             let Some(mut b) = self.peek() else {
                 return self.finish_at_eof(expect);
             };
+            // A fence's closing run between a value's tokens: the value was cut off there,
+            // as by the end of the text (the run and what follows are left over).
+            if b == b'`'
+                && matches!(expect, Expect::Key | Expect::Separator)
+                && !self.stack.is_empty()
+                && self.bytes[self.pos..self.end].starts_with(b"```")
+            {
+                self.end = self.pos;
+                return self.finish_at_eof(expect);
+            }
             if let Some(Frame::Array {
                 alt_closer: Some(c),
                 ..

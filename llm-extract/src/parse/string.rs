@@ -43,6 +43,8 @@ struct Scan {
     /// The decoded content, once an escape made it differ from the input.
     owned: Option<String>,
     rejected: Option<Rejected>,
+    /// How many quotes that did not end the string were passed over.
+    passed: usize,
     /// A markdown code fence opened inside the string (on its own line, raw newlines after
     /// it) and not closed yet: its code may hold quotes, commas and brackets of its own.
     fence_open: bool,
@@ -164,6 +166,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             segment_start: open + open_len,
             owned: None,
             rejected: None,
+            passed: 0,
             fence_open: false,
             doubled,
         }
@@ -189,7 +192,14 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 || (matches!(b, b'}' | b']') && self.closer_follows(i, scan.quote, scan.slot)))
         {
             // No closing quote: the string ended where the next member (or item) begins, or
-            // where its container closes.
+            // where its container closes; or at the one quote passed over, when words stand
+            // between it and there (`"data" AAAA }`).
+            let stray_words =
+                (scan.rejected.as_ref()).is_some_and(|r| self.words_after_quote(r, scan, i));
+            if let (true, Some(r)) = (stray_words, scan.rejected.take()) {
+                let owned = scan.owned.take();
+                return Some(self.end_at_rejected(scan, owned, r));
+            }
             let end = self.content_end_before(scan, i);
             self.repair(RepairKind::MissingQuote, Span::at(end));
             return Some(self.string_ends(scan, end, i));
@@ -226,6 +236,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 });
             }
             self.repair(RepairKind::UnescapedQuote, Span::new(i, i + closer_len));
+            scan.passed += 1;
             scan.i += closer_len;
         } else {
             // A lead byte 0xE2 that is not our closing quote: an ordinary character.
@@ -319,29 +330,17 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 .filter(|&at| {
                     scan.in_value && memchr::memchr(b':', &self.bytes[r.at..at]).is_none()
                 });
-            if closers_end.is_some() {
+            if closers_end.is_some_and(|at| self.words_after_quote(&r, &scan, at)) {
+                let owned = scan.owned.take();
+                return self.end_at_rejected(&scan, owned, r);
+            } else if closers_end.is_some() {
                 passed_a_quote = false;
             } else if self.backtrack_budget >= rest.len()
                 && memchr::memchr2(b'}', b']', rest).is_some()
             {
                 self.backtrack_budget -= rest.len();
-                self.repairs.truncate(r.repairs_len);
-                let text = match (scan.owned, r.owned_len) {
-                    (Some(mut s), Some(n)) => {
-                        s.truncate(n);
-                        s.push_str(&self.text[r.segment_start..r.at]);
-                        Cow::Owned(s)
-                    }
-                    _ => Cow::Borrowed(&self.text[scan.content_start..r.at]),
-                };
-                self.pos = r.at + r.closer_len;
-                return Scanned {
-                    value: Str {
-                        text,
-                        quoting: scan.quoting,
-                    },
-                    complete: true,
-                };
+                let owned = scan.owned.take();
+                return self.end_at_rejected(&scan, owned, r);
             }
         }
         if scan.in_value && !passed_a_quote && !scan.fence_open {
@@ -364,6 +363,42 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             },
             complete: false,
         }
+    }
+
+    /// The string ends at the quote `r` it passed over (its content up to there, `owned`
+    /// being the decoded content so far); reading goes on after that quote.
+    fn end_at_rejected(&mut self, scan: &Scan, owned: Option<String>, r: Rejected) -> Scanned<'a> {
+        self.repairs.truncate(r.repairs_len);
+        let text = match (owned, r.owned_len) {
+            (Some(mut s), Some(n)) => {
+                s.truncate(n);
+                s.push_str(&self.text[r.segment_start..r.at]);
+                Cow::Owned(s)
+            }
+            _ => Cow::Borrowed(&self.text[scan.content_start..r.at]),
+        };
+        self.pos = r.at + r.closer_len;
+        Scanned {
+            value: Str {
+                text,
+                quoting: scan.quoting,
+            },
+            complete: true,
+        }
+    }
+
+    /// Whether the one quote `r` the string passed over closed it, the structure resuming at
+    /// `at` after stray words (`"data" AAAA }`, `"x" true, "b": 1`): a closing quote's shape
+    /// (after a non-space, before a space or tab), no fence, and no line break up to `at`. A
+    /// quote before a word (`"he said "hi}`) opens a quotation inside the string instead.
+    fn words_after_quote(&self, r: &Rejected, scan: &Scan, at: usize) -> bool {
+        let after = r.at + r.closer_len;
+        scan.passed == 1
+            && !r.in_fence
+            && r.at > scan.content_start
+            && !matches!(self.bytes[r.at - 1], b' ' | b'\t' | b'\n' | b'\r')
+            && matches!(self.bytes.get(after), Some(b' ' | b'\t'))
+            && !self.bytes[after..at].contains(&b'\n')
     }
 
     /// `{"summary": "All tests pass}` and a blank line of prose after it: the first run of
@@ -491,6 +526,10 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
         let c = self.bytes[i];
         let comment = c == b'/' && matches!(self.bytes.get(i + 1), Some(b'/' | b'*'));
+        // The fence around the value closes (```` "a"``` ````): the value was cut off there.
+        if slot != Slot::Key && self.bytes[i..self.end].starts_with(b"```") {
+            return true;
+        }
         match slot {
             Slot::Key => {
                 newline
