@@ -37,8 +37,8 @@ const JSON_REPAIR_FLOOR: usize = 136;
 /// 257: :494 (string parts joined by `+` with a comment between). 271: a number cut in its
 /// exponent is a float (:140, :141, :142, :523, :524, :526, :527), a `\u` escape cut by the end
 /// is dropped (:143, :144, :145, :146), a scalar reply with a comma after it is the scalar
-/// (:373, :374, :375).
-const JSONREPAIR_FLOOR: usize = 271;
+/// (:373, :374, :375). 277: a scalar in a JSONP call (:314 to :318, :415).
+const JSONREPAIR_FLOOR: usize = 277;
 
 #[derive(Deserialize)]
 struct Case {

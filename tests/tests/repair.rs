@@ -299,6 +299,11 @@ fn a_scalar_with_a_comma_after_it() {
     assert_eq!(repair("  \"yes\" , "), json!("yes"));
     assert!(llm_extract::repair(",").is_err());
     assert_eq!(repair("[2e, 3e-"), json!([2.0, 3.0]));
+    // In a JSONP call, as an object is.
+    assert_eq!(repair("callback_123(\"foo\");"), json!("foo"));
+    assert!(repairs_of("cb(2)").contains(&RepairKind::JsonpWrapper));
+    assert!(llm_extract::repair("f(1, 2)").is_err());
+    assert!(llm_extract::repair("The answer f(2) is").is_err());
     assert_eq!(repair("2."), json!(2.0));
 }
 

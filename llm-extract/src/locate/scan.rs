@@ -417,7 +417,28 @@ pub(crate) fn scalar(text: &str, region: Span) -> Option<Span> {
         trimmed = lex::trim(rest);
     }
     let start = region.start + (content.len() - lex::trim_start(content).len());
-    looks_scalar(trimmed).then(|| Span::new(start, start + trimmed.len()))
+    if looks_scalar(trimmed) {
+        return Some(Span::new(start, start + trimmed.len()));
+    }
+    // The same in a JSONP call, `callback(2);`, as for an object (`JsonpWrapper`).
+    let (at, len) = jsonp_scalar(trimmed)?;
+    Some(Span::new(start + at, start + at + len))
+}
+
+/// `name(scalar)` or `name(scalar);` (trimmed): where the scalar is and how long.
+fn jsonp_scalar(text: &str) -> Option<(usize, usize)> {
+    let open = text.find('(')?;
+    let name = &text[..open];
+    let named = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'));
+    let body = lex::trim_end(text.strip_suffix(';').unwrap_or(text));
+    let inner = body.strip_suffix(')').filter(|_| named)?;
+    let args = &inner[open + 1..];
+    let scalar = lex::trim(args);
+    let at = open + 1 + (args.len() - lex::trim_start(args).len());
+    looks_scalar(scalar).then_some((at, scalar.len()))
 }
 
 /// Whether `text` (trimmed, the whole region) reads as one JSON-like scalar: a quoted string
