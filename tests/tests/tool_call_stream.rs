@@ -133,3 +133,20 @@ fn streaming_takes_linear_time_whatever_the_input() {
         eprintln!("{} bytes: half {half:?}, whole {whole:?}", text.len());
     }
 }
+
+/// Bare pythonic calls are calls only when they are the whole reply: the stream yields them
+/// from `finish`, never from a push (more text could still make them a sentence's).
+#[test]
+fn bare_pythonic_calls_wait_for_the_end_of_the_reply() {
+    let text = "get_weather(city='Paris', days=3), search(q='x')";
+    check_every_chunking(text, text);
+    let mut stream = StreamCalls::<ToolCall>::new();
+    assert!(stream.push(text).is_empty());
+    let calls = stream.finish().unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[1].name, "search");
+    let mut stream = StreamCalls::<ToolCall>::new();
+    assert!(stream.push(text).is_empty());
+    assert!(stream.push(" and then more").is_empty());
+    assert!(stream.finish().unwrap().is_empty());
+}

@@ -901,3 +901,38 @@ fn a_streamed_call_that_does_not_fit_the_type_is_reported_by_finish_and_the_othe
     );
     assert_eq!(err.category(), Category::Variant, "{text}");
 }
+
+/// Pythonic calls whose list lost its brackets are calls when they are all the reply holds,
+/// whole, with keyword arguments (or none); a call named in a sentence, a positional call or
+/// a call with more text after it is none.
+#[test]
+fn bare_pythonic_calls_that_are_the_whole_reply() {
+    for (text, want) in [
+        (
+            "get_weather(city=\"Paris\", days=3)",
+            vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+        ),
+        (
+            "  get_weather(city='Paris', days=3), search(q='x')\n",
+            vec![
+                ("get_weather", json!({"city": "Paris", "days": 3})),
+                ("search", json!({"q": "x"})),
+            ],
+        ),
+        ("get_time()", vec![("get_time", json!({}))]),
+    ] {
+        let reply = tool::read(text);
+        assert!(
+            reply.calls.iter().all(|c| c.format == Format::Pythonic),
+            "{reply:#?}"
+        );
+        assert_eq!(summary(&tool::tool_calls(text)), expected(&want), "{text}");
+    }
+    for text in [
+        "Use get_weather(city='Paris') to ask.",
+        "get_weather(city='Paris') and more",
+        "print(x)",
+    ] {
+        assert!(tool::tool_calls(text).is_empty(), "{text}");
+    }
+}

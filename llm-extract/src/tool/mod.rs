@@ -33,7 +33,8 @@
 //! token), except where only later text can say whether it is a call. A call inside a
 //! reasoning block still open waits for the block to close (then it is a draft, never
 //! yielded) or for the reply to end (then it is yielded by `finish`); a pythonic list without
-//! brackets runs to the end of its body; with [`StreamCalls::begins_in_reasoning`], a call
+//! brackets runs to the end of its body, and bare pythonic calls that are the whole reply
+//! wait for its end; with [`StreamCalls::begins_in_reasoning`], a call
 //! before the first reasoning token waits for that token. By default a reply is taken to
 //! begin in the answer, so a reasoning closer without an opener is ignored (a read of the
 //! whole reply would take everything before it for reasoning).
@@ -627,6 +628,12 @@ fn pythonic_calls(
     misses: &mut Vec<wire::Miss>,
 ) -> Vec<(usize, usize)> {
     let gap = &text[span.start..span.end];
+    if let Some(whole) = bare_calls(text, span, region, hits) {
+        return vec![
+            (0, whole.start - span.start),
+            (whole.end - span.start, gap.len()),
+        ];
+    }
     let mut json_from = 0;
     let mut pieces: Vec<(usize, usize)> = Vec::new();
     let mut pos = 0;
@@ -677,6 +684,34 @@ fn pythonic_calls(
     }
     pieces.push((json_from, gap.len()));
     pieces
+}
+
+/// Pythonic calls written without their list's brackets, `get_weather(city="Paris")` (as
+/// models drop them): taken only when they are all the gap holds, whole and with keyword
+/// arguments (or none), so a call named in a sentence (`use print(x) to ...`) is none.
+/// Their span.
+fn bare_calls(text: &str, span: Span, region: Region, hits: &mut Vec<wire::Hit>) -> Option<Span> {
+    let gap = &text[span.start..span.end];
+    let lead = gap.len() - gap.trim_start().len();
+    let body = gap.trim();
+    if body.starts_with('[') || !python::looks_like_calls(body, true) {
+        return None;
+    }
+    let (calls, n) = python::read_calls(body).ok()?;
+    if calls.is_empty() || !body[n..].trim().is_empty() {
+        return None;
+    }
+    let whole = Span::new(span.start + lead, span.start + lead + n);
+    hits.extend(calls.into_iter().map(|call| wire::Hit {
+        call: wire::python_call(call, whole.start),
+        format: Format::Pythonic,
+        span: whole,
+        complete: true,
+        region,
+        // Only the end of the gap says they are all it holds: a stream waits for it.
+        until_end: true,
+    }));
+    Some(whole)
 }
 
 /// The JSON values in `piece` that are tool calls (or why one was not).
