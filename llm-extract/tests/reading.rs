@@ -302,3 +302,49 @@ fn unicode_spaces_inside_strings_are_content() {
     assert_eq!(out.value, serde_json::from_str::<Value>(text).unwrap());
     assert!(out.report.repairs.is_empty());
 }
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Verdict {
+    Spam,
+    NotSpam,
+    One,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+enum Title {
+    #[extract(alias = "señor")]
+    Mister,
+    #[extract(alias = "señorita")]
+    Miss,
+}
+
+/// An enum named in prose: a label written as declared settles a tie with an ordinary word,
+/// and names the variant in a long explanation; diacritics aside in a sentence; a capital at
+/// the start of a sentence settles nothing.
+#[test]
+fn enum_labels_in_prose() {
+    let long = format!(
+        "{} Therefore, it should be classified as:\n\n- **SPAM**\n",
+        "The text is typically characterized by unsolicited offers and urgency, common in spam messages. ".repeat(3)
+    );
+    assert!(long.len() > 200);
+    assert_eq!(
+        llm_extract::from_str::<Verdict>(&long).unwrap(),
+        Verdict::Spam
+    );
+    let both = format!("{long} Or maybe NOT_SPAM.");
+    assert!(llm_extract::from_str::<Verdict>(&both).is_err());
+    assert_eq!(
+        llm_extract::from_str::<Verdict>(r#"SPAM" is one of the answers."#).unwrap(),
+        Verdict::Spam
+    );
+    // Long prose with no label written as declared names nothing.
+    let words = "This looks like spam to me, though one cannot be sure. ".repeat(5);
+    assert!(llm_extract::from_str::<Verdict>(&words).is_err());
+    assert_eq!(
+        llm_extract::from_str::<Title>("The title is senor for this person").unwrap(),
+        Title::Mister
+    );
+    assert!(llm_extract::from_str::<Sentiment>("Positive or negative, hard to say.").is_err());
+}

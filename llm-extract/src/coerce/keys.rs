@@ -59,6 +59,19 @@ fn fold(c: char) -> (char, Option<char>) {
     (base, None)
 }
 
+/// `word` (lowercase) with its diacritics folded (`señor` is `senor`).
+pub(crate) fn fold_word(word: &str) -> String {
+    if word.is_ascii() {
+        return word.to_owned();
+    }
+    word.chars()
+        .flat_map(|c| {
+            let (a, b) = fold(c);
+            std::iter::once(a).chain(b)
+        })
+        .collect()
+}
+
 /// The characters [`keys_match_folded`] compares: alphanumeric, lowercase, folded.
 fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars()

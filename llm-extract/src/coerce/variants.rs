@@ -1,5 +1,6 @@
 //! Variant matching: which enum variant a name (or a sentence) stands for.
 
+use crate::coerce::keys::fold_word;
 use crate::coerce::{keys_match, keys_match_folded, words, SHORT_TEXT};
 use crate::coerce::{Context, Failed};
 use crate::error::{Category, Issue};
@@ -35,8 +36,10 @@ pub enum VariantMatch {
 }
 
 /// Finds the variant `text` names: exact name, then normalized name, then alias, then name
-/// or alias without diacritics, then the name as whole words inside a short sentence (the longest such match wins; equal matches
-/// are [`VariantMatch::Ambiguous`]).
+/// or alias without diacritics, then the name as whole words inside a short sentence (the
+/// longest such match wins; of equal matches a label such as `TWO` written as declared, else
+/// [`VariantMatch::Ambiguous`]); in a text longer than 200 bytes, only a label written as
+/// declared (`... classified as **SPAM**`) names a variant.
 ///
 /// ```
 /// use llm_extract::coerce::{match_variant, VariantMatch, VariantNames};
@@ -52,6 +55,11 @@ pub enum VariantMatch {
 /// assert_eq!(match_variant("STRASSE", C), VariantMatch::Folded(0));
 /// assert_eq!(match_variant("The sentiment is POSITIVE.", V), VariantMatch::InText(0));
 /// assert_eq!(match_variant("positive or negative", V), VariantMatch::Ambiguous(vec![0, 1]));
+/// const L: &[VariantNames] = &[
+///     VariantNames { name: "ONE", aliases: &[] },
+///     VariantNames { name: "TWO", aliases: &[] },
+/// ];
+/// assert_eq!(match_variant("TWO is one of the answers", L), VariantMatch::InText(1));
 /// ```
 pub fn match_variant(text: &str, variants: &[VariantNames]) -> VariantMatch {
     if let Some(i) = variants.iter().position(|v| v.name == text) {
@@ -105,12 +113,16 @@ fn matching(variants: &[VariantNames], matches: impl Fn(&VariantNames) -> bool) 
 }
 
 /// The variant named as whole words inside a short sentence: for each variant the longest
-/// of its names found as consecutive words; the longest overall wins, equals are ambiguous.
+/// of its names found as consecutive words (diacritics aside: `senor` names `señor`); the
+/// longest overall wins. Of equals, the one whose canonical name is a label ([`is_label`])
+/// written as declared (`TWO" is one of the answers`: `TWO`, not the word `one`) wins;
+/// otherwise they are ambiguous. A longer text names a variant only by a label written as declared:
+/// [`in_long_text`].
 fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
     if text.len() > SHORT_TEXT {
-        return VariantMatch::NoMatch;
+        return in_long_text(text, variants);
     }
-    let sentence = words(text);
+    let sentence: Vec<String> = words(text).iter().map(|w| fold_word(w)).collect();
     if sentence.len() < 2 {
         return VariantMatch::NoMatch;
     }
@@ -119,7 +131,7 @@ fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
     for (i, v) in variants.iter().enumerate() {
         let longest = std::iter::once(v.name)
             .chain(v.aliases.iter().copied())
-            .map(words)
+            .map(|name| words(name).iter().map(|w| fold_word(w)).collect::<Vec<_>>())
             .filter(|w| !w.is_empty() && sentence.windows(w.len()).any(|win| win == w.as_slice()))
             .map(|w| w.len())
             .max()
@@ -135,11 +147,55 @@ fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
             best.push(i);
         }
     }
+    if best.len() > 1 {
+        let as_declared: Vec<usize> = (best.iter().copied())
+            .filter(|&i| is_label(variants[i].name) && written_as_declared(text, variants[i].name))
+            .collect();
+        if let [i] = as_declared.as_slice() {
+            return VariantMatch::InText(*i);
+        }
+    }
     match best.as_slice() {
         [] => VariantMatch::NoMatch,
         [i] => VariantMatch::InText(*i),
         _ => VariantMatch::Ambiguous(best),
     }
+}
+
+/// The variant a text longer than [`SHORT_TEXT`] names: the one whose canonical name is a
+/// label ([`is_label`]) written as declared, as a whole word, when exactly one is (`... should
+/// be classified as: **SPAM**`). Ordinary words in long prose name nothing.
+fn in_long_text(text: &str, variants: &[VariantNames]) -> VariantMatch {
+    let found = matching(variants, |v| {
+        is_label(v.name) && written_as_declared(text, v.name)
+    });
+    match found.as_slice() {
+        [] => VariantMatch::NoMatch,
+        [i] => VariantMatch::InText(*i),
+        _ => VariantMatch::Ambiguous(found),
+    }
+}
+
+/// Whether `name` is a label: capitals, digits and `_` only, two characters or more, a
+/// capital among them (`SPAM`, `TWO`, `HIGH_PRIORITY`). Written that way in a reply it is the
+/// label, not a word of the sentence (`Positive` may just start one).
+fn is_label(name: &str) -> bool {
+    name.len() >= 2
+        && name.bytes().any(|b| b.is_ascii_uppercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Whether `name` is in `text` exactly as written, not inside a longer word (letters, digits
+/// and `_` around it make one: `SPAM` is not in `NOT_SPAM`).
+fn written_as_declared(text: &str, name: &str) -> bool {
+    let part_of_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            !part_of_word(text[..at].chars().next_back())
+                && !part_of_word(text[at + name.len()..].chars().next())
+        })
 }
 
 /// What an enum needs to know to pick a variant from a name.
