@@ -348,3 +348,18 @@ fn enum_labels_in_prose() {
     );
     assert!(llm_extract::from_str::<Sentiment>("Positive or negative, hard to say.").is_err());
 }
+
+/// One variant asked for, a list given: the one item that names a variant, when the others
+/// name none; two naming variants is a guess, an error.
+#[test]
+fn an_enum_from_a_list_naming_one_variant() {
+    let out = llm_extract::extract::<Verdict>(r#"["SPAM", "MAYBE"]"#).unwrap();
+    assert_eq!(out.value, Verdict::Spam);
+    assert!(out
+        .report
+        .coercions
+        .iter()
+        .any(|c| c.kind == llm_extract::CoercionKind::ListToSingle));
+    assert!(llm_extract::from_str::<Verdict>(r#"["SPAM", "NOT_SPAM"]"#).is_err());
+    assert!(llm_extract::from_str::<Verdict>(r#"["MAYBE", "PERHAPS"]"#).is_err());
+}

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::coerce::variants::{variant, EnumSpec};
+use crate::coerce::variants::{match_variant, variant, EnumSpec, VariantMatch};
 use crate::coerce::{as_container, keys_match};
 use crate::coerce::{Context, Failed};
 use crate::error::{Category, Issue};
@@ -55,6 +55,31 @@ pub fn external<'n, 'a>(
                 content: None,
                 raw: b.to_string(),
             })
+        }
+        // `["TWO", "THREE"]` for one variant: the one item that names a variant (the others
+        // name none), as a one-item list gives its item.
+        NodeKind::Array(items) if cx.lenient() => {
+            let names = |item: &Node<'_>| match &item.kind {
+                NodeKind::String(s) => !matches!(
+                    match_variant(&s.text, spec.variants),
+                    VariantMatch::NoMatch | VariantMatch::Ambiguous(_)
+                ),
+                _ => false,
+            };
+            let mut naming = items.iter().filter(|item| names(item));
+            match (naming.next(), naming.next()) {
+                (Some(item), None) => {
+                    cx.coerce(CoercionKind::ListToSingle, node.span);
+                    external(item, spec, cx)
+                }
+                _ => Err(cx.mismatch(
+                    &format!(
+                        "a variant of `{}` (the list names none, or several)",
+                        spec.name
+                    ),
+                    node,
+                )),
+            }
         }
         NodeKind::Object(entries) if entries.len() == 1 => {
             let entry = &entries[0];
