@@ -61,6 +61,9 @@ pub enum RepairKind {
     MissingQuote,
     /// A `"""triple-quoted"""` string (Python), read with its common indentation removed.
     TripleQuotedString,
+    /// A value written as a markdown code block (`"code": ```py\n...\n````), read as the
+    /// code between the fences, its info string dropped and its common indentation removed.
+    FencedValue,
     /// A closing bracket of the wrong kind closed the innermost container (`[1, 2}`).
     WrongBracket,
     /// An opening bracket was missing and inserted (`[{"a": 1}, "b": 2}]`).
@@ -122,7 +125,8 @@ impl RepairKind {
             NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
             // Output cut off by a token limit is common and says nothing against the reading.
             TruncatedString | TruncatedContainer | TruncatedLiteral => 1,
-            UnicodeWhitespace | DigitSeparator | TupleAsArray | TripleQuotedString => 1,
+            UnicodeWhitespace | DigitSeparator | TupleAsArray | TripleQuotedString
+            | FencedValue => 1,
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
             MissingQuote | NumberAsString | SetAsArray => 2,
             WrongBracket | MissingOpeningBracket => 3,

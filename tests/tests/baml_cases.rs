@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Cases that pass, measured on main; raise it as reading improves.
-const FLOOR: usize = 186;
+const FLOOR: usize = 191;
 
 struct Case {
     source: &'static str,

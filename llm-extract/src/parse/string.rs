@@ -120,6 +120,11 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         if let Some(triple) = self.triple_quoted() {
             return triple;
         }
+        if matches!(slot, Slot::ObjectValue | Slot::ArrayValue) {
+            if let Some(code) = self.fenced_value() {
+                return code;
+            }
+        }
         let mut scan = self.open_string(slot);
         let table = stop_table(scan.quote, scan.in_value);
         loop {

@@ -147,6 +147,11 @@ fn repairs_table() {
         ("[1.5e", json!([1.5]), TruncatedLiteral),
         ("{\"value\": 2e}", json!({"value": 2.0}), NonStandardNumber),
         ("[2e+, 3]", json!([2.0, 3]), NonStandardNumber),
+        (
+            "{\"c\": ```py main.py\n  if x:\n      y()\n  ```, \"n\": 1}",
+            json!({"c": "if x:\n    y()", "n": 1}),
+            FencedValue,
+        ),
         ("{\"a\":\u{3000}1}", json!({"a": 1}), UnicodeWhitespace),
         (
             "[{\"i\": 1, \"n\": \"a\" {\"i\": 2}]",

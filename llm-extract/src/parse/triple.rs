@@ -86,6 +86,69 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     }
 }
 
+impl<'a, B: super::Build<'a>> Parser<'a, B> {
+    /// A value written as a markdown code block at `self.pos` (`"code": ```ts main.ts` and a
+    /// line break, the code, then a run of as many backticks at the start of a line), if one
+    /// starts there: the code, dedented, without the info string. Valid JSON never has one.
+    pub(super) fn fenced_value(&mut self) -> Option<Scanned<'a>> {
+        let open = self.pos;
+        let rest = &self.bytes[open..self.end];
+        let run = rest.iter().take_while(|&&b| b == b'`').count();
+        if run < 3 {
+            return None;
+        }
+        // The info string: up to the line's end, no quote or bracket in it.
+        let line_end = open + run + memchr::memchr(b'\n', &rest[run..])?;
+        let info = &self.bytes[open + run..line_end];
+        if info
+            .iter()
+            .any(|&b| matches!(b, b'"' | b'\'' | b'`' | b'{' | b'[' | b'}' | b']'))
+        {
+            return None;
+        }
+        let body = line_end + 1;
+        // The closing run: at least as long, first on its line but for spaces.
+        // Each byte is looked at once: the start of the current line is carried along.
+        let (mut at, mut line_start) = (body, body);
+        let close = loop {
+            let Some(k) = memchr::memmem::find(&self.bytes[at..self.end], b"```") else {
+                break None;
+            };
+            let found = at + k;
+            let len = self.bytes[found..self.end]
+                .iter()
+                .take_while(|&&b| b == b'`')
+                .count();
+            if let Some(n) = memchr::memrchr(b'\n', &self.bytes[at..found]) {
+                line_start = at + n + 1;
+            }
+            let first_on_line = self.bytes[line_start..found]
+                .iter()
+                .all(|&b| b == b' ' || b == b'\t');
+            if len >= run && first_on_line {
+                break Some((line_start, found + len));
+            }
+            at = found + len;
+        };
+        let (content_end, next) = close.unwrap_or((self.end, self.end));
+        let code = &self.text[body..content_end.max(body)];
+        let code = code.strip_suffix('\n').unwrap_or(code);
+        let code = code.strip_suffix('\r').unwrap_or(code);
+        self.pos = next;
+        self.repair(RepairKind::FencedValue, Span::new(open, next));
+        if close.is_none() {
+            self.repair(RepairKind::TruncatedString, Span::new(open, self.end));
+        }
+        Some(Scanned {
+            value: Str {
+                text: Cow::Owned(dedent(code)),
+                quoting: Quoting::Other,
+            },
+            complete: close.is_some(),
+        })
+    }
+}
+
 /// `textwrap.dedent`: lines holding only spaces and tabs become empty, and the longest run of
 /// leading spaces and tabs common to the other lines is removed from each.
 pub(crate) fn dedent(text: &str) -> String {
