@@ -206,6 +206,27 @@ fn every_split_of_lenient_replies_gives_the_same_result() {
     }
 }
 
+/// A value written as a code block (`"code": ```py` ...) shows once its closing run arrives,
+/// as the code `finish` reads, however the chunks fall, also inside a fence around the reply
+/// (whose closing run it does not take for its own).
+#[test]
+fn a_value_written_as_a_code_block_shows_as_its_code() {
+    for text in [
+        "```json\n{\"type\": \"code\", \"code\": ```py main.py\n  if x:\n      y()\n  ```, \"n\": 2}\n```\n",
+        "[```\n  a ``` b\n```, 3]",
+    ] {
+        let expected = whole::<Value>(text).unwrap();
+        let mut splits: Vec<Vec<usize>> = (0..=text.len()).map(|cut| vec![cut]).collect();
+        splits.extend((1..=9).map(|size| sized(text, size)));
+        for cuts in splits {
+            let (snaps, stream) = stream_at::<Value>(text, &cuts);
+            assert_grows(text, &snaps);
+            assert_eq!(snaps.last().unwrap(), &expected, "{cuts:?} of {text:?}");
+            assert_eq!(finished(stream), Ok(expected.clone()));
+        }
+    }
+}
+
 fn load(path: &str) -> Vec<String> {
     let raw =
         std::fs::read_to_string(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();

@@ -25,6 +25,10 @@ mod triple;
 use balance::Profile;
 use build::{Build, Json, Tree};
 pub(crate) use closer::read_on;
+pub(crate) use triple::dedent;
+
+/// How long the info string of a value written as a code block may be (```` ```ts main.ts ````).
+pub(crate) const FENCE_INFO: usize = 256;
 use closer::KeySample;
 
 use crate::error::{Category, Error, Issue};

@@ -98,7 +98,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             return None;
         }
         // The info string: up to the line's end, no quote or bracket in it.
-        let line_end = open + run + memchr::memchr(b'\n', &rest[run..])?;
+        let window = &rest[run..rest.len().min(run + super::FENCE_INFO)];
+        let line_end = open + run + memchr::memchr(b'\n', window)?;
         let info = &self.bytes[open + run..line_end];
         if info
             .iter()

@@ -132,6 +132,17 @@ enum Tok {
     },
     LineComment,
     BlockComment,
+    /// A value written as a markdown code block (`"code": ```py` and a line break): shown
+    /// once its closing run arrives, as the code (what the parser reads, `FencedValue`).
+    Fenced {
+        start: usize,
+        run: usize,
+        /// Where the code starts (after the info string's line).
+        body: usize,
+        scan: usize,
+        /// The start of the line `scan` is on.
+        line_start: usize,
+    },
 }
 
 impl Tok {
@@ -722,6 +733,7 @@ impl Reader {
                 Tok::None => return Step_::Go,
                 Tok::Str { .. } => self.string(text, sink),
                 Tok::Bare { .. } => self.bare(text, sink),
+                Tok::Fenced { .. } => self.fenced(text, sink),
                 Tok::LineComment => match memchr::memchr(b'\n', &bytes[self.pos..]) {
                     Some(i) => {
                         self.pos += i + 1;
@@ -899,6 +911,25 @@ impl Reader {
         if self.pos + run == bytes.len() {
             return Some(Step_::Wait);
         }
+        if run >= 3 && self.expects_value() {
+            match fenced_value_body(bytes, self.pos + run) {
+                Some(Some(body)) => {
+                    self.value_starts(false);
+                    self.tok = Tok::Fenced {
+                        start: self.pos,
+                        run,
+                        body,
+                        scan: body,
+                        line_start: body,
+                    };
+                    self.pos = body;
+                    return None;
+                }
+                // The info string's line is not whole yet.
+                None => return Some(Step_::Wait),
+                Some(None) => {}
+            }
+        }
         if run >= 3 && self.fence {
             self.fence_closes_value(sink, run);
             return Some(Step_::Go);
@@ -915,6 +946,82 @@ impl Reader {
         self.pos += run;
         self.state = State::Prose;
         sink.abandoned();
+    }
+
+    /// Whether a value belongs here: after a key's colon, or where an array's item starts.
+    fn expects_value(&self) -> bool {
+        self.stack.last().is_some_and(|f| f.expect == Expect::Value)
+    }
+
+    /// Goes on with a value written as a code block: `Wait` until its closing run (as long,
+    /// first on its line) arrives, then the code as one `Value` event, dedented, without the
+    /// info string, as the parser reads it.
+    fn fenced(&mut self, text: &str, sink: &mut dyn Sink) -> Step_ {
+        let Tok::Fenced {
+            start,
+            run,
+            body,
+            mut scan,
+            mut line_start,
+        } = self.tok
+        else {
+            return Step_::Go;
+        };
+        let bytes = text.as_bytes();
+        let closed = loop {
+            let Some(k) = memchr::memmem::find(&bytes[scan..], b"```") else {
+                // Two backticks at the end may start the closing run: looked at again.
+                let keep = bytes.len().saturating_sub(2).max(scan);
+                if let Some(n) = memchr::memrchr(b'\n', &bytes[scan..keep]) {
+                    line_start = scan + n + 1;
+                }
+                scan = keep;
+                break None;
+            };
+            let found = scan + k;
+            if let Some(n) = memchr::memrchr(b'\n', &bytes[scan..found]) {
+                line_start = scan + n + 1;
+            }
+            let len = bytes[found..].iter().take_while(|&&b| b == b'`').count();
+            if found + len == bytes.len() {
+                // The run may go on in the next chunk.
+                scan = found;
+                break None;
+            }
+            let first_on_line = bytes[line_start..found]
+                .iter()
+                .all(|&b| b == b' ' || b == b'\t');
+            if len >= run && first_on_line {
+                break Some((line_start, found + len));
+            }
+            scan = found + len;
+        };
+        let Some((content_end, after)) = closed else {
+            self.tok = Tok::Fenced {
+                start,
+                run,
+                body,
+                scan,
+                line_start,
+            };
+            self.pos = scan;
+            return Step_::Wait;
+        };
+        self.tok = Tok::None;
+        self.pos = after;
+        let code = &text[body..content_end.max(body)];
+        let code = code.strip_suffix('\n').unwrap_or(code);
+        let code = code.strip_suffix('\r').unwrap_or(code);
+        let node = Node::new(
+            NodeKind::String(Str {
+                text: Cow::Owned(crate::parse::dedent(code)),
+                quoting: Quoting::Other,
+            }),
+            Span::new(start, after),
+        );
+        self.send(text, sink, &Event::Value(&node), Span::default());
+        self.value_done();
+        Step_::Go
     }
 
     fn expects_key_or_comma(&self) -> bool {
@@ -1153,6 +1260,25 @@ impl Reader {
         self.send(src, sink, &Event::Value(&node), Span::default());
         self.value_done();
         Step_::Go
+    }
+}
+
+/// Where the code of a value written as a code block starts, its backticks ending at `from`:
+/// after the info string's line (at most [`crate::parse::FENCE_INFO`] bytes, no quote or
+/// bracket in it). `Some(None)` when none starts there, `None` while the line is not whole.
+fn fenced_value_body(bytes: &[u8], from: usize) -> Option<Option<usize>> {
+    let limit = (from + crate::parse::FENCE_INFO).min(bytes.len());
+    let info = &bytes[from..limit];
+    let odd = |b: &u8| matches!(b, b'"' | b'\'' | b'`' | b'{' | b'[' | b'}' | b']');
+    let line = memchr::memchr(b'\n', info);
+    if info[..line.unwrap_or(info.len())].iter().any(odd) {
+        return Some(None);
+    }
+    match line {
+        Some(n) => Some(Some(from + n + 1)),
+        // The line is longer than an info string: no code block.
+        None if limit == from + crate::parse::FENCE_INFO => Some(None),
+        None => None,
     }
 }
 
