@@ -480,17 +480,16 @@ fn exact_number(written: &str, read: Number) -> Option<serde_json::Number> {
         "" => "0",
         trimmed => trimmed,
     };
+    // `1e` or `1e-` with no digits (cut off): the parser ignored the exponent, and the
+    // number is the float it was written as, as `5.` is.
+    let dangling = !exponent.is_empty() && !exponent.bytes().any(|b| b.is_ascii_digit());
     let frac = match frac {
         Some("") => ".0".to_string(), // `5.` is the float 5.0
         Some(f) => format!(".{f}"),
+        None if dangling => ".0".to_string(),
         None => String::new(),
     };
-    // `1e` or `1e-` with no digits (cut off): the parser ignored the exponent.
-    let exponent = if exponent.bytes().any(|b| b.is_ascii_digit()) {
-        exponent
-    } else {
-        ""
-    };
+    let exponent = if dangling { "" } else { exponent };
     let json = format!("{sign}{int}{frac}{exponent}");
     let value: f64 = json.parse().ok()?;
     let same = value == read.as_f64();

@@ -67,7 +67,7 @@ fn non_standard_numbers_are_written_as_json() {
         .iter()
         .map(|n| n.to_string())
         .collect();
-    assert_eq!(written, [BIG, "0.5", "5.0", "1000", "31", "2", "null"]);
+    assert_eq!(written, [BIG, "0.5", "5.0", "1000", "31", "2.0", "null"]);
 }
 
 #[derive(Extract, Debug)]
