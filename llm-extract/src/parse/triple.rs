@@ -92,62 +92,119 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// starts there: the code, dedented, without the info string. Valid JSON never has one.
     pub(super) fn fenced_value(&mut self) -> Option<Scanned<'a>> {
         let open = self.pos;
-        let rest = &self.bytes[open..self.end];
-        let run = rest.iter().take_while(|&&b| b == b'`').count();
+        let bytes = &self.bytes[..self.end];
+        let run = bytes[open..].iter().take_while(|&&b| b == b'`').count();
         if run < 3 {
             return None;
         }
-        // The info string: up to the line's end, no quote or bracket in it.
-        let window = &rest[run..rest.len().min(run + super::FENCE_INFO)];
-        let line_end = open + run + memchr::memchr(b'\n', window)?;
-        let info = &self.bytes[open + run..line_end];
-        if info
-            .iter()
-            .any(|&b| matches!(b, b'"' | b'\'' | b'`' | b'{' | b'[' | b'}' | b']'))
-        {
-            return None;
-        }
-        let body = line_end + 1;
-        // The closing run: at least as long, first on its line but for spaces.
-        // Each byte is looked at once: the start of the current line is carried along.
-        let (mut at, mut line_start) = (body, body);
-        let close = loop {
-            let Some(k) = memchr::memmem::find(&self.bytes[at..self.end], b"```") else {
-                break None;
-            };
-            let found = at + k;
-            let len = self.bytes[found..self.end]
-                .iter()
-                .take_while(|&&b| b == b'`')
-                .count();
-            if let Some(n) = memchr::memrchr(b'\n', &self.bytes[at..found]) {
-                line_start = at + n + 1;
-            }
-            let first_on_line = self.bytes[line_start..found]
-                .iter()
-                .all(|&b| b == b' ' || b == b'\t');
-            if len >= run && first_on_line {
-                break Some((line_start, found + len));
-            }
-            at = found + len;
+        // The whole text is here: an info line it ends inside is none.
+        let body = code_block_body(bytes, open + run)??;
+        let (content_end, next, closed) = match code_block_end(bytes, run, body, body, false) {
+            CodeEnd::Closed { content_end, after } => (content_end, after, true),
+            CodeEnd::Open { .. } => (self.end, self.end, false),
         };
-        let (content_end, next) = close.unwrap_or((self.end, self.end));
-        let code = &self.text[body..content_end.max(body)];
-        let code = code.strip_suffix('\n').unwrap_or(code);
-        let code = code.strip_suffix('\r').unwrap_or(code);
+        let code = code_block_text(self.text, body, content_end);
         self.pos = next;
         self.repair(RepairKind::FencedValue, Span::new(open, next));
-        if close.is_none() {
+        if !closed {
             self.repair(RepairKind::TruncatedString, Span::new(open, self.end));
         }
         Some(Scanned {
             value: Str {
-                text: Cow::Owned(dedent(code)),
+                text: Cow::Owned(code),
                 quoting: Quoting::Other,
             },
-            complete: close.is_some(),
+            complete: closed,
         })
     }
+}
+
+/// Where the code of a value written as a code block starts, its opening run of backticks
+/// ending at `from`: after the info string's line (at most [`super::FENCE_INFO`] bytes, no
+/// quote or bracket in it). `Some(None)` when no code block starts there; `None` while
+/// `bytes` ends inside the info line (a stream waits for more, the parser says none).
+pub(crate) fn code_block_body(bytes: &[u8], from: usize) -> Option<Option<usize>> {
+    let limit = (from + super::FENCE_INFO).min(bytes.len());
+    let info = &bytes[from..limit];
+    let odd = |b: &u8| matches!(b, b'"' | b'\'' | b'`' | b'{' | b'[' | b'}' | b']');
+    let line = memchr::memchr(b'\n', info);
+    if info[..line.unwrap_or(info.len())].iter().any(odd) {
+        return Some(None);
+    }
+    match line {
+        Some(n) => Some(Some(from + n + 1)),
+        // The line is longer than an info string: no code block.
+        None if limit == from + super::FENCE_INFO => Some(None),
+        None => None,
+    }
+}
+
+/// Where [`code_block_end`] got to.
+pub(crate) enum CodeEnd {
+    /// The closing run: the code ends at `content_end` (the start of the run's line), the
+    /// value at `after` (past the run).
+    Closed { content_end: usize, after: usize },
+    /// Not in `bytes` yet: where to search on from, and the start of that line.
+    Open { scan: usize, line_start: usize },
+}
+
+/// The closing run of a code block opened with `run` backticks (at least as long, first on
+/// its line but for spaces), searched from `scan`, on a line starting at `line_start`. Each
+/// byte is looked at once, the line's start carried along. With `more` (a stream, whose text
+/// may go on), a run that reaches the end of `bytes` may still grow and waits, as do two
+/// backticks at the end.
+pub(crate) fn code_block_end(
+    bytes: &[u8],
+    run: usize,
+    mut scan: usize,
+    mut line_start: usize,
+    more: bool,
+) -> CodeEnd {
+    loop {
+        let Some(k) = memchr::memmem::find(&bytes[scan..], b"```") else {
+            let keep = if more {
+                bytes.len().saturating_sub(2).max(scan)
+            } else {
+                bytes.len()
+            };
+            if let Some(n) = memchr::memrchr(b'\n', &bytes[scan..keep]) {
+                line_start = scan + n + 1;
+            }
+            return CodeEnd::Open {
+                scan: keep,
+                line_start,
+            };
+        };
+        let found = scan + k;
+        if let Some(n) = memchr::memrchr(b'\n', &bytes[scan..found]) {
+            line_start = scan + n + 1;
+        }
+        let len = bytes[found..].iter().take_while(|&&b| b == b'`').count();
+        if more && found + len == bytes.len() {
+            return CodeEnd::Open {
+                scan: found,
+                line_start,
+            };
+        }
+        let first_on_line = bytes[line_start..found]
+            .iter()
+            .all(|&b| b == b' ' || b == b'\t');
+        if len >= run && first_on_line {
+            return CodeEnd::Closed {
+                content_end: line_start,
+                after: found + len,
+            };
+        }
+        scan = found + len;
+    }
+}
+
+/// The code of a code block, `text[body..content_end]` without the line break before the
+/// closing run, dedented.
+pub(crate) fn code_block_text(text: &str, body: usize, content_end: usize) -> String {
+    let code = &text[body..content_end.max(body)];
+    let code = code.strip_suffix('\n').unwrap_or(code);
+    dedent(code.strip_suffix('\r').unwrap_or(code))
 }
 
 /// `textwrap.dedent`: lines holding only spaces and tabs become empty, and the longest run of

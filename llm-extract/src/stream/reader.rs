@@ -20,6 +20,7 @@ use super::{Container, Event, Step};
 use crate::lex;
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
+use crate::parse::{code_block_body, code_block_end, code_block_text, CodeEnd};
 use crate::span::Span;
 use std::borrow::Cow;
 
@@ -912,7 +913,7 @@ impl Reader {
             return Some(Step_::Wait);
         }
         if run >= 3 && self.expects_value() {
-            match fenced_value_body(bytes, self.pos + run) {
+            match code_block_body(bytes, self.pos + run) {
                 Some(Some(body)) => {
                     self.value_starts(false);
                     self.tok = Tok::Fenced {
@@ -961,60 +962,32 @@ impl Reader {
             start,
             run,
             body,
-            mut scan,
-            mut line_start,
+            scan,
+            line_start,
         } = self.tok
         else {
             return Step_::Go;
         };
-        let bytes = text.as_bytes();
-        let closed = loop {
-            let Some(k) = memchr::memmem::find(&bytes[scan..], b"```") else {
-                // Two backticks at the end may start the closing run: looked at again.
-                let keep = bytes.len().saturating_sub(2).max(scan);
-                if let Some(n) = memchr::memrchr(b'\n', &bytes[scan..keep]) {
-                    line_start = scan + n + 1;
+        let (content_end, after) =
+            match code_block_end(text.as_bytes(), run, scan, line_start, true) {
+                CodeEnd::Closed { content_end, after } => (content_end, after),
+                CodeEnd::Open { scan, line_start } => {
+                    self.tok = Tok::Fenced {
+                        start,
+                        run,
+                        body,
+                        scan,
+                        line_start,
+                    };
+                    self.pos = scan;
+                    return Step_::Wait;
                 }
-                scan = keep;
-                break None;
             };
-            let found = scan + k;
-            if let Some(n) = memchr::memrchr(b'\n', &bytes[scan..found]) {
-                line_start = scan + n + 1;
-            }
-            let len = bytes[found..].iter().take_while(|&&b| b == b'`').count();
-            if found + len == bytes.len() {
-                // The run may go on in the next chunk.
-                scan = found;
-                break None;
-            }
-            let first_on_line = bytes[line_start..found]
-                .iter()
-                .all(|&b| b == b' ' || b == b'\t');
-            if len >= run && first_on_line {
-                break Some((line_start, found + len));
-            }
-            scan = found + len;
-        };
-        let Some((content_end, after)) = closed else {
-            self.tok = Tok::Fenced {
-                start,
-                run,
-                body,
-                scan,
-                line_start,
-            };
-            self.pos = scan;
-            return Step_::Wait;
-        };
         self.tok = Tok::None;
         self.pos = after;
-        let code = &text[body..content_end.max(body)];
-        let code = code.strip_suffix('\n').unwrap_or(code);
-        let code = code.strip_suffix('\r').unwrap_or(code);
         let node = Node::new(
             NodeKind::String(Str {
-                text: Cow::Owned(crate::parse::dedent(code)),
+                text: Cow::Owned(code_block_text(text, body, content_end)),
                 quoting: Quoting::Other,
             }),
             Span::new(start, after),
@@ -1260,25 +1233,6 @@ impl Reader {
         self.send(src, sink, &Event::Value(&node), Span::default());
         self.value_done();
         Step_::Go
-    }
-}
-
-/// Where the code of a value written as a code block starts, its backticks ending at `from`:
-/// after the info string's line (at most [`crate::parse::FENCE_INFO`] bytes, no quote or
-/// bracket in it). `Some(None)` when none starts there, `None` while the line is not whole.
-fn fenced_value_body(bytes: &[u8], from: usize) -> Option<Option<usize>> {
-    let limit = (from + crate::parse::FENCE_INFO).min(bytes.len());
-    let info = &bytes[from..limit];
-    let odd = |b: &u8| matches!(b, b'"' | b'\'' | b'`' | b'{' | b'[' | b'}' | b']');
-    let line = memchr::memchr(b'\n', info);
-    if info[..line.unwrap_or(info.len())].iter().any(odd) {
-        return Some(None);
-    }
-    match line {
-        Some(n) => Some(Some(from + n + 1)),
-        // The line is longer than an info string: no code block.
-        None if limit == from + crate::parse::FENCE_INFO => Some(None),
-        None => None,
     }
 }
 
