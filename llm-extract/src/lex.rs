@@ -61,6 +61,12 @@ pub(crate) fn utf8_len(b: u8) -> usize {
     }
 }
 
+/// Whether `c` may be part of a JSONP callback's name (`callback_123`, `$.cb`,
+/// `jQuery.fn`): the locator's test for `name(value);` around a value.
+pub(crate) fn is_callee_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.')
+}
+
 /// `text` without leading and trailing whitespace (as [`is_space`] says).
 pub(crate) fn trim(text: &str) -> &str {
     text.trim_matches(is_space)

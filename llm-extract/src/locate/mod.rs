@@ -350,7 +350,7 @@ fn jsonp_wrapper(text: &str, value: Span) -> Option<Span> {
     let name_start = head
         .char_indices()
         .rev()
-        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
+        .find(|&(_, c)| !lex::is_callee_char(c))
         .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &head[name_start..];
     if name.is_empty() || !lex::trim(&text[..name_start]).is_empty() {

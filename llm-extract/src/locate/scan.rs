@@ -429,10 +429,7 @@ pub(crate) fn scalar(text: &str, region: Span) -> Option<Span> {
 fn jsonp_scalar(text: &str) -> Option<(usize, usize)> {
     let open = text.find('(')?;
     let name = &text[..open];
-    let named = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'));
+    let named = !name.is_empty() && name.chars().all(lex::is_callee_char);
     let body = lex::trim_end(text.strip_suffix(';').unwrap_or(text));
     let inner = body.strip_suffix(')').filter(|_| named)?;
     let args = &inner[open + 1..];

@@ -644,14 +644,7 @@ fn pythonic_calls(
             continue;
         }
         let whole_start = span.start + at;
-        let pythonic = |call, span, complete| wire::Hit {
-            call: wire::python_call(call, whole_start),
-            format: Format::Pythonic,
-            span,
-            complete,
-            region,
-            until_end: false,
-        };
+        let pythonic = |call, span, complete| pythonic_hit(call, span, complete, region, false);
         match python::read_calls(&gap[at..]) {
             Ok((calls, n)) => {
                 let whole = Span::new(whole_start, whole_start + n);
@@ -702,16 +695,31 @@ fn bare_calls(text: &str, span: Span, region: Region, hits: &mut Vec<wire::Hit>)
         return None;
     }
     let whole = Span::new(span.start + lead, span.start + lead + n);
-    hits.extend(calls.into_iter().map(|call| wire::Hit {
+    // Only the end of the gap says they are all it holds: a stream waits for it.
+    hits.extend(
+        calls
+            .into_iter()
+            .map(|call| pythonic_hit(call, whole, true, region, true)),
+    );
+    Some(whole)
+}
+
+/// A pythonic call read from the list (or bare calls) at `whole`.
+fn pythonic_hit(
+    call: python::PyCall,
+    whole: Span,
+    complete: bool,
+    region: Region,
+    until_end: bool,
+) -> wire::Hit {
+    wire::Hit {
         call: wire::python_call(call, whole.start),
         format: Format::Pythonic,
         span: whole,
-        complete: true,
+        complete,
         region,
-        // Only the end of the gap says they are all it holds: a stream waits for it.
-        until_end: true,
-    }));
-    Some(whole)
+        until_end,
+    }
 }
 
 /// The JSON values in `piece` that are tool calls (or why one was not).
