@@ -496,7 +496,9 @@ fn snapshots_iterate_over_chunks() {
         .by_ref()
         .map(|p| p.iter().map(|s| s.to_string()).collect())
         .collect();
-    assert_eq!(seen, vec![vec!["a"], vec!["ab"], vec!["ab", "c"]]);
+    // An array's string item shows once closed (or once longer than a key): `["q": 1}]` is an
+    // object whose `{` went missing, and its first string the key.
+    assert_eq!(seen, vec![vec![], vec!["ab"], vec!["ab", "c"]]);
     assert_eq!(snaps.finish().unwrap().value, ["ab", "c"]);
 }
 
@@ -800,15 +802,30 @@ fn paths_of_every_depth_reach_their_place() {
             }
             let shown = &pushed[open.len() + 1..];
             let so_far = &shown[..shown.find('"').unwrap_or(shown.len())];
-            let want: Value = serde_json::from_str(&format!("{open}\"{so_far}\"{close}")).unwrap();
+            // Spaces and a comma at the end of a string still open wait for what follows
+            // them; an array's string item shows once its closing quote is decided.
+            let decided = so_far.trim_end_matches([' ', ',']);
+            let leaf = format!("{open}\"{decided}\"{close}");
+            let no_leaf = format!("{}{close}", open.trim_end().trim_end_matches(','));
+            let want: Vec<Value> = match (shown.contains('"'), depth % 2 == 0) {
+                (false, false) => vec![serde_json::from_str(&leaf).unwrap()],
+                (false, true) => vec![serde_json::from_str(&no_leaf).unwrap()],
+                (true, false) => vec![serde_json::from_str(&leaf).unwrap()],
+                (true, true) => [leaf, no_leaf]
+                    .iter()
+                    .map(|w| serde_json::from_str(w).unwrap())
+                    .collect(),
+            };
             let snap = serde_json::to_value(stream.snapshot()).unwrap();
-            assert_eq!(snap, want, "depth {depth}, after {:?}", pushed.len());
+            assert!(
+                want.contains(&snap),
+                "depth {depth}, after {:?}: {snap}",
+                pushed.len()
+            );
         }
-        assert_eq!(
-            stream.finish().unwrap().value,
-            serde_json::from_str::<Value>(&text).unwrap(),
-            "depth {depth}"
-        );
+        let whole = serde_json::from_str::<Value>(&text).unwrap();
+        assert_eq!(serde_json::to_value(stream.snapshot()).unwrap(), whole);
+        assert_eq!(stream.finish().unwrap().value, whole, "depth {depth}");
     }
 }
 
@@ -831,6 +848,6 @@ fn an_item_that_shows_nothing_keeps_the_last_one() {
             "chunks of {size}"
         );
     }
-    let (snaps, _) = stream_at::<Vec<u32>>("[1, null, x, 2]", &[]);
+    let (snaps, _) = stream_at::<Vec<u32>>("[1, null, \"x\", 2]", &[]);
     assert_eq!(snaps, [json!([1, 2])]);
 }

@@ -338,7 +338,8 @@ fn stream_done_holds_a_field_until_complete() {
     stream.push(&text[..close]);
     assert_eq!(stream.snapshot().steps, None);
     assert_eq!(stream.snapshot().state("steps"), FieldState::Incomplete);
-    stream.push(&text[close..=close]);
+    // The last item's closing quote is decided by what follows the list's closer.
+    stream.push(&text[close..=close + 1]);
     let steps: Vec<String> = stream
         .snapshot()
         .steps
@@ -399,7 +400,11 @@ fn stream_required_holds_the_object_until_its_field_is_complete() {
     let mut stream = Stream::<Vec<Message>>::new();
     stream.push(r#"[{"body": "hello there", "kind": "gree"#);
     assert!(stream.snapshot().is_empty());
-    stream.push(r#"ting", "#);
+    // A string's closing quote is decided by what follows it: the object's closer, then
+    // what follows that.
+    stream.push(r#"ting"}"#);
+    assert!(stream.snapshot().is_empty());
+    stream.push(r#", "#);
     assert_eq!(stream.snapshot()[0].body.as_deref(), Some("hello there"));
 }
 

@@ -25,6 +25,7 @@ mod triple;
 use balance::Profile;
 use build::{Build, Json, Tree};
 pub(crate) use closer::read_on;
+pub(crate) use string::KEY_LOOKAHEAD;
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};
 
 /// How long the info string of a value written as a code block may be (```` ```ts main.ts ````).

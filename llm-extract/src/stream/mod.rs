@@ -73,7 +73,7 @@ use crate::node::NodeKind;
 use crate::path::{Path, Segment};
 use crate::span::Span;
 use hot::Hot;
-use reader::{At, Reader, Sink};
+use reader::{At, Doubts, Reader, Sink};
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -311,7 +311,7 @@ impl<'f> Feed<'f> {
             .chain(&self.path[..local])
             .copied()
             .collect();
-        let mut reader = Reader::replay(start, self.place.now, self.max_depth);
+        let mut reader = Reader::replay(start, self.place.now, self.max_depth, self.place.doubts);
         let mut sink = Replay::<P> {
             slot: None,
             prefix: &prefix,
@@ -495,6 +495,9 @@ struct Values<T: Extract> {
     closed: Option<Span>,
     /// An earlier whole value that reads as `T`, with its issues.
     kept: Option<(Option<T::Partial>, Issues)>,
+    /// Where the value being read starts, and where the one kept does.
+    at: Option<usize>,
+    kept_at: Option<usize>,
     /// Whether the value kept is related to the type (`select::unrelated`): one that is is
     /// not replaced by a later one that is not.
     kept_related: bool,
@@ -510,6 +513,15 @@ impl<T: Extract> Values<T> {
         match (&self.partial, &self.kept) {
             (Some(p), _) => Some(p),
             (None, Some((p, _))) => p.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Where the value shown starts in the reply.
+    fn shown_at(&self) -> Option<usize> {
+        match (&self.partial, &self.kept) {
+            (Some(_), _) => self.at,
+            (None, Some(_)) => self.kept_at,
             _ => None,
         }
     }
@@ -540,6 +552,7 @@ impl<T: Extract> Values<T> {
             {
                 let issues = std::mem::take(&mut self.issues);
                 self.kept = Some((self.partial.take(), issues));
+                self.kept_at = self.at;
                 self.kept_related = related;
                 // Under `TieBreak::First` a later value can still win if this one is
                 // unrelated to the type.
@@ -578,9 +591,15 @@ impl<T: Extract> Stream<T> {
     }
 
     pub(crate) fn with(extractor: Extractor) -> Stream<T> {
+        Stream::with_doubts(extractor, Doubts::Hold)
+    }
+
+    /// A stream whose reader does `doubts` at doubtful text.
+    pub(crate) fn with_doubts(extractor: Extractor, doubts: Doubts) -> Stream<T> {
         let reader = Reader::new(
             &extractor.settings.reasoning_tags,
             extractor.settings.max_depth,
+            doubts,
         );
         let (first_wins, max_depth) = (
             extractor.settings.tie_break == crate::settings::TieBreak::First,
@@ -595,6 +614,8 @@ impl<T: Extract> Stream<T> {
                 issues: Issues::default(),
                 closed: None,
                 kept: None,
+                at: None,
+                kept_at: None,
                 kept_related: false,
                 settled: false,
                 first_wins,
@@ -677,7 +698,7 @@ impl<T: Extract> Stream<T> {
         if !self.hot.is(start) {
             return Grew::No;
         }
-        if !has_either(chunk.as_bytes(), quote, b'\\') {
+        if self.reader.grows_plainly(chunk.as_bytes(), quote) {
             let hot = hot_string(&self.hot, &mut self.values.partial);
             if !hot.is_some_and(|s| s.grow(chunk)) {
                 return Grew::No;
@@ -697,7 +718,7 @@ impl<T: Extract> Stream<T> {
                 return Grew::Pushed;
             }
         }
-        self.reader.mark_sent(&self.text);
+        self.reader.mark_sent();
         Grew::All(changed)
     }
 
@@ -708,6 +729,24 @@ impl<T: Extract> Stream<T> {
             Some(partial) => partial.clone(),
             None => T::Partial::default(),
         }
+    }
+
+    /// Where in the reply the value [`Stream::snapshot`] shows starts (`None` before anything
+    /// can be shown). A reply may hold several values: when a later one replaces the one
+    /// shown (a value that reads as `T` after an example that does not, or the later of two
+    /// under [`TieBreak::Last`](crate::TieBreak)), the snapshot starts over and this moves to
+    /// it; and `finish` may still take another (`Extracted::report`'s `span` says which, for
+    /// instance the whole reply when it is one quoted string). Each snapshot is a prefix of
+    /// the value at this place as `finish` reads it.
+    ///
+    /// ```
+    /// let mut stream = llm_extract::Stream::<serde_json::Value>::new();
+    /// stream.push("Example: {\"a\": 1}\nAnswer: {\"a\": 2}");
+    /// assert_eq!(stream.shown_at(), Some(27));
+    /// assert_eq!(stream.finish().unwrap().report.span.start, 27);
+    /// ```
+    pub fn shown_at(&self) -> Option<usize> {
+        self.values.shown_at()
     }
 
     /// The value so far, by reference (`None` before anything can be shown).
@@ -825,7 +864,7 @@ enum Grew {
 /// (where `memchr2`'s setup costs more than the search) eight bytes at a time, testing each
 /// word for a zero byte after XOR with `a` (and with `b`) repeated.
 #[inline]
-fn has_either(bytes: &[u8], a: u8, b: u8) -> bool {
+pub(crate) fn has_either(bytes: &[u8], a: u8, b: u8) -> bool {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     if bytes.len() > 64 {
@@ -920,7 +959,7 @@ impl<T: Extract> Sink for Root<'_, T> {
         }
     }
 
-    fn candidate(&mut self, _start: usize, text: &str) -> bool {
+    fn candidate(&mut self, start: usize, text: &str) -> bool {
         let values = &mut *self.values;
         if values.settled {
             return false;
@@ -935,6 +974,7 @@ impl<T: Extract> Sink for Root<'_, T> {
             values.issues = Issues::default();
             self.changed = true;
         }
+        values.at = Some(start);
         true
     }
 

@@ -14,12 +14,16 @@
 //! strings and keys, comments, `True`/`None`, trailing and missing commas, fences, reasoning
 //! tags and the reasoning blocks written with special tokens (the markup pass's
 //! `tags::TOKEN_BLOCKS`, read as it reads them) around the value. The full parser reads the
-//! whole reply once more at `finish`; this reader only shows what is certain so far.
+//! whole reply once more at `finish`; this reader only shows what is certain so far, and what
+//! the parser will read the same way ([`Doubts::Hold`]): a string's closing quote is decided
+//! by what valid JSON writes after it, text a missing closing quote may cut from a string
+//! waits, and damage that only the text around it can settle stops the preview there.
 
 use super::{Container, Event, Step};
 use crate::lex;
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
+use crate::parse::KEY_LOOKAHEAD;
 use crate::parse::{code_block_body, code_block_end, code_block_text, CodeEnd};
 use crate::span::Span;
 use std::borrow::Cow;
@@ -34,6 +38,22 @@ pub(crate) struct At<'r> {
     /// Where the string the reader is inside starts (`usize::MAX` outside one): which
     /// string a `Grow` event grows.
     pub string: usize,
+    /// What the reader does at doubtful text (a replay reads as the stream it serves).
+    pub doubts: Doubts,
+}
+
+/// What the reader does where reading on would guess what the lenient parser decides with
+/// more of the text than a prefix reader has: an unescaped quote, a bare word, a missing
+/// comma or colon, a closer that closes something else, a string that may have lost its
+/// closing quote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Doubts {
+    /// Shows nothing of the value from there on: a snapshot only shows what `finish` will
+    /// have (the preview of a stream).
+    Hold,
+    /// Reads on as the lenient grammar guesses (salvage of a reply that does not read whole,
+    /// where some reading beats none).
+    Guess,
 }
 
 /// What receives the reader's events.
@@ -66,6 +86,12 @@ struct Frame {
     key: Option<Key>,
     index: usize,
     expect: Expect,
+    /// The current member's key was a bare word.
+    bare_key: bool,
+    /// Its `Open` event was sent. Under [`Doubts::Hold`] an object's waits for its first
+    /// key's `:` (or its closer): `{'a', 'b'}` is a Python set, which the parser reads as a
+    /// list.
+    shown: bool,
 }
 
 impl Frame {
@@ -123,8 +149,10 @@ enum Tok {
         /// Whether the sink was told the string began.
         started: bool,
         scan: usize,
-        /// A quote that may close the string, waiting for the next non-space byte.
-        close_at: Option<usize>,
+        /// A quote that may close the string, and how far what follows it was looked at.
+        close_at: Option<Closing>,
+        /// What of the decoded text is decided.
+        decided: Decided,
     },
     Bare {
         key: bool,
@@ -198,6 +226,9 @@ pub(crate) struct Reader {
     /// The backtick run waited on: where it starts and how far it was counted (a run cut by
     /// the end of the text is counted on from there, not again from its start).
     run: (usize, usize),
+    doubts: Doubts,
+    /// The value met doubtful text under [`Doubts::Hold`]: nothing more is read or sent.
+    held: bool,
 }
 
 /// How deep a snapshot shows values, whatever `max_depth` says: applying an event recurses
@@ -225,7 +256,7 @@ enum Step_ {
 }
 
 impl Reader {
-    pub(crate) fn new(reasoning_tags: &[String], max_depth: usize) -> Reader {
+    pub(crate) fn new(reasoning_tags: &[String], max_depth: usize, doubts: Doubts) -> Reader {
         let max_depth = max_depth.min(PREVIEW_DEPTH);
         Reader {
             pos: 0,
@@ -239,12 +270,14 @@ impl Reader {
             values: true,
             stop_at: usize::MAX,
             run: (usize::MAX, 0),
+            doubts,
+            held: false,
         }
     }
 
     /// A reader that starts inside the value opening at `start` and stops before `stop_at`
     /// (a replay of one container's text so far).
-    pub(crate) fn replay(start: usize, stop_at: usize, max_depth: usize) -> Reader {
+    pub(crate) fn replay(start: usize, stop_at: usize, max_depth: usize, doubts: Doubts) -> Reader {
         let max_depth = max_depth.min(PREVIEW_DEPTH);
         Reader {
             pos: start,
@@ -258,13 +291,15 @@ impl Reader {
             values: true,
             stop_at,
             run: (usize::MAX, 0),
+            doubts,
+            held: false,
         }
     }
 
     /// The quote and start of the string value (not a key) the text `src` ends inside, if
     /// everything read of it so far was sent and nothing is pending (no escape cut in two, no
-    /// quote waiting to be called closing or not): text without that quote or a backslash
-    /// after it only makes it grow ([`Reader::grow_string`]).
+    /// quote waiting to be called closing or not, no text waiting to be decided): text
+    /// [`grows_plainly`] only makes it grow ([`Reader::grow_string`]).
     pub(crate) fn growing_string(&self, src: &str) -> Option<(u8, usize)> {
         let Tok::Str {
             quote,
@@ -273,6 +308,7 @@ impl Reader {
             close_at: None,
             start,
             sent,
+            decided,
             scan,
             ..
         } = self.tok
@@ -280,15 +316,18 @@ impl Reader {
             return None;
         };
         let ready = matches!(self.state, State::Value)
+            && !self.held
+            && decided.pending == Pending::None
             && self.pos == src.len()
             && scan == src.len()
+            && sent == decided.safe
             && sent == self.tok.decoded(src).len()
             && self.stack.len() <= self.max_depth;
         ready.then_some((quote, start))
     }
 
     /// Reads the text past the end of the last one as more of the string
-    /// [`Reader::growing_string`] found (without quote or backslash), all of it sent: what
+    /// [`Reader::growing_string`] found (text that [`grows_plainly`]), all of it sent: what
     /// [`Reader::advance`] would do with it, without the scan or the events (the caller grew
     /// the string itself).
     pub(crate) fn grow_string(&mut self, src: &str) {
@@ -296,6 +335,7 @@ impl Reader {
             ref mut text,
             ref mut plain_end,
             ref mut scan,
+            ref mut decided,
             ..
         } = self.tok
         {
@@ -304,40 +344,52 @@ impl Reader {
                 None => *plain_end = src.len(),
             }
             *scan = src.len();
+            decided.ticks = 0;
         }
-        self.mark_sent(src);
+        let len = self.tok.decoded(src).len();
+        if let Tok::Str {
+            ref mut decided, ..
+        } = self.tok
+        {
+            decided.safe = len;
+        }
+        self.mark_sent();
     }
 
     /// Scans on, through the text appended since, in the string [`Reader::growing_string`]
-    /// found: the decoded text not yet sent, if the string still grows (no quote met that
-    /// may close it); `None` if a quote was met, and [`Reader::advance`] takes it from there.
-    /// [`Reader::mark_sent`] then records that the caller grew the string by that text.
+    /// found: the decided text not yet sent, if the string still grows (no quote met that
+    /// may close it, nothing doubtful); `None` otherwise, and [`Reader::advance`] takes it
+    /// from there. [`Reader::mark_sent`] then records that the caller grew the string by that
+    /// text.
     pub(crate) fn scan_on<'s>(&'s mut self, src: &'s str) -> Option<&'s str> {
-        let closed = self.scan_string(src);
+        let end = self.scan_string(src);
         let Tok::Str {
             key: false,
             close_at: None,
             sent,
+            decided,
             ..
         } = self.tok
         else {
             return None;
         };
-        if closed.is_some() {
+        if !matches!(end, StrEnd::Open) {
             return None;
         }
-        self.tok.decoded(src).get(sent..)
+        self.tok.decoded(src).get(sent..decided.safe)
     }
 
-    /// Records that everything decoded of the current string was sent, and the reader
+    /// Records that everything decided of the current string was sent, and the reader
     /// stands where its scan stopped (after [`Reader::scan_on`] or [`Reader::grow_string`]).
-    pub(crate) fn mark_sent(&mut self, src: &str) {
-        let decoded = self.tok.decoded(src).len();
+    pub(crate) fn mark_sent(&mut self) {
         if let Tok::Str {
-            ref mut sent, scan, ..
+            ref mut sent,
+            decided,
+            scan,
+            ..
         } = self.tok
         {
-            *sent = decoded;
+            *sent = decided.safe;
             self.pos = scan;
         }
     }
@@ -345,6 +397,17 @@ impl Reader {
     /// Stops looking for values (reasoning is still followed).
     pub(crate) fn stop_values(&mut self) {
         self.values = false;
+    }
+
+    /// Doubtful text: under [`Doubts::Hold`] nothing more of the reply's value is shown
+    /// (`finish` reads it whole), and the reader reads on as [`Doubts::Guess`] does, to
+    /// follow the reasoning after the value.
+    fn doubt(&mut self) {
+        if self.doubts == Doubts::Hold {
+            self.held = true;
+            self.values = false;
+            self.doubts = Doubts::Guess;
+        }
     }
 
     /// Reads what `text` adds since the last call; `text` only ever grows.
@@ -552,7 +615,7 @@ impl Reader {
     /// wider words, stalling on store forwarding (two fifths of this function's time on
     /// dense records).
     fn send(&self, text: &str, sink: &mut dyn Sink, event: &Event<'_>, closed: Span) {
-        if self.stack.len() > self.max_depth {
+        if self.held || self.stack.len() > self.max_depth {
             return;
         }
         let place = At {
@@ -564,6 +627,7 @@ impl Reader {
                 Tok::Str { start, .. } => start,
                 _ => usize::MAX,
             },
+            doubts: self.doubts,
         };
         // The path on the stack for the usual depths, in an array no longer than it needs
         // (each slot is written before the path is built); on the heap past them. Filled in
@@ -592,6 +656,20 @@ impl Reader {
     /// A value starts in the current frame: moves the frame to its value's place. Returns
     /// whether it is a key instead.
     fn value_starts(&mut self, key_like: bool) -> bool {
+        let Some(top) = self.stack.last() else {
+            return false;
+        };
+        // Only a value where one belongs, or a key where one does, is read as written: an
+        // item or member after another with no comma, or a value where a key or the colon
+        // belongs, is damage the parser reads with the text around it.
+        let doubtful = match (top.kind, top.expect) {
+            (_, Expect::Value) => false,
+            (Container::Object, Expect::Key) => !key_like,
+            _ => true,
+        };
+        if doubtful {
+            self.doubt();
+        }
         let Some(top) = self.stack.last_mut() else {
             return false;
         };
@@ -656,7 +734,7 @@ impl Reader {
                         self.skip_spaces(bytes, self.pos);
                     }
                     b':' => {
-                        self.colon();
+                        self.colon(text, sink);
                         self.skip_spaces(bytes, self.pos);
                     }
                     b'"' | b'\'' => {
@@ -680,6 +758,10 @@ impl Reader {
     /// `None` when a token is open for [`Reader::token`].
     #[inline]
     fn opens_token(&mut self, bytes: &[u8], sink: &mut dyn Sink, b: u8) -> Option<Step_> {
+        // A `#` comment or word: the parser reads it with the lines around it.
+        if b == b'#' {
+            self.doubt();
+        }
         match b {
             b'#' if !self.expects_key_or_comma() => self.start_bare(),
             b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
@@ -735,29 +817,43 @@ impl Reader {
                 Tok::Str { .. } => self.string(text, sink),
                 Tok::Bare { .. } => self.bare(text, sink),
                 Tok::Fenced { .. } => self.fenced(text, sink),
-                Tok::LineComment => match memchr::memchr(b'\n', &bytes[self.pos..]) {
-                    Some(i) => {
-                        self.pos += i + 1;
-                        self.tok = Tok::None;
-                        Step_::Go
+                Tok::LineComment => {
+                    let found = memchr::memchr(b'\n', &bytes[self.pos..]);
+                    let body = &bytes[self.pos..found.map_or(bytes.len(), |i| self.pos + i)];
+                    if has_closer(body) {
+                        self.doubt();
                     }
-                    None => {
-                        self.pos = bytes.len();
-                        Step_::Wait
+                    match found {
+                        Some(i) => {
+                            self.pos += i + 1;
+                            self.tok = Tok::None;
+                            Step_::Go
+                        }
+                        None => {
+                            self.pos = bytes.len();
+                            Step_::Wait
+                        }
                     }
-                },
-                Tok::BlockComment => match memchr::memmem::find(&bytes[self.pos..], b"*/") {
-                    Some(i) => {
-                        self.pos += i + 2;
-                        self.tok = Tok::None;
-                        Step_::Go
+                }
+                Tok::BlockComment => {
+                    let found = memchr::memmem::find(&bytes[self.pos..], b"*/");
+                    let body = &bytes[self.pos..found.map_or(bytes.len(), |i| self.pos + i)];
+                    if has_closer(body) {
+                        self.doubt();
                     }
-                    None => {
-                        // Keep a last `*` in case the `/` comes next.
-                        self.pos = bytes.len().saturating_sub(1).max(self.pos);
-                        Step_::Wait
+                    match found {
+                        Some(i) => {
+                            self.pos += i + 2;
+                            self.tok = Tok::None;
+                            Step_::Go
+                        }
+                        None => {
+                            // Keep a last `*` in case the `/` comes next.
+                            self.pos = bytes.len().saturating_sub(1).max(self.pos);
+                            Step_::Wait
+                        }
                     }
-                },
+                }
             };
             if let Step_::Wait = step {
                 return Step_::Wait;
@@ -769,13 +865,18 @@ impl Reader {
         if !self.stack.is_empty() {
             self.value_starts(false);
         }
-        self.send(text, sink, &Event::Open(kind), Span::default());
+        let shown = kind == Container::Array || self.doubts == Doubts::Guess;
+        if shown {
+            self.send(text, sink, &Event::Open(kind), Span::default());
+        }
         self.opens.push(self.pos);
         self.stack.push(Frame {
             kind,
             start: self.pos,
             key: None,
             index: 0,
+            bare_key: false,
+            shown,
             expect: if kind == Container::Object {
                 Expect::Key
             } else {
@@ -790,6 +891,21 @@ impl Reader {
     /// `Go` when it closed the value.
     fn close(&mut self, text: &str, sink: &mut dyn Sink, kind: Container) -> Step_ {
         self.pos += 1;
+        // A closer of the innermost container after a whole member, item or trailing comma
+        // closes it as written; one that closes something else, or nothing, or an object
+        // whose last member has no value, is damage the parser reads with the text around it.
+        let as_written = self.stack.last().is_some_and(|top| {
+            top.kind == kind
+                && !matches!(
+                    (kind, top.expect),
+                    (_, Expect::Colon) | (Container::Object, Expect::Value)
+                )
+        });
+        if as_written {
+            self.show_object(text, sink);
+        } else {
+            self.doubt();
+        }
         let Some(at) = self.stack.iter().rposition(|f| f.kind == kind) else {
             return Step_::Wait;
         };
@@ -808,6 +924,13 @@ impl Reader {
 
     fn comma(&mut self) {
         self.pos += 1;
+        let expected = self
+            .stack
+            .last()
+            .is_none_or(|top| top.expect == Expect::After);
+        if !expected {
+            self.doubt();
+        }
         if let Some(top) = self.stack.last_mut() {
             match (top.kind, top.expect) {
                 (Container::Array, Expect::After) => {
@@ -823,8 +946,32 @@ impl Reader {
         }
     }
 
-    fn colon(&mut self) {
+    /// Sends the `Open` event of the innermost object, if it waited (see [`Frame::shown`]).
+    fn show_object(&mut self, text: &str, sink: &mut dyn Sink) {
+        if self.stack.last().is_none_or(|top| top.shown) {
+            return;
+        }
+        let (Some(mut frame), open) = (self.stack.pop(), self.opens.pop()) else {
+            return;
+        };
+        let pos = std::mem::replace(&mut self.pos, frame.start);
+        self.send(text, sink, &Event::Open(frame.kind), Span::default());
+        self.pos = pos;
+        frame.shown = true;
+        self.stack.push(frame);
+        self.opens.extend(open);
+    }
+
+    fn colon(&mut self, text: &str, sink: &mut dyn Sink) {
+        self.show_object(text, sink);
         self.pos += 1;
+        let expected = self
+            .stack
+            .last()
+            .is_some_and(|top| top.kind == Container::Object && top.expect == Expect::Colon);
+        if !expected {
+            self.doubt();
+        }
         if let Some(top) = self.stack.last_mut() {
             if top.kind == Container::Object && top.expect == Expect::Colon {
                 top.expect = Expect::Value;
@@ -849,6 +996,7 @@ impl Reader {
             started: false,
             scan: self.pos + 1,
             close_at: None,
+            decided: Decided::default(),
         };
         self.pos += 1;
         false
@@ -863,7 +1011,22 @@ impl Reader {
             return false;
         };
         let q = start + 1 + i;
-        if bytes[q] != quote || !matches!(closing_quote(bytes, q, q + 1, key), Some((true, _))) {
+        if bytes[q] != quote {
+            return false;
+        }
+        let closes = match self.doubts {
+            Doubts::Guess => matches!(closing_quote(bytes, q, q + 1, key), Some((true, _))),
+            // Text with a raw line break may open a code fence in the string: the token's
+            // scan decides.
+            Doubts::Hold => {
+                memchr::memchr(b'\n', &bytes[start + 1..q]).is_none()
+                    && matches!(
+                        decide_close(bytes, &mut Closing::at(q), key, self.frame()),
+                        Some(Verdict::Closes)
+                    )
+            }
+        };
+        if !closes {
             return false;
         }
         self.pos = q + 1;
@@ -871,6 +1034,7 @@ impl Reader {
             if let Some(top) = self.stack.last_mut() {
                 top.key = Some(Key::At(start + 1, q));
                 top.expect = Expect::Colon;
+                top.bare_key = false;
             }
             return true;
         }
@@ -1066,10 +1230,17 @@ impl Reader {
         self.pos = end.max(start + 1);
         let end = self.pos;
         let word = text[start..end].trim_end();
+        // A bare key of word characters, or a literal or plain number, reads as written;
+        // anything else (words the parser may skip or join, curly quotes around a key) is
+        // read with the text around it.
+        if !bare_as_written(word, key) {
+            self.doubt();
+        }
         if key {
             if let Some(top) = self.stack.last_mut() {
                 top.key = Some(Key::At(start, start + word.len()));
                 top.expect = Expect::Colon;
+                top.bare_key = true;
             }
             return Step_::Go;
         }
@@ -1081,9 +1252,20 @@ impl Reader {
         Step_::Go
     }
 
-    /// Scans the string token from where it stopped: the offset after its closing quote
-    /// once that is decided, else `None` (the text so far ends inside it).
-    fn scan_string(&mut self, src: &str) -> Option<usize> {
+    /// Where the reader stands: the innermost container's kind and the depth.
+    fn frame(&self) -> Frame_ {
+        (self.stack.last().map(|f| f.kind), self.stack.len())
+    }
+
+    /// Scans the string token from where it stopped, to its closing quote once that is
+    /// decided, or to the end of the text so far, or (under [`Doubts::Hold`]) to doubtful
+    /// text.
+    // Long: one loop over the string's stops (a quote, a backslash, the plain text between),
+    // each decided under both doubt modes; split, every step would take the token's five
+    // fields it updates as separate references.
+    fn scan_string(&mut self, src: &str) -> StrEnd {
+        let frame = self.frame();
+        let doubts = self.doubts;
         let bytes = src.as_bytes();
         let end = bytes.len();
         let Tok::Str {
@@ -1094,54 +1276,95 @@ impl Reader {
             ref mut plain_end,
             ref mut scan,
             ref mut close_at,
+            ref mut decided,
             ..
         } = self.tok
         else {
-            return None;
+            return StrEnd::Open;
         };
         // While no escape was met, the decoded text is `src[start + 1..plain_end]` (no copy).
         let content = start + 1;
-        let mut closed = None;
+        let decoded_len = |text: &Option<String>, plain_end: usize| match text {
+            Some(t) => t.len(),
+            None => plain_end - content,
+        };
+        // Plain text from `from` to `to` read into the string.
+        let plain = |text: &mut Option<String>,
+                     plain_end: &mut usize,
+                     decided: &mut Decided,
+                     from: usize,
+                     to: usize| {
+            let d0 = decoded_len(text, *plain_end);
+            match text {
+                Some(t) => t.push_str(&src[from..to]),
+                None => *plain_end = to,
+            }
+            match doubts {
+                Doubts::Guess => {
+                    decided.safe = d0 + (to - from);
+                    true
+                }
+                Doubts::Hold => key || decided.plain(&bytes[from..to], d0),
+            }
+        };
+        if decided.doubtful && doubts == Doubts::Hold {
+            return StrEnd::Doubt;
+        }
         loop {
-            if let Some(q) = *close_at {
-                let Some((closes, next)) = closing_quote(bytes, q, *scan, key) else {
+            if let Some(c) = close_at {
+                if doubts == Doubts::Hold {
+                    return match decide_close(bytes, c, key, frame) {
+                        None => {
+                            *scan = end;
+                            StrEnd::Open
+                        }
+                        Some(Verdict::Closes) => {
+                            decided.safe = decoded_len(text, *plain_end);
+                            StrEnd::Closed(c.q + 1)
+                        }
+                        Some(Verdict::Doubt) => {
+                            // Read on from the quote as the lenient grammar guesses.
+                            *c = Closing::at(c.q);
+                            StrEnd::Doubt
+                        }
+                    };
+                }
+                let Some((closes, next)) = closing_quote(bytes, c.q, c.at, key) else {
+                    c.at = end;
                     *scan = end;
-                    break;
+                    return StrEnd::Open;
                 };
                 if closes {
-                    closed = Some(q + 1);
-                    break;
+                    return StrEnd::Closed(c.q + 1);
                 }
                 // An unescaped quote inside the string: it and the spaces after it are text.
-                match text {
-                    Some(t) => t.push_str(&src[q..next]),
-                    None => *plain_end = next,
-                }
+                plain(text, plain_end, decided, c.q, next);
                 *close_at = None;
                 *scan = next;
                 continue;
             }
             let Some(i) = find_quote_or_backslash(&bytes[*scan..], quote) else {
-                match text {
-                    Some(t) => t.push_str(&src[*scan..]),
-                    None => *plain_end = end,
-                }
+                let from = *scan;
                 *scan = end;
-                break;
+                return if plain(text, plain_end, decided, from, end) {
+                    StrEnd::Open
+                } else {
+                    StrEnd::Doubt
+                };
             };
             let at = *scan + i;
-            match text {
-                Some(t) => t.push_str(&src[*scan..at]),
-                None => *plain_end = at,
-            }
+            let from = *scan;
             *scan = at;
+            if !plain(text, plain_end, decided, from, at) {
+                return StrEnd::Doubt;
+            }
             if bytes[at] == quote {
-                *close_at = Some(at);
+                *close_at = Some(Closing::at(at));
                 *scan = at + 1;
                 continue;
             }
             let decoded = match escape(bytes, at, quote) {
-                Escape::Wait => break,
+                Escape::Wait => return StrEnd::Open,
                 Escape::Char(c, len) => {
                     *scan = at + len;
                     Err(c)
@@ -1156,12 +1379,31 @@ impl Reader {
                 Err(c) => t.push(c),
                 Ok(s) => t.push_str(s),
             }
+            // An escape is text whatever follows it, and ends a run of backticks.
+            decided.ticks = 0;
+            decided.text(t.len());
         }
-        closed
+    }
+
+    /// Whether a string value here shows as it grows. Under [`Doubts::Hold`], an array's item
+    /// or the value of a bare key may turn out to be a key itself (`["q": 1}]`, `{a: "b": 1}`,
+    /// which the parser reads as a member): it shows once closed, or once longer than a key
+    /// the parser would look for.
+    fn shows_early(&self, start: usize, scan: usize) -> bool {
+        self.doubts == Doubts::Guess
+            || scan - start >= KEY_LOOKAHEAD
+            || self
+                .stack
+                .last()
+                .is_some_and(|top| top.kind == Container::Object && !top.bare_key)
     }
 
     fn string(&mut self, src: &str, sink: &mut dyn Sink) -> Step_ {
-        let closed = self.scan_string(src);
+        let ended = self.scan_string(src);
+        let early = match self.tok {
+            Tok::Str { start, scan, .. } => self.shows_early(start, scan),
+            _ => true,
+        };
         let Tok::Str {
             quote,
             key,
@@ -1171,6 +1413,7 @@ impl Reader {
             sent,
             started,
             scan,
+            decided,
             ..
         } = self.tok
         else {
@@ -1178,61 +1421,390 @@ impl Reader {
         };
         let content = start + 1;
         if key {
-            let Some(after) = closed else {
-                self.pos = scan;
-                return Step_::Wait;
-            };
             let name = match text.take() {
                 Some(t) => Key::Owned(t),
                 None => Key::At(content, plain_end),
             };
-            self.tok = Tok::None;
-            self.pos = after;
-            if let Some(top) = self.stack.last_mut() {
-                top.key = Some(name);
-                top.expect = Expect::Colon;
-            }
-            return Step_::Go;
+            return self.key_string(ended, name, scan);
         }
         let scanned = scan;
-        // Sent as it grows: everything decoded so far is certain.
+        // Sent as it grows: everything decided so far.
         let decoded = self.tok.decoded(src);
-        let piece = &decoded[sent.min(decoded.len())..];
+        let upto = match ended {
+            StrEnd::Closed(_) => decoded.len(),
+            _ => decided.safe.min(decoded.len()),
+        };
+        let piece = &decoded[sent.min(upto)..upto];
         // A string read whole in this push is one `Value` event; one that goes on past it
         // shows as begun (an empty piece) even before its first character.
-        let grown = !piece.is_empty() || (closed.is_none() && !started);
-        let decoded_len = decoded.len();
+        let closed = matches!(ended, StrEnd::Closed(_));
+        let shown = closed || early;
+        let grown = shown && (!piece.is_empty() || (!closed && !started));
         if grown {
             self.pos = scanned;
             self.send(src, sink, &Event::Grow(piece), Span::default());
         }
-        let Some(after) = closed else {
-            if let Tok::Str { sent, started, .. } = &mut self.tok {
-                *sent = decoded_len;
-                *started = true;
+        let after = match ended {
+            StrEnd::Closed(after) => after,
+            open_or_doubt => {
+                if let (true, Tok::Str { sent, started, .. }) = (shown, &mut self.tok) {
+                    *sent = upto;
+                    *started = true;
+                }
+                self.pos = scanned;
+                if matches!(open_or_doubt, StrEnd::Doubt) {
+                    // Read on as the lenient grammar guesses, showing nothing more.
+                    self.doubt();
+                    return Step_::Go;
+                }
+                return Step_::Wait;
             }
-            self.pos = scanned;
-            return Step_::Wait;
         };
         let text = match std::mem::replace(&mut self.tok, Tok::None) {
             Tok::Str { text: Some(t), .. } => Cow::Owned(t),
             _ => Cow::Borrowed(&src[content..plain_end]),
         };
         self.pos = after;
-        let node = Node::new(
-            NodeKind::String(Str {
-                text,
-                quoting: if quote == b'"' {
-                    Quoting::Double
-                } else {
-                    Quoting::Other
-                },
-            }),
-            Span::new(start, after),
-        );
+        let node = string_node(text, quote, Span::new(start, after));
         self.send(src, sink, &Event::Value(&node), Span::default());
         self.value_done();
         Step_::Go
+    }
+
+    /// A key's string token where its scan stopped: `name` is its text so far.
+    fn key_string(&mut self, ended: StrEnd, name: Key, scan: usize) -> Step_ {
+        let after = match ended {
+            StrEnd::Closed(after) => after,
+            StrEnd::Open => {
+                if let (Key::Owned(t), Tok::Str { text, .. }) = (name, &mut self.tok) {
+                    *text = Some(t);
+                }
+                self.pos = scan;
+                return Step_::Wait;
+            }
+            StrEnd::Doubt => {
+                // Read on as the lenient grammar guesses, showing nothing more.
+                if let (Key::Owned(t), Tok::Str { text, .. }) = (name, &mut self.tok) {
+                    *text = Some(t);
+                }
+                self.doubt();
+                return Step_::Go;
+            }
+        };
+        self.tok = Tok::None;
+        self.pos = after;
+        if let Some(top) = self.stack.last_mut() {
+            top.key = Some(name);
+            top.expect = Expect::Colon;
+            top.bare_key = false;
+        }
+        Step_::Go
+    }
+
+    /// Whether `chunk`, appended to the string [`Reader::growing_string`] found, only makes
+    /// it grow, all of it decided: no quote or backslash, and under [`Doubts::Hold`] no
+    /// separator, closer, line break or backtick, and no space at its end (spaces before
+    /// where a closing quote went missing are not the string's).
+    pub(crate) fn grows_plainly(&self, chunk: &[u8], quote: u8) -> bool {
+        static STOPS: [bool; 256] = {
+            let mut t = [false; 256];
+            let mut i = 0;
+            let stops = b"\\\"',}]\n\r`";
+            while i < stops.len() {
+                t[stops[i] as usize] = true;
+                i += 1;
+            }
+            t
+        };
+        match self.doubts {
+            Doubts::Guess => !super::has_either(chunk, quote, b'\\'),
+            Doubts::Hold => {
+                !chunk.iter().any(|&b| STOPS[b as usize])
+                    && !matches!(chunk.last(), Some(b' ' | b'\t'))
+            }
+        }
+    }
+}
+
+/// The innermost container's kind and the depth.
+type Frame_ = (Option<Container>, usize);
+
+/// Where a string's scan stopped.
+enum StrEnd {
+    /// The text so far ends inside it.
+    Open,
+    /// Its closing quote is decided; reading goes on at this offset.
+    Closed(usize),
+    /// Doubtful text (under [`Doubts::Hold`]): what was decided before it is all it shows.
+    Doubt,
+}
+
+/// What of a value string's decoded text is decided, under [`Doubts::Hold`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Decided {
+    /// The decided bytes of the decoded text. The rest may still be cut from the string by
+    /// the parser: spaces before where a closing quote went missing, a separator before the
+    /// next member, a closer that the string's containers own.
+    safe: usize,
+    pending: Pending,
+    /// The backticks at the end of the text scanned (counted up to 3), and whether a run of
+    /// three was met: a raw line break after one may open a code fence in the string, inside
+    /// which the parser reads quotes and separators as code.
+    ticks: u8,
+    fence: bool,
+    /// Doubtful text was met: the string shows no more (kept, so that reading it again says
+    /// so again).
+    doubtful: bool,
+}
+
+/// Text of a value string the parser may still cut from it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Pending {
+    #[default]
+    None,
+    /// A `,` or raw line break, then only spaces: the next member may start there, which the
+    /// next byte that is not a space decides (only a quote can start it).
+    Separator,
+    /// A `}` or `]`: the string's containers may own it, if the string never closes (decided
+    /// by its closing quote).
+    Closer,
+}
+
+impl Decided {
+    /// Plain text `seg` (no quote or backslash) of a value string, at `d0` in the decoded
+    /// text. `false` where it is doubtful: a raw line break after a run of three backticks.
+    fn plain(&mut self, seg: &[u8], d0: usize) -> bool {
+        if seg.is_empty() {
+            return true;
+        }
+        let mut run = usize::from(self.ticks);
+        let mut last: Option<usize> = None;
+        let mut fence_at = self.fence.then_some(0);
+        for p in memchr::memchr_iter(b'`', seg) {
+            let follows = match last {
+                Some(l) => l + 1 == p,
+                None => p == 0,
+            };
+            run = if follows { run + 1 } else { 1 };
+            last = Some(p);
+            if run >= 3 && fence_at.is_none() {
+                fence_at = Some(p);
+            }
+        }
+        self.ticks = match last {
+            Some(p) if p + 1 == seg.len() => run.min(3) as u8,
+            _ => 0,
+        };
+        if let Some(f) = fence_at {
+            self.fence = true;
+            if let Some(n) = memchr::memchr(b'\n', &seg[f..]) {
+                // The text before the line break is the string's either way.
+                self.settle(&seg[..f + n], d0);
+                self.doubtful = true;
+                return false;
+            }
+        }
+        self.settle(seg, d0);
+        true
+    }
+
+    /// What of plain text `seg` at `d0` is decided, and what it leaves pending.
+    fn settle(&mut self, seg: &[u8], d0: usize) {
+        if self.pending == Pending::Closer {
+            return;
+        }
+        let (before, closer) = match memchr::memchr2(b'}', b']', seg) {
+            Some(k) => (&seg[..k], true),
+            None => (seg, false),
+        };
+        let tail = before
+            .iter()
+            .rev()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b','))
+            .count();
+        let body = before.len() - tail;
+        if body > 0 {
+            self.text(d0 + body);
+        }
+        if before[body..].iter().any(|&b| b == b',' || b == b'\n') {
+            self.pending = Pending::Separator;
+        }
+        if closer {
+            self.pending = Pending::Closer;
+        }
+    }
+
+    /// Text that is the string's whatever follows ends at `len` in the decoded text.
+    fn text(&mut self, len: usize) {
+        if self.pending != Pending::Closer {
+            self.pending = Pending::None;
+            self.safe = len;
+        }
+    }
+}
+
+/// A quote that may close its string, and how far what follows it was looked at.
+#[derive(Debug, Clone, Copy)]
+struct Closing {
+    q: usize,
+    /// The next byte to look at.
+    at: usize,
+    phase: Phase,
+    /// Where the key of the next member starts (in `Phase::Key` and `Phase::BareKey`).
+    key: usize,
+}
+
+/// How far [`decide_close`] got.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// After the quote.
+    Quote,
+    /// After a `,` in an object: the next member's key decides.
+    Comma,
+    /// In the next member's quoted key.
+    Key,
+    /// In the next member's bare key.
+    BareKey,
+    /// After the next member's key: its `:` decides.
+    AfterKey,
+    /// After a closer of a container that is not the root.
+    Closer,
+}
+
+/// What follows a quote decided.
+enum Verdict {
+    /// It closes its string, as the parser reads it.
+    Closes,
+    /// The parser may read it otherwise (a quote inside the string, or the string ended
+    /// elsewhere): doubtful.
+    Doubt,
+}
+
+impl Closing {
+    fn at(q: usize) -> Closing {
+        Closing {
+            q,
+            at: q + 1,
+            phase: Phase::Quote,
+            key: 0,
+        }
+    }
+}
+
+/// The first byte from `at` on that is not a space, or `None` at the end of `bytes`.
+fn after_spaces(bytes: &[u8], at: usize) -> Option<usize> {
+    (at..bytes.len()).find(|&i| !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// Whether the quote `c.q` closes its string as the parser reads it, looking on from `c.at`
+/// (`None` while the text so far ends before that is decided). Only what valid JSON writes
+/// after a string is decided as closing: a key's `:`; after a value, the next item's `,`, the
+/// next member's `,` and quoted or bare key with its `:`, or the container's closer followed
+/// by what may follow a value (the parser looks as far, so it reads the same). Anything else is
+/// doubtful. Resumable: the text looked at is not looked at again.
+// Long: one resumable state machine; its phases hand each other the position, and a split
+// would pass the phase back and forth instead.
+fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
+    let (top, depth) = frame;
+    let end = bytes.len();
+    loop {
+        match c.phase {
+            Phase::Quote | Phase::Comma | Phase::Closer | Phase::AfterKey => {
+                let Some(p) = after_spaces(bytes, c.at) else {
+                    c.at = end;
+                    return None;
+                };
+                let b = bytes[p];
+                let verdict = match (c.phase, key, top, b) {
+                    (Phase::Quote, true, _, b':') | (Phase::AfterKey, _, _, b':') => {
+                        return Some(Verdict::Closes)
+                    }
+                    (Phase::Quote, false, Some(Container::Array), b',')
+                    | (Phase::Comma, _, _, b'}')
+                    | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
+                    (Phase::Quote, false, Some(Container::Object), b',') => Phase::Comma,
+                    (Phase::Quote, false, Some(Container::Object), b'}')
+                    | (Phase::Quote, false, Some(Container::Array), b']') => {
+                        if depth == 1 {
+                            return Some(Verdict::Closes);
+                        }
+                        Phase::Closer
+                    }
+                    (Phase::Comma, _, _, b'"') => {
+                        c.key = p;
+                        Phase::Key
+                    }
+                    (Phase::Comma, _, _, b) if b.is_ascii_alphanumeric() || b == b'_' => {
+                        c.key = p;
+                        Phase::BareKey
+                    }
+                    _ => return Some(Verdict::Doubt),
+                };
+                c.phase = verdict;
+                c.at = p + 1;
+                if matches!(verdict, Phase::BareKey) {
+                    c.at = p;
+                }
+            }
+            Phase::Key => {
+                let limit = (c.key + KEY_LOOKAHEAD).min(end);
+                match memchr::memchr3(b'"', b'\\', b'\n', &bytes[c.at.min(limit)..limit]) {
+                    Some(k) => {
+                        let i = c.at + k;
+                        match bytes[i] {
+                            b'"' => {
+                                c.phase = Phase::AfterKey;
+                                c.at = i + 1;
+                            }
+                            b'\\' if i + 2 <= end => c.at = i + 2,
+                            b'\\' => {
+                                c.at = i;
+                                return None;
+                            }
+                            _ => return Some(Verdict::Doubt),
+                        }
+                    }
+                    None if limit < c.key + KEY_LOOKAHEAD => {
+                        c.at = end;
+                        return None;
+                    }
+                    None => return Some(Verdict::Doubt),
+                }
+            }
+            Phase::BareKey => {
+                let limit = (c.key + KEY_LOOKAHEAD).min(end);
+                let word = bytes[c.at..limit]
+                    .iter()
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+                    .count();
+                c.at += word;
+                if c.at == end && limit == end && end < c.key + KEY_LOOKAHEAD {
+                    return None;
+                }
+                if c.at >= limit {
+                    return Some(Verdict::Doubt);
+                }
+                // Spaces and tabs only, as the parser's key check skips: then the `:`.
+                let spaces = bytes[c.at..limit]
+                    .iter()
+                    .take_while(|&&b| matches!(b, b' ' | b'\t'))
+                    .count();
+                if c.at + spaces == end {
+                    return None;
+                }
+                c.at += spaces;
+                // `https://`: a URL, not a key (as the parser's key check has it).
+                let rest = &bytes[c.at..];
+                if rest.len() < 3 && b"://".starts_with(rest) {
+                    return None;
+                }
+                return Some(if rest[0] == b':' && !rest.starts_with(b"://") {
+                    Verdict::Closes
+                } else {
+                    Verdict::Doubt
+                });
+            }
+        }
     }
 }
 
@@ -1332,6 +1904,41 @@ fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
         }
     };
     Some(Node::new(kind, span))
+}
+
+/// A string value's node.
+fn string_node(text: Cow<'_, str>, quote: u8, span: Span) -> Node<'_> {
+    let quoting = if quote == b'"' {
+        Quoting::Double
+    } else {
+        Quoting::Other
+    };
+    Node::new(NodeKind::String(Str { text, quoting }), span)
+}
+
+/// Whether a bare `word` reads as written: a key of word characters, or a literal.
+fn bare_as_written(word: &str, key: bool) -> bool {
+    if key {
+        word.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+    } else {
+        is_literal(word.as_bytes())
+    }
+}
+
+/// Whether `b` holds a closer: a comment that does may end at it (the parser decides with
+/// the lines around it).
+fn has_closer(b: &[u8]) -> bool {
+    memchr::memchr2(b'}', b']', b).is_some()
+}
+
+/// Whether `word` is a literal both readers read alike: JSON's and Python's constants, or a
+/// number as JSON writes it.
+fn is_literal(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+    ) || is_plain_number(word)
 }
 
 /// Whether `b` is a number as JSON writes it (`-12`, `3.25`, `1e-3`), without leading zeros.

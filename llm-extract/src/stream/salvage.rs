@@ -1,6 +1,7 @@
 //! Salvage: the partial value of a reply that is truncated or does not read as a whole.
 
-use super::reader::At;
+use super::reader::{At, Doubts};
+use super::Stream;
 use super::{Feed, Issues, PartialValue, Step};
 use crate::coerce::{keys_match, Extract};
 use crate::error::{Category, Error, Issue};
@@ -52,7 +53,8 @@ pub fn extract_partial<T: Extract>(text: &str) -> Result<Salvaged<T>, Error> {
 impl Extractor {
     /// [`extract_partial`](crate::extract_partial) with these settings.
     pub fn extract_partial<T: Extract>(&self, text: &str) -> Result<Salvaged<T>, Error> {
-        let mut stream = self.stream::<T>();
+        // Salvage reads on where the preview would hold: some reading beats none.
+        let mut stream = Stream::<T>::with_doubts(self.clone(), Doubts::Guess);
         stream.push(text);
         let whole = stream.outcome();
         let mut partial = stream.values.shown().cloned();
@@ -69,6 +71,7 @@ impl Extractor {
                 now: text.len(),
                 closed: None,
                 string: usize::MAX,
+                doubts: Doubts::Guess,
             };
             let mut feed = Feed {
                 place: &place,
@@ -137,8 +140,12 @@ impl Feed<'_> {
     /// recovered at `field` below the root.
     pub fn recover<P: PartialValue>(&mut self, start: usize, field: &str) -> Option<P> {
         let prefix = [Step::Key(field)];
-        let mut reader =
-            super::reader::Reader::replay(start, self.place.text.len(), self.max_depth);
+        let mut reader = super::reader::Reader::replay(
+            start,
+            self.place.text.len(),
+            self.max_depth,
+            Doubts::Guess,
+        );
         reader.stop_values();
         let mut sink = super::Replay::<P> {
             slot: None,
