@@ -1,6 +1,8 @@
-//! Streaming (#12): the fuzzer chooses the text and where it is cut into chunks (bytes, so
-//! inside UTF-8 characters too). No panic, no hang; the last snapshot, the thoughts and the
-//! outcome of `finish` do not depend on the chunking (they equal those of one push).
+//! Streaming: the fuzzer chooses the text and where it is cut into chunks (bytes, so inside
+//! UTF-8 characters too). No panic, no hang; the last snapshot, the thoughts and the outcome
+//! of `finish` do not depend on the chunking (they equal those of one push); and every
+//! snapshot of the value `finish` takes is a prefix of it (keys it shows are there, lists no
+//! longer, complete scalars equal, strings prefixes).
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -89,12 +91,62 @@ fn check<T: Extract>(bytes: &[u8], cuts: &[u8]) {
     }
 }
 
+/// Where `shown` is not a prefix of `fin`.
+fn not_prefix(shown: &serde_json::Value, fin: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (shown, fin) {
+        (Value::Null, _) => false,
+        (Value::String(a), Value::String(b)) => !b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() > b.len() || a.iter().zip(b).any(|(x, y)| not_prefix(x, y))
+        }
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .any(|(k, v)| b.get(k).is_none_or(|w| not_prefix(v, w))),
+        (a, b) => a != b,
+    }
+}
+
+/// Every snapshot of the value `finish` takes, in the chunks `cuts` gives, is a prefix of it.
+fn check_prefix(bytes: &[u8], cuts: &[u8]) {
+    let mut stream = Stream::<serde_json::Value>::new();
+    let mut snaps = Vec::new();
+    let mut at = 0;
+    let mut i = 0;
+    while at < bytes.len() && i <= bytes.len() + cuts.len() {
+        let len = cuts.get(i % cuts.len().max(1)).copied().unwrap_or(16) as usize;
+        let end = (at + len).min(bytes.len());
+        stream.push_bytes(&bytes[at..end]);
+        if snaps.len() < 256 {
+            snaps.push((stream.shown_at(), serde_json::to_value(stream.snapshot()).unwrap()));
+        }
+        at = end;
+        i += 1;
+    }
+    stream.push_bytes(&bytes[at..]);
+    let Ok(done) = stream.finish() else {
+        return;
+    };
+    for (shown_at, snap) in &snaps {
+        if *shown_at == Some(done.report.span.start) {
+            assert!(
+                !not_prefix(snap, &done.value),
+                "a snapshot is not a prefix of the answer: {snap} vs {}",
+                done.value
+            );
+        }
+    }
+}
+
 fuzz_target!(|input: Input| {
     if input.text.len() > 1 << 16 {
         return;
     }
     match input.target % 4 {
-        0 => check::<serde_json::Value>(&input.text, &input.cuts),
+        0 => {
+            check::<serde_json::Value>(&input.text, &input.cuts);
+            check_prefix(&input.text, &input.cuts);
+        }
         1 => check::<Vec<u32>>(&input.text, &input.cuts),
         2 => check::<HashMap<String, Vec<String>>>(&input.text, &input.cuts),
         _ => check::<Reply>(&input.text, &input.cuts),

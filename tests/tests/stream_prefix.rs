@@ -3,6 +3,8 @@
 //! of 1, 7 and 64 bytes.
 
 use llm_extract::Stream;
+use llm_extract_tests::strategies::json_value;
+use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -16,8 +18,10 @@ fn load(path: &str) -> Vec<String> {
         .collect()
 }
 
-/// Where `shown` is not a prefix of `fin`, in words.
-fn not_prefix(shown: &Value, fin: &Value, at: &str) -> Option<String> {
+/// Where `shown` is not a prefix of `fin`, in words. A member whose key `text` writes more
+/// than once is skipped: the later value replaces the earlier, as in `serde_json`, and a
+/// snapshot taken between them shows the earlier.
+fn not_prefix(text: &str, shown: &Value, fin: &Value, at: &str) -> Option<String> {
     match (shown, fin) {
         (Value::Null, _) => None,
         (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => None,
@@ -32,12 +36,20 @@ fn not_prefix(shown: &Value, fin: &Value, at: &str) -> Option<String> {
             a.iter()
                 .zip(b)
                 .enumerate()
-                .find_map(|(i, (x, y))| not_prefix(x, y, &format!("{at}[{i}]")))
+                .find_map(|(i, (x, y))| not_prefix(text, x, y, &format!("{at}[{i}]")))
         }
-        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| match b.get(k) {
-            Some(w) => not_prefix(v, w, &format!("{at}.{k}")),
-            None => Some(format!("{at}.{k}: shown, not in the answer")),
+        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| {
+            let double = serde_json::to_string(k).unwrap();
+            let single = format!("'{k}'");
+            let written = text.matches(double.as_str()).count() + text.matches(&single).count();
+            match b.get(k) {
+                _ if written > 1 => None,
+                Some(w) => not_prefix(text, v, w, &format!("{at}.{k}")),
+                None => Some(format!("{at}.{k}: shown, not in the answer")),
+            }
         }),
+        // The same number (with `arbitrary_precision`, numbers keep their spelling).
+        (Value::Number(x), Value::Number(y)) if x == y || x.as_f64() == y.as_f64() => None,
         (a, b) if a == b => None,
         (a, b) => Some(format!("{at}: shown {a}, answer {b}")),
     }
@@ -65,7 +77,8 @@ fn check(text: &str, size: usize, switched: &mut usize) -> Option<String> {
             *switched += 1;
             return None;
         }
-        not_prefix(s, &fin, "$").map(|w| format!("snapshot {i}: {w}; shown {s}; answer {fin}"))
+        not_prefix(text, s, &fin, "$")
+            .map(|w| format!("snapshot {i}: {w}; shown {s}; answer {fin}"))
     })
 }
 
@@ -89,4 +102,57 @@ fn every_snapshot_is_a_prefix_of_the_answer() {
     }
     println!("{switched} snapshots of another value than the answer's");
     assert!(bad.is_empty(), "{} of {} replies", bad.len(), texts.len());
+}
+
+/// One edit of the kinds models make, at `at` (a byte offset, moved to a character boundary).
+fn damage(text: &str, kind: u8, at: usize) -> String {
+    let mut at = at % (text.len() + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let (head, tail) = text.split_at(at);
+    let next = tail.chars().next().map_or(0, char::len_utf8);
+    match kind % 12 {
+        // A character dropped: a quote, comma, colon or bracket lost.
+        0 => format!("{head}{}", &tail[next..]),
+        1 => format!("{head}\"{tail}"),
+        2 => format!("{head},{tail}"),
+        3 => format!("{head} note {tail}"),
+        4 => format!("{head}'{tail}"),
+        5 => format!("{head}\n{tail}"),
+        6 => format!("{head}}}{tail}"),
+        7 => format!("{head}]{tail}"),
+        8 => format!("{head} // a comment\n{tail}"),
+        9 => format!("{head}True{tail}"),
+        10 => text.replace('"', "'"),
+        // Cut off.
+        _ => head.to_string(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Documents damaged at random (one to three edits), wrapped as models wrap them, in
+    /// chunks of 1, 7 and 64 bytes: every snapshot of the answer's value is a prefix of it.
+    #[test]
+    fn randomly_damaged_documents_stream_as_prefixes(
+        value in json_value(),
+        edits in prop::collection::vec((any::<u8>(), any::<usize>()), 1..4),
+        fenced in any::<bool>(),
+    ) {
+        prop_assume!(value.is_object() || value.is_array());
+        let mut text = serde_json::to_string_pretty(&value).unwrap();
+        for (kind, at) in edits {
+            text = damage(&text, kind, at);
+        }
+        if fenced {
+            text = format!("Here it is:\n```json\n{text}\n```\nDone.");
+        }
+        let mut switched = 0;
+        for size in [1, 7, 64] {
+            let why = check(&text, size, &mut switched);
+            prop_assert!(why.is_none(), "{text:?} in {size}-byte chunks: {}", why.unwrap_or_default());
+        }
+    }
 }

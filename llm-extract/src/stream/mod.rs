@@ -742,8 +742,8 @@ impl<T: Extract> Stream<T> {
     /// ```
     /// let mut stream = llm_extract::Stream::<serde_json::Value>::new();
     /// stream.push("Example: {\"a\": 1}\nAnswer: {\"a\": 2}");
-    /// assert_eq!(stream.shown_at(), Some(27));
-    /// assert_eq!(stream.finish().unwrap().report.span.start, 27);
+    /// assert_eq!(stream.shown_at(), Some(26));
+    /// assert_eq!(stream.finish().unwrap().report.span.start, 26);
     /// ```
     pub fn shown_at(&self) -> Option<usize> {
         self.values.shown_at()

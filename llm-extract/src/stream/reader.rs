@@ -1436,10 +1436,12 @@ impl Reader {
         };
         let piece = &decoded[sent.min(upto)..upto];
         // A string read whole in this push is one `Value` event; one that goes on past it
-        // shows as begun (an empty piece) even before its first character.
+        // shows once its first character is decided (`''` may be a doubled quote, or a
+        // string the parser reads on past its second quote).
         let closed = matches!(ended, StrEnd::Closed(_));
         let shown = closed || early;
-        let grown = shown && (!piece.is_empty() || (!closed && !started));
+        let grown =
+            shown && (!piece.is_empty() || (!closed && !started && self.doubts == Doubts::Guess));
         if grown {
             self.pos = scanned;
             self.send(src, sink, &Event::Grow(piece), Span::default());
@@ -1447,7 +1449,7 @@ impl Reader {
         let after = match ended {
             StrEnd::Closed(after) => after,
             open_or_doubt => {
-                if let (true, Tok::Str { sent, started, .. }) = (shown, &mut self.tok) {
+                if let (true, Tok::Str { sent, started, .. }) = (grown, &mut self.tok) {
                     *sent = upto;
                     *started = true;
                 }
@@ -1709,16 +1711,14 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
     let end = bytes.len();
     loop {
         match c.phase {
-            Phase::Quote | Phase::Comma | Phase::Closer | Phase::AfterKey => {
+            Phase::Quote | Phase::Comma | Phase::Closer => {
                 let Some(p) = after_spaces(bytes, c.at) else {
                     c.at = end;
                     return None;
                 };
                 let b = bytes[p];
                 let verdict = match (c.phase, key, top, b) {
-                    (Phase::Quote, true, _, b':') | (Phase::AfterKey, _, _, b':') => {
-                        return Some(Verdict::Closes)
-                    }
+                    (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
                     | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
@@ -1783,6 +1783,17 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                 }
                 if c.at >= limit {
                     return Some(Verdict::Doubt);
+                }
+                c.phase = Phase::AfterKey;
+            }
+            Phase::AfterKey => {
+                let limit = (c.key + KEY_LOOKAHEAD).min(end);
+                if c.at >= limit {
+                    return if limit == end && end < c.key + KEY_LOOKAHEAD {
+                        None
+                    } else {
+                        Some(Verdict::Doubt)
+                    };
                 }
                 // Spaces and tabs only, as the parser's key check skips: then the `:`.
                 let spaces = bytes[c.at..limit]
