@@ -147,11 +147,33 @@ pub enum Format {
     Cohere,
     /// Pythonic call lists (Llama 3.2/4, LFM2): `[get_weather(city="Paris", days=3)]`.
     Pythonic,
+    /// DeepSeek V3.2 and V4 DSML: `<｜DSML｜invoke name="f"><｜DSML｜parameter name="k"
+    /// string="true">v</｜DSML｜parameter></｜DSML｜invoke>` (in `<｜DSML｜function_calls>` or
+    /// `<｜DSML｜tool_calls>`); `string="false"` values are JSON.
+    Dsml,
+    /// Gemma 4: `<|tool_call>call:f{k:<|"|>v<|"|>,n:42}<tool_call|>`.
+    Gemma4,
+    /// FunctionGemma: `<start_function_call>call:f{k:<escape>v<escape>}<end_function_call>`.
+    FunctionGemma,
+    /// Gemma 3: pythonic calls in a fence with the info string `tool_code`.
+    ToolCode,
+    /// Kimi K3 XTML: `<|open|>call tool="f"<|sep|><|open|>argument key="k" type="string"<|sep|>v<|close|>argument<|sep|><|close|>call<|sep|>`.
+    KimiK3,
+    /// Seed-OSS: `<seed:tool_call><function=f><parameter=k>v</parameter></function></seed:tool_call>`.
+    SeedOss,
+    /// Step-3: `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke>`.
+    Step3,
+    /// MiniCPM: `<function name="f"><param name="k">v</param></function>`.
+    MiniCpm,
+    /// OLMo 3: `<function_calls>f(k="v")</function_calls>`, one call a line.
+    Olmo3,
+    /// Inkling: `<|content_invoke_tool_json|>{"name": "f", "args": {...}}<|end_message|>`.
+    Inkling,
 }
 
 impl Format {
     /// Every format, in the order of the README's table.
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 26] = [
         Format::Json,
         Format::Marker,
         Format::Hermes,
@@ -168,6 +190,16 @@ impl Format {
         Format::Granite,
         Format::Cohere,
         Format::Pythonic,
+        Format::Dsml,
+        Format::Gemma4,
+        Format::FunctionGemma,
+        Format::ToolCode,
+        Format::KimiK3,
+        Format::SeedOss,
+        Format::Step3,
+        Format::MiniCpm,
+        Format::Olmo3,
+        Format::Inkling,
     ];
 
     fn bit(self) -> u32 {
@@ -193,6 +225,16 @@ impl Format {
             Format::Granite => "Granite <|tool_call|>",
             Format::Cohere => "Cohere <|START_ACTION|>",
             Format::Pythonic => "pythonic",
+            Format::Dsml => "DeepSeek DSML",
+            Format::Gemma4 => "Gemma 4 <|tool_call>",
+            Format::FunctionGemma => "FunctionGemma <start_function_call>",
+            Format::ToolCode => "Gemma tool_code fence",
+            Format::KimiK3 => "Kimi K3 XTML call",
+            Format::SeedOss => "Seed-OSS <seed:tool_call>",
+            Format::Step3 => "Step-3 <steptml:invoke>",
+            Format::MiniCpm => "MiniCPM <function name=...>",
+            Format::Olmo3 => "OLMo 3 <function_calls>",
+            Format::Inkling => "Inkling tool message",
         }
     }
 }
@@ -838,7 +880,7 @@ fn to_tool_call(raw: &RawCall) -> ToolCall {
 /// Text written as a parameter value: the JSON it spells when it is valid JSON (`3`,
 /// `true`, `["a"]`), else the text itself.
 fn text_value(text: &str) -> Value {
-    serde_json::from_str(text.trim()).unwrap_or_else(|_| Value::String(text.to_string()))
+    wire::value::text_value(text)
 }
 
 fn key(text: &str) -> Str<'static> {
@@ -883,13 +925,8 @@ fn arguments_node(raw: &RawCall) -> Node<'static> {
 }
 
 fn text_node(text: &str) -> Node<'static> {
-    let trimmed = text.trim();
-    if trimmed.starts_with(['{', '[']) {
-        if let Ok(parsed) = crate::parse::parse(trimmed, 128) {
-            if parsed.node.is_complete_deep() && parsed.end >= trimmed.len() {
-                return Node::from_value(&parsed.node.to_value());
-            }
-        }
+    if let Some(container) = wire::value::json_container(text) {
+        return Node::from_value(&container);
     }
     Node::new(
         NodeKind::String(Str {

@@ -80,6 +80,68 @@ pub(crate) enum Tok {
     CohereActionEnd,
     /// `TOOL_CALL` as a word (the marker agent prompts ask for).
     Marker,
+    /// `<｜DSML｜function_calls>` (DeepSeek V3.2) or `<｜DSML｜tool_calls>` (V4).
+    DsmlBlock,
+    /// `</｜DSML｜function_calls>` or `</｜DSML｜tool_calls>`.
+    DsmlBlockEnd,
+    /// `<｜DSML｜invoke name="NAME">`; the name is in the token.
+    DsmlInvoke,
+    /// `</｜DSML｜invoke>`.
+    DsmlInvokeEnd,
+    /// `<|tool_call>` (Gemma 4).
+    GemmaCall,
+    /// `<tool_call|>`.
+    GemmaCallEnd,
+    /// `<start_function_call>` (FunctionGemma).
+    FnGemmaCall,
+    /// `<end_function_call>`.
+    FnGemmaCallEnd,
+    /// A fence opened with the info string `tool_code` (Gemma 3); its closing run is found
+    /// by the handler.
+    ToolCode,
+    /// `<seed:tool_call>` (Seed-OSS).
+    SeedCall,
+    /// `</seed:tool_call>`.
+    SeedCallEnd,
+    /// `<|open|>tools<|sep|>` (Kimi K3).
+    XtmlTools,
+    /// `<|close|>tools<|sep|>`.
+    XtmlToolsEnd,
+    /// `<|open|>call tool="NAME" ...<|sep|>`; the name (as written, escaped) is in the token.
+    XtmlCall,
+    /// `<|close|>call<|sep|>`.
+    XtmlCallEnd,
+    /// `<|open|>response<|sep|>`, `<|close|>response<|sep|>` and `<|close|>message<|sep|>`:
+    /// the frame of the answer text.
+    XtmlFrame,
+    /// `<｜tool_calls_begin｜>` (Step-3).
+    StepCallsBegin,
+    /// `<｜tool_call_begin｜>`.
+    StepCallBegin,
+    /// `<｜tool_sep｜>`.
+    StepSep,
+    /// `<｜tool_call_end｜>`.
+    StepCallEnd,
+    /// `<｜tool_calls_end｜>`.
+    StepCallsEnd,
+    /// `<steptml:invoke name="NAME">`; the name is in the token.
+    StepInvoke,
+    /// `</steptml:invoke>`.
+    StepInvokeEnd,
+    /// `<function name="NAME">` (MiniCPM); the name is in the token.
+    FunctionNamed,
+    /// `<function_calls>` (OLMo 3).
+    FunctionCalls,
+    /// `</function_calls>`.
+    FunctionCallsEnd,
+    /// `<|message_model|>` (Inkling): a model message begins, its header follows.
+    InklingMessage,
+    /// `<|content_invoke_tool_json|>`.
+    InklingToolJson,
+    /// `<|content_text|>`: the message is answer text.
+    InklingText,
+    /// `<|end_message|>` or `<|content_model_end_sampling|>`.
+    InklingEnd,
     /// `<think>`, `<thinking>`, `<reasoning>`, `<|START_THINKING|>`.
     ThinkOpen,
     /// Their closers.
@@ -138,11 +200,42 @@ const LITERALS: &[(&str, Tok)] = &[
     ("</thinking>", Tok::ThinkClose),
     ("<reasoning>", Tok::ThinkOpen),
     ("</reasoning>", Tok::ThinkClose),
+    ("<｜DSML｜function_calls>", Tok::DsmlBlock),
+    ("<｜DSML｜tool_calls>", Tok::DsmlBlock),
+    ("</｜DSML｜function_calls>", Tok::DsmlBlockEnd),
+    ("</｜DSML｜tool_calls>", Tok::DsmlBlockEnd),
+    ("</｜DSML｜invoke>", Tok::DsmlInvokeEnd),
+    ("<|tool_call>", Tok::GemmaCall),
+    ("<tool_call|>", Tok::GemmaCallEnd),
+    ("<start_function_call>", Tok::FnGemmaCall),
+    ("<end_function_call>", Tok::FnGemmaCallEnd),
+    ("<seed:tool_call>", Tok::SeedCall),
+    ("</seed:tool_call>", Tok::SeedCallEnd),
+    ("<｜tool_calls_begin｜>", Tok::StepCallsBegin),
+    ("<｜tool_call_begin｜>", Tok::StepCallBegin),
+    ("<｜tool_sep｜>", Tok::StepSep),
+    ("<｜tool_call_end｜>", Tok::StepCallEnd),
+    ("<｜tool_calls_end｜>", Tok::StepCallsEnd),
+    ("</steptml:invoke>", Tok::StepInvokeEnd),
+    ("<function_calls>", Tok::FunctionCalls),
+    ("</function_calls>", Tok::FunctionCallsEnd),
+    ("<|message_model|>", Tok::InklingMessage),
+    ("<|content_invoke_tool_json|>", Tok::InklingToolJson),
+    ("<|content_text|>", Tok::InklingText),
+    ("<|end_message|>", Tok::InklingEnd),
+    ("<|content_model_end_sampling|>", Tok::InklingEnd),
+    ("<turn|>", Tok::TurnEnd),
+    ("<end_of_turn>", Tok::TurnEnd),
     ("<|eom_id|>", Tok::TurnEnd),
     ("<|eot_id|>", Tok::TurnEnd),
     ("<|im_end|>", Tok::TurnEnd),
     ("</s>", Tok::TurnEnd),
 ];
+
+/// Delimiters of strings inside call arguments that are not JSON: Gemma 4's `<|"|>` and
+/// FunctionGemma's `<escape>`. The text between two of them is a string, whatever quotes
+/// and brackets it holds.
+const STRING_DELIMITERS: [&str; 2] = ["<|\"|>", "<escape>"];
 
 /// The longest a `<function=NAME>` or `<invoke name="NAME">` token may be: a tool name is
 /// short, and the bound keeps a token without its `>` from costing more than a constant.
@@ -154,6 +247,8 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut in_string = false;
+    // Inside a value between two of [`STRING_DELIMITERS`]: quotes and brackets there are text.
+    let mut delimited: Option<&str> = None;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -166,14 +261,33 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
             i += 1;
             continue;
         }
-        if matches!(b, b'<' | b'[' | b'T' | b'f') {
+        if b == b'<' && (depth > 0 || delimited.is_some()) {
+            if let Some(d) = STRING_DELIMITERS
+                .iter()
+                .find(|d| text[i..].starts_with(**d))
+            {
+                delimited = match delimited {
+                    Some(open) if open == *d => None,
+                    None => Some(*d),
+                    other => other,
+                };
+                i += d.len();
+                continue;
+            }
+        }
+        if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`') {
             if let Some(token) = token_at(text, i) {
                 i = token.span.end;
                 out.push(token);
                 // A format token is never inside JSON syntax: what came before is closed.
                 depth = 0;
+                delimited = None;
                 continue;
             }
+        }
+        if delimited.is_some() {
+            i += 1;
+            continue;
         }
         match b {
             b'{' | b'[' => depth += 1,
@@ -202,7 +316,12 @@ fn token_at(text: &str, i: usize) -> Option<Token> {
             }
             named(text, i, "<function=", "", Tok::FunctionOpen)
                 .or_else(|| named(text, i, "<invoke name=\"", "\"", Tok::InvokeOpen))
+                .or_else(|| named(text, i, "<｜DSML｜invoke name=\"", "\"", Tok::DsmlInvoke))
+                .or_else(|| named(text, i, "<steptml:invoke name=\"", "\"", Tok::StepInvoke))
+                .or_else(|| named(text, i, "<function name=\"", "\"", Tok::FunctionNamed))
+                .or_else(|| xtml(text, i))
         }
+        b'`' => tool_code(text, i),
         b'[' => LITERALS
             .iter()
             .find(|(lit, _)| lit.as_bytes()[0] == b'[' && rest.starts_with(lit))
@@ -224,6 +343,77 @@ fn token_at(text: &str, i: usize) -> Option<Token> {
         }
         _ => None,
     }
+}
+
+/// ```` ```tool_code ```` at the start of a line, its info string ending the line.
+fn tool_code(text: &str, i: usize) -> Option<Token> {
+    const OPENER: &str = "```tool_code";
+    let rest = &text[i..];
+    let line_start = text[..i].bytes().rev().take_while(|b| *b == b' ').count() == i
+        || text[..i].trim_end_matches(' ').ends_with('\n');
+    let after = rest.get(OPENER.len()..)?;
+    let info_ends = after.is_empty() || after.starts_with(['\n', '\r', ' ']);
+    (line_start && rest.starts_with(OPENER) && info_ends).then(|| Token {
+        tok: Tok::ToolCode,
+        span: Span::new(i, i + OPENER.len()),
+        name: Span::at(i),
+    })
+}
+
+/// Kimi K3's XTML markers: `<|open|>` or `<|close|>`, a word (`tools`, `call`, `response`,
+/// `message`), for a call its attributes, then `<|sep|>`, all within [`MAX_NAMED_TOKEN`]
+/// bytes; spaces around the word are tolerated, as the engines do.
+fn xtml(text: &str, i: usize) -> Option<Token> {
+    const SEP: &str = "<|sep|>";
+    let rest = &text[i..];
+    let (open, after) = if let Some(a) = rest.strip_prefix("<|open|>") {
+        (true, a)
+    } else {
+        (false, rest.strip_prefix("<|close|>")?)
+    };
+    let window = &after[..floor_boundary(after, MAX_NAMED_TOKEN)];
+    let inner_len = window.find(SEP)?;
+    let inner = &after[..inner_len];
+    let word_at = inner.len() - inner.trim_start().len();
+    let word_len = inner[word_at..]
+        .bytes()
+        .take_while(u8::is_ascii_alphanumeric)
+        .count();
+    let word = &inner[word_at..word_at + word_len];
+    let attrs = &inner[word_at + word_len..];
+    let inner_start = i + (rest.len() - after.len());
+    let end = inner_start + inner_len + SEP.len();
+    let mut name = Span::at(i);
+    let tok = match (open, word) {
+        (true, "tools") if attrs.trim().is_empty() => Tok::XtmlTools,
+        (false, "tools") if attrs.trim().is_empty() => Tok::XtmlToolsEnd,
+        (true, "call") if attrs.starts_with(char::is_whitespace) => {
+            let at = attrs.find("tool=\"")? + "tool=\"".len();
+            let len = attrs[at..].find('"')?;
+            let start = inner_start + word_at + word_len + at;
+            name = Span::new(start, start + len);
+            Tok::XtmlCall
+        }
+        (false, "call") if attrs.trim().is_empty() => Tok::XtmlCallEnd,
+        (true, "response") | (false, "response" | "message") if attrs.trim().is_empty() => {
+            Tok::XtmlFrame
+        }
+        _ => return None,
+    };
+    Some(Token {
+        tok,
+        span: Span::new(i, end),
+        name,
+    })
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// `<function=NAME>` or `<invoke name="NAME">`: the prefix, a name without line breaks, the

@@ -3,6 +3,17 @@
 //! Every body is the text between one token and the next, so each byte of the reply is read
 //! by at most one handler: linear time however many markers are left unclosed.
 
+mod dsml;
+mod gemma;
+mod inkling;
+mod kimi3;
+mod minicpm;
+mod olmo3;
+mod params;
+mod seed;
+mod step3;
+pub(crate) mod value;
+
 use super::python::{self, PyError};
 use super::scan::{tokens, Tok, Token};
 use super::shape::{self, Arg, Context, RawCall, Source};
@@ -156,6 +167,18 @@ impl<'a> Walker<'a> {
                 Tok::DsCallBegin => self.deepseek(k),
                 Tok::KimiCallBegin => self.kimi(k),
                 Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
+                Tok::DsmlInvoke => self.dsml_invoke(k),
+                Tok::GemmaCall => self.gemma_call(k, gemma::GEMMA4),
+                Tok::FnGemmaCall => self.gemma_call(k, gemma::FUNCTION_GEMMA),
+                Tok::ToolCode => self.tool_code(k),
+                Tok::SeedCall => self.seed_call(k),
+                Tok::XtmlCall => self.xtml_call(k),
+                Tok::StepCallBegin => self.step_call_begin(k),
+                Tok::StepInvoke => self.step_invoke(k),
+                Tok::FunctionNamed => self.minicpm_function(k),
+                Tok::FunctionCalls => self.function_calls(k),
+                Tok::InklingMessage => self.inkling_message(k),
+                Tok::InklingToolJson => self.inkling_call(k),
                 // Wrappers, separators and closers on their own carry nothing.
                 _ => (k + 1, t.span.end),
             };
