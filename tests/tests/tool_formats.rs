@@ -239,3 +239,245 @@ fn deepseek_dsml() {
         assert!(cut_off(&whole[..at]), "cut before {cut}");
     }
 }
+
+#[test]
+fn gemma4() {
+    let call = |body: &str| format!("<|tool_call>call:{body}<tool_call|>");
+    let rows = vec![
+        // vLLM test_gemma4_tool_parser TestExtractToolCalls
+        row(
+            "single call",
+            &call("get_weather{location:<|\"|>London<|\"|>}"),
+            Format::Gemma4,
+            vec![("get_weather", json!({"location": "London"}))],
+            "",
+        ),
+        row(
+            "two arguments",
+            &call("get_weather{location:<|\"|>San Francisco<|\"|>,unit:<|\"|>celsius<|\"|>}"),
+            Format::Gemma4,
+            vec![("get_weather", json!({"location": "San Francisco", "unit": "celsius"}))],
+            "",
+        ),
+        row(
+            "text before the call",
+            &format!(
+                "Let me check the weather for you. {}",
+                call("get_weather{location:<|\"|>Paris<|\"|>}")
+            ),
+            Format::Gemma4,
+            vec![("get_weather", json!({"location": "Paris"}))],
+            "Let me check the weather for you.",
+        ),
+        row(
+            "two calls",
+            &(call("get_weather{location:<|\"|>London<|\"|>}")
+                + &call("get_time{location:<|\"|>London<|\"|>}")),
+            Format::Gemma4,
+            vec![
+                ("get_weather", json!({"location": "London"})),
+                ("get_time", json!({"location": "London"})),
+            ],
+            "",
+        ),
+        row(
+            "nested object and list",
+            &call("complex_function{nested:{inner:<|\"|>value<|\"|>},list:[<|\"|>a<|\"|>,<|\"|>b<|\"|>]}"),
+            Format::Gemma4,
+            vec![("complex_function", json!({"nested": {"inner": "value"}, "list": ["a", "b"]}))],
+            "",
+        ),
+        row(
+            "numbers and booleans",
+            &call("set_status{is_active:true,count:42,score:3.14}"),
+            Format::Gemma4,
+            vec![("set_status", json!({"is_active": true, "count": 42, "score": 3.14}))],
+            "",
+        ),
+        row(
+            "hyphenated name",
+            &call("get-weather{location:<|\"|>London<|\"|>}"),
+            Format::Gemma4,
+            vec![("get-weather", json!({"location": "London"}))],
+            "",
+        ),
+        row(
+            "dotted name",
+            &call("weather.get{location:<|\"|>London<|\"|>}"),
+            Format::Gemma4,
+            vec![("weather.get", json!({"location": "London"}))],
+            "",
+        ),
+        row("no arguments", &call("get_status{}"), Format::Gemma4, vec![("get_status", json!({}))], ""),
+        // TestParseGemma4Args
+        row(
+            "a comma inside a string",
+            &call("f{location:<|\"|>Paris, France<|\"|>}"),
+            Format::Gemma4,
+            vec![("f", json!({"location": "Paris, France"}))],
+            "",
+        ),
+        row(
+            "null",
+            &call("f{param:null}"),
+            Format::Gemma4,
+            vec![("f", json!({"param": null}))],
+            "",
+        ),
+        row(
+            "a delimited key",
+            &call("f{record_map:{<|\"|>3<|\"|>:<|\"|>new text<|\"|>}}"),
+            Format::Gemma4,
+            vec![("f", json!({"record_map": {"3": "new text"}}))],
+            "",
+        ),
+        row(
+            "a delimited key nested",
+            &call("f{outer:{inner:{<|\"|>3<|\"|>:<|\"|>new text<|\"|>}}}"),
+            Format::Gemma4,
+            vec![("f", json!({"outer": {"inner": {"3": "new text"}}}))],
+            "",
+        ),
+        row(
+            "bare values in a list",
+            &call("f{xs:[42,true,3.14]}"),
+            Format::Gemma4,
+            vec![("f", json!({"xs": [42, true, 3.14]}))],
+            "",
+        ),
+        row(
+            "a list holding a list whose string holds a bracket",
+            &call("f{xs:[[<|\"|>a]b<|\"|>,<|\"|>c<|\"|>],<|\"|>tail<|\"|>]}"),
+            Format::Gemma4,
+            vec![("f", json!({"xs": [["a]b", "c"], "tail"]}))],
+            "",
+        ),
+        // vLLM reads `108.` as 108.0 (Python's float()); it is not JSON, so for a call without
+        // a type it stays the text written, and a typed field decides (an f64 reads 108).
+        row(
+            "a float ending in a dot",
+            &call("f{left:108.,right:22.8}"),
+            Format::Gemma4,
+            vec![("f", json!({"left": "108.", "right": 22.8}))],
+            "",
+        ),
+        // Quotes and brackets inside a delimited string are text, and the end token of a
+        // turn also ends a call (gemma4_utils accepts `<turn|>` for `<tool_call|>`).
+        row(
+            "quotes inside a string, closed by <turn|>",
+            "<|tool_call>call:note{text:<|\"|>a 5\" screen {x}<|\"|>}<turn|>",
+            Format::Gemma4,
+            vec![("note", json!({"text": "a 5\" screen {x}"}))],
+            "",
+        ),
+        row("no call", "Hello, how can I help you today?", Format::Gemma4, vec![], "Hello, how can I help you today?"),
+    ];
+    check_rows(&rows);
+    // vLLM test_incomplete_tool_call: no call (and vLLM returns the text as content); here it
+    // is reported as cut off.
+    assert!(cut_off(
+        "<|tool_call>call:get_weather{location:<|\"|>London"
+    ));
+    assert!(cut_off(
+        "<|tool_call>call:get_weather{location:<|\"|>London<|\"|>}"
+    ));
+    assert!(cut_off("<|tool_call>call:f{n:4"));
+}
+
+#[test]
+fn function_gemma() {
+    let call = |body: &str| format!("<start_function_call>call:{body}<end_function_call>");
+    let rows = vec![
+        // vLLM test_functiongemma_tool_parser
+        row(
+            "single call",
+            &call("get_weather{location:<escape>London<escape>}"),
+            Format::FunctionGemma,
+            vec![("get_weather", json!({"location": "London"}))],
+            "",
+        ),
+        row(
+            "two arguments",
+            &call("get_weather{location:<escape>San Francisco<escape>,unit:<escape>celsius<escape>}"),
+            Format::FunctionGemma,
+            vec![("get_weather", json!({"location": "San Francisco", "unit": "celsius"}))],
+            "",
+        ),
+        row(
+            "text before the call",
+            &format!(
+                "Let me check the weather for you. {}",
+                call("get_weather{location:<escape>Paris<escape>}")
+            ),
+            Format::FunctionGemma,
+            vec![("get_weather", json!({"location": "Paris"}))],
+            "Let me check the weather for you.",
+        ),
+        row(
+            "two calls",
+            &(call("get_weather{location:<escape>London<escape>}")
+                + &call("get_time{timezone:<escape>UTC<escape>}")),
+            Format::FunctionGemma,
+            vec![
+                ("get_weather", json!({"location": "London"})),
+                ("get_time", json!({"timezone": "UTC"})),
+            ],
+            "",
+        ),
+        // TestParseArguments: an escaped value is read as JSON when it is JSON.
+        row(
+            "escaped number and boolean",
+            &call("f{count:<escape>42<escape>,enabled:<escape>true<escape>,message:<escape>Hello World<escape>}"),
+            Format::FunctionGemma,
+            vec![("f", json!({"count": 42, "enabled": true, "message": "Hello World"}))],
+            "",
+        ),
+        // TestExtractToolCallsStreaming: pairs without a comma between them.
+        row(
+            "pairs without commas",
+            &call("search{query:<escape>python<escape>limit:<escape>10<escape>sort:<escape>relevance<escape>}"),
+            Format::FunctionGemma,
+            vec![("search", json!({"query": "python", "limit": 10, "sort": "relevance"}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off(
+        "<start_function_call>call:get_weather{city:<escape>NYC<escape>"
+    ));
+}
+
+/// A typed call reads a Gemma value as its field's type says.
+#[test]
+fn gemma_values_typed() {
+    #[derive(llm_extract::Extract, Debug, PartialEq)]
+    enum Tool {
+        SetStatus {
+            code: String,
+            count: u32,
+            active: bool,
+        },
+    }
+    // The delimited "3" is a string for Gemma 4; a bare 3 read as a `String` stays "3".
+    let calls: Vec<Tool> = tool::calls(
+        "<|tool_call>call:set_status{code:3,count:<|\"|>7<|\"|>,active:True}<tool_call|>",
+    )
+    .unwrap();
+    assert_eq!(
+        calls,
+        vec![Tool::SetStatus {
+            code: "3".into(),
+            count: 7,
+            active: true
+        }]
+    );
+    let calls: Vec<Tool> = tool::calls("<start_function_call>call:set_status{code:<escape>3<escape>,count:<escape>7<escape>,active:<escape>true<escape>}<end_function_call>").unwrap();
+    assert_eq!(
+        calls,
+        vec![Tool::SetStatus {
+            code: "3".into(),
+            count: 7,
+            active: true
+        }]
+    );
+}
