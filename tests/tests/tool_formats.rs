@@ -481,3 +481,113 @@ fn gemma_values_typed() {
         }]
     );
 }
+
+#[test]
+fn mistral() {
+    let add = json!({"a": 3.5, "b": 4});
+    let weather = json!({"city": "San Francisco", "state": "CA", "unit": "celsius"});
+    let rows = vec![
+        // vLLM test_mistral_tool_parser test_extract_tool_calls
+        row(
+            "name then JSON",
+            r#"[TOOL_CALLS]add_this_and_that{"a": 3.5, "b": 4}"#,
+            Format::Mistral,
+            vec![("add_this_and_that", add.clone())],
+            "",
+        ),
+        row(
+            "two calls, name then JSON",
+            r#"[TOOL_CALLS]add{"a": 3.5, "b": 4}[TOOL_CALLS]multiply{"a": 3, "b": 6}"#,
+            Format::Mistral,
+            vec![("add", add.clone()), ("multiply", json!({"a": 3, "b": 6}))],
+            "",
+        ),
+        row(
+            "v11 [ARGS]",
+            r#"[TOOL_CALLS]get_current_weather[ARGS]{"city": "San Francisco", "state": "CA", "unit": "celsius"}"#,
+            Format::Mistral,
+            vec![("get_current_weather", weather.clone())],
+            "",
+        ),
+        row(
+            "v11 two calls",
+            r#"[TOOL_CALLS]add[ARGS]{"a": 3.5, "b": 4}[TOOL_CALLS]multiply[ARGS]{"a": 3, "b": 6}"#,
+            Format::Mistral,
+            vec![("add", add.clone()), ("multiply", json!({"a": 3, "b": 6}))],
+            "",
+        ),
+        row(
+            "v11 after text",
+            r#"hi[TOOL_CALLS]add[ARGS]{"a": 1, "b": 2}"#,
+            Format::Mistral,
+            vec![("add", json!({"a": 1, "b": 2}))],
+            "hi",
+        ),
+        // The [CALL_ID] form (v13 and the vLLM tests' `[TOOL_CALLS]f[CALL_ID]id[ARGS]{...}`).
+        row(
+            "with [CALL_ID]",
+            r#"[TOOL_CALLS]add[CALL_ID]a1b2c3d4e[ARGS]{"a": 3.5, "b": 4}"#,
+            Format::Mistral,
+            vec![("add", add.clone())],
+            "",
+        ),
+        // test_extract_tool_calls_streaming_pre_v11_tokenizer
+        row(
+            "JSON list",
+            r#"[TOOL_CALLS]  [ {"name":"add" , "arguments" : {"a": 3, "b": 4} } ]"#,
+            Format::Mistral,
+            vec![("add", json!({"a": 3, "b": 4}))],
+            "",
+        ),
+        row(
+            "JSON list, name after arguments",
+            r#"[TOOL_CALLS] [{"arguments": {"name": "John Doe"}, "name": "get_age"}]"#,
+            Format::Mistral,
+            vec![("get_age", json!({"name": "John Doe"}))],
+            "",
+        ),
+        row(
+            "JSON list then text",
+            "[TOOL_CALLS] [{\"name\": \"get_current_weather\", \"arguments\":{\"city\": \"Dallas\", \"state\": \"TX\", \"unit\": \"fahrenheit\"}}]\nextra trailing data",
+            Format::Mistral,
+            vec![("get_current_weather", json!({"city": "Dallas", "state": "TX", "unit": "fahrenheit"}))],
+            "extra trailing data",
+        ),
+        // smg tool_parser_mistral: text before, brackets inside strings.
+        row(
+            "JSON list after text",
+            "Let me search for that.\n[TOOL_CALLS] [{\"name\": \"search_web\", \"arguments\": {\"query\": \"latest news\", \"max_results\": 5}}]",
+            Format::Mistral,
+            vec![("search_web", json!({"query": "latest news", "max_results": 5}))],
+            "Let me search for that.",
+        ),
+        row(
+            "brackets inside a string",
+            r#"[TOOL_CALLS] [{"name": "echo", "arguments": {"text": "Array notation: arr[0] = value[1]"}}]"#,
+            Format::Mistral,
+            vec![("echo", json!({"text": "Array notation: arr[0] = value[1]"}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // vLLM's "wrong json" row, read whole only: streamed, a prefix cut inside the string
+    // right after `{}` is read by the lenient JSON parser as a complete call with the string
+    // ended early (the cut-off string repair that decides doubtful calls, not this format).
+    let reply = tool::read(
+        r#"hi{hi[TOOL_CALLS]bash{"command": "print(\"hello world!\")\nre.compile(r'{}')"}"#,
+    );
+    assert_eq!(reply.calls.len(), 1);
+    assert_eq!(
+        reply.calls[0].call.arguments["command"],
+        "print(\"hello world!\")\nre.compile(r'{}')"
+    );
+    assert_eq!(reply.text, "hi{hi");
+    // vLLM's "complex" row (the JSON cut before its `}`) runs the call with what was written;
+    // here it is cut off. vLLM's test_extract_tool_calls_v11_without_args_skipped runs
+    // `[TOOL_CALLS]toolname_no_args` with `{}`; here a name at the end of the reply may be
+    // cut before its arguments, so it is reported, not run.
+    assert!(cut_off(
+        r#"hi{hi[TOOL_CALLS]bash{"command": "print(\"hello world!\")\nre.compile(r'{}')"#
+    ));
+    assert!(tool::tool_calls("[TOOL_CALLS]toolname_no_args").is_empty());
+}

@@ -8,6 +8,7 @@ mod gemma;
 mod inkling;
 mod kimi3;
 mod minicpm;
+mod mistral;
 mod olmo3;
 mod params;
 mod seed;
@@ -562,7 +563,13 @@ impl<'a> Walker<'a> {
         let body = self.body(k);
         let text = self.slice(body).trim_start();
         if text.starts_with(['[', '{']) || text.is_empty() && self.tok(k + 1).is_none() {
-            return self.json_body(k, Format::Mistral, None);
+            // Text after the list is answer text, as the engines return it.
+            let whole = Span::new(start, body.end);
+            let after = self.json_calls(body, Format::Mistral, whole);
+            return (k + 1, after.unwrap_or(body.end));
+        }
+        if let Some(read) = self.mistral_inline(k) {
+            return read;
         }
         let mut name = text.trim().to_string();
         let mut j = k + 1;
