@@ -591,3 +591,212 @@ fn mistral() {
     ));
     assert!(tool::tool_calls("[TOOL_CALLS]toolname_no_args").is_empty());
 }
+
+#[test]
+fn seed_oss() {
+    let think = "<seed:think>The user wants the weather. The format is <seed:tool_call>\n<function=get_weather>\n<parameter=location>Barcelona, Spain</parameter>\n<parameter=unit>celsius</parameter>\n</function>\n</seed:tool_call>. Let me go with that.</seed:think>";
+    let rows = vec![
+        // vLLM test_seed_oss_tool_parser test_extract_tool_calls
+        row(
+            "thinking budget 0",
+            "<seed:tool_call>\n<function=get_weather>\n<parameter=location>Barcelona, Spain</parameter>\n</function>\n</seed:tool_call>",
+            Format::SeedOss,
+            vec![("get_weather", json!({"location": "Barcelona, Spain"}))],
+            "",
+        ),
+        // vLLM's content holds the reasoning (its reasoning parser splits it off); here the
+        // reasoning is in `Reply::thoughts`, and the call written inside it is a draft.
+        row(
+            "a call described in the reasoning, then made",
+            &format!("{think}<seed:tool_call>\n<function=get_weather>\n<parameter=location>Barcelona, Spain</parameter>\n<parameter=unit>celsius</parameter>\n</function>\n</seed:tool_call>"),
+            Format::SeedOss,
+            vec![("get_weather", json!({"location": "Barcelona, Spain", "unit": "celsius"}))],
+            "",
+        ),
+        row(
+            "no call",
+            "This is a test response without any tool calls",
+            Format::SeedOss,
+            vec![],
+            "This is a test response without any tool calls",
+        ),
+        // Values are text whose type the target decides: for a call without a type, what
+        // they spell as JSON (vLLM keeps strings unless the request's schema says otherwise).
+        row(
+            "values spelling JSON",
+            "<seed:tool_call><function=f><parameter=n>3</parameter><parameter=ok>True</parameter><parameter=bad>{x: 1</parameter></function></seed:tool_call>",
+            Format::SeedOss,
+            vec![("f", json!({"n": 3, "ok": true, "bad": "{x: 1"}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off(
+        "<seed:tool_call>\n<function=get_weather>\n<parameter=location>Barcelona"
+    ));
+    assert!(cut_off("<seed:tool_call>\n<function=get_weather>\n<parameter=location>Barcelona</parameter>\n</function>"));
+}
+
+#[test]
+fn glm47_without_line_breaks() {
+    let rows = vec![
+        // smg tool_parser_glm47_moe
+        row(
+            "one call between text",
+            "Let me search for that.\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value><arg_key>date</arg_key><arg_value>2024-12-25</arg_value></tool_call>\nThe weather will be...",
+            Format::Glm,
+            vec![("get_weather", json!({"city": "Beijing", "date": "2024-12-25"}))],
+            "Let me search for that.\nThe weather will be...",
+        ),
+        row(
+            "two calls",
+            "<tool_call>search<arg_key>query</arg_key><arg_value>rust tutorials</arg_value></tool_call><tool_call>translate<arg_key>text</arg_key><arg_value>Hello World</arg_value><arg_key>target_lang</arg_key><arg_value>zh</arg_value></tool_call>",
+            Format::Glm,
+            vec![
+                ("search", json!({"query": "rust tutorials"})),
+                ("translate", json!({"text": "Hello World", "target_lang": "zh"})),
+            ],
+            "",
+        ),
+        row(
+            "types",
+            "<tool_call>process<arg_key>count</arg_key><arg_value>42</arg_value><arg_key>rate</arg_key><arg_value>1.5</arg_value><arg_key>enabled</arg_key><arg_value>true</arg_value><arg_key>data</arg_key><arg_value>null</arg_value><arg_key>text</arg_key><arg_value>string value</arg_value></tool_call>",
+            Format::Glm,
+            vec![("process", json!({"count": 42, "rate": 1.5, "enabled": true, "data": null, "text": "string value"}))],
+            "",
+        ),
+        row(
+            "Python literals",
+            "<tool_call>test_func<arg_key>bool_true</arg_key><arg_value>True</arg_value><arg_key>bool_false</arg_key><arg_value>False</arg_value><arg_key>none_val</arg_key><arg_value>None</arg_value></tool_call>",
+            Format::Glm,
+            vec![("test_func", json!({"bool_true": true, "bool_false": false, "none_val": null}))],
+            "",
+        ),
+        row(
+            "JSON values",
+            r#"<tool_call>process<arg_key>data</arg_key><arg_value>{"nested": {"key": "value"}}</arg_value><arg_key>list</arg_key><arg_value>[1, 2, 3]</arg_value></tool_call>"#,
+            Format::Glm,
+            vec![("process", json!({"data": {"nested": {"key": "value"}}, "list": [1, 2, 3]}))],
+            "",
+        ),
+        row(
+            "no arguments",
+            "<tool_call>get_time</tool_call>",
+            Format::Glm,
+            vec![("get_time", json!({}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+}
+
+#[test]
+fn step3_and_step35() {
+    let rows = vec![
+        // smg tool_parser_step3
+        row(
+            "Step-3 call between text",
+            "Let me help you.\n<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"search\">\n<steptml:parameter name=\"query\">rust programming</steptml:parameter>\n<steptml:parameter name=\"limit\">10</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>\nHere are the results...",
+            Format::Step3,
+            vec![("search", json!({"query": "rust programming", "limit": 10}))],
+            "Let me help you.\nHere are the results...",
+        ),
+        row(
+            "Step-3 two calls",
+            "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\">\n<steptml:parameter name=\"location\">Tokyo</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_news\">\n<steptml:parameter name=\"category\">tech</steptml:parameter>\n<steptml:parameter name=\"limit\">5</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
+            Format::Step3,
+            vec![
+                ("get_weather", json!({"location": "Tokyo"})),
+                ("get_news", json!({"category": "tech", "limit": 5})),
+            ],
+            "",
+        ),
+        row(
+            "Step-3 types",
+            "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"process\">\n<steptml:parameter name=\"count\">100</steptml:parameter>\n<steptml:parameter name=\"rate\">2.5</steptml:parameter>\n<steptml:parameter name=\"active\">true</steptml:parameter>\n<steptml:parameter name=\"optional\">null</steptml:parameter>\n<steptml:parameter name=\"text\">hello world</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
+            Format::Step3,
+            vec![("process", json!({"count": 100, "rate": 2.5, "active": true, "optional": null, "text": "hello world"}))],
+            "",
+        ),
+        // vLLM step3p5_tool_parser: Step-3.5 writes Qwen3-Coder's calls.
+        row(
+            "Step-3.5",
+            "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>",
+            Format::Qwen3Coder,
+            vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+}
+
+#[test]
+fn kimi_k3() {
+    let call = |name: &str, args: &str| {
+        format!("<|open|>call tool=\"{name}\" index=\"0\"<|sep|>{args}<|close|>call<|sep|>")
+    };
+    let arg = |k: &str, t: &str, v: &str| {
+        format!("<|open|>argument key=\"{k}\" type=\"{t}\"<|sep|>{v}<|close|>argument<|sep|>")
+    };
+    let tools = |calls: &str| format!("<|open|>tools<|sep|>{calls}<|close|>tools<|sep|>");
+    let rows = vec![
+        // smg kimi_k3 and vLLM test_kimi_k3_tool_parser: the response channel is the content.
+        row(
+            "response then a call",
+            &format!(
+                "<|open|>response<|sep|>Let me check.<|close|>response<|sep|>{}",
+                tools(&call("get_weather", &(arg("city", "string", "Paris") + &arg("days", "integer", "3"))))
+            ),
+            Format::KimiK3,
+            vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+            "Let me check.",
+        ),
+        row(
+            "two calls, JSON types",
+            &tools(&(call("search", &arg("q", "string", "rust"))
+                + &call("set", &(arg("opts", "object", "{\"a\": [1, 2]}") + &arg("on", "boolean", "true"))))),
+            Format::KimiK3,
+            vec![
+                ("search", json!({"q": "rust"})),
+                ("set", json!({"opts": {"a": [1, 2]}, "on": true})),
+            ],
+            "",
+        ),
+        // A string value is raw: quotes, markup and JSON-looking text stay as written; a
+        // non-string value that is not JSON falls back to the text (as smg does).
+        row(
+            "raw strings and escaped attributes",
+            &tools(&call(
+                "echo",
+                &(arg("say &quot;hi&quot; &amp; bye", "string", "{\"a\": 1} <b>")
+                    + &arg("n", "integer", "many")),
+            )),
+            Format::KimiK3,
+            vec![("echo", json!({"say \"hi\" & bye": "{\"a\": 1} <b>", "n": "many"}))],
+            "",
+        ),
+        // vLLM test_streaming_content_stops_at_message_close
+        row(
+            "the message close is not content",
+            "Hello<|close|>message<|sep|>",
+            Format::KimiK3,
+            vec![],
+            "Hello",
+        ),
+        // Thinking mode: the prompt opened the think channel, the reply closes it.
+        row(
+            "after the think channel",
+            &format!(
+                "<|open|>think<|sep|>I should call <|open|>call tool=\"rm\"<|sep|><|close|>call<|sep|> maybe.<|close|>think<|sep|>{}",
+                tools(&call("get_time", ""))
+            ),
+            Format::KimiK3,
+            vec![("get_time", json!({}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off(
+        &tools(&call("rm", &arg("path", "string", "/tmp")))[..60]
+    ));
+}

@@ -142,7 +142,8 @@ pub(crate) enum Tok {
     InklingText,
     /// `<|end_message|>` or `<|content_model_end_sampling|>`.
     InklingEnd,
-    /// `<think>`, `<thinking>`, `<reasoning>`, `<|START_THINKING|>`.
+    /// `<think>`, `<thinking>`, `<reasoning>`, `<|START_THINKING|>`, Seed-OSS's `<seed:think>`,
+    /// Kimi K3's `<|open|>think<|sep|>`.
     ThinkOpen,
     /// Their closers.
     ThinkClose,
@@ -198,6 +199,8 @@ const LITERALS: &[(&str, Tok)] = &[
     ("</think>", Tok::ThinkClose),
     ("<thinking>", Tok::ThinkOpen),
     ("</thinking>", Tok::ThinkClose),
+    ("<seed:think>", Tok::ThinkOpen),
+    ("</seed:think>", Tok::ThinkClose),
     ("<reasoning>", Tok::ThinkOpen),
     ("</reasoning>", Tok::ThinkClose),
     ("<｜DSML｜function_calls>", Tok::DsmlBlock),
@@ -395,6 +398,8 @@ fn xtml(text: &str, i: usize) -> Option<Token> {
             Tok::XtmlCall
         }
         (false, "call") if attrs.trim().is_empty() => Tok::XtmlCallEnd,
+        (true, "think") if attrs.trim().is_empty() => Tok::ThinkOpen,
+        (false, "think") if attrs.trim().is_empty() => Tok::ThinkClose,
         (true, "response") | (false, "response" | "message") if attrs.trim().is_empty() => {
             Tok::XtmlFrame
         }

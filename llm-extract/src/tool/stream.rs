@@ -23,20 +23,24 @@ use std::marker::PhantomData;
 /// chunk may have completed a call and the credit covers it.
 const CREDIT: usize = 4;
 
-/// The longest reasoning token (`<|START_THINKING|>`): how far back a search for one starts
-/// in a new chunk, so a token split between chunks is found.
-const LONGEST_REASONING_TOKEN: usize = 20;
+/// The longest reasoning token (`<|close|>think<|sep|>`): how far back a search for one
+/// starts in a new chunk, so a token split between chunks is found.
+const LONGEST_REASONING_TOKEN: usize = 21;
 
 /// The reasoning tokens of the token scan, openers and closers.
-const REASONING_TOKENS: [(&str, bool); 8] = [
+const REASONING_TOKENS: [(&str, bool); 12] = [
     ("<think>", false),
     ("<thinking>", false),
     ("<reasoning>", false),
     ("<|START_THINKING|>", false),
+    ("<seed:think>", false),
+    ("<|open|>think<|sep|>", false),
     ("</think>", true),
     ("</thinking>", true),
     ("</reasoning>", true),
     ("<|END_THINKING|>", true),
+    ("</seed:think>", true),
+    ("<|close|>think<|sep|>", true),
 ];
 
 /// What the stream waits for before reading again.
