@@ -800,3 +800,267 @@ fn kimi_k3() {
         &tools(&call("rm", &arg("path", "string", "/tmp")))[..60]
     ));
 }
+
+/// Gemma 3 has no parser in vLLM, SGLang or smg (they serve it with the pythonic parser); its
+/// `tool_code` fence is the one Google's function-calling guide and the prompts built on it
+/// ask for: ```` ```tool_code\nname(key=value)\n``` ````.
+#[test]
+fn gemma3_tool_code() {
+    let rows = vec![
+        row(
+            "one call after text",
+            "I'll look that up.\n```tool_code\nschema_discovery(search_phrase='battery')\n```",
+            Format::ToolCode,
+            vec![("schema_discovery", json!({"search_phrase": "battery"}))],
+            "I'll look that up.",
+        ),
+        row(
+            "two calls, one a line, text after",
+            "```tool_code\nget_weather(city=\"Paris\", days=3)\nsearch(q='x')\n```\nDone.",
+            Format::ToolCode,
+            vec![
+                ("get_weather", json!({"city": "Paris", "days": 3})),
+                ("search", json!({"q": "x"})),
+            ],
+            "Done.",
+        ),
+        // Code to run is not a call.
+        row(
+            "code that is not a call",
+            "```tool_code\nimport numpy as np\nprint(np.zeros(3))\n```",
+            Format::ToolCode,
+            vec![],
+            "",
+        ),
+        // Another info string is an ordinary fence.
+        row(
+            "a python fence is not a tool_code fence",
+            "```python\nget_weather(city=\"Paris\")\n```",
+            Format::ToolCode,
+            vec![],
+            "```python\nget_weather(city=\"Paris\")\n```",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off("```tool_code\nget_weather(city=\"Par"));
+    // Not closed yet: more calls may follow, so none is run.
+    assert!(cut_off("```tool_code\nget_weather(city=\"Paris\")\n"));
+}
+
+#[test]
+fn olmo3() {
+    let simple = "get_weather(city='San Francisco', metric='celsius')";
+    let simple_call = (
+        "get_weather",
+        json!({"city": "San Francisco", "metric": "celsius"}),
+    );
+    let more = "register_user(name='John Doe', age=37, address={'city': 'San Francisco', 'state': 'CA'}, role=None, passed_test=True, aliases=['John', 'Johnny'])";
+    let more_json = "register_user(name='John Doe', age=37, address={'city': 'San Francisco', 'state': 'CA'}, role=null, passed_test=true, aliases=['John', 'Johnny'])";
+    let more_call = (
+        "register_user",
+        json!({"name": "John Doe", "age": 37, "address": {"city": "San Francisco", "state": "CA"}, "role": null, "passed_test": true, "aliases": ["John", "Johnny"]}),
+    );
+    let block = |body: &str| format!("<function_calls>{body}</function_calls>");
+    // vLLM test_olmo3_tool_parser TEST_CASES
+    let rows = vec![
+        row(
+            "simple",
+            &block(simple),
+            Format::Olmo3,
+            vec![simple_call.clone()],
+            "",
+        ),
+        row(
+            "more types",
+            &block(more),
+            Format::Olmo3,
+            vec![more_call.clone()],
+            "",
+        ),
+        row(
+            "JSON literals",
+            &block(more_json),
+            Format::Olmo3,
+            vec![more_call.clone()],
+            "",
+        ),
+        row(
+            "no arguments",
+            &block("get_weather()"),
+            Format::Olmo3,
+            vec![("get_weather", json!({}))],
+            "",
+        ),
+        row(
+            "empty dict",
+            &block("do_something_cool(additional_data={})"),
+            Format::Olmo3,
+            vec![("do_something_cool", json!({"additional_data": {}}))],
+            "",
+        ),
+        row(
+            "empty list",
+            &block("do_something_cool(steps=[])"),
+            Format::Olmo3,
+            vec![("do_something_cool", json!({"steps": []}))],
+            "",
+        ),
+        row(
+            "escaped strings",
+            &block(r#"get_weather(city='Martha\'s Vineyard', metric='\"cool units\"')"#),
+            Format::Olmo3,
+            vec![(
+                "get_weather",
+                json!({"city": "Martha's Vineyard", "metric": "\"cool units\""}),
+            )],
+            "",
+        ),
+        row(
+            "two calls",
+            &block(&format!("{simple}\n{more}")),
+            Format::Olmo3,
+            vec![simple_call.clone(), more_call.clone()],
+            "",
+        ),
+        row(
+            "no call",
+            "How can I help you today?",
+            Format::Olmo3,
+            vec![],
+            "How can I help you today?",
+        ),
+        // test_streaming_mismatched_brackets_reported_once: no call.
+        row(
+            "mismatched brackets",
+            &block("foo(x=1])"),
+            Format::Olmo3,
+            vec![],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // test_bad_sibling_call_does_not_drop_good_calls: vLLM runs the good call and drops the
+    // bad one; here the block is one list of calls, and a list with a call that cannot be
+    // read is refused whole, with the reason (running part of what the model asked for is
+    // not what it asked for).
+    let reply = tool::read(&block(&format!("bad(x=b'z')\n{simple}")));
+    assert!(reply.calls.is_empty());
+    assert_eq!(reply.rejected.len(), 1);
+}
+
+#[test]
+fn minicpm() {
+    let rows = vec![
+        // vLLM minicpm5xml_tool_parser shapes; the rows of its tests that need a declared
+        // tool list (it drops calls to tools not declared) are read here without one.
+        row(
+            "one call",
+            "<function name=\"get_weather\"><param name=\"city\">Paris</param><param name=\"days\">3</param></function>",
+            Format::MiniCpm,
+            vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+            "",
+        ),
+        row(
+            "text around, a value with spaces around it",
+            "Let me check the weather.\n<function name=\"get_weather\"><param name=\"city\">  北京  </param></function>\nDone.",
+            Format::MiniCpm,
+            vec![("get_weather", json!({"city": "北京"}))],
+            "Let me check the weather.\nDone.",
+        ),
+        row(
+            "a CDATA value is taken as written",
+            "<function name=\"get_weather\"><param name=\"city\"><![CDATA[东京\n<&]]></param><param name=\"note\">a &lt; b &amp; c</param></function>",
+            Format::MiniCpm,
+            vec![("get_weather", json!({"city": "东京\n<&", "note": "a < b & c"}))],
+            "",
+        ),
+        row(
+            "two calls",
+            "<function name=\"get_weather\"><param name=\"city\">Tokyo</param></function>\n<function name=\"get_weather\"><param name=\"city\">Osaka</param></function>",
+            Format::MiniCpm,
+            vec![
+                ("get_weather", json!({"city": "Tokyo"})),
+                ("get_weather", json!({"city": "Osaka"})),
+            ],
+            "",
+        ),
+        row(
+            "params inside <arguments>",
+            "<function name=\"search\"><arguments><param name=\"q\">rust</param></arguments></function>",
+            Format::MiniCpm,
+            vec![("search", json!({"q": "rust"}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off(
+        "<function name=\"get_weather\"><param name=\"city\">Par"
+    ));
+}
+
+#[test]
+fn inkling() {
+    let rows = vec![
+        // smg tool_parser_inkling test_inkling_complete_parsing
+        row(
+            "text message then two calls",
+            concat!(
+                "<|message_model|><|content_text|>I'll check.<|end_message|>",
+                "<|message_model|>search<|content_invoke_tool_json|>{\"name\":\"search\",\"args\":",
+                "{\"query\":\"Rust {language}\"}}<|end_message|>",
+                "<|message_model|>get_weather<|content_invoke_tool_json|>{\"name\":\"get_weather\",\"args\":",
+                "{\"city\":\"Tokyo\"}}<|end_message|>",
+                "<|content_model_end_sampling|>"
+            ),
+            Format::Inkling,
+            vec![
+                ("search", json!({"query": "Rust {language}"})),
+                ("get_weather", json!({"city": "Tokyo"})),
+            ],
+            "I'll check.",
+        ),
+        // test_inkling_streaming_buffers_split_control_tokens (whole and streamed here)
+        row(
+            "text before and after a call",
+            "<|message_model|><|content_text|>Before<|end_message|><|message_model|>search<|content_invoke_tool_json|>{\"name\":\"search\",\"args\":{\"query\":\"Rust {lang}\"}}<|end_message|><|content_text|>After<|content_model_end_sampling|>",
+            Format::Inkling,
+            vec![("search", json!({"query": "Rust {lang}"}))],
+            "Before\nAfter",
+        ),
+        // test_inkling_rejects_undefined_tool: smg drops a call to an undeclared tool; with no
+        // tool list here it is a call (a typed read refuses names it does not know).
+        row(
+            "a call without a header",
+            "Before<|content_invoke_tool_json|>{\"name\":\"not_declared\",\"args\":{}}<|end_message|>",
+            Format::Inkling,
+            vec![("not_declared", json!({}))],
+            "Before",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off("<|message_model|>search<|content_invoke_tool_json|>{\"name\":\"search\",\"args\":{\"q\":\"x\"}}"));
+}
+
+/// A call is yielded by the push that completes it, the closing fence of `tool_code` too.
+#[test]
+fn streamed_calls_come_with_the_closer() {
+    for (open, close) in [
+        ("```tool_code\nget_time()\n", "```"),
+        ("<|tool_call>call:get_time{}", "<tool_call|>"),
+        (
+            "<start_function_call>call:get_time{}",
+            "<end_function_call>",
+        ),
+        ("<｜DSML｜invoke name=\"get_time\">\n", "</｜DSML｜invoke>"),
+        (
+            "<|open|>call tool=\"get_time\"<|sep|>",
+            "<|close|>call<|sep|>",
+        ),
+    ] {
+        let mut stream = tool::StreamCalls::<tool::ToolCall>::new();
+        assert!(stream.push(open).is_empty(), "{open}");
+        let got = stream.push(close);
+        assert_eq!(got.len(), 1, "{open}{close}");
+        assert_eq!(got[0].name, "get_time");
+    }
+}

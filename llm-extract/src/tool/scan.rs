@@ -348,15 +348,15 @@ fn token_at(text: &str, i: usize) -> Option<Token> {
     }
 }
 
-/// ```` ```tool_code ```` at the start of a line, its info string ending the line.
+/// ```` ```tool_code ````, its info string ending there (so ```` ```tool_code``` ```` in
+/// prose is inline code, not a fence).
 fn tool_code(text: &str, i: usize) -> Option<Token> {
     const OPENER: &str = "```tool_code";
     let rest = &text[i..];
-    let line_start = text[..i].bytes().rev().take_while(|b| *b == b' ').count() == i
-        || text[..i].trim_end_matches(' ').ends_with('\n');
     let after = rest.get(OPENER.len()..)?;
     let info_ends = after.is_empty() || after.starts_with(['\n', '\r', ' ']);
-    (line_start && rest.starts_with(OPENER) && info_ends).then(|| Token {
+    let fence_start = i == 0 || text.as_bytes()[i - 1] != b'`';
+    (fence_start && rest.starts_with(OPENER) && info_ends).then(|| Token {
         tok: Tok::ToolCode,
         span: Span::new(i, i + OPENER.len()),
         name: Span::at(i),

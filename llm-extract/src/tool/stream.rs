@@ -46,7 +46,8 @@ const REASONING_TOKENS: [(&str, bool); 12] = [
 /// What the stream waits for before reading again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wait {
-    /// A byte that may complete a call: `}`, `]`, `)` or `>`.
+    /// A byte that may complete a call: `}`, `]`, `)`, `>`, or the backtick of a fence's
+    /// closing run (Gemma's `tool_code`).
     Closing,
     /// A reasoning closer: the text ends in open reasoning, where no call is final until
     /// the block closes (a closed block holds drafts) or the reply ends.
@@ -252,7 +253,7 @@ impl<T: Extract> StreamCalls<T> {
         match self.wait {
             Wait::Closing => bytes[self.searched..]
                 .iter()
-                .any(|b| matches!(b, b'}' | b']' | b')' | b'>')),
+                .any(|b| matches!(b, b'}' | b']' | b')' | b'>' | b'`')),
             Wait::ReasoningCloser | Wait::ReasoningToken => {
                 let from = self
                     .searched
