@@ -1064,3 +1064,223 @@ fn streamed_calls_come_with_the_closer() {
         assert_eq!(got[0].name, "get_time");
     }
 }
+
+#[test]
+fn hunyuan() {
+    let register = json!({"name": "John Doe", "age": 37, "address": {"city": "San Francisco", "state": "CA"}, "role": null, "passed_test": true, "aliases": ["John", "Johnny"]});
+    let rows = vec![
+        // vLLM test_hunyuan_a13b_tool_parser
+        row("no call", "How can I help you today?", Format::Hunyuan, vec![], "How can I help you today?"),
+        row(
+            "one call",
+            r#"<tool_calls>[{"name": "get_weather", "arguments": {"city": "San Francisco", "metric": "celsius"}}]</tool_calls>"#,
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "San Francisco", "metric": "celsius"}))],
+            "",
+        ),
+        row(
+            "two calls",
+            r#"<tool_calls>[{"name": "get_weather", "arguments": {"city": "San Francisco", "metric": "celsius"}}, {"name": "register_user", "arguments": {"name": "John Doe", "age": 37, "address": {"city": "San Francisco", "state": "CA"}, "role": null, "passed_test": true, "aliases": ["John", "Johnny"]}}]</tool_calls>"#,
+            Format::Hunyuan,
+            vec![
+                ("get_weather", json!({"city": "San Francisco", "metric": "celsius"})),
+                ("register_user", register),
+            ],
+            "",
+        ),
+        row(
+            "text before",
+            r#"I will call the tool now. <tool_calls>[{"name": "get_weather", "arguments": {"city": "Boston"}}]</tool_calls>"#,
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "Boston"}))],
+            "I will call the tool now.",
+        ),
+        // vLLM strips the text after the call; here it is answer text.
+        row(
+            "text after",
+            "<tool_calls>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Seattle\"}}]</tool_calls>\nThank you!",
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "Seattle"}))],
+            "Thank you!",
+        ),
+        row(
+            "nested",
+            r#"<tool_calls>[{"name": "complex_tool", "arguments": {"level1": {"level2": {"level3": {"value": 123}}}}}]</tool_calls>"#,
+            Format::Hunyuan,
+            vec![("complex_tool", json!({"level1": {"level2": {"level3": {"value": 123}}}}))],
+            "",
+        ),
+        row(
+            "empty arguments first",
+            r#"<tool_calls>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 42}}]</tool_calls>"#,
+            Format::Hunyuan,
+            vec![("a", json!({})), ("b", json!({"x": 42}))],
+            "",
+        ),
+        // vLLM hy_v4_tool_parser (and the V3 samples with <tool_sep>): GLM's call syntax.
+        row(
+            "V4 tag calls",
+            "<tool_calls>\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Berlin</arg_value><arg_key>days</arg_key><arg_value>3</arg_value></tool_call>\n<tool_call>get_time</tool_call>\n</tool_calls>",
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "Berlin", "days": 3})), ("get_time", json!({}))],
+            "",
+        ),
+        row(
+            "V3 with <tool_sep>",
+            "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key><arg_value>Berlin</arg_value>\n</tool_call>\n</tool_calls>",
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "Berlin"}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off(
+        r#"<tool_calls>[{"name": "get_weather", "arguments": {"city": "Bos"#
+    ));
+}
+
+#[test]
+fn apertus() {
+    let rows = vec![
+        // vLLM apertus_tool_parser (its docstring examples) and test_apertus_tool_parser shapes
+        row(
+            "one call after text",
+            r#"I will check. <|tools_prefix|>[{"get_weather": {"city": "Paris"}}]<|tools_suffix|>"#,
+            Format::Apertus,
+            vec![("get_weather", json!({"city": "Paris"}))],
+            "I will check.",
+        ),
+        row(
+            "two calls, text after",
+            "<|tools_prefix|>[{\"get_weather\": {\"city\": \"Paris\"}}, {\"get_time\": {}}]<|tools_suffix|>\nDone.",
+            Format::Apertus,
+            vec![("get_weather", json!({"city": "Paris"})), ("get_time", json!({}))],
+            "Done.",
+        ),
+        // vLLM keeps text between the list and a missing suffix as content.
+        row(
+            "no suffix, text after the list",
+            "<|tools_prefix|>[{\"search\": {\"q\": \"rust\"}}] and more",
+            Format::Apertus,
+            vec![("search", json!({"q": "rust"}))],
+            "and more",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off(r#"<|tools_prefix|>[{"get_weather": {"city": "Par"#));
+    // An item that is not {name: arguments} is refused with the reason.
+    let reply = tool::read(r#"<|tools_prefix|>[{"a": 1, "b": 2}]<|tools_suffix|>"#);
+    assert!(reply.calls.is_empty());
+    assert_eq!(reply.rejected.len(), 1);
+}
+
+#[test]
+fn poolside() {
+    // vLLM poolside_v1_tool_parser reads GLM-4's syntax (values JSON, then Python literals).
+    let rows = vec![
+        row(
+            "one call after text",
+            "Let me check.<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
+            Format::Glm,
+            vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+            "Let me check.",
+        ),
+        row(
+            "Python literals",
+            "<tool_call>f\n<arg_key>ok</arg_key>\n<arg_value>True</arg_value>\n<arg_key>none</arg_key>\n<arg_value>None</arg_value>\n</tool_call>",
+            Format::Glm,
+            vec![("f", json!({"ok": true, "none": null}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+}
+
+#[test]
+fn minimax_m3() {
+    const NS: &str = "]<]minimax[>[";
+    let order = format!(
+        "{NS}<tool_call>\n{NS}<invoke name=\"create_order\">{NS}<user_id>42{NS}</user_id>{NS}<urgent>true{NS}</urgent>{NS}<note>Please leave at front desk.{NS}</note>{NS}<shipping>{NS}<city>Singapore{NS}</city>{NS}<zip>018956{NS}</zip>{NS}</shipping>{NS}<items>{NS}<item>{NS}<sku>book-001{NS}</sku>{NS}<qty>2{NS}</qty>{NS}</item>{NS}<item>{NS}<sku>pen-007{NS}</sku>{NS}<qty>5{NS}</qty>{NS}</item>{NS}</items>{NS}<metadata>{NS}<source>mobile{NS}</source>{NS}<campaign>may-launch{NS}</campaign>{NS}</metadata>{NS}<duplicate_demo>{NS}<tag>a{NS}</tag>{NS}<tag>b{NS}</tag>{NS}</duplicate_demo>{NS}</invoke>\n{NS}</tool_call>"
+    );
+    let invocation = |id: u32| {
+        format!("{NS}<invoke name=\"create_order\">{NS}<user_id>{id}{NS}</user_id>{NS}</invoke>")
+    };
+    let rows = vec![
+        // vLLM test_minimax_m3_tool_parser test_non_streaming_nested_tool_call. vLLM reads
+        // `018956` as 18956 because its schema says integer; without a type it is not JSON
+        // (a leading zero), so it stays the text written, and a typed field decides.
+        row(
+            "nested call after text",
+            &format!("I will create it.\n{order}"),
+            Format::MiniMaxM3,
+            vec![(
+                "create_order",
+                json!({
+                    "user_id": 42,
+                    "urgent": true,
+                    "note": "Please leave at front desk.",
+                    "shipping": {"city": "Singapore", "zip": "018956"},
+                    "items": [{"sku": "book-001", "qty": 2}, {"sku": "pen-007", "qty": 5}],
+                    "metadata": {"source": "mobile", "campaign": "may-launch"},
+                    "duplicate_demo": {"tag": ["a", "b"]},
+                }),
+            )],
+            "I will create it.",
+        ),
+        row("no call", "plain response", Format::MiniMaxM3, vec![], "plain response"),
+        row(
+            "two invokes in one wrapper",
+            &format!("{NS}<tool_call>\n{}\n{}\n{NS}</tool_call>", invocation(1), invocation(2)),
+            Format::MiniMaxM3,
+            vec![("create_order", json!({"user_id": 1})), ("create_order", json!({"user_id": 2}))],
+            "",
+        ),
+        // A value that looks like JSON and is not stays text.
+        row(
+            "a value that only looks like JSON",
+            &format!("{NS}<tool_call>{NS}<invoke name=\"f\">{NS}<x>{{invalid json: no quotes}}{NS}</x>{NS}</invoke>{NS}</tool_call>"),
+            Format::MiniMaxM3,
+            vec![("f", json!({"x": "{invalid json: no quotes}"}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // test_streaming_error_recovery_keeps_committed_tool_call_structured: the second invoke
+    // is cut off; the first is a call (vLLM also streams the cut one as text; here it is
+    // reported as cut off).
+    let text = format!(
+        "plain {NS}<tool_call>\n{}\n{NS}<invoke name=\"create_order\">{NS}<user_id>2",
+        invocation(1)
+    );
+    let reply = tool::read(&text);
+    assert_eq!(reply.calls.len(), 1);
+    assert_eq!(reply.incomplete.len(), 1);
+    // test_streaming_parse_error_emits_buffer_and_later_deltas: a stray closer is no call.
+    assert!(tool::tool_calls(&format!("{NS}<tool_call>\n{NS}</user_id> after error")).is_empty());
+}
+
+/// MiniMax M2's `<invoke>`: a parameter that looks like JSON and is not stays text, whole,
+/// streamed, and for a typed `String` field.
+#[test]
+fn minimax_text_that_looks_like_json() {
+    let rows = vec![row(
+        "invalid JSON value",
+        "<minimax:tool_call><invoke name=\"f\"><parameter name=\"x\">{invalid json: no quotes}</parameter><parameter name=\"n\">3</parameter></invoke></minimax:tool_call>",
+        Format::MiniMax,
+        vec![("f", json!({"x": "{invalid json: no quotes}", "n": 3}))],
+        "",
+    )];
+    check_rows(&rows);
+    #[derive(llm_extract::Extract, Debug, PartialEq)]
+    enum Tool {
+        F { x: String, n: String },
+    }
+    let calls: Vec<Tool> = tool::calls(&rows[0].reply).unwrap();
+    assert_eq!(
+        calls,
+        vec![Tool::F {
+            x: "{invalid json: no quotes}".into(),
+            n: "3".into()
+        }]
+    );
+}

@@ -169,11 +169,20 @@ pub enum Format {
     Olmo3,
     /// Inkling: `<|content_invoke_tool_json|>{"name": "f", "args": {...}}<|end_message|>`.
     Inkling,
+    /// Hunyuan: `<tool_calls>[{"name": "f", "arguments": {...}}]</tool_calls>` (A13B), or
+    /// GLM's `<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>` calls in
+    /// `<tool_calls>` (V3, V4).
+    Hunyuan,
+    /// Apertus: `<|tools_prefix|>[{"f": {"k": "v"}}]<|tools_suffix|>`.
+    Apertus,
+    /// MiniMax M3: `]<]minimax[>[<invoke name="f">]<]minimax[>[<k>v]<]minimax[>[</k>...`, every
+    /// tag after the namespace marker; nested elements are objects, `<item>` elements lists.
+    MiniMaxM3,
 }
 
 impl Format {
     /// Every format, in the order of the README's table.
-    pub const ALL: [Format; 26] = [
+    pub const ALL: [Format; 29] = [
         Format::Json,
         Format::Marker,
         Format::Hermes,
@@ -200,6 +209,9 @@ impl Format {
         Format::MiniCpm,
         Format::Olmo3,
         Format::Inkling,
+        Format::Hunyuan,
+        Format::Apertus,
+        Format::MiniMaxM3,
     ];
 
     fn bit(self) -> u32 {
@@ -235,6 +247,9 @@ impl Format {
             Format::MiniCpm => "MiniCPM <function name=...>",
             Format::Olmo3 => "OLMo 3 <function_calls>",
             Format::Inkling => "Inkling tool message",
+            Format::Hunyuan => "Hunyuan <tool_calls>",
+            Format::Apertus => "Apertus <|tools_prefix|>",
+            Format::MiniMaxM3 => "MiniMax M3 <invoke>",
         }
     }
 }

@@ -134,6 +134,24 @@ pub(crate) enum Tok {
     FunctionCalls,
     /// `</function_calls>`.
     FunctionCallsEnd,
+    /// `<minimax:tool_call>` and `</minimax:tool_call>` around MiniMax M2's invokes.
+    MiniMaxWrap,
+    /// `<tool_calls>` (Hunyuan): a JSON list of calls (A13B) or `<tool_call>` calls (V3, V4).
+    HunyuanCalls,
+    /// `</tool_calls>`.
+    HunyuanCallsEnd,
+    /// `<|tools_prefix|>` (Apertus).
+    ApertusCalls,
+    /// `<|tools_suffix|>`.
+    ApertusCallsEnd,
+    /// `]<]minimax[>[<tool_call>` (MiniMax M3: every tag has the namespace marker).
+    M3Calls,
+    /// `]<]minimax[>[</tool_call>`.
+    M3CallsEnd,
+    /// `]<]minimax[>[<invoke name="NAME">`; the name is in the token.
+    M3Invoke,
+    /// `]<]minimax[>[</invoke>`.
+    M3InvokeEnd,
     /// `<|message_model|>` (Inkling): a model message begins, its header follows.
     InklingMessage,
     /// `<|content_invoke_tool_json|>`.
@@ -227,6 +245,15 @@ const LITERALS: &[(&str, Tok)] = &[
     ("<|content_text|>", Tok::InklingText),
     ("<|end_message|>", Tok::InklingEnd),
     ("<|content_model_end_sampling|>", Tok::InklingEnd),
+    ("<minimax:tool_call>", Tok::MiniMaxWrap),
+    ("</minimax:tool_call>", Tok::MiniMaxWrap),
+    ("<tool_calls>", Tok::HunyuanCalls),
+    ("</tool_calls>", Tok::HunyuanCallsEnd),
+    ("<|tools_prefix|>", Tok::ApertusCalls),
+    ("<|tools_suffix|>", Tok::ApertusCallsEnd),
+    ("]<]minimax[>[<tool_call>", Tok::M3Calls),
+    ("]<]minimax[>[</tool_call>", Tok::M3CallsEnd),
+    ("]<]minimax[>[</invoke>", Tok::M3InvokeEnd),
     ("<turn|>", Tok::TurnEnd),
     ("<end_of_turn>", Tok::TurnEnd),
     ("<|eom_id|>", Tok::TurnEnd),
@@ -278,7 +305,7 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
                 continue;
             }
         }
-        if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`') {
+        if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
             if let Some(token) = token_at(text, i) {
                 i = token.span.end;
                 out.push(token);
@@ -325,6 +352,11 @@ fn token_at(text: &str, i: usize) -> Option<Token> {
                 .or_else(|| xtml(text, i))
         }
         b'`' => tool_code(text, i),
+        b']' => LITERALS
+            .iter()
+            .find(|(lit, _)| lit.as_bytes()[0] == b']' && rest.starts_with(lit))
+            .map(|(lit, tok)| plain(*tok, lit.len()))
+            .or_else(|| named(text, i, "]<]minimax[>[<invoke name=\"", "\"", Tok::M3Invoke)),
         b'[' => LITERALS
             .iter()
             .find(|(lit, _)| lit.as_bytes()[0] == b'[' && rest.starts_with(lit))

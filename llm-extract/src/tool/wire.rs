@@ -3,11 +3,14 @@
 //! Every body is the text between one token and the next, so each byte of the reply is read
 //! by at most one handler: linear time however many markers are left unclosed.
 
+mod apertus;
 mod dsml;
 mod gemma;
+mod hunyuan;
 mod inkling;
 mod kimi3;
 mod minicpm;
+mod minimax3;
 mod mistral;
 mod olmo3;
 mod params;
@@ -180,6 +183,9 @@ impl<'a> Walker<'a> {
                 Tok::FunctionCalls => self.function_calls(k),
                 Tok::InklingMessage => self.inkling_message(k),
                 Tok::InklingToolJson => self.inkling_call(k),
+                Tok::HunyuanCalls => self.hunyuan_calls(k),
+                Tok::ApertusCalls => self.apertus_calls(k),
+                Tok::M3Invoke => self.m3_invoke(k),
                 // Wrappers, separators and closers on their own carry nothing.
                 _ => (k + 1, t.span.end),
             };
