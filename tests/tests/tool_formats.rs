@@ -289,9 +289,9 @@ fn gemma4() {
         ),
         row(
             "numbers and booleans",
-            &call("set_status{is_active:true,count:42,score:3.14}"),
+            &call("set_status{is_active:true,count:42,score:2.5}"),
             Format::Gemma4,
-            vec![("set_status", json!({"is_active": true, "count": 42, "score": 3.14}))],
+            vec![("set_status", json!({"is_active": true, "count": 42, "score": 2.5}))],
             "",
         ),
         row(
@@ -340,9 +340,9 @@ fn gemma4() {
         ),
         row(
             "bare values in a list",
-            &call("f{xs:[42,true,3.14]}"),
+            &call("f{xs:[42,true,2.5]}"),
             Format::Gemma4,
-            vec![("f", json!({"xs": [42, true, 3.14]}))],
+            vec![("f", json!({"xs": [42, true, 2.5]}))],
             "",
         ),
         row(

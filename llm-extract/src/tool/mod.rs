@@ -3,9 +3,11 @@
 //!
 //! The format is detected, not configured: JSON shapes (OpenAI, Anthropic, Cohere, Llama,
 //! the `TOOL_CALL` marker agent prompts ask for), tag and token formats (Hermes/Qwen, Qwen3-Coder, Mistral,
-//! DeepSeek, Kimi K2, GLM, MiniMax, gpt-oss Harmony, Granite, Functionary, Cohere actions,
-//! FireFunction's `functools`) and pythonic call lists (Llama 3.2/4, LFM2). See [`Format`]
-//! for the list and the README for a table with examples.
+//! DeepSeek V3/R1/V3.1 and the V3.2/V4 DSML, Kimi K2 and K3, GLM, MiniMax M2 and M3, gpt-oss
+//! Harmony, Granite, Functionary, Cohere actions, FireFunction's `functools`, Gemma 4,
+//! FunctionGemma, Seed-OSS, Step-3, MiniCPM, Inkling, Hunyuan, Apertus) and pythonic calls
+//! (Llama 3.2/4, LFM2, OLMo 3, Gemma 3's `tool_code` fence). See [`Format`] for the list and
+//! the README for a table with examples.
 //!
 //! ```
 //! use llm_extract::tool;
@@ -109,6 +111,14 @@ pub struct ToolCall {
 }
 
 /// The wire formats the reader detects.
+///
+/// ```
+/// use llm_extract::tool::{self, Format};
+/// let reply = tool::read("Checking.<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:3}<tool_call|>");
+/// assert_eq!(reply.calls[0].format, Format::Gemma4);
+/// assert_eq!(reply.calls[0].call.arguments["days"], 3);
+/// assert_eq!(reply.text, "Checking.");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
 pub enum Format {

@@ -5,6 +5,7 @@
 
 mod apertus;
 mod dsml;
+mod families;
 mod gemma;
 mod hunyuan;
 mod inkling;
@@ -171,23 +172,7 @@ impl<'a> Walker<'a> {
                 Tok::DsCallBegin => self.deepseek(k),
                 Tok::KimiCallBegin => self.kimi(k),
                 Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
-                Tok::DsmlInvoke => self.dsml_invoke(k),
-                Tok::GemmaCall => self.gemma_call(k, gemma::GEMMA4),
-                Tok::FnGemmaCall => self.gemma_call(k, gemma::FUNCTION_GEMMA),
-                Tok::ToolCode => self.tool_code(k),
-                Tok::SeedCall => self.seed_call(k),
-                Tok::XtmlCall => self.xtml_call(k),
-                Tok::StepCallBegin => self.step_call_begin(k),
-                Tok::StepInvoke => self.step_invoke(k),
-                Tok::FunctionNamed => self.minicpm_function(k),
-                Tok::FunctionCalls => self.function_calls(k),
-                Tok::InklingMessage => self.inkling_message(k),
-                Tok::InklingToolJson => self.inkling_call(k),
-                Tok::HunyuanCalls => self.hunyuan_calls(k),
-                Tok::ApertusCalls => self.apertus_calls(k),
-                Tok::M3Invoke => self.m3_invoke(k),
-                // Wrappers, separators and closers on their own carry nothing.
-                _ => (k + 1, t.span.end),
+                _ => self.family_step(k),
             };
             cursor = cursor.max(end);
             let next = next.max(k + 1);
