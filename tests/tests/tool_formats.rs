@@ -1284,3 +1284,75 @@ fn minimax_text_that_looks_like_json() {
         }]
     );
 }
+
+/// Reads `text` whole and streamed in 16-byte chunks; the time taken.
+fn read_time(text: &str) -> std::time::Duration {
+    let start = std::time::Instant::now();
+    let mut n = tool::read(text).calls.len();
+    let mut stream = tool::StreamCalls::<tool::ToolCall>::new();
+    for chunk in text.as_bytes().chunks(16) {
+        n += stream.push_bytes(chunk).len();
+    }
+    n += stream.finish().map_or(0, |c| c.len());
+    std::hint::black_box(n);
+    start.elapsed()
+}
+
+/// Openers left unclosed, values without closers, nesting and delimiters without ends, in
+/// every new format: the work stays linear (quadratic work on these 100-200 KB inputs would
+/// take minutes in a debug build).
+#[test]
+fn new_formats_take_linear_time_whatever_the_input() {
+    let ns = "]<]minimax[>[";
+    let units = [
+        "<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\">x".repeat(4_000),
+        format!(
+            "<｜DSML｜invoke name=\"f\">{}",
+            "<｜DSML｜parameter name=\"a\" string=\"false\">{".repeat(4_000)
+        ),
+        "<|tool_call>call:f{a:<|\"|>x".repeat(8_000),
+        format!("<|tool_call>call:f{{a:{}", "{b:[".repeat(20_000)),
+        format!(
+            "<start_function_call>call:f{{{}",
+            "k:<escape>v<escape>".repeat(10_000)
+        ),
+        "```tool_code\nf(a=1)\n".repeat(10_000),
+        format!(
+            "<|open|>call tool=\"f\"<|sep|>{}",
+            "<|open|>argument key=\"k\" type=\"string\"<|sep|>v".repeat(3_000)
+        ),
+        "<|open|>call tool=\"f".repeat(8_000),
+        "<seed:tool_call><function=f><parameter=a>x".repeat(5_000),
+        "<steptml:invoke name=\"f\"><steptml:parameter name=\"a\">".repeat(4_000),
+        "<function name=\"f\"><param name=\"a\">x".repeat(6_000),
+        "<function_calls>f(a=[".repeat(8_000),
+        "<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {".repeat(3_000),
+        "<tool_calls><tool_call>f<arg_key>a</arg_key><arg_value>".repeat(3_000),
+        "<|tools_prefix|>[{\"f\": {".repeat(8_000),
+        format!(
+            "{ns}<invoke name=\"f\">{}",
+            format!("{ns}<a>").repeat(10_000)
+        ),
+        format!(
+            "{ns}<invoke name=\"f\">{}",
+            format!("{ns}<a>x{ns}</b>").repeat(5_000)
+        ),
+    ];
+    for text in &units {
+        let half = read_time(&text[..text.floor_char_boundary(text.len() / 2)]);
+        let whole = read_time(text);
+        assert!(whole.as_secs() < 20, "{:?} for {} bytes", whole, text.len());
+        eprintln!("{} bytes: half {half:?}, whole {whole:?}", text.len());
+    }
+}
+
+/// `<function_calls>` around Claude-style `<invoke>` calls is a wrapper, not an OLMo 3 block
+/// holding nothing.
+#[test]
+fn function_calls_around_invokes_is_a_wrapper() {
+    let reply = tool::read("<function_calls>\n<invoke name=\"search\">\n<parameter name=\"q\">rust</parameter>\n</invoke>\n</function_calls>");
+    assert_eq!(reply.calls.len(), 1, "{reply:#?}");
+    assert_eq!(reply.calls[0].call.arguments["q"], "rust");
+    assert!(reply.rejected.is_empty(), "{reply:#?}");
+    assert_eq!(reply.text, "");
+}

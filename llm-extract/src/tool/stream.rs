@@ -4,8 +4,8 @@
 //! The stream keeps the reply and a settled point (`base`): every call before it has been
 //! handled, and reading the text after it (with the reasoning state carried over) gives the
 //! calls a read of the whole text would give there. Only the text after `base` is read again,
-//! and only when a chunk could have completed something (a closing bracket, parenthesis or
-//! `>`), or, in open reasoning, a reasoning token. The settled point moves to the start of the
+//! and only when a chunk could have completed something (a closing bracket, parenthesis, `>`
+//! or a fence's backtick), or, in open reasoning, a reasoning token. The settled point moves to the start of the
 //! last format token after every read, so a reply of many calls is read about once. Where it
 //! cannot move (a long stretch of prose or one long call), the reads are paid for from a
 //! credit of [`CREDIT`] bytes per byte pushed: whatever the chunking, the work stays linear.

@@ -24,7 +24,7 @@ impl Walker<'_> {
                     whole,
                     Format::Apertus,
                     why,
-                    !closed && self.slice(body).trim().is_empty(),
+                    self.tok(k + 1).is_none() && self.slice(body).trim().is_empty(),
                 );
                 return (next, end);
             }

@@ -81,7 +81,7 @@ impl Walker<'_> {
         let text = self.slice(body);
         let lead = text.len() - text.trim_start().len();
         let Some(rest) = text[lead..].strip_prefix("call:") else {
-            let cut = !closed && "call:".starts_with(text.trim());
+            let cut = self.tok(k + 1).is_none() && "call:".starts_with(text.trim());
             self.miss(
                 whole,
                 dialect.format,
@@ -94,7 +94,7 @@ impl Walker<'_> {
         let name = rest[..name_len].trim();
         if name_len == rest.len() || name.is_empty() || name.contains(char::is_whitespace) {
             let why = format!("`call:{}` without a name and `{{`", name);
-            let cut = !closed && name_len == rest.len();
+            let cut = self.tok(k + 1).is_none() && name_len == rest.len();
             self.miss(whole, dialect.format, why, cut);
             return (next, end);
         }

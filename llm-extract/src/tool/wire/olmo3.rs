@@ -10,6 +10,12 @@ impl Walker<'_> {
     /// A `<function_calls>` block; its calls are complete when it is closed.
     pub(super) fn function_calls(&mut self, k: usize) -> (usize, usize) {
         let body = self.body(k);
+        if self.slice(body).trim().is_empty()
+            && self.tok(k + 1).is_some_and(|t| t != Tok::FunctionCallsEnd)
+        {
+            // A wrapper around another format's calls (Claude's XML `<invoke>`s).
+            return (k + 1, self.toks[k].span.end);
+        }
         let (next, end, closed) = self.close(k, Some(Tok::FunctionCallsEnd), body.end);
         let whole = Span::new(self.toks[k].span.start, end);
         let code = self.slice(body);
@@ -21,7 +27,8 @@ impl Walker<'_> {
             }
             Ok(_) => {
                 let why = "a <function_calls> block holding no pythonic call";
-                self.miss(whole, Format::Olmo3, why, !closed && code.trim().is_empty());
+                let cut = self.tok(k + 1).is_none() && code.trim().is_empty();
+                self.miss(whole, Format::Olmo3, why, cut);
             }
             Err(PyError::Incomplete(calls)) if !calls.is_empty() => {
                 for c in calls {
