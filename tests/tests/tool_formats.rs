@@ -371,6 +371,15 @@ fn gemma4() {
             "",
         ),
         row("no call", "Hello, how can I help you today?", Format::Gemma4, vec![], "Hello, how can I help you today?"),
+        // vLLM's gemma4 parser: `<|channel>`...`<channel|>` is reasoning; a call drafted there
+        // is not a call.
+        row(
+            "after the thought channel",
+            "<|channel>thought\nMaybe <|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>, no.<channel|>Sure.<|tool_call>call:get_time{}<tool_call|>",
+            Format::Gemma4,
+            vec![("get_time", json!({}))],
+            "Sure.",
+        ),
     ];
     check_rows(&rows);
     // vLLM test_incomplete_tool_call: no call (and vLLM returns the text as content); here it

@@ -161,7 +161,7 @@ pub(crate) enum Tok {
     /// `<|end_message|>` or `<|content_model_end_sampling|>`.
     InklingEnd,
     /// `<think>`, `<thinking>`, `<reasoning>`, `<|START_THINKING|>`, Seed-OSS's `<seed:think>`,
-    /// Kimi K3's `<|open|>think<|sep|>`.
+    /// Kimi K3's `<|open|>think<|sep|>`, Gemma 4's `<|channel>`.
     ThinkOpen,
     /// Their closers.
     ThinkClose,
@@ -217,6 +217,8 @@ const LITERALS: &[(&str, Tok)] = &[
     ("</think>", Tok::ThinkClose),
     ("<thinking>", Tok::ThinkOpen),
     ("</thinking>", Tok::ThinkClose),
+    ("<|channel>", Tok::ThinkOpen),
+    ("<channel|>", Tok::ThinkClose),
     ("<seed:think>", Tok::ThinkOpen),
     ("</seed:think>", Tok::ThinkClose),
     ("<reasoning>", Tok::ThinkOpen),

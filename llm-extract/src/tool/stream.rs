@@ -28,8 +28,10 @@ const CREDIT: usize = 4;
 const LONGEST_REASONING_TOKEN: usize = 21;
 
 /// The reasoning tokens of the token scan, openers and closers.
-const REASONING_TOKENS: [(&str, bool); 12] = [
+const REASONING_TOKENS: [(&str, bool); 14] = [
     ("<think>", false),
+    ("<|channel>", false),
+    ("<channel|>", true),
     ("<thinking>", false),
     ("<reasoning>", false),
     ("<|START_THINKING|>", false),
