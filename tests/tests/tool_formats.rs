@@ -1365,3 +1365,30 @@ fn function_calls_around_invokes_is_a_wrapper() {
     assert!(reply.rejected.is_empty(), "{reply:#?}");
     assert_eq!(reply.text, "");
 }
+
+/// Typed calls let the type decide what a tag value is: `3` is "3" for a `String` field and
+/// 3 for a `u32`, `True` is true for a `bool`, whatever the format.
+#[test]
+fn tag_values_typed() {
+    #[derive(llm_extract::Extract, Debug, PartialEq)]
+    enum Tool {
+        Set { code: String, count: u32, on: bool },
+    }
+    let want = vec![Tool::Set {
+        code: "3".into(),
+        count: 7,
+        on: true,
+    }];
+    let replies = [
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"set\">\n<｜DSML｜parameter name=\"code\" string=\"false\">3</｜DSML｜parameter>\n<｜DSML｜parameter name=\"count\" string=\"false\">7</｜DSML｜parameter>\n<｜DSML｜parameter name=\"on\" string=\"false\">True</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+        "<|open|>tools<|sep|><|open|>call tool=\"set\"<|sep|><|open|>argument key=\"code\" type=\"integer\"<|sep|>3<|close|>argument<|sep|><|open|>argument key=\"count\" type=\"integer\"<|sep|>7<|close|>argument<|sep|><|open|>argument key=\"on\" type=\"boolean\"<|sep|>true<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>",
+        "<seed:tool_call><function=set><parameter=code>3</parameter><parameter=count>7</parameter><parameter=on>True</parameter></function></seed:tool_call>",
+        "<function name=\"set\"><param name=\"code\">3</param><param name=\"count\">7</param><param name=\"on\">True</param></function>",
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"set\"><steptml:parameter name=\"code\">3</steptml:parameter><steptml:parameter name=\"count\">7</steptml:parameter><steptml:parameter name=\"on\">True</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+        "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"set\">]<]minimax[>[<code>3]<]minimax[>[</code>]<]minimax[>[<count>7]<]minimax[>[</count>]<]minimax[>[<on>True]<]minimax[>[</on>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+    ];
+    for reply in replies {
+        let calls: Vec<Tool> = tool::calls(reply).unwrap_or_else(|e| panic!("{reply}: {e}"));
+        assert_eq!(calls, want, "{reply}");
+    }
+}
