@@ -3,9 +3,11 @@
 //!
 //! The format is detected, not configured: JSON shapes (OpenAI, Anthropic, Cohere, Llama,
 //! the `TOOL_CALL` marker agent prompts ask for), tag and token formats (Hermes/Qwen, Qwen3-Coder, Mistral,
-//! DeepSeek, Kimi K2, GLM, MiniMax, gpt-oss Harmony, Granite, Functionary, Cohere actions,
-//! FireFunction's `functools`) and pythonic call lists (Llama 3.2/4, LFM2). See [`Format`]
-//! for the list and the README for a table with examples.
+//! DeepSeek V3/R1/V3.1 and the V3.2/V4 DSML, Kimi K2 and K3, GLM, MiniMax M2 and M3, gpt-oss
+//! Harmony, Granite, Functionary, Cohere actions, FireFunction's `functools`, Gemma 4,
+//! FunctionGemma, Seed-OSS, Step-3, MiniCPM, Inkling, Hunyuan, Apertus) and pythonic calls
+//! (Llama 3.2/4, LFM2, OLMo 3, Gemma 3's `tool_code` fence). See [`Format`] for the list and
+//! the README for a table with examples.
 //!
 //! ```
 //! use llm_extract::tool;
@@ -109,6 +111,14 @@ pub struct ToolCall {
 }
 
 /// The wire formats the reader detects.
+///
+/// ```
+/// use llm_extract::tool::{self, Format};
+/// let reply = tool::read("Checking.<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:3}<tool_call|>");
+/// assert_eq!(reply.calls[0].format, Format::Gemma4);
+/// assert_eq!(reply.calls[0].call.arguments["days"], 3);
+/// assert_eq!(reply.text, "Checking.");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
 pub enum Format {
@@ -147,11 +157,42 @@ pub enum Format {
     Cohere,
     /// Pythonic call lists (Llama 3.2/4, LFM2): `[get_weather(city="Paris", days=3)]`.
     Pythonic,
+    /// DeepSeek V3.2 and V4 DSML: `<｜DSML｜invoke name="f"><｜DSML｜parameter name="k"
+    /// string="true">v</｜DSML｜parameter></｜DSML｜invoke>` (in `<｜DSML｜function_calls>` or
+    /// `<｜DSML｜tool_calls>`); `string="false"` values are JSON.
+    Dsml,
+    /// Gemma 4: `<|tool_call>call:f{k:<|"|>v<|"|>,n:42}<tool_call|>`.
+    Gemma4,
+    /// FunctionGemma: `<start_function_call>call:f{k:<escape>v<escape>}<end_function_call>`.
+    FunctionGemma,
+    /// Gemma 3: pythonic calls in a fence with the info string `tool_code`.
+    ToolCode,
+    /// Kimi K3 XTML: `<|open|>call tool="f"<|sep|><|open|>argument key="k" type="string"<|sep|>v<|close|>argument<|sep|><|close|>call<|sep|>`.
+    KimiK3,
+    /// Seed-OSS: `<seed:tool_call><function=f><parameter=k>v</parameter></function></seed:tool_call>`.
+    SeedOss,
+    /// Step-3: `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke>`.
+    Step3,
+    /// MiniCPM: `<function name="f"><param name="k">v</param></function>`.
+    MiniCpm,
+    /// OLMo 3: `<function_calls>f(k="v")</function_calls>`, one call a line.
+    Olmo3,
+    /// Inkling: `<|content_invoke_tool_json|>{"name": "f", "args": {...}}<|end_message|>`.
+    Inkling,
+    /// Hunyuan: `<tool_calls>[{"name": "f", "arguments": {...}}]</tool_calls>` (A13B), or
+    /// GLM's `<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>` calls in
+    /// `<tool_calls>` (V3, V4).
+    Hunyuan,
+    /// Apertus: `<|tools_prefix|>[{"f": {"k": "v"}}]<|tools_suffix|>`.
+    Apertus,
+    /// MiniMax M3: `]<]minimax[>[<invoke name="f">]<]minimax[>[<k>v]<]minimax[>[</k>...`, every
+    /// tag after the namespace marker; nested elements are objects, `<item>` elements lists.
+    MiniMaxM3,
 }
 
 impl Format {
     /// Every format, in the order of the README's table.
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 29] = [
         Format::Json,
         Format::Marker,
         Format::Hermes,
@@ -168,6 +209,19 @@ impl Format {
         Format::Granite,
         Format::Cohere,
         Format::Pythonic,
+        Format::Dsml,
+        Format::Gemma4,
+        Format::FunctionGemma,
+        Format::ToolCode,
+        Format::KimiK3,
+        Format::SeedOss,
+        Format::Step3,
+        Format::MiniCpm,
+        Format::Olmo3,
+        Format::Inkling,
+        Format::Hunyuan,
+        Format::Apertus,
+        Format::MiniMaxM3,
     ];
 
     fn bit(self) -> u32 {
@@ -193,6 +247,19 @@ impl Format {
             Format::Granite => "Granite <|tool_call|>",
             Format::Cohere => "Cohere <|START_ACTION|>",
             Format::Pythonic => "pythonic",
+            Format::Dsml => "DeepSeek DSML",
+            Format::Gemma4 => "Gemma 4 <|tool_call>",
+            Format::FunctionGemma => "FunctionGemma <start_function_call>",
+            Format::ToolCode => "Gemma tool_code fence",
+            Format::KimiK3 => "Kimi K3 XTML call",
+            Format::SeedOss => "Seed-OSS <seed:tool_call>",
+            Format::Step3 => "Step-3 <steptml:invoke>",
+            Format::MiniCpm => "MiniCPM <function name=...>",
+            Format::Olmo3 => "OLMo 3 <function_calls>",
+            Format::Inkling => "Inkling tool message",
+            Format::Hunyuan => "Hunyuan <tool_calls>",
+            Format::Apertus => "Apertus <|tools_prefix|>",
+            Format::MiniMaxM3 => "MiniMax M3 <invoke>",
         }
     }
 }
@@ -838,7 +905,7 @@ fn to_tool_call(raw: &RawCall) -> ToolCall {
 /// Text written as a parameter value: the JSON it spells when it is valid JSON (`3`,
 /// `true`, `["a"]`), else the text itself.
 fn text_value(text: &str) -> Value {
-    serde_json::from_str(text.trim()).unwrap_or_else(|_| Value::String(text.to_string()))
+    wire::value::text_value(text)
 }
 
 fn key(text: &str) -> Str<'static> {
@@ -883,13 +950,8 @@ fn arguments_node(raw: &RawCall) -> Node<'static> {
 }
 
 fn text_node(text: &str) -> Node<'static> {
-    let trimmed = text.trim();
-    if trimmed.starts_with(['{', '[']) {
-        if let Ok(parsed) = crate::parse::parse(trimmed, 128) {
-            if parsed.node.is_complete_deep() && parsed.end >= trimmed.len() {
-                return Node::from_value(&parsed.node.to_value());
-            }
-        }
+    if let Some(container) = wire::value::json_container(text) {
+        return Node::from_value(&container);
     }
     Node::new(
         NodeKind::String(Str {

@@ -4,8 +4,8 @@
 //! The stream keeps the reply and a settled point (`base`): every call before it has been
 //! handled, and reading the text after it (with the reasoning state carried over) gives the
 //! calls a read of the whole text would give there. Only the text after `base` is read again,
-//! and only when a chunk could have completed something (a closing bracket, parenthesis or
-//! `>`), or, in open reasoning, a reasoning token. The settled point moves to the start of the
+//! and only when a chunk could have completed something (a closing bracket, parenthesis, `>`
+//! or a fence's backtick), or, in open reasoning, a reasoning token. The settled point moves to the start of the
 //! last format token after every read, so a reply of many calls is read about once. Where it
 //! cannot move (a long stretch of prose or one long call), the reads are paid for from a
 //! credit of [`CREDIT`] bytes per byte pushed: whatever the chunking, the work stays linear.
@@ -23,26 +23,33 @@ use std::marker::PhantomData;
 /// chunk may have completed a call and the credit covers it.
 const CREDIT: usize = 4;
 
-/// The longest reasoning token (`<|START_THINKING|>`): how far back a search for one starts
-/// in a new chunk, so a token split between chunks is found.
-const LONGEST_REASONING_TOKEN: usize = 20;
+/// The longest reasoning token (`<|close|>think<|sep|>`): how far back a search for one
+/// starts in a new chunk, so a token split between chunks is found.
+const LONGEST_REASONING_TOKEN: usize = 21;
 
 /// The reasoning tokens of the token scan, openers and closers.
-const REASONING_TOKENS: [(&str, bool); 8] = [
+const REASONING_TOKENS: [(&str, bool); 14] = [
     ("<think>", false),
+    ("<|channel>", false),
+    ("<channel|>", true),
     ("<thinking>", false),
     ("<reasoning>", false),
     ("<|START_THINKING|>", false),
+    ("<seed:think>", false),
+    ("<|open|>think<|sep|>", false),
     ("</think>", true),
     ("</thinking>", true),
     ("</reasoning>", true),
     ("<|END_THINKING|>", true),
+    ("</seed:think>", true),
+    ("<|close|>think<|sep|>", true),
 ];
 
 /// What the stream waits for before reading again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wait {
-    /// A byte that may complete a call: `}`, `]`, `)` or `>`.
+    /// A byte that may complete a call: `}`, `]`, `)`, `>`, or the backtick of a fence's
+    /// closing run (Gemma's `tool_code`).
     Closing,
     /// A reasoning closer: the text ends in open reasoning, where no call is final until
     /// the block closes (a closed block holds drafts) or the reply ends.
@@ -248,7 +255,7 @@ impl<T: Extract> StreamCalls<T> {
         match self.wait {
             Wait::Closing => bytes[self.searched..]
                 .iter()
-                .any(|b| matches!(b, b'}' | b']' | b')' | b'>')),
+                .any(|b| matches!(b, b'}' | b']' | b')' | b'>' | b'`')),
             Wait::ReasoningCloser | Wait::ReasoningToken => {
                 let from = self
                     .searched

@@ -3,6 +3,22 @@
 //! Every body is the text between one token and the next, so each byte of the reply is read
 //! by at most one handler: linear time however many markers are left unclosed.
 
+mod apertus;
+mod dsml;
+mod families;
+mod gemma;
+mod hunyuan;
+mod inkling;
+mod kimi3;
+mod minicpm;
+mod minimax3;
+mod mistral;
+mod olmo3;
+mod params;
+mod seed;
+mod step3;
+pub(crate) mod value;
+
 use super::python::{self, PyError};
 use super::scan::{tokens, Tok, Token};
 use super::shape::{self, Arg, Context, RawCall, Source};
@@ -156,8 +172,7 @@ impl<'a> Walker<'a> {
                 Tok::DsCallBegin => self.deepseek(k),
                 Tok::KimiCallBegin => self.kimi(k),
                 Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
-                // Wrappers, separators and closers on their own carry nothing.
-                _ => (k + 1, t.span.end),
+                _ => self.family_step(k),
             };
             cursor = cursor.max(end);
             let next = next.max(k + 1);
@@ -539,7 +554,13 @@ impl<'a> Walker<'a> {
         let body = self.body(k);
         let text = self.slice(body).trim_start();
         if text.starts_with(['[', '{']) || text.is_empty() && self.tok(k + 1).is_none() {
-            return self.json_body(k, Format::Mistral, None);
+            // Text after the list is answer text, as the engines return it.
+            let whole = Span::new(start, body.end);
+            let after = self.json_calls(body, Format::Mistral, whole);
+            return (k + 1, after.unwrap_or(body.end));
+        }
+        if let Some(read) = self.mistral_inline(k) {
+            return read;
         }
         let mut name = text.trim().to_string();
         let mut j = k + 1;

@@ -1,0 +1,371 @@
+//! Gemma's call formats: Gemma 4 (`<|tool_call>call:f{a:<|"|>x<|"|>,n:42}<tool_call|>`),
+//! FunctionGemma (`<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>`) and
+//! Gemma 3's fenced `tool_code` (pythonic calls in a fence with that info string).
+//!
+//! Gemma 4 and FunctionGemma write arguments as `key:value` pairs: strings between two
+//! delimiters (whatever quotes or brackets they hold), `{...}` objects, `[...]` lists and bare
+//! values (`42`, `true`). The reader is a small one of its own, like the pythonic one: it reads
+//! each byte once and bounds nesting, so no input can overflow the stack.
+
+use super::value::text_value;
+use super::{python_call, Walker};
+use crate::span::Span;
+use crate::tool::python::{self, PyError};
+use crate::tool::scan::Tok;
+use crate::tool::shape::{Arg, RawCall, Source};
+use crate::tool::Format;
+use serde_json::{Map, Value};
+
+/// Nesting deeper than this in an argument is refused.
+const MAX_DEPTH: usize = 64;
+
+/// How one Gemma dialect writes a call.
+#[derive(Clone, Copy)]
+pub(super) struct Dialect {
+    format: Format,
+    /// What opens and closes a string.
+    delimiter: &'static str,
+    /// The tokens that end a call.
+    closers: &'static [Tok],
+    /// A delimited top-level value is a string as written (Gemma 4), or text whose meaning
+    /// the target decides (FunctionGemma, whose engines read `<escape>42<escape>` as 42).
+    delimited_is_string: bool,
+}
+
+/// Gemma 4; the engines also take its end-of-turn token as the end of a call.
+pub(super) const GEMMA4: Dialect = Dialect {
+    format: Format::Gemma4,
+    delimiter: "<|\"|>",
+    closers: &[Tok::GemmaCallEnd, Tok::TurnEnd],
+    delimited_is_string: true,
+};
+
+/// FunctionGemma.
+pub(super) const FUNCTION_GEMMA: Dialect = Dialect {
+    format: Format::FunctionGemma,
+    delimiter: "<escape>",
+    closers: &[Tok::FnGemmaCallEnd],
+    delimited_is_string: false,
+};
+
+/// A value as written.
+enum Written {
+    /// Between delimiters.
+    Delimited(String),
+    /// A bare word or number, trimmed.
+    Bare(String),
+    /// An object or a list.
+    Container(Value),
+}
+
+impl Written {
+    fn into_value(self) -> Value {
+        match self {
+            Written::Delimited(s) => Value::String(s),
+            Written::Bare(s) => text_value(&s),
+            Written::Container(v) => v,
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// `call:name{key:value,...}` after a Gemma 4 or FunctionGemma opener.
+    pub(super) fn gemma_call(&mut self, k: usize, dialect: Dialect) -> (usize, usize) {
+        let start = self.toks[k].span.start;
+        let body = self.body(k);
+        let (next, end, closed) = match self.tok(k + 1) {
+            Some(c) if dialect.closers.contains(&c) => (k + 2, self.toks[k + 1].span.end, true),
+            _ => (k + 1, body.end, false),
+        };
+        let whole = Span::new(start, end);
+        let text = self.slice(body);
+        let lead = text.len() - text.trim_start().len();
+        let Some(rest) = text[lead..].strip_prefix("call:") else {
+            let cut = self.tok(k + 1).is_none() && "call:".starts_with(text.trim());
+            self.miss(
+                whole,
+                dialect.format,
+                "a call not written as `call:name{...}`",
+                cut,
+            );
+            return (next, end);
+        };
+        let name_len = rest.find('{').unwrap_or(rest.len());
+        let name = rest[..name_len].trim();
+        if name_len == rest.len() || name.is_empty() || name.contains(char::is_whitespace) {
+            let why = format!("`call:{}` without a name and `{{`", name);
+            let cut = self.tok(k + 1).is_none() && name_len == rest.len();
+            self.miss(whole, dialect.format, why, cut);
+            return (next, end);
+        }
+        let mut args = Args {
+            text: self.text,
+            pos: body.start + lead + "call:".len() + name_len + 1,
+            end: body.end,
+            delimiter: dialect.delimiter,
+            cut: false,
+        };
+        match args.members(0) {
+            Ok(members) if args.text[args.pos..args.end].trim().is_empty() => {
+                let call = gemma_raw_call(name.to_string(), members, dialect);
+                self.hit(call, dialect.format, whole, closed && !args.cut);
+            }
+            Ok(_) => {
+                let why = format!("text after the arguments of `{name}`");
+                self.miss(whole, dialect.format, why, false);
+            }
+            Err(why) => {
+                let why = format!("the arguments of `{name}`: {why}");
+                self.miss(whole, dialect.format, why, false);
+            }
+        }
+        (next, end)
+    }
+
+    /// Gemma 3: a fence whose info string is `tool_code`, holding pythonic calls, one a line.
+    /// Complete when the fence is closed.
+    pub(super) fn tool_code(&mut self, k: usize) -> (usize, usize) {
+        let start = self.toks[k].span.start;
+        let body = self.body(k);
+        let text = self.slice(body);
+        let code_start = text.find('\n').map_or(text.len(), |n| n + 1);
+        let fence = closing_fence(&text[code_start..]);
+        let (code_end, end) = match fence {
+            Some((at, len)) => (code_start + at, body.start + code_start + at + len),
+            None => (text.len(), body.end),
+        };
+        let closed = fence.is_some();
+        let whole = Span::new(start, end);
+        let code = &text[code_start..code_end];
+        let base = body.start + code_start;
+        match python::read_calls(code) {
+            Ok((calls, n)) if !calls.is_empty() && code[n..].trim().is_empty() => {
+                for c in calls {
+                    let call = python_call(c, base);
+                    self.hit(call, Format::ToolCode, whole, closed);
+                }
+            }
+            Ok(_) => {
+                let why = "a `tool_code` fence holding no pythonic call";
+                self.miss(whole, Format::ToolCode, why, !closed);
+            }
+            Err(PyError::Incomplete(calls)) if !calls.is_empty() => {
+                for c in calls {
+                    let call = python_call(c, base);
+                    self.hit(call, Format::ToolCode, whole, false);
+                }
+            }
+            Err(PyError::Incomplete(_)) => {
+                let why = "the `tool_code` fence was cut off before its first call";
+                self.miss(whole, Format::ToolCode, why, true);
+            }
+            Err(PyError::Invalid(_, why)) => self.miss(whole, Format::ToolCode, why, false),
+        }
+        (k + 1, end)
+    }
+}
+
+/// Where the line that closes a fence (three backticks, alone on their line) starts in
+/// `code`, and how long it is up to its backticks' end.
+fn closing_fence(code: &str) -> Option<(usize, usize)> {
+    let mut line_start = 0;
+    for line in code.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") && trimmed.bytes().all(|b| b == b'`') {
+            let lead = line.len() - line.trim_start().len();
+            return Some((line_start, lead + trimmed.len()));
+        }
+        line_start += line.len();
+    }
+    None
+}
+
+/// The call's arguments: top-level values keep what their writing says about their type.
+fn gemma_raw_call(
+    name: String,
+    members: Vec<(String, Written, Span)>,
+    dialect: Dialect,
+) -> RawCall {
+    let spans = members.iter().map(|(k, _, s)| (k.clone(), *s)).collect();
+    let arguments = members
+        .into_iter()
+        .map(|(k, w, _)| {
+            let arg = match w {
+                Written::Delimited(s) if dialect.delimited_is_string => Arg::Json(Value::String(s)),
+                Written::Delimited(s) | Written::Bare(s) => Arg::Text(s),
+                Written::Container(v) => Arg::Json(v),
+            };
+            (k, arg)
+        })
+        .collect();
+    RawCall {
+        name,
+        id: None,
+        arguments,
+        source: Source::Each(spans),
+    }
+}
+
+/// The reader of `key:value` arguments between `pos` and `end` of `text`.
+struct Args<'a> {
+    text: &'a str,
+    pos: usize,
+    end: usize,
+    delimiter: &'static str,
+    /// The text ended inside the arguments.
+    cut: bool,
+}
+
+impl<'a> Args<'a> {
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..self.end]
+    }
+
+    fn skip(&mut self, commas: bool) {
+        let rest = self.rest();
+        let kept = rest.trim_start_matches(|c: char| c.is_whitespace() || (commas && c == ','));
+        self.pos += rest.len() - kept.len();
+    }
+
+    /// The members of an object, after its `{`, up to and with its `}`. A member whose
+    /// value the text ended before is left out.
+    fn members(&mut self, depth: usize) -> Result<Vec<(String, Written, Span)>, String> {
+        if depth > MAX_DEPTH {
+            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+        }
+        let mut out = Vec::new();
+        loop {
+            self.skip(true);
+            if self.pos >= self.end {
+                self.cut = true;
+                return Ok(out);
+            }
+            if self.rest().starts_with('}') {
+                self.pos += 1;
+                return Ok(out);
+            }
+            let Some(key) = self.key()? else {
+                return Ok(out);
+            };
+            self.skip(false);
+            if self.pos >= self.end {
+                self.cut = true;
+                return Ok(out);
+            }
+            let value_start = self.pos;
+            let value = self.value(depth)?;
+            let mut span = Span::new(value_start, self.pos);
+            if let Written::Delimited(s) = &value {
+                span = Span::new(
+                    value_start + self.delimiter.len(),
+                    value_start + self.delimiter.len() + s.len(),
+                );
+            }
+            out.push((key, value, span));
+        }
+    }
+
+    /// A key and its `:`; `None` when the text ended inside it.
+    fn key(&mut self) -> Result<Option<String>, String> {
+        if let Some(after) = self.rest().strip_prefix(self.delimiter) {
+            let Some(len) = after.find(self.delimiter) else {
+                self.cut = true;
+                return Ok(None);
+            };
+            let key = after[..len].to_string();
+            self.pos += self.delimiter.len() * 2 + len;
+            self.skip(false);
+            return match self.rest().chars().next() {
+                Some(':') => {
+                    self.pos += 1;
+                    Ok(Some(key))
+                }
+                None => {
+                    self.cut = true;
+                    Ok(None)
+                }
+                Some(_) => Err(format!("expected `:` after the key `{key}`")),
+            };
+        }
+        let rest = self.rest();
+        match rest.find([':', ',', '}', '[', ']', '{', '<']) {
+            Some(at) if rest.as_bytes()[at] == b':' => {
+                let key = rest[..at].trim().to_string();
+                self.pos += at + 1;
+                Ok(Some(key))
+            }
+            Some(at) => Err(format!(
+                "expected `key:value`, found {:?}",
+                rest[..at + 1].chars().take(20).collect::<String>()
+            )),
+            None => {
+                self.cut = true;
+                Ok(None)
+            }
+        }
+    }
+
+    /// One value at `pos` (which is not the end).
+    fn value(&mut self, depth: usize) -> Result<Written, String> {
+        let rest = self.rest();
+        if let Some(after) = rest.strip_prefix(self.delimiter) {
+            let (s, len) = match after.find(self.delimiter) {
+                Some(len) => (&after[..len], self.delimiter.len() * 2 + len),
+                None => {
+                    self.cut = true;
+                    (after, rest.len())
+                }
+            };
+            let s = s.to_string();
+            self.pos += len;
+            return Ok(Written::Delimited(s));
+        }
+        if rest.starts_with('{') {
+            self.pos += 1;
+            let members = self.members(depth + 1)?;
+            let map: Map<String, Value> = members
+                .into_iter()
+                .map(|(k, w, _)| (k, w.into_value()))
+                .collect();
+            return Ok(Written::Container(Value::Object(map)));
+        }
+        if rest.starts_with('[') {
+            self.pos += 1;
+            return self
+                .items(depth + 1)
+                .map(|v| Written::Container(Value::Array(v)));
+        }
+        let len = rest.find([',', '}', ']']).unwrap_or_else(|| {
+            // A bare value the text ended in may be cut (`tru`, `10` of `108`).
+            self.cut = true;
+            rest.len()
+        });
+        let bare = rest[..len].trim().to_string();
+        self.pos += len;
+        Ok(Written::Bare(bare))
+    }
+
+    /// The items of a list, after its `[`, up to and with its `]`.
+    fn items(&mut self, depth: usize) -> Result<Vec<Value>, String> {
+        if depth > MAX_DEPTH {
+            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+        }
+        let mut out = Vec::new();
+        loop {
+            self.skip(true);
+            if self.pos >= self.end {
+                self.cut = true;
+                return Ok(out);
+            }
+            if self.rest().starts_with(']') {
+                self.pos += 1;
+                return Ok(out);
+            }
+            let value = self.value(depth)?;
+            if self.cut {
+                return Ok(out);
+            }
+            out.push(value.into_value());
+        }
+    }
+}

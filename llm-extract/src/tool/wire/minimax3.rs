@@ -1,0 +1,240 @@
+//! MiniMax M3: every tag carries the namespace marker `]<]minimax[>[`. A call is
+//! `NS<invoke name="f">` holding one element per argument, `NS<city>Paris NS</city>`, closed by
+//! `NS</invoke>`, inside `NS<tool_call>`...`NS</tool_call>`. An argument that is an object
+//! holds one element per member; a list holds `NS<item>` elements; a name written twice makes
+//! a list of its values.
+
+use super::value::text_value;
+use super::Walker;
+use crate::span::Span;
+use crate::tool::scan::Tok;
+use crate::tool::shape::{Arg, RawCall, Source};
+use crate::tool::Format;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// The namespace marker before every M3 tag.
+const NS: &str = "]<]minimax[>[";
+
+/// Nesting deeper than this in an argument is refused.
+const MAX_DEPTH: usize = 64;
+
+/// An element's content.
+enum Content {
+    Text(String),
+    Children(Vec<(String, Content, Span)>),
+}
+
+impl Content {
+    fn into_value(self) -> Value {
+        match self {
+            Content::Text(t) => text_value(&t),
+            Content::Children(children) => children_value(children),
+        }
+    }
+}
+
+/// Children as a value: all named `item`, a list; else an object, a name written twice
+/// gathering its values in a list.
+fn children_value(children: Vec<(String, Content, Span)>) -> Value {
+    if !children.is_empty() && children.iter().all(|(name, _, _)| name == "item") {
+        return Value::Array(
+            children
+                .into_iter()
+                .map(|(_, c, _)| c.into_value())
+                .collect(),
+        );
+    }
+    let map: Map<String, Value> = grouped(children)
+        .into_iter()
+        .map(|(name, mut values, _)| {
+            let value = if values.len() == 1 {
+                values.pop().map_or(Value::Null, Content::into_value)
+            } else {
+                Value::Array(values.into_iter().map(Content::into_value).collect())
+            };
+            (name, value)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// Elements by name, in the order each name first appears, with every value written under
+/// it and the span of the first.
+fn grouped(children: Vec<(String, Content, Span)>) -> Vec<(String, Vec<Content>, Span)> {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut out: Vec<(String, Vec<Content>, Span)> = Vec::new();
+    for (name, content, span) in children {
+        match index.get(&name) {
+            Some(&i) => out[i].1.push(content),
+            None => {
+                index.insert(name.clone(), out.len());
+                out.push((name, vec![content], span));
+            }
+        }
+    }
+    out
+}
+
+impl Walker<'_> {
+    /// One `NS<invoke name="f">` call.
+    pub(super) fn m3_invoke(&mut self, k: usize) -> (usize, usize) {
+        let t = self.toks[k];
+        let name = self.slice(t.name).trim().to_string();
+        let body = self.body(k);
+        let (next, end, closed) = self.close(k, Some(Tok::M3InvokeEnd), body.end);
+        let whole = Span::new(t.span.start, end);
+        let mut reader = Elements {
+            text: self.text,
+            pos: body.start,
+            end: body.end,
+            cut: false,
+        };
+        match reader.children(0, None) {
+            Ok(children) => {
+                let members = grouped(children);
+                let spans = members.iter().map(|(k, _, s)| (k.clone(), *s)).collect();
+                let arguments = members
+                    .into_iter()
+                    .map(|(k, mut values, _)| {
+                        let arg = match values.pop() {
+                            Some(Content::Text(t)) if values.is_empty() => Arg::Text(t),
+                            Some(last) => {
+                                values.push(last);
+                                let mut all: Vec<Value> =
+                                    values.into_iter().map(Content::into_value).collect();
+                                match all.len() {
+                                    1 => Arg::Json(all.pop().unwrap_or_default()),
+                                    _ => Arg::Json(Value::Array(all)),
+                                }
+                            }
+                            None => Arg::Json(Value::Null),
+                        };
+                        (k, arg)
+                    })
+                    .collect();
+                let call = RawCall {
+                    name,
+                    id: None,
+                    arguments,
+                    source: Source::Each(spans),
+                };
+                self.hit(call, Format::MiniMaxM3, whole, closed && !reader.cut);
+            }
+            Err(why) => {
+                let why = format!("the arguments of `{name}`: {why}");
+                self.miss(whole, Format::MiniMaxM3, why, false);
+            }
+        }
+        (next, end)
+    }
+}
+
+/// The reader of M3 elements between `pos` and `end` of `text`.
+struct Elements<'a> {
+    text: &'a str,
+    pos: usize,
+    end: usize,
+    /// The text ended inside an element.
+    cut: bool,
+}
+
+impl<'a> Elements<'a> {
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..self.end]
+    }
+
+    fn skip_space(&mut self) {
+        let rest = self.rest();
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    /// Elements up to the closer of `parent` (consumed), or to the end of the body.
+    fn children(
+        &mut self,
+        depth: usize,
+        parent: Option<&str>,
+    ) -> Result<Vec<(String, Content, Span)>, String> {
+        if depth > MAX_DEPTH {
+            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+        }
+        let mut out = Vec::new();
+        loop {
+            self.skip_space();
+            let rest = self.rest();
+            if rest.is_empty() {
+                self.cut |= parent.is_some();
+                return Ok(out);
+            }
+            let Some(tag) = rest.strip_prefix(NS).and_then(|r| r.strip_prefix('<')) else {
+                let found: String = rest.chars().take(20).collect();
+                return Err(format!("expected an argument element, found {found:?}"));
+            };
+            if let Some(closing) = tag.strip_prefix('/') {
+                let name = self.tag_name(closing)?;
+                if parent != Some(name) {
+                    return Err(format!("`</{name}>` closes no open element"));
+                }
+                self.pos += NS.len() + 2 + name.len() + 1;
+                return Ok(out);
+            }
+            let Ok(name) = self.tag_name(tag) else {
+                self.cut = true;
+                return Ok(out);
+            };
+            self.pos += NS.len() + 1 + name.len() + 1;
+            let value_start = self.pos;
+            let content = self.content(depth, name)?;
+            out.push((name.to_string(), content, Span::new(value_start, self.pos)));
+            if self.cut {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// The name of a tag whose text (after `<` or `</`) is `tag`, up to its `>`.
+    fn tag_name(&self, tag: &'a str) -> Result<&'a str, String> {
+        let window = &tag[..tag.len().min(128)];
+        let len = window.find('>').ok_or("a tag without its `>`")?;
+        let name = &tag[..len];
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(format!("`<{name}>` is not an argument element"));
+        }
+        Ok(name)
+    }
+
+    /// An element's content after its opener: text up to the next marker, or children.
+    fn content(&mut self, depth: usize, name: &str) -> Result<Content, String> {
+        let rest = self.rest();
+        let lead = rest.len() - rest.trim_start().len();
+        let after = &rest[lead..];
+        if after.starts_with(NS) && !after[NS.len()..].starts_with("</") {
+            return self.children(depth + 1, Some(name)).map(Content::Children);
+        }
+        let Some(at) = rest.find(NS) else {
+            self.cut = true;
+            self.pos = self.end;
+            return Ok(Content::Text(rest.to_string()));
+        };
+        let text = rest[..at].to_string();
+        self.pos += at;
+        let closer = self
+            .rest()
+            .strip_prefix(NS)
+            .and_then(|r| r.strip_prefix("</"));
+        match closer.map(|c| self.tag_name(c)) {
+            Some(Ok(closing)) if closing == name => {
+                self.pos += NS.len() + 2 + name.len() + 1;
+                Ok(Content::Text(text))
+            }
+            Some(Err(_)) if self.rest().len() < NS.len() + 130 => {
+                self.cut = true;
+                self.pos = self.end;
+                Ok(Content::Text(text))
+            }
+            _ => Err(format!(
+                "the value of `{name}` is not closed by `</{name}>`"
+            )),
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Parameters written as tags inside a call's body: an opener with attributes, the value,
+//! a closer (DeepSeek DSML, Step-3, Kimi K3, MiniCPM).
+
+use super::super::shape::{Arg, RawCall, Source};
+use super::Walker;
+use crate::span::Span;
+
+/// A call whose arguments were written one by one, each value at its span.
+pub(super) fn tag_call(name: String, params: Vec<(String, Arg, Span)>) -> RawCall {
+    let spans = params.iter().map(|(k, _, s)| (k.clone(), *s)).collect();
+    RawCall {
+        name,
+        id: None,
+        arguments: params.into_iter().map(|(k, a, _)| (k, a)).collect(),
+        source: Source::Each(spans),
+    }
+}
+
+impl Walker<'_> {
+    /// The calls just read at `whole` are not complete: their format's closer is missing.
+    pub(super) fn mark_open(&mut self, whole: Span) {
+        for hit in self.out.hits.iter_mut().rev() {
+            if hit.span != whole {
+                break;
+            }
+            hit.complete = false;
+        }
+    }
+}
+
+/// How a format writes one parameter.
+pub(super) struct TagSyntax {
+    /// The opener up to its attributes: `<｜DSML｜parameter`.
+    pub open: &'static str,
+    /// What ends the opener: `>`, or Kimi K3's `<|sep|>`.
+    pub open_end: &'static str,
+    /// The closer: `</｜DSML｜parameter>`.
+    pub close: &'static str,
+}
+
+/// One parameter as written.
+pub(super) struct TagParam<'a> {
+    /// The opener's text between its prefix and its end: `name="k" string="true"`.
+    pub attrs: &'a str,
+    /// Where the value is in the reply (between the opener and the closer).
+    pub value: Span,
+}
+
+/// Every parameter in `span`, and whether each was closed. A value without its closer runs
+/// to the next parameter (tolerated) or to the end of the body (cut off: not complete).
+///
+/// Each search starts where the last one stopped, and a closer found beyond the next opener
+/// is remembered, so the body is read a bounded number of times.
+pub(super) fn tag_params<'a>(
+    text: &'a str,
+    span: Span,
+    syntax: &TagSyntax,
+) -> (Vec<TagParam<'a>>, bool) {
+    let body = &text[span.start..span.end];
+    let mut out = Vec::new();
+    let mut complete = true;
+    let mut pos = 0;
+    // `Some(None)`: searched, no closer at or after the last search point.
+    let mut known_close: Option<Option<usize>> = None;
+    while let Some(attrs_start) = next_opener(body, pos, syntax) {
+        let Some(attrs_len) = body[attrs_start..].find(syntax.open_end) else {
+            complete = false;
+            break;
+        };
+        let value_start = attrs_start + attrs_len + syntax.open_end.len();
+        let close_at = match known_close {
+            Some(Some(c)) if c >= value_start => Some(c),
+            Some(None) => None,
+            _ => body[value_start..]
+                .find(syntax.close)
+                .map(|c| c + value_start),
+        };
+        known_close = Some(close_at);
+        let next_open = next_opener(body, value_start, syntax)
+            .map(|a| a - syntax.open.len())
+            .filter(|o| *o >= value_start);
+        let (value_end, next_pos) = match (close_at, next_open) {
+            (Some(c), Some(o)) if o < c => (o, o),
+            (Some(c), _) => (c, c + syntax.close.len()),
+            (None, Some(o)) => (o, o),
+            (None, None) => {
+                complete = false;
+                (body.len(), body.len())
+            }
+        };
+        out.push(TagParam {
+            attrs: &body[attrs_start..attrs_start + attrs_len],
+            value: Span::new(span.start + value_start, span.start + value_end),
+        });
+        pos = next_pos;
+    }
+    (out, complete)
+}
+
+/// Where the attributes of the next opener at or after `from` begin: after `open`, which
+/// must be followed by a space or the opener's end (`<param` is not `<parameter`).
+fn next_opener(body: &str, from: usize, syntax: &TagSyntax) -> Option<usize> {
+    let mut pos = from;
+    while let Some(found) = body[pos..].find(syntax.open) {
+        let after = pos + found + syntax.open.len();
+        let rest = &body[after..];
+        if rest.starts_with(char::is_whitespace) || rest.starts_with(syntax.open_end) {
+            return Some(after);
+        }
+        pos = after;
+    }
+    None
+}
+
+/// The value of attribute `key` in `attrs` (`name="k"`), as written.
+pub(super) fn attr<'a>(attrs: &'a str, key: &str) -> Option<&'a str> {
+    let mut pos = 0;
+    while let Some(found) = attrs[pos..].find(key) {
+        let at = pos + found;
+        let before_ok = attrs[..at].ends_with(char::is_whitespace) || at == 0;
+        let rest = attrs[at + key.len()..].trim_start();
+        if before_ok {
+            if let Some(value) = rest.strip_prefix('=').map(str::trim_start) {
+                let quote = value.chars().next().filter(|q| matches!(q, '"' | '\''))?;
+                let value = &value[1..];
+                return value.find(quote).map(|end| &value[..end]);
+            }
+        }
+        pos = at + key.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DSML: TagSyntax = TagSyntax {
+        open: "<p",
+        open_end: ">",
+        close: "</p>",
+    };
+
+    fn values(text: &str) -> (Vec<(String, String)>, bool) {
+        let (params, complete) = tag_params(text, Span::new(0, text.len()), &DSML);
+        let read = params
+            .iter()
+            .map(|p| {
+                let name = attr(p.attrs, "name").unwrap_or_default().to_string();
+                (name, text[p.value.start..p.value.end].to_string())
+            })
+            .collect();
+        (read, complete)
+    }
+
+    #[test]
+    fn parameters_are_read_in_order_with_their_attributes() {
+        let (read, complete) = values(
+            r#"<p name="a">1</p>
+<p name='b' x="y">two</p>"#,
+        );
+        assert!(complete);
+        assert_eq!(read, [("a".into(), "1".into()), ("b".into(), "two".into())]);
+    }
+
+    #[test]
+    fn a_value_without_its_closer_ends_at_the_next_parameter_or_is_cut() {
+        let (read, complete) = values(r#"<p name="a">1<p name="b">2"#);
+        assert!(!complete);
+        assert_eq!(read, [("a".into(), "1".into()), ("b".into(), "2".into())]);
+        // `<pre` is not a `<p` opener.
+        let (read, _) = values(r#"<pre>x</pre><p name="a">1</p>"#);
+        assert_eq!(read.len(), 1);
+    }
+
+    #[test]
+    fn an_attribute_is_matched_as_a_whole_word() {
+        assert_eq!(attr(r#"rename="x" name="y""#, "name"), Some("y"));
+        assert_eq!(attr(r#"name = "y""#, "name"), Some("y"));
+        assert_eq!(attr("name=y", "name"), None);
+    }
+}

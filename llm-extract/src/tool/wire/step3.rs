@@ -1,0 +1,52 @@
+//! Step-3's calls: `<｜tool_call_begin｜>function<｜tool_sep｜>` then
+//! `<steptml:invoke name="f"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke>`,
+//! inside `<｜tool_calls_begin｜>`...`<｜tool_calls_end｜>`. (Step-3.5 writes Qwen3-Coder's
+//! `<tool_call><function=f>` calls.)
+
+use super::params::{attr, tag_call, tag_params, TagSyntax};
+use super::Walker;
+use crate::span::Span;
+use crate::tool::scan::Tok;
+use crate::tool::shape::Arg;
+use crate::tool::Format;
+
+const PARAMETER: TagSyntax = TagSyntax {
+    open: "<steptml:parameter",
+    open_end: ">",
+    close: "</steptml:parameter>",
+};
+
+impl Walker<'_> {
+    /// `<｜tool_call_begin｜>function<｜tool_sep｜>`: the call's type, before its invoke.
+    pub(super) fn step_call_begin(&mut self, k: usize) -> (usize, usize) {
+        if self.tok(k + 1) == Some(Tok::StepSep) {
+            return (k + 2, self.toks[k + 1].span.end);
+        }
+        (k + 1, self.toks[k].span.end)
+    }
+
+    /// One `<steptml:invoke>`; values are text whose type the target decides.
+    pub(super) fn step_invoke(&mut self, k: usize) -> (usize, usize) {
+        let t = self.toks[k];
+        let name = self.slice(t.name).trim().to_string();
+        let body = self.body(k);
+        let (next, end, closed) = self.close(k, Some(Tok::StepInvokeEnd), body.end);
+        let whole = Span::new(t.span.start, end);
+        let (params, complete) = tag_params(self.text, body, &PARAMETER);
+        let arguments = params
+            .into_iter()
+            .map(|p| {
+                let key = attr(p.attrs, "name").unwrap_or_default().to_string();
+                let value = Arg::Text(self.slice(p.value).to_string());
+                (key, value, p.value)
+            })
+            .collect();
+        self.hit(
+            tag_call(name, arguments),
+            Format::Step3,
+            whole,
+            closed && complete,
+        );
+        (next, end)
+    }
+}
