@@ -82,6 +82,7 @@ fn main() {
     let ours_typed = peak(|| llm_extract::from_str::<Order>(&valid).unwrap());
     let serde_value = peak(|| serde_json::from_str::<serde_json::Value>(&valid).unwrap());
     let ours_value = peak(|| llm_extract::repair(&valid).unwrap());
+    let messy_repair = peak(|| llm_extract::repair(&messy).unwrap());
     let messy_typed = peak(|| llm_extract::from_str::<Order>(&messy).unwrap());
     let messy_value =
         peak(|| serde_json::from_value::<Order>(llm_extract::repair(&messy).unwrap()).unwrap());
@@ -103,6 +104,7 @@ fn main() {
     row("`llm_extract::from_str::<Order>`", ours_typed, serde_typed);
     row("`serde_json::from_str::<Value>`", serde_value, serde_value);
     row("`llm_extract::repair`", ours_value, serde_value);
+    row("messy: `llm_extract::repair`", messy_repair, serde_value);
     row(
         "messy: `llm_extract::from_str::<Order>`",
         messy_typed,

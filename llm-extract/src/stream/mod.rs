@@ -685,9 +685,10 @@ impl<T: Extract> Stream<T> {
 
     /// Appends `chunk` to the string the reader is inside, without the ordinary path, when
     /// that is all it does, the reader sent all of the string so far, and the stream knows
-    /// where that went (see `hot.rs`). A chunk without quote or backslash is appended as it
-    /// is; one with an escape is decoded by the reader first; one with a quote that may
-    /// close the string goes on to the ordinary path after its text was added.
+    /// where that went (see `hot.rs`). A chunk of plain text, all of it decided, is appended
+    /// as it is; any other is scanned by the reader first (escapes decoded, text the string
+    /// may not keep held back); one with a quote that may close the string goes on to the
+    /// ordinary path after its text was added.
     fn grow_hot(&mut self, chunk: &str) -> Grew {
         if !self.hot.found() || chunk.is_empty() {
             return Grew::No;
@@ -698,7 +699,10 @@ impl<T: Extract> Stream<T> {
         if !self.hot.is(start) {
             return Grew::No;
         }
-        if self.reader.grows_plainly(chunk.as_bytes(), quote) {
+        if self
+            .reader
+            .grows_plainly(&self.text, chunk.as_bytes(), quote)
+        {
             let hot = hot_string(&self.hot, &mut self.values.partial);
             if !hot.is_some_and(|s| s.grow(chunk)) {
                 return Grew::No;

@@ -317,11 +317,9 @@ impl Reader {
         };
         let ready = matches!(self.state, State::Value)
             && !self.held
-            && decided.pending == Pending::None
             && self.pos == src.len()
             && scan == src.len()
             && sent == decided.safe
-            && sent == self.tok.decoded(src).len()
             && self.stack.len() <= self.max_depth;
         ready.then_some((quote, start))
     }
@@ -1503,27 +1501,32 @@ impl Reader {
         Step_::Go
     }
 
-    /// Whether `chunk`, appended to the string [`Reader::growing_string`] found, only makes
-    /// it grow, all of it decided: no quote or backslash, and under [`Doubts::Hold`] no
-    /// separator, closer, line break or backtick, and no space at its end (spaces before
-    /// where a closing quote went missing are not the string's).
-    pub(crate) fn grows_plainly(&self, chunk: &[u8], quote: u8) -> bool {
+    /// Whether `chunk`, appended to `src` (which ends inside the string
+    /// [`Reader::growing_string`] found), only makes it grow, all of it decided: no quote or
+    /// backslash, and under [`Doubts::Hold`] nothing of the string pending, and no separator,
+    /// closer, line break or backtick, and no space at its end (spaces before where a closing
+    /// quote went missing are not the string's). Other text goes through
+    /// [`Reader::scan_on`].
+    pub(crate) fn grows_plainly(&self, src: &str, chunk: &[u8], quote: u8) -> bool {
         static STOPS: [bool; 256] = {
             let mut t = [false; 256];
             let mut i = 0;
-            let stops = b"\\\"',}]\n\r`";
+            let stops = b"\\,}]\n\r`";
             while i < stops.len() {
                 t[stops[i] as usize] = true;
                 i += 1;
             }
             t
         };
-        match self.doubts {
-            Doubts::Guess => !super::has_either(chunk, quote, b'\\'),
-            Doubts::Hold => {
-                !chunk.iter().any(|&b| STOPS[b as usize])
+        match (self.doubts, &self.tok) {
+            (Doubts::Guess, _) => !super::has_either(chunk, quote, b'\\'),
+            (Doubts::Hold, Tok::Str { decided, sent, .. }) => {
+                decided.pending == Pending::None
+                    && *sent == self.tok.decoded(src).len()
+                    && !chunk.iter().any(|&b| b == quote || STOPS[b as usize])
                     && !matches!(chunk.last(), Some(b' ' | b'\t'))
             }
+            _ => false,
         }
     }
 }
