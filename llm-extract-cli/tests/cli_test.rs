@@ -1,11 +1,11 @@
 //! `llm-extract test` and `llm-extract scaffold` run as a user runs them, on the suite files
-//! in `tests/fixtures/assert/`.
+//! in `tests/fixtures/`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/assert")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
 fn run(args: &[&str]) -> Output {
