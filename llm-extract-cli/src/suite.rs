@@ -26,7 +26,7 @@ const PROGRESS_MIN_CASES: usize = 50;
 /// Arguments of `llm-extract test`.
 #[derive(clap::Args)]
 pub struct TestArgs {
-    /// The suite file (JSON): {"cases": [{"name", "output" | "outputFile", "assertions" | "expectedOutput"}]}
+    /// The suite file, JSON or YAML (.yaml/.yml): {"cases": [{"name", "output" | "outputFile", "assertions" | "expectedOutput"}]}
     suite: PathBuf,
     /// Also write a JUnit XML report to FILE
     #[arg(long, value_name = "FILE")]

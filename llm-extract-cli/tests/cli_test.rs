@@ -34,6 +34,23 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The help says what a suite may be written in: JSON or YAML, both of which `test` runs.
+#[test]
+fn test_help_says_suites_are_json_or_yaml() {
+    let out = run(&["test", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    let argument = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("<SUITE>"))
+        .unwrap_or_else(|| panic!("no <SUITE> line in {help}"));
+    assert!(argument.contains("JSON or YAML"), "{argument}");
+    for file in ["passing.suite.json", "yaml.suite.yaml"] {
+        let out = run(&["test", "--no-db", &suite(file)]);
+        assert_ne!(out.status.code(), Some(2), "{file}: {}", text(&out.stderr));
+    }
+}
+
 #[test]
 fn mixed_suite_prints_one_line_per_assertion_and_exits_1() {
     let out = run(&["test", "--no-db", &suite("basic.suite.json")]);
