@@ -277,9 +277,14 @@ fn value_rules(rt: &TokenStream, r: &crate::ast::Rules, per_item: bool) -> Token
     if let Some(crate::attr::Spanned { value: list, span }) = &r.one_of {
         let span = *span;
         let subject = subject(span);
-        let items = list.iter().map(|a| allowed(rt, a));
+        let items = list.values.iter().map(|a| allowed(rt, &a.value));
+        let matching = if list.exact {
+            quote!(#rt::validate::Matching::Exact)
+        } else {
+            quote!(#rt::validate::Matching::AsVariants)
+        };
         value_rules.extend(quote_spanned! {span=>
-            #rt::validate::one_of(#subject, &[#(#items),*], #subject_span, __cx);
+            #rt::validate::one_of(#subject, &[#(#items),*], #matching, #subject_span, __cx);
         });
     }
     value_rules
