@@ -67,6 +67,17 @@ pub enum Category {
     Other,
 }
 
+/// The variant's name, as it is serialized (`Incomplete`, `Missing`, ...).
+///
+/// ```
+/// assert_eq!(llm_extract::Category::NotFound.to_string(), "NotFound");
+/// ```
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
 /// One problem found in the text, at one path.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
