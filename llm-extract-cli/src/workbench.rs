@@ -4,17 +4,20 @@
 //!
 //! The server listens on 127.0.0.1 only, serves its page from assets compiled into the binary
 //! (no network needed), answers only requests addressed to that host (a DNS-rebinding page
-//! cannot reach it) and takes JSON bodies only (a cross-site form cannot post to it). Every
-//! request re-reads the suite from disk, so the page always shows the file as it is now.
+//! cannot reach it), and takes posts only from its own page (`Origin`, `Sec-Fetch-Site`) with
+//! a body of type `application/json` (a cross-site form cannot post to it). Every request
+//! re-reads the suite from disk, so the page always shows the file as it is now; each runs
+//! on the blocking pool, so a large preview does not hold up the others.
 
 mod api;
 
 use axum::extract::{Query, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use serde_json::Value;
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -142,64 +145,166 @@ async fn asset(body: &'static str, content_type: &'static str) -> Response {
         .into_response()
 }
 
-/// Refuses requests addressed to another host name (DNS rebinding) and posts that are not
-/// JSON (a cross-site form can send text/plain without asking; JSON needs a preflight we never
-/// answer).
 async fn guard(State(state): Shared, request: Request, next: Next) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    let allowed = [
-        format!("127.0.0.1:{}", state.port),
-        format!("localhost:{}", state.port),
-    ];
-    if !allowed.iter().any(|a| a == host) {
-        return api::failure(
-            StatusCode::FORBIDDEN,
-            format!(
-                "the workbench answers only requests to http://127.0.0.1:{}/ (Host was `{host}`)",
-                state.port
-            ),
-        );
+    match refusal(request.method(), request.headers(), state.port) {
+        Some((status, message)) => api::failure(status, message),
+        None => next.run(request).await,
     }
-    if request.method() == Method::POST {
-        let json = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|h| h.to_str().ok())
-            .is_some_and(|t| t.starts_with("application/json"));
-        if !json {
-            return api::failure(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "send the body as JSON with Content-Type: application/json".to_string(),
+}
+
+/// Why a request is refused, if it is: one addressed to another host name (DNS rebinding); a
+/// post from another page (its `Origin` or `Sec-Fetch-Site` says so; a request without them
+/// comes from a program, not a browser page); a post whose body is not `application/json`
+/// (a cross-site form can send `text/plain` without asking; JSON needs a preflight we never
+/// answer).
+fn refusal(method: &Method, headers: &HeaderMap, port: u16) -> Option<(StatusCode, String)> {
+    let header = |name: header::HeaderName| headers.get(name).and_then(|h| h.to_str().ok());
+    let host = header(header::HOST).unwrap_or("");
+    let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    if !hosts.iter().any(|h| h == host) {
+        let message = format!(
+            "the workbench answers only requests to http://127.0.0.1:{port}/ (Host was `{host}`)"
+        );
+        return Some((StatusCode::FORBIDDEN, message));
+    }
+    if method != Method::POST {
+        return None;
+    }
+    if let Some(origin) = header(header::ORIGIN) {
+        if !hosts.iter().any(|h| origin == format!("http://{h}")) {
+            let message = format!(
+                "the workbench takes posts only from its own page at http://127.0.0.1:{port}/ (Origin was `{origin}`)"
             );
+            return Some((StatusCode::FORBIDDEN, message));
         }
     }
-    next.run(request).await
+    if let Some(site) = header(header::HeaderName::from_static("sec-fetch-site")) {
+        if !matches!(site, "same-origin" | "none") {
+            let message = format!(
+                "the workbench takes posts only from its own page (Sec-Fetch-Site was `{site}`)"
+            );
+            return Some((StatusCode::FORBIDDEN, message));
+        }
+    }
+    if !header(header::CONTENT_TYPE).is_some_and(is_json) {
+        let message = "send the body as JSON with Content-Type: application/json".to_string();
+        return Some((StatusCode::UNSUPPORTED_MEDIA_TYPE, message));
+    }
+    None
+}
+
+/// Whether a `Content-Type` is exactly `application/json`, with parameters or not
+/// (`application/json; charset=utf-8`), but not a longer type (`application/jsonp`).
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("application/json")
+}
+
+/// Runs `work` (which reads files and evaluates) on the blocking pool, so that one slow
+/// request (a preview of a large output) does not hold up the others.
+async fn blocking(work: impl FnOnce() -> Result<Value, api::Failure> + Send + 'static) -> Response {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(result) => api::reply(result),
+        Err(e) => api::failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the request failed: {e}"),
+        ),
+    }
 }
 
 async fn suite(State(state): Shared) -> Response {
-    api::reply(Ok(state.workbench.suite()))
+    blocking(move || Ok(state.workbench.suite())).await
 }
 
 async fn check(State(state): Shared, body: axum::body::Bytes) -> Response {
-    api::reply(state.workbench.check(&body))
+    blocking(move || state.workbench.check(&body)).await
 }
 
 async fn preview(State(state): Shared, body: axum::body::Bytes) -> Response {
-    api::reply(state.workbench.preview(&body))
+    blocking(move || state.workbench.preview(&body)).await
 }
 
 async fn save(State(state): Shared, body: axum::body::Bytes) -> Response {
-    api::reply(state.workbench.save(&body))
+    blocking(move || state.workbench.save(&body)).await
 }
 
 async fn runs(State(state): Shared) -> Response {
-    api::reply(state.workbench.runs())
+    blocking(move || state.workbench.runs()).await
 }
 
 async fn diff(State(state): Shared, Query(query): Query<api::DiffQuery>) -> Response {
-    api::reply(state.workbench.diff(&query))
+    blocking(move || state.workbench.diff(&query)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, HeaderValue::from_static(value));
+        }
+        map
+    }
+
+    #[test]
+    fn only_exactly_json_is_json() {
+        for ok in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON",
+        ] {
+            assert!(is_json(ok), "{ok}");
+        }
+        for bad in [
+            "application/jsonp",
+            "application/json-patch+json",
+            "text/plain",
+            "",
+            "application/x-json",
+        ] {
+            assert!(!is_json(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn posts_from_another_page_are_refused() {
+        let own = [
+            ("host", "127.0.0.1:8377"),
+            ("content-type", "application/json"),
+        ];
+        assert_eq!(refusal(&Method::POST, &headers(&own), 8377), None);
+        let from_page = [
+            ("host", "127.0.0.1:8377"),
+            ("content-type", "application/json"),
+            ("origin", "http://127.0.0.1:8377"),
+            ("sec-fetch-site", "same-origin"),
+        ];
+        assert_eq!(refusal(&Method::POST, &headers(&from_page), 8377), None);
+        let foreign = [
+            [
+                ("origin", "http://evil.example"),
+                ("sec-fetch-site", "same-origin"),
+            ],
+            [
+                ("origin", "http://127.0.0.1:8378"),
+                ("sec-fetch-site", "same-origin"),
+            ],
+            [
+                ("origin", "http://127.0.0.1:8377"),
+                ("sec-fetch-site", "cross-site"),
+            ],
+            [("origin", "null"), ("sec-fetch-site", "same-site")],
+        ];
+        for pair in foreign {
+            let mut h = headers(&own);
+            h.extend(headers(&pair));
+            let (status, message) = refusal(&Method::POST, &h, 8377).expect("refused");
+            assert_eq!(status, StatusCode::FORBIDDEN, "{message}");
+        }
+        // A read from another page is not a write: only posts are checked.
+        let get = [("host", "localhost:8377"), ("sec-fetch-site", "cross-site")];
+        assert_eq!(refusal(&Method::GET, &headers(&get), 8377), None);
+    }
 }
