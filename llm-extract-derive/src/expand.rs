@@ -283,7 +283,20 @@ fn value_rules(rt: &TokenStream, r: &crate::ast::Rules, per_item: bool) -> Token
         } else {
             quote!(#rt::validate::Matching::AsVariants)
         };
+        // The list's kind checked against the field's type by the compiler, where the macro
+        // could not see it (an alias); the values agree with each other (checked before).
+        let fits = match list.values.first().map(|v| &v.value) {
+            Some(Allowed::Str(_)) => quote_spanned!(span=> #rt::validate::lists_strings(#subject);),
+            Some(Allowed::Number(_)) => {
+                quote_spanned!(span=> #rt::validate::lists_numbers(#subject);)
+            }
+            Some(Allowed::Bool(_)) => {
+                quote_spanned!(span=> #rt::validate::lists_booleans(#subject);)
+            }
+            None => TokenStream::new(),
+        };
         value_rules.extend(quote_spanned! {span=>
+            #fits
             #rt::validate::one_of(#subject, &[#(#items),*], #matching, #subject_span, __cx);
         });
     }

@@ -235,6 +235,51 @@ macro_rules! numeric_choice {
 }
 numeric_choice!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
 
+/// A value a `one_of` list of strings can check: strings, through `Option` and `Box`.
+#[diagnostic::on_unimplemented(
+    message = "`one_of` lists strings, but this field holds `{Self}`",
+    label = "the listed values are strings"
+)]
+pub trait StrChoice: Choice {}
+
+/// A value a `one_of` list of numbers can check: numbers, through `Option` and `Box`.
+#[diagnostic::on_unimplemented(
+    message = "`one_of` lists numbers, but this field holds `{Self}`",
+    label = "the listed values are numbers"
+)]
+pub trait NumberChoice: Choice {}
+
+/// A value a `one_of` list of booleans can check: `bool`, through `Option` and `Box`.
+#[diagnostic::on_unimplemented(
+    message = "`one_of` lists booleans, but this field holds `{Self}`",
+    label = "the listed values are booleans"
+)]
+pub trait BoolChoice: Choice {}
+
+impl StrChoice for String {}
+impl BoolChoice for bool {}
+macro_rules! number_choice {
+    ($($t:ty),*) => {$(impl NumberChoice for $t {})*};
+}
+number_choice!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+impl<T: StrChoice> StrChoice for Option<T> {}
+impl<T: NumberChoice> NumberChoice for Option<T> {}
+impl<T: BoolChoice> BoolChoice for Option<T> {}
+impl<T: StrChoice + ?Sized> StrChoice for Box<T> {}
+impl<T: NumberChoice + ?Sized> NumberChoice for Box<T> {}
+impl<T: BoolChoice + ?Sized> BoolChoice for Box<T> {}
+
+/// Compiles only when a `one_of` list of strings fits the field: the derive calls it where it
+/// cannot see the field's type (an alias), so a list of the wrong kind is a compile error
+/// there too, not a rule that rejects every reply.
+pub fn lists_strings<T: StrChoice + ?Sized>(_: &T) {}
+
+/// As [`lists_strings`], for a list of numbers.
+pub fn lists_numbers<T: NumberChoice + ?Sized>(_: &T) {}
+
+/// As [`lists_strings`], for a list of booleans.
+pub fn lists_booleans<T: BoolChoice + ?Sized>(_: &T) {}
+
 impl<T: Bounded + ?Sized> Bounded for Box<T> {
     fn number(&self) -> Option<f64> {
         (**self).number()
