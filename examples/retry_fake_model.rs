@@ -37,7 +37,7 @@ fn main() {
     .into_iter();
 
     let retry = Retry::for_type::<Review>(5);
-    let result = retry.run::<Review, String>(|feedback| {
+    let result = retry.run::<String>(|feedback| {
         if let Some(feedback) = feedback {
             println!("--- feedback sent to the model ---\n{feedback}\n");
         }

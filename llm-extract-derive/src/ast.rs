@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 use syn::{Data as SynData, DeriveInput, Fields, Generics, Ident, Member, Type};
 
-use crate::attr::{self, Allowed, Bound, DefaultAttr, Position, Raw, Spanned, StreamMode};
+use crate::attr::{self, Bound, DefaultAttr, OneOf, Position, Raw, Spanned, StreamMode};
 use crate::case::Case;
 use crate::errors::Errors;
 
@@ -129,7 +129,7 @@ pub struct Rules {
     pub min_len: Option<Spanned<usize>>,
     pub max_len: Option<Spanned<usize>>,
     pub pattern: Option<Spanned<syn::LitStr>>,
-    pub one_of: Option<Spanned<Vec<Allowed>>>,
+    pub one_of: Option<Spanned<OneOf>>,
     pub validate: Option<Spanned<syn::ExprPath>>,
 }
 

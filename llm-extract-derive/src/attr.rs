@@ -9,7 +9,8 @@
 //!            stream = "done", partial = "TwinName"
 //! field:     alias = "..", rename = "..", default, default = path, skip, flatten, catch,
 //!            with = path, strict, min = N, max = N, min_len = N, max_len = N,
-//!            pattern = "regex", one_of = [lit, ..], validate = path,
+//!            pattern = "regex", one_of = [lit, ..], one_of_exact = ["..", ..],
+//!            validate = path,
 //!            stream = "done" | "required"
 //! variant:   alias = "..", rename = "..", other
 //! ```
@@ -39,6 +40,7 @@ pub const MIN_LEN: &str = "min_len";
 pub const MAX_LEN: &str = "max_len";
 pub const PATTERN: &str = "pattern";
 pub const ONE_OF: &str = "one_of";
+pub const ONE_OF_EXACT: &str = "one_of_exact";
 pub const VALIDATE: &str = "validate";
 pub const OTHER: &str = "other";
 pub const CONTENT: &str = "content";
@@ -71,8 +73,23 @@ impl Position {
                 PARTIAL,
             ],
             Position::Field => &[
-                ALIAS, RENAME, DEFAULT, SKIP, FLATTEN, CATCH, WITH, STRICT, MIN, MAX, MIN_LEN,
-                MAX_LEN, PATTERN, ONE_OF, VALIDATE, STREAM,
+                ALIAS,
+                RENAME,
+                DEFAULT,
+                SKIP,
+                FLATTEN,
+                CATCH,
+                WITH,
+                STRICT,
+                MIN,
+                MAX,
+                MIN_LEN,
+                MAX_LEN,
+                PATTERN,
+                ONE_OF,
+                ONE_OF_EXACT,
+                VALIDATE,
+                STREAM,
             ],
             Position::Variant => &[ALIAS, RENAME, OTHER],
         }
@@ -106,6 +123,7 @@ const ALL: &[&str] = &[
     MAX_LEN,
     PATTERN,
     ONE_OF,
+    ONE_OF_EXACT,
     VALIDATE,
     OTHER,
     CONTENT,
@@ -151,6 +169,25 @@ pub enum Allowed {
     Bool(bool),
 }
 
+impl Allowed {
+    /// What kind of literal it is, for messages: `a string`, `a number`, `a boolean`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Allowed::Str(_) => "a string",
+            Allowed::Number(_) => "a number",
+            Allowed::Bool(_) => "a boolean",
+        }
+    }
+}
+
+/// `one_of = [..]` or `one_of_exact = [..]`: the values, each with its tokens' span, and
+/// whether strings must match exactly (else they match as enum variants do).
+#[derive(Clone, Debug)]
+pub struct OneOf {
+    pub values: Vec<Spanned<Allowed>>,
+    pub exact: bool,
+}
+
 /// `default` or `default = path`.
 #[derive(Clone, Debug)]
 pub enum DefaultAttr {
@@ -189,7 +226,7 @@ pub struct Raw {
     pub min_len: Option<Spanned<usize>>,
     pub max_len: Option<Spanned<usize>>,
     pub pattern: Option<Spanned<LitStr>>,
-    pub one_of: Option<Spanned<Vec<Allowed>>>,
+    pub one_of: Option<Spanned<OneOf>>,
     pub validate: Option<Spanned<syn::ExprPath>>,
     pub other: Option<Span>,
     pub krate: Option<Spanned<syn::Path>>,
@@ -303,7 +340,7 @@ fn parse_bound(meta: &ParseNestedMeta<'_>) -> syn::Result<Bound> {
     })
 }
 
-fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Allowed>> {
+fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Spanned<Allowed>>> {
     let expr: Expr = meta.value()?.parse()?;
     let Expr::Array(array) = expr else {
         return Err(syn::Error::new(
@@ -327,7 +364,7 @@ fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Allowed>> {
             }
         };
         let sign = if negative { -1.0 } else { 1.0 };
-        out.push(match lit {
+        let value = match lit {
             Lit::Str(s) if !negative => Allowed::Str(s.value()),
             Lit::Bool(b) if !negative => Allowed::Bool(b.value),
             Lit::Int(i) => Allowed::Number(sign * i.base10_parse::<f64>()?),
@@ -338,6 +375,10 @@ fn parse_one_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Allowed>> {
                     "expected a string, number or boolean literal",
                 ))
             }
+        };
+        out.push(Spanned {
+            value,
+            span: item.span(),
         });
     }
     Ok(out)
@@ -411,7 +452,7 @@ fn parse_one(meta: &ParseNestedMeta<'_>, position: Position, raw: &mut Raw, erro
             Ok(())
         }
         DEFAULT | WITH => parse_source(meta, &name, span, raw, errors),
-        MIN | MAX | MIN_LEN | MAX_LEN | PATTERN | ONE_OF | VALIDATE => {
+        MIN | MAX | MIN_LEN | MAX_LEN | PATTERN | ONE_OF | ONE_OF_EXACT | VALIDATE => {
             parse_rule(meta, &name, span, raw, errors)
         }
         STREAM | PARTIAL => parse_streaming(meta, &name, position, span, raw, errors),
@@ -587,10 +628,17 @@ fn parse_rule(
             }
             set(&mut raw.pattern, s.clone(), span, PATTERN, errors);
         }
-        // one_of = ["a", "b"] | [1, 2]
-        ONE_OF => {
-            let list = parse_one_of(meta)?;
-            set(&mut raw.one_of, list, span, ONE_OF, errors);
+        // one_of = ["a", "b"] | [1, 2]   one_of_exact = ["a", "b"]
+        ONE_OF | ONE_OF_EXACT => {
+            let values = parse_one_of(meta)?;
+            let exact = name == ONE_OF_EXACT;
+            if raw.one_of.as_ref().is_some_and(|o| o.value.exact != exact) {
+                let message =
+                    "`one_of` and `one_of_exact` cannot both be given: choose how strings compare";
+                errors.push(syn::Error::new(span, message));
+            } else {
+                set(&mut raw.one_of, OneOf { values, exact }, span, name, errors);
+            }
         }
         // validate = path::to_fn
         VALIDATE => {

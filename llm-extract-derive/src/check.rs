@@ -253,6 +253,7 @@ fn fields_are_consistent(
         flatten_has_no_key_of_its_own(raw, errors);
         required_has_a_key(raw, style, errors);
         rules_fit_the_type(f, errors);
+        one_of_values_fit(f, errors);
         bounds_are_ordered(f, errors);
         serde_and_extract_agree(raw, errors);
     }
@@ -350,28 +351,6 @@ fn flatten_takes_the_remaining_keys(
 /// `min_len`/`max_len` to its length. Types the macro cannot see through are checked by the
 /// compiler (each rule's trait bound names the rule).
 fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
-    #[derive(PartialEq)]
-    enum Kind {
-        Number,
-        Str,
-        List,
-        Bool,
-    }
-    let kind = |ty: &syn::Type| -> Option<(Kind, String)> {
-        let name = type_name(ty)?;
-        let kind = if NUMBERS.contains(&name.as_str()) {
-            Kind::Number
-        } else if name == "String" || name == "str" {
-            Kind::Str
-        } else if LISTS.contains(&name.as_str()) || matches!(ty, syn::Type::Array(_)) {
-            Kind::List
-        } else if name == "bool" {
-            Kind::Bool
-        } else {
-            return None;
-        };
-        Some((kind, name))
-    };
     let raw = &f.rules;
     // The length rules look at the value itself (through Option and Box).
     let (_, outer) = peel(f.ty);
@@ -390,12 +369,9 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
             }
         }
     }
-    // The value rules look at each item of a collection, or at the value.
-    let item = match collection(f.ty) {
-        Some((_, _, item)) => peel(item).1,
-        None => outer,
+    let Some((k, name)) = kind(item_type(f)) else {
+        return;
     };
-    let Some((k, name)) = kind(item) else { return };
     if k != Kind::Number {
         for span in raw.min.iter().chain(raw.max.iter()).map(|s| s.span) {
             err(
@@ -419,6 +395,79 @@ fn rules_fit_the_type(f: &Field<'_>, errors: &mut Errors) {
             let message =
                 format!("`one_of` applies to strings, numbers and booleans, not to `{name}`");
             err(errors, o.span, message);
+        }
+    }
+}
+
+/// What a field's type is, for the rules: the kinds the macro can see.
+#[derive(PartialEq)]
+enum Kind {
+    Number,
+    Str,
+    List,
+    Bool,
+}
+
+/// The kind of `ty` and its name, when the macro can tell (not through a type alias).
+fn kind(ty: &syn::Type) -> Option<(Kind, String)> {
+    let name = type_name(ty)?;
+    let kind = if NUMBERS.contains(&name.as_str()) {
+        Kind::Number
+    } else if name == "String" || name == "str" {
+        Kind::Str
+    } else if LISTS.contains(&name.as_str()) || matches!(ty, syn::Type::Array(_)) {
+        Kind::List
+    } else if name == "bool" {
+        Kind::Bool
+    } else {
+        return None;
+    };
+    Some((kind, name))
+}
+
+/// The type the value rules look at: each item of a collection, or the value (through
+/// `Option` and `Box`).
+fn item_type<'t>(f: &Field<'t>) -> &'t syn::Type {
+    match collection(f.ty) {
+        Some((_, _, item)) => peel(item).1,
+        None => peel(f.ty).1,
+    }
+}
+
+/// `one_of` lists values of one kind, the field's when the macro can see it (strings for a
+/// string, numbers for a number, booleans for a `bool`); `one_of_exact` lists strings. A
+/// value of another kind could never match: it is an error at that value.
+fn one_of_values_fit(f: &Field<'_>, errors: &mut Errors) {
+    let Some(one_of) = &f.rules.one_of else {
+        return;
+    };
+    let expected = match (kind(item_type(f)), one_of.value.exact) {
+        (_, true) => Some(("a string", "`one_of_exact` compares strings".to_string())),
+        (Some((Kind::Str, name)), _) => Some(("a string", format!("the field is `{name}`"))),
+        (Some((Kind::Number, name)), _) => Some(("a number", format!("the field is `{name}`"))),
+        (Some((Kind::Bool, name)), _) => Some(("a boolean", format!("the field is `{name}`"))),
+        // Lists are reported by `rules_fit_the_type`; other types by the compiler.
+        (Some((Kind::List, _)), _) => return,
+        (None, _) => None,
+    };
+    let first = one_of.value.values.first().map(|v| v.value.kind());
+    for v in &one_of.value.values {
+        let found = v.value.kind();
+        match &expected {
+            Some((kind, why)) if found != *kind => {
+                err(
+                    errors,
+                    v.span,
+                    format!("expected {kind}, found {found}: {why}"),
+                );
+            }
+            None if Some(found) != first => {
+                let first = first.unwrap_or_default();
+                let message =
+                    format!("expected {first} like the first value, found {found}: `one_of` lists values of one kind");
+                err(errors, v.span, message);
+            }
+            _ => {}
         }
     }
 }

@@ -277,9 +277,27 @@ fn value_rules(rt: &TokenStream, r: &crate::ast::Rules, per_item: bool) -> Token
     if let Some(crate::attr::Spanned { value: list, span }) = &r.one_of {
         let span = *span;
         let subject = subject(span);
-        let items = list.iter().map(|a| allowed(rt, a));
+        let items = list.values.iter().map(|a| allowed(rt, &a.value));
+        let matching = if list.exact {
+            quote!(#rt::validate::Matching::Exact)
+        } else {
+            quote!(#rt::validate::Matching::AsVariants)
+        };
+        // The list's kind checked against the field's type by the compiler, where the macro
+        // could not see it (an alias); the values agree with each other (checked before).
+        let fits = match list.values.first().map(|v| &v.value) {
+            Some(Allowed::Str(_)) => quote_spanned!(span=> #rt::validate::lists_strings(#subject);),
+            Some(Allowed::Number(_)) => {
+                quote_spanned!(span=> #rt::validate::lists_numbers(#subject);)
+            }
+            Some(Allowed::Bool(_)) => {
+                quote_spanned!(span=> #rt::validate::lists_booleans(#subject);)
+            }
+            None => TokenStream::new(),
+        };
         value_rules.extend(quote_spanned! {span=>
-            #rt::validate::one_of(#subject, &[#(#items),*], #subject_span, __cx);
+            #fits
+            #rt::validate::one_of(#subject, &[#(#items),*], #matching, #subject_span, __cx);
         });
     }
     value_rules

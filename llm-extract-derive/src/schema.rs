@@ -79,14 +79,18 @@ mod imp {
             }
             None => quote!(::core::option::Option::None),
         };
-        let one_of = r.one_of.iter().flat_map(|o| &o.value).map(|a| match a {
-            Allowed::Str(s) => quote!(#private::Allowed::Str(#s)),
-            Allowed::Number(n) => {
-                let n = Literal::f64_suffixed(*n);
-                quote!(#private::Allowed::Number(#n))
-            }
-            Allowed::Bool(b) => quote!(#private::Allowed::Bool(#b)),
-        });
+        let one_of = r
+            .one_of
+            .iter()
+            .flat_map(|o| &o.value.values)
+            .map(|a| match &a.value {
+                Allowed::Str(s) => quote!(#private::Allowed::Str(#s)),
+                Allowed::Number(n) => {
+                    let n = Literal::f64_suffixed(*n);
+                    quote!(#private::Allowed::Number(#n))
+                }
+                Allowed::Bool(b) => quote!(#private::Allowed::Bool(#b)),
+            });
         let each = crate::ast::collection(f.ty).is_some();
         quote! {
             &#rt::Rules {

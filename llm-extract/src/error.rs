@@ -6,6 +6,37 @@ use serde::Serialize;
 use std::fmt;
 
 /// What went wrong, broadly; match on it to decide what to do.
+///
+/// # A reply cut off, or a field left out
+///
+/// A reply that stops early (the model hit its token limit, a stream was dropped) fails as
+/// [`Incomplete`](Category::Incomplete) wherever the cut is the reason: a required field
+/// that never came, a value cut off while being written (`"status": "PEN`), a tool call cut
+/// off, any cut-off value when [`Extractor::require_complete`](crate::Extractor::require_complete)
+/// is set. Asking again with a higher token limit, or for a shorter reply, is the fix.
+/// [`Missing`](Category::Missing) is a required field absent from a value the model finished:
+/// it left the field out, and asking again with the error's feedback is the fix. What the
+/// model got wrong before the cut keeps its own category (a type error in a complete member
+/// of a cut-off reply is [`Type`](Category::Type)).
+///
+/// ```
+/// use llm_extract::{Category, Extract};
+///
+/// #[derive(Extract, Debug)]
+/// struct Ticket { summary: String, priority: u8 }
+///
+/// let cut = llm_extract::from_str::<Ticket>(r#"{"summary": "Refund issued", "prio"#).unwrap_err();
+/// assert_eq!(cut.category(), Category::Incomplete);
+/// let left_out = llm_extract::from_str::<Ticket>(r#"{"summary": "Refund issued"}"#).unwrap_err();
+/// assert_eq!(left_out.category(), Category::Missing);
+///
+/// let advice = match cut.category() {
+///     Category::Incomplete => "raise max_tokens",
+///     Category::Missing => "ask again with the feedback",
+///     _ => "look at the issues",
+/// };
+/// assert_eq!(advice, "raise max_tokens");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
 pub enum Category {
@@ -17,11 +48,14 @@ pub enum Category {
     TooLarge,
     /// Nesting went deeper than `Extractor::max_depth`.
     TooDeep,
-    /// The value was cut off and `Extractor::require_complete` was set.
+    /// The reply was cut off, and that is why the value could not be read: a required field
+    /// that never came, a value cut off while being written, a tool call cut off, or any
+    /// cut-off value when `Extractor::require_complete` is set.
     Incomplete,
     /// A value has the wrong shape for the target type.
     Type,
-    /// A required field is missing.
+    /// A required field is missing from a value the model finished (one cut off before the
+    /// field is [`Incomplete`](Category::Incomplete)).
     Missing,
     /// A field not declared on the type, under `deny_unknown_fields`.
     Unknown,
@@ -31,6 +65,17 @@ pub enum Category {
     Validation,
     /// Anything else (for example, an invalid JSONPath in an assertion).
     Other,
+}
+
+/// The variant's name, as it is serialized (`Incomplete`, `Missing`, ...).
+///
+/// ```
+/// assert_eq!(llm_extract::Category::NotFound.to_string(), "NotFound");
+/// ```
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
 }
 
 /// One problem found in the text, at one path.

@@ -291,7 +291,7 @@ impl Extractor {
         if !parsed.repairs.is_empty() || parsed.end != span.end {
             return None;
         }
-        let mut cx = Context::reading(text, parsed.node.span);
+        let mut cx = Context::reading(text, &parsed.node);
         if paths == RepairPaths::Skip {
             cx.skip_coercion_paths();
         }

@@ -187,9 +187,55 @@ impl fmt::Display for Repair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.position {
             Some(p) => write!(f, "{p}")?,
-            None => write!(f, "{}..{}", self.span.start, self.span.end)?,
+            None => write!(f, "{}", self.span)?,
         }
-        write!(f, " {:?} at {}", self.kind, self.path)
+        write!(f, " {} at {}", self.kind, self.path)
+    }
+}
+
+/// The variant's name, as it is serialized (`TrailingComma`, ...).
+impl fmt::Display for RepairKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// The variant's name, as it is serialized (`StringToNumber`, ...).
+impl fmt::Display for CoercionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// `start..end kind at path`, as a [`Repair`] prints.
+impl fmt::Display for Coercion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} at {}", self.span, self.kind, self.path)
+    }
+}
+
+/// The score, whether the value was cut off, then each repair and coercion on its own line.
+///
+/// ```
+/// let out = llm_extract::extract::<Vec<u32>>("[1, '2',]").unwrap();
+/// let text = out.report.to_string();
+/// assert!(text.starts_with("score "), "{text}");
+/// assert!(text.contains("repair 1:8 TrailingComma at $"), "{text}");
+/// assert!(text.contains("coercion 4..7 StringToNumber at $[1]"), "{text}");
+/// ```
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "score {}", self.score)?;
+        if !self.complete {
+            f.write_str(", cut off")?;
+        }
+        for repair in &self.repairs {
+            write!(f, "\nrepair {repair}")?;
+        }
+        for coercion in &self.coercions {
+            write!(f, "\ncoercion {coercion}")?;
+        }
+        Ok(())
     }
 }
 

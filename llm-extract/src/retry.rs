@@ -13,6 +13,7 @@ use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 
 /// One failed attempt: what the model wrote and why it could not be used.
 #[derive(Debug)]
@@ -75,7 +76,11 @@ impl<E: fmt::Debug + fmt::Display + 'static> std::error::Error for RetryError<E>
     }
 }
 
-/// Re-asking settings: attempts, the expected shape shown in feedback, and the extractor.
+/// Re-asking settings for replies read as `T`: attempts, the expected shape shown in
+/// feedback, and the extractor.
+///
+/// `T` is given once: [`Retry::for_type`] names it, [`Retry::new`] infers it from where the
+/// result of [`Retry::run`] goes.
 ///
 /// ```
 /// let mut replies = vec!["Sure! The answer is coming.", "{\"answer\": 42}"].into_iter();
@@ -94,43 +99,80 @@ impl<E: fmt::Debug + fmt::Display + 'static> std::error::Error for RetryError<E>
 /// assert!(feedback.contains("did not contain a JSON value"), "{feedback}");
 /// assert!(feedback.contains("{ answer: integer }"), "{feedback}");
 /// ```
-#[derive(Debug, Clone)]
-pub struct Retry {
+pub struct Retry<T = serde_json::Value> {
     max_attempts: usize,
     format: Option<String>,
     extractor: Extractor,
+    /// What each reply is read as (a function type: `Retry` holds no `T`, so it is `Send`,
+    /// `Sync`, `Clone` and `Debug` whatever `T` is).
+    target: PhantomData<fn() -> T>,
 }
 
+impl<T> Clone for Retry<T> {
+    fn clone(&self) -> Self {
+        Retry {
+            max_attempts: self.max_attempts,
+            format: self.format.clone(),
+            extractor: self.extractor.clone(),
+            target: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Retry<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Retry")
+            .field("target", &std::any::type_name::<T>())
+            .field("max_attempts", &self.max_attempts)
+            .field("format", &self.format)
+            .field("extractor", &self.extractor)
+            .finish()
+    }
+}
+
+#[cfg(feature = "schema")]
 impl Retry {
+    /// Re-asking for `T`, the feedback showing `T`'s shape ([`crate::prompt_format`]); `run`
+    /// then returns a `T`, with no annotation.
+    ///
+    /// ```
+    /// #[derive(llm_extract::Extract, Debug)]
+    /// struct Triage { urgent: bool }
+    /// let triage = llm_extract::Retry::for_type::<Triage>(3)
+    ///     .run(|_| Ok::<_, String>("{\"urgent\": true}".to_string()))
+    ///     .unwrap();
+    /// assert!(triage.urgent);
+    /// ```
+    pub fn for_type<T: Extract + schemars::JsonSchema>(max_attempts: usize) -> Retry<T> {
+        Retry::new(max_attempts).expected_format(crate::schema::prompt_format::<T>())
+    }
+}
+
+impl<T: Extract> Retry<T> {
     /// At most `max_attempts` calls of the model.
-    pub fn new(max_attempts: usize) -> Retry {
+    pub fn new(max_attempts: usize) -> Retry<T> {
         Retry {
             max_attempts,
             format: None,
             extractor: Extractor::new(),
+            target: PhantomData,
         }
     }
 
-    /// Re-asking for `T`, the feedback showing `T`'s shape ([`crate::prompt_format`]).
-    #[cfg(feature = "schema")]
-    pub fn for_type<T: schemars::JsonSchema>(max_attempts: usize) -> Retry {
-        Retry::new(max_attempts).expected_format(crate::schema::prompt_format::<T>())
-    }
-
     /// The expected shape, shown to the model in feedback.
-    pub fn expected_format(mut self, format: impl Into<String>) -> Retry {
+    pub fn expected_format(mut self, format: impl Into<String>) -> Retry<T> {
         self.format = Some(format.into());
         self
     }
 
     /// Extraction with these settings instead of the defaults.
-    pub fn extractor(mut self, extractor: Extractor) -> Retry {
+    pub fn extractor(mut self, extractor: Extractor) -> Retry<T> {
         self.extractor = extractor;
         self
     }
 
     /// Calls `ask` until a reply holds a `T` or the attempts are spent.
-    pub fn run<T: Extract, E>(
+    pub fn run<E>(
         &self,
         mut ask: impl FnMut(Option<&str>) -> Result<String, E>,
     ) -> Result<T, RetryError<E>> {
@@ -158,7 +200,7 @@ impl Retry {
     }
 
     /// [`Retry::run`] with an async `ask`; runs on any executor.
-    pub async fn run_async<T: Extract, E, F: Future<Output = Result<String, E>>>(
+    pub async fn run_async<E, F: Future<Output = Result<String, E>>>(
         &self,
         mut ask: impl FnMut(Option<String>) -> F,
     ) -> Result<T, RetryError<E>> {
@@ -358,8 +400,8 @@ mod tests {
     #[test]
     fn feedback_on_a_reply_cut_off_says_so_first() {
         let mut seen = Vec::new();
-        let err = Retry::new(2)
-            .run::<std::collections::BTreeMap<String, u32>, ()>(|f| {
+        let err = Retry::<std::collections::BTreeMap<String, u32>>::new(2)
+            .run::<()>(|f| {
                 seen.push(f.map(str::to_string));
                 // A complete member that does not fit (a cut-off last one would be dropped).
                 Ok("{\"a\": \"one\", \"b\": 2, \"c\": \"xy".to_string())

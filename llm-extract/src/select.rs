@@ -395,7 +395,7 @@ pub(crate) fn every_item<T: Extract>(
 
 /// A `T` from `node` (read from `text`) without a report, or what stopped it.
 fn value_of<T: Extract>(text: &str, node: &Node<'_>) -> Result<T, Unread> {
-    let mut cx = Context::reading(text, node.span);
+    let mut cx = Context::reading(text, node);
     let result = T::from_node(node, &mut cx);
     let matched = cx.matched();
     let (_, issues) = cx.into_parts();
@@ -683,7 +683,7 @@ fn read_judged<T: Extract>(
     parsed: Parsed<'_>,
     paths: RepairPaths,
 ) -> Result<(Extracted<T>, bool), Unread> {
-    let mut cx = Context::reading(text, parsed.node.span);
+    let mut cx = Context::reading(text, &parsed.node);
     if paths == RepairPaths::Skip {
         cx.skip_coercion_paths();
     }

@@ -109,6 +109,17 @@ impl Position {
     }
 }
 
+/// `start..end`, byte offsets.
+///
+/// ```
+/// assert_eq!(llm_extract::Span::new(3, 7).to_string(), "3..7");
+/// ```
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
 impl std::fmt::Display for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}", self.line, self.column)

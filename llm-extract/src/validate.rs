@@ -1,5 +1,7 @@
 //! The `validate` stage: rules from attributes (`min`, `max`, `min_len`, `max_len`,
-//! `pattern`, `one_of`, `validate = fn`), each failure an [`Issue`](crate::Issue) with its path.
+//! `pattern`, `one_of`, `one_of_exact`, `validate = fn`), each failure an
+//! [`Issue`](crate::Issue) with its path. A rule failing on a value the reply was cut off
+//! inside is [`Category::Incomplete`](crate::Category::Incomplete).
 //!
 //! The derive calls these functions right after a field's value is built, at the field's
 //! path, so every failure in the whole value is collected (not only the first):
@@ -22,7 +24,7 @@
 //! `min`, `max`, `pattern` and `one_of` apply to each item (at the item's path), `min_len` and
 //! `max_len` to the collection's length.
 
-use crate::coerce::Context;
+use crate::coerce::{keys_match_folded, Context};
 use crate::error::Category;
 use crate::span::Span;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -155,24 +157,54 @@ impl Display for Allowed {
     }
 }
 
+/// How a `one_of` rule compares strings (numbers and booleans compare by value).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Matching {
+    /// As enum variants are matched (`one_of = [..]`): exactly, or once case and
+    /// separators are ignored, or also diacritics ([`keys_match_folded`]): `"Billing"`,
+    /// `"BILLING"` and `" billing "` are `"billing"`; `"billing_dept"` is not. The value is
+    /// kept as the model wrote it.
+    #[default]
+    AsVariants,
+    /// Exactly as listed (`one_of_exact = [..]`).
+    Exact,
+}
+
+impl Matching {
+    /// Whether `value` is `allowed` under this way of comparing.
+    ///
+    /// ```
+    /// use llm_extract::validate::Matching;
+    /// assert!(Matching::AsVariants.same("High-Priority", "high_priority"));
+    /// assert!(!Matching::Exact.same("High-Priority", "high_priority"));
+    /// ```
+    pub fn same(self, value: &str, allowed: &str) -> bool {
+        value == allowed
+            || self == Matching::AsVariants
+                && !allowed.trim().is_empty()
+                && keys_match_folded(value.trim(), allowed)
+    }
+}
+
 /// A value a `one_of` rule can compare.
 #[diagnostic::on_unimplemented(
     message = "`one_of` applies to strings, numbers and booleans, not to `{Self}`",
     label = "this field cannot be compared with the listed values"
 )]
 pub trait Choice {
-    /// Whether the value is among `allowed`, or `None` for `Option::None`.
-    fn is_in(&self, allowed: &[Allowed]) -> Option<bool>;
+    /// Whether the value is among `allowed` (strings compared as `matching` says), or `None`
+    /// for `Option::None`.
+    fn is_in(&self, allowed: &[Allowed], matching: Matching) -> Option<bool>;
     /// The value as written in a message.
     fn show(&self) -> String;
 }
 
 impl Choice for String {
-    fn is_in(&self, allowed: &[Allowed]) -> Option<bool> {
+    fn is_in(&self, allowed: &[Allowed], matching: Matching) -> Option<bool> {
         Some(
             allowed
                 .iter()
-                .any(|a| matches!(a, Allowed::Str(s) if s == self)),
+                .any(|a| matches!(a, Allowed::Str(s) if matching.same(self, s))),
         )
     }
     fn show(&self) -> String {
@@ -181,7 +213,7 @@ impl Choice for String {
 }
 
 impl Choice for bool {
-    fn is_in(&self, allowed: &[Allowed]) -> Option<bool> {
+    fn is_in(&self, allowed: &[Allowed], _: Matching) -> Option<bool> {
         Some(allowed.contains(&Allowed::Bool(*self)))
     }
     fn show(&self) -> String {
@@ -192,7 +224,7 @@ impl Choice for bool {
 macro_rules! numeric_choice {
     ($($t:ty),*) => {$(
         impl Choice for $t {
-            fn is_in(&self, allowed: &[Allowed]) -> Option<bool> {
+            fn is_in(&self, allowed: &[Allowed], _: Matching) -> Option<bool> {
                 Some(allowed.iter().any(|a| matches!(a, Allowed::Number(n) if *n == *self as f64)))
             }
             fn show(&self) -> String {
@@ -202,6 +234,51 @@ macro_rules! numeric_choice {
     )*};
 }
 numeric_choice!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+
+/// A value a `one_of` list of strings can check: strings, through `Option` and `Box`.
+#[diagnostic::on_unimplemented(
+    message = "`one_of` lists strings, but this field holds `{Self}`",
+    label = "the listed values are strings"
+)]
+pub trait StrChoice: Choice {}
+
+/// A value a `one_of` list of numbers can check: numbers, through `Option` and `Box`.
+#[diagnostic::on_unimplemented(
+    message = "`one_of` lists numbers, but this field holds `{Self}`",
+    label = "the listed values are numbers"
+)]
+pub trait NumberChoice: Choice {}
+
+/// A value a `one_of` list of booleans can check: `bool`, through `Option` and `Box`.
+#[diagnostic::on_unimplemented(
+    message = "`one_of` lists booleans, but this field holds `{Self}`",
+    label = "the listed values are booleans"
+)]
+pub trait BoolChoice: Choice {}
+
+impl StrChoice for String {}
+impl BoolChoice for bool {}
+macro_rules! number_choice {
+    ($($t:ty),*) => {$(impl NumberChoice for $t {})*};
+}
+number_choice!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+impl<T: StrChoice> StrChoice for Option<T> {}
+impl<T: NumberChoice> NumberChoice for Option<T> {}
+impl<T: BoolChoice> BoolChoice for Option<T> {}
+impl<T: StrChoice + ?Sized> StrChoice for Box<T> {}
+impl<T: NumberChoice + ?Sized> NumberChoice for Box<T> {}
+impl<T: BoolChoice + ?Sized> BoolChoice for Box<T> {}
+
+/// Compiles only when a `one_of` list of strings fits the field: the derive calls it where it
+/// cannot see the field's type (an alias), so a list of the wrong kind is a compile error
+/// there too, not a rule that rejects every reply.
+pub fn lists_strings<T: StrChoice + ?Sized>(_: &T) {}
+
+/// As [`lists_strings`], for a list of numbers.
+pub fn lists_numbers<T: NumberChoice + ?Sized>(_: &T) {}
+
+/// As [`lists_strings`], for a list of booleans.
+pub fn lists_booleans<T: BoolChoice + ?Sized>(_: &T) {}
 
 impl<T: Bounded + ?Sized> Bounded for Box<T> {
     fn number(&self) -> Option<f64> {
@@ -213,8 +290,8 @@ impl<T: Bounded + ?Sized> Bounded for Box<T> {
 }
 
 impl<T: Choice + ?Sized> Choice for Box<T> {
-    fn is_in(&self, allowed: &[Allowed]) -> Option<bool> {
-        (**self).is_in(allowed)
+    fn is_in(&self, allowed: &[Allowed], matching: Matching) -> Option<bool> {
+        (**self).is_in(allowed, matching)
     }
     fn show(&self) -> String {
         (**self).show()
@@ -243,8 +320,8 @@ impl<T: Text> Text for Option<T> {
 }
 
 impl<T: Choice> Choice for Option<T> {
-    fn is_in(&self, allowed: &[Allowed]) -> Option<bool> {
-        self.as_ref().and_then(|v| v.is_in(allowed))
+    fn is_in(&self, allowed: &[Allowed], matching: Matching) -> Option<bool> {
+        self.as_ref().and_then(|v| v.is_in(allowed, matching))
     }
     fn show(&self) -> String {
         self.as_ref().map_or_else(|| "null".to_string(), T::show)
@@ -353,16 +430,28 @@ pub fn pattern<T: Text + ?Sized>(
     }
 }
 
-/// `one_of = [..]`: the value is one of the listed values.
+/// `one_of = [..]` (strings compared as enum variants are, [`Matching::AsVariants`]) and
+/// `one_of_exact = [..]` ([`Matching::Exact`]): the value is one of the listed values.
 ///
 /// ```
-/// use llm_extract::validate::{one_of, Allowed};
+/// use llm_extract::validate::{one_of, Allowed, Matching};
+/// let allowed = [Allowed::Str("yes"), Allowed::Str("no")];
 /// let mut cx = llm_extract::coerce::Context::new();
-/// one_of(&"maybe".to_string(), &[Allowed::Str("yes"), Allowed::Str("no")], Default::default(), &mut cx);
-/// assert_eq!(cx.issues()[0].message, r#""maybe" is not one of "yes", "no""#);
+/// one_of(&"YES".to_string(), &allowed, Matching::AsVariants, Default::default(), &mut cx);
+/// assert!(cx.issues().is_empty());
+/// one_of(&"YES".to_string(), &allowed, Matching::Exact, Default::default(), &mut cx);
+/// one_of(&"maybe".to_string(), &allowed, Matching::AsVariants, Default::default(), &mut cx);
+/// assert_eq!(cx.issues()[0].message, r#""YES" is not one of "yes", "no""#);
+/// assert_eq!(cx.issues()[1].message, r#""maybe" is not one of "yes", "no""#);
 /// ```
-pub fn one_of<T: Choice + ?Sized>(value: &T, allowed: &[Allowed], span: Span, cx: &mut Context) {
-    if value.is_in(allowed) == Some(false) {
+pub fn one_of<T: Choice + ?Sized>(
+    value: &T,
+    allowed: &[Allowed],
+    matching: Matching,
+    span: Span,
+    cx: &mut Context,
+) {
+    if value.is_in(allowed, matching) == Some(false) {
         let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
         cx.fail(
             Category::Validation,
@@ -420,14 +509,20 @@ mod tests {
             messages(|cx| one_of(
                 &3u8,
                 &[Allowed::Number(1.0), Allowed::Number(2.0)],
+                Matching::AsVariants,
                 Span::default(),
                 cx
             )),
             ["3 is not one of 1, 2"]
         );
-        assert!(
-            messages(|cx| one_of(&true, &[Allowed::Bool(true)], Span::default(), cx)).is_empty()
-        );
+        assert!(messages(|cx| one_of(
+            &true,
+            &[Allowed::Bool(true)],
+            Matching::AsVariants,
+            Span::default(),
+            cx
+        ))
+        .is_empty());
         assert_eq!(
             messages(|cx| pattern(&"x".to_string(), None, "(", Span::default(), cx)).len(),
             1

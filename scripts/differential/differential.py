@@ -488,7 +488,7 @@ def setup_peers(scratch):
 
 
 def build_ours():
-    run(["cargo", "build", "--release", "-q", "-p", "llm-extract", "--features", "cli"], cwd=REPO)
+    run(["cargo", "build", "--release", "-q", "-p", "llm-extract-cli"], cwd=REPO)
     return os.path.join(REPO, "target", "release", "llm-extract")
 
 

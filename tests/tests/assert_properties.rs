@@ -64,14 +64,27 @@ proptest! {
     }
 }
 
+/// A reply holding an order in a fence, written as models write it (a trailing comma, single quotes).
+const ORDER: &str = r#"Sure! Here is the order you asked for:
+
+```json
+{
+  "user": {"name": "Ada Lovelace", "email": null, "age": 36},
+  "items": [
+    {"id": 1, "status": "READY", "price": 9.99},
+    {"id": 2, "status": "PENDING", "price": 20},
+    {"id": 3, "status": "READY", "price": 0.5},
+  ],
+  "note": 'ships tomorrow'
+}
+```
+Let me know if you need anything else.
+"#;
+
 /// The output cut at every byte never makes evaluation panic, and the whole output passes.
 #[test]
 fn truncated_outputs_never_panic() {
-    let output = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/assert/outputs/order.txt"
-    ))
-    .unwrap();
+    let output = ORDER;
     let assertions: Vec<Assertion> = serde_json::from_value(json!([
         {"path": "$.user.name", "matcher": "toMatch", "expected": "/^[A-Z]/"},
         {"path": "$.items[*].status", "pathMatch": "ALL", "matcher": "toBeOneOf", "expected": ["READY", "PENDING"]},
@@ -83,7 +96,7 @@ fn truncated_outputs_never_panic() {
         let e = evaluate_output(&output[..end], &assertions);
         assert_eq!(e.results.len(), 4);
     }
-    let full = evaluate_output(&output, &assertions);
+    let full = evaluate_output(output, &assertions);
     assert_eq!(
         full.count(llm_extract::assert::Outcome::Pass),
         3,

@@ -292,3 +292,59 @@ fn container_rule_runs_after_field_rules_and_only_when_fields_coerced() {
         .collect();
     assert_eq!(issues, [("$.end".to_string(), Category::Missing)]);
 }
+
+#[derive(Extract, Debug)]
+struct Routing {
+    #[extract(one_of = ["support", "billing", "high_priority", "café"])]
+    queue: String,
+    #[extract(one_of_exact = ["EUR", "USD"])]
+    currency: Option<String>,
+    #[extract(one_of = ["red", "green"])]
+    colors: Vec<String>,
+}
+
+/// `one_of` compares strings as enum variants are matched: case, separators and diacritics
+/// aside. The value stays as the model wrote it.
+#[test]
+fn one_of_matches_strings_as_variants_are_matched() {
+    for queue in [
+        "support",
+        "Billing",
+        "BILLING",
+        " billing ",
+        "High-Priority",
+        "high priority",
+        "HighPriority",
+        "cafe",
+    ] {
+        let text = format!(r#"{{"queue": "{queue}", "colors": ["Red", "GREEN"]}}"#);
+        let routing: Routing =
+            llm_extract::from_str(&text).unwrap_or_else(|e| panic!("{queue}: {e}"));
+        assert_eq!(routing.queue, queue);
+        assert_eq!(routing.colors, ["Red", "GREEN"]);
+    }
+    for queue in ["bill", "billing_dept", "sales", "", "  "] {
+        let text = format!(r#"{{"queue": "{queue}", "colors": []}}"#);
+        let err = llm_extract::from_str::<Routing>(&text).unwrap_err();
+        assert_eq!(err.category(), Category::Validation, "{queue}: {err}");
+        assert!(err.to_string().starts_with("$.queue: "), "{err}");
+    }
+}
+
+/// `one_of_exact` compares strings exactly.
+#[test]
+fn one_of_exact_matches_strings_exactly() {
+    let ok: Routing =
+        llm_extract::from_str(r#"{"queue": "support", "currency": "EUR", "colors": []}"#).unwrap();
+    assert_eq!(ok.currency.as_deref(), Some("EUR"));
+    for currency in ["eur", "Eur", " EUR", "E-U-R"] {
+        let text = format!(r#"{{"queue": "support", "currency": "{currency}", "colors": []}}"#);
+        let err = llm_extract::from_str::<Routing>(&text).unwrap_err();
+        assert_eq!(
+            messages(&err),
+            [format!(
+                r#"$.currency: "{currency}" is not one of "EUR", "USD""#
+            )]
+        );
+    }
+}

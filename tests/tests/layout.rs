@@ -37,6 +37,53 @@ fn every_test_file_is_where_cargo_runs_it() {
     assert!(root.join("tests").join("layout.rs").is_file());
 }
 
+/// The `.rs` files under `dir` (a subfolder of a package's `tests/`) that cargo does not run:
+/// it runs `tests/x.rs` and `tests/x/main.rs`, nothing deeper.
+fn unrun_test_files(dir: &Path, root: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).expect("a readable folder") {
+        let path = entry.expect("a readable entry").path();
+        if path.is_dir() {
+            unrun_test_files(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && !(path.ends_with("main.rs") && path.parent().and_then(Path::parent) == Some(root))
+        {
+            let relative = path.strip_prefix(root).expect("under the root");
+            out.push(relative.display().to_string());
+        }
+    }
+}
+
+#[test]
+fn every_command_line_test_is_where_cargo_runs_it() {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace root")
+        .join("llm-extract-cli")
+        .join("tests");
+    let mut stray = Vec::new();
+    let mut discovered = 0;
+    for entry in std::fs::read_dir(&tests).expect("the command line's tests folder") {
+        let path = entry.expect("a readable entry").path();
+        if path.is_dir() {
+            unrun_test_files(&path, &tests, &mut stray);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            discovered += 1;
+        }
+    }
+    stray.sort();
+    assert!(
+        stray.is_empty(),
+        "{stray:?} in llm-extract-cli/tests/ would never run: the command line's tests are \
+         files directly in llm-extract-cli/tests/, their data in llm-extract-cli/tests/fixtures/"
+    );
+    // The tests that run the binary are there.
+    assert!(
+        discovered >= 3,
+        "only {discovered} test files in {}",
+        tests.display()
+    );
+}
+
 /// The source file proptest replays a regression file for: proptest stores the seeds of
 /// `<dir>/<path>.rs` in `<parent of dir>/proptest-regressions/<path>.txt`, where `dir` is the
 /// nearest folder above the source holding a `lib.rs` or `main.rs`
@@ -70,7 +117,13 @@ fn every_proptest_regression_file_is_where_proptest_replays_it() {
         .expect("the workspace root");
     let mut orphans = Vec::new();
     let mut replayed = 0;
-    for member in ["", "llm-extract", "llm-extract-derive", "examples"] {
+    for member in [
+        "",
+        "llm-extract",
+        "llm-extract-derive",
+        "llm-extract-cli",
+        "examples",
+    ] {
         let regressions = root.join(member).join("proptest-regressions");
         if !regressions.is_dir() {
             continue;

@@ -1,6 +1,7 @@
 //! Replies cut off by a token limit: a list keeps its complete items and drops (and reports) a
 //! cut-off last one that does not fit; a required field missing from a value that was cut off
-//! says so and where; a missing field of a complete item is still an error.
+//! says so and where; a missing field of a complete item is still an error. Every failure the
+//! cut caused is `Category::Incomplete`, apart from what the model wrote wrong or left out.
 
 use llm_extract::{Category, CoercionKind, Extract};
 use std::collections::{BTreeMap, HashMap};
@@ -115,7 +116,7 @@ fn a_missing_field_of_a_value_cut_off_says_so_and_where() {
     let reply = "{\"summary\": \"Refund issued\", \"customer_em";
     let err = llm_extract::from_str::<Ticket>(reply).unwrap_err();
     let issue = &err.issues()[0];
-    assert_eq!(issue.category, Category::Missing);
+    assert_eq!(issue.category, Category::Incomplete);
     assert_eq!(issue.path.to_string(), "$.customer_email");
     assert!(issue.message.contains("cut off"), "{err}");
     let at = issue.position.expect("a position");
@@ -133,4 +134,127 @@ fn a_missing_field_of_a_value_cut_off_says_so_and_where() {
     // A complete object missing the field says only that it is missing.
     let err = llm_extract::from_str::<Ticket>(r#"{"summary": "Refund"}"#).unwrap_err();
     assert!(!err.to_string().contains("cut off"), "{err}");
+    assert_eq!(err.category(), Category::Missing);
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+enum Status {
+    Pending,
+    Done,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Inner {
+    x: u32,
+    y: u32,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+struct Order {
+    id: u32,
+    status: Option<Status>,
+    inner: Option<Inner>,
+    pair: Option<(u32, u32)>,
+    #[extract(min_len = 5)]
+    code: Option<String>,
+    #[extract(pattern = "^[a-z]+!$")]
+    words: Option<Vec<String>>,
+}
+
+#[derive(Extract, Debug)]
+#[allow(dead_code)]
+#[extract(tag = "type")]
+enum Shape {
+    Circle { r: f64 },
+    Square { side: f64 },
+}
+
+/// The category and message of the first issue `T` finds in `reply`.
+fn first_issue<T: Extract + std::fmt::Debug>(reply: &str) -> (Category, String) {
+    let err = llm_extract::from_str::<T>(reply)
+        .map(|v| format!("{v:?}"))
+        .expect_err(reply);
+    (err.category(), err.issues()[0].to_string())
+}
+
+/// Each way a cut reply fails is `Incomplete`, so a caller can tell "raise the token limit"
+/// from "the model got it wrong": a required field that never came, a value cut off while
+/// being written (an enum name, a key's value, a tuple, a validated string or list item).
+#[test]
+fn every_failure_caused_by_the_cut_is_incomplete() {
+    let rows: &[(&str, &str)] = &[
+        (
+            r#"{"status": "Done", "i"#,
+            "$.id: missing field `id`: the reply was truncated",
+        ),
+        (
+            r#"{"id": "#,
+            "$.id: the reply was cut off before this value",
+        ),
+        (
+            r#"{"id": 1, "status": "PEN"#,
+            "$.status: unknown variant of `Status`: the reply was cut off inside this value",
+        ),
+        (
+            r#"{"id": 1, "inner": {"x": 1, "#,
+            "$.inner.y: missing field `y`",
+        ),
+        (
+            r#"{"id": 1, "pair": [1, "#,
+            "$.pair: expected an array of 2 items, found 1: the reply was cut off",
+        ),
+        (
+            r#"{"id": 1, "code": "abc"#,
+            "$.code: has 3 characters, fewer than the minimum 5: the reply was cut off",
+        ),
+        (
+            r#"{"id": 1, "words": ["ok!", "fi"#,
+            "$.words[1]: \"fi\" does not match the pattern ^[a-z]+!$: the reply was cut off",
+        ),
+    ];
+    for (reply, message) in rows {
+        let (category, text) = first_issue::<Order>(reply);
+        assert_eq!(category, Category::Incomplete, "{reply}: {text}");
+        assert!(text.starts_with(message), "{reply}: {text}");
+    }
+    let (category, text) = first_issue::<Shape>(r#"{"type": "circ"#);
+    assert_eq!(category, Category::Incomplete, "{text}");
+    let (category, text) = first_issue::<Status>(r#""Pend"#);
+    assert_eq!(category, Category::Incomplete, "{text}");
+}
+
+/// The same mistakes in a complete reply, or in a complete part of a cut one, keep their own
+/// category: the model wrote them, and a longer reply would not change them.
+#[test]
+fn what_the_model_got_wrong_keeps_its_category_in_a_cut_reply() {
+    let rows: &[(&str, Category)] = &[
+        (r#"{"status": "Done"}"#, Category::Missing),
+        (r#"{"id": null}"#, Category::Type),
+        (r#"{"id": 1, "status": "PEN"}"#, Category::Variant),
+        (
+            r#"{"id": 1, "status": "PEN", "code": "abc"#,
+            Category::Variant,
+        ),
+        (r#"{"id": 1, "inner": {"x": 1}, "co"#, Category::Missing),
+        (r#"{"id": 1, "pair": [1], "co"#, Category::Type),
+        (
+            r#"{"id": 1, "code": "abc", "words": ["ok!", "fi"#,
+            Category::Validation,
+        ),
+        (r#"{"id": 1, "words": ["no", "fi"#, Category::Validation),
+        // A container of another kind is the wrong type, finished or not.
+        (r#"{"id": 1, "inner": [1, 2"#, Category::Type),
+    ];
+    for (reply, expected) in rows {
+        let (category, text) = first_issue::<Order>(reply);
+        assert_eq!(category, *expected, "{reply}: {text}");
+        if *expected != Category::Missing {
+            assert!(!text.contains("cut off"), "{reply}: {text}");
+        }
+    }
+    let (category, text) = first_issue::<Shape>(r#"{"type": "circ"}"#);
+    assert_eq!(category, Category::Variant, "{text}");
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use std::fmt;
 
 /// How an assertion aggregates the values its path resolves to.
 ///
@@ -167,6 +168,13 @@ impl Outcome {
             Outcome::Fail => "FAIL",
             Outcome::Error => "ERROR",
         }
+    }
+}
+
+/// Its [label](Outcome::label): `PASS`, `FAIL` or `ERROR`.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
     }
 }
 

@@ -4,7 +4,7 @@
 //! `#[derive(Extract)]` implements it for your own structs and enums.
 
 use crate::error::{Category, Issue};
-use crate::node::Node;
+use crate::node::{Node, NodeKind};
 use crate::path::{Path, Segment};
 use crate::report::{Coercion, CoercionKind};
 use crate::span::Span;
@@ -77,6 +77,11 @@ pub struct Context {
     matched: u32,
     /// Whether coercions record their path (not when the report is dropped: `from_str`).
     skip_coercion_paths: bool,
+    /// The values the reply was cut off inside (the root and, inward, each last member still
+    /// open when the text ended), by span, each with whether it is a container; empty when the
+    /// value was complete. An issue about one of them is a failure of the cut,
+    /// [`Category::Incomplete`].
+    cut: Vec<(Span, bool)>,
     /// The text the nodes' spans point into and its offset in the original, so a
     /// `serde_json::Value` target keeps numbers as written (feature `arbitrary_precision`).
     #[cfg(feature = "arbitrary_precision")]
@@ -108,10 +113,20 @@ impl Context {
         Context::default()
     }
 
-    /// A fresh context for reading a tree parsed from `text`, whose root spans `span`. With
-    /// the feature `arbitrary_precision`, [`Context::json_value`] then gives numbers as
-    /// written (the spanned text is copied); otherwise this is [`Context::new`].
-    pub(crate) fn reading(text: &str, span: Span) -> Context {
+    /// A fresh context for reading `root`, a tree parsed from `text`: an issue about a value
+    /// the reply was cut off inside is [`Category::Incomplete`]. With the feature
+    /// `arbitrary_precision`, [`Context::json_value`] gives numbers as written (the spanned
+    /// text is copied).
+    pub(crate) fn reading(text: &str, root: &Node<'_>) -> Context {
+        Context {
+            cut: cut_values(root),
+            ..Context::source(text, root.span)
+        }
+    }
+
+    /// A fresh context for reading the complete value at `span` in `text` (see
+    /// [`Context::reading`]).
+    pub(crate) fn source(text: &str, span: Span) -> Context {
         #[cfg(feature = "arbitrary_precision")]
         {
             let source = text
@@ -234,15 +249,31 @@ impl Context {
     }
 
     /// Records an issue at the current path and returns [`Failed`] for convenience.
+    ///
+    /// An issue about a value the reply was cut off inside (its span is the value's) is
+    /// recorded as [`Category::Incomplete`], saying so: the value could not be judged.
     pub fn fail(&mut self, category: Category, message: impl Into<String>, span: Span) -> Failed {
-        self.issues
-            .push(Issue::new(category, self.path(), message).at(span));
+        let issue = Issue::new(category, self.path(), message).at(span);
+        self.push_issue(issue);
         Failed
     }
 
     /// Records a type mismatch at the current path: what was expected, what was found.
+    ///
+    /// A scalar the reply was cut off inside (`"PEN`, `tr`, a key whose value never came)
+    /// is [`Category::Incomplete`]; a container of another kind is the wrong type whether or
+    /// not it was finished.
     pub fn mismatch(&mut self, expected: &str, node: &Node<'_>) -> Failed {
-        let issue = Issue::new(Category::Type, self.path(), "wrong type")
+        let cut = self.cut.contains(&(node.span, false));
+        let (category, message) = match (&node.kind, cut) {
+            (NodeKind::Null, true) => (
+                Category::Incomplete,
+                "the reply was cut off before this value",
+            ),
+            (_, true) => (Category::Incomplete, CUT_OFF),
+            (_, false) => (Category::Type, "wrong type"),
+        };
+        let issue = Issue::new(category, self.path(), message)
             .expected(expected)
             .found(describe(node))
             .at(node.span);
@@ -250,9 +281,50 @@ impl Context {
         Failed
     }
 
-    /// Records a fully built issue.
-    pub fn push_issue(&mut self, issue: Issue) {
+    /// Records a fully built issue; one about a value the reply was cut off inside is
+    /// [`Category::Incomplete`] (see [`Context::fail`]). A type error at a container cut off
+    /// keeps its category: whether more items would have fixed it is the caller's to say
+    /// (see [`Context::wrong_length`]).
+    pub fn push_issue(&mut self, mut issue: Issue) {
+        let cut = issue.span.and_then(|span| {
+            self.cut
+                .iter()
+                .find(|(s, _)| *s == span)
+                .map(|(_, container)| *container)
+        });
+        let caused = match (issue.category, cut) {
+            (_, None) => false,
+            (Category::Type, Some(container)) => !container,
+            (Category::Variant | Category::Validation | Category::Missing, Some(_)) => true,
+            _ => false,
+        };
+        if caused {
+            issue.category = Category::Incomplete;
+            issue.message = format!("{}: {CUT_OFF}", issue.message);
+        }
         self.issues.push(issue);
+    }
+
+    /// Records that the list `node` has `found` items where `expected` are needed (a tuple,
+    /// an array): [`Category::Incomplete`] when it has too few because the reply was cut off
+    /// inside it, else a type error.
+    pub(crate) fn wrong_length(
+        &mut self,
+        expected: usize,
+        found: usize,
+        node: &Node<'_>,
+    ) -> Failed {
+        let message = format!("expected an array of {expected} items, found {found}");
+        if found < expected && self.cut.contains(&(node.span, true)) {
+            let issue = Issue::new(
+                Category::Incomplete,
+                self.path(),
+                format!("{message}: {CUT_OFF}"),
+            );
+            self.issues.push(issue.at(node.span));
+            return Failed;
+        }
+        self.fail(Category::Type, message, node.span)
     }
 
     /// The issues recorded so far.
@@ -397,10 +469,34 @@ impl Context {
     }
 }
 
+/// What an issue about a value the reply was cut off inside says.
+const CUT_OFF: &str = "the reply was cut off inside this value";
+
+/// The spans of the values the text ended inside: `root` when it was cut off, then its last
+/// member while that was cut off too (the parser closes what is open from the innermost out,
+/// so only a last member can be unfinished).
+fn cut_values(root: &Node<'_>) -> Vec<(Span, bool)> {
+    let mut cut = Vec::new();
+    let mut node = root;
+    while !node.complete {
+        let container = matches!(node.kind, NodeKind::Array(_) | NodeKind::Object(_));
+        cut.push((node.span, container));
+        let last = match &node.kind {
+            NodeKind::Array(items) => items.last(),
+            NodeKind::Object(entries) => entries.last().map(|e| &e.value),
+            _ => None,
+        };
+        match last {
+            Some(last) => node = last,
+            None => break,
+        }
+    }
+    cut
+}
+
 /// A short description of a node for messages: `"abc"` for strings, `42` for numbers, the
 /// type for containers.
 pub(crate) fn describe(node: &Node<'_>) -> String {
-    use crate::node::NodeKind;
     match &node.kind {
         NodeKind::Null => "null".to_string(),
         NodeKind::Bool(b) => b.to_string(),

@@ -90,7 +90,7 @@ impl<'a> Direct<'a> {
             pos: span.start,
             depth: 0,
             limit: max_depth,
-            cx: Context::reading(text, span),
+            cx: Context::source(text, span),
         }
     }
 

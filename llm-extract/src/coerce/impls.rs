@@ -593,19 +593,14 @@ impl<T: Extract, const N: usize> Extract for [T; N] {
         let node: &Node<'_> = &decoded;
         if let NodeKind::Array(items) = &node.kind {
             if items.len() != N {
-                let message = format!("expected an array of {N} items, found {}", items.len());
-                return Err(cx.fail(Category::Type, message, node.span));
+                return Err(cx.wrong_length(N, items.len(), node));
             }
         }
         let items: Vec<T> = sequence(node, cx)?;
         let found = items.len();
-        items.try_into().map_err(|_| {
-            cx.fail(
-                Category::Type,
-                format!("expected an array of {N} items, found {found}"),
-                node.span,
-            )
-        })
+        items
+            .try_into()
+            .map_err(|_| cx.wrong_length(N, found, node))
     }
 }
 
@@ -622,8 +617,7 @@ macro_rules! tuples {
                     return Err(cx.mismatch(concat!("an array of ", $len, " items"), node));
                 };
                 if items.len() != $len {
-                    let message = format!("expected an array of {} items, found {}", $len, items.len());
-                    return Err(cx.fail(Category::Type, message, node.span));
+                    return Err(cx.wrong_length($len, items.len(), node));
                 }
                 $(let $t = cx.at_index($n, |cx| $t::from_node(&items[$n], cx));)+
                 Ok(($($t?,)+))

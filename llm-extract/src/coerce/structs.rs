@@ -399,7 +399,8 @@ fn unknown_key(spec: &StructSpec, entry: &Entry<'_>, cx: &mut Context) -> bool {
 
 /// What to do when a field's key is absent.
 pub enum Missing<T> {
-    /// An issue (`Category::Missing`), unless the type has a value for absence (`Option`).
+    /// An issue (`Category::Missing`, or `Category::Incomplete` when the reply was cut off
+    /// inside the object), unless the type has a value for absence (`Option`).
     Required(Option<T>),
     /// The field's default (`default`, `default = path`), recorded.
     Default(fn() -> T),
@@ -485,7 +486,7 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
             .at(span);
         }
         let message = format!("missing field `{name}`: the reply was truncated, cut off");
-        Issue::new(Category::Missing, cx.path(), message).at(Span::at(self.span.end))
+        Issue::new(Category::Incomplete, cx.path(), message).at(Span::at(self.span.end))
     }
 
     /// Reads a `flatten` field from the keys no other field matched.

@@ -5,7 +5,6 @@
 mod history;
 mod repair;
 mod suite;
-#[cfg(feature = "ui")]
 mod workbench;
 
 use clap::{Parser, Subcommand};
@@ -35,7 +34,6 @@ enum Command {
     /// Print the assertions whose status changed between two runs (default: the last two)
     Diff(history::DiffArgs),
     /// Serve the workbench page for a suite on 127.0.0.1 (edit, preview, history)
-    #[cfg(feature = "ui")]
     Ui(workbench::Args),
 }
 
@@ -54,7 +52,6 @@ fn main() -> ExitCode {
         Command::Scaffold(args) => suite::scaffold(args),
         Command::History(args) => history::history(args),
         Command::Diff(args) => history::diff(args),
-        #[cfg(feature = "ui")]
         Command::Ui(args) => workbench::run(args),
     }
 }

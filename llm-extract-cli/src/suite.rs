@@ -26,7 +26,7 @@ const PROGRESS_MIN_CASES: usize = 50;
 /// Arguments of `llm-extract test`.
 #[derive(clap::Args)]
 pub struct TestArgs {
-    /// The suite file (JSON): {"cases": [{"name", "output" | "outputFile", "assertions" | "expectedOutput"}]}
+    /// The suite file, JSON or YAML (.yaml/.yml): {"cases": [{"name", "output" | "outputFile", "assertions" | "expectedOutput"}]}
     suite: PathBuf,
     /// Also write a JUnit XML report to FILE
     #[arg(long, value_name = "FILE")]
@@ -63,8 +63,7 @@ pub(crate) struct Loaded {
     pub compiled: Result<CompiledAssertion, String>,
     /// The problems behind `compiled`'s error, each as (field of the assertion, message); the
     /// field is empty when the row as a whole is wrong.
-    // Read by the workbench (feature `ui`) only.
-    #[cfg_attr(not(feature = "ui"), allow(dead_code))]
+    // Read by the workbench only.
     pub issues: Vec<(String, String)>,
 }
 
@@ -230,8 +229,7 @@ impl SuiteFormat {
     }
 
     /// `suite` written in this format, keeping the order of cases and keys.
-    // Used by the workbench's Save (feature `ui`) only.
-    #[cfg_attr(not(feature = "ui"), allow(dead_code))]
+    // Used by the workbench's Save only.
     pub fn write(self, suite: &Value) -> Result<String, String> {
         match self {
             SuiteFormat::Json => serde_json::to_string_pretty(suite)

@@ -284,7 +284,8 @@ impl Workbench {
 
     /// `POST /api/save`: writes the cases into the suite file, in its format, keeping the
     /// document's other keys and their order; refuses (409) when the file changed on disk
-    /// since the page loaded it, unless `force`.
+    /// since the page loaded it, unless `force`, and (403) when the file is read-only. A
+    /// suite that is a symbolic link is written through to the file it points to.
     pub fn save(&self, bytes: &[u8]) -> Result<Value, Failure> {
         let request: SaveRequest = body(bytes)?;
         if let Some((i, _)) = request
@@ -299,6 +300,7 @@ impl Workbench {
             )));
         }
         let _one_at_a_time = self.saving.lock().unwrap_or_else(|p| p.into_inner());
+        let target = writable_target(&self.suite)?;
         let text = std::fs::read_to_string(&self.suite).map_err(|e| Failure {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: format!("cannot read {}: {e}", self.suite.display()),
@@ -331,7 +333,7 @@ impl Workbench {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: e,
         })?;
-        write_atomically(&self.suite, written.as_bytes()).map_err(|e| Failure {
+        write_atomically(&target, written.as_bytes()).map_err(|e| Failure {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: format!("cannot write {}: {e}", self.suite.display()),
         })?;
@@ -453,8 +455,32 @@ fn member(key: &str) -> String {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
-/// crash leaves the old file or the new one, never half of one.
+/// The file a save writes: the suite, or the file it links to (a rename over the link itself
+/// would replace it with a plain file); refused when that file is read-only, which a rename
+/// would ignore.
+fn writable_target(suite: &Path) -> Result<PathBuf, Failure> {
+    let refused = |status, message| Failure { status, message };
+    let target = std::fs::canonicalize(suite).map_err(|e| {
+        let message = format!("cannot resolve {}: {e}", suite.display());
+        refused(StatusCode::INTERNAL_SERVER_ERROR, message)
+    })?;
+    let metadata = std::fs::metadata(&target).map_err(|e| {
+        let message = format!("cannot read {}: {e}", target.display());
+        refused(StatusCode::INTERNAL_SERVER_ERROR, message)
+    })?;
+    if metadata.permissions().readonly() {
+        let message = format!(
+            "{} is read-only; not saved (make it writable to save from the workbench)",
+            target.display()
+        );
+        return Err(refused(StatusCode::FORBIDDEN, message));
+    }
+    Ok(target)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, then
+/// syncs the folder, so a crash leaves the old file or the new one, never half of one, and
+/// the rename itself survives a power loss.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let folder = path
@@ -478,7 +504,20 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if result.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
-    result
+    result?;
+    sync_folder(folder)
+}
+
+/// Makes a rename in `folder` durable: the folder's entry is data too.
+#[cfg(unix)]
+fn sync_folder(folder: &Path) -> std::io::Result<()> {
+    std::fs::File::open(folder)?.sync_all()
+}
+
+/// Windows cannot open a folder as a file; its renames are journaled by the file system.
+#[cfg(not(unix))]
+fn sync_folder(_: &Path) -> std::io::Result<()> {
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,4 @@
 //! `llm-extract repair` as a user runs it: stdin and files, flags, exit status.
-#![cfg(feature = "cli")]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

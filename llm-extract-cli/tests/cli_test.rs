@@ -1,11 +1,11 @@
 //! `llm-extract test` and `llm-extract scaffold` run as a user runs them, on the suite files
-//! in `tests/fixtures/assert/`.
+//! in `tests/fixtures/`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/assert")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
 fn run(args: &[&str]) -> Output {
@@ -32,6 +32,23 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// The help says what a suite may be written in: JSON or YAML, both of which `test` runs.
+#[test]
+fn test_help_says_suites_are_json_or_yaml() {
+    let out = run(&["test", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    let argument = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("<SUITE>"))
+        .unwrap_or_else(|| panic!("no <SUITE> line in {help}"));
+    assert!(argument.contains("JSON or YAML"), "{argument}");
+    for file in ["passing.suite.json", "yaml.suite.yaml"] {
+        let out = run(&["test", "--no-db", &suite(file)]);
+        assert_ne!(out.status.code(), Some(2), "{file}: {}", text(&out.stderr));
+    }
 }
 
 #[test]

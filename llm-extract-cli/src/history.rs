@@ -124,6 +124,74 @@ fn migrate(conn: &mut Connection) -> Result<(), rusqlite_migration::Error> {
     result
 }
 
+/// SQLite's `application_id` of a run database ("llmx"): a database another program made
+/// is recognised as not ours before anything is written to it.
+const APPLICATION_ID: i32 = 0x6c6c_6d78;
+
+/// Refuses an existing database that another program made (its own `application_id`, or
+/// tables but no schema version of ours, or a version without our `runs` table): opening it
+/// would add our tables to someone else's file. Reads only: runs before anything is written.
+fn is_ours(conn: &Connection, path: &Path) -> Result<(), String> {
+    let not_ours = |why: String| {
+        format!(
+            "{} is not a run database of llm-extract ({why}); pass another --db",
+            path.display()
+        )
+    };
+    let read = |e: rusqlite::Error| not_ours(e.to_string());
+    let id: i32 = conn
+        .pragma_query_value(None, "application_id", |row| row.get(0))
+        .map_err(read)?;
+    let version: usize = conn
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(read)?;
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .and_then(|mut q| q.query_map([], |row| row.get(0))?.collect())
+        .map_err(read)?;
+    if id != 0 && id != APPLICATION_ID {
+        return Err(not_ours(format!("its application id is {id:#x}")));
+    }
+    if version == 0 && !tables.is_empty() {
+        return Err(not_ours(format!(
+            "it holds the tables {}",
+            tables.join(", ")
+        )));
+    }
+    if version > 0 && !tables.iter().any(|t| t == "runs") {
+        return Err(not_ours("it has no `runs` table".to_string()));
+    }
+    Ok(())
+}
+
+/// Creates the database at `path` whole: made and migrated under a temporary name beside it,
+/// then linked into place (which fails when another process got there first: its database is
+/// used). No process ever opens a run database half made, so a file that is empty, or has
+/// no schema of ours, was put there by something else.
+fn create(path: &Path) -> Result<(), String> {
+    let name = path.file_name().map_or_else(
+        || "runs.sqlite".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let temporary = path.with_file_name(format!(".{name}.{}.new", std::process::id()));
+    let made = (|| {
+        let mut conn = Connection::open(&temporary).map_err(|e| e.to_string())?;
+        use_wal(&conn)?;
+        migrate(&mut conn).map_err(|e| e.to_string())?;
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .map_err(|e| e.to_string())
+    })();
+    let placed = made.and_then(|()| match std::fs::hard_link(&temporary, path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        // A file system without hard links: a rename, unless the file appeared meanwhile.
+        Err(_) if !path.exists() => std::fs::rename(&temporary, path).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    });
+    let _ = std::fs::remove_file(&temporary);
+    placed.map_err(|e| format!("cannot create run database {}: {e}", path.display()))
+}
+
 /// An open run database.
 pub(crate) struct Store {
     conn: Connection,
@@ -199,10 +267,21 @@ impl Store {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
+        if !path.exists() {
+            create(path)?;
+        }
+        // Created whole (see `create`): an empty file here is not a database in the making.
+        if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+            return Err(format!(
+                "{} is an empty file, not a run database (remove it to start a new history, or pass another --db)",
+                path.display()
+            ));
+        }
         let mut conn = Connection::open(path)
             .map_err(|e| format!("cannot open run database {}: {e}", path.display()))?;
         let fail = |e: rusqlite::Error| format!("run database {}: {e}", path.display());
         conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+        is_ours(&conn, path)?;
         use_wal(&conn).map_err(|e| format!("run database {}: {e}", path.display()))?;
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(fail)?;
@@ -220,6 +299,8 @@ impl Store {
         }
         migrate(&mut conn)
             .map_err(|e| format!("cannot migrate run database {}: {e}", path.display()))?;
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .map_err(fail)?;
         Ok(Store {
             conn,
             path: path.to_path_buf(),
@@ -738,6 +819,49 @@ mod tests {
         )
         .unwrap();
         assert!(Store::open(&path).is_err());
+    }
+
+    /// A zero-byte file, or another program's SQLite database, is an error naming the file,
+    /// and is left as it was: never a new, empty history.
+    #[test]
+    fn an_empty_or_foreign_database_is_refused_and_left_alone() {
+        let dir = scratch("foreign");
+        let empty = dir.join("empty.sqlite");
+        std::fs::write(&empty, "").unwrap();
+        let err = Store::open(&empty).err().expect("refused");
+        assert!(err.contains("empty file"), "{err}");
+        assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+
+        let foreign = dir.join("notes.sqlite");
+        let other = Connection::open(&foreign).unwrap();
+        other
+            .execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi');")
+            .unwrap();
+        drop(other);
+        let before = std::fs::read(&foreign).unwrap();
+        let err = Store::open(&foreign).err().expect("refused");
+        assert!(
+            err.contains("not a run database") && err.contains("notes"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&foreign).unwrap(), before);
+
+        let tagged = dir.join("tagged.sqlite");
+        let other = Connection::open(&tagged).unwrap();
+        other.pragma_update(None, "application_id", 7).unwrap();
+        other.pragma_update(None, "user_version", 1).unwrap();
+        drop(other);
+        let err = Store::open(&tagged).err().expect("refused");
+        assert!(err.contains("application id is 0x7"), "{err}");
+
+        // Ours opens again, and so does one written before it was marked as ours.
+        let ours = dir.join("runs.sqlite");
+        drop(Store::open(&ours).unwrap());
+        drop(Store::open(&ours).unwrap());
+        let conn = Connection::open(&ours).unwrap();
+        conn.pragma_update(None, "application_id", 0).unwrap();
+        drop(conn);
+        drop(Store::open(&ours).unwrap());
     }
 
     #[test]

@@ -74,8 +74,7 @@ fn alias_in_its_anchor(text: &str) -> Option<(usize, usize, String)> {
 }
 
 /// `value` as a YAML document, keys in their order; multi-line strings as literal blocks.
-// Used by the workbench's Save (feature `ui`) and the tests only.
-#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
+// Used by the workbench's Save and the tests.
 pub(crate) fn from_json(value: &Value) -> Result<String, String> {
     let yaml = to_yaml(value);
     let mut out = String::new();
@@ -89,7 +88,6 @@ pub(crate) fn from_json(value: &Value) -> Result<String, String> {
     Ok(format!("{body}\n"))
 }
 
-#[cfg_attr(not(any(feature = "ui", test)), allow(dead_code))]
 fn to_yaml(value: &Value) -> Yaml {
     match value {
         Value::Null => Yaml::Null,
