@@ -1521,10 +1521,14 @@ impl Reader {
         match (self.doubts, &self.tok) {
             (Doubts::Guess, _) => !super::has_either(chunk, quote, b'\\'),
             (Doubts::Hold, Tok::Str { decided, sent, .. }) => {
-                decided.pending == Pending::None
-                    && *sent == self.tok.decoded(src).len()
-                    && !chunk.iter().any(|&b| b == quote || STOPS[b as usize])
+                // Without a branch per byte: chunks are short, and most have no stop.
+                let stops = chunk
+                    .iter()
+                    .fold(false, |seen, &b| seen | (b == quote) | STOPS[b as usize]);
+                !stops
+                    && decided.pending == Pending::None
                     && !matches!(chunk.last(), Some(b' ' | b'\t'))
+                    && *sent == self.tok.decoded(src).len()
             }
             _ => false,
         }
