@@ -56,7 +56,7 @@ pub mod __private {
             variant_index, Required,
         };
         pub use crate::stream::{
-            Container, Event, Feed, FieldState, FieldStates, PartialValue, Step,
+            Container, Event, Feed, FieldState, FieldStates, PartialString, PartialValue, Step,
         };
     }
     #[cfg(feature = "schema")]
