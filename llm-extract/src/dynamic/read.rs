@@ -189,16 +189,34 @@ fn number(node: &Node<'_>, cx: &mut Context) -> Result<Value, Failed> {
         .ok_or_else(|| cx.fail(Category::Type, "not a finite number", node.span))
 }
 
-/// `enum` / `const`: a string value named as a unit variant is (exactly, normalized, or in
-/// a sentence), any other value equal to one allowed.
+/// `enum` / `const`: when every value is a string, read as a derived enum of unit variants
+/// reads its value (`coerce/tagged.rs`: the name exactly, normalized, in a sentence; a list
+/// naming one of them; `{"NAME": null}`); otherwise a value equal to one allowed.
 fn one_of_values(
     values: &[Value],
     names: &'static [crate::coerce::VariantNames],
     node: &Node<'_>,
     cx: &mut Context,
 ) -> Result<Value, Failed> {
+    if names.len() == values.len() {
+        let spec = EnumSpec {
+            name: "enum",
+            variants: names,
+            other: None,
+        };
+        return names_one(&spec, node, cx);
+    }
     // A list of one value stands for the value, as for a derived enum.
     let node = crate::coerce::single(node, cx);
+    let value = cx.json_value(node);
+    let equal = |v: &Value| match (v, &value) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (a, b) => a == b,
+    };
+    if let Some(found) = values.iter().find(|v| equal(v)) {
+        cx.note_match();
+        return Ok(found.clone());
+    }
     if let NodeKind::String(s) = &node.kind {
         if !names.is_empty() {
             let spec = EnumSpec {
@@ -209,15 +227,6 @@ fn one_of_values(
             let i = variant(&s.text, node.span, &spec, cx)?;
             return Ok(Value::String(names[i].name.to_string()));
         }
-    }
-    let value = cx.json_value(node);
-    let equal = |v: &Value| match (v, &value) {
-        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
-        (a, b) => a == b,
-    };
-    if let Some(found) = values.iter().find(|v| equal(v)) {
-        cx.note_match();
-        return Ok(found.clone());
     }
     let allowed: Vec<String> = values.iter().map(Value::to_string).collect();
     let issue = Issue::new(
@@ -230,6 +239,16 @@ fn one_of_values(
     .at(node.span);
     cx.push_issue(issue);
     Err(Failed)
+}
+
+/// The string value a node names, as a derived enum's unit variant is read.
+fn names_one(spec: &EnumSpec, node: &Node<'_>, cx: &mut Context) -> Result<Value, Failed> {
+    let tagged = crate::coerce::tagged::external(node, spec, cx)?;
+    if let Some(content) = tagged.content {
+        let segment = crate::path::Segment::Key(tagged.raw.clone());
+        cx.at(segment, |cx| structs::unit(content, cx))?;
+    }
+    Ok(Value::String(spec.variants[tagged.index].name.to_string()))
 }
 
 /// An array: `prefixItems` by position, the rest by `items`, as a `Vec` reads a list (one
