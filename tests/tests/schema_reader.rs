@@ -457,6 +457,36 @@ fn damages() -> impl Strategy<Value = Damage> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
+    /// Any JSON as a schema (so any keyword, in any place) compiles or is refused, and a
+    /// reply read against what compiles gives a value or an error: never a panic or a hang.
+    #[test]
+    fn any_schema_compiles_or_is_refused_and_reads_without_panic(
+        schema_json in llm_extract_tests::strategies::json_value(),
+        reply in llm_extract_tests::strategies::json_value(),
+        text in ".{0,40}",
+    ) {
+        if let Ok(schema) = Schema::new(&schema_json) {
+            let _ = llm_extract::extract_with(&schema, &reply.to_string());
+            let _ = llm_extract::extract_with(&schema, &text);
+        }
+    }
+
+    /// Random replies against schemas that recurse, choose and check.
+    #[test]
+    fn recursive_schemas_read_any_reply_without_panic(reply in llm_extract_tests::strategies::json_value()) {
+        let schema = schema(json!({"anyOf": [
+            {"type": "array", "items": {"$ref": "#"}, "maxItems": 3},
+            {"type": ["integer", "string", "null"], "minimum": 0, "maxLength": 4},
+            {"type": "object", "properties": {"a": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}},
+            {"enum": ["x", 1, null]}
+        ]}));
+        let text = reply.to_string();
+        let _ = llm_extract::extract_with(&schema, &text);
+        for cut in (0..text.len()).filter(|c| text.is_char_boundary(*c)).step_by(7) {
+            let _ = llm_extract::extract_with(&schema, &text[..cut]);
+        }
+    }
+
     #[test]
     fn a_schema_from_a_derived_type_reads_as_the_type(order in order(), how in damages()) {
         let schema = schema(llm_extract::json_schema::<Order>().to_value());
