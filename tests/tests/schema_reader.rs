@@ -214,6 +214,21 @@ fn unsupported_keywords_are_listed() {
     );
 }
 
+/// A schema that takes any value reads what `serde_json::Value` reads: prose is not a value.
+#[test]
+fn a_schema_of_any_value_does_not_take_prose() {
+    for any in [json!({}), json!(true), json!({"description": "anything"})] {
+        let s = schema(any);
+        let err = read(&s, "Sorry, I cannot help with that.").unwrap_err();
+        assert_eq!(err.category(), Category::NotFound);
+        assert!(llm_extract::from_str::<Value>("Sorry, I cannot help with that.").is_err());
+        assert_eq!(read(&s, "Here: {a: 1}").unwrap(), json!({"a": 1}));
+    }
+    // A string schema does take it, as a `String` does.
+    let s = schema(json!({"type": "string"}));
+    assert_eq!(read(&s, "Sorry.").unwrap(), json!("Sorry."));
+}
+
 #[test]
 fn nullable_and_null_in_a_type_list() {
     for field in [

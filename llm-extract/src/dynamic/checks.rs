@@ -68,6 +68,20 @@ fn compile_pattern(pattern: &str, pointer: &str) -> Result<regex::Regex, Invalid
 }
 
 impl Checks {
+    /// Whether there is nothing to check.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.minimum.is_none()
+            && self.maximum.is_none()
+            && self.exclusive_minimum.is_none()
+            && self.exclusive_maximum.is_none()
+            && self.min_length.is_none()
+            && self.max_length.is_none()
+            && self.min_items.is_none()
+            && self.max_items.is_none()
+            && self.pattern.is_none()
+            && self.format.is_none()
+    }
+
     /// Records an issue for each check `value` fails.
     pub(crate) fn check(&self, value: &Value, span: Span, cx: &mut Context) {
         match value {

@@ -158,6 +158,16 @@ impl Schema {
     fn reading<R>(&self, read: impl FnOnce() -> R) -> R {
         read::with_rule(&self.compiled, self.compiled.root, false, read)
     }
+
+    /// Whether the root takes any value (no type, no structure): then a reply with no
+    /// JSON-like value is not read as text, as for a `serde_json::Value`.
+    fn takes_anything(&self) -> bool {
+        let root = &self.compiled.rules[self.compiled.root];
+        root.types.is_none()
+            && !root.nullable
+            && matches!(root.shape, compile::Shape::Plain)
+            && root.checks.is_empty()
+    }
 }
 
 impl Extractor {
@@ -176,11 +186,18 @@ impl Extractor {
     /// assert!(!out.report.coercions.is_empty()); // the value was matched leniently
     /// ```
     pub fn extract_with(&self, schema: &Schema, text: &str) -> Result<Extracted<Value>, Error> {
-        let out = schema.reading(|| self.extract::<Dyn>(text))?;
+        let out = if schema.takes_anything() {
+            let out = schema.reading(|| self.extract::<Dyn<false>>(text))?;
+            (out.value.0, out.report, out.thoughts)
+        } else {
+            let out = schema.reading(|| self.extract::<Dyn>(text))?;
+            (out.value.0, out.report, out.thoughts)
+        };
+        let (value, report, thoughts) = out;
         Ok(Extracted {
-            value: out.value.0,
-            report: out.report,
-            thoughts: out.thoughts,
+            value,
+            report,
+            thoughts,
         })
     }
 
@@ -193,6 +210,11 @@ impl Extractor {
     /// assert_eq!(e.from_str_with(&schema, "[1, '2', 3.0]").unwrap(), json!([1, 2, 3]));
     /// ```
     pub fn from_str_with(&self, schema: &Schema, text: &str) -> Result<Value, Error> {
+        if schema.takes_anything() {
+            return schema
+                .reading(|| self.from_str::<Dyn<false>>(text))
+                .map(|d| d.0);
+        }
         schema.reading(|| self.from_str::<Dyn>(text)).map(|d| d.0)
     }
 
@@ -209,6 +231,10 @@ impl Extractor {
     /// assert_eq!(all, vec![json!({"id": 1}), json!({"id": 2})]);
     /// ```
     pub fn from_str_all_with(&self, schema: &Schema, text: &str) -> Result<Vec<Value>, Error> {
+        if schema.takes_anything() {
+            let all = schema.reading(|| self.from_str_all::<Dyn<false>>(text))?;
+            return Ok(all.into_iter().map(|d| d.0).collect());
+        }
         let all = schema.reading(|| self.from_str_all::<Dyn>(text))?;
         Ok(all.into_iter().map(|d| d.0).collect())
     }

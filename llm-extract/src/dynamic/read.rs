@@ -59,11 +59,25 @@ pub(crate) fn with_rule<R>(
 
 /// A value read against the rule in force (see the module documentation). Outside a
 /// schema reading (never, through the crate's entry points) it reads any JSON value.
+///
+/// `PROSE` is [`Extract::FROM_PROSE`]: whether a reply with no JSON-like value in it may be
+/// read as plain text. A schema that takes any value says no, as `serde_json::Value` does
+/// (any text would fit; "no JSON found" is the better answer).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Dyn(pub(crate) Value);
+pub(crate) struct Dyn<const PROSE: bool = true>(pub(crate) Value);
 
-impl Extract for Dyn {
+impl<const PROSE: bool> Extract for Dyn<PROSE> {
     type Partial = crate::stream::NoPartial;
+    const FROM_PROSE: bool = PROSE;
+
+    fn read_direct(r: &mut crate::coerce::Direct<'_>) -> Option<Self> {
+        // A schema that takes anything reads strict JSON as `serde_json::Value` does (the
+        // default would take a bare word for a string, which the full path refuses).
+        if PROSE || cfg!(feature = "arbitrary_precision") {
+            return r.by_node(Self::from_node);
+        }
+        r.json_value().map(Dyn)
+    }
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let current = CURRENT.with(|c| c.borrow().clone());
