@@ -369,6 +369,78 @@ pub fn type_name(ty: &Type) -> Option<String> {
     }
 }
 
+/// Whether `ty` is built only of the standard library's types the runtime reads (numbers,
+/// `String`, `Vec`, `Option`, maps, `serde_json::Value`, ...), tuples and arrays of them, and
+/// the type parameters `params`: a type that cannot lead back to the type being derived.
+/// A name is taken for the standard one when written bare or under `std`, `core`, `alloc`
+/// or `serde_json`.
+pub fn of_std_types(ty: &Type, params: &[&Ident]) -> bool {
+    const STD: &[&str] = &[
+        "bool",
+        "char",
+        "str",
+        "String",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "Option",
+        "Box",
+        "Rc",
+        "Arc",
+        "Vec",
+        "VecDeque",
+        "HashSet",
+        "BTreeSet",
+        "HashMap",
+        "BTreeMap",
+        "Value",
+        "Map",
+        "RandomState",
+    ];
+    const ROOTS: &[&str] = &["std", "core", "alloc", "serde_json"];
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let segments = &p.path.segments;
+            let Some(last) = segments.last() else {
+                return false;
+            };
+            let bare = segments.len() == 1;
+            if bare && params.iter().any(|param| last.ident == **param) {
+                return last.arguments.is_empty();
+            }
+            let rooted = bare || ROOTS.iter().any(|r| segments[0].ident == r);
+            let known = STD.iter().any(|n| last.ident == n);
+            let args_known = match &last.arguments {
+                syn::PathArguments::None => true,
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().all(|arg| match arg {
+                    syn::GenericArgument::Type(t) => of_std_types(t, params),
+                    syn::GenericArgument::Lifetime(_) => true,
+                    _ => false,
+                }),
+                syn::PathArguments::Parenthesized(_) => false,
+            };
+            rooted && known && args_known
+        }
+        Type::Tuple(t) => t.elems.iter().all(|t| of_std_types(t, params)),
+        Type::Array(a) => of_std_types(&a.elem, params),
+        Type::Reference(r) => of_std_types(&r.elem, params),
+        Type::Group(g) => of_std_types(&g.elem, params),
+        Type::Paren(p) => of_std_types(&p.elem, params),
+        _ => false,
+    }
+}
+
 /// Whether a field type is written as `Option<..>`.
 #[cfg_attr(not(feature = "schema"), allow(dead_code))] // used by the schema generation
 pub fn is_option(ty: &Type) -> bool {
@@ -436,4 +508,41 @@ pub fn collection(ty: &Type) -> Option<(Vec<Peel>, Collection, &Type)> {
         _ => return None,
     };
     Some((layers, kind, item))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::of_std_types;
+    use syn::{parse_quote, Ident, Type};
+
+    /// Types of the standard library alone cannot lead back to the derived type; any other
+    /// name (another type, an alias, a path outside `std`) may.
+    #[test]
+    fn std_types_are_told_from_types_that_may_recurse() {
+        let t: Ident = parse_quote!(T);
+        let params = [&t];
+        let std: [Type; 7] = [
+            parse_quote!(f64),
+            parse_quote!(Vec<String>),
+            parse_quote!(std::collections::HashMap<String, Option<Box<u8>>>),
+            parse_quote!((u8, [bool; 3])),
+            parse_quote!(serde_json::Value),
+            parse_quote!(Vec<T>),
+            parse_quote!(&'a str),
+        ];
+        for ty in &std {
+            assert!(of_std_types(ty, &params), "{}", quote::quote!(#ty));
+        }
+        let other: [Type; 6] = [
+            parse_quote!(Vec<Tree>),
+            parse_quote!(HashMap<String, Dir>),
+            parse_quote!(Kids),
+            parse_quote!(my::Vec<u8>),
+            parse_quote!(Option<Box<Self>>),
+            parse_quote!(T::Item),
+        ];
+        for ty in &other {
+            assert!(!of_std_types(ty, &params), "{}", quote::quote!(#ty));
+        }
+    }
 }

@@ -53,11 +53,24 @@ pub fn twin(c: &Container<'_>) -> Twin {
                 partial: quote!(#name #ty_g),
             }
         }
-        Data::Struct(Style::Newtype, fields) if !fields[0].skip && fields[0].with.is_none() => {
+        // A newtype of the standard library's types shows its field's partial as it is; one
+        // whose field names another type (which may lead back to this one: `Vec<Self>`, an
+        // alias of it) gets a twin of its own, since a partial defined only through itself
+        // would be an infinitely nested type.
+        Data::Struct(Style::Newtype, fields) if shown(&fields[0]) => {
             let ty = fields[0].ty;
+            let params: Vec<&Ident> = c.generics.type_params().map(|p| &p.ident).collect();
+            if crate::ast::of_std_types(ty, &params) {
+                return Twin {
+                    items: TokenStream::new(),
+                    partial: quote_spanned!(fields[0].span=> <#ty as #rt::Extract>::Partial),
+                };
+            }
+            let name = &c.partial;
+            let (_, ty_g, _) = c.generics.split_for_impl();
             Twin {
-                items: TokenStream::new(),
-                partial: quote_spanned!(fields[0].span=> <#ty as #rt::Extract>::Partial),
+                items: newtype_twin(c, &fields[0]),
+                partial: quote!(#name #ty_g),
             }
         }
         // Tuple and unit structs, and enums without variants, show nothing until `finish`.
@@ -72,6 +85,185 @@ pub fn twin(c: &Container<'_>) -> Twin {
                 partial: quote!(#name #ty_g),
             }
         }
+    }
+}
+
+/// The twin of a newtype whose field may lead back to it: a tuple struct holding the field's
+/// partial once something of it was shown (`None` before: so the twin of a type that is
+/// only `Box`es and `Option`s of itself has a default). It derefs to that `Option` and
+/// serializes as it.
+fn newtype_twin(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let rt = &c.rt();
+    let generics = generics_with(c, rt);
+    let (impl_g, ty_g, where_clause) = generics.split_for_impl();
+    let name = &c.partial;
+    let (vis, fvis) = (c.vis, f.vis);
+    let p = partial_of(rt, f);
+    let doc = format!(
+        "The partial twin of [`{}`]: what a `llm_extract::Stream` shows of it while the reply \
+         arrives, its field's partial once something of it arrived (`None` before). It derefs \
+         to that `Option` and serializes as it.",
+        c.ident
+    );
+    let marker = marker(c.generics);
+    let marker_field = marker.as_ref().map(|m| quote!(#[doc(hidden)] pub #m,));
+    let marker_init = marker
+        .as_ref()
+        .map(|_| quote!(::core::marker::PhantomData,));
+    let names = NewtypeTwin {
+        rt,
+        name,
+        p: &p,
+        generics: &generics,
+    };
+    let traits = newtype_twin_traits(&names);
+    let partial_value = newtype_twin_partial_value(&names);
+    quote! {
+        #[doc = #doc]
+        #vis struct #name #generics (#fvis ::core::option::Option<#p>, #marker_field) #where_clause;
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_g #name #ty_g #where_clause {
+                fn __llm_extract_wrap(__inner: ::core::option::Option<#p>) -> Self {
+                    #name(__inner, #marker_init)
+                }
+            }
+
+            #traits
+            #partial_value
+        };
+    }
+}
+
+/// The names a newtype twin's impls are written with.
+struct NewtypeTwin<'a> {
+    rt: &'a TokenStream,
+    name: &'a Ident,
+    /// The field's partial.
+    p: &'a TokenStream,
+    generics: &'a Generics,
+}
+
+/// The newtype twin's std traits: it derefs to its `Option`, and is cloned, compared,
+/// printed and serialized as that `Option`.
+fn newtype_twin_traits(t: &NewtypeTwin<'_>) -> TokenStream {
+    let NewtypeTwin { rt, name, p, .. } = *t;
+    let (impl_g, ty_g, where_clause) = t.generics.split_for_impl();
+    let name_str = name.to_string();
+    quote! {
+            #[automatically_derived]
+            impl #impl_g ::core::ops::Deref for #name #ty_g #where_clause {
+                type Target = ::core::option::Option<#p>;
+                fn deref(&self) -> &::core::option::Option<#p> {
+                    &self.0
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_g ::core::ops::DerefMut for #name #ty_g #where_clause {
+                fn deref_mut(&mut self) -> &mut ::core::option::Option<#p> {
+                    &mut self.0
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_g ::core::default::Default for #name #ty_g #where_clause {
+                fn default() -> Self {
+                    Self::__llm_extract_wrap(::core::option::Option::None)
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_g ::core::clone::Clone for #name #ty_g #where_clause {
+                fn clone(&self) -> Self {
+                    Self::__llm_extract_wrap(::core::clone::Clone::clone(&self.0))
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_g ::core::cmp::PartialEq for #name #ty_g #where_clause {
+                fn eq(&self, __other: &Self) -> bool {
+                    self.0 == __other.0
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_g ::core::fmt::Debug for #name #ty_g #where_clause {
+                fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    __f.debug_tuple(#name_str).field(&self.0).finish()
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_g #rt::serde::Serialize for #name #ty_g #where_clause {
+                fn serialize<__S: #rt::serde::Serializer>(&self, __s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    #rt::serde::Serialize::serialize(&self.0, __s)
+                }
+            }
+
+    }
+}
+
+/// The newtype twin's `PartialValue`: its field's, once something of it was shown.
+fn newtype_twin_partial_value(t: &NewtypeTwin<'_>) -> TokenStream {
+    let NewtypeTwin { rt, p, .. } = *t;
+    let (impl_g, ty_g, where_clause) = t.generics.split_for_impl();
+    let name = t.name;
+    quote! {
+            #[automatically_derived]
+            impl #impl_g #rt::stream::PartialValue for #name #ty_g #where_clause {
+                fn apply(
+                    __slot: &mut ::core::option::Option<Self>,
+                    __at: &[#rt::stream::Step<'_>],
+                    __event: &#rt::stream::Event<'_>,
+                    __feed: &mut #rt::stream::Feed<'_>,
+                ) -> bool {
+                    match __slot {
+                        ::core::option::Option::Some(__t) => Self::apply_in(__t, __at, __event, __feed),
+                        ::core::option::Option::None => {
+                            let mut __inner = ::core::option::Option::None;
+                            let __changed = <#p as #rt::stream::PartialValue>::apply(&mut __inner, __at, __event, __feed);
+                            if __inner.is_some() {
+                                *__slot = ::core::option::Option::Some(Self::__llm_extract_wrap(__inner));
+                            }
+                            __changed
+                        }
+                    }
+                }
+
+                fn apply_in(
+                    __t: &mut Self,
+                    __at: &[#rt::stream::Step<'_>],
+                    __event: &#rt::stream::Event<'_>,
+                    __feed: &mut #rt::stream::Feed<'_>,
+                ) -> bool {
+                    match &mut __t.0 {
+                        ::core::option::Option::Some(__p) => {
+                            <#p as #rt::stream::PartialValue>::apply_in(__p, __at, __event, __feed)
+                        }
+                        __none => <#p as #rt::stream::PartialValue>::apply(__none, __at, __event, __feed),
+                    }
+                }
+
+                fn salvage(
+                    __slot: &mut ::core::option::Option<Self>,
+                    __feed: &mut #rt::stream::Feed<'_>,
+                ) -> ::std::vec::Vec<#rt::Path> {
+                    let mut __inner = __slot.take().and_then(|__t| __t.0);
+                    let __found = <#p as #rt::stream::PartialValue>::salvage(&mut __inner, __feed);
+                    if __inner.is_some() {
+                        *__slot = ::core::option::Option::Some(Self::__llm_extract_wrap(__inner));
+                    }
+                    __found
+                }
+
+                fn grow_leaf(__t: &mut Self) -> ::core::option::Option<&mut #rt::stream::PartialString> {
+                    __t.0.as_mut().and_then(<#p as #rt::stream::PartialValue>::grow_leaf)
+                }
+            }
     }
 }
 

@@ -208,17 +208,17 @@ impl Extractor {
     /// The best `T` in `text`.
     pub fn from_str<T: Extract>(&self, text: &str) -> Result<T, Error> {
         // The report is dropped: its repairs need no paths or positions.
-        self.extract_with(text, RepairPaths::Skip).map(|e| e.value)
+        self.extract_paths(text, RepairPaths::Skip).map(|e| e.value)
     }
 
     /// The best `T` in `text`, with the report of repairs and coercions.
     pub fn extract<T: Extract>(&self, text: &str) -> Result<Extracted<T>, Error> {
-        self.extract_with(text, RepairPaths::Record)
+        self.extract_paths(text, RepairPaths::Record)
     }
 
     /// [`Extractor::extract`], optionally without the repair paths and positions that only
     /// the report shows (the value and the choice are the same).
-    fn extract_with<T: Extract>(
+    fn extract_paths<T: Extract>(
         &self,
         text: &str,
         paths: RepairPaths,

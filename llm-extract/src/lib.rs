@@ -8,6 +8,7 @@ pub mod assert;
 mod batch;
 pub mod coerce;
 mod deep;
+mod dynamic;
 mod error;
 mod extractor;
 mod lex;
@@ -56,7 +57,7 @@ pub mod __private {
             variant_index, Required,
         };
         pub use crate::stream::{
-            Container, Event, Feed, FieldState, FieldStates, PartialValue, Step,
+            Container, Event, Feed, FieldState, FieldStates, PartialString, PartialValue, Step,
         };
     }
     #[cfg(feature = "schema")]
@@ -103,6 +104,7 @@ pub mod __internal {
 pub use llm_extract_derive::Extract;
 
 pub use crate::coerce::Extract;
+pub use crate::dynamic::{extract_with, from_str_with, Schema, Unsupported};
 pub use crate::error::{Category, Error, Issue};
 pub use crate::extractor::{Extracted, Extractor};
 pub use crate::path::{Path, Segment};

@@ -17,9 +17,10 @@
 // are the upstream ones, unchanged.
 #![allow(non_camel_case_types, non_snake_case, clippy::upper_case_acronyms)]
 
-use llm_extract::{Extract, Extractor, TieBreak};
+use llm_extract::{Extract, Extractor, JsonSchema, Schema, TieBreak};
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -33,14 +34,20 @@ struct Case {
 
 /// Reads `input` as `T`; `expected` is the serialized value BAML's test wants, or `None` when
 /// it wants a failure.
-fn check<T: Extract + Serialize>(input: &str, expected: Option<Value>) -> Result<(), String> {
+fn check<T: Extract + Serialize + JsonSchema>(
+    input: &str,
+    expected: Option<Value>,
+) -> Result<(), String> {
     check_with::<T>(&Extractor::new(), input, expected)
 }
 
 /// [`check`] with BAML's tie-break: of equally good values the first wins (ours, by default,
 /// takes the later, as an example or draft usually comes before the answer). Only the cases
 /// whose expectation is that policy run this way.
-fn check_first<T: Extract + Serialize>(input: &str, expected: Option<Value>) -> Result<(), String> {
+fn check_first<T: Extract + Serialize + JsonSchema>(
+    input: &str,
+    expected: Option<Value>,
+) -> Result<(), String> {
     check_with::<T>(
         &Extractor::new().tie_break(TieBreak::First),
         input,
@@ -48,13 +55,18 @@ fn check_first<T: Extract + Serialize>(input: &str, expected: Option<Value>) -> 
     )
 }
 
-fn check_with<T: Extract + Serialize>(
+fn check_with<T: Extract + Serialize + JsonSchema>(
     extractor: &Extractor,
     input: &str,
     expected: Option<Value>,
 ) -> Result<(), String> {
     let got = catch_unwind(AssertUnwindSafe(|| extractor.from_str::<T>(input)))
         .map_err(|_| "PANIC".to_owned())?;
+    FACES.with(|faces| {
+        if let Some(faces) = faces.borrow_mut().as_mut() {
+            faces.push(compare_faces::<T>(extractor, input, &got));
+        }
+    });
     match (got, expected) {
         (Ok(v), Some(want)) => {
             let v = serde_json::to_value(&v).map_err(|e| e.to_string())?;
@@ -75,6 +87,56 @@ fn check_with<T: Extract + Serialize>(
                 .unwrap_or_default()
         )),
         (Err(_), None) => Ok(()),
+    }
+}
+
+thread_local! {
+    /// When set (by `a_schema_from_each_type_reads_the_cases_alike`), each check also reads
+    /// the input against the `Schema` of `T`'s JSON Schema and records whether the two agree.
+    static FACES: RefCell<Option<Vec<Result<(), String>>>> = const { RefCell::new(None) };
+}
+
+/// Whether the `Schema` built from `json_schema::<T>()` reads `input` as `T` did (`typed`):
+/// the same value serialized (a `null` member and an absent one alike, numbers as `f64`), or
+/// both a failure.
+fn compare_faces<T: Extract + Serialize + JsonSchema>(
+    extractor: &Extractor,
+    input: &str,
+    typed: &Result<T, llm_extract::Error>,
+) -> Result<(), String> {
+    fn normalized(v: Value) -> Value {
+        match v {
+            Value::Object(m) => (m.into_iter())
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, normalized(v)))
+                .collect(),
+            Value::Array(items) => items.into_iter().map(normalized).collect(),
+            Value::Number(n) => json!(n.as_f64()),
+            other => other,
+        }
+    }
+    let schema = Schema::new(&llm_extract::json_schema::<T>().to_value())
+        .map_err(|e| format!("schema: {e}"))?;
+    let dynamic = catch_unwind(AssertUnwindSafe(|| extractor.from_str_with(&schema, input)))
+        .map_err(|_| "PANIC in the schema face".to_owned())?;
+    match (typed, dynamic) {
+        (Ok(t), Ok(d)) => {
+            let t = normalized(serde_json::to_value(t).map_err(|e| e.to_string())?);
+            let d = normalized(d);
+            (t == d)
+                .then_some(())
+                .ok_or(format!("type {t}\n    schema {d}"))
+        }
+        (Err(_), Err(_)) => Ok(()),
+        (Ok(t), Err(e)) => Err(format!(
+            "type {}\n    schema error: {}",
+            serde_json::to_value(t).unwrap_or_default(),
+            first_line(&e.to_string())
+        )),
+        (Err(e), Ok(d)) => Err(format!(
+            "type error: {}\n    schema {d}",
+            first_line(&e.to_string())
+        )),
     }
 }
 
@@ -1092,4 +1154,35 @@ fn a_case_fails_when_the_value_differs() {
     assert!(check::<i64>("12", Some(json!(13))).is_err());
     assert!(check::<KeyInts>(r#"{"key": "not numbers"}"#, None).is_ok());
     assert!(check::<KeyString>(r#"{"key": "v"}"#, None).is_err());
+}
+
+/// Cases the two faces read alike, measured; raise it as they converge. Every case that
+/// differs has a field or variant `alias`, which the derived schema does not carry.
+const FACES_FLOOR: usize = 165;
+
+/// One engine, two faces: for each case, the `Schema` compiled from the case type's JSON
+/// Schema reads the input to the value the type reads (serialized), or both fail, except
+/// where the type's attributes say what a schema cannot (see the `Schema` docs). A ratchet
+/// like the cases' own.
+#[test]
+fn a_schema_from_each_type_reads_the_cases_alike() {
+    FACES.with(|f| *f.borrow_mut() = Some(Vec::new()));
+    let cases = cases();
+    for case in &cases {
+        let _ = (case.run)();
+    }
+    let faces = FACES.with(|f| f.borrow_mut().take()).unwrap_or_default();
+    assert_eq!(faces.len(), cases.len());
+    let mut alike = 0;
+    for (case, face) in cases.iter().zip(&faces) {
+        match face {
+            Ok(()) => alike += 1,
+            Err(why) => println!("DIFFER {}\n    {why}", case.source),
+        }
+    }
+    println!("faces: {alike}/{} alike", cases.len());
+    assert!(
+        alike >= FACES_FLOOR,
+        "cases the two faces read alike fell to {alike} (floor {FACES_FLOOR})"
+    );
 }

@@ -98,7 +98,7 @@ fn segment(step: &Step) -> Segment {
 }
 
 /// How many times one node may be wrapped inside itself (`5` as `[[5]]` is two).
-const MAX_WRAPS_PER_NODE: usize = 2;
+pub(crate) const MAX_WRAPS_PER_NODE: usize = 2;
 
 /// Most readings one outermost untagged value may try, across the untagged enums nested in
 /// it. Nested untagged enums whose readings all fail deep down would otherwise be tried

@@ -41,7 +41,7 @@ pub(crate) mod tagged;
 pub(crate) mod untagged;
 pub(crate) mod variants;
 
-pub(crate) use context::{describe, MAX_READINGS};
+pub(crate) use context::{describe, MAX_READINGS, MAX_WRAPS_PER_NODE};
 pub use context::{Checkpoint, Context, Extract, Failed, Mode};
 pub use direct::Direct;
 pub(crate) use direct::{read as read_direct, DIRECT_DEPTH};

@@ -404,6 +404,19 @@ pub enum Missing<T> {
     Required(Option<T>),
     /// The field's default (`default`, `default = path`), recorded.
     Default(fn() -> T),
+    /// A default given as a value (a JSON Schema's `default`), recorded as `Default` is.
+    Value(T),
+}
+
+impl<T> Missing<T> {
+    /// The default value, for a variant that has one.
+    fn default_value(self) -> Option<T> {
+        match self {
+            Missing::Default(default) => Some(default()),
+            Missing::Value(value) => Some(value),
+            Missing::Required(_) => None,
+        }
+    }
 }
 
 impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
@@ -434,14 +447,16 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
             let value = match self.slots.get(i).copied().flatten() {
                 Some((node, _, _)) => match (&node.kind, &missing) {
                     // `null` for a field with a default: the default, when the type refuses null.
-                    (NodeKind::Null, Missing::Default(default)) => match read(node, cx) {
-                        Ok(v) if !cx.failed_since(start) => Some(v),
-                        _ => {
-                            cx.rollback(start);
-                            cx.coerce(CoercionKind::DefaultUsed, span);
-                            Some(default())
+                    (NodeKind::Null, Missing::Default(_) | Missing::Value(_)) => {
+                        match read(node, cx) {
+                            Ok(v) if !cx.failed_since(start) => Some(v),
+                            _ => {
+                                cx.rollback(start);
+                                cx.coerce(CoercionKind::DefaultUsed, span);
+                                missing.default_value()
+                            }
                         }
-                    },
+                    }
                     _ if self.wrapped => cx
                         .wrapping(node, |cx| read(node, cx).ok())
                         .unwrap_or_else(|| {
@@ -452,9 +467,9 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
                 },
                 None => match missing {
                     Missing::Required(Some(v)) => Some(v),
-                    Missing::Default(default) => {
+                    Missing::Default(_) | Missing::Value(_) => {
                         cx.coerce(CoercionKind::DefaultUsed, span);
-                        Some(default())
+                        missing.default_value()
                     }
                     Missing::Required(None) => {
                         let issue = self.missing(name, span, cx);

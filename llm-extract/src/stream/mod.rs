@@ -240,6 +240,9 @@ pub struct Feed<'f> {
     unheld: Option<usize>,
     /// The walk of a `Grow` event, recording where the string is (`hot.rs`).
     trail: Option<&'f mut Hot>,
+    /// How often the value at a path this long is being read as a list of itself (a
+    /// recursive list type meeting a scalar), bounded as `Context::wrapping` bounds it.
+    wraps: (usize, usize),
 }
 
 impl<'f> Feed<'f> {
@@ -379,6 +382,24 @@ impl<'f> Feed<'f> {
         }
     }
 
+    /// Runs `read` with the value at `at` read as a list of itself, unless it already is
+    /// as often as the full path allows (`Context::wrapping`): `None` then.
+    pub(crate) fn wrapping<R>(
+        &mut self,
+        at: &[Step<'_>],
+        read: impl FnOnce(&mut Self) -> R,
+    ) -> Option<R> {
+        let saved = self.wraps;
+        let times = if saved.0 == at.len() { saved.1 } else { 0 };
+        if times >= crate::coerce::MAX_WRAPS_PER_NODE {
+            return None;
+        }
+        self.wraps = (at.len(), times + 1);
+        let out = read(self);
+        self.wraps = saved;
+        Some(out)
+    }
+
     /// For the derive's partial twins: whether this event's walk records where a growing
     /// string is (then a level calls `twin::trail_apply` instead of its member's `apply`, and a
     /// list makes its items its own first and says so with `Feed::trail_guard`).
@@ -421,6 +442,7 @@ impl<P: PartialValue> Sink for Replay<'_, P> {
             max_depth: self.max_depth,
             unheld: Some(self.prefix.len()),
             trail: None,
+            wraps: (0, 0),
         };
         P::apply(&mut self.slot, at, event, &mut feed);
     }
@@ -949,6 +971,7 @@ impl<T: Extract> Sink for Root<'_, T> {
             max_depth: values.max_depth,
             unheld: None,
             trail: walk.then_some(&mut *self.hot),
+            wraps: (0, 0),
         };
         self.changed |=
             <T::Partial as PartialValue>::apply(&mut values.partial, at, event, &mut feed);

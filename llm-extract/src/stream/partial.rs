@@ -647,12 +647,16 @@ impl<T: PartialValue> PartialList<T> {
                 if !self.inner.single {
                     make_mut(&mut self.inner).single = true;
                 }
-                if self.inner.open.is_some() {
-                    let item = make_mut(&mut self.inner).open.as_mut();
-                    item.is_some_and(|item| T::apply_in(item, at, event, feed))
-                } else {
-                    Items::push_with(&mut self.inner, |item| T::apply(item, at, event, feed))
-                }
+                let inner = &mut self.inner;
+                let read = feed.wrapping(at, |feed| {
+                    if inner.open.is_some() {
+                        let item = make_mut(inner).open.as_mut();
+                        item.is_some_and(|item| T::apply_in(item, at, event, feed))
+                    } else {
+                        Items::push_with(inner, |item| T::apply(item, at, event, feed))
+                    }
+                });
+                read.unwrap_or(false)
             }
             _ => false,
         }

@@ -81,6 +81,7 @@ impl Extractor {
                 max_depth: self.settings.max_depth,
                 unheld: None,
                 trail: None,
+                wraps: (0, 0),
             };
             recovered = <T::Partial as PartialValue>::salvage(&mut partial, &mut feed);
             issues.extend(stream.issues().iter().cloned());

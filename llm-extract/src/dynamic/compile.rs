@@ -1,0 +1,677 @@
+//! Compiling a JSON Schema (a `serde_json::Value`) into the rules a reading follows: one
+//! [`Rule`] per schema object, `$ref`s resolved to the rule they name (so recursion is a
+//! cycle of indexes), keyword values checked, unsupported keywords listed.
+
+use super::intern;
+use super::Unsupported;
+use crate::coerce::keys::StructSpec;
+use crate::coerce::VariantNames;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// How deep schema objects may nest inside one another (not counting `$ref`s, which are
+/// followed once each).
+const MAX_NESTING: usize = 128;
+
+/// The most properties one object schema may have (the struct reader's widest slot table).
+pub(crate) const MAX_PROPERTIES: usize = 256;
+
+/// The regex size limit for `pattern`: the regex crate matches in linear time; this bounds
+/// the memory a hostile pattern can make it build.
+pub(crate) const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// A compiled schema: its rules, and which is the root.
+#[derive(Debug)]
+pub(crate) struct Compiled {
+    pub(crate) rules: Vec<Rule>,
+    pub(crate) root: usize,
+}
+
+/// The JSON types a rule accepts, as bits.
+pub(crate) mod types {
+    pub const NULL: u8 = 1;
+    pub const BOOLEAN: u8 = 2;
+    pub const INTEGER: u8 = 4;
+    pub const NUMBER: u8 = 8;
+    pub const STRING: u8 = 16;
+    pub const ARRAY: u8 = 32;
+    pub const OBJECT: u8 = 64;
+    /// In the order a reading tries them when several are allowed.
+    pub const ORDER: [(u8, &str); 7] = [
+        (NULL, "null"),
+        (BOOLEAN, "boolean"),
+        (INTEGER, "integer"),
+        (NUMBER, "number"),
+        (STRING, "string"),
+        (ARRAY, "array"),
+        (OBJECT, "object"),
+    ];
+}
+
+/// What one schema object asks of a value.
+#[derive(Debug, Default)]
+pub(crate) struct Rule {
+    /// The types allowed besides `null` (`None`: any); `null` itself is `nullable`.
+    pub(crate) types: Option<u8>,
+    /// `null` is allowed as well (`"null"` in `type`, or OpenAPI's `nullable: true`).
+    pub(crate) nullable: bool,
+    pub(crate) shape: Shape,
+    pub(crate) checks: Checks,
+    /// `title`, for messages about a choice.
+    pub(crate) title: Option<String>,
+}
+
+/// The structure a rule gives a value.
+#[derive(Debug, Default)]
+pub(crate) enum Shape {
+    /// Read by type alone.
+    #[default]
+    Plain,
+    /// `false`: no value fits.
+    Never,
+    /// `$ref`: another rule.
+    Ref(usize),
+    /// `enum` / `const`: one of these values. `names` are the string values, matched as a
+    /// unit enum's variants are.
+    Values {
+        values: Vec<Value>,
+        names: &'static [VariantNames],
+    },
+    /// `anyOf` / `oneOf` (and a list of types): the cheapest reading wins.
+    Choice(Vec<usize>),
+    Object(Object),
+    Array(Array),
+}
+
+/// An object schema with `properties`.
+#[derive(Debug)]
+pub(crate) struct Object {
+    pub(crate) spec: &'static StructSpec,
+    pub(crate) props: Vec<Property>,
+    pub(crate) additional: Additional,
+}
+
+#[derive(Debug)]
+pub(crate) struct Property {
+    pub(crate) name: String,
+    pub(crate) rule: usize,
+    pub(crate) required: bool,
+    pub(crate) default: Option<Value>,
+}
+
+/// What becomes of keys no property names.
+#[derive(Debug)]
+pub(crate) enum Additional {
+    /// Dropped and reported (`UnknownKey`), as a derived struct does: `additionalProperties`
+    /// absent next to `properties`.
+    Ignored,
+    /// An issue each (`additionalProperties: false`).
+    Denied,
+    /// Kept, each read by this rule (`true`, a schema, or no `properties` at all).
+    Kept(usize),
+}
+
+/// An array schema.
+#[derive(Debug, Default)]
+pub(crate) struct Array {
+    /// `prefixItems`: the first items' rules.
+    pub(crate) prefix: Vec<usize>,
+    /// `items`: the rule of every other item (`None`: any value).
+    pub(crate) items: Option<usize>,
+}
+
+/// Validation keywords, checked on the value read.
+#[derive(Debug, Default)]
+pub(crate) struct Checks {
+    /// `minimum` / `maximum`, as numbers and as written.
+    pub(crate) minimum: Option<(f64, String)>,
+    pub(crate) maximum: Option<(f64, String)>,
+    pub(crate) exclusive_minimum: Option<(f64, String)>,
+    pub(crate) exclusive_maximum: Option<(f64, String)>,
+    /// `minLength`/`maxLength` on strings, `minItems`/`maxItems` on arrays.
+    pub(crate) min_length: Option<usize>,
+    pub(crate) max_length: Option<usize>,
+    pub(crate) min_items: Option<usize>,
+    pub(crate) max_items: Option<usize>,
+    pub(crate) pattern: Option<(regex::Regex, String)>,
+    pub(crate) format: Option<super::format::Format>,
+}
+
+/// Why a schema does not compile, and where (a JSON pointer into it).
+#[derive(Debug)]
+pub(crate) struct Invalid {
+    pub(crate) pointer: String,
+    pub(crate) why: String,
+}
+
+fn invalid(pointer: &str, why: impl Into<String>) -> Invalid {
+    Invalid {
+        pointer: pointer.to_string(),
+        why: why.into(),
+    }
+}
+
+/// Keywords that only annotate (read by people or by other tools, not by a reading).
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "title",
+    "description",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$defs",
+    "definitions",
+];
+
+/// The extension keyword naming the other keys a property answers to.
+pub(crate) const ALIASES: &str = "x-aliases";
+
+struct Compiler<'s> {
+    root: &'s Value,
+    rules: Vec<Rule>,
+    /// The rule compiled for each pointer (a `$ref` target), so that each is compiled once.
+    by_pointer: HashMap<String, usize>,
+    unsupported: Vec<Unsupported>,
+}
+
+/// Compiles `root`.
+pub(crate) fn compile(root: &Value) -> Result<(Compiled, Vec<Unsupported>), Invalid> {
+    let mut c = Compiler {
+        root,
+        rules: Vec::new(),
+        by_pointer: HashMap::new(),
+        unsupported: Vec::new(),
+    };
+    let root_rule = c.rule(root, "", 0)?;
+    no_cycle_without_progress(&c.rules, &c.by_pointer)?;
+    Ok((
+        Compiled {
+            rules: c.rules,
+            root: root_rule,
+        },
+        c.unsupported,
+    ))
+}
+
+impl Compiler<'_> {
+    /// The rule of the schema `value` at `pointer`.
+    fn rule(&mut self, value: &Value, pointer: &str, depth: usize) -> Result<usize, Invalid> {
+        if depth > MAX_NESTING {
+            return Err(invalid(
+                pointer,
+                format!("schemas nested deeper than {MAX_NESTING}"),
+            ));
+        }
+        if let Some(&id) = self.by_pointer.get(pointer) {
+            return Ok(id);
+        }
+        let id = self.rules.len();
+        self.rules.push(Rule::default());
+        self.by_pointer.insert(pointer.to_string(), id);
+        let rule = match value {
+            Value::Bool(true) => Rule::default(),
+            Value::Bool(false) => Rule {
+                shape: Shape::Never,
+                ..Rule::default()
+            },
+            Value::Object(map) => self.object_rule(map, pointer, depth)?,
+            _ => return Err(invalid(pointer, "a schema is an object or a boolean")),
+        };
+        self.rules[id] = rule;
+        Ok(id)
+    }
+
+    fn object_rule(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<Rule, Invalid> {
+        let mut rule = Rule::default();
+        for key in map.keys() {
+            let known = KEYWORDS.contains(&key.as_str())
+                || ANNOTATIONS.contains(&key.as_str())
+                || key == ALIASES;
+            if !known && !key.starts_with("x-") {
+                self.unsupported.push(Unsupported {
+                    pointer: format!("{pointer}/{}", escape(key)),
+                    keyword: key.clone(),
+                });
+            }
+        }
+        if let Some(allof) = map.get("allOf") {
+            let merged = self.merge_all_of(map, allof, pointer)?;
+            return self.object_rule(&merged, pointer, depth);
+        }
+        rule.title = map.get("title").and_then(Value::as_str).map(str::to_string);
+        let (types, nullable) = types_of(map, pointer)?;
+        rule.types = types;
+        rule.nullable = nullable;
+        rule.checks = super::checks::checks(map, pointer)?;
+        if let Some(Value::String(name)) = map.get("format") {
+            if rule.checks.format.is_none() {
+                self.unsupported.push(Unsupported {
+                    pointer: format!("{pointer}/format"),
+                    keyword: format!("format: {name}"),
+                });
+            }
+        }
+        rule.shape = self.shape(map, pointer, depth, &mut rule)?;
+        Ok(rule)
+    }
+
+    /// The shape `map` gives (the first structural keyword found, in this order: `$ref`,
+    /// `enum`, `const`, `anyOf`/`oneOf`, object, array).
+    fn shape(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        depth: usize,
+        rule: &mut Rule,
+    ) -> Result<Shape, Invalid> {
+        if let Some(r) = map.get("$ref") {
+            let at = format!("{pointer}/$ref");
+            let target = r
+                .as_str()
+                .ok_or_else(|| invalid(&at, "`$ref` is a string"))?;
+            return self.reference(target, &at, depth).map(Shape::Ref);
+        }
+        if let Some(values) = map.get("enum") {
+            let at = format!("{pointer}/enum");
+            let Value::Array(values) = values else {
+                return Err(invalid(&at, "`enum` is an array"));
+            };
+            return values_shape(values.clone(), &at);
+        }
+        if let Some(value) = map.get("const") {
+            return values_shape(vec![value.clone()], &format!("{pointer}/const"));
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(options) = map.get(keyword) {
+                let at = format!("{pointer}/{keyword}");
+                return self.choice(options, &at, depth).map(Shape::Choice);
+            }
+        }
+        let object = rule.types.is_some_and(|t| t & types::OBJECT != 0)
+            || map.contains_key("properties")
+            || map.contains_key("additionalProperties");
+        let array = rule.types.is_some_and(|t| t & types::ARRAY != 0)
+            || map.contains_key("items")
+            || map.contains_key("prefixItems");
+        match (object, array) {
+            (true, false) => {
+                rule.types = Some(types::OBJECT);
+                self.object(map, pointer, depth).map(Shape::Object)
+            }
+            (false, true) => {
+                rule.types = Some(types::ARRAY);
+                self.array(map, pointer, depth).map(Shape::Array)
+            }
+            (true, true) => Err(invalid(
+                pointer,
+                "a schema with both object and array keywords is not supported; write it as `anyOf`",
+            )),
+            (false, false) => Ok(Shape::Plain),
+        }
+    }
+
+    /// The rule a local `$ref` names (`#`, `#/$defs/Name`, any JSON pointer into the
+    /// document), compiled on first use.
+    fn reference(&mut self, target: &str, at: &str, depth: usize) -> Result<usize, Invalid> {
+        let Some(pointer) = target.strip_prefix('#') else {
+            return Err(invalid(
+                at,
+                format!("only references inside the schema (`#...`) are supported, not {target:?}"),
+            ));
+        };
+        if let Some(&id) = self.by_pointer.get(pointer) {
+            return Ok(id);
+        }
+        let value = self
+            .root
+            .pointer(pointer)
+            .ok_or_else(|| invalid(at, format!("{target:?} names nothing in the schema")))?;
+        self.rule(value, pointer, depth + 1)
+    }
+
+    fn choice(&mut self, options: &Value, at: &str, depth: usize) -> Result<Vec<usize>, Invalid> {
+        let Value::Array(options) = options else {
+            return Err(invalid(at, "an array of schemas"));
+        };
+        if options.is_empty() {
+            return Err(invalid(at, "an empty list of schemas"));
+        }
+        (options.iter().enumerate())
+            .map(|(i, option)| self.rule(option, &format!("{at}/{i}"), depth + 1))
+            .collect()
+    }
+
+    fn object(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<Object, Invalid> {
+        let empty = Map::new();
+        let props = match map.get("properties") {
+            None => &empty,
+            Some(Value::Object(props)) => props,
+            Some(_) => return Err(invalid(&format!("{pointer}/properties"), "an object")),
+        };
+        if props.len() > MAX_PROPERTIES {
+            return Err(invalid(
+                &format!("{pointer}/properties"),
+                format!("more than {MAX_PROPERTIES} properties"),
+            ));
+        }
+        let required = required_of(map, pointer)?;
+        let mut names = Vec::with_capacity(props.len());
+        let mut properties = Vec::with_capacity(props.len());
+        for (name, schema) in props {
+            let at = format!("{pointer}/properties/{}", escape(name));
+            names.push((name.clone(), aliases_of(schema, &at)?));
+            properties.push(Property {
+                name: name.clone(),
+                rule: self.rule(schema, &at, depth + 1)?,
+                required: required.contains(&name.as_str()),
+                default: schema.get("default").cloned(),
+            });
+        }
+        let at = format!("{pointer}/additionalProperties");
+        let additional = match map.get("additionalProperties") {
+            Some(Value::Bool(false)) => Additional::Denied,
+            Some(schema) => Additional::Kept(self.rule(schema, &at, depth + 1)?),
+            None if props.is_empty() => {
+                Additional::Kept(self.rule(&Value::Bool(true), &at, depth + 1)?)
+            }
+            None => Additional::Ignored,
+        };
+        let deny = matches!(additional, Additional::Denied);
+        let flatten = matches!(additional, Additional::Kept(_));
+        let spec = intern::struct_spec(&names, deny, flatten)
+            .map_err(|_| invalid(pointer, exhausted()))?;
+        Ok(Object {
+            spec,
+            props: properties,
+            additional,
+        })
+    }
+
+    fn array(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<Array, Invalid> {
+        let mut array = Array::default();
+        if let Some(prefix) = map.get("prefixItems") {
+            let at = format!("{pointer}/prefixItems");
+            array.prefix = self.choice(prefix, &at, depth)?;
+        }
+        if let Some(items) = map.get("items") {
+            let at = format!("{pointer}/items");
+            array.items = Some(self.rule(items, &at, depth + 1)?);
+        }
+        Ok(array)
+    }
+
+    /// `allOf`'s schemas merged into `map` (with `$ref`s to other schemas followed): the
+    /// union of `properties` and `required`, and every other keyword from whichever member
+    /// has it; two members giving one keyword different values is an error.
+    fn merge_all_of(
+        &mut self,
+        map: &Map<String, Value>,
+        all_of: &Value,
+        pointer: &str,
+    ) -> Result<Map<String, Value>, Invalid> {
+        let at = format!("{pointer}/allOf");
+        let Value::Array(members) = all_of else {
+            return Err(invalid(&at, "an array of schemas"));
+        };
+        let mut merged: Map<String, Value> = map.clone();
+        merged.remove("allOf");
+        for (i, member) in members.iter().enumerate() {
+            let member_at = format!("{at}/{i}");
+            let member = self.resolved(member, &member_at, 0)?;
+            let Value::Object(member) = member else {
+                return Err(invalid(&member_at, "an object schema"));
+            };
+            for (key, value) in member {
+                merge_keyword(&mut merged, &key, &value, &member_at)?;
+            }
+        }
+        Ok(merged)
+    }
+
+    /// `value` with a `$ref` (alone, or with annotations) replaced by its target, following
+    /// chains up to a bound.
+    fn resolved(&self, value: &Value, at: &str, hops: usize) -> Result<Value, Invalid> {
+        let Some(target) = value.get("$ref").and_then(Value::as_str) else {
+            return Ok(value.clone());
+        };
+        if hops > MAX_NESTING {
+            return Err(invalid(at, "a chain of `$ref`s that does not end"));
+        }
+        let pointer = target
+            .strip_prefix('#')
+            .ok_or_else(|| invalid(at, "only references inside the schema are supported"))?;
+        let found = self
+            .root
+            .pointer(pointer)
+            .ok_or_else(|| invalid(at, format!("{target:?} names nothing in the schema")))?;
+        self.resolved(found, at, hops + 1)
+    }
+}
+
+/// Every keyword a rule reads (besides annotations and `x-` extensions).
+const KEYWORDS: &[&str] = &[
+    "type",
+    "nullable",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "default",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "pattern",
+    "format",
+];
+
+/// One keyword of an `allOf` member into the merged schema.
+fn merge_keyword(
+    merged: &mut Map<String, Value>,
+    key: &str,
+    value: &Value,
+    at: &str,
+) -> Result<(), Invalid> {
+    match (key, merged.get_mut(key)) {
+        (_, None) => {
+            merged.insert(key.to_string(), value.clone());
+        }
+        ("properties", Some(Value::Object(props))) => {
+            if let Value::Object(more) = value {
+                for (name, schema) in more {
+                    props.entry(name.clone()).or_insert_with(|| schema.clone());
+                }
+            }
+        }
+        ("required", Some(Value::Array(names))) => {
+            if let Value::Array(more) = value {
+                for name in more {
+                    if !names.contains(name) {
+                        names.push(name.clone());
+                    }
+                }
+            }
+        }
+        (_, Some(existing)) if existing == value => {}
+        (_, Some(_)) if ANNOTATIONS.contains(&key) => {}
+        _ => {
+            return Err(invalid(
+                at,
+                format!("`allOf` members give `{key}` different values"),
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// The enum or const values, with their string values interned as variant names.
+fn values_shape(values: Vec<Value>, at: &str) -> Result<Shape, Invalid> {
+    if values.is_empty() {
+        return Err(invalid(at, "no value is allowed"));
+    }
+    let strings: Vec<String> = (values.iter())
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    let names = intern::variants(&strings).map_err(|_| invalid(at, exhausted()))?;
+    Ok(Shape::Values { values, names })
+}
+
+/// `type` (a name or a list of names) and `nullable`: the types besides `null`, and whether
+/// `null` is allowed.
+fn types_of(map: &Map<String, Value>, pointer: &str) -> Result<(Option<u8>, bool), Invalid> {
+    let at = format!("{pointer}/type");
+    let bit = |name: &str| -> Result<u8, Invalid> {
+        (types::ORDER.iter())
+            .find(|(_, n)| *n == name)
+            .map(|(b, _)| *b)
+            .ok_or_else(|| invalid(&at, format!("{name:?} is not a JSON Schema type")))
+    };
+    let bits = match map.get("type") {
+        None => None,
+        Some(Value::String(name)) => Some(bit(name)?),
+        Some(Value::Array(names)) => {
+            let mut bits = 0;
+            for name in names {
+                let name = name
+                    .as_str()
+                    .ok_or_else(|| invalid(&at, "type names are strings"))?;
+                bits |= bit(name)?;
+            }
+            Some(bits)
+        }
+        Some(_) => return Err(invalid(&at, "a type name or a list of them")),
+    };
+    let nullable = match map.get("nullable") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(invalid(&format!("{pointer}/nullable"), "a boolean")),
+    };
+    let nullable = nullable || bits.is_some_and(|b| b & types::NULL != 0);
+    let others = bits.map(|b| b & !types::NULL);
+    // `"type": "null"` alone: null is the only value.
+    Ok(match others {
+        Some(0) => (Some(types::NULL), false),
+        other => (other, nullable),
+    })
+}
+
+fn required_of<'m>(map: &'m Map<String, Value>, pointer: &str) -> Result<Vec<&'m str>, Invalid> {
+    let at = format!("{pointer}/required");
+    match map.get("required") {
+        None => Ok(Vec::new()),
+        Some(Value::Array(names)) => (names.iter())
+            .map(|n| {
+                n.as_str()
+                    .ok_or_else(|| invalid(&at, "property names are strings"))
+            })
+            .collect(),
+        Some(_) => Err(invalid(&at, "an array of property names")),
+    }
+}
+
+/// The names in a property schema's `x-aliases`.
+fn aliases_of(schema: &Value, at: &str) -> Result<Vec<String>, Invalid> {
+    match schema.get(ALIASES) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(names)) => (names.iter())
+            .map(|n| {
+                n.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| invalid(&format!("{at}/{ALIASES}"), "aliases are strings"))
+            })
+            .collect(),
+        Some(_) => Err(invalid(&format!("{at}/{ALIASES}"), "an array of names")),
+    }
+}
+
+/// A key as a JSON pointer token.
+pub(crate) fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn exhausted() -> String {
+    format!(
+        "the names of the schemas compiled in this process exceed {} MiB; compile each schema once and reuse it",
+        intern::BUDGET >> 20
+    )
+}
+
+/// Refuses a `$ref` or choice that leads back to its own rule without reading any deeper
+/// into the value (`{"$ref": "#"}` at the root, `anyOf: [{"$ref": "#"}, ...]`): reading it
+/// would never end.
+fn no_cycle_without_progress(
+    rules: &[Rule],
+    by_pointer: &HashMap<String, usize>,
+) -> Result<(), Invalid> {
+    let next = |rule: &Rule| -> Vec<usize> {
+        match &rule.shape {
+            Shape::Ref(t) => vec![*t],
+            Shape::Choice(options) => options.clone(),
+            _ => Vec::new(),
+        }
+    };
+    // 0: not seen, 1: on the current path, 2: done.
+    let mut state = vec![0u8; rules.len()];
+    for start in 0..rules.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(start, next(&rules[start]))];
+        state[start] = 1;
+        while let Some((rule, pending)) = stack.last_mut() {
+            let rule = *rule;
+            match pending.pop() {
+                Some(n) if state[n] == 1 => {
+                    let pointer = (by_pointer.iter())
+                        .find(|(_, id)| **id == n)
+                        .map_or_else(String::new, |(p, _)| p.clone());
+                    return Err(invalid(
+                        &pointer,
+                        "a `$ref` that leads back here without reading any deeper into the value",
+                    ));
+                }
+                Some(n) if state[n] == 0 => {
+                    state[n] = 1;
+                    let more = next(&rules[n]);
+                    stack.push((n, more));
+                }
+                Some(_) => {}
+                None => {
+                    state[rule] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Ok(())
+}

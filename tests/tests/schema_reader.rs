@@ -1,0 +1,563 @@
+//! `Schema`: replies read against a JSON Schema known at run time, through the readers a
+//! derived type calls. Each keyword by behaviour; invalid and hostile schemas; and the two
+//! faces: a `Schema` built from `json_schema::<T>()` reads replies to the value `T` reads.
+
+use llm_extract::{Category, Extract, Schema};
+use proptest::prelude::*;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+fn schema(json: Value) -> Schema {
+    Schema::new(&json).unwrap()
+}
+
+fn read(schema: &Schema, text: &str) -> Result<Value, llm_extract::Error> {
+    llm_extract::from_str_with(schema, text)
+}
+
+#[test]
+fn objects_read_as_a_derived_struct_reads() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {
+            "tool_name": {"type": "string", "x-aliases": ["tool", "name"]},
+            "count": {"type": "integer"},
+            "ratio": {"type": "number"},
+            "ok": {"type": "boolean"},
+            "mode": {"type": "string", "default": "fast"},
+            "note": {"type": "string"}
+        },
+        "required": ["tool_name", "count"]
+    }));
+    assert!(s.unsupported().is_empty());
+    let out = llm_extract::extract_with(
+        &s,
+        "Calling it now:\n```json\n{'Tool': 'search', COUNT: '3', ratio: '0.8', ok: 'yes', extra: 1,}\n```",
+    )
+    .unwrap();
+    assert_eq!(
+        out.value,
+        json!({"tool_name": "search", "count": 3, "ratio": 0.8, "ok": true, "mode": "fast"})
+    );
+    let kinds: Vec<String> = (out.report.coercions.iter())
+        .map(|c| format!("{:?} at {}", c.kind, c.path))
+        .collect();
+    for expected in [
+        "AliasKey at $.tool_name",
+        "DefaultUsed at $.mode",
+        "UnknownKey at $.extra",
+    ] {
+        assert!(kinds.iter().any(|k| k == expected), "{expected}: {kinds:?}");
+    }
+    // Valid JSON is kept as written.
+    assert_eq!(
+        read(&s, r#"{"tool_name": "a", "count": 1, "ratio": 3}"#).unwrap(),
+        json!({"tool_name": "a", "count": 1, "ratio": 3, "mode": "fast"})
+    );
+}
+
+#[test]
+fn a_missing_required_property_is_an_issue_with_path_and_position() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"price": {"type": "number", "minimum": 0}},
+            "required": ["price"]
+        }}},
+        "required": ["items"]
+    }));
+    let err = read(&s, "{\n  \"items\": [{\"price\": 1}, {\"price\": -2}]\n}").unwrap_err();
+    assert_eq!(err.category(), Category::Validation);
+    let issue = &err.issues()[0];
+    assert_eq!(issue.path.to_string(), "$.items[1].price");
+    assert_eq!(issue.position.map(|p| p.line), Some(2));
+    let err = read(&s, "{\"items\": [{\"cost\": 1}]}").unwrap_err();
+    assert!(err.to_string().contains("missing field `price`"), "{err}");
+}
+
+#[test]
+fn additional_properties_false_true_and_a_schema() {
+    let denied = schema(json!({
+        "type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false
+    }));
+    let err = read(&denied, r#"{"a": 1, "b": 2}"#).unwrap_err();
+    assert!(err.to_string().contains("unknown field `b`"), "{err}");
+    let kept = schema(json!({
+        "type": "object", "properties": {"a": {"type": "integer"}},
+        "additionalProperties": {"type": "integer"}
+    }));
+    assert_eq!(
+        read(&kept, r#"{"a": 1, "b": "2"}"#).unwrap(),
+        json!({"a": 1, "b": 2})
+    );
+    let map = schema(json!({"type": "object"}));
+    assert_eq!(
+        read(&map, r#"{"x": [1], "y": null}"#).unwrap(),
+        json!({"x": [1], "y": null})
+    );
+}
+
+#[test]
+fn enum_const_and_fuzzy_values() {
+    let s = schema(json!({"type": "string", "enum": ["positive", "negative", "neutral"]}));
+    assert_eq!(
+        read(&s, "The sentiment is NEGATIVE.").unwrap(),
+        json!("negative")
+    );
+    assert_eq!(read(&s, "\"Positive\"").unwrap(), json!("positive"));
+    let err = read(&s, "\"bad\"").unwrap_err();
+    assert_eq!(err.category(), Category::Variant);
+    let numbers = schema(json!({"enum": [1, 2, null]}));
+    assert_eq!(read(&numbers, "[2]").unwrap(), json!(2));
+    assert!(read(&numbers, "3").is_err());
+    let c = schema(json!({"type": "object", "properties": {"kind": {"const": "circle"}}}));
+    assert_eq!(
+        read(&c, "{kind: 'Circle'}").unwrap(),
+        json!({"kind": "circle"})
+    );
+}
+
+#[test]
+fn any_of_is_read_by_lowest_cost() {
+    let wrapped =
+        |schema: &Value| self::schema(json!({"type": "object", "properties": {"v": schema}}));
+    for s in [
+        wrapped(&json!({"anyOf": [{"type": "integer"}, {"type": "string"}]})),
+        wrapped(&json!({"type": ["integer", "string"]})),
+    ] {
+        // "42" fits a string as written, and an integer only by a coercion.
+        assert_eq!(read(&s, "{\"v\": \"42\"}").unwrap(), json!({"v": "42"}));
+        assert_eq!(read(&s, "{\"v\": 42}").unwrap(), json!({"v": 42}));
+    }
+    let shapes = schema(json!({"oneOf": [
+        {"type": "object", "properties": {"radius": {"type": "number"}}, "required": ["radius"]},
+        {"type": "object", "properties": {"side": {"type": "number"}}, "required": ["side"]}
+    ]}));
+    assert_eq!(read(&shapes, "{side: 2}").unwrap(), json!({"side": 2}));
+    assert_eq!(
+        read(&shapes, "{Radius: '1.5'}").unwrap(),
+        json!({"radius": 1.5})
+    );
+}
+
+#[test]
+fn refs_defs_and_recursion() {
+    let tree = schema(json!({
+        "$ref": "#/$defs/Node",
+        "$defs": {"Node": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+            },
+            "required": ["name"]
+        }}
+    }));
+    let text = "{name: 'a', children: [{name: 'b', children: [{name: 'c'}]}]}";
+    assert_eq!(
+        read(&tree, text).unwrap(),
+        json!({"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]})
+    );
+    // Deep input is read without overflowing the stack, up to the depth limit.
+    let deep = "{\"name\": \"x\", \"children\": [".repeat(60) + &"]}".repeat(60);
+    assert!(read(&tree, &deep).is_ok());
+}
+
+#[test]
+fn invalid_schemas_say_where() {
+    for (bad, pointer) in [
+        (json!({"type": "strin"}), "#/type"),
+        (
+            json!({"properties": {"a": {"minLength": -1}}}),
+            "#/properties/a/minLength",
+        ),
+        (
+            json!({"properties": {"a": {"$ref": "#/$defs/Nope"}}}),
+            "#/properties/a/$ref",
+        ),
+        (json!({"pattern": "("}), "#/pattern"),
+        (json!({"items": 3}), "#/items"),
+        (json!({"$ref": "#"}), "#"),
+        (
+            json!({"anyOf": [{"$ref": "#/$defs/A"}], "$defs": {"A": {"$ref": "#"}}}),
+            "#",
+        ),
+        (json!({"$ref": "https://example.com/s.json"}), "#/$ref"),
+    ] {
+        let err = Schema::new(&bad).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("invalid schema at {pointer}")),
+            "{bad}: {err}"
+        );
+        assert_eq!(err.category(), Category::Other);
+    }
+}
+
+#[test]
+fn unsupported_keywords_are_listed() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"n": {"type": "integer", "multipleOf": 3}, "s": {"type": "string", "format": "hostname"}},
+        "patternProperties": {"^x": {}},
+        "x-vendor": true
+    }));
+    let listed: Vec<String> = s.unsupported().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        listed,
+        [
+            "keyword `patternProperties` at #/patternProperties is not checked",
+            "keyword `multipleOf` at #/properties/n/multipleOf is not checked",
+            "keyword `format: hostname` at #/properties/s/format is not checked",
+        ]
+    );
+}
+
+/// A schema that takes any value reads what `serde_json::Value` reads: prose is not a value.
+#[test]
+fn a_schema_of_any_value_does_not_take_prose() {
+    for any in [json!({}), json!(true), json!({"description": "anything"})] {
+        let s = schema(any);
+        let err = read(&s, "Sorry, I cannot help with that.").unwrap_err();
+        assert_eq!(err.category(), Category::NotFound);
+        assert!(llm_extract::from_str::<Value>("Sorry, I cannot help with that.").is_err());
+        assert_eq!(read(&s, "Here: {a: 1}").unwrap(), json!({"a": 1}));
+    }
+    // A string schema does take it, as a `String` does.
+    let s = schema(json!({"type": "string"}));
+    assert_eq!(read(&s, "Sorry.").unwrap(), json!("Sorry."));
+}
+
+#[test]
+fn nullable_and_null_in_a_type_list() {
+    for field in [
+        json!({"type": "string", "nullable": true}),
+        json!({"type": ["string", "null"]}),
+    ] {
+        let s = schema(json!({"type": "object", "properties": {"a": field}, "required": ["a"]}));
+        assert_eq!(read(&s, "{\"a\": null}").unwrap(), json!({"a": null}));
+        assert_eq!(read(&s, "{\"a\": \"N/A\"}").unwrap(), json!({"a": null}));
+        assert_eq!(read(&s, "{\"a\": \"x\"}").unwrap(), json!({"a": "x"}));
+        assert!(read(&s, "{\"a\": [1, 2]}").is_err());
+    }
+}
+
+#[test]
+fn checks_run_with_the_derive_messages() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$", "minLength": 3, "maxLength": 3},
+            "n": {"type": "integer", "minimum": 1, "exclusiveMaximum": 10},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2},
+            "when": {"type": "string", "format": "date"},
+            "id": {"type": "string", "format": "uuid"},
+            "small": {"type": "integer", "format": "uint8"}
+        }
+    }));
+    assert!(read(&s, r#"{"code": "ABC", "n": 9, "tags": ["a"], "when": "2024-02-29", "id": "123e4567-e89b-12d3-a456-426614174000", "small": 255}"#).is_ok());
+    for (bad, says) in [
+        (
+            r#"{"code": "abc"}"#,
+            "does not match the pattern ^[A-Z]{3}$",
+        ),
+        (r#"{"code": "ABCD"}"#, "more than the maximum 3"),
+        (r#"{"n": 0}"#, "0 is less than the minimum 1"),
+        (r#"{"n": 10}"#, "not less than the exclusive maximum 10"),
+        (r#"{"tags": []}"#, "fewer than the minimum 1"),
+        (r#"{"tags": ["a", "b", "c"]}"#, "more than the maximum 2"),
+        (r#"{"when": "2024-13-01"}"#, "is not a valid date"),
+        (r#"{"id": "nope"}"#, "is not a valid uuid"),
+        (r#"{"small": 256}"#, "is not a uint8"),
+    ] {
+        let err = read(&s, bad).unwrap_err();
+        assert_eq!(err.category(), Category::Validation, "{bad}: {err}");
+        assert!(err.to_string().contains(says), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn prefix_items_and_all_of() {
+    let pair = schema(
+        json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "minItems": 2}),
+    );
+    assert_eq!(read(&pair, "['a', '2']").unwrap(), json!(["a", 2]));
+    assert!(read(&pair, "['a']").is_err());
+    let merged = schema(json!({
+        "allOf": [
+            {"$ref": "#/$defs/Named"},
+            {"type": "object", "properties": {"age": {"type": "integer"}}, "required": ["age"]}
+        ],
+        "$defs": {"Named": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}
+    }));
+    assert_eq!(
+        read(&merged, "{name: 'Ada', age: '36'}").unwrap(),
+        json!({"name": "Ada", "age": 36})
+    );
+    assert!(read(&merged, "{name: 'Ada'}").is_err());
+}
+
+#[test]
+fn hostile_schemas_are_refused_or_bounded() {
+    // Nested deeper than the compiler allows.
+    let mut deep = json!({"type": "string"});
+    for _ in 0..500 {
+        deep = json!({"type": "array", "items": deep});
+    }
+    assert!(Schema::new(&deep).is_err());
+    // A huge enum compiles, and reads.
+    let values: Vec<Value> = (0..20_000).map(|i| json!(format!("v{i}"))).collect();
+    let s = schema(json!({"enum": values}));
+    assert_eq!(read(&s, "\"v19999\"").unwrap(), json!("v19999"));
+    // A catastrophic pattern for a backtracking engine is linear in the regex crate.
+    let s = schema(json!({"type": "string", "pattern": "^(a+)+$"}));
+    let long = format!("\"{}b\"", "a".repeat(100_000));
+    let started = std::time::Instant::now();
+    assert!(read(&s, &long).is_err());
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+// The two faces: a derived type and the schema derived from it read replies alike.
+
+#[derive(Extract, Serialize, Debug, Clone, PartialEq)]
+enum Status {
+    Pending,
+    Shipped,
+    Delivered,
+}
+
+#[derive(Extract, Serialize, Debug, Clone, PartialEq)]
+struct Item {
+    name: String,
+    #[extract(min = 1)]
+    qty: u32,
+    price: Option<f64>,
+}
+
+#[derive(Extract, Serialize, Debug, Clone, PartialEq)]
+struct Order {
+    order_id: u64,
+    customer: String,
+    items: Vec<Item>,
+    note: Option<String>,
+    status: Status,
+    paid: bool,
+    #[extract(min = 0.0, max = 1.0)]
+    discount: f64,
+    tags: Vec<String>,
+}
+
+fn status() -> impl Strategy<Value = Status> {
+    prop_oneof![
+        Just(Status::Pending),
+        Just(Status::Shipped),
+        Just(Status::Delivered)
+    ]
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    let price = prop::option::of((0u32..100_000).prop_map(|c| f64::from(c) / 100.0));
+    ("[A-Za-z ]{1,12}", 0u32..20, price).prop_map(|(name, qty, price)| Item { name, qty, price })
+}
+
+fn order() -> impl Strategy<Value = Order> {
+    (
+        any::<u32>(),
+        "[A-Za-z ]{0,12}",
+        prop::collection::vec(item(), 0..4),
+        prop::option::of("[a-z ]{0,10}"),
+        status(),
+        any::<bool>(),
+        (0u32..=120).prop_map(|p| f64::from(p) / 100.0),
+        prop::collection::vec("[a-z]{1,6}", 0..3),
+    )
+        .prop_map(
+            |(id, customer, items, note, status, paid, discount, tags)| Order {
+                order_id: u64::from(id),
+                customer,
+                items,
+                note,
+                status,
+                paid,
+                discount,
+                tags,
+            },
+        )
+}
+
+/// Damage a model does to a reply, applied to the value's JSON.
+#[derive(Clone, Copy, Debug)]
+enum Damage {
+    None,
+    /// Numbers written as strings.
+    QuotedNumbers,
+    /// Keys in upper case, enum values in lower case.
+    Case,
+    /// Single quotes, unquoted keys, a trailing comma, inside a fence with prose.
+    Syntax,
+    /// One list of one item written as the item.
+    Bare,
+}
+
+fn damage(value: &Value, how: Damage) -> String {
+    fn walk(v: &Value, how: Damage) -> Value {
+        match v {
+            Value::Number(n) if matches!(how, Damage::QuotedNumbers) => {
+                Value::String(n.to_string())
+            }
+            Value::String(s) if matches!(how, Damage::Case) => {
+                if ["Pending", "Shipped", "Delivered"].contains(&s.as_str()) {
+                    Value::String(s.to_lowercase())
+                } else {
+                    v.clone()
+                }
+            }
+            Value::Array(items) if matches!(how, Damage::Bare) && items.len() == 1 => {
+                walk(&items[0], how)
+            }
+            Value::Array(items) => Value::Array(items.iter().map(|i| walk(i, how)).collect()),
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, v)| {
+                        let k = if matches!(how, Damage::Case) {
+                            k.to_uppercase()
+                        } else {
+                            k.clone()
+                        };
+                        (k, walk(v, how))
+                    })
+                    .collect(),
+            ),
+            _ => v.clone(),
+        }
+    }
+    let damaged = walk(value, how);
+    match how {
+        Damage::Syntax => {
+            let text = serde_json::to_string_pretty(&damaged).unwrap();
+            let text = text.replace('"', "'").replace("\n}", ",\n}");
+            format!("Here is the order:\n```json\n{text}\n```\nAnything else?")
+        }
+        _ => serde_json::to_string(&damaged).unwrap(),
+    }
+}
+
+/// Both sides as compared: members that are `null` are left out (a `Schema` leaves a
+/// missing optional property out, `T` serializes its `None`), numbers as `f64`.
+fn normalized(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, normalized(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(normalized).collect()),
+        Value::Number(n) => json!(n.as_f64()),
+        other => other,
+    }
+}
+
+fn damages() -> impl Strategy<Value = Damage> {
+    prop_oneof![
+        Just(Damage::None),
+        Just(Damage::QuotedNumbers),
+        Just(Damage::Case),
+        Just(Damage::Syntax),
+        Just(Damage::Bare),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any JSON as a schema (so any keyword, in any place) compiles or is refused, and a
+    /// reply read against what compiles gives a value or an error: never a panic or a hang.
+    #[test]
+    fn any_schema_compiles_or_is_refused_and_reads_without_panic(
+        schema_json in llm_extract_tests::strategies::json_value(),
+        reply in llm_extract_tests::strategies::json_value(),
+        text in ".{0,40}",
+    ) {
+        if let Ok(schema) = Schema::new(&schema_json) {
+            let _ = llm_extract::extract_with(&schema, &reply.to_string());
+            let _ = llm_extract::extract_with(&schema, &text);
+        }
+    }
+
+    /// Random replies against schemas that recurse, choose and check.
+    #[test]
+    fn recursive_schemas_read_any_reply_without_panic(reply in llm_extract_tests::strategies::json_value()) {
+        let schema = schema(json!({"anyOf": [
+            {"type": "array", "items": {"$ref": "#"}, "maxItems": 3},
+            {"type": ["integer", "string", "null"], "minimum": 0, "maxLength": 4},
+            {"type": "object", "properties": {"a": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}},
+            {"enum": ["x", 1, null]}
+        ]}));
+        let text = reply.to_string();
+        let _ = llm_extract::extract_with(&schema, &text);
+        for cut in (0..text.len()).filter(|c| text.is_char_boundary(*c)).step_by(7) {
+            let _ = llm_extract::extract_with(&schema, &text[..cut]);
+        }
+    }
+
+    #[test]
+    fn a_schema_from_a_derived_type_reads_as_the_type(order in order(), how in damages()) {
+        let schema = schema(llm_extract::json_schema::<Order>().to_value());
+        let text = damage(&serde_json::to_value(&order).unwrap(), how);
+        let typed = llm_extract::extract::<Order>(&text);
+        let dynamic = llm_extract::extract_with(&schema, &text);
+        match (typed, dynamic) {
+            (Ok(t), Ok(d)) => {
+                let t_value = normalized(serde_json::to_value(&t.value).unwrap());
+                prop_assert_eq!(t_value, normalized(d.value), "{}", text);
+                prop_assert_eq!(t.report.score, d.report.score, "{}", text);
+            }
+            (Err(t), Err(d)) => {
+                prop_assert_eq!(t.category(), d.category(), "{}", text);
+                let paths = |e: &llm_extract::Error| e.issues().iter().map(|i| i.path.to_string()).collect::<Vec<_>>();
+                prop_assert_eq!(paths(&t), paths(&d), "{}", text);
+            }
+            (t, d) => prop_assert!(false, "{text}\ntyped: {t:?}\nschema: {d:?}"),
+        }
+    }
+}
+
+/// The property above is not vacuous: a clean and a damaged reply of a known order read
+/// to the same value on both faces.
+#[test]
+fn both_faces_read_a_known_order() {
+    let order = Order {
+        order_id: 7,
+        customer: "Ada".into(),
+        items: vec![Item {
+            name: "gear".into(),
+            qty: 2,
+            price: Some(1.5),
+        }],
+        note: None,
+        status: Status::Shipped,
+        paid: true,
+        discount: 0.25,
+        tags: vec!["x".into()],
+    };
+    let schema = schema(llm_extract::json_schema::<Order>().to_value());
+    for how in [
+        Damage::None,
+        Damage::QuotedNumbers,
+        Damage::Case,
+        Damage::Syntax,
+        Damage::Bare,
+    ] {
+        let text = damage(&serde_json::to_value(&order).unwrap(), how);
+        let typed = llm_extract::from_str::<Order>(&text).unwrap();
+        assert_eq!(typed, order, "{text}");
+        let dynamic = llm_extract::from_str_with(&schema, &text).unwrap();
+        assert_eq!(
+            normalized(dynamic),
+            normalized(serde_json::to_value(&order).unwrap()),
+            "{text}"
+        );
+    }
+}
