@@ -132,7 +132,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         .filter(|r| r.origin != Origin::Explicit)
         .map(|r| (r.span, r.origin, r.context))
         .collect();
-    let located = Located {
+    let mut located = Located {
         candidates,
         thoughts,
         section_regions,
@@ -143,10 +143,8 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         && settings.reasoning_values == ReasoningValues::Fallback
         && located.sections(text).is_empty()
     {
-        let mut located = located;
         let inside = reasoning::candidates(text, &located.thoughts);
         located.candidates.extend(inside);
-        return located;
     }
     located
 }
@@ -428,7 +426,10 @@ pub(crate) fn decode_embedded(literal: &str) -> Option<String> {
     if literal.starts_with('"') {
         return serde_json::from_str(literal).ok();
     }
-    let bare = (literal.starts_with('{') || literal.starts_with('[')) && literal.contains("\\\"");
+    // As a string's content, every quote of the document is escaped: the first one tells.
+    let first_quote = memchr::memchr(b'"', literal.as_bytes());
+    let bare = (literal.starts_with('{') || literal.starts_with('['))
+        && first_quote.is_some_and(|i| i > 0 && literal.as_bytes()[i - 1] == b'\\');
     if bare {
         return serde_json::from_str(&format!("\"{literal}\"")).ok();
     }

@@ -188,7 +188,15 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// ends when it has none), `inner` quotes passed over inside it: its quote repair spans the
     /// whole string, and a quote doubled at the opening that did not close it doubled, with a
     /// quote inside to pair with, was the text's.
+    #[inline]
     fn string_closed(&mut self, scan: &mut Scan, end: usize, inner: usize) {
+        if scan.doubled || scan.quote_repair.is_some() {
+            self.quotes_closed(scan, end, inner);
+        }
+    }
+
+    /// [`Self::string_closed`] for a string whose quotes were repaired.
+    fn quotes_closed(&mut self, scan: &mut Scan, end: usize, inner: usize) {
         if std::mem::take(&mut scan.doubled) && inner > 0 {
             scan.content_start -= 1;
             match &mut scan.owned {
@@ -944,22 +952,10 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     }
                 }
             } else {
-                loop {
-                    if i >= limit {
-                        return false;
-                    }
-                    match self.bytes[i] {
-                        b'\\' => i += 2,
-                        b'\n' => return false,
-                        _ => {
-                            if let Some(close) = closing_quote(quote, &self.bytes[i..self.end]) {
-                                i += close;
-                                break;
-                            }
-                            i += 1;
-                        }
-                    }
-                }
+                i = match self.quoted_key_end(quote, i, limit) {
+                    Some(end) => end,
+                    None => return false,
+                };
             }
         } else {
             let start = i;
@@ -984,6 +980,41 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             i += 1;
         }
         i < self.end && self.bytes[i] == b':'
+    }
+
+    /// Where a key quoted with `quote` (not `"`), its content starting at `i`, ends: after its
+    /// closing quote, found before `limit` and before a line break.
+    fn quoted_key_end(&self, quote: Quote, mut i: usize, limit: usize) -> Option<usize> {
+        let (stop, _, other) = crate::lex::quote_stops(quote);
+        if stop == other {
+            // One byte starts the closing quote: searched for with memchr.
+            while i < limit {
+                let k = memchr::memchr3(stop, b'\\', b'\n', &self.bytes[i..limit])?;
+                i += k;
+                match self.bytes[i] {
+                    b'\\' => i += 2,
+                    b'\n' => return None,
+                    _ => match closing_quote(quote, &self.bytes[i..self.end]) {
+                        Some(close) => return Some(i + close),
+                        None => i += 1,
+                    },
+                }
+            }
+            return None;
+        }
+        while i < limit {
+            match self.bytes[i] {
+                b'\\' => i += 2,
+                b'\n' => return None,
+                _ => {
+                    if let Some(close) = closing_quote(quote, &self.bytes[i..self.end]) {
+                        return Some(i + close);
+                    }
+                    i += 1;
+                }
+            }
+        }
+        None
     }
 }
 
