@@ -2,12 +2,14 @@
 //! inputs at size N and 2N (linear time shows as doubled time, not quadrupled), for `repair`
 //! and for the tool-call reader.
 //!
-//! Run: `cargo bench -p llm-extract --bench repair`
+//! Run: `cargo bench -p llm-extract --bench repair`; the realistic damaged replies alone, against
+//! an older commit: `scripts/bench-against <commit>`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
 
 mod common;
+mod corpus;
 
 fn bench_valid(c: &mut Criterion) {
     let mut group = c.benchmark_group("valid");
@@ -290,6 +292,7 @@ criterion_group!(
     benches,
     bench_valid,
     bench_messy,
+    corpus::bench_repair,
     bench_adversarial,
     bench_tool_adversarial
 );

@@ -154,7 +154,7 @@ impl Extractor {
             }
         }
         let located = locate::locate(text, &self.settings);
-        select::best_value(&self.settings, text, &located.candidates)
+        select::best_value(&self.settings, text, &located)
     }
 
     /// Every JSON value in `text`, repaired, in order.
@@ -197,7 +197,7 @@ impl Extractor {
         paths: RepairPaths,
     ) -> Result<Vec<Extracted<T>>, Error> {
         let located = locate::locate(text, &self.settings);
-        let mut out = select::every::<T>(&self.settings, text, &located.candidates, paths)?;
+        let mut out = select::every::<T>(&self.settings, text, &located, paths)?;
         let thoughts = thoughts(text, &located.thoughts);
         for extracted in &mut out {
             extracted.thoughts = thoughts.clone();
@@ -230,7 +230,7 @@ impl Extractor {
             return Ok(done);
         }
         let located = locate::locate(text, &self.settings);
-        let mut extracted = select::best::<T>(&self.settings, text, &located.candidates, paths)?;
+        let mut extracted = select::best::<T>(&self.settings, text, &located, paths)?;
         extracted.thoughts = thoughts(text, &located.thoughts);
         Ok(extracted)
     }
@@ -310,7 +310,7 @@ impl Extractor {
     /// Every `T` in `text`: the items of a JSON array, a single value, or several blocks.
     pub fn from_str_all<T: Extract>(&self, text: &str) -> Result<Vec<T>, Error> {
         let located = locate::locate(text, &self.settings);
-        select::every_item::<T>(&self.settings, text, &located.candidates)
+        select::every_item::<T>(&self.settings, text, &located)
     }
 }
 

@@ -22,7 +22,7 @@ use std::cmp::Reverse;
 use crate::coerce::{Context, Extract, Failed};
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extracted;
-use crate::locate::{Candidate, Form, Origin};
+use crate::locate::{Candidate, Form, Located, Origin};
 use crate::node::{Node, NodeKind};
 use crate::parse::{self, Parsed, RepairPaths};
 use crate::path::Path;
@@ -31,22 +31,24 @@ use crate::settings::{Completeness, Settings, TieBreak};
 use crate::span::{Position, Span};
 
 /// Parses the candidates in text order, skipping those inside a value already read and plain
-/// prose: each value in the text once. A candidate refused by a setting or the parser comes
-/// with its error.
+/// prose: each value in the text once. Labeled sections are read only for a reader of prose
+/// (`prose`, [`Extract::FROM_PROSE`]) and only when no value is written as one. A candidate
+/// refused by a setting or the parser comes with its error.
 pub(crate) fn readings<'t, 'c>(
     settings: &'t Settings,
     text: &'t str,
-    candidates: &'c [Candidate],
+    located: &'c Located,
     paths: RepairPaths,
+    prose: bool,
 ) -> impl Iterator<Item = (&'c Candidate, Result<Parsed<'t>, Error>)> + use<'t, 'c> {
-    // Labeled sections only when no value is written as one.
-    let values_written = candidates
-        .iter()
-        .any(|c| matches!(c.form, Form::Value | Form::Unclosed | Form::Embedded));
-    let mut order: Vec<&Candidate> = candidates
-        .iter()
+    let sections = if prose && !located.values_written() {
+        located.sections(text)
+    } else {
+        &[]
+    };
+    let mut order: Vec<&Candidate> = (located.candidates.iter())
         .filter(|c| c.form != Form::Text)
-        .filter(|c| !(values_written && matches!(c.form, Form::Sections(_))))
+        .chain(sections)
         .collect();
     order.sort_by_key(|c| (c.span.start, c.base_cost));
     // Candidates come in start order, so everything taken so far lies before `taken_end`:
@@ -73,75 +75,133 @@ pub(crate) fn parse_checked<'t>(
     paths: RepairPaths,
 ) -> Result<Parsed<'t>, Error> {
     check_size(settings, text, candidate)?;
+    check_nested(settings, text, candidate)?;
     let parsed = parse_candidate(text, candidate, settings, paths)?;
     check_complete(settings, &parsed, text)?;
     Ok(parsed)
 }
 
-/// The best `T` among `candidates` (ranked best first): the lowest total cost, the tie-break
-/// between equals; a list gathered from several values when the type wants a list and no
-/// single value is one; or the error of the candidate that got furthest.
+/// The best `T` among the located candidates (ranked best first): the lowest total cost, the
+/// tie-break between equals; labeled sections only for a type that reads prose and when no
+/// value written as one fits it; a list gathered from several values when the type wants a
+/// list and no single value is one; or the error of the candidate that got furthest.
 pub(crate) fn best<T: Extract>(
     settings: &Settings,
     text: &str,
-    candidates: &[Candidate],
+    located: &Located,
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Error> {
     let mut choice = Choice::new(settings);
-    // Values cut off by the end of the text that the type recognized but that did not fit.
-    let mut recognized: Vec<Span> = Vec::new();
-    for candidate in candidates {
-        if choice.settled(candidate.base_cost) {
-            break; // every later candidate costs at least this much
+    let mut cut_off = CutOff::default();
+    for candidate in &located.candidates {
+        if !consider::<T>(&mut choice, &mut cut_off, settings, text, candidate, paths) {
+            break;
         }
-        if fragment_of(candidate, &recognized) {
-            continue;
-        }
-        if candidate.form == Form::Text {
-            read_text(&mut choice, settings, text, candidate, paths);
-            continue;
-        }
-        if let Some(extracted) = direct::<T>(settings, text, candidate) {
-            // Read without a coercion, so not of an unrelated value (which ignores keys).
-            let depth = crate::coerce::DIRECT_DEPTH;
-            choice.offer(extracted.report.score, candidate, extracted, depth);
-            continue;
-        }
-        let parsed = match parse_checked(settings, text, candidate, paths) {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                choice.failures.refused(e, candidate.span);
-                continue;
+    }
+    if T::FROM_PROSE && !choice.related() {
+        for candidate in located.sections(text) {
+            if !consider::<T>(&mut choice, &mut cut_off, settings, text, candidate, paths) {
+                break;
             }
-        };
-        let weak = prose_braces(candidate, &parsed);
-        let depth = crate::deep::drop_depth(&parsed.node, settings.max_depth);
-        let read = read_judged::<T>(text, parsed, paths).or_else(|unread| {
-            let literal = literal_reading(settings, text, candidate, paths);
-            literal.map(|e| (e, false)).ok_or(unread)
-        });
-        match read {
-            Ok((extracted, unrelated)) => {
-                let score = extracted.report.score;
-                choice.offer_reading(score, candidate, extracted, depth, unrelated);
-            }
-            Err(unread) if !weak => {
-                if candidate.form == Form::Unclosed && unread.matched > 0 {
-                    recognized.push(candidate.span);
-                }
-                choice.failures.unread(unread, candidate.span)
-            }
-            Err(_) => {} // braces in prose that fit nothing: not a value, not the error
         }
     }
     if choice.best().is_some_and(wrapped_single) {
-        if let Some(list) = gather::<T>(settings, text, candidates, paths) {
+        if let Some(list) = gather::<T>(settings, text, located, paths) {
             return Ok(positioned(text, list, paths));
         }
     }
     choice
         .finish(text)
         .map(|extracted| positioned(text, extracted, paths))
+}
+
+/// The values cut off by the end of the text that were read as the type, or that the type
+/// recognized but that did not fit: a value found inside one of them is a fragment of it.
+#[derive(Default)]
+struct CutOff {
+    spans: Vec<Span>,
+}
+
+impl CutOff {
+    /// Whether `candidate` was found inside an opener that never closed (`NestedValue`) whose
+    /// value was read as the type, or recognized by it (fields or items matched) without
+    /// fitting: the candidate is then a fragment of that value. Reading it alone would give an
+    /// inner part as if it were the answer (`{"a": [1, 2], "b": {"c` must not become
+    /// `[1, 2]`), or drop the rest silently (`[{"id": 1}, {"id": 2, "na` must not become the
+    /// list of its second item). The value's own reading, or its error, stands.
+    fn holds(&self, candidate: &Candidate) -> bool {
+        candidate.nested()
+            && (self.spans.iter())
+                .any(|s| s.start <= candidate.span.start && candidate.span.end <= s.end)
+    }
+
+    /// A reading of `candidate` with these repairs fit or was recognized: when it is a value cut
+    /// off by the end of the text, the values inside it are its parts. Not when its keys read
+    /// like prose (`Use { to open. Result: {"a": 1}`): a brace in a sentence holds no value.
+    fn add(&mut self, candidate: &Candidate, repairs: &[Repair]) {
+        let prose = || repairs.iter().any(|r| r.kind == RepairKind::SentenceKey);
+        if candidate.form == Form::Unclosed && !prose() {
+            self.spans.push(candidate.span);
+        }
+    }
+}
+
+/// Reads one candidate as `T` and offers the reading to `choice` (or records why it did not
+/// fit); `false` when the choice is settled and no later candidate can win.
+fn consider<T: Extract>(
+    choice: &mut Choice<Extracted<T>>,
+    cut_off: &mut CutOff,
+    settings: &Settings,
+    text: &str,
+    candidate: &Candidate,
+    paths: RepairPaths,
+) -> bool {
+    if choice.settled(candidate.base_cost) {
+        return false; // every later candidate costs at least this much
+    }
+    if cut_off.holds(candidate) {
+        return true;
+    }
+    if candidate.form == Form::Text {
+        read_text(choice, settings, text, candidate, paths);
+        return true;
+    }
+    if let Some(extracted) = direct::<T>(settings, text, candidate) {
+        // Read without a coercion, so not of an unrelated value (which ignores keys).
+        let depth = crate::coerce::DIRECT_DEPTH;
+        choice.offer(extracted.report.score, candidate, extracted, depth);
+        return true;
+    }
+    let parsed = match parse_checked(settings, text, candidate, paths) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            choice.failures.refused(e, candidate.span);
+            return true;
+        }
+    };
+    let weak = prose_braces(candidate, &parsed);
+    let depth = crate::deep::drop_depth(&parsed.node, settings.max_depth);
+    let read = read_judged::<T>(text, parsed, paths).or_else(|unread| {
+        let literal = literal_reading(settings, text, candidate, paths);
+        literal.map(|e| (e, false)).ok_or(unread)
+    });
+    match read {
+        Ok((extracted, unrelated)) => {
+            if !unrelated {
+                cut_off.add(candidate, &extracted.report.repairs);
+            }
+            let score = extracted.report.score;
+            choice.offer_reading(score, candidate, extracted, depth, unrelated);
+        }
+        Err(unread) if !weak => {
+            if unread.matched > 0 {
+                cut_off.add(candidate, &[]);
+            }
+            choice.failures.unread(unread, candidate.span)
+        }
+        Err(_) => {} // braces in prose that fit nothing: not a value, not the error
+    }
+    true
 }
 
 /// A JSON string holding a document (`"{\"a\": 1}"`), read as the string it is, for a type
@@ -166,22 +226,6 @@ fn literal_reading<T: Extract>(
     };
     let parsed = parse_checked(settings, text, &literal, paths).ok()?;
     read::<T>(text, parsed, paths).ok()
-}
-
-/// Whether `candidate` was found inside an opener that never closed (`NestedValue`) whose
-/// value the type recognized (it matched fields or items) but that did not fit: the
-/// candidate is then a fragment of that value, and reading it alone would drop the rest
-/// silently (`[{"id": 1}, {"id": 2, "na` must not become the list of its second item). The
-/// value's own error stands.
-fn fragment_of(candidate: &Candidate, recognized: &[Span]) -> bool {
-    let nested = candidate
-        .context
-        .iter()
-        .any(|(kind, _)| *kind == RepairKind::NestedValue);
-    nested
-        && recognized
-            .iter()
-            .any(|s| s.start <= candidate.span.start && candidate.span.end <= s.end)
 }
 
 /// The reply as plain text, for a type that reads text: only when nothing else read, and
@@ -228,12 +272,12 @@ fn wrapped_single<T>(extracted: &Extracted<T>) -> bool {
 fn gather<T: Extract>(
     settings: &Settings,
     text: &str,
-    candidates: &[Candidate],
+    located: &Located,
     paths: RepairPaths,
 ) -> Option<Extracted<T>> {
     let mut items: Vec<Node<'_>> = Vec::new();
     let mut repairs = Vec::new();
-    for (candidate, parsed) in readings(settings, text, candidates, paths) {
+    for (candidate, parsed) in readings(settings, text, located, paths, T::FROM_PROSE) {
         let Ok(parsed) = parsed else { continue };
         if prose_braces(candidate, &parsed) {
             continue;
@@ -267,21 +311,25 @@ fn gather<T: Extract>(
 }
 
 /// The best value for `repair`: the lowest repair cost, the tie-break between equals, or
-/// the error of the candidate that got furthest. Prose is never a value here.
+/// the error of the candidate that got furthest. Prose, labeled sections included, is never a
+/// value here, nor is a part of a value cut off by the end of the text.
 pub(crate) fn best_value(
     settings: &Settings,
     text: &str,
-    candidates: &[Candidate],
+    located: &Located,
 ) -> Result<serde_json::Value, Error> {
     let mut choice = Choice::new(settings);
-    for candidate in candidates {
-        if candidate.form == Form::Text {
+    let mut cut_off = CutOff::default();
+    for candidate in &located.candidates {
+        if candidate.form == Form::Text || cut_off.holds(candidate) {
             continue; // schema-less: prose is not a value
         }
         if choice.settled(candidate.base_cost) {
             break; // every later candidate costs at least this much
         }
-        if let Err(e) = check_size(settings, text, candidate) {
+        let checked = check_size(settings, text, candidate)
+            .and_then(|()| check_nested(settings, text, candidate));
+        if let Err(e) = checked {
             choice.failures.refused(e, candidate.span);
             continue;
         }
@@ -305,6 +353,7 @@ pub(crate) fn best_value(
                 choice.failures.refused(refusal, candidate.span);
             }
             Ok(parsed) => {
+                cut_off.add(candidate, &parsed.repairs);
                 let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
                 choice.offer(score, candidate, parsed.value, settings.max_depth);
             }
@@ -319,12 +368,12 @@ pub(crate) fn best_value(
 pub(crate) fn every<T: Extract>(
     settings: &Settings,
     text: &str,
-    candidates: &[Candidate],
+    located: &Located,
     paths: RepairPaths,
 ) -> Result<Vec<Extracted<T>>, Error> {
     let mut out = Vec::new();
     let mut failures = Failures::default();
-    for (candidate, parsed) in readings(settings, text, candidates, paths) {
+    for (candidate, parsed) in readings(settings, text, located, paths, T::FROM_PROSE) {
         let parsed = match parsed {
             Ok(parsed) => parsed,
             Err(e) => {
@@ -363,11 +412,12 @@ pub(crate) fn every<T: Extract>(
 pub(crate) fn every_item<T: Extract>(
     settings: &Settings,
     text: &str,
-    candidates: &[Candidate],
+    located: &Located,
 ) -> Result<Vec<T>, Error> {
     let mut out = Vec::new();
     let mut failures = Failures::default();
-    for (candidate, parsed) in readings(settings, text, candidates, RepairPaths::Skip) {
+    let paths = RepairPaths::Skip;
+    for (candidate, parsed) in readings(settings, text, located, paths, T::FROM_PROSE) {
         let parsed = match parsed {
             Ok(parsed) => parsed,
             Err(e) => {
@@ -520,6 +570,11 @@ impl<V> Choice<V> {
         }
     }
 
+    /// Whether a reading related to the type fits (not only one of an unrelated value).
+    pub fn related(&self) -> bool {
+        self.best.as_ref().is_some_and(|b| !b.unrelated)
+    }
+
     /// The winning reading so far.
     pub fn best(&self) -> Option<&V> {
         self.best.as_ref().map(|b| &b.value)
@@ -636,6 +691,15 @@ pub(crate) fn check_size(
     }
 }
 
+/// Under `require_complete`, a value found inside an opener that never closed is an error: the
+/// reply was cut off inside the value it belongs to.
+fn check_nested(settings: &Settings, text: &str, candidate: &Candidate) -> Result<(), Error> {
+    if settings.completeness == Completeness::RequireComplete && candidate.nested() {
+        return Err(Error::incomplete(text, text.len()));
+    }
+    Ok(())
+}
+
 /// Under `require_complete`, a value closed by repair is an error.
 fn check_complete(settings: &Settings, parsed: &Parsed<'_>, text: &str) -> Result<(), Error> {
     if settings.completeness == Completeness::RequireComplete && !parsed.node.is_complete_deep() {
@@ -657,12 +721,13 @@ fn direct<T: Extract>(
         return None;
     }
     check_size(settings, text, candidate).ok()?;
+    check_nested(settings, text, candidate).ok()?;
     let (value, span) = crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
     let mut repairs = Vec::new();
     frame_repairs(text, candidate, span.end, &mut repairs);
     Some(Extracted {
         value,
-        report: Report::new(repairs, Vec::new(), true, span),
+        report: Report::new(repairs, Vec::new(), !candidate.nested(), span),
         thoughts: Vec::new(),
     })
 }
@@ -759,6 +824,8 @@ pub(crate) fn parse_candidate<'t>(
         parse::parse_span_with(text, candidate.span, settings.max_depth, paths)?
     };
     frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
+    // Found inside an opener that never closed: the reply was cut off in the value it belongs to.
+    parsed.node.complete &= !candidate.nested();
     Ok(parsed)
 }
 
@@ -783,6 +850,7 @@ pub(crate) fn parse_candidate_value(
     }
     let mut parsed = parse::parse_value_span(text, candidate.span, settings.max_depth)?;
     frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
+    parsed.complete &= !candidate.nested();
     Ok(parsed)
 }
 

@@ -1,7 +1,8 @@
 //! Replies written as labeled sections instead of JSON: `Title: ...` lines, `**Intent**: ...`,
 //! `## Plan` headings with paragraphs, `- key: value` lists and YAML-like blocks, read as an
-//! object whose keys match the target's fields like any other keys. Offered always, after
-//! every value written as one: the type takes them only when no JSON-like candidate fits.
+//! object whose keys match the target's fields like any other keys. Read only by a type that
+//! reads prose (never by `repair` or `serde_json::Value`), and only when no value written as
+//! one fits it.
 
 use llm_extract::{Extract, RepairKind};
 use llm_extract_examples::planning::PlanningOutput;
@@ -64,20 +65,64 @@ fn a_clean_json_value_always_beats_the_sections() {
 }
 
 #[test]
-fn without_any_value_the_sections_are_the_value_schema_less_too() {
+fn without_any_value_the_sections_are_read_by_a_type_never_schema_less() {
     let text = "Title: Weather\nDays: 3\nCities:\n- Paris\n- Rome\nOptions:\n  units: metric\n  detail: high";
+    // Prose is never a value for `repair` or `serde_json::Value`, labeled prose included.
+    for err in [
+        llm_extract::repair(text).unwrap_err(),
+        llm_extract::repair_all(text).unwrap_err(),
+        llm_extract::from_str::<serde_json::Value>(text).unwrap_err(),
+        llm_extract::from_str_all::<serde_json::Value>(text).unwrap_err(),
+    ] {
+        assert_eq!(err.category(), llm_extract::Category::NotFound, "{err}");
+    }
+    #[derive(Extract, Debug, PartialEq)]
+    struct Weather {
+        title: String,
+        days: u32,
+        cities: Vec<String>,
+    }
+    let want = Weather {
+        title: "Weather".into(),
+        days: 3,
+        cities: vec!["Paris".into(), "Rome".into()],
+    };
+    assert_eq!(llm_extract::from_str::<Weather>(text).unwrap(), want);
+    assert_eq!(llm_extract::from_str_all::<Weather>(text).unwrap(), [want]);
+}
+
+/// Models label the parts of a reply in prose: `Output:` before the value (damaged, or in a
+/// fence), `Note:` after it. The value is the answer, however damaged; the labels are prose.
+#[test]
+fn a_value_labeled_in_prose_is_the_value() {
+    let damaged = "{name: Widget Pro, tags: [red, blue, green], owner: Ann Lee, status: active, size: large, color: dark red, note: hello world, id: 1 count: 2}";
     let want = json!({
-        "Title": "Weather",
-        "Days": "3",
-        "Cities": ["Paris", "Rome"],
-        "Options": {"units": "metric", "detail": "high"}
+        "name": "Widget Pro", "tags": ["red", "blue", "green"], "owner": "Ann Lee",
+        "status": "active", "size": "large", "color": "dark red", "note": "hello world",
+        "id": 1, "count": 2
     });
-    assert_eq!(llm_extract::repair(text).unwrap(), want);
-    assert_eq!(llm_extract::repair_all(text).unwrap(), vec![want.clone()]);
-    assert_eq!(
-        llm_extract::from_str_all::<serde_json::Value>(text).unwrap(),
-        [want]
-    );
+    for text in [
+        format!("Output:\n{damaged}\nNote: this is a note."),
+        format!("Output:\n```json\n{damaged}\n```\nNote: done\nConfidence: high"),
+        format!("**Output**: {damaged}\n**Note**: the id is a guess."),
+    ] {
+        assert_eq!(llm_extract::repair(&text).unwrap(), want, "{text}");
+        let out = llm_extract::extract::<serde_json::Value>(&text).unwrap();
+        assert_eq!(out.value, want, "{text}");
+        assert!(out
+            .report
+            .repairs
+            .iter()
+            .all(|r| r.kind != RepairKind::LabeledSections));
+        #[derive(Extract, Debug)]
+        struct Product {
+            name: String,
+            tags: Vec<String>,
+            id: u32,
+        }
+        let p = llm_extract::from_str::<Product>(&text).unwrap();
+        assert_eq!((p.name.as_str(), p.tags.len(), p.id), ("Widget Pro", 3, 1));
+    }
 }
 
 #[test]

@@ -653,3 +653,140 @@ fn a_closing_fence_run_ends_the_value() {
         json!({"a": "use ``` here", "b": 1})
     );
 }
+
+/// A string whose text starts with a quoted word keeps that quote: the quote doubled at the
+/// opening is the text's when a quote inside the string pairs with it.
+#[test]
+fn a_string_keeps_leading_inner_quotes() {
+    let text = r#"{"status": ""not" benefit low.", "n": 1}"#;
+    assert_eq!(
+        repair(text),
+        json!({"status": "\"not\" benefit low.", "n": 1})
+    );
+    // Both inner quotes are reported as read as text.
+    let out = llm_extract::extract::<Value>(text).unwrap();
+    let quotes: Vec<(RepairKind, usize)> = (out.report.repairs.iter())
+        .map(|r| (r.kind, r.span.start))
+        .collect();
+    assert_eq!(
+        quotes,
+        [
+            (RepairKind::UnescapedQuote, 12),
+            (RepairKind::UnescapedQuote, 16)
+        ]
+    );
+    assert_eq!(
+        repair(r#"["'quoted' first", ''x'']"#),
+        json!(["'quoted' first", "x"])
+    );
+    assert_eq!(repair(r#"{"a": ''it' is'}"#), json!({"a": "'it' is"}));
+    // Doubled as CSV doubles quotes, or a stutter: the quotes are not the text's.
+    assert_eq!(repair(r#"{""a"": ""b c""}"#), json!({"a": "b c"}));
+    assert_eq!(repair(r#"{"key": ""value"}"#), json!({"key": "value"}));
+}
+
+/// A document written with some commas missing and some keys unquoted, at any depth.
+fn without_some_commas(value: &Value, seed: &mut u64, out: &mut String) {
+    fn coin(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed % 3
+    }
+    let separator = |coin: u64| match coin {
+        0 => ", ",
+        1 => " ",
+        _ => "\n",
+    };
+    match value {
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (key, member)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(separator(coin(seed)));
+                }
+                if coin(seed) == 0 {
+                    out.push_str(&format!("\"{key}\": "));
+                } else {
+                    out.push_str(&format!("{key}: "));
+                }
+                without_some_commas(member, seed, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(separator(coin(seed)));
+                }
+                without_some_commas(item, seed, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+fn nested_members() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        (0u32..1000).prop_map(|n| json!(n)),
+        "[a-z]{1,6}( [a-z]{1,6})?".prop_map(Value::String),
+        any::<bool>().prop_map(Value::Bool),
+        Just(Value::Null),
+    ];
+    let tree = leaf.prop_recursive(4, 48, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 1..4).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z][a-z0-9_]{0,5}", inner, 1..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    });
+    prop::collection::btree_map("[a-z][a-z0-9_]{0,5}", tree, 1..5)
+        .prop_map(|m| Value::Object(m.into_iter().collect()))
+}
+
+#[test]
+fn no_member_is_dropped_after_a_missing_comma() {
+    // The shapes that lost a member: a closer after a string, then an unquoted key.
+    for (text, want) in [
+        (
+            r#"{"a": {"x": "s2", "y": 85, z: "s6"} b: {x: "s6" "y": true} "c": 79}"#,
+            json!({"a": {"x": "s2", "y": 85, "z": "s6"}, "b": {"x": "s6", "y": true}, "c": 79}),
+        ),
+        (
+            r#"{"a": [1, {"x": "s5"} ], b: {x: "s3"}, c: [0 {d: "s0"}] "e": 88}"#,
+            json!({"a": [1, {"x": "s5"}], "b": {"x": "s3"}, "c": [0, {"d": "s0"}], "e": 88}),
+        ),
+    ] {
+        assert_eq!(repair(text), want, "{text}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// No member or item is lost, whichever commas are missing and keys unquoted.
+    #[test]
+    fn missing_commas_and_unquoted_keys_lose_nothing(value in nested_members(), seed in 1u64..) {
+        let mut text = String::new();
+        without_some_commas(&value, &mut seed.clone(), &mut text);
+        prop_assert_eq!(llm_extract::repair(&text).ok(), Some(value), "{}", text);
+    }
+}
+
+/// One `NonStandardQuotes` repair per string, spanning it from its opening quote to its
+/// closing one (or to where it ends, when it has none).
+#[test]
+fn one_quote_repair_per_string_spanning_both_quotes() {
+    let text = "{'a': 'b c', \"d\": [`e`, “f”, ''g'', 'h'], \"i\": 'cut";
+    let out = llm_extract::extract::<Value>(text).unwrap();
+    let quoted: Vec<&str> = (out.report.repairs.iter())
+        .filter(|r| r.kind == RepairKind::NonStandardQuotes)
+        .map(|r| &text[r.span.start..r.span.end])
+        .collect();
+    assert_eq!(
+        quoted,
+        ["'a'", "'b c'", "`e`", "“f”", "''g''", "'h'", "'cut"]
+    );
+}

@@ -258,3 +258,90 @@ fn what_the_model_got_wrong_keeps_its_category_in_a_cut_reply() {
     let (category, text) = first_issue::<Shape>(r#"{"type": "circ"}"#);
     assert_eq!(category, Category::Variant, "{text}");
 }
+
+/// Realistic replies: documents with nested lists and objects, written as models write them
+/// (valid, pretty, single-quoted, keys unquoted, Python literals), bare, fenced, in prose and
+/// after reasoning. Each with the span of its value.
+fn cut_off_replies() -> Vec<(String, std::ops::Range<usize>)> {
+    let documents = [
+        r#"{"name": "Ada", "tags": ["a", "b"], "meta": {"x": [1, 2], "y": {"z": 3}}, "items": [{"id": 1, "v": [1, 2]}, {"id": 2, "v": {"q": null}}], "ok": true, "end": "done"}"#,
+        r#"{"order": {"id": 7, "lines": [{"sku": "A-1", "qty": 2}, {"sku": "B", "qty": 1}]}, "note": "ok"}"#,
+        r#"[{"user": {"name": "Bo", "roles": ["admin", "dev"]}, "active": true}, {"scores": [1, 2, 3]}, [5, 6]]"#,
+    ];
+    let styles: [fn(&str) -> String; 5] = [
+        |d| d.to_string(),
+        |d| {
+            let v: serde_json::Value = serde_json::from_str(d).unwrap();
+            serde_json::to_string_pretty(&v).unwrap()
+        },
+        |d| d.replace('"', "'"),
+        |d| {
+            let mut out = d.to_string();
+            for key in [
+                "name", "tags", "meta", "items", "order", "lines", "user", "roles",
+            ] {
+                out = out.replace(&format!("\"{key}\":"), &format!("{key}:"));
+            }
+            out
+        },
+        |d| d.replace("true", "True").replace("null", "None"),
+    ];
+    let mut out = Vec::new();
+    for document in documents {
+        for style in styles {
+            let value = style(document);
+            for (before, after) in [
+                ("", ""),
+                ("Here you go:\n```json\n", "\n```\nThanks!"),
+                ("The result is ", " as asked."),
+                (
+                    "<think>The user wants {json}.</think>\nOutput: ",
+                    "\nNote: done",
+                ),
+            ] {
+                let span = before.len()..before.len() + value.len();
+                out.push((format!("{before}{value}{after}"), span));
+            }
+        }
+    }
+    out
+}
+
+/// A reply cut off inside its value is that value, marked incomplete: never one of its inner
+/// lists or objects that happens to be complete, with nothing saying the reply was cut off.
+#[test]
+fn a_reply_cut_inside_its_value_is_that_value_incomplete_at_every_cut() {
+    for (reply, value) in cut_off_replies() {
+        for cut in value.start + 1..value.end {
+            if !reply.is_char_boundary(cut) {
+                continue;
+            }
+            let text = &reply[..cut];
+            let Ok(out) = llm_extract::extract::<serde_json::Value>(text) else {
+                continue;
+            };
+            assert!(!out.report.complete, "{text:?} read as {}", out.value);
+            assert_eq!(
+                out.report.span.start, value.start,
+                "{text:?}: {}",
+                out.value
+            );
+            assert_eq!(llm_extract::repair(text).ok(), Some(out.value), "{text:?}");
+        }
+        let out = llm_extract::extract::<serde_json::Value>(&reply).unwrap();
+        assert!(out.report.complete, "{reply}");
+    }
+}
+
+/// A part of a value cut off by the end of the text is not an answer under `require_complete`
+/// either, and for a type the cut-off value fits it is that value.
+#[test]
+fn a_part_of_a_cut_off_value_is_refused_when_complete_values_are_required() {
+    let text = "{'team': 'core', 'tags': ['a', 'b'], 'members': [{'name': 'Ada', 'age': 36}], 'lead': {'na";
+    let strict = llm_extract::Extractor::new().require_complete();
+    assert!(strict.repair(text).is_err());
+    assert!(strict.extract::<Vec<String>>(text).is_err());
+    let out = llm_extract::extract::<Team>(text).unwrap();
+    assert_eq!(out.value.members[0].name, "Ada");
+    assert!(!out.report.complete);
+}

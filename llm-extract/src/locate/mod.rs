@@ -56,6 +56,14 @@ pub(crate) struct Candidate {
     pub form: Form,
 }
 
+impl Candidate {
+    /// Whether the candidate was found inside an opener that never closed: a part of a value
+    /// cut off by the end of the text.
+    pub fn nested(&self) -> bool {
+        (self.context.iter()).any(|(kind, _)| *kind == RepairKind::NestedValue)
+    }
+}
+
 /// What a candidate's span holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
@@ -77,6 +85,29 @@ pub(crate) enum Form {
 pub(crate) struct Located {
     pub candidates: Vec<Candidate>,
     pub thoughts: Vec<Span>,
+    /// The regions labeled sections may be in, searched only when a reader asks
+    /// ([`Located::sections`]): most replies hold a value, and never pay for the search.
+    section_regions: Vec<SectionRegion>,
+    sections: std::cell::OnceCell<Vec<Candidate>>,
+}
+
+/// A region labeled sections may be in: its span, rank and surroundings.
+type SectionRegion = (Span, Origin, Option<(RepairKind, Span)>);
+
+impl Located {
+    /// Whether a value is written as one (an object, an array, a scalar reply, an escaped
+    /// document) anywhere a candidate was found.
+    pub fn values_written(&self) -> bool {
+        (self.candidates.iter())
+            .any(|c| matches!(c.form, Form::Value | Form::Unclosed | Form::Embedded))
+    }
+
+    /// The labeled sections of the reply, one candidate per reading of their lists, best
+    /// first: searched on the first call (the text must be the one located).
+    pub fn sections(&self, text: &str) -> &[Candidate] {
+        self.sections
+            .get_or_init(|| section_candidates(text, &self.section_regions))
+    }
 }
 
 /// A stretch of the text to search, and how much a value found there costs.
@@ -97,15 +128,25 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         .flat_map(|region| candidates_in(text, region))
         .collect();
     rank(text, settings, &mut candidates);
-    candidates.extend(section_candidates(text, &regions));
-    let nothing_outside = candidates.iter().all(|c| c.form == Form::Text);
-    if nothing_outside && settings.reasoning_values == ReasoningValues::Fallback {
-        candidates.extend(reasoning::candidates(text, &thoughts));
-    }
-    Located {
+    let section_regions: Vec<SectionRegion> = (regions.iter())
+        .filter(|r| r.origin != Origin::Explicit)
+        .map(|r| (r.span, r.origin, r.context))
+        .collect();
+    let mut located = Located {
         candidates,
         thoughts,
+        section_regions,
+        sections: std::cell::OnceCell::new(),
+    };
+    let nothing_outside = located.candidates.iter().all(|c| c.form == Form::Text);
+    if nothing_outside
+        && settings.reasoning_values == ReasoningValues::Fallback
+        && located.sections(text).is_empty()
+    {
+        let inside = reasoning::candidates(text, &located.thoughts);
+        located.candidates.extend(inside);
     }
+    located
 }
 
 /// The stretches of text to search, best-ranked first: marker pairs, answer tags, fences
@@ -298,20 +339,20 @@ fn escaped_document(literal: &str) -> bool {
 }
 
 /// Labeled sections in the prose and in fences, one candidate per reading of their lists, in
-/// rank order: always offered, and costing more than any value written as one, so a type
-/// takes them only when no JSON-like candidate fits it.
-fn section_candidates(text: &str, regions: &[Region]) -> Vec<Candidate> {
+/// rank order. A reader that takes prose asks for them only when no value written as one
+/// fits it ([`Located::sections`]).
+fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
     let mut candidates = Vec::new();
-    for region in regions.iter().filter(|r| r.origin != Origin::Explicit) {
-        let Some(found) = sections::find(text, region.span) else {
+    for &(span, origin, region_context) in regions {
+        let Some(found) = sections::find(text, span) else {
             continue;
         };
         let mut context = vec![(RepairKind::LabeledSections, found.value)];
-        context.extend(region.context);
+        context.extend(region_context);
         for lists in sections::Lists::readings(found.choices) {
             candidates.push(Candidate {
                 span: found.span,
-                origin: region.origin,
+                origin,
                 base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
                 context: context.clone(),
                 form: Form::Sections(lists),
@@ -385,7 +426,10 @@ pub(crate) fn decode_embedded(literal: &str) -> Option<String> {
     if literal.starts_with('"') {
         return serde_json::from_str(literal).ok();
     }
-    let bare = (literal.starts_with('{') || literal.starts_with('[')) && literal.contains("\\\"");
+    // As a string's content, every quote of the document is escaped: the first one tells.
+    let first_quote = memchr::memchr(b'"', literal.as_bytes());
+    let bare = (literal.starts_with('{') || literal.starts_with('['))
+        && first_quote.is_some_and(|i| i > 0 && literal.as_bytes()[i - 1] == b'\\');
     if bare {
         return serde_json::from_str(&format!("\"{literal}\"")).ok();
     }

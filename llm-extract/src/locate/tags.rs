@@ -186,6 +186,10 @@ pub(crate) struct Token {
 pub(crate) fn tokens(text: &str) -> Vec<Token> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
+    // Every token starts with `<|`: most replies hold none, and need no search per token.
+    if !memchr::memchr_iter(b'<', bytes).any(|i| bytes.get(i + 1) == Some(&b'|')) {
+        return out;
+    }
     for (block, (open, closers)) in TOKEN_BLOCKS.iter().enumerate() {
         let before = out.len();
         out.extend(
@@ -224,9 +228,11 @@ pub(crate) fn runs(text: &str) -> Vec<Run> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while let Some(p) = memmem::find(&bytes[i..], b"```").map(|x| x + i) {
+    while let Some(p) = memchr::memchr(b'`', &bytes[i..]).map(|x| x + i) {
         let len = bytes[p..].iter().take_while(|&&b| b == b'`').count();
-        out.push(Run { start: p, len });
+        if len >= 3 {
+            out.push(Run { start: p, len });
+        }
         i = p + len;
     }
     out

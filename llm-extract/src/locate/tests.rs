@@ -60,19 +60,22 @@ fn thoughts_are_split_off() {
 }
 
 #[test]
-fn labeled_sections_are_always_offered_last() {
+fn labeled_sections_are_searched_only_when_asked() {
     let text = "Title: A\nPlan: B";
     let located = locate(text, &Settings::default());
-    let found: Vec<&Candidate> = values(&located).collect();
-    assert!(found.len() == 1 && matches!(found[0].form, Form::Sections(_)));
-    // Beside a value written as one, after it (and after the reply as text).
+    assert!(located.candidates.iter().all(|c| c.form == Form::Text));
+    assert!(!located.values_written());
+    let sections = located.sections(text);
+    assert!(sections.len() == 1 && matches!(sections[0].form, Form::Sections(_)));
+    // Beside a value written as one: found when asked, never among the candidates.
     let text = "Title: A\nPlan: B\n{\"a\": 1}";
     let located = locate(text, &Settings::default());
-    let last = located.candidates.last().unwrap();
-    assert!(matches!(last.form, Form::Sections(_)));
-    assert!(located.candidates[..located.candidates.len() - 1]
+    assert!(located.values_written());
+    assert!(located
+        .candidates
         .iter()
-        .all(|c| c.base_cost < last.base_cost && !matches!(c.form, Form::Sections(_))));
+        .all(|c| !matches!(c.form, Form::Sections(_))));
+    assert_eq!(located.sections(text).len(), 1);
 }
 
 #[test]

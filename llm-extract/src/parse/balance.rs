@@ -178,6 +178,19 @@ pub(crate) fn net(bytes: &[u8], from: usize, end: usize) -> isize {
     net
 }
 
+/// The bytes the code state of [`lex`] looks at: brackets, and what opens a string or a
+/// comment.
+static CODE_STOPS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut k = 0;
+    let stops = *b"{[}]\"#/";
+    while k < stops.len() {
+        table[stops[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
 /// Reads `bytes[from..end]` as code: calls `bracket(at, closes)` for each bracket outside
 /// strings and comments, and `skip(start, end)` for each string or comment.
 fn lex(
@@ -193,6 +206,13 @@ fn lex(
     while i < end {
         match state {
             Lex::Code => {
+                // Past the bytes that change nothing here, in one tight loop.
+                while i < end && !CODE_STOPS[usize::from(bytes[i])] {
+                    i += 1;
+                }
+                if i >= end {
+                    break;
+                }
                 let next = match bytes[i] {
                     b @ (b'{' | b'[' | b'}' | b']') => {
                         bracket(i, matches!(b, b'}' | b']'));

@@ -1086,7 +1086,20 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     }
 
     /// Skips whitespace and comments, logging each comment and each run of Unicode spaces.
+    #[inline]
     pub(crate) fn skip_trivia(&mut self) {
+        // Most tokens follow one another directly or after one space: decided here, without
+        // the call.
+        match self.bytes.get(self.pos..self.end) {
+            Some([b' ', next, ..]) if is_token_byte(*next) => self.pos += 1,
+            Some([b, ..]) if is_token_byte(*b) => {}
+            _ => self.skip_trivia_run(),
+        }
+    }
+
+    /// [`Self::skip_trivia`] past spaces of any kind and comments.
+    #[inline(never)]
+    fn skip_trivia_run(&mut self) {
         // The Unicode spaces of the current run (from the first to the last), logged as one
         // repair when the run ends.
         let mut unicode: Option<Span> = None;
@@ -1414,6 +1427,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             complete: self.pos < self.end || self.stack.is_empty(),
         }
     }
+}
+
+/// Whether `b` starts neither a space nor a comment: ASCII other than spaces, `/` and `#`.
+#[inline]
+fn is_token_byte(b: u8) -> bool {
+    b > b' ' && b < 0x80 && b != b'/' && b != b'#'
 }
 
 #[cfg(test)]

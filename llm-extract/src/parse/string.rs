@@ -49,8 +49,13 @@ struct Scan {
     /// it) and not closed yet: its code may hold quotes, commas and brackets of its own.
     fence_open: bool,
     /// Opened with its quote doubled (`""answer""`, `''x''`, as CSV escapes quotes): a
-    /// doubled quote may close it.
+    /// doubled quote may close it. When it ends any other way with a quote passed over inside
+    /// it, the second opening quote was the text's, quoting a word (`""not" benefit low."` is
+    /// `"not" benefit low.`); without one it was a stutter (`""value"` is `value`).
     doubled: bool,
+    /// The `NonStandardQuotes` repair of the opening quote, if any: one per string, its span
+    /// grown to the string's end when the string ends.
+    quote_repair: Option<usize>,
 }
 
 /// Whether the quote at `at` is doubled before a word (`""answer"`, `''Female`): valid
@@ -150,12 +155,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         if doubled {
             open_len += 1;
         }
-        if quote != Quote::Double || doubled {
+        let quote_repair = (quote != Quote::Double || doubled).then(|| {
             self.repair(
                 RepairKind::NonStandardQuotes,
                 Span::new(open, open + open_len),
             );
-        }
+            self.repairs.len() - 1
+        });
         Scan {
             open,
             quote,
@@ -174,6 +180,48 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             passed: 0,
             fence_open: false,
             doubled,
+            quote_repair,
+        }
+    }
+
+    /// The string read from `scan` ends at `end` (after its closing quote, or where its text
+    /// ends when it has none), `inner` quotes passed over inside it: its quote repair spans the
+    /// whole string, and a quote doubled at the opening that did not close it doubled, with a
+    /// quote inside to pair with, was the text's.
+    #[inline]
+    fn string_closed(&mut self, scan: &mut Scan, end: usize, inner: usize) {
+        if scan.doubled || scan.quote_repair.is_some() {
+            self.quotes_closed(scan, end, inner);
+        }
+    }
+
+    /// [`Self::string_closed`] for a string whose quotes were repaired.
+    fn quotes_closed(&mut self, scan: &mut Scan, end: usize, inner: usize) {
+        if std::mem::take(&mut scan.doubled) && inner > 0 {
+            scan.content_start -= 1;
+            match &mut scan.owned {
+                Some(owned) => owned.insert(0, char::from(self.bytes[scan.content_start])),
+                None => scan.segment_start = scan.content_start,
+            }
+            // The second quote is an unescaped quote in the text; the first, a standard one
+            // after all when it is `"`.
+            let inner = Span::new(scan.content_start, scan.content_start + 1);
+            if let Some(at) = scan.quote_repair {
+                let mut unescaped = self.repairs[at].clone();
+                unescaped.kind = RepairKind::UnescapedQuote;
+                unescaped.cost = RepairKind::UnescapedQuote.cost();
+                unescaped.span = inner;
+                if scan.quote == Quote::Double {
+                    self.repairs[at] = unescaped;
+                    scan.quote_repair = None;
+                } else {
+                    self.repairs[at].span.end = inner.start;
+                    self.repairs.insert(at + 1, unescaped);
+                }
+            }
+        }
+        if let Some(repair) = scan.quote_repair.and_then(|at| self.repairs.get_mut(at)) {
+            repair.span.end = end.max(repair.span.end);
         }
     }
 
@@ -221,6 +269,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 && self.bytes[i + closer_len] == self.bytes[i]
                 && self.closes_here(after, scan.slot)
             {
+                scan.doubled = false; // closed as it opened
                 return Some(self.string_ends(scan, i, after));
             }
             let closes = self.closes_here(i + closer_len, scan.slot)
@@ -274,6 +323,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
 
     /// The string's content ends at `content_end`, and reading goes on at `next`.
     fn string_ends(&mut self, scan: &mut Scan, content_end: usize, next: usize) -> Scanned<'a> {
+        let inner = scan.passed;
+        self.string_closed(scan, next, inner);
         let owned = scan.owned.take();
         self.pos = next;
         Scanned {
@@ -337,7 +388,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 });
             if closers_end.is_some_and(|at| self.words_after_quote(&r, &scan, at)) {
                 let owned = scan.owned.take();
-                return self.end_at_rejected(&scan, owned, r);
+                return self.end_at_rejected(&mut scan, owned, r);
             } else if closers_end.is_some() {
                 passed_a_quote = false;
             } else if self.backtrack_budget >= rest.len()
@@ -345,7 +396,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             {
                 self.backtrack_budget -= rest.len();
                 let owned = scan.owned.take();
-                return self.end_at_rejected(&scan, owned, r);
+                return self.end_at_rejected(&mut scan, owned, r);
             }
         }
         if scan.in_value && !passed_a_quote && !scan.fence_open {
@@ -358,6 +409,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 return self.string_ends(&mut scan, end, at);
             }
         }
+        let inner = scan.passed;
+        self.string_closed(&mut scan, self.end, inner);
         self.repair(RepairKind::TruncatedString, Span::new(scan.open, self.end));
         let text = finish(self.text, scan.owned, scan.segment_start, self.end);
         self.pos = self.end;
@@ -372,16 +425,27 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
 
     /// The string ends at the quote `r` it passed over (its content up to there, `owned`
     /// being the decoded content so far); reading goes on after that quote.
-    fn end_at_rejected(&mut self, scan: &Scan, owned: Option<String>, r: Rejected) -> Scanned<'a> {
+    fn end_at_rejected(
+        &mut self,
+        scan: &mut Scan,
+        owned: Option<String>,
+        r: Rejected,
+    ) -> Scanned<'a> {
         self.repairs.truncate(r.repairs_len);
-        let text = match (owned, r.owned_len) {
-            (Some(mut s), Some(n)) => {
-                s.truncate(n);
-                s.push_str(&self.text[r.segment_start..r.at]);
-                Cow::Owned(s)
-            }
-            _ => Cow::Borrowed(&self.text[scan.content_start..r.at]),
+        // The content as it was at that quote.
+        scan.owned = owned.zip(r.owned_len).map(|(mut s, n)| {
+            s.truncate(n);
+            s
+        });
+        scan.segment_start = if scan.owned.is_some() {
+            r.segment_start
+        } else {
+            scan.content_start
         };
+        // The quote it ends at was passed over; the others are inside it.
+        let inner = scan.passed.saturating_sub(1);
+        self.string_closed(scan, r.at + r.closer_len, inner);
+        let text = finish(self.text, scan.owned.take(), scan.segment_start, r.at);
         self.pos = r.at + r.closer_len;
         Scanned {
             value: Str {
@@ -570,6 +634,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || (newline && c != b'#')
                     || (c == b'#' && self.comment_then_separator(i))
                     || self.object_starts(i)
+                    || self.array_starts(i)
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
@@ -686,7 +751,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
 
     /// After a quote, the closer at `at`: whether it can end the value the quote closed. It
     /// closes the root (then anything may follow), or what follows it is the end, a line
-    /// break, a separator, another closer or value, a comment or a key; `"}":` or `"]"`
+    /// break, a separator, another closer or value, a comment, a key (quoted or a bare word,
+    /// with its `:`) or, in an array, its next item; `"}":` or `"]"`
     /// inside code is text.
     fn closer_can_end_value(&self, at: usize) -> bool {
         let is_object = self.bytes[at] == b'}';
@@ -705,8 +771,40 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 self.bytes[next],
                 b',' | b'}' | b']' | b'{' | b'[' | b'/' | b'#'
             )
-            // `"x"} "next": ..`: the comma after the closer is missing.
-            || self.quoted_key_at(next)
+            // `"x"} "next": ..`, `"x"} next: ..`: the comma after the closer is missing.
+            || self.looks_like_whole_key(next)
+            // `[["x"] 2, "y"]`: so is the comma before the next item of the list around.
+            || (self.parent_is_array() && self.item_starts(next))
+    }
+
+    /// Whether the container around the innermost one is an array.
+    fn parent_is_array(&self) -> bool {
+        let depth = self.stack.len();
+        depth >= 2 && matches!(self.stack[depth - 2], super::Frame::Array { .. })
+    }
+
+    /// Whether a number, a literal or a quoted string starts at `at`.
+    fn item_starts(&self, at: usize) -> bool {
+        let word = |w: &[u8]| {
+            self.bytes[at..self.end].starts_with(w)
+                && super::token_ends_at(self.bytes, at + w.len(), self.end)
+        };
+        matches!(self.bytes[at], b'-' | b'0'..=b'9')
+            || opening_quote(&self.bytes[at..self.end]).is_some()
+            || [&b"true"[..], b"false", b"null", b"True", b"False", b"None"]
+                .into_iter()
+                .any(word)
+    }
+
+    /// Whether an array starts at `at`: a `[` and a string, number, literal or container
+    /// (`["a" ["b"]]`, its comma missing). A bracket before a word is text
+    /// (`"see "this" [here]"`).
+    fn array_starts(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let next = space::skip_space(self.bytes, at + 1, limit);
+        self.bytes[at] == b'['
+            && next < limit
+            && (matches!(self.bytes[next], b'{' | b'[') || self.item_starts(next))
     }
 
     /// Whether an object starts at `at`: a `{` and a key with its `:`.
@@ -854,22 +952,10 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     }
                 }
             } else {
-                loop {
-                    if i >= limit {
-                        return false;
-                    }
-                    match self.bytes[i] {
-                        b'\\' => i += 2,
-                        b'\n' => return false,
-                        _ => {
-                            if let Some(close) = closing_quote(quote, &self.bytes[i..self.end]) {
-                                i += close;
-                                break;
-                            }
-                            i += 1;
-                        }
-                    }
-                }
+                i = match self.quoted_key_end(quote, i, limit) {
+                    Some(end) => end,
+                    None => return false,
+                };
             }
         } else {
             let start = i;
@@ -894,6 +980,41 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             i += 1;
         }
         i < self.end && self.bytes[i] == b':'
+    }
+
+    /// Where a key quoted with `quote` (not `"`), its content starting at `i`, ends: after its
+    /// closing quote, found before `limit` and before a line break.
+    fn quoted_key_end(&self, quote: Quote, mut i: usize, limit: usize) -> Option<usize> {
+        let (stop, _, other) = crate::lex::quote_stops(quote);
+        if stop == other {
+            // One byte starts the closing quote: searched for with memchr.
+            while i < limit {
+                let k = memchr::memchr3(stop, b'\\', b'\n', &self.bytes[i..limit])?;
+                i += k;
+                match self.bytes[i] {
+                    b'\\' => i += 2,
+                    b'\n' => return None,
+                    _ => match closing_quote(quote, &self.bytes[i..self.end]) {
+                        Some(close) => return Some(i + close),
+                        None => i += 1,
+                    },
+                }
+            }
+            return None;
+        }
+        while i < limit {
+            match self.bytes[i] {
+                b'\\' => i += 2,
+                b'\n' => return None,
+                _ => {
+                    if let Some(close) = closing_quote(quote, &self.bytes[i..self.end]) {
+                        return Some(i + close);
+                    }
+                    i += 1;
+                }
+            }
+        }
+        None
     }
 }
 
