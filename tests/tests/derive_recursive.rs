@@ -161,7 +161,8 @@ fn newtypes_recursive_through_each_other() {
 #[test]
 fn a_newtype_of_std_types_shows_the_fields_partial() {
     let mut stream = Stream::<Words>::new();
-    stream.push(r#"["a", "bc"#);
+    // An array's string item shows once closed.
+    stream.push(r#"["a", "bc", "d"#);
     let snap: llm_extract::stream::PartialList<llm_extract::stream::PartialString> =
         stream.snapshot();
     assert_eq!(serde_json::to_value(&snap).unwrap(), json!(["a", "bc"]));
