@@ -29,6 +29,10 @@ pub enum Category {
     Variant,
     /// A validation rule failed.
     Validation,
+    /// A value to be acted on (a tool call) could be read only by guessing what was meant:
+    /// a bare word as a string, a string end chosen by lookahead, a key written twice, ...
+    /// (see [`RepairClass::Guess`](crate::RepairClass::Guess)).
+    Doubtful,
     /// Anything else (for example, an invalid JSONPath in an assertion).
     Other,
 }

@@ -19,6 +19,18 @@ pub(crate) enum Region {
     OpenReasoning,
     /// Inside a closed reasoning block: a draft, never the answer.
     ClosedReasoning,
+    /// After the assistant's turn ended (`<|im_end|>`, `<|eot_id|>`, `<|return|>`, `</s>`, ...):
+    /// what follows is not the model's reply (a tool's output, an invented user turn).
+    AfterTurn,
+}
+
+/// What the token pass is told by the caller's settings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reading<'s> {
+    /// How deep a value may nest (`Extractor::max_depth`).
+    pub max_depth: usize,
+    /// The names of the reasoning tags (`think`, `reflection`, ...; `Extractor::reasoning_tag`).
+    pub reasoning_tags: &'s [String],
 }
 
 /// A call found by a handler.
@@ -32,6 +44,9 @@ pub(crate) struct Hit {
     /// Complete only because the text ends here (a pythonic list without brackets): more
     /// text may still make it something else.
     pub until_end: bool,
+    /// Why it is not a call though it reads as one (written inside a sentence, an echo of
+    /// the call before it), set by `verdict::annotate`.
+    pub refused: Option<String>,
 }
 
 /// A candidate that was not a call, and why.
@@ -86,8 +101,8 @@ pub(crate) struct Resume {
 }
 
 /// Runs every format handler over `text`, which begins where `opening` says.
-pub(crate) fn read_from(text: &str, opening: Opening) -> Wire {
-    let toks = tokens(text);
+pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> Wire {
+    let toks = tokens(text, reading.reasoning_tags);
     let mut w = Walker {
         text,
         toks: &toks,
@@ -95,6 +110,7 @@ pub(crate) fn read_from(text: &str, opening: Opening) -> Wire {
         region: Region::Answer,
         reasoning_start: 0,
         opening,
+        max_depth: reading.max_depth,
     };
     w.run();
     w.out
@@ -107,6 +123,7 @@ struct Walker<'a> {
     region: Region,
     reasoning_start: usize,
     opening: Opening,
+    max_depth: usize,
 }
 
 impl<'a> Walker<'a> {
@@ -133,7 +150,9 @@ impl<'a> Walker<'a> {
                     self.reasoning_start = t.span.end;
                     (k + 1, t.span.end)
                 }
-                Tok::ThinkClose if self.region != Region::Answer => {
+                Tok::ThinkClose
+                    if matches!(self.region, Region::OpenReasoning | Region::ClosedReasoning) =>
+                {
                     self.out
                         .thoughts
                         .push(Span::new(self.reasoning_start, t.span.start));
@@ -156,6 +175,10 @@ impl<'a> Walker<'a> {
                 Tok::DsCallBegin => self.deepseek(k),
                 Tok::KimiCallBegin => self.kimi(k),
                 Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
+                Tok::TurnEnd | Tok::HarmonyReturn => {
+                    self.end_turn(t.span.start);
+                    (k + 1, t.span.end)
+                }
                 // Wrappers, separators and closers on their own carry nothing.
                 _ => (k + 1, t.span.end),
             };
@@ -176,6 +199,17 @@ impl<'a> Walker<'a> {
             // Began in reasoning and never saw its closer: nothing to split off.
             self.region = Region::Answer;
         }
+    }
+
+    /// The assistant's turn ends at `at`: reasoning still open ends there, and nothing after
+    /// it is the model's reply.
+    fn end_turn(&mut self, at: usize) {
+        // A reply that began in reasoning and never closed it has nothing to split off.
+        let began_in_it = self.region == Region::ClosedReasoning && self.reasoning_start == 0;
+        if matches!(self.region, Region::OpenReasoning | Region::ClosedReasoning) && !began_in_it {
+            self.out.thoughts.push(Span::new(self.reasoning_start, at));
+        }
+        self.region = Region::AfterTurn;
     }
 
     /// Where each reasoning opener is closed (the next closer, found in one backward pass),
@@ -261,12 +295,13 @@ impl<'a> Walker<'a> {
 
     fn hit(&mut self, call: RawCall, format: Format, span: Span, complete: bool) {
         self.out.hits.push(Hit {
+            complete: complete && !call.cut_off,
             call,
             format,
             span,
-            complete,
             region: self.region,
             until_end: false,
+            refused: None,
         });
     }
 
@@ -280,7 +315,7 @@ impl<'a> Walker<'a> {
         body: Span,
         whole: Span,
     ) {
-        match json_at(self.text, body) {
+        match json_at(self.text, body, self.max_depth) {
             Ok((Value::Object(map), complete, at)) => {
                 let source = Source::Json {
                     value: at,
@@ -315,9 +350,9 @@ impl<'a> Walker<'a> {
 
     /// Reads the calls in a JSON value found in `body`, reporting misses.
     fn json_calls(&mut self, body: Span, format: Format, whole: Span) -> Option<usize> {
-        match json_at(self.text, body) {
+        match json_at(self.text, body, self.max_depth) {
             Ok((value, complete, at)) => {
-                match shape::calls_in(&value, Context::Marked) {
+                match shape::calls_in(&value, Context::Marked, self.max_depth) {
                     Ok(calls) => {
                         for call in shape::placed(calls, at) {
                             self.hit(call, format, whole, complete);
@@ -425,10 +460,10 @@ impl<'a> Walker<'a> {
             );
             return (k + 1, body.start);
         }
-        match json_at(self.text, from) {
+        match json_at(self.text, from, self.max_depth) {
             Ok((value, complete, at)) => {
                 let whole = Span::new(start, at.end);
-                match shape::calls_in(&value, Context::Marked) {
+                match shape::calls_in(&value, Context::Marked, self.max_depth) {
                     Ok(calls) => shape::placed(calls, at)
                         .into_iter()
                         .for_each(|c| self.hit(c, Format::Marker, whole, complete)),
@@ -560,7 +595,7 @@ impl<'a> Walker<'a> {
             }
             let args = self.body(j);
             let whole = Span::new(start, args.end);
-            match json_at(self.text, args) {
+            match json_at(self.text, args, self.max_depth) {
                 Ok((Value::Object(map), complete, at)) => {
                     let after = at.end;
                     let source = Source::Json {
@@ -637,12 +672,27 @@ impl<'a> Walker<'a> {
             );
             return (k + 1, body.end);
         }
-        let name = id.strip_prefix("functions.").unwrap_or(&id);
-        let name = name.rsplit_once(':').map_or(name, |(n, _)| n).to_string();
         let body = self.body(k + 1);
         let (next, end, _) = self.close(k + 1, Some(Tok::ToolCallEnd), body.end);
         let whole = Span::new(start, end);
-        self.json_call(name, Some(id), Format::Kimi, body, whole);
+        // The id is `functions.NAME:INDEX`: a name is read only from an id written that way.
+        let named = id.strip_prefix("functions.").unwrap_or(&id);
+        match named.rsplit_once(':') {
+            Some((name, index))
+                if !name.is_empty()
+                    && !index.is_empty()
+                    && index.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                let name = name.to_string();
+                self.json_call(name, Some(id), Format::Kimi, body, whole)
+            }
+            _ => self.miss(
+                whole,
+                Format::Kimi,
+                format!("the call id {id:?} is not written as `functions.NAME:INDEX`"),
+                false,
+            ),
+        }
         (next, end)
     }
 
@@ -654,16 +704,22 @@ impl<'a> Walker<'a> {
         let mut j = k;
         let mut recipient: Option<String> = None;
         let mut channel = String::new();
+        let mut author = None;
         while let Some(t @ (Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain)) =
             self.tok(j)
         {
             let part = self.slice(self.body(j));
-            if t == Tok::HarmonyChannel {
-                channel = part
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
+            match t {
+                Tok::HarmonyChannel => {
+                    channel = part
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string()
+                }
+                // `<|start|>assistant`, or `<|start|>functions.f to=assistant` (a tool's output).
+                Tok::HarmonyStart => author = part.split_whitespace().next().map(str::to_string),
+                _ => {}
             }
             if let Some(p) = part.find("to=") {
                 let to: String = part[p + 3..]
@@ -678,15 +734,40 @@ impl<'a> Walker<'a> {
             return (j, self.toks[j - 1].span.end);
         }
         let body = self.body(j);
-        let (next, end, _) = self.close(j, Some(Tok::HarmonyEnd), body.end);
+        let ends_turn = self.tok(j + 1) == Some(Tok::HarmonyReturn);
+        let (next, end) = match self.tok(j + 1) {
+            Some(Tok::HarmonyEnd | Tok::HarmonyReturn) => (j + 2, self.toks[j + 1].span.end),
+            _ => (j + 1, body.end),
+        };
         let whole = Span::new(start, end);
-        match recipient {
-            Some(to) => {
+        match (recipient, author) {
+            (_, Some(who)) if who != "assistant" => self.miss(
+                whole,
+                Format::Harmony,
+                format!("a message written by `{who}`, not by the assistant"),
+                false,
+            ),
+            (Some(to), _) if !to.starts_with("functions.") => self.miss(
+                whole,
+                Format::Harmony,
+                format!("a message to `{to}`, not to a function"),
+                false,
+            ),
+            (Some(to), _) => {
                 let name = to.strip_prefix("functions.").unwrap_or(&to).to_string();
-                self.json_call(name, None, Format::Harmony, body, whole)
+                // A call on the analysis channel is part of the reasoning: a draft.
+                let region = self.region;
+                if channel == "analysis" && region == Region::Answer {
+                    self.region = Region::ClosedReasoning;
+                }
+                self.json_call(name, None, Format::Harmony, body, whole);
+                self.region = region;
             }
-            None if channel == "analysis" => self.out.thoughts.push(body),
-            None => self.gap(body.start, body.end),
+            (None, _) if channel == "analysis" => self.out.thoughts.push(body),
+            (None, _) => self.gap(body.start, body.end),
+        }
+        if ends_turn {
+            self.end_turn(end);
         }
         (next, end)
     }
@@ -705,7 +786,11 @@ pub(crate) fn python_call(call: python::PyCall, base: usize) -> RawCall {
 
 /// The JSON value at the start of `span` (after spaces and an optional fence opener): the
 /// value, whether it was complete, and where it is.
-pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, Span), String> {
+pub(crate) fn json_at(
+    text: &str,
+    span: Span,
+    max_depth: usize,
+) -> Result<(Value, bool, Span), String> {
     let slice = &text[span.start..span.end];
     let mut skip = slice.len() - slice.trim_start().len();
     let rest = &slice[skip..];
@@ -724,7 +809,7 @@ pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, Span), Str
             return Err(format!("expected a JSON object, found {found:?}"));
         }
     }
-    let parsed = crate::parse::parse_span(text, Span::new(start, span.end), 128)
+    let parsed = crate::parse::parse_span(text, Span::new(start, span.end), max_depth)
         .map_err(|e| format!("the JSON could not be read: {e}"))?;
     let complete = parsed.node.is_complete_deep();
     Ok((
@@ -749,12 +834,12 @@ fn xml_call(name: String, params: Vec<(String, String, Span)>) -> RawCall {
     let spans = params.iter().map(|(k, _, s)| (k.clone(), *s)).collect();
     RawCall {
         name,
-        id: None,
         arguments: params
             .into_iter()
             .map(|(k, v, _)| (k, Arg::Text(v)))
             .collect(),
         source: Source::Each(spans),
+        ..RawCall::default()
     }
 }
 
