@@ -323,3 +323,89 @@ fn typed_tool_names_match_exactly_never_by_the_words_in_them() {
         Mood::Happy
     );
 }
+
+#[test]
+fn feedback_asks_for_the_call_again_in_the_format_the_model_used() {
+    let text = r#"<tool_call>{"name": "rm_all", "arguments": {"path": "/"}}</tool_call>"#;
+    let feedback = tool::calls::<Tool>(text).unwrap_err().feedback();
+    assert!(
+        feedback.contains("there is no tool named `rm_all`"),
+        "{feedback}"
+    );
+    assert!(
+        feedback.ends_with(r#"in the same format (Hermes <tool_call>): <tool_call>{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}</tool_call>"#),
+        "{feedback}"
+    );
+    assert!(!feedback.contains("corrected JSON"), "{feedback}");
+    let cut = "[TOOL_CALLS]search[ARGS]{\"q\": \"ru";
+    let feedback = tool::tool_call(cut).unwrap_err().feedback();
+    assert!(feedback.contains("(Mistral [TOOL_CALLS])"), "{feedback}");
+    let mut stream = StreamCalls::<ToolCall>::new();
+    stream.push(r#"<tool_call>{"name": "rm", "arguments": {"path": tmp}}</tool_call>"#);
+    let feedback = stream.finish().unwrap_err().feedback();
+    assert!(feedback.contains("(Hermes <tool_call>)"), "{feedback}");
+    // Nothing like a call: the format asked for.
+    let feedback = tool::tool_call("I can't.").unwrap_err().feedback();
+    assert!(
+        feedback.ends_with("in the format you were asked to use."),
+        "{feedback}"
+    );
+}
+
+#[test]
+fn a_call_shows_itself_and_its_arguments_as_json() {
+    let call = tool::tool_call(
+        r#"<tool_call>{"name": "search", "arguments": {"q": "rust", "n": 3}}</tool_call>"#,
+    )
+    .unwrap();
+    assert_eq!(call.to_string(), r#"search({"q":"rust","n":3})"#);
+    assert_eq!(
+        call.arguments_value(),
+        serde_json::json!({"q": "rust", "n": 3})
+    );
+}
+
+/// The names a model is told are the names the reader takes: with `rename_all =
+/// "snake_case"` both are `get_weather`; without it, the variant's own name (`GetWeather`),
+/// which the reader also takes as `get_weather` (a normalized match).
+#[test]
+fn definitions_and_errors_use_the_names_the_model_is_told() {
+    #[derive(Extract, Debug, PartialEq)]
+    #[extract(rename_all = "snake_case")]
+    enum Snake {
+        /// The forecast.
+        GetWeather { city: String },
+    }
+    let tools = tool::definitions::<Snake>(tool::Provider::OpenAi);
+    assert_eq!(tools[0]["function"]["name"], "get_weather");
+    let err = tool::calls::<Snake>(
+        r#"<tool_call>{"name": "get_forecast", "arguments": {"city": "Oslo"}}</tool_call>"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.issues()[0].expected.as_deref(),
+        Some("one of `get_weather`"),
+        "{err}"
+    );
+    let ok = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>"#;
+    assert_eq!(
+        tool::calls::<Snake>(ok).unwrap(),
+        [Snake::GetWeather {
+            city: "Oslo".into()
+        }]
+    );
+
+    #[derive(Extract, Debug, PartialEq)]
+    enum Plain {
+        /// The forecast.
+        GetWeather { city: String },
+    }
+    let tools = tool::definitions::<Plain>(tool::Provider::OpenAi);
+    assert_eq!(tools[0]["function"]["name"], "GetWeather");
+    assert_eq!(
+        tool::calls::<Plain>(ok).unwrap(),
+        [Plain::GetWeather {
+            city: "Oslo".into()
+        }]
+    );
+}

@@ -112,6 +112,35 @@ pub struct ToolCall {
     pub id: Option<String>,
 }
 
+impl ToolCall {
+    /// The arguments as one JSON object.
+    ///
+    /// ```
+    /// let call = llm_extract::tool::tool_call(r#"[search(q="rust", n=3)]"#).unwrap();
+    /// assert_eq!(call.arguments_value(), serde_json::json!({"q": "rust", "n": 3}));
+    /// ```
+    pub fn arguments_value(&self) -> Value {
+        Value::Object(self.arguments.clone())
+    }
+}
+
+/// `name({"argument": value, ...})`, the arguments as compact JSON, then the id in brackets
+/// when there is one: for logs and for showing an agent's user what will run.
+///
+/// ```
+/// let call = llm_extract::tool::tool_call(r#"{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "rust"}}"#).unwrap();
+/// assert_eq!(call.to_string(), r#"search({"q":"rust"}) [toolu_1]"#);
+/// ```
+impl fmt::Display for ToolCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({})", self.name, self.arguments_value())?;
+        match &self.id {
+            Some(id) => write!(f, " [{id}]"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The wire formats the reader detects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
@@ -197,6 +226,41 @@ impl Format {
             Format::Granite => "Granite <|tool_call|>",
             Format::Cohere => "Cohere <|START_ACTION|>",
             Format::Pythonic => "pythonic",
+        }
+    }
+}
+
+impl Format {
+    /// The shape of one call in this format, for asking a model to write it again.
+    ///
+    /// ```
+    /// use llm_extract::tool::Format;
+    /// assert_eq!(Format::Hermes.example(), r#"<tool_call>{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}</tool_call>"#);
+    /// ```
+    pub fn example(self) -> &'static str {
+        match self {
+            Format::Json => r#"{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}"#,
+            Format::Marker => r#"TOOL_CALL {"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}"#,
+            Format::Hermes => {
+                r#"<tool_call>{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}</tool_call>"#
+            }
+            Format::Qwen3Coder => {
+                "<tool_call>\n<function=TOOL>\n<parameter=ARGUMENT>\nVALUE\n</parameter>\n</function>\n</tool_call>"
+            }
+            Format::Llama => r#"<|python_tag|>{"name": "TOOL", "parameters": {"ARGUMENT": VALUE}}"#,
+            Format::Mistral => r#"[TOOL_CALLS][{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}]"#,
+            Format::Functionary => r#"<function=TOOL>{"ARGUMENT": VALUE}</function>"#,
+            Format::Glm => {
+                "<tool_call>TOOL\n<arg_key>ARGUMENT</arg_key>\n<arg_value>VALUE</arg_value>\n</tool_call>"
+            }
+            Format::MiniMax => {
+                r#"<invoke name="TOOL"><parameter name="ARGUMENT">VALUE</parameter></invoke>"#
+            }
+            Format::Harmony => {
+                r#"<|channel|>commentary to=functions.TOOL <|constrain|>json<|message|>{"ARGUMENT": VALUE}<|call|>"#
+            }
+            Format::Pythonic => "[TOOL(ARGUMENT=VALUE)]",
+            _ => "the same markers as before, around one whole call",
         }
     }
 }
@@ -507,7 +571,7 @@ impl Extractor {
                     ),
                 )
                 .at(reply.calls[0].span);
-                Err(Error::new(vec![issue]).with_positions(text))
+                Err(tool_error(vec![issue], text, Some(reply.calls[0].format)))
             }
         }
     }
@@ -531,7 +595,8 @@ impl Extractor {
             }
         }
         if !issues.is_empty() {
-            return Err(Error::new(issues).with_positions(text));
+            let format = reply.calls.first().map(|f| f.format);
+            return Err(tool_error(issues, text, format));
         }
         if let Some(err) = self.unsure(text, &reply) {
             return Err(err);
@@ -554,7 +619,7 @@ impl Extractor {
         if !tool.allow_doubtful {
             issues.extend(reply.doubtful.iter().map(doubtful_issue));
         }
-        (!issues.is_empty()).then(|| Error::new(issues).with_positions(text))
+        (!issues.is_empty()).then(|| tool_error(issues, text, reply.format()))
     }
 }
 
@@ -658,6 +723,19 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
 }
 
 impl Reply {
+    /// The format the model wrote its calls in: of the first call, cut-off call, doubtful
+    /// call or candidate with a format.
+    fn format(&self) -> Option<Format> {
+        (self
+            .calls
+            .iter()
+            .chain(&self.incomplete)
+            .chain(&self.doubtful))
+        .map(|f| f.format)
+        .chain(self.rejected.iter().filter_map(|r| r.format))
+        .next()
+    }
+
     /// A reply larger than `max_payload`: not read.
     fn too_large(text: &str, max: usize) -> Reply {
         Reply {
@@ -951,7 +1029,20 @@ fn no_call(text: &str, reply: &Reply) -> Error {
     }
     // The most telling issue first: a call cut off says more than a value that was not one.
     issues.sort_by_key(|i| i.category != Category::Incomplete);
-    Error::new(issues).with_positions(text)
+    tool_error(issues, text, reply.format())
+}
+
+/// An error about the tool calls of `text`, whose feedback asks for the call again in
+/// `format`, the one the model used (when known).
+fn tool_error(issues: Vec<Issue>, text: &str, format: Option<Format>) -> Error {
+    let line = match format {
+        Some(format) => format!(
+            "Write the tool call again, whole, in the same format ({format}): {}",
+            format.example()
+        ),
+        None => "Reply with the tool call, whole, in the format you were asked to use.".into(),
+    };
+    Error::new(issues).with_positions(text).reask(line)
 }
 
 /// A [`ToolCall`] from a call as read: text arguments become JSON where they are JSON.

@@ -84,6 +84,8 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     /// Calls that did not fit `T`, placed in the reply.
     issues: Vec<Issue>,
     too_large: Option<Issue>,
+    /// The format of the first call read, which `finish`'s feedback asks for again.
+    format: Option<super::Format>,
     _target: PhantomData<fn() -> T>,
 }
 
@@ -151,6 +153,7 @@ impl Extractor {
             due: false,
             issues: Vec::new(),
             too_large: None,
+            format: None,
             _target: PhantomData,
         }
     }
@@ -278,7 +281,8 @@ impl<T: Extract> StreamCalls<T> {
         if self.issues.is_empty() {
             Ok(last)
         } else {
-            Err(Error::new(std::mem::take(&mut self.issues)).with_positions(&self.text))
+            let issues = std::mem::take(&mut self.issues);
+            Err(super::tool_error(issues, &self.text, self.format))
         }
     }
 
@@ -336,6 +340,9 @@ impl<T: Extract> StreamCalls<T> {
             if pending {
                 first_pending = Some(hit.span.start);
                 break;
+            }
+            if !matches!(verdict, Verdict::Refused(_)) {
+                self.format.get_or_insert(hit.format);
             }
             match verdict {
                 Verdict::Refused(_) => continue,
