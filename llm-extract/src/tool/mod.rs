@@ -21,6 +21,44 @@
 //! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
 //! not a call; the scan is linear in the text.
 //!
+//! # What is a call
+//!
+//! An agent runs what this module returns, so a call is only what the model wrote as a call,
+//! in its answer, read without guessing. Every call found in a reply is one of:
+//!
+//! | Found | Outcome |
+//! |---|---|
+//! | A call where its format puts calls, in the answer, read as written or with repairs that keep the meaning (quote style, commas, comments, Python/JS literals, whitespace, the last closers before the format's own closer) | **returned** ([`Reply::calls`]), with its span, format and repairs ([`Found`]) |
+//! | Cut off by the end of the reply, or left unclosed (also a value whose string or bracket end was chosen by lookahead at the very end: it may go on) | **reported** in [`Reply::incomplete`]; returned only with [`Extractor::allow_incomplete_tool_calls`] |
+//! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
+//! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel) | **refused**: a draft ([`Reply::rejected`], with the reason) |
+//! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
+//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`), a code fence announced as an example, or an echo of the call just before it | **refused**: a mention, not a call |
+//! | A tool name not written as a name (letters, digits, `_`, `-`, `.`), a Kimi id not written as `functions.NAME:INDEX`, a format not enabled ([`Extractor::tool_formats`]) | **refused** |
+//!
+//! [`tool_calls`] gives the returned calls; [`calls`], [`tool_call`] and
+//! [`StreamCalls::finish`] are errors (category [`Category::Incomplete`] or
+//! [`Category::Doubtful`]) when any call of the reply was cut off or doubtful and not allowed:
+//! a reply is never run in part. A typed call's tool name matches a variant exactly, after
+//! normalization (case, `_`, `-`, `.`) or by alias, never by the words inside it, its
+//! diacritics or its likeness: `undo_delete_file`, `dont_delete_file` and `rm_all` are not
+//! `DeleteFile` or `Rm`. Ordinary enums elsewhere keep their lenient matching.
+//!
+//! ```
+//! use llm_extract::{tool, Category, Extract};
+//! #[derive(Extract, Debug, PartialEq)]
+//! enum Tool {
+//!     DeleteFile { path: String },
+//! }
+//! let undo = r#"<tool_call>{"name": "undo_delete_file", "arguments": {"path": "a"}}</tool_call>"#;
+//! assert_eq!(tool::calls::<Tool>(undo).unwrap_err().category(), Category::Variant);
+//! let guess = r#"<tool_call>{"name": "delete_file", "arguments": {"path": tmp}}</tool_call>"#;
+//! assert_eq!(tool::calls::<Tool>(guess).unwrap_err().category(), Category::Doubtful);
+//! let mention = r#"I would use <tool_call>{"name": "delete_file", "arguments": {"path": "a"}}</tool_call> but not now."#;
+//! assert!(tool::calls::<Tool>(mention).unwrap().is_empty());
+//! assert!(tool::read(mention).rejected[0].reason.contains("inside a sentence"));
+//! ```
+//!
 //! # Streaming
 //!
 //! [`StreamCalls`] reads a reply as it arrives: [`StreamCalls::push`] returns the calls the
@@ -34,14 +72,15 @@
 //! reasoning block still open waits for the block to close (then it is a draft, never
 //! yielded) or for the reply to end (then it is yielded by `finish`); a pythonic list without
 //! brackets runs to the end of its body, and bare pythonic calls that are the whole reply
-//! wait for its end; with [`StreamCalls::begins_in_reasoning`], a call
-//! before the first reasoning token waits for that token. By default a reply is taken to
-//! begin in the answer, so a reasoning closer without an opener is ignored (a read of the
-//! whole reply would take everything before it for reasoning).
+//! wait for its end. A reply may begin inside reasoning opened by the chat template, as a
+//! read of the whole reply assumes: a call before the first reasoning token waits for that
+//! token (a closer makes it a draft) or for the end. [`StreamCalls::begins_in_answer`] (and
+//! [`Extractor::tool_reply_begins_in_answer`], for both reads) says the reply begins in the
+//! answer: such calls are then yielded at once and a closer without an opener is ignored.
 //!
 //! Bad input: a call cut off by the end of the stream is never yielded (unless
 //! [`Extractor::allow_incomplete_tool_calls`]) and makes `finish` an error of category
-//! [`Category::Incomplete`]; a call cut off by a later call is skipped, as the whole read
+//! [`Category::Incomplete`]; a doubtful call likewise ([`Category::Doubtful`]); a call cut off by a later call is skipped, as the whole read
 //! does; a call that does not fit `T` is skipped by `push` and reported by `finish`; no
 //! chunking of any input panics, and the work is linear in the reply whatever the chunking.
 //!
