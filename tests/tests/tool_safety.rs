@@ -409,3 +409,37 @@ fn definitions_and_errors_use_the_names_the_model_is_told() {
         }]
     );
 }
+
+#[test]
+fn the_rules_take_linear_time_on_hostile_input() {
+    // Each unit repeated into about 200 KB, whole and streamed in 16-byte chunks.
+    for unit in [
+        "`` a ` b ",
+        "<!-- ",
+        "> <tool_call>{}</tool_call>\n",
+        "Use <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> now. ",
+        "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\n",
+        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": x}}</tool_call>",
+        "<|im_end|><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>",
+        "{\"name\": \"f\", \"name\": \"g\", \"arguments\": {\"a\": 1, \"a\": 2}}, ",
+    ] {
+        let text = unit.repeat(200_000 / unit.len());
+        let start = std::time::Instant::now();
+        let reply = tool::read(&text);
+        let whole = start.elapsed();
+        let start = std::time::Instant::now();
+        let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+        for chunk in text.as_bytes().chunks(16) {
+            stream.push_bytes(chunk);
+        }
+        let _ = stream.finish();
+        let streamed = start.elapsed();
+        // Quadratic work on 200 KB would take minutes in a debug build.
+        assert!(
+            whole.as_secs() < 20 && streamed.as_secs() < 40,
+            "{unit:?}: {whole:?}, {streamed:?}"
+        );
+        assert!(reply.calls.len() <= text.len());
+        eprintln!("{unit:?}: whole {whole:?}, streamed {streamed:?}");
+    }
+}

@@ -153,7 +153,7 @@ const LITERALS: &[(&str, Tok)] = &[
 
 /// The longest inline code span looked for: a backtick run whose closer is further away on
 /// its line is taken literally, so each run costs at most this many bytes of search.
-const MAX_INLINE_CODE: usize = 4096;
+const MAX_INLINE_CODE: usize = 512;
 
 /// The longest a `<function=NAME>` or `<invoke name="NAME">` token may be: a tool name is
 /// short, and the bound keeps a token without its `>` from costing more than a constant.
@@ -274,8 +274,11 @@ fn hidden_at(text: &str, i: usize) -> Option<usize> {
             if run >= 3 && (line_start || text[..i].ends_with(['\n', ' ', '\t'])) {
                 return None;
             }
-            let end = line_end(i);
-            let window = &bytes[i + run..end.min(i + run + MAX_INLINE_CODE)];
+            // The end of the line, looked for within the window only: a run that is not
+            // inline code is not consumed, so each costs at most the window.
+            let limit = (i + run + MAX_INLINE_CODE).min(bytes.len());
+            let end = memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n);
+            let window = &bytes[(i + run).min(end)..end];
             let mut from = 0;
             while let Some(at) = memchr::memchr(b'`', &window[from..]) {
                 let at = from + at;
@@ -286,7 +289,7 @@ fn hidden_at(text: &str, i: usize) -> Option<usize> {
                 from = at + len;
             }
             // Open on the last line: more text may close it.
-            (end == bytes.len() && window.len() == end - i - run).then_some(bytes.len())
+            (end == bytes.len()).then_some(bytes.len())
         }
         b'>' if i == 0 || bytes[i - 1] == b'\n' => Some(line_end(i)),
         b' ' if i == 0 || bytes[i - 1] == b'\n' => {

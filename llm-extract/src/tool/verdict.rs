@@ -238,23 +238,30 @@ fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool)
     if !prose_before {
         return Sentence::Outside;
     }
-    let call = &text[start..end];
+    // The call's first line, looked for within a bounded stretch (calls of one list share
+    // a span: each must not scan all of it).
+    let mut upto = end.min(start + 256);
+    while !text.is_char_boundary(upto) {
+        upto -= 1;
+    }
+    let call = &text[start..upto];
     if let (false, Some((first, _))) = (complete, call.split_once('\n')) {
         let rest = first.split_once('>').map_or("", |(_, r)| r.trim());
         if !rest.is_empty() && !rest.starts_with(['{', '[', '<', '`']) {
             return Sentence::Inside;
         }
     }
+    // The first character after the call that is not a space or a sentence's closing
+    // punctuation, up to the end of its line: scanning stops there, so each call costs
+    // what lies between it and the next word.
     let after = &text[end.min(text.len())..];
-    let line = after.split('\n').next().unwrap_or_default();
-    let words = line.trim_matches(|c: char| c.is_whitespace() || ".,;:!?)".contains(c));
-    if words.starts_with(['<', '[']) {
-        return Sentence::Outside;
-    }
-    match (words.is_empty(), line.len() == after.len()) {
-        (false, _) => Sentence::Inside,
-        (true, true) => Sentence::MayContinue,
-        (true, false) => Sentence::Outside,
+    let first = after
+        .char_indices()
+        .find(|(_, c)| *c == '\n' || !(c.is_whitespace() || ".,;:!?)".contains(*c)));
+    match first {
+        None => Sentence::MayContinue,
+        Some((_, '\n' | '<' | '[')) => Sentence::Outside,
+        Some(_) => Sentence::Inside,
     }
 }
 
