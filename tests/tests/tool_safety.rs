@@ -48,6 +48,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("only the last closer missing", s(r#"<tool_call>{"name": "ls", "arguments": {"path": "/tmp"}</tool_call>"#), call(&["ls"])),
         ("openai list, second cut off", s(r#"{"tool_calls": [{"type": "function", "function": {"name": "ls", "arguments": "{}"}}, {"type": "function", "function": {"name": "rm", "arguments": "{\"path\": \"/tm"}}]}"#), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
         ("second call cut off", format!("<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>\n<tool_call>{{\"name\": \"rm\", \"arguments\": {{\"path\": \"/tm"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
+        ("cut off by a later call", s("<tool_call>{\"name\": \"run\", \"arguments\": {\"cmd\": \"rm\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
         // Garbage read as arguments: guesses.
         ("bad json as arguments", s(r#"<tool_call>{"name": "rm", "arguments": {bad json}}</tool_call>"#), DOUBTFUL),
         ("bare word as the name", s(r#"<tool_call>{"tool_name": invalid}</tool_call>"#), DOUBTFUL),

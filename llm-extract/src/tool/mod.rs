@@ -652,12 +652,26 @@ impl Extractor {
         if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
             issues.push(too_large_issue(text.len(), max));
         }
+        // In text order, as a stream finds them.
+        let mut unsure = Vec::new();
         if !tool.allow_incomplete {
-            issues.extend(cut_off(reply));
+            unsure.extend(
+                reply
+                    .incomplete
+                    .iter()
+                    .map(|f| (f.span.start, cut_off_issue(f))),
+            );
         }
         if !tool.allow_doubtful {
-            issues.extend(reply.doubtful.iter().map(doubtful_issue));
+            unsure.extend(
+                reply
+                    .doubtful
+                    .iter()
+                    .map(|f| (f.span.start, doubtful_issue(f))),
+            );
         }
+        unsure.sort_by_key(|(at, _)| *at);
+        issues.extend(unsure.into_iter().map(|(_, issue)| issue));
         (!issues.is_empty()).then(|| tool_error(issues, text, reply.format()))
     }
 }
@@ -998,19 +1012,20 @@ impl Gap<'_> {
 
 /// An issue for each call of `reply` cut off before its end.
 fn cut_off(reply: &Reply) -> Vec<Issue> {
-    (reply.incomplete.iter())
-        .map(|f| {
-            Issue::new(
-                Category::Incomplete,
-                Path::root(),
-                format!(
-                    "{} call to `{}` was cut off before its end, so it was not run",
-                    f.format, f.call.name
-                ),
-            )
-            .at(f.span)
-        })
-        .collect()
+    reply.incomplete.iter().map(cut_off_issue).collect()
+}
+
+/// The issue of a call cut off before its end.
+fn cut_off_issue(f: &Found) -> Issue {
+    Issue::new(
+        Category::Incomplete,
+        Path::root(),
+        format!(
+            "{} call to `{}` was cut off before its end, so it was not run",
+            f.format, f.call.name
+        ),
+    )
+    .at(f.span)
 }
 
 /// The issue of a whole call that was read only by guessing.

@@ -346,21 +346,19 @@ impl<T: Extract> StreamCalls<T> {
             }
             match verdict {
                 Verdict::Refused(_) => continue,
-                Verdict::CutOff if !tool.allow_incomplete => {
-                    if open {
-                        // Only at the end: the reply ended inside this call.
-                        self.issues.push(cut_off(&hit, self.base));
-                    }
-                    continue;
-                }
-                Verdict::Doubtful if !tool.allow_doubtful => {
+                // Final (cut off by a later call, or by the end of the reply) and not run:
+                // reported once, as the whole read reports it.
+                Verdict::CutOff | Verdict::Doubtful
+                    if !(tool.allow_incomplete && verdict == Verdict::CutOff)
+                        && !(tool.allow_doubtful && verdict == Verdict::Doubtful) =>
+                {
                     calls += 1;
                     if resume_at.is_some_and(|at| hit.span.start < at) {
                         calls_before_resume += 1;
                     }
                     if calls > self.taken {
                         self.taken += 1;
-                        self.issues.push(doubtful(hit, self.base));
+                        self.issues.push(unsure(hit, &verdict, self.base));
                     }
                     continue;
                 }
@@ -435,22 +433,14 @@ fn typed_call<T: Extract>(
     })
 }
 
-/// The issue of a call the reply ended inside.
-fn cut_off(hit: &wire::Hit, base: usize) -> Issue {
-    Issue::new(
-        Category::Incomplete,
-        Path::root(),
-        format!(
-            "{} call to `{}` was cut off by the end of the stream, so it was not run",
-            hit.format, hit.call.name
-        ),
-    )
-    .at(hit.span.shift(base))
-}
-
-/// The issue of a whole call read only by guessing, as the whole read gives it.
-fn doubtful(hit: wire::Hit, base: usize) -> Issue {
-    shifted(super::doubtful_issue(&Found::from_hit(hit)), base)
+/// The issue of a call not run, cut off or doubtful, as the whole read gives it.
+fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize) -> Issue {
+    let found = Found::from_hit(hit);
+    let issue = match verdict {
+        Verdict::CutOff => super::cut_off_issue(&found),
+        _ => super::doubtful_issue(&found),
+    };
+    shifted(issue, base)
 }
 
 fn shifted(mut issue: Issue, by: usize) -> Issue {
