@@ -348,10 +348,7 @@ impl<T: Extract> StreamCalls<T> {
                 Verdict::Refused(_) => continue,
                 // Final (cut off by a later call, or by the end of the reply) and not run:
                 // reported once, as the whole read reports it.
-                Verdict::CutOff | Verdict::Doubtful
-                    if !(tool.allow_incomplete && verdict == Verdict::CutOff)
-                        && !(tool.allow_doubtful && verdict == Verdict::Doubtful) =>
-                {
+                Verdict::CutOff | Verdict::Doubtful if !allowed(&verdict, tool) => {
                     calls += 1;
                     if resume_at.is_some_and(|at| hit.span.start < at) {
                         calls_before_resume += 1;
@@ -431,6 +428,15 @@ fn typed_call<T: Extract>(
             .map(|i| shifted(i, base))
             .collect()
     })
+}
+
+/// Whether the settings let a call cut off or doubtful be yielded.
+fn allowed(verdict: &Verdict, tool: super::ToolSettings) -> bool {
+    match verdict {
+        Verdict::CutOff => tool.allow_incomplete,
+        Verdict::Doubtful => tool.allow_doubtful,
+        _ => true,
+    }
 }
 
 /// The issue of a call not run, cut off or doubtful, as the whole read gives it.
