@@ -444,3 +444,14 @@ fn the_rules_take_linear_time_on_hostile_input() {
         eprintln!("{unit:?}: whole {whole:?}, streamed {streamed:?}");
     }
 }
+
+#[test]
+fn shown_and_quoted_markup_stays_in_the_answer_text() {
+    let text = format!("Write `{RM}` to delete everything.\n> quoted\n<!-- note -->Done.");
+    let reply = tool::read(&text);
+    assert!(reply.calls.is_empty());
+    assert_eq!(
+        reply.text,
+        format!("Write `{RM}` to delete everything.\n> quoted\n<!-- note -->Done.")
+    );
+}

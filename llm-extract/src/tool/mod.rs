@@ -550,8 +550,7 @@ impl Extractor {
             incomplete: Vec::new(),
             doubtful: Vec::new(),
             rejected: Vec::new(),
-            text: found
-                .answer
+            text: joined(&found.answer)
                 .iter()
                 .map(|s| text[s.start..s.end].trim())
                 .filter(|t| !t.is_empty())
@@ -768,6 +767,8 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
         };
         gap.calls();
     }
+    found.answer.extend(w.shown);
+    found.answer.sort_by_key(|s| s.start);
     found.thoughts.sort_by_key(|s| s.start);
     found.hits.sort_by_key(|h| h.span.start);
     found.misses.sort_by_key(|m| m.span.start);
@@ -834,6 +835,19 @@ impl Reply {
             }
         }
     }
+}
+
+/// `spans` (in order) with those that touch merged: text shown as markup stays in its
+/// sentence.
+fn joined(spans: &[Span]) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match out.last_mut() {
+            Some(last) if last.end == s.start => last.end = s.end,
+            _ => out.push(*s),
+        }
+    }
+    out
 }
 
 /// A candidate that was not a call, with where it was and whether it was cut off.

@@ -67,6 +67,9 @@ pub(crate) struct Wire {
     pub thoughts: Vec<Span>,
     /// Text not taken by any token, call or reasoning block, with its region.
     pub gaps: Vec<(Span, Region)>,
+    /// Markup in the answer that is only shown or quoted (a [`Tok::Hidden`] token): answer
+    /// text, not searched for calls.
+    pub shown: Vec<Span>,
     /// The latest point from which a later read of this text, however it grows, reads the
     /// same as this read does: what comes before it is settled. See [`Resume`].
     pub resume: Option<Resume>,
@@ -175,10 +178,7 @@ impl<'a> Walker<'a> {
                 Tok::DsCallBegin => self.deepseek(k),
                 Tok::KimiCallBegin => self.kimi(k),
                 Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
-                Tok::TurnEnd | Tok::HarmonyReturn => {
-                    self.end_turn(t.span.start);
-                    (k + 1, t.span.end)
-                }
+                Tok::Hidden | Tok::TurnEnd | Tok::HarmonyReturn => self.outside_calls(k),
                 // Wrappers, separators and closers on their own carry nothing.
                 _ => (k + 1, t.span.end),
             };
@@ -199,6 +199,18 @@ impl<'a> Walker<'a> {
             // Began in reasoning and never saw its closer: nothing to split off.
             self.region = Region::Answer;
         }
+    }
+
+    /// Token `k` is no call's: shown or quoted markup (answer text, never searched for
+    /// calls), or the end of the assistant's turn.
+    fn outside_calls(&mut self, k: usize) -> (usize, usize) {
+        let t = self.toks[k];
+        match t.tok {
+            Tok::Hidden if self.region == Region::Answer => self.out.shown.push(t.span),
+            Tok::TurnEnd | Tok::HarmonyReturn => self.end_turn(t.span.start),
+            _ => {}
+        }
+        (k + 1, t.span.end)
     }
 
     /// The assistant's turn ends at `at`: reasoning still open ends there, and nothing after
