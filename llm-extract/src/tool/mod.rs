@@ -723,6 +723,8 @@ struct Calls {
     /// where the part that more text may change begins, and the reasoning state.
     resume: Option<wire::Resume>,
     open_from: usize,
+    /// See `wire::Wire::held`.
+    held: bool,
     reasoning_seen: bool,
     ends_in_reasoning: bool,
 }
@@ -747,6 +749,7 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
         answer: Vec::new(),
         resume: w.resume,
         open_from: w.open_from,
+        held: w.held,
         reasoning_seen: w.reasoning_seen,
         ends_in_reasoning: w.ends_in_reasoning,
     };

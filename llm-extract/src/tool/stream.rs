@@ -335,7 +335,7 @@ impl<T: Extract> StreamCalls<T> {
             } else if hit.region == Region::OpenReasoning || !region_known {
                 true
             } else {
-                open && (!hit.complete || hit.until_end)
+                open && (!hit.complete || hit.until_end || found.held)
             };
             if pending {
                 first_pending = Some(hit.span.start);

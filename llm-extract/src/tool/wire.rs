@@ -80,6 +80,9 @@ pub(crate) struct Wire {
     pub reasoning_seen: bool,
     /// The text ends inside reasoning that is still open.
     pub ends_in_reasoning: bool,
+    /// Every call from `open_from` on may read otherwise once more text comes, complete or
+    /// not (the text ends in hidden markup still open).
+    pub held: bool,
 }
 
 /// Where the walk begins.
@@ -136,6 +139,8 @@ impl<'a> Walker<'a> {
         let mut cursor = 0;
         let mut k = 0;
         let mut seen = false;
+        // Where the step before this one began.
+        let mut before = 0;
         while k < toks.len() {
             let t = toks[k];
             self.gap(cursor, t.span.start);
@@ -186,7 +191,11 @@ impl<'a> Walker<'a> {
             let next = next.max(k + 1);
             if next >= toks.len() {
                 self.last_step(k, next, region_before, seen_before);
+                if t.tok == Tok::Hidden && t.span.end >= self.text.len() {
+                    self.open_hidden(before);
+                }
             }
+            before = t.span.start;
             k = next;
         }
         self.gap(cursor, self.text.len());
@@ -271,6 +280,15 @@ impl<'a> Walker<'a> {
         } else {
             None
         };
+    }
+
+    /// The text ends in hidden markup still open (inline code, a partial fence): more text
+    /// may make it text again, and the step before it, which it cut short, read otherwise.
+    /// Nothing from that step on is settled.
+    fn open_hidden(&mut self, before: usize) {
+        self.out.open_from = self.out.open_from.min(before);
+        self.out.held = true;
+        self.out.resume = None;
     }
 
     fn gap(&mut self, start: usize, end: usize) {
