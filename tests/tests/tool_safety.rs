@@ -57,6 +57,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("argument written twice", s(r#"<tool_call>{"name": "rm", "arguments": {"path": "/tmp/x", "path": "/"}}</tool_call>"#), DOUBTFUL),
         ("infinity", s(r#"<tool_call>{"name": "sleep", "arguments": {"seconds": Infinity}}</tool_call>"#), DOUBTFUL),
         ("guess in an openai arguments string", s(r#"{"name": "rm", "arguments": "{\"path\": tmp}"}"#), DOUBTFUL),
+        ("string ends guessed in prose json", s(r#"{"name": "f", "arguments": {"a": "x\"}} y""x\"}} y"For example:"x\"}} y"<tool_call>"#), CUT_OFF),
         ("meaning-keeping repairs", s("<tool_call>{'name': 'ls', 'arguments': {'path': '/tmp', 'all': True,},}</tool_call>"), call(&["ls"])),
         // Names not written as names.
         ("kimi id written wrongly", s("<|tool_calls_section_begin|><|tool_call_begin|>functions.invalid.0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>"), REFUSED),

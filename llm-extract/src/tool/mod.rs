@@ -1007,9 +1007,18 @@ impl Gap<'_> {
             }
             let at = v.report.span.shift(piece.start);
             let complete = v.report.complete;
+            // A guess made in the reading the value was taken in (locate may read a value
+            // otherwise than a parse of its span alone would) makes each of its calls
+            // doubtful; one is enough to say so.
+            let repairs: Vec<Repair> = (v.report.repairs.iter())
+                .find(|r| r.kind.is_guess())
+                .map(|r| Repair::new(r.kind, r.span.shift(piece.start)))
+                .into_iter()
+                .collect();
             match shape::calls_in(&v.value, shape::Context::Prose, max_depth) {
                 Ok(calls) => {
-                    for call in shape::placed(calls, at) {
+                    for mut call in shape::placed(calls, at) {
+                        call.repairs.clone_from(&repairs);
                         self.hits.push(wire::Hit {
                             complete: complete && !call.cut_off,
                             call,

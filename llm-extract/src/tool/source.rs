@@ -55,6 +55,10 @@ pub(crate) fn add_repairs(text: &str, hits: &mut [Hit], max_depth: usize) {
                 in_string(text, args.span, max_depth, &mut repairs);
             }
         }
+        // Added to those the value's reader reported (JSON in prose), without repeating one.
+        let known = std::mem::take(&mut hit.call.repairs);
+        repairs.retain(|r| !known.iter().any(|k| k.kind == r.kind && k.span == r.span));
+        repairs.extend(known);
         repairs.sort_by_key(|r| r.span.start);
         hit.call.repairs = repairs;
     }

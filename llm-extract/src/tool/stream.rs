@@ -335,7 +335,12 @@ impl<T: Extract> StreamCalls<T> {
             } else if hit.region == Region::OpenReasoning || !region_known {
                 true
             } else {
-                open && (!hit.complete || hit.until_end || found.held)
+                // A guess may read otherwise once more text comes: a doubtful call is final
+                // only when a later step settled it, or at the end.
+                open && (!hit.complete
+                    || hit.until_end
+                    || found.held
+                    || verdict == Verdict::Doubtful)
             };
             if pending {
                 first_pending = Some(hit.span.start);
