@@ -44,16 +44,18 @@ pub mod tool_stream {
         Reasoning,
     }
 
-    /// The calls a read of the whole reply gives, for a stream that begins as `begins` says.
-    /// A stream that begins in the answer reads like the whole reply after a closed, empty
-    /// reasoning block (a reasoning closer without an opener is then ignored).
+    /// The calls a read of the whole reply gives, for a stream that begins as `begins` says,
+    /// and whether the reply held a call not run (cut off or doubtful).
     pub fn whole(text: &str, begins: Begins) -> (Vec<ToolCall>, bool) {
         let reply = match begins {
-            Begins::Answer => tool::read(&format!("<think></think>{text}")),
+            Begins::Answer => llm_extract::Extractor::new()
+                .tool_reply_begins_in_answer()
+                .read_tool_calls(text),
             Begins::Reasoning => tool::read(text),
         };
+        let unsure = !reply.incomplete.is_empty() || !reply.doubtful.is_empty();
         let calls = reply.calls.into_iter().map(|f| f.call).collect();
-        (calls, !reply.incomplete.is_empty())
+        (calls, unsure)
     }
 
     /// Pushes `chunks` (bytes, so a chunk may end inside a character) and checks that after
@@ -62,10 +64,11 @@ pub mod tool_stream {
     /// yielded (the rest came from `finish`).
     pub fn check(what: &str, text: &str, chunks: &[&[u8]], begins: Begins) -> usize {
         let (expected, cut_off) = whole(text, begins);
-        let mut stream = StreamCalls::<ToolCall>::new();
-        if let Begins::Reasoning = begins {
-            stream = stream.begins_in_reasoning();
-        }
+        let stream = StreamCalls::<ToolCall>::new();
+        let mut stream = match begins {
+            Begins::Answer => stream.begins_in_answer(),
+            Begins::Reasoning => stream.begins_in_reasoning(),
+        };
         let mut got: Vec<ToolCall> = Vec::new();
         for (i, chunk) in chunks.iter().enumerate() {
             got.extend(stream.push_bytes(chunk));
@@ -79,7 +82,11 @@ pub mod tool_stream {
         match stream.finish() {
             Ok(rest) => got.extend(rest),
             Err(e) => assert!(
-                cut_off && e.category() == llm_extract::Category::Incomplete,
+                cut_off
+                    && matches!(
+                        e.category(),
+                        llm_extract::Category::Incomplete | llm_extract::Category::Doubtful
+                    ),
                 "{what} ({begins:?}): {e}"
             ),
         }

@@ -63,6 +63,10 @@ pub enum Category {
     Variant,
     /// A validation rule failed.
     Validation,
+    /// A value to be acted on (a tool call) could be read only by guessing what was meant:
+    /// a bare word as a string, a string end chosen by lookahead, a key written twice, ...
+    /// (see [`RepairClass::Guess`](crate::RepairClass::Guess)).
+    Doubtful,
     /// Anything else (for example, an invalid JSONPath in an assertion).
     Other,
 }
@@ -198,13 +202,20 @@ pub struct Error(Box<Inner>);
 struct Inner {
     category: Category,
     issues: Vec<Issue>,
+    /// The last line of [`Error::feedback`]: what to send again, and how (a tool call asks
+    /// for the call again in the format the model used).
+    reask: Option<String>,
 }
 
 impl Error {
     /// An error from issues. The category is the first issue's.
     pub fn new(issues: Vec<Issue>) -> Error {
         let category = issues.first().map_or(Category::Other, |i| i.category);
-        Error(Box::new(Inner { category, issues }))
+        Error(Box::new(Inner {
+            category,
+            issues,
+            reask: None,
+        }))
     }
 
     /// An error with a single issue at the root.
@@ -324,8 +335,19 @@ impl Error {
         if self.issues().len() > 20 {
             out.push_str(&format!("- and {} more\n", self.issues().len() - 20));
         }
-        out.push_str("Reply again with only the corrected JSON.");
+        match &self.0.reask {
+            Some(line) => out.push_str(line),
+            None => out.push_str("Reply again with only the corrected JSON."),
+        }
         out
+    }
+}
+
+impl Error {
+    /// The same error, its feedback ending with `line` instead of asking for JSON.
+    pub(crate) fn reask(mut self, line: String) -> Error {
+        self.0.reask = Some(line);
+        self
     }
 }
 

@@ -110,7 +110,7 @@ pub use crate::extractor::{Extracted, Extractor};
 pub use crate::path::{Path, Segment};
 #[cfg(feature = "schema")]
 pub use crate::provider::{json_schema_for, Provider};
-pub use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
+pub use crate::report::{Coercion, CoercionKind, Repair, RepairClass, RepairKind, Report};
 pub use crate::retry::{feedback, retry, retry_async, Attempt, Retry, RetryError};
 #[cfg(feature = "schema")]
 pub use crate::schema::{json_schema, json_schema_strict, prompt_format};

@@ -104,6 +104,25 @@ pub enum RepairKind {
     /// Bytes that are not valid UTF-8 were read as U+FFFD (`\u{FFFD}`), one per invalid
     /// sequence. The library takes `&str`; the command line, which reads bytes, reports this.
     InvalidUtf8,
+    /// A key written twice in one object; the later value was kept. Which one the writer
+    /// meant is a guess (reported where a value is acted on, such as a tool call).
+    DuplicateKey,
+}
+
+/// Whether a repair can change what a value means (see [`RepairKind::class`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum RepairClass {
+    /// Reads what was written, only in another syntax: quote style, commas, comments,
+    /// literals of other languages, whitespace, the text around the value.
+    KeepsMeaning,
+    /// Decides something the text does not say: a bare word read as a string or key, a
+    /// member with no value, skipped text, a string end or a bracket chosen by lookahead, a
+    /// duplicated key, a non-finite number. A value read with one is not acted on by default
+    /// (a tool call with one is doubtful).
+    Guess,
+    /// Closes what the end of the input left open: the value was cut off.
+    Truncation,
 }
 
 impl RepairKind {
@@ -114,6 +133,58 @@ impl RepairKind {
             self,
             TruncatedString | TruncatedContainer | TruncatedLiteral | TruncatedKey
         )
+    }
+
+    /// Whether this repair keeps the meaning of what was written, guesses, or closes a value
+    /// cut off. The one table of it: tool calls are doubtful exactly when a repair made reading
+    /// them is a [`RepairClass::Guess`].
+    ///
+    /// ```
+    /// use llm_extract::{RepairClass, RepairKind};
+    /// assert_eq!(RepairKind::TrailingComma.class(), RepairClass::KeepsMeaning);
+    /// assert_eq!(RepairKind::NonStandardLiteral.class(), RepairClass::KeepsMeaning);
+    /// assert_eq!(RepairKind::UnquotedString.class(), RepairClass::Guess);
+    /// assert_eq!(RepairKind::MissingQuote.class(), RepairClass::Guess);
+    /// assert_eq!(RepairKind::TruncatedString.class(), RepairClass::Truncation);
+    /// ```
+    pub fn class(self) -> RepairClass {
+        use RepairKind::*;
+        match self {
+            Fence | SurroundingText | TrailingText | EmbeddedJson | JsonpWrapper => {
+                RepairClass::KeepsMeaning
+            }
+            Comment | TrailingComma | ExtraComma | MissingComma | NonStandardQuotes => {
+                RepairClass::KeepsMeaning
+            }
+            NonStandardLiteral | NonStandardNumber | NumberAsString | ControlCharacter => {
+                RepairClass::KeepsMeaning
+            }
+            InvalidEscape | TripleQuotedString | FencedValue | TupleAsArray | SetAsArray => {
+                RepairClass::KeepsMeaning
+            }
+            UnicodeWhitespace | StringConcatenation | InvalidUtf8 => RepairClass::KeepsMeaning,
+            // A bare word as a key or string, a member without a value, a key that is prose.
+            UnquotedKey | UnquotedString | MissingValue | MissingColon | SentenceKey => {
+                RepairClass::Guess
+            }
+            // Where a string or a container ends, chosen by what follows.
+            MissingQuote | UnescapedQuote | WrongBracket | MissingOpeningBracket => {
+                RepairClass::Guess
+            }
+            StrayBracket | MissingBracket | SkippedText | NestedValue => RepairClass::Guess,
+            NonFiniteNumber | DigitSeparator | DuplicateKey => RepairClass::Guess,
+            // Not what was written as the value: text read as one, lines assembled into one,
+            // a draft in reasoning.
+            TextAsValue | LabeledSections | FromReasoning => RepairClass::Guess,
+            TruncatedString | TruncatedContainer | TruncatedLiteral | TruncatedKey => {
+                RepairClass::Truncation
+            }
+        }
+    }
+
+    /// Whether this repair guesses: [`RepairClass::Guess`].
+    pub fn is_guess(self) -> bool {
+        self.class() == RepairClass::Guess
     }
 
     /// How much this repair counts against a reading in the score.
@@ -128,7 +199,7 @@ impl RepairKind {
             UnicodeWhitespace | DigitSeparator | TupleAsArray | TripleQuotedString
             | FencedValue => 1,
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
-            MissingQuote | NumberAsString | SetAsArray => 2,
+            MissingQuote | NumberAsString | SetAsArray | DuplicateKey => 2,
             WrongBracket | MissingOpeningBracket => 3,
             // A character of the text is lost, but nothing about the reading is in doubt.
             UnquotedString | TruncatedKey | InvalidUtf8 => 2,

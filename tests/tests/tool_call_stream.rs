@@ -15,7 +15,7 @@ fn hermes(i: usize) -> String {
 #[test]
 fn each_call_of_a_long_reply_comes_from_the_push_that_completes_it() {
     let text: String = (0..2_000).map(hermes).collect();
-    let mut stream = StreamCalls::<ToolCall>::new();
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
     let mut got = Vec::new();
     let mut pushed = 0;
     for chunk in text.as_bytes().chunks(16) {
@@ -40,7 +40,7 @@ fn markers_split_across_chunks_are_found() {
     ] {
         check_every_chunking(text, text);
         // Pushed a byte at a time, the call comes before the reply ends.
-        let mut stream = StreamCalls::<ToolCall>::new();
+        let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
         let got: Vec<ToolCall> = text.as_bytes().iter().flat_map(|b| stream.push_bytes(&[*b])).collect();
         assert_eq!(got.len(), 1, "{text}");
         assert_eq!(got[0].name, "get_weather", "{text}");
@@ -86,7 +86,10 @@ fn calls_in_reasoning_wait_for_it_to_close_or_the_reply_to_end() {
 
 #[test]
 fn past_max_payload_the_stream_stops_and_finish_says_why() {
-    let mut stream = Extractor::new().max_payload(100).stream_calls::<ToolCall>();
+    let mut stream = Extractor::new()
+        .max_payload(100)
+        .tool_reply_begins_in_answer()
+        .stream_calls::<ToolCall>();
     assert_eq!(stream.push(&hermes(1)).len(), 1);
     assert!(stream.push(&hermes(2)).is_empty());
     let err = stream.finish().unwrap_err();
@@ -96,7 +99,7 @@ fn past_max_payload_the_stream_stops_and_finish_says_why() {
 /// Pushes `text` in `size`-byte chunks; the time taken.
 fn streamed(text: &str, size: usize) -> std::time::Duration {
     let start = Instant::now();
-    let mut stream = StreamCalls::<ToolCall>::new();
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
     let mut n = 0;
     for chunk in text.as_bytes().chunks(size) {
         n += stream.push_bytes(chunk).len();

@@ -642,7 +642,7 @@ fn a_call_cut_off_after_whole_ones_is_an_error_not_dropped() {
         "{err}"
     );
     // As a stream says at its end, whatever the chunking.
-    let mut stream = tool::StreamCalls::<Tool>::new();
+    let mut stream = tool::StreamCalls::<Tool>::new().begins_in_answer();
     let mut yielded = Vec::new();
     for chunk in text.as_bytes().chunks(7) {
         yielded.extend(stream.push_bytes(chunk));
@@ -869,8 +869,10 @@ fn streamed_calls_are_the_whole_replys_calls_under_every_chunking() {
 #[test]
 fn a_stream_yields_every_fixtures_calls_by_the_push_that_completes_them() {
     for (what, text, _, calls) in fixtures() {
-        // Whole in one push: every call comes from the push, none waits for `finish`.
-        let mut stream = tool::StreamCalls::<ToolCall>::new();
+        // Whole in one push: every call comes from the push, none waits for `finish` (in a
+        // stream told the reply begins in the answer; by default, as the whole read, a
+        // `</think>` may still come and make them drafts).
+        let mut stream = tool::StreamCalls::<ToolCall>::new().begins_in_answer();
         let got = stream.push(&text);
         assert_eq!(summary(&got), expected(&calls), "{what}");
         assert!(stream.finish().unwrap().is_empty(), "{what}");
@@ -887,7 +889,7 @@ fn a_stream_yields_every_fixtures_calls_by_the_push_that_completes_them() {
 
 #[test]
 fn a_streamed_call_that_does_not_fit_the_type_is_reported_by_finish_and_the_others_are_yielded() {
-    let mut stream = tool::StreamCalls::<Tool>::new();
+    let mut stream = tool::StreamCalls::<Tool>::new().begins_in_answer();
     let mut got =
         stream.push("[delete_everything(confirm=True)]\n<tool_call>{\"name\": \"search\", \"arg");
     got.extend(stream.push("uments\": {\"q\": \"x\"}}</tool_call>"));

@@ -1066,7 +1066,9 @@ fn streamed_calls_come_with_the_closer() {
             "<|close|>call<|sep|>",
         ),
     ] {
-        let mut stream = tool::StreamCalls::<tool::ToolCall>::new();
+        // A stream said to begin in the answer yields a call once complete (by default it
+        // waits for the first reasoning token or the end: the reply may begin in reasoning).
+        let mut stream = tool::StreamCalls::<tool::ToolCall>::new().begins_in_answer();
         assert!(stream.push(open).is_empty(), "{open}");
         let got = stream.push(close);
         assert_eq!(got.len(), 1, "{open}{close}");

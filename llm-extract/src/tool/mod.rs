@@ -23,6 +23,44 @@
 //! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
 //! not a call; the scan is linear in the text.
 //!
+//! # What is a call
+//!
+//! An agent runs what this module returns, so a call is only what the model wrote as a call,
+//! in its answer, read without guessing. Every call found in a reply is one of:
+//!
+//! | Found | Outcome |
+//! |---|---|
+//! | A call where its format puts calls, in the answer, read as written or with repairs that keep the meaning (quote style, commas, comments, Python/JS literals, whitespace, the last closers before the format's own closer) | **returned** ([`Reply::calls`]), with its span, format and repairs ([`Found`]) |
+//! | Cut off by the end of the reply, or left unclosed (also a value whose string or bracket end was chosen by lookahead at the very end: it may go on) | **reported** in [`Reply::incomplete`]; returned only with [`Extractor::allow_incomplete_tool_calls`] |
+//! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
+//! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel) | **refused**: a draft ([`Reply::rejected`], with the reason) |
+//! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
+//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`), a code fence announced as an example, or an echo of the call just before it | **refused**: a mention, not a call |
+//! | A tool name not written as a name (letters, digits, `_`, `-`, `.`), a Kimi id not written as `functions.NAME:INDEX`, a format not enabled ([`Extractor::tool_formats`]) | **refused** |
+//!
+//! [`tool_calls`] gives the returned calls; [`calls`], [`tool_call`] and
+//! [`StreamCalls::finish`] are errors (category [`Category::Incomplete`] or
+//! [`Category::Doubtful`]) when any call of the reply was cut off or doubtful and not allowed:
+//! a reply is never run in part. A typed call's tool name matches a variant exactly, after
+//! normalization (case, `_`, `-`, `.`) or by alias, never by the words inside it, its
+//! diacritics or its likeness: `undo_delete_file`, `dont_delete_file` and `rm_all` are not
+//! `DeleteFile` or `Rm`. Ordinary enums elsewhere keep their lenient matching.
+//!
+//! ```
+//! use llm_extract::{tool, Category, Extract};
+//! #[derive(Extract, Debug, PartialEq)]
+//! enum Tool {
+//!     DeleteFile { path: String },
+//! }
+//! let undo = r#"<tool_call>{"name": "undo_delete_file", "arguments": {"path": "a"}}</tool_call>"#;
+//! assert_eq!(tool::calls::<Tool>(undo).unwrap_err().category(), Category::Variant);
+//! let guess = r#"<tool_call>{"name": "delete_file", "arguments": {"path": tmp}}</tool_call>"#;
+//! assert_eq!(tool::calls::<Tool>(guess).unwrap_err().category(), Category::Doubtful);
+//! let mention = r#"I would use <tool_call>{"name": "delete_file", "arguments": {"path": "a"}}</tool_call> but not now."#;
+//! assert!(tool::calls::<Tool>(mention).unwrap().is_empty());
+//! assert!(tool::read(mention).rejected[0].reason.contains("inside a sentence"));
+//! ```
+//!
 //! # Streaming
 //!
 //! [`StreamCalls`] reads a reply as it arrives: [`StreamCalls::push`] returns the calls the
@@ -36,20 +74,21 @@
 //! reasoning block still open waits for the block to close (then it is a draft, never
 //! yielded) or for the reply to end (then it is yielded by `finish`); a pythonic list without
 //! brackets runs to the end of its body, and bare pythonic calls that are the whole reply
-//! wait for its end; with [`StreamCalls::begins_in_reasoning`], a call
-//! before the first reasoning token waits for that token. By default a reply is taken to
-//! begin in the answer, so a reasoning closer without an opener is ignored (a read of the
-//! whole reply would take everything before it for reasoning).
+//! wait for its end. A reply may begin inside reasoning opened by the chat template, as a
+//! read of the whole reply assumes: a call before the first reasoning token waits for that
+//! token (a closer makes it a draft) or for the end. [`StreamCalls::begins_in_answer`] (and
+//! [`Extractor::tool_reply_begins_in_answer`], for both reads) says the reply begins in the
+//! answer: such calls are then yielded at once and a closer without an opener is ignored.
 //!
 //! Bad input: a call cut off by the end of the stream is never yielded (unless
 //! [`Extractor::allow_incomplete_tool_calls`]) and makes `finish` an error of category
-//! [`Category::Incomplete`]; a call cut off by a later call is skipped, as the whole read
+//! [`Category::Incomplete`]; a doubtful call likewise ([`Category::Doubtful`]); a call cut off by a later call is skipped, as the whole read
 //! does; a call that does not fit `T` is skipped by `push` and reported by `finish`; no
 //! chunking of any input panics, and the work is linear in the reply whatever the chunking.
 //!
 //! ```
 //! use llm_extract::tool::{StreamCalls, ToolCall};
-//! let mut stream = StreamCalls::<ToolCall>::new();
+//! let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
 //! assert!(stream.push("[TOOL_CALLS] [{\"name\": \"search\", \"argu").is_empty());
 //! let calls = stream.push("ments\": {\"q\": \"x\"}}]");
 //! assert_eq!(calls[0].arguments["q"], "x");
@@ -61,6 +100,7 @@ mod scan;
 mod shape;
 mod source;
 mod stream;
+mod verdict;
 mod wire;
 
 pub use stream::StreamCalls;
@@ -75,12 +115,15 @@ use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
 use crate::node::{Entry, Node, NodeKind, Quoting, Str};
 use crate::path::Path;
+use crate::report::Repair;
+use crate::settings::Settings;
 use crate::span::Span;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use shape::{Arg, RawCall};
 use std::borrow::Cow;
 use std::fmt;
+use verdict::Verdict;
 use wire::Region;
 
 #[cfg(feature = "schema")]
@@ -108,6 +151,35 @@ pub struct ToolCall {
     pub arguments: Map<String, Value>,
     /// The call id, when the format has one.
     pub id: Option<String>,
+}
+
+impl ToolCall {
+    /// The arguments as one JSON object.
+    ///
+    /// ```
+    /// let call = llm_extract::tool::tool_call(r#"[search(q="rust", n=3)]"#).unwrap();
+    /// assert_eq!(call.arguments_value(), serde_json::json!({"q": "rust", "n": 3}));
+    /// ```
+    pub fn arguments_value(&self) -> Value {
+        Value::Object(self.arguments.clone())
+    }
+}
+
+/// `name({"argument": value, ...})`, the arguments as compact JSON, then the id in brackets
+/// when there is one: for logs and for showing an agent's user what will run.
+///
+/// ```
+/// let call = llm_extract::tool::tool_call(r#"{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "rust"}}"#).unwrap();
+/// assert_eq!(call.to_string(), r#"search({"q":"rust"}) [toolu_1]"#);
+/// ```
+impl fmt::Display for ToolCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({})", self.name, self.arguments_value())?;
+        match &self.id {
+            Some(id) => write!(f, " [{id}]"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The wire formats the reader detects.
@@ -264,6 +336,41 @@ impl Format {
     }
 }
 
+impl Format {
+    /// The shape of one call in this format, for asking a model to write it again.
+    ///
+    /// ```
+    /// use llm_extract::tool::Format;
+    /// assert_eq!(Format::Hermes.example(), r#"<tool_call>{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}</tool_call>"#);
+    /// ```
+    pub fn example(self) -> &'static str {
+        match self {
+            Format::Json => r#"{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}"#,
+            Format::Marker => r#"TOOL_CALL {"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}"#,
+            Format::Hermes => {
+                r#"<tool_call>{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}</tool_call>"#
+            }
+            Format::Qwen3Coder => {
+                "<tool_call>\n<function=TOOL>\n<parameter=ARGUMENT>\nVALUE\n</parameter>\n</function>\n</tool_call>"
+            }
+            Format::Llama => r#"<|python_tag|>{"name": "TOOL", "parameters": {"ARGUMENT": VALUE}}"#,
+            Format::Mistral => r#"[TOOL_CALLS][{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}]"#,
+            Format::Functionary => r#"<function=TOOL>{"ARGUMENT": VALUE}</function>"#,
+            Format::Glm => {
+                "<tool_call>TOOL\n<arg_key>ARGUMENT</arg_key>\n<arg_value>VALUE</arg_value>\n</tool_call>"
+            }
+            Format::MiniMax => {
+                r#"<invoke name="TOOL"><parameter name="ARGUMENT">VALUE</parameter></invoke>"#
+            }
+            Format::Harmony => {
+                r#"<|channel|>commentary to=functions.TOOL <|constrain|>json<|message|>{"ARGUMENT": VALUE}<|call|>"#
+            }
+            Format::Pythonic => "[TOOL(ARGUMENT=VALUE)]",
+            _ => "the same markers as before, around one whole call",
+        }
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -275,6 +382,10 @@ impl fmt::Display for Format {
 pub(crate) struct ToolSettings {
     formats: u32,
     allow_incomplete: bool,
+    allow_doubtful: bool,
+    /// Where a reply begins: `Reply` (it may begin inside reasoning opened in the prompt,
+    /// the default) or `Answer`.
+    opening: wire::Opening,
 }
 
 impl Default for ToolSettings {
@@ -282,6 +393,8 @@ impl Default for ToolSettings {
         ToolSettings {
             formats: Format::ALL.iter().fold(0, |m, f| m | f.bit()),
             allow_incomplete: false,
+            allow_doubtful: false,
+            opening: wire::Opening::Reply,
         }
     }
 }
@@ -299,8 +412,38 @@ pub struct Found {
     pub complete: bool,
     /// Written inside a reasoning block left open at the end of the reply (models do this).
     pub in_reasoning: bool,
+    /// Every repair made reading the call, where it was made in the text. A call with a
+    /// repair that guesses ([`RepairKind::is_guess`](crate::RepairKind::is_guess)) is
+    /// doubtful: it is in [`Reply::doubtful`], and a call only when the caller opted in.
+    pub repairs: Vec<Repair>,
     #[serde(skip)]
     raw: RawCall,
+}
+
+impl Found {
+    /// The first repair that guessed what the call says, if any: the reason it is doubtful.
+    ///
+    /// ```
+    /// let reply = llm_extract::tool::read(r#"<tool_call>{"name": "rm", "arguments": {"path": tmp}}</tool_call>"#);
+    /// let doubt = reply.doubtful[0].doubt().unwrap();
+    /// assert_eq!(doubt.kind, llm_extract::RepairKind::UnquotedString);
+    /// assert!(reply.calls.is_empty());
+    /// ```
+    pub fn doubt(&self) -> Option<&Repair> {
+        self.repairs.iter().find(|r| r.kind.is_guess())
+    }
+
+    fn from_hit(hit: wire::Hit) -> Found {
+        Found {
+            call: to_tool_call(&hit.call),
+            format: hit.format,
+            span: hit.span,
+            complete: hit.complete,
+            in_reasoning: hit.region == Region::OpenReasoning,
+            repairs: hit.call.repairs.clone(),
+            raw: hit.call,
+        }
+    }
 }
 
 /// A candidate that was not taken as a call, and why.
@@ -322,6 +465,9 @@ pub struct Reply {
     pub calls: Vec<Found>,
     /// Calls whose text was cut off or left unclosed.
     pub incomplete: Vec<Found>,
+    /// Whole calls that could be read only by guessing (see [`Found::doubt`]). Calls too
+    /// only when the caller opted in ([`Extractor::allow_doubtful_tool_calls`]).
+    pub doubtful: Vec<Found>,
     /// Candidates that were not calls, and why.
     pub rejected: Vec<Rejected>,
     /// The answer text outside calls and reasoning, trimmed pieces joined by line breaks.
@@ -426,15 +572,52 @@ impl Extractor {
         self
     }
 
+    /// Whole calls that could be read only by guessing (a bare word taken as a string, a
+    /// string end chosen by lookahead, a key written twice, ...) are returned as calls too
+    /// (they stay listed in [`Reply::doubtful`]). Off by default: an agent should not run
+    /// what the model may not have written.
+    ///
+    /// ```
+    /// let text = r#"<tool_call>{"name": "search", "arguments": {"q": rust}}</tool_call>"#;
+    /// assert!(llm_extract::tool::tool_calls(text).is_empty());
+    /// let e = llm_extract::Extractor::new().allow_doubtful_tool_calls();
+    /// assert_eq!(e.tool_calls(text)[0].arguments["q"], "rust");
+    /// ```
+    pub fn allow_doubtful_tool_calls(mut self) -> Extractor {
+        self.settings.tool.allow_doubtful = true;
+        self
+    }
+
+    /// The reply begins in the answer: a reasoning closer without an opener (`</think>`) is
+    /// ignored, as if the reply began after an empty reasoning block. By default a reply may
+    /// begin inside reasoning opened by the chat template (DeepSeek R1, Qwen3 thinking), so
+    /// what comes before a first `</think>` is reasoning and a call there is a draft; a
+    /// [`StreamCalls`] then holds every call until the first reasoning token or the end says
+    /// which it was. Both reads, whole and streamed, follow this setting.
+    ///
+    /// ```
+    /// let text = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call></think>";
+    /// assert!(llm_extract::tool::tool_calls(text).is_empty()); // a draft
+    /// let e = llm_extract::Extractor::new().tool_reply_begins_in_answer();
+    /// assert_eq!(e.tool_calls(text).len(), 1);
+    /// ```
+    pub fn tool_reply_begins_in_answer(mut self) -> Extractor {
+        self.settings.tool.opening = wire::Opening::Answer;
+        self
+    }
+
     /// [`read`] with these settings.
     pub fn read_tool_calls(&self, text: &str) -> Reply {
-        let found = find_calls(text);
+        if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
+            return Reply::too_large(text, max);
+        }
+        let found = find_calls_from(text, "", self.settings.tool.opening, &self.settings);
         let mut reply = Reply {
             calls: Vec::new(),
             incomplete: Vec::new(),
+            doubtful: Vec::new(),
             rejected: Vec::new(),
-            text: found
-                .answer
+            text: joined(&found.answer)
                 .iter()
                 .map(|s| text[s.start..s.end].trim())
                 .filter(|t| !t.is_empty())
@@ -467,6 +650,9 @@ impl Extractor {
     /// [`tool_call`] with these settings.
     pub fn tool_call(&self, text: &str) -> Result<ToolCall, Error> {
         let reply = self.read_tool_calls(text);
+        if let Some(err) = self.unsure(text, &reply) {
+            return Err(err);
+        }
         match reply.calls.len() {
             1 => Ok(reply
                 .calls
@@ -481,23 +667,16 @@ impl Extractor {
                     .iter()
                     .map(|f| format!("`{}` ({})", f.call.name, f.format))
                     .collect();
-                let issues = reply
-                    .calls
-                    .iter()
-                    .map(|f| {
-                        Issue::new(
-                            Category::Other,
-                            Path::root(),
-                            format!(
-                                "expected exactly one tool call, found {n}: {}",
-                                names.join(", ")
-                            ),
-                        )
-                        .at(f.span)
-                    })
-                    .take(1)
-                    .collect();
-                Err(Error::new(issues).with_positions(text))
+                let issue = Issue::new(
+                    Category::Other,
+                    Path::root(),
+                    format!(
+                        "expected exactly one tool call, found {n}: {}",
+                        names.join(", ")
+                    ),
+                )
+                .at(reply.calls[0].span);
+                Err(tool_error(vec![issue], text, Some(reply.calls[0].format)))
             }
         }
     }
@@ -508,33 +687,74 @@ impl Extractor {
         let mut out = Vec::with_capacity(reply.calls.len());
         let mut issues = Vec::new();
         for (i, found) in reply.calls.iter().enumerate() {
-            match typed::<T>(&found.raw, arguments_node(&found.raw)) {
+            let args = arguments_node(&found.raw, self.settings.max_depth);
+            match typed::<T>(&found.raw, args) {
                 Ok(value) => out.push(value),
-                Err(first) => issues.extend(call_issues::<T>(text, i, found, first)),
+                Err(first) => issues.extend(call_issues::<T>(
+                    text,
+                    i,
+                    found,
+                    first,
+                    self.settings.max_depth,
+                )),
             }
         }
         if !issues.is_empty() {
-            return Err(Error::new(issues).with_positions(text));
+            let format = reply.calls.first().map(|f| f.format);
+            return Err(tool_error(issues, text, format));
         }
-        if out.is_empty() && !reply.incomplete.is_empty() {
-            return Err(no_call(text, &reply));
-        }
-        if !reply.incomplete.is_empty() && !self.settings.tool.allow_incomplete {
-            // A call cut off is not dropped for the ones before it: the reply was truncated
-            // inside what the model asked for (as `StreamCalls::finish` says). Opted in, it
-            // is among the calls.
-            return Err(Error::new(cut_off(&reply)).with_positions(text));
+        if let Some(err) = self.unsure(text, &reply) {
+            return Err(err);
         }
         Ok(out)
+    }
+
+    /// The error for a reply with a call that is not run: cut off, or doubtful (each unless
+    /// the caller opted in), or too large to read. A reply truncated inside what the model
+    /// asked for is not run in part, as [`StreamCalls::finish`] says too.
+    fn unsure(&self, text: &str, reply: &Reply) -> Option<Error> {
+        let tool = self.settings.tool;
+        let mut issues = Vec::new();
+        if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
+            issues.push(too_large_issue(text.len(), max));
+        }
+        // In text order, as a stream finds them.
+        let mut unsure = Vec::new();
+        if !tool.allow_incomplete {
+            unsure.extend(
+                reply
+                    .incomplete
+                    .iter()
+                    .map(|f| (f.span.start, cut_off_issue(f))),
+            );
+        }
+        if !tool.allow_doubtful {
+            unsure.extend(
+                reply
+                    .doubtful
+                    .iter()
+                    .map(|f| (f.span.start, doubtful_issue(f))),
+            );
+        }
+        unsure.sort_by_key(|(at, _)| *at);
+        issues.extend(unsure.into_iter().map(|(_, issue)| issue));
+        (!issues.is_empty()).then(|| tool_error(issues, text, reply.format()))
     }
 }
 
 /// The issues of call `i`, which `T` could not read (`first`, from the first reading): each
 /// names the call and the tool, and points at the argument it is about in the reply.
-fn call_issues<T: Extract>(text: &str, i: usize, found: &Found, first: Vec<Issue>) -> Vec<Issue> {
+fn call_issues<T: Extract>(
+    text: &str,
+    i: usize,
+    found: &Found,
+    first: Vec<Issue>,
+    max_depth: usize,
+) -> Vec<Issue> {
     // Read again with every argument placed where it was written (the same values, so the
     // same issues), for positions in the reply.
-    let placed = source::place(text, &found.raw, arguments_node(&found.raw))
+    let args = arguments_node(&found.raw, max_depth);
+    let placed = source::place(text, &found.raw, args, max_depth)
         .and_then(|args| typed::<T>(&found.raw, args).err());
     let spans_known = placed.is_some();
     let mut issues = placed.unwrap_or(first);
@@ -570,19 +790,25 @@ struct Calls {
     /// where the part that more text may change begins, and the reasoning state.
     resume: Option<wire::Resume>,
     open_from: usize,
+    /// See `wire::Wire::held`.
+    held: bool,
     reasoning_seen: bool,
     ends_in_reasoning: bool,
 }
 
-/// The token formats first (one pass over the tokens), then the pythonic lists and JSON
-/// values in the text between tokens; closed reasoning is searched by neither.
-fn find_calls(text: &str) -> Calls {
-    find_calls_from(text, wire::Opening::Reply)
-}
-
-/// [`find_calls`] of text that begins where `opening` says.
-fn find_calls_from(text: &str, opening: wire::Opening) -> Calls {
-    let w = wire::read_from(text, opening);
+/// The calls of `text`, which begins where `opening` says: the token formats first (one pass
+/// over the tokens), then the pythonic lists and JSON values in the text between tokens
+/// (closed reasoning is searched by neither); then each call's repairs and the rules of
+/// [`verdict`] that depend on the text around it.
+///
+/// `before` is the reply's text before `text` (empty for a whole read; a stream reads on
+/// from its settled point), which the rules that look back read too.
+fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &Settings) -> Calls {
+    let reading = wire::Reading {
+        max_depth: settings.max_depth,
+        reasoning_tags: &settings.reasoning_tags,
+    };
+    let w = wire::read_from(text, opening, reading);
     let mut found = Calls {
         hits: w.hits,
         misses: w.misses,
@@ -590,63 +816,108 @@ fn find_calls_from(text: &str, opening: wire::Opening) -> Calls {
         answer: Vec::new(),
         resume: w.resume,
         open_from: w.open_from,
+        held: w.held,
         reasoning_seen: w.reasoning_seen,
         ends_in_reasoning: w.ends_in_reasoning,
     };
+    let json = Extractor::new().max_depth(settings.max_depth);
     for (span, region) in w.gaps {
         match region {
             Region::ClosedReasoning => continue,
             Region::Answer => found.answer.push(span),
-            Region::OpenReasoning => {}
+            Region::OpenReasoning | Region::AfterTurn => {}
         }
-        gap_calls(text, span, region, &mut found.hits, &mut found.misses);
+        let mut gap = Gap {
+            text,
+            span,
+            region,
+            json: &json,
+            hits: &mut found.hits,
+            misses: &mut found.misses,
+        };
+        gap.calls();
     }
+    found.answer.extend(w.shown);
+    found.answer.sort_by_key(|s| s.start);
     found.thoughts.sort_by_key(|s| s.start);
     found.hits.sort_by_key(|h| h.span.start);
     found.misses.sort_by_key(|m| m.span.start);
+    verdict::annotate(text, before, &mut found.hits, settings.max_depth);
     found
 }
 
 impl Reply {
-    /// Files one call found in the text: a call, a call cut off (also a call when the caller
-    /// opted in), or a rejection (its format is off, or it is a draft in closed reasoning).
-    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings) {
-        if settings.formats & hit.format.bit() == 0 {
-            self.rejected.push(Rejected {
-                format: Some(hit.format),
-                span: hit.span,
-                reason: format!("the {} format is not enabled on this Extractor", hit.format),
-            });
-            return;
-        }
-        if hit.region == Region::ClosedReasoning {
-            self.rejected.push(Rejected {
-                format: Some(hit.format),
-                span: hit.span,
+    /// The format the model wrote its calls in: of the first call, cut-off call, doubtful
+    /// call or candidate with a format.
+    fn format(&self) -> Option<Format> {
+        (self
+            .calls
+            .iter()
+            .chain(&self.incomplete)
+            .chain(&self.doubtful))
+        .map(|f| f.format)
+        .chain(self.rejected.iter().filter_map(|r| r.format))
+        .next()
+    }
+
+    /// A reply larger than `max_payload`: not read.
+    fn too_large(text: &str, max: usize) -> Reply {
+        Reply {
+            calls: Vec::new(),
+            incomplete: Vec::new(),
+            doubtful: Vec::new(),
+            rejected: vec![Rejected {
+                format: None,
+                span: Span::new(0, text.len()),
                 reason: format!(
-                    "a call to `{}` written inside a closed reasoning block (a draft, not a call)",
-                    hit.call.name
+                    "the reply of {} bytes is larger than max_payload ({max} bytes), so it was not read",
+                    text.len()
                 ),
-            });
-            return;
-        }
-        let found = Found {
-            call: to_tool_call(&hit.call),
-            format: hit.format,
-            span: hit.span,
-            complete: hit.complete,
-            in_reasoning: hit.region == Region::OpenReasoning,
-            raw: hit.call,
-        };
-        if found.complete {
-            self.calls.push(found);
-        } else {
-            if settings.allow_incomplete {
-                self.calls.push(found.clone());
-            }
-            self.incomplete.push(found);
+            }],
+            text: String::new(),
+            thoughts: Vec::new(),
         }
     }
+
+    /// Files one call found in the text as [`verdict`] says: a call, a call cut off or
+    /// doubtful (also a call when the caller opted in), or a rejection.
+    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings) {
+        match verdict::verdict(&hit, settings) {
+            Verdict::Refused(reason) => self.rejected.push(Rejected {
+                format: Some(hit.format),
+                span: hit.span,
+                reason,
+            }),
+            Verdict::Call => self.calls.push(Found::from_hit(hit)),
+            Verdict::CutOff => {
+                let found = Found::from_hit(hit);
+                if settings.allow_incomplete {
+                    self.calls.push(found.clone());
+                }
+                self.incomplete.push(found);
+            }
+            Verdict::Doubtful => {
+                let found = Found::from_hit(hit);
+                if settings.allow_doubtful {
+                    self.calls.push(found.clone());
+                }
+                self.doubtful.push(found);
+            }
+        }
+    }
+}
+
+/// `spans` (in order) with those that touch merged: text shown as markup stays in its
+/// sentence.
+fn joined(spans: &[Span]) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match out.last_mut() {
+            Some(last) if last.end == s.start => last.end = s.end,
+            _ => out.push(*s),
+        }
+    }
+    out
 }
 
 /// A candidate that was not a call, with where it was and whether it was cut off.
@@ -665,193 +936,219 @@ fn rejected(miss: wire::Miss) -> Rejected {
     }
 }
 
-/// Pythonic lists, then JSON values, in text between tokens.
-fn gap_calls(
-    text: &str,
+/// Text between tokens, searched for pythonic lists and JSON values that are calls.
+struct Gap<'a> {
+    text: &'a str,
     span: Span,
     region: Region,
-    hits: &mut Vec<wire::Hit>,
-    misses: &mut Vec<wire::Miss>,
-) {
-    let json_pieces = pythonic_calls(text, span, region, hits, misses);
-    for (a, b) in json_pieces {
-        json_calls(
-            text,
-            Span::new(span.start + a, span.start + b),
-            region,
-            hits,
-            misses,
-        );
-    }
+    /// Reads the JSON values, with the caller's `max_depth`.
+    json: &'a Extractor,
+    hits: &'a mut Vec<wire::Hit>,
+    misses: &'a mut Vec<wire::Miss>,
 }
 
-/// The pythonic call lists in the gap at `span`: their calls (or why a list was not one),
-/// and the stretches between them (relative to the gap), left for JSON values.
-fn pythonic_calls(
-    text: &str,
-    span: Span,
-    region: Region,
-    hits: &mut Vec<wire::Hit>,
-    misses: &mut Vec<wire::Miss>,
-) -> Vec<(usize, usize)> {
-    let gap = &text[span.start..span.end];
-    if let Some(whole) = bare_calls(text, span, region, hits) {
-        return vec![
-            (0, whole.start - span.start),
-            (whole.end - span.start, gap.len()),
-        ];
-    }
-    let mut json_from = 0;
-    let mut pieces: Vec<(usize, usize)> = Vec::new();
-    let mut pos = 0;
-    while let Some(found) = memchr::memchr(b'[', &gap.as_bytes()[pos..]) {
-        let at = pos + found;
-        if !python::looks_like_calls(&gap[at..], false) {
-            pos = at + 1;
-            continue;
+impl Gap<'_> {
+    /// Pythonic lists, then JSON values.
+    fn calls(&mut self) {
+        let json_pieces = self.pythonic_calls();
+        let start = self.span.start;
+        for (a, b) in json_pieces {
+            self.json_calls(Span::new(start + a, start + b));
         }
-        let whole_start = span.start + at;
-        let pythonic = |call, span, complete| pythonic_hit(call, span, complete, region, false);
-        match python::read_calls(&gap[at..]) {
-            Ok((calls, n)) => {
-                let whole = Span::new(whole_start, whole_start + n);
-                hits.extend(calls.into_iter().map(|c| pythonic(c, whole, true)));
-                pieces.push((json_from, at));
-                json_from = at + n;
-                pos = at + n;
+    }
+
+    fn miss(&mut self, span: Span, format: Option<Format>, reason: String, incomplete: bool) {
+        self.misses.push(wire::Miss {
+            span,
+            format,
+            reason,
+            incomplete,
+            region: self.region,
+        });
+    }
+
+    /// The pythonic call lists in the gap: their calls (or why a list was not one), and the
+    /// stretches between them (relative to the gap), left for JSON values.
+    fn pythonic_calls(&mut self) -> Vec<(usize, usize)> {
+        let (text, span) = (self.text, self.span);
+        let gap = &text[span.start..span.end];
+        if let Some(whole) = self.bare_calls() {
+            return vec![
+                (0, whole.start - span.start),
+                (whole.end - span.start, gap.len()),
+            ];
+        }
+        let mut json_from = 0;
+        let mut pieces: Vec<(usize, usize)> = Vec::new();
+        let mut pos = 0;
+        while let Some(found) = memchr::memchr(b'[', &gap.as_bytes()[pos..]) {
+            let at = pos + found;
+            if !python::looks_like_calls(&gap[at..], false) {
+                pos = at + 1;
+                continue;
             }
-            Err(python::PyError::Incomplete(calls)) => {
-                // Cut off: the calls read so far are incomplete (run only if the caller opted
-                // in), or, when none got as far as its `(`, a miss saying so.
-                let whole = Span::new(whole_start, span.end);
-                if calls.is_empty() {
-                    misses.push(wire::Miss {
-                        span: whole,
-                        format: Some(Format::Pythonic),
-                        reason: "the pythonic call list was cut off before its end".into(),
-                        incomplete: true,
-                        region,
-                    });
+            let whole_start = span.start + at;
+            match python::read_calls(&gap[at..]) {
+                Ok((calls, n)) => {
+                    let whole = Span::new(whole_start, whole_start + n);
+                    for call in calls {
+                        self.pythonic_hit(call, whole, true, false);
+                    }
+                    pieces.push((json_from, at));
+                    json_from = at + n;
+                    pos = at + n;
                 }
-                hits.extend(calls.into_iter().map(|c| pythonic(c, whole, false)));
-                pieces.push((json_from, at));
-                json_from = gap.len();
-                break;
+                Err(python::PyError::Incomplete(calls)) => {
+                    // Cut off: the calls read so far are incomplete (run only if the caller
+                    // opted in), or, when none got as far as its `(`, a miss saying so.
+                    let whole = Span::new(whole_start, span.end);
+                    if calls.is_empty() {
+                        let reason = "the pythonic call list was cut off before its end".into();
+                        self.miss(whole, Some(Format::Pythonic), reason, true);
+                    }
+                    for call in calls {
+                        self.pythonic_hit(call, whole, false, false);
+                    }
+                    pieces.push((json_from, at));
+                    json_from = gap.len();
+                    break;
+                }
+                // What the reader consumed holds no other call list: continue after it.
+                Err(python::PyError::Invalid(n, _)) => pos = at + n.max(1),
             }
-            // What the reader consumed holds no other call list: continue after it.
-            Err(python::PyError::Invalid(n, _)) => pos = at + n.max(1),
         }
+        pieces.push((json_from, gap.len()));
+        pieces
     }
-    pieces.push((json_from, gap.len()));
-    pieces
-}
 
-/// Pythonic calls written without their list's brackets, `get_weather(city="Paris")` (as
-/// models drop them): taken only when they are all the gap holds, whole and with keyword
-/// arguments (or none), so a call named in a sentence (`use print(x) to ...`) is none.
-/// Their span.
-fn bare_calls(text: &str, span: Span, region: Region, hits: &mut Vec<wire::Hit>) -> Option<Span> {
-    let gap = &text[span.start..span.end];
-    let lead = gap.len() - gap.trim_start().len();
-    let body = gap.trim();
-    if body.starts_with('[') || !python::looks_like_calls(body, true) {
-        return None;
-    }
-    let (calls, n) = python::read_calls(body).ok()?;
-    if calls.is_empty() || !body[n..].trim().is_empty() {
-        return None;
-    }
-    let whole = Span::new(span.start + lead, span.start + lead + n);
-    // Only the end of the gap says they are all it holds: a stream waits for it.
-    hits.extend(
-        calls
-            .into_iter()
-            .map(|call| pythonic_hit(call, whole, true, region, true)),
-    );
-    Some(whole)
-}
-
-/// A pythonic call read from the list (or bare calls) at `whole`.
-fn pythonic_hit(
-    call: python::PyCall,
-    whole: Span,
-    complete: bool,
-    region: Region,
-    until_end: bool,
-) -> wire::Hit {
-    wire::Hit {
-        call: wire::python_call(call, whole.start),
-        format: Format::Pythonic,
-        span: whole,
-        complete,
-        region,
-        until_end,
-    }
-}
-
-/// The JSON values in `piece` that are tool calls (or why one was not).
-fn json_calls(
-    text: &str,
-    piece: Span,
-    region: Region,
-    hits: &mut Vec<wire::Hit>,
-    misses: &mut Vec<wire::Miss>,
-) {
-    let slice = &text[piece.start..piece.end];
-    if slice.is_empty() || !slice.contains(['{', '[']) {
-        return;
-    }
-    let Ok(values) = JSON.extract_all::<Value>(slice) else {
-        return;
-    };
-    for v in values {
-        if !(v.value.is_object() || v.value.is_array()) {
-            continue;
+    /// Pythonic calls written without their list's brackets, `get_weather(city="Paris")` (as
+    /// models drop them): taken only when they are all the gap holds, whole and with keyword
+    /// arguments (or none), so a call named in a sentence (`use print(x) to ...`) is none.
+    /// Their span.
+    fn bare_calls(&mut self) -> Option<Span> {
+        let (text, span) = (self.text, self.span);
+        let gap = &text[span.start..span.end];
+        let lead = gap.len() - gap.trim_start().len();
+        let body = gap.trim();
+        if body.starts_with('[') || !python::looks_like_calls(body, true) {
+            return None;
         }
-        let at = v.report.span.shift(piece.start);
-        match shape::calls_in(&v.value, shape::Context::Prose) {
-            Ok(calls) => hits.extend(shape::placed(calls, at).into_iter().map(|call| wire::Hit {
-                call,
-                format: Format::Json,
-                span: at,
-                complete: v.report.complete,
-                region,
-                until_end: false,
-            })),
-            Err(reason) => misses.push(wire::Miss {
-                span: at,
-                format: None,
-                reason,
-                incomplete: !v.report.complete,
-                region,
-            }),
+        let (calls, n) = python::read_calls(body).ok()?;
+        if calls.is_empty() || !body[n..].trim().is_empty() {
+            return None;
+        }
+        let whole = Span::new(span.start + lead, span.start + lead + n);
+        // Only the end of the gap says they are all it holds: a stream waits for it.
+        for call in calls {
+            self.pythonic_hit(call, whole, true, true);
+        }
+        Some(whole)
+    }
+
+    /// A pythonic call read from the list (or bare calls) at `whole`.
+    fn pythonic_hit(&mut self, call: python::PyCall, whole: Span, complete: bool, until_end: bool) {
+        self.hits.push(wire::Hit {
+            call: wire::python_call(call, whole.start),
+            format: Format::Pythonic,
+            span: whole,
+            complete,
+            region: self.region,
+            until_end,
+            refused: None,
+        });
+    }
+
+    /// The JSON values in `piece` that are tool calls (or why one was not).
+    fn json_calls(&mut self, piece: Span) {
+        let slice = &self.text[piece.start..piece.end];
+        if slice.is_empty() || !slice.contains(['{', '[']) {
+            return;
+        }
+        let Ok(values) = self.json.extract_all::<Value>(slice) else {
+            return;
+        };
+        let max_depth = self.json.settings.max_depth;
+        for v in values {
+            if !(v.value.is_object() || v.value.is_array()) {
+                continue;
+            }
+            let at = v.report.span.shift(piece.start);
+            let complete = v.report.complete;
+            // A guess made in the reading the value was taken in (locate may read a value
+            // otherwise than a parse of its span alone would) makes each of its calls
+            // doubtful; one is enough to say so.
+            let repairs: Vec<Repair> = (v.report.repairs.iter())
+                .find(|r| r.kind.is_guess())
+                .map(|r| Repair::new(r.kind, r.span.shift(piece.start)))
+                .into_iter()
+                .collect();
+            match shape::calls_in(&v.value, shape::Context::Prose, max_depth) {
+                Ok(calls) => {
+                    for mut call in shape::placed(calls, at) {
+                        call.repairs.clone_from(&repairs);
+                        self.hits.push(wire::Hit {
+                            complete: complete && !call.cut_off,
+                            call,
+                            format: Format::Json,
+                            span: at,
+                            region: self.region,
+                            until_end: false,
+                            refused: None,
+                        });
+                    }
+                }
+                Err(reason) => self.miss(at, None, reason, !complete),
+            }
         }
     }
 }
-
-/// The extractor for JSON values between markers: no tags of its own (the token scan has
-/// taken them).
-static JSON: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::new);
 
 /// An issue for each call of `reply` cut off before its end.
 fn cut_off(reply: &Reply) -> Vec<Issue> {
-    (reply.incomplete.iter())
-        .map(|f| {
-            Issue::new(
-                Category::Incomplete,
-                Path::root(),
-                format!(
-                    "{} call to `{}` was cut off before its end, so it was not run",
-                    f.format, f.call.name
-                ),
-            )
-            .at(f.span)
-        })
-        .collect()
+    reply.incomplete.iter().map(cut_off_issue).collect()
+}
+
+/// The issue of a call cut off before its end.
+fn cut_off_issue(f: &Found) -> Issue {
+    Issue::new(
+        Category::Incomplete,
+        Path::root(),
+        format!(
+            "{} call to `{}` was cut off before its end, so it was not run",
+            f.format, f.call.name
+        ),
+    )
+    .at(f.span)
+}
+
+/// The issue of a whole call that was read only by guessing.
+fn doubtful_issue(f: &Found) -> Issue {
+    let why = f
+        .doubt()
+        .map_or_else(String::new, |r| format!(": {}", verdict::describe(r.kind)));
+    Issue::new(
+        Category::Doubtful,
+        Path::root(),
+        format!(
+            "{} call to `{}` could be read only by guessing what it says{why}, so it was not run",
+            f.format, f.call.name
+        ),
+    )
+    .at(f.doubt().map_or(f.span, |r| r.span))
+}
+
+/// The issue of a reply larger than `max_payload`.
+fn too_large_issue(len: usize, max: usize) -> Issue {
+    Issue::new(
+        Category::TooLarge,
+        Path::root(),
+        format!("the reply of {len} bytes is larger than max_payload ({max} bytes, raise it with Extractor::max_payload)"),
+    )
 }
 
 fn no_call(text: &str, reply: &Reply) -> Error {
     let mut issues = cut_off(reply);
+    issues.extend(reply.doubtful.iter().map(doubtful_issue));
     for r in &reply.rejected {
         let what = r
             .format
@@ -879,7 +1176,20 @@ fn no_call(text: &str, reply: &Reply) -> Error {
     }
     // The most telling issue first: a call cut off says more than a value that was not one.
     issues.sort_by_key(|i| i.category != Category::Incomplete);
-    Error::new(issues).with_positions(text)
+    tool_error(issues, text, reply.format())
+}
+
+/// An error about the tool calls of `text`, whose feedback asks for the call again in
+/// `format`, the one the model used (when known).
+fn tool_error(issues: Vec<Issue>, text: &str, format: Option<Format>) -> Error {
+    let line = match format {
+        Some(format) => format!(
+            "Write the tool call again, whole, in the same format ({format}): {}",
+            format.example()
+        ),
+        None => "Reply with the tool call, whole, in the format you were asked to use.".into(),
+    };
+    Error::new(issues).with_positions(text).reask(line)
 }
 
 /// A [`ToolCall`] from a call as read: text arguments become JSON where they are JSON.
@@ -934,14 +1244,14 @@ fn object(entries: Vec<(String, Node<'static>)>) -> Node<'static> {
 /// The arguments as a node: JSON as is, text as an unquoted string (so the target's type
 /// decides: `3` reads as a number for a `u8`, as `"3"` for a `String`), or the container it
 /// holds when it is one.
-fn arguments_node(raw: &RawCall) -> Node<'static> {
+fn arguments_node(raw: &RawCall, max_depth: usize) -> Node<'static> {
     object(
         raw.arguments
             .iter()
             .map(|(k, a)| {
                 let node = match a {
                     Arg::Json(v) => Node::from_value(v),
-                    Arg::Text(t) => text_node(t),
+                    Arg::Text(t) => text_node(t, max_depth),
                 };
                 (k.clone(), node)
             })
@@ -949,9 +1259,12 @@ fn arguments_node(raw: &RawCall) -> Node<'static> {
     )
 }
 
-fn text_node(text: &str) -> Node<'static> {
+fn text_node(text: &str, max_depth: usize) -> Node<'static> {
     if let Some(container) = wire::value::json_container(text) {
-        return Node::from_value(&container);
+        let node = Node::from_value(&container);
+        if node.depth() <= max_depth {
+            return node;
+        }
     }
     Node::new(
         NodeKind::String(Str {
@@ -981,6 +1294,7 @@ fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>
     let mut failures: Vec<Vec<Issue>> = Vec::new();
     for node in [&external, &adjacent] {
         let mut cx = Context::new();
+        cx.expect_tool_name();
         let result = T::from_node(node, &mut cx);
         let cost = cx.cost();
         let (_, issues) = cx.into_parts();
@@ -1027,7 +1341,11 @@ impl Extract for ToolCall {
             ));
         }
         let value = decoded_value(node, 0);
-        match shape::calls_in(&value, shape::Context::Marked) {
+        match shape::calls_in(
+            &value,
+            shape::Context::Marked,
+            crate::settings::DEFAULT_MAX_DEPTH,
+        ) {
             Ok(calls) if calls.len() == 1 => {
                 let raw = calls.into_iter().next().ok_or(Failed)?;
                 Ok(to_tool_call(&raw))
@@ -1043,9 +1361,10 @@ impl Extract for ToolCall {
 }
 
 /// The node as JSON, with unquoted text read as the JSON it spells (`3`, `true`), as the
-/// text-valued formats need. Deeper than the parser's own limit, the rest is converted as is.
+/// text-valued formats need. Deeper than the default depth limit (the node was read within
+/// its reader's), the rest is converted as is.
 fn decoded_value(node: &Node<'_>, depth: usize) -> Value {
-    if depth > 128 {
+    if depth > crate::settings::DEFAULT_MAX_DEPTH {
         return node.to_value();
     }
     match &node.kind {

@@ -7,6 +7,11 @@
 //! at a line break (a string never spans lines in JSON; an unclosed one must not hide the rest
 //! of the reply). Every token costs a bounded number of byte comparisons, so the scan is
 //! linear whatever the input.
+//!
+//! Text that only shows or quotes markup is not read for tokens: an HTML comment
+//! (`<!-- ... -->`), inline code (`` `...` `` on one line; a run left open on the last line
+//! hides the rest, since more text may close it), and a markdown quote (a line starting with
+//! `>`). Each is one [`Tok::Hidden`] token, which no handler reads.
 
 use crate::span::Span;
 
@@ -72,8 +77,10 @@ pub(crate) enum Tok {
     HarmonyConstrain,
     /// `<|message|>`.
     HarmonyMessage,
-    /// `<|call|>`, `<|end|>` or `<|return|>`: a Harmony message ends.
+    /// `<|call|>` or `<|end|>`: a Harmony message ends.
     HarmonyEnd,
+    /// `<|return|>`: a Harmony message ends, and with it the assistant's turn.
+    HarmonyReturn,
     /// `<|START_ACTION|>` (Cohere).
     CohereAction,
     /// `<|END_ACTION|>`.
@@ -160,13 +167,17 @@ pub(crate) enum Tok {
     InklingText,
     /// `<|end_message|>` or `<|content_model_end_sampling|>`.
     InklingEnd,
-    /// `<think>`, `<thinking>`, `<reasoning>`, `<|START_THINKING|>`, Seed-OSS's `<seed:think>`,
+    /// `<|START_THINKING|>`, `<NAME>` for each reasoning tag of the settings (`think`,
+    /// `thinking`, `reasoning`, `reflection`, `thought` by default), Seed-OSS's `<seed:think>`,
     /// Kimi K3's `<|open|>think<|sep|>`, Gemma 4's `<|channel>`.
     ThinkOpen,
     /// Their closers.
     ThinkClose,
-    /// `<|eom_id|>`, `<|eot_id|>`, `<|im_end|>`, `</s>`: the turn ends.
+    /// `<|eom_id|>`, `<|eot_id|>`, `<|im_end|>`, `<|end_of_turn|>`, `<end_of_turn>`, `</s>`:
+    /// the assistant's turn ends.
     TurnEnd,
+    /// Text that shows or quotes markup: an HTML comment, inline code, a quoted line.
+    Hidden,
 }
 
 /// One token: its kind and where it is. For `FunctionOpen` and `InvokeOpen`, `name` is the
@@ -208,21 +219,15 @@ const LITERALS: &[(&str, Tok)] = &[
     ("<|message|>", Tok::HarmonyMessage),
     ("<|call|>", Tok::HarmonyEnd),
     ("<|end|>", Tok::HarmonyEnd),
-    ("<|return|>", Tok::HarmonyEnd),
+    ("<|return|>", Tok::HarmonyReturn),
     ("<|START_ACTION|>", Tok::CohereAction),
     ("<|END_ACTION|>", Tok::CohereActionEnd),
     ("<|START_THINKING|>", Tok::ThinkOpen),
     ("<|END_THINKING|>", Tok::ThinkClose),
-    ("<think>", Tok::ThinkOpen),
-    ("</think>", Tok::ThinkClose),
-    ("<thinking>", Tok::ThinkOpen),
-    ("</thinking>", Tok::ThinkClose),
     ("<|channel>", Tok::ThinkOpen),
     ("<channel|>", Tok::ThinkClose),
     ("<seed:think>", Tok::ThinkOpen),
     ("</seed:think>", Tok::ThinkClose),
-    ("<reasoning>", Tok::ThinkOpen),
-    ("</reasoning>", Tok::ThinkClose),
     ("<｜DSML｜function_calls>", Tok::DsmlBlock),
     ("<｜DSML｜tool_calls>", Tok::DsmlBlock),
     ("</｜DSML｜function_calls>", Tok::DsmlBlockEnd),
@@ -261,6 +266,8 @@ const LITERALS: &[(&str, Tok)] = &[
     ("<|eom_id|>", Tok::TurnEnd),
     ("<|eot_id|>", Tok::TurnEnd),
     ("<|im_end|>", Tok::TurnEnd),
+    ("<|end_of_turn|>", Tok::TurnEnd),
+    ("<end_of_turn>", Tok::TurnEnd),
     ("</s>", Tok::TurnEnd),
 ];
 
@@ -269,20 +276,39 @@ const LITERALS: &[(&str, Tok)] = &[
 /// and brackets it holds.
 const STRING_DELIMITERS: [&str; 2] = ["<|\"|>", "<escape>"];
 
+/// The longest inline code span looked for: a backtick run whose closer is further away on
+/// its line is taken literally, so each run costs at most this many bytes of search.
+const MAX_INLINE_CODE: usize = 512;
+
 /// The longest a `<function=NAME>` or `<invoke name="NAME">` token may be: a tool name is
 /// short, and the bound keeps a token without its `>` from costing more than a constant.
 const MAX_NAMED_TOKEN: usize = 160;
 
-/// Every token in `text`, in order, none inside a JSON string value.
-pub(crate) fn tokens(text: &str) -> Vec<Token> {
+/// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
+/// reasoning tags.
+pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut in_string = false;
     // Inside a value between two of [`STRING_DELIMITERS`]: quotes and brackets there are text.
     let mut delimited: Option<&str> = None;
+    // Inside a call's body (between a format's opener and its closer) markup is content:
+    // `<parameter=cmd>echo `date` > out</parameter>`.
+    let mut in_body = false;
     let mut i = 0;
     while i < bytes.len() {
+        if depth == 0 && !in_string && !in_body {
+            if let Some(end) = hidden_at(text, i) {
+                out.push(Token {
+                    tok: Tok::Hidden,
+                    span: Span::new(i, end),
+                    name: Span::at(i),
+                });
+                i = end;
+                continue;
+            }
+        }
         let b = bytes[i];
         if in_string {
             match b {
@@ -308,8 +334,13 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
             }
         }
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
-            if let Some(token) = token_at(text, i) {
+            if let Some(token) = token_at(text, i, reasoning) {
                 i = token.span.end;
+                in_body = match token.tok {
+                    t if opens_body(t) => true,
+                    t if closes_body(t) => false,
+                    _ => in_body,
+                };
                 out.push(token);
                 // A format token is never inside JSON syntax: what came before is closed.
                 depth = 0;
@@ -332,7 +363,132 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-fn token_at(text: &str, i: usize) -> Option<Token> {
+/// Tokens after which a call's body written as text follows (a body written as JSON hides
+/// nothing: inside its brackets nothing is hidden anyway).
+fn opens_body(tok: Tok) -> bool {
+    use Tok::*;
+    matches!(
+        tok,
+        ToolCallOpen
+            | FunctionOpen
+            | InvokeOpen
+            | PythonStart
+            | ToolCallStart
+            | DsCallsBegin
+            | KimiSectionBegin
+            | CohereAction
+            | DsmlBlock
+            | GemmaCall
+            | FnGemmaCall
+            | SeedCall
+            | XtmlTools
+            | XtmlCall
+            | StepCallsBegin
+            | FunctionNamed
+            | FunctionCalls
+            | HunyuanCalls
+            | ApertusCalls
+            | M3Calls
+            | InklingToolJson
+    )
+}
+
+/// Tokens that end a call's body.
+fn closes_body(tok: Tok) -> bool {
+    use Tok::*;
+    matches!(
+        tok,
+        ToolCallClose
+            | FunctionClose
+            | InvokeClose
+            | PythonEnd
+            | ToolCallEnd
+            | DsCallsEnd
+            | KimiSectionEnd
+            | HarmonyEnd
+            | HarmonyReturn
+            | CohereActionEnd
+            | DsmlBlockEnd
+            | GemmaCallEnd
+            | FnGemmaCallEnd
+            | SeedCallEnd
+            | XtmlToolsEnd
+            | XtmlCallEnd
+            | StepCallsEnd
+            | FunctionCallsEnd
+            | HunyuanCallsEnd
+            | ApertusCallsEnd
+            | M3CallsEnd
+            | InklingEnd
+            | TurnEnd
+            | ThinkOpen
+            | ThinkClose
+    )
+}
+
+/// Where text that only shows markup, starting at `i`, ends: an HTML comment, inline code,
+/// a quoted line. `None` when none starts there.
+fn hidden_at(text: &str, i: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let rest = &bytes[i..];
+    let line_end =
+        |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |n| from + n);
+    match bytes[i] {
+        b'<' if rest.starts_with(b"<!--") => {
+            Some(memchr::memmem::find(&rest[4..], b"-->").map_or(bytes.len(), |n| i + 4 + n + 3))
+        }
+        // At the start of a run of backticks only: a run is one opener.
+        b'`' if i == 0 || bytes[i - 1] != b'`' => {
+            let run = rest.iter().take_while(|&&b| b == b'`').count();
+            let line_start = i == 0 || bytes[i - 1] == b'\n';
+            // Three or more at the start of a line open a fence, which formats use.
+            if run >= 3 && (line_start || text[..i].ends_with(['\n', ' ', '\t'])) {
+                return None;
+            }
+            // The end of the line, looked for within the window only: a run that is not
+            // inline code is not consumed, so each costs at most the window.
+            let limit = (i + run + MAX_INLINE_CODE).min(bytes.len());
+            let end = memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n);
+            let window = &bytes[(i + run).min(end)..end];
+            let mut from = 0;
+            while let Some(at) = memchr::memchr(b'`', &window[from..]) {
+                let at = from + at;
+                let len = window[at..].iter().take_while(|&&b| b == b'`').count();
+                if len == run {
+                    return Some(i + run + at + len);
+                }
+                from = at + len;
+            }
+            // Open on the last line: more text may close it.
+            (end == bytes.len()).then_some(bytes.len())
+        }
+        b'>' if i == 0 || bytes[i - 1] == b'\n' => Some(line_end(i)),
+        b' ' if i == 0 || bytes[i - 1] == b'\n' => {
+            let lead = rest.iter().take(4).take_while(|&&b| b == b' ').count();
+            (lead < 4 && rest.get(lead) == Some(&b'>')).then(|| line_end(i))
+        }
+        _ => None,
+    }
+}
+
+/// `<NAME>` or `</NAME>` at `i` for a reasoning tag of the settings (ASCII case ignored).
+fn reasoning_tag(text: &str, i: usize, reasoning: &[String]) -> Option<(Tok, usize)> {
+    let rest = &text.as_bytes()[i..];
+    let (tok, from) = match rest.get(1) {
+        Some(b'/') => (Tok::ThinkClose, 2),
+        _ => (Tok::ThinkOpen, 1),
+    };
+    reasoning.iter().find_map(|name| {
+        let n = name.len();
+        let end = from + n;
+        (rest.len() > end
+            && rest[end] == b'>'
+            && rest[from..end].eq_ignore_ascii_case(name.as_bytes()))
+        .then_some((tok, end + 1))
+    })
+}
+
+fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
     let rest = &text[i..];
     let plain = |tok, len| Token {
         tok,
@@ -345,6 +501,9 @@ fn token_at(text: &str, i: usize) -> Option<Token> {
                 if lit.as_bytes()[0] == b'<' && rest.starts_with(lit) {
                     return Some(plain(*tok, lit.len()));
                 }
+            }
+            if let Some((tok, len)) = reasoning_tag(text, i, reasoning) {
+                return Some(plain(tok, len));
             }
             named(text, i, "<function=", "", Tok::FunctionOpen)
                 .or_else(|| named(text, i, "<invoke name=\"", "\"", Tok::InvokeOpen))
@@ -491,8 +650,49 @@ fn named(text: &str, i: usize, prefix: &str, quote: &str, tok: Tok) -> Option<To
 mod tests {
     use super::*;
 
+    fn tags() -> Vec<String> {
+        ["think", "reflection"].map(String::from).to_vec()
+    }
+
     fn kinds(text: &str) -> Vec<Tok> {
-        tokens(text).into_iter().map(|t| t.tok).collect()
+        tokens(text, &tags()).into_iter().map(|t| t.tok).collect()
+    }
+
+    #[test]
+    fn markup_that_is_shown_or_quoted_is_one_hidden_token() {
+        let call = "<tool_call>{}</tool_call>";
+        for text in [
+            format!("<!-- {call} -->"),
+            format!("Write `{call}` for that."),
+            format!("> {call}"),
+            format!("   > {call}"),
+            format!("Open `{call}"),
+        ] {
+            assert_eq!(kinds(&text), vec![Tok::Hidden], "{text}");
+        }
+        // A backtick run closed on no later line of a longer text is taken literally; a
+        // fence is not inline code.
+        assert_eq!(
+            kinds(&format!("a ` b\n{call}")),
+            vec![Tok::ToolCallOpen, Tok::ToolCallClose]
+        );
+        assert_eq!(
+            kinds(&format!("```json\n{call}\n```")),
+            vec![Tok::ToolCallOpen, Tok::ToolCallClose]
+        );
+    }
+
+    #[test]
+    fn reasoning_tags_come_from_the_settings() {
+        assert_eq!(
+            kinds("<Reflection>x</reflection><think></think><thought>"),
+            vec![
+                Tok::ThinkOpen,
+                Tok::ThinkClose,
+                Tok::ThinkOpen,
+                Tok::ThinkClose
+            ]
+        );
     }
 
     #[test]
@@ -516,7 +716,7 @@ mod tests {
     #[test]
     fn named_tokens_carry_the_name() {
         let text = r#"<function=get_weather>{}</function><invoke name="search">"#;
-        let toks = tokens(text);
+        let toks = tokens(text, &tags());
         assert_eq!(toks[0].tok, Tok::FunctionOpen);
         assert_eq!(&text[toks[0].name.start..toks[0].name.end], "get_weather");
         assert_eq!(toks[2].tok, Tok::InvokeOpen);

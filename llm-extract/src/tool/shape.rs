@@ -2,17 +2,27 @@
 //! Hermes and `TOOL_CALL` marker bodies.
 
 use crate::path::Segment;
+use crate::report::Repair;
 use crate::span::Span;
 use serde_json::{Map, Value};
 
 /// A call as read from the text, before it becomes a [`super::ToolCall`] or a user's type.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct RawCall {
     pub name: String,
     pub id: Option<String>,
     pub arguments: Vec<(String, Arg)>,
     /// Where the arguments were written, to point an error in one of them into the reply.
     pub source: Source,
+    /// For a call read from a JSON value ([`Source::Json`]): the path from the value's root
+    /// to the call's own object (a call in a list of calls is one item of it).
+    pub at: Vec<Segment>,
+    /// The repairs made reading the call, placed in the reply (filled in by
+    /// `source::repairs` once the call is found).
+    pub repairs: Vec<Repair>,
+    /// Part of the call was cut off though the value around it is whole (OpenAI arguments
+    /// written as a JSON string that ends inside its value).
+    pub cut_off: bool,
 }
 
 /// Where a call's arguments were written in the reply.
@@ -45,7 +55,7 @@ impl RawCall {
                 .into_iter()
                 .map(|(k, v)| (k, Arg::Json(v)))
                 .collect(),
-            source: Source::Unknown,
+            ..RawCall::default()
         }
     }
 
@@ -83,26 +93,39 @@ pub(crate) enum Context {
 /// The calls `value` holds, in order, or why it holds none. Each call's source is
 /// [`Source::Json`] with the path from `value`'s root to its arguments; [`placed`] says
 /// where `value` is in the reply.
-pub(crate) fn calls_in(value: &Value, context: Context) -> Result<Vec<RawCall>, String> {
-    calls_at(value, context, &mut Vec::new())
+/// JSON written inside a string (OpenAI's arguments) may nest `max_depth` deep.
+pub(crate) fn calls_in(
+    value: &Value,
+    context: Context,
+    max_depth: usize,
+) -> Result<Vec<RawCall>, String> {
+    calls_at(value, Read { context, max_depth }, &mut Vec::new())
+}
+
+/// How the calls of one value are read.
+#[derive(Clone, Copy)]
+struct Read {
+    context: Context,
+    max_depth: usize,
 }
 
 /// [`calls_in`], with `value` at `path` below the root.
-fn calls_at(
-    value: &Value,
-    context: Context,
-    path: &mut Vec<Segment>,
-) -> Result<Vec<RawCall>, String> {
+fn calls_at(value: &Value, read: Read, path: &mut Vec<Segment>) -> Result<Vec<RawCall>, String> {
     match value {
         Value::Array(items) => {
             let mut calls = Vec::new();
             let mut first_reason = None;
             for (i, item) in items.iter().enumerate() {
                 path.push(Segment::Index(i));
-                let found = calls_at(item, context, path);
+                let found = calls_at(item, read, path);
                 path.pop();
                 match found {
                     Ok(found) => calls.extend(found),
+                    // An item that names a tool and is not a call spoils the list: running
+                    // the others would drop it in silence.
+                    Err(why) if names_a_tool(item) => {
+                        return Err(format!("item {i} of the list names a tool but {why}"))
+                    }
                     Err(why) => {
                         first_reason.get_or_insert(why);
                     }
@@ -116,12 +139,29 @@ fn calls_at(
             }
             Ok(calls)
         }
-        Value::Object(obj) => object_calls(obj, context, path),
+        Value::Object(obj) => object_calls(obj, read, path),
         other => Err(format!(
             "a {} is not a tool call (expected an object with a tool name and arguments)",
             json_type(other)
         )),
     }
+}
+
+/// Whether `item` is an object with a tool name written as a string and an arguments key.
+fn names_a_tool(item: &Value) -> bool {
+    let Value::Object(obj) = item else {
+        return false;
+    };
+    let named = |o: &Map<String, Value>| {
+        NAME_KEYS
+            .iter()
+            .any(|k| o.get(*k).is_some_and(Value::is_string))
+            && ARGUMENT_KEYS.iter().any(|k| o.contains_key(*k))
+    };
+    named(obj)
+        || ["function", "function_call"]
+            .iter()
+            .any(|k| matches!(obj.get(*k), Some(Value::Object(inner)) if named(inner)))
 }
 
 /// `path` with `key` added.
@@ -133,7 +173,7 @@ fn under(path: &[Segment], key: &str) -> Vec<Segment> {
 
 fn object_calls(
     obj: &Map<String, Value>,
-    context: Context,
+    read: Read,
     path: &mut Vec<Segment>,
 ) -> Result<Vec<RawCall>, String> {
     // An OpenAI message or response: {"tool_calls": [...]}; an Anthropic message:
@@ -141,7 +181,7 @@ fn object_calls(
     for key in ["tool_calls", "content"] {
         if let Some(list @ Value::Array(_)) = obj.get(key) {
             path.push(Segment::Key(key.to_string()));
-            let found = calls_at(list, context, path);
+            let found = calls_at(list, read, path);
             path.pop();
             if let Ok(calls) = found {
                 return Ok(calls);
@@ -162,8 +202,13 @@ fn object_calls(
     // OpenAI: {"type": "function", "function": {"name", "arguments"}}; legacy `function_call`.
     for key in ["function", "function_call"] {
         if let Some(Value::Object(inner)) = obj.get(key) {
-            let mut call = single(inner, Context::Marked, &under(path, key))?;
+            let marked = Read {
+                context: Context::Marked,
+                ..read
+            };
+            let mut call = single(inner, marked, &under(path, key))?;
             call.id = call.id.or(id);
+            call.at = path.clone();
             return Ok(vec![call]);
         }
     }
@@ -171,15 +216,20 @@ fn object_calls(
         kind,
         Some("tool_use" | "function" | "tool_call" | "function_call")
     );
-    let context = if typed_call { Context::Marked } else { context };
-    single(obj, context, path).map(|mut call| {
+    let context = if typed_call {
+        Context::Marked
+    } else {
+        read.context
+    };
+    single(obj, Read { context, ..read }, path).map(|mut call| {
         call.id = call.id.or(id);
+        call.at = path.clone();
         vec![call]
     })
 }
 
 /// One call from an object (at `path`) with a name key and an arguments key.
-fn single(obj: &Map<String, Value>, context: Context, path: &[Segment]) -> Result<RawCall, String> {
+fn single(obj: &Map<String, Value>, read: Read, path: &[Segment]) -> Result<RawCall, String> {
     let Some((name_key, name)) = NAME_KEYS
         .iter()
         .find_map(|k| obj.get(*k).and_then(Value::as_str).map(|n| (*k, n)))
@@ -196,12 +246,17 @@ fn single(obj: &Map<String, Value>, context: Context, path: &[Segment]) -> Resul
         .iter()
         .find_map(|k| obj.get(*k).and_then(Value::as_str))
         .map(str::to_string);
+    let mut cut_off = false;
     let (arguments, args_path) = match ARGUMENT_KEYS
         .iter()
         .find_map(|k| obj.get(*k).map(|v| (*k, v)))
     {
-        Some((key, value)) => (arguments(key, value)?, under(path, key)),
-        None if context == Context::Marked => (
+        Some((key, value)) => {
+            let (map, whole) = arguments(key, value, read.max_depth)?;
+            cut_off = !whole;
+            (map, under(path, key))
+        }
+        None if read.context == Context::Marked => (
             obj.iter()
                 .filter(|(k, _)| {
                     *k != name_key && !ID_KEYS.contains(&k.as_str()) && k.as_str() != "type"
@@ -221,7 +276,9 @@ fn single(obj: &Map<String, Value>, context: Context, path: &[Segment]) -> Resul
         value: Span::default(),
         path: args_path,
     };
-    Ok(RawCall::json(name.trim().to_string(), id, arguments).at(source))
+    let mut call = RawCall::json(name.trim().to_string(), id, arguments).at(source);
+    call.cut_off = cut_off;
+    Ok(call)
 }
 
 /// The calls with the JSON value they came from placed at `value` in the reply.
@@ -237,18 +294,24 @@ pub(crate) fn placed(calls: Vec<RawCall>, value: Span) -> Vec<RawCall> {
         .collect()
 }
 
-/// The arguments map: an object, JSON written inside a string (OpenAI), or nothing.
-fn arguments(key: &str, value: &Value) -> Result<Map<String, Value>, String> {
+/// The arguments map: an object, JSON written inside a string (OpenAI), or nothing; and
+/// whether it is whole (`false`: a JSON string that ends inside its object, read as far as
+/// it goes).
+fn arguments(
+    key: &str,
+    value: &Value,
+    max_depth: usize,
+) -> Result<(Map<String, Value>, bool), String> {
     match value {
-        Value::Object(map) => Ok(map.clone()),
-        Value::Null => Ok(Map::new()),
-        Value::String(s) if s.trim().is_empty() => Ok(Map::new()),
-        Value::String(s) => match crate::parse::parse(s.trim(), 128).map(|p| p.node) {
-            Ok(node) if !node.is_complete_deep() => Err(format!(
-                "the arguments under {key:?} are a JSON string that was cut off"
-            )),
+        Value::Object(map) => Ok((map.clone(), true)),
+        Value::Null => Ok((Map::new(), true)),
+        Value::String(s) if s.trim().is_empty() => Ok((Map::new(), true)),
+        Value::String(s) => match crate::parse::parse(s.trim(), max_depth).map(|p| p.node) {
             Ok(node) => match node.to_value() {
-                Value::Object(map) => Ok(map),
+                Value::Object(map) => Ok((map, node.is_complete_deep())),
+                _ if !node.is_complete_deep() => Err(format!(
+                    "the arguments under {key:?} are a JSON string that was cut off"
+                )),
                 other => Err(format!(
                     "the arguments under {key:?} are a string holding a {}, not an object",
                     json_type(&other)
@@ -289,7 +352,7 @@ mod tests {
     use serde_json::json;
 
     fn names(value: Value, context: Context) -> Vec<String> {
-        calls_in(&value, context)
+        calls_in(&value, context, 128)
             .unwrap()
             .into_iter()
             .map(|c| c.name)
@@ -314,20 +377,32 @@ mod tests {
 
     #[test]
     fn data_with_a_name_is_not_a_call_in_prose() {
-        let err = calls_in(&json!({"name": "Ada", "age": 36}), Context::Prose).unwrap_err();
+        let err = calls_in(&json!({"name": "Ada", "age": 36}), Context::Prose, 128).unwrap_err();
         assert!(err.contains("no arguments"), "{err}");
         // After an explicit marker, the other keys are the arguments.
-        let calls = calls_in(&json!({"tool": "search", "query": "rust"}), Context::Marked).unwrap();
+        let calls = calls_in(
+            &json!({"tool": "search", "query": "rust"}),
+            Context::Marked,
+            128,
+        )
+        .unwrap();
         assert!(matches!(&calls[0].arguments[0], (k, Arg::Json(v)) if k == "query" && v == "rust"));
     }
 
     #[test]
-    fn arguments_in_a_string_that_was_cut_off_are_refused() {
-        let err = calls_in(
-            &json!({"name": "rm", "arguments": "{\"path\": \"/tm"}),
+    fn arguments_in_a_string_that_was_cut_off_make_the_call_cut_off() {
+        let calls = calls_in(
+            &json!([
+                {"name": "ls", "arguments": "{}"},
+                {"name": "rm", "arguments": "{\"path\": \"/tm"}
+            ]),
             Context::Prose,
+            128,
         )
-        .unwrap_err();
-        assert!(err.contains("cut off"), "{err}");
+        .unwrap();
+        assert_eq!(calls.len(), 2);
+        assert!(!calls[0].cut_off);
+        assert!(calls[1].cut_off, "{:?}", calls[1]);
+        assert_eq!(calls[1].at, vec![Segment::Index(1)]);
     }
 }

@@ -2,12 +2,122 @@
 //! an argument gives a position in the reply, also when the arguments were JSON written
 //! inside a JSON string (OpenAI's `"arguments": "{\"city\": 1}"`).
 //!
-//! Only used once a typed reading has failed: the happy path never parses twice.
+//! Also where the repairs made reading each call are gathered ([`add_repairs`]), placed in
+//! the reply the same way.
 
 use super::shape::{RawCall, Source};
+use super::wire::Hit;
 use crate::node::{Node, NodeKind};
+use crate::parse::Parsed;
 use crate::path::Segment;
+use crate::report::{Repair, RepairKind};
 use crate::span::Span;
+use std::collections::HashSet;
+
+/// Where the JSON value a call was read from ends in the reply, when it was read from one.
+pub(crate) fn value_end(raw: &RawCall) -> Option<usize> {
+    match &raw.source {
+        Source::Json { value, .. } if !value.is_empty() => Some(value.end),
+        _ => None,
+    }
+}
+
+/// Adds to each call read from JSON the repairs made reading it, placed in `text`: the
+/// parser's repairs inside the call's object, each key written twice there, and the same
+/// for JSON written inside a string (OpenAI's arguments). The calls of one value come one
+/// after another, so each value is parsed once.
+pub(crate) fn add_repairs(text: &str, hits: &mut [Hit], max_depth: usize) {
+    let mut parsed: Option<(Span, Option<Parsed<'_>>)> = None;
+    for hit in hits.iter_mut() {
+        let Source::Json { value, path } = &hit.call.source else {
+            continue;
+        };
+        if value.is_empty() {
+            continue;
+        }
+        if parsed.as_ref().is_none_or(|(span, _)| span != value) {
+            let mut read = crate::parse::parse_span(text, *value, max_depth).ok();
+            if let Some(p) = &mut read {
+                p.repairs.sort_by_key(|r| r.span.start);
+            }
+            parsed = Some((*value, read));
+        }
+        let Some((_, Some(read))) = &parsed else {
+            continue;
+        };
+        let Some(call) = descend(&read.node, &hit.call.at) else {
+            continue;
+        };
+        let mut repairs = within(&read.repairs, call.span);
+        duplicate_keys(call, &|s| s, &mut repairs);
+        if let Some(args) = descend(call, &path[hit.call.at.len().min(path.len())..]) {
+            if let NodeKind::String(_) = &args.kind {
+                in_string(text, args.span, max_depth, &mut repairs);
+            }
+        }
+        // Added to those the value's reader reported (JSON in prose), without repeating one.
+        let known = std::mem::take(&mut hit.call.repairs);
+        repairs.retain(|r| !known.iter().any(|k| k.kind == r.kind && k.span == r.span));
+        repairs.extend(known);
+        repairs.sort_by_key(|r| r.span.start);
+        hit.call.repairs = repairs;
+    }
+}
+
+/// The repairs (sorted by start) made within `span`.
+fn within(repairs: &[Repair], span: Span) -> Vec<Repair> {
+    let from = repairs.partition_point(|r| r.span.start < span.start);
+    repairs[from..]
+        .iter()
+        .take_while(|r| r.span.start <= span.end)
+        .cloned()
+        .collect()
+}
+
+/// The repairs of the JSON written inside the string literal at `literal` (an OpenAI
+/// arguments string), placed at the escapes they were written as.
+fn in_string(text: &str, literal: Span, max_depth: usize, repairs: &mut Vec<Repair>) {
+    let Some((decoded, offsets)) = decode(&text[literal.start..literal.end]) else {
+        return;
+    };
+    let start = decoded.len() - decoded.trim_start().len();
+    let Ok(inner) = crate::parse::parse_span(&decoded, Span::new(start, decoded.len()), max_depth)
+    else {
+        return;
+    };
+    let base = literal.start;
+    let map = |s: Span| {
+        let at = |i: usize| base + offsets[i.min(offsets.len() - 1)];
+        Span::new(at(s.start), at(s.end))
+    };
+    repairs.extend(inner.repairs.into_iter().map(|mut r| {
+        r.span = map(r.span);
+        r
+    }));
+    duplicate_keys(&inner.node, &map, repairs);
+}
+
+/// A [`RepairKind::DuplicateKey`] for each key written a second time in an object of `node`
+/// (at its later key), its span mapped by `map`. An explicit stack, so a deep value cannot
+/// overflow the call stack.
+fn duplicate_keys(node: &Node<'_>, map: &dyn Fn(Span) -> Span, out: &mut Vec<Repair>) {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            NodeKind::Object(entries) => {
+                let mut seen = HashSet::with_capacity(entries.len());
+                for entry in entries {
+                    if !seen.insert(entry.key.text.as_ref()) {
+                        out.push(Repair::new(RepairKind::DuplicateKey, map(entry.key_span)));
+                    }
+                    stack.push(&entry.value);
+                }
+            }
+            NodeKind::Array(items) => stack.extend(items.iter()),
+            _ => {}
+        }
+    }
+}
 
 /// `arguments` (the call's arguments as a node, as [`super::arguments_node`] builds them)
 /// with every span set to where that part was written in `text`; `None` when the call
@@ -16,6 +126,7 @@ pub(crate) fn place(
     text: &str,
     raw: &RawCall,
     mut arguments: Node<'static>,
+    max_depth: usize,
 ) -> Option<Node<'static>> {
     match &raw.source {
         Source::Unknown => None,
@@ -32,8 +143,7 @@ pub(crate) fn place(
             Some(arguments)
         }
         Source::Json { value, path } => {
-            let parsed =
-                crate::parse::parse_span(text, *value, crate::settings::DEFAULT_MAX_DEPTH).ok()?;
+            let parsed = crate::parse::parse_span(text, *value, max_depth).ok()?;
             let found = descend(&parsed.node, path)?;
             match &found.kind {
                 NodeKind::Object(_) => transfer(&mut arguments, found, &|s| s),
@@ -46,7 +156,7 @@ pub(crate) fn place(
                     let inner = crate::parse::parse_span(
                         &decoded,
                         Span::new(start, decoded.len()),
-                        crate::settings::DEFAULT_MAX_DEPTH,
+                        max_depth,
                     )
                     .ok()?;
                     let base = found.span.start;

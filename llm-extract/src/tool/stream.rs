@@ -10,12 +10,14 @@
 //! cannot move (a long stretch of prose or one long call), the reads are paid for from a
 //! credit of [`CREDIT`] bytes per byte pushed: whatever the chunking, the work stays linear.
 
+use super::verdict::{self, Verdict};
 use super::wire::{self, Opening, Region};
-use super::{arguments_node, call_issues, find_calls_from, typed, Found, ToolSettings};
+use super::{arguments_node, call_issues, find_calls_from, typed, Found};
 use crate::coerce::Extract;
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
 use crate::path::Path;
+use crate::settings::Settings;
 use crate::span::Span;
 use std::marker::PhantomData;
 
@@ -23,25 +25,16 @@ use std::marker::PhantomData;
 /// chunk may have completed a call and the credit covers it.
 const CREDIT: usize = 4;
 
-/// The longest reasoning token (`<|close|>think<|sep|>`): how far back a search for one
-/// starts in a new chunk, so a token split between chunks is found.
-const LONGEST_REASONING_TOKEN: usize = 21;
-
-/// The reasoning tokens of the token scan, openers and closers.
-const REASONING_TOKENS: [(&str, bool); 14] = [
-    ("<think>", false),
+/// The reasoning tokens of the token scan besides the settings' reasoning tags: Cohere's, and
+/// the special tokens of Gemma 4's thought channel, Seed-OSS and Kimi K3.
+const REASONING_TOKENS: [(&str, bool); 8] = [
+    ("<|START_THINKING|>", false),
+    ("<|END_THINKING|>", true),
     ("<|channel>", false),
     ("<channel|>", true),
-    ("<thinking>", false),
-    ("<reasoning>", false),
-    ("<|START_THINKING|>", false),
     ("<seed:think>", false),
-    ("<|open|>think<|sep|>", false),
-    ("</think>", true),
-    ("</thinking>", true),
-    ("</reasoning>", true),
-    ("<|END_THINKING|>", true),
     ("</seed:think>", true),
+    ("<|open|>think<|sep|>", false),
     ("<|close|>think<|sep|>", true),
 ];
 
@@ -64,7 +57,7 @@ enum Wait {
 ///
 /// ```
 /// use llm_extract::tool::{StreamCalls, ToolCall};
-/// let mut stream = StreamCalls::<ToolCall>::new();
+/// let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
 /// let mut names = Vec::new();
 /// for chunk in ["<tool_call>{\"name\": \"get_we", "ather\", \"arguments\": {\"city\": \"Paris\"}}</tool", "_call>\n<tool_call>{\"name\": \"search\", \"argu"] {
 ///     names.extend(stream.push(chunk).into_iter().map(|c| c.name));
@@ -74,8 +67,12 @@ enum Wait {
 /// assert_eq!(err.category(), llm_extract::Category::Incomplete);
 /// ```
 pub struct StreamCalls<T: Extract = super::ToolCall> {
-    settings: ToolSettings,
-    max_payload: Option<usize>,
+    settings: Settings,
+    /// The reasoning tokens to wait for (`<think>`, `</think>`, ...), each with whether it
+    /// closes, and the longest one's length: how far back a search starts in a new chunk,
+    /// so a token split between chunks is found.
+    reasoning_tokens: Vec<(String, bool)>,
+    longest_token: usize,
     text: String,
     /// The bytes of a UTF-8 character cut off by the end of the last chunk.
     cut: Vec<u8>,
@@ -97,6 +94,8 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     /// Calls that did not fit `T`, placed in the reply.
     issues: Vec<Issue>,
     too_large: Option<Issue>,
+    /// The format of the first call read, which `finish`'s feedback asks for again.
+    format: Option<super::Format>,
     _target: PhantomData<fn() -> T>,
 }
 
@@ -117,50 +116,72 @@ impl<T: Extract> Default for StreamCalls<T> {
 }
 
 impl Extractor {
-    /// A [`StreamCalls`] with these settings: the tool formats, whether calls cut off are
-    /// yielded ([`Extractor::allow_incomplete_tool_calls`]), and `max_payload`.
+    /// A [`StreamCalls`] with these settings: the tool formats, whether calls cut off or
+    /// doubtful are yielded ([`Extractor::allow_incomplete_tool_calls`],
+    /// [`Extractor::allow_doubtful_tool_calls`]), where the reply begins
+    /// ([`Extractor::tool_reply_begins_in_answer`]), the reasoning tags, `max_payload` and
+    /// `max_depth`.
     ///
     /// ```
     /// use llm_extract::{tool::Format, Extractor};
-    /// let mut stream = Extractor::new().tool_formats(&[Format::Hermes]).stream_calls::<llm_extract::tool::ToolCall>();
+    /// let e = Extractor::new().tool_formats(&[Format::Hermes]).tool_reply_begins_in_answer();
+    /// let mut stream = e.stream_calls::<llm_extract::tool::ToolCall>();
     /// assert!(stream.push(r#"[TOOL_CALLS] [{"name": "f", "arguments": {}}] "#).is_empty());
     /// assert_eq!(stream.push(r#"<tool_call>{"name": "g", "arguments": {}}</tool_call>"#)[0].name, "g");
     /// ```
     pub fn stream_calls<T: Extract>(&self) -> StreamCalls<T> {
+        let mut reasoning_tokens: Vec<(String, bool)> = (REASONING_TOKENS.iter())
+            .map(|(t, closer)| (t.to_string(), *closer))
+            .collect();
+        for tag in &self.settings.reasoning_tags {
+            reasoning_tokens.push((format!("<{tag}>"), false));
+            reasoning_tokens.push((format!("</{tag}>"), true));
+        }
+        let longest_token = reasoning_tokens
+            .iter()
+            .map(|(t, _)| t.len())
+            .max()
+            .unwrap_or(0);
+        let opening = self.settings.tool.opening;
         StreamCalls {
-            settings: self.settings.tool,
-            max_payload: self.settings.max_payload,
+            settings: self.settings.clone(),
+            reasoning_tokens,
+            longest_token,
             text: String::new(),
             cut: Vec::new(),
             base: 0,
-            opening: Opening::Answer,
+            opening,
             taken: 0,
             taken_before: 0,
             credit: 0,
-            wait: Wait::Closing,
+            wait: if opening == Opening::Reply {
+                Wait::ReasoningToken
+            } else {
+                Wait::Closing
+            },
             searched: 0,
             due: false,
             issues: Vec::new(),
             too_large: None,
+            format: None,
             _target: PhantomData,
         }
     }
 }
 
 impl<T: Extract> StreamCalls<T> {
-    /// A stream with the default settings: every format, calls cut off never yielded.
+    /// A stream with the default settings: every format, calls cut off or doubtful never
+    /// yielded, and a reply that may begin inside reasoning (see
+    /// [`StreamCalls::begins_in_answer`]).
     pub fn new() -> StreamCalls<T> {
         Extractor::new().stream_calls()
     }
 
     /// The reply may begin inside reasoning whose opener was in the prompt (the chat
-    /// templates of DeepSeek R1 and Qwen3 thinking models do this). Calls written before the
-    /// first reasoning token are then held back: dropped as drafts if that token is a closer
-    /// (`</think>`), yielded if it is an opener or the reply ends without one. Exactly what a
-    /// read of the whole reply gives.
-    ///
-    /// By default the reply is taken to begin in the answer: a call before any reasoning token
-    /// is yielded as soon as it is complete, and a closer without an opener is ignored.
+    /// templates of DeepSeek R1 and Qwen3 thinking models do this), as a read of the whole
+    /// reply assumes too: the default. Calls written before the first reasoning token are
+    /// held back: dropped as drafts if that token is a closer (`</think>`), yielded if it is
+    /// an opener or the reply ends without one.
     ///
     /// ```
     /// use llm_extract::tool::{StreamCalls, ToolCall};
@@ -170,10 +191,35 @@ impl<T: Extract> StreamCalls<T> {
     /// assert!(stream.push("</think>Done.").is_empty());
     /// assert!(stream.finish().unwrap().is_empty());
     /// ```
-    pub fn begins_in_reasoning(mut self) -> StreamCalls<T> {
+    pub fn begins_in_reasoning(self) -> StreamCalls<T> {
+        self.beginning(Opening::Reply)
+    }
+
+    /// The reply begins in the answer (the prompt opened no reasoning): a call before any
+    /// reasoning token is yielded as soon as it is complete, and a reasoning closer without
+    /// an opener is ignored. What [`Extractor::tool_reply_begins_in_answer`] reads whole.
+    ///
+    /// ```
+    /// use llm_extract::tool::{StreamCalls, ToolCall};
+    /// let call = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+    /// let mut stream = StreamCalls::<ToolCall>::new();
+    /// assert!(stream.push(call).is_empty()); // held: a `</think>` may still follow
+    /// assert_eq!(stream.finish().unwrap().len(), 1);
+    /// let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+    /// assert_eq!(stream.push(call).len(), 1);
+    /// ```
+    pub fn begins_in_answer(self) -> StreamCalls<T> {
+        self.beginning(Opening::Answer)
+    }
+
+    fn beginning(mut self, opening: Opening) -> StreamCalls<T> {
         if self.text.is_empty() {
-            self.opening = Opening::Reply;
-            self.wait = Wait::ReasoningToken;
+            self.opening = opening;
+            self.settings.tool.opening = opening;
+            self.wait = match opening {
+                Opening::Reply => Wait::ReasoningToken,
+                Opening::Answer => Wait::Closing,
+            };
         }
         self
     }
@@ -186,7 +232,7 @@ impl<T: Extract> StreamCalls<T> {
         if self.too_large.is_some() || chunk.is_empty() {
             return Vec::new();
         }
-        if let Some(max) = self.max_payload {
+        if let Some(max) = self.settings.max_payload {
             let len = self.text.len() + chunk.len();
             if len > max {
                 self.too_large = Some(
@@ -245,7 +291,8 @@ impl<T: Extract> StreamCalls<T> {
         if self.issues.is_empty() {
             Ok(last)
         } else {
-            Err(Error::new(std::mem::take(&mut self.issues)).with_positions(&self.text))
+            let issues = std::mem::take(&mut self.issues);
+            Err(super::tool_error(issues, &self.text, self.format))
         }
     }
 
@@ -259,13 +306,15 @@ impl<T: Extract> StreamCalls<T> {
             Wait::ReasoningCloser | Wait::ReasoningToken => {
                 let from = self
                     .searched
-                    .saturating_sub(LONGEST_REASONING_TOKEN)
+                    .saturating_sub(self.longest_token)
                     .max(self.base);
                 let closers_only = self.wait == Wait::ReasoningCloser;
                 memchr::memchr_iter(b'<', &bytes[from..]).any(|i| {
                     let rest = &bytes[from + i..];
-                    REASONING_TOKENS.iter().any(|(token, closer)| {
-                        (*closer || !closers_only) && rest.starts_with(token.as_bytes())
+                    self.reasoning_tokens.iter().any(|(token, closer)| {
+                        (*closer || !closers_only)
+                            && rest.len() >= token.len()
+                            && rest[..token.len()].eq_ignore_ascii_case(token.as_bytes())
                     })
                 })
             }
@@ -275,9 +324,9 @@ impl<T: Extract> StreamCalls<T> {
     /// Reads the text after `base` and handles the calls that are final: complete, and read
     /// the same whatever text follows (all of them at the end of the reply).
     fn read(&mut self, at_end: bool) -> Vec<T> {
-        let tail = &self.text[self.base..];
+        let (before, tail) = self.text.split_at(self.base);
         self.credit = self.credit.saturating_sub(tail.len());
-        let mut found = find_calls_from(tail, self.opening);
+        let mut found = find_calls_from(tail, before, self.opening, &self.settings);
         // Before any reasoning token of a reply that may have begun in reasoning, no call's
         // region is known yet.
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
@@ -286,12 +335,9 @@ impl<T: Extract> StreamCalls<T> {
         let mut calls = 0;
         let mut calls_before_resume = 0;
         let mut first_pending = None;
+        let tool = self.settings.tool;
         for hit in std::mem::take(&mut found.hits) {
-            if self.settings.formats & hit.format.bit() == 0
-                || hit.region == Region::ClosedReasoning
-            {
-                continue;
-            }
+            let verdict = verdict::verdict(&hit, tool);
             // In the last step or the text after it: more text may still change it.
             let open = hit.span.start >= found.open_from;
             let pending = if at_end {
@@ -299,18 +345,36 @@ impl<T: Extract> StreamCalls<T> {
             } else if hit.region == Region::OpenReasoning || !region_known {
                 true
             } else {
-                open && (!hit.complete || hit.until_end)
+                // A guess may read otherwise once more text comes: a doubtful call is final
+                // only when a later step settled it, or at the end.
+                open && (!hit.complete
+                    || hit.until_end
+                    || found.held
+                    || verdict == Verdict::Doubtful)
             };
             if pending {
                 first_pending = Some(hit.span.start);
                 break;
             }
-            if !hit.complete && !self.settings.allow_incomplete {
-                if open {
-                    // Only at the end: the reply ended inside this call.
-                    self.issues.push(cut_off(&hit, self.base));
+            if !matches!(verdict, Verdict::Refused(_)) {
+                self.format.get_or_insert(hit.format);
+            }
+            match verdict {
+                Verdict::Refused(_) => continue,
+                // Final (cut off by a later call, or by the end of the reply) and not run:
+                // reported once, as the whole read reports it.
+                Verdict::CutOff | Verdict::Doubtful if !allowed(&verdict, tool) => {
+                    calls += 1;
+                    if resume_at.is_some_and(|at| hit.span.start < at) {
+                        calls_before_resume += 1;
+                    }
+                    if calls > self.taken {
+                        self.taken += 1;
+                        self.issues.push(unsure(hit, &verdict, self.base));
+                    }
+                    continue;
                 }
-                continue;
+                _ => {}
             }
             calls += 1;
             if resume_at.is_some_and(|at| hit.span.start < at) {
@@ -319,7 +383,7 @@ impl<T: Extract> StreamCalls<T> {
             if calls > self.taken {
                 self.taken += 1;
                 let index = self.taken_before + self.taken - 1;
-                match typed_call::<T>(hit, tail, index, self.base) {
+                match typed_call::<T>(hit, tail, index, self.base, self.settings.max_depth) {
                     Ok(value) => out.push(value),
                     Err(issues) => self.issues.extend(issues),
                 }
@@ -370,34 +434,34 @@ fn typed_call<T: Extract>(
     tail: &str,
     index: usize,
     base: usize,
+    max_depth: usize,
 ) -> Result<T, Vec<Issue>> {
-    let found = Found {
-        call: super::to_tool_call(&hit.call),
-        format: hit.format,
-        span: hit.span,
-        complete: hit.complete,
-        in_reasoning: hit.region == Region::OpenReasoning,
-        raw: hit.call,
-    };
-    typed::<T>(&found.raw, arguments_node(&found.raw)).map_err(|first| {
-        call_issues::<T>(tail, index, &found, first)
+    let found = Found::from_hit(hit);
+    typed::<T>(&found.raw, arguments_node(&found.raw, max_depth)).map_err(|first| {
+        call_issues::<T>(tail, index, &found, first, max_depth)
             .into_iter()
             .map(|i| shifted(i, base))
             .collect()
     })
 }
 
-/// The issue of a call the reply ended inside.
-fn cut_off(hit: &wire::Hit, base: usize) -> Issue {
-    Issue::new(
-        Category::Incomplete,
-        Path::root(),
-        format!(
-            "{} call to `{}` was cut off by the end of the stream, so it was not run",
-            hit.format, hit.call.name
-        ),
-    )
-    .at(hit.span.shift(base))
+/// Whether the settings let a call cut off or doubtful be yielded.
+fn allowed(verdict: &Verdict, tool: super::ToolSettings) -> bool {
+    match verdict {
+        Verdict::CutOff => tool.allow_incomplete,
+        Verdict::Doubtful => tool.allow_doubtful,
+        _ => true,
+    }
+}
+
+/// The issue of a call not run, cut off or doubtful, as the whole read gives it.
+fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize) -> Issue {
+    let found = Found::from_hit(hit);
+    let issue = match verdict {
+        Verdict::CutOff => super::cut_off_issue(&found),
+        _ => super::doubtful_issue(&found),
+    };
+    shifted(issue, base)
 }
 
 fn shifted(mut issue: Issue, by: usize) -> Issue {

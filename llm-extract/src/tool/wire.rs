@@ -35,6 +35,18 @@ pub(crate) enum Region {
     OpenReasoning,
     /// Inside a closed reasoning block: a draft, never the answer.
     ClosedReasoning,
+    /// After the assistant's turn ended (`<|im_end|>`, `<|eot_id|>`, `<|return|>`, `</s>`, ...):
+    /// what follows is not the model's reply (a tool's output, an invented user turn).
+    AfterTurn,
+}
+
+/// What the token pass is told by the caller's settings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reading<'s> {
+    /// How deep a value may nest (`Extractor::max_depth`).
+    pub max_depth: usize,
+    /// The names of the reasoning tags (`think`, `reflection`, ...; `Extractor::reasoning_tag`).
+    pub reasoning_tags: &'s [String],
 }
 
 /// A call found by a handler.
@@ -48,6 +60,9 @@ pub(crate) struct Hit {
     /// Complete only because the text ends here (a pythonic list without brackets): more
     /// text may still make it something else.
     pub until_end: bool,
+    /// Why it is not a call though it reads as one (written inside a sentence, an echo of
+    /// the call before it), set by `verdict::annotate`.
+    pub refused: Option<String>,
 }
 
 /// A candidate that was not a call, and why.
@@ -68,6 +83,9 @@ pub(crate) struct Wire {
     pub thoughts: Vec<Span>,
     /// Text not taken by any token, call or reasoning block, with its region.
     pub gaps: Vec<(Span, Region)>,
+    /// Markup in the answer that is only shown or quoted (a [`Tok::Hidden`] token): answer
+    /// text, not searched for calls.
+    pub shown: Vec<Span>,
     /// The latest point from which a later read of this text, however it grows, reads the
     /// same as this read does: what comes before it is settled. See [`Resume`].
     pub resume: Option<Resume>,
@@ -78,6 +96,9 @@ pub(crate) struct Wire {
     pub reasoning_seen: bool,
     /// The text ends inside reasoning that is still open.
     pub ends_in_reasoning: bool,
+    /// Every call from `open_from` on may read otherwise once more text comes, complete or
+    /// not (the text ends in hidden markup still open).
+    pub held: bool,
 }
 
 /// Where the walk begins.
@@ -102,8 +123,8 @@ pub(crate) struct Resume {
 }
 
 /// Runs every format handler over `text`, which begins where `opening` says.
-pub(crate) fn read_from(text: &str, opening: Opening) -> Wire {
-    let toks = tokens(text);
+pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> Wire {
+    let toks = tokens(text, reading.reasoning_tags);
     let mut w = Walker {
         text,
         toks: &toks,
@@ -111,6 +132,7 @@ pub(crate) fn read_from(text: &str, opening: Opening) -> Wire {
         region: Region::Answer,
         reasoning_start: 0,
         opening,
+        max_depth: reading.max_depth,
     };
     w.run();
     w.out
@@ -123,6 +145,7 @@ struct Walker<'a> {
     region: Region,
     reasoning_start: usize,
     opening: Opening,
+    max_depth: usize,
 }
 
 impl<'a> Walker<'a> {
@@ -132,6 +155,8 @@ impl<'a> Walker<'a> {
         let mut cursor = 0;
         let mut k = 0;
         let mut seen = false;
+        // Where the step before this one began.
+        let mut before = 0;
         while k < toks.len() {
             let t = toks[k];
             self.gap(cursor, t.span.start);
@@ -149,7 +174,9 @@ impl<'a> Walker<'a> {
                     self.reasoning_start = t.span.end;
                     (k + 1, t.span.end)
                 }
-                Tok::ThinkClose if self.region != Region::Answer => {
+                Tok::ThinkClose
+                    if matches!(self.region, Region::OpenReasoning | Region::ClosedReasoning) =>
+                {
                     self.out
                         .thoughts
                         .push(Span::new(self.reasoning_start, t.span.start));
@@ -172,13 +199,20 @@ impl<'a> Walker<'a> {
                 Tok::DsCallBegin => self.deepseek(k),
                 Tok::KimiCallBegin => self.kimi(k),
                 Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
+                Tok::Hidden | Tok::TurnEnd | Tok::HarmonyReturn => self.outside_calls(k),
+                // The newer families' tokens; wrappers, separators and closers on their own
+                // carry nothing.
                 _ => self.family_step(k),
             };
             cursor = cursor.max(end);
             let next = next.max(k + 1);
             if next >= toks.len() {
                 self.last_step(k, next, region_before, seen_before);
+                if t.tok == Tok::Hidden && t.span.end >= self.text.len() {
+                    self.open_hidden(before);
+                }
             }
+            before = t.span.start;
             k = next;
         }
         self.gap(cursor, self.text.len());
@@ -191,6 +225,29 @@ impl<'a> Walker<'a> {
             // Began in reasoning and never saw its closer: nothing to split off.
             self.region = Region::Answer;
         }
+    }
+
+    /// Token `k` is no call's: shown or quoted markup (answer text, never searched for
+    /// calls), or the end of the assistant's turn.
+    fn outside_calls(&mut self, k: usize) -> (usize, usize) {
+        let t = self.toks[k];
+        match t.tok {
+            Tok::Hidden if self.region == Region::Answer => self.out.shown.push(t.span),
+            Tok::TurnEnd | Tok::HarmonyReturn => self.end_turn(t.span.start),
+            _ => {}
+        }
+        (k + 1, t.span.end)
+    }
+
+    /// The assistant's turn ends at `at`: reasoning still open ends there, and nothing after
+    /// it is the model's reply.
+    fn end_turn(&mut self, at: usize) {
+        // A reply that began in reasoning and never closed it has nothing to split off.
+        let began_in_it = self.region == Region::ClosedReasoning && self.reasoning_start == 0;
+        if matches!(self.region, Region::OpenReasoning | Region::ClosedReasoning) && !began_in_it {
+            self.out.thoughts.push(Span::new(self.reasoning_start, at));
+        }
+        self.region = Region::AfterTurn;
     }
 
     /// Where each reasoning opener is closed (the next closer, found in one backward pass),
@@ -242,6 +299,15 @@ impl<'a> Walker<'a> {
         };
     }
 
+    /// The text ends in hidden markup still open (inline code, a partial fence): more text
+    /// may make it text again, and the step before it, which it cut short, read otherwise.
+    /// Nothing from that step on is settled.
+    fn open_hidden(&mut self, before: usize) {
+        self.out.open_from = self.out.open_from.min(before);
+        self.out.held = true;
+        self.out.resume = None;
+    }
+
     fn gap(&mut self, start: usize, end: usize) {
         if start < end && !self.text[start..end].trim().is_empty() {
             self.out.gaps.push((Span::new(start, end), self.region));
@@ -276,12 +342,13 @@ impl<'a> Walker<'a> {
 
     fn hit(&mut self, call: RawCall, format: Format, span: Span, complete: bool) {
         self.out.hits.push(Hit {
+            complete: complete && !call.cut_off,
             call,
             format,
             span,
-            complete,
             region: self.region,
             until_end: false,
+            refused: None,
         });
     }
 
@@ -295,7 +362,7 @@ impl<'a> Walker<'a> {
         body: Span,
         whole: Span,
     ) {
-        match json_at(self.text, body) {
+        match json_at(self.text, body, self.max_depth) {
             Ok((Value::Object(map), complete, at)) => {
                 let source = Source::Json {
                     value: at,
@@ -330,9 +397,9 @@ impl<'a> Walker<'a> {
 
     /// Reads the calls in a JSON value found in `body`, reporting misses.
     fn json_calls(&mut self, body: Span, format: Format, whole: Span) -> Option<usize> {
-        match json_at(self.text, body) {
+        match json_at(self.text, body, self.max_depth) {
             Ok((value, complete, at)) => {
-                match shape::calls_in(&value, Context::Marked) {
+                match shape::calls_in(&value, Context::Marked, self.max_depth) {
                     Ok(calls) => {
                         for call in shape::placed(calls, at) {
                             self.hit(call, format, whole, complete);
@@ -440,10 +507,10 @@ impl<'a> Walker<'a> {
             );
             return (k + 1, body.start);
         }
-        match json_at(self.text, from) {
+        match json_at(self.text, from, self.max_depth) {
             Ok((value, complete, at)) => {
                 let whole = Span::new(start, at.end);
-                match shape::calls_in(&value, Context::Marked) {
+                match shape::calls_in(&value, Context::Marked, self.max_depth) {
                     Ok(calls) => shape::placed(calls, at)
                         .into_iter()
                         .for_each(|c| self.hit(c, Format::Marker, whole, complete)),
@@ -581,7 +648,7 @@ impl<'a> Walker<'a> {
             }
             let args = self.body(j);
             let whole = Span::new(start, args.end);
-            match json_at(self.text, args) {
+            match json_at(self.text, args, self.max_depth) {
                 Ok((Value::Object(map), complete, at)) => {
                     let after = at.end;
                     let source = Source::Json {
@@ -658,12 +725,27 @@ impl<'a> Walker<'a> {
             );
             return (k + 1, body.end);
         }
-        let name = id.strip_prefix("functions.").unwrap_or(&id);
-        let name = name.rsplit_once(':').map_or(name, |(n, _)| n).to_string();
         let body = self.body(k + 1);
         let (next, end, _) = self.close(k + 1, Some(Tok::ToolCallEnd), body.end);
         let whole = Span::new(start, end);
-        self.json_call(name, Some(id), Format::Kimi, body, whole);
+        // The id is `functions.NAME:INDEX`: a name is read only from an id written that way.
+        let named = id.strip_prefix("functions.").unwrap_or(&id);
+        match named.rsplit_once(':') {
+            Some((name, index))
+                if !name.is_empty()
+                    && !index.is_empty()
+                    && index.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                let name = name.to_string();
+                self.json_call(name, Some(id), Format::Kimi, body, whole)
+            }
+            _ => self.miss(
+                whole,
+                Format::Kimi,
+                format!("the call id {id:?} is not written as `functions.NAME:INDEX`"),
+                false,
+            ),
+        }
         (next, end)
     }
 
@@ -675,16 +757,22 @@ impl<'a> Walker<'a> {
         let mut j = k;
         let mut recipient: Option<String> = None;
         let mut channel = String::new();
+        let mut author = None;
         while let Some(t @ (Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain)) =
             self.tok(j)
         {
             let part = self.slice(self.body(j));
-            if t == Tok::HarmonyChannel {
-                channel = part
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
+            match t {
+                Tok::HarmonyChannel => {
+                    channel = part
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string()
+                }
+                // `<|start|>assistant`, or `<|start|>functions.f to=assistant` (a tool's output).
+                Tok::HarmonyStart => author = part.split_whitespace().next().map(str::to_string),
+                _ => {}
             }
             if let Some(p) = part.find("to=") {
                 let to: String = part[p + 3..]
@@ -699,15 +787,40 @@ impl<'a> Walker<'a> {
             return (j, self.toks[j - 1].span.end);
         }
         let body = self.body(j);
-        let (next, end, _) = self.close(j, Some(Tok::HarmonyEnd), body.end);
+        let ends_turn = self.tok(j + 1) == Some(Tok::HarmonyReturn);
+        let (next, end) = match self.tok(j + 1) {
+            Some(Tok::HarmonyEnd | Tok::HarmonyReturn) => (j + 2, self.toks[j + 1].span.end),
+            _ => (j + 1, body.end),
+        };
         let whole = Span::new(start, end);
-        match recipient {
-            Some(to) => {
+        match (recipient, author) {
+            (_, Some(who)) if who != "assistant" => self.miss(
+                whole,
+                Format::Harmony,
+                format!("a message written by `{who}`, not by the assistant"),
+                false,
+            ),
+            (Some(to), _) if !to.starts_with("functions.") => self.miss(
+                whole,
+                Format::Harmony,
+                format!("a message to `{to}`, not to a function"),
+                false,
+            ),
+            (Some(to), _) => {
                 let name = to.strip_prefix("functions.").unwrap_or(&to).to_string();
-                self.json_call(name, None, Format::Harmony, body, whole)
+                // A call on the analysis channel is part of the reasoning: a draft.
+                let region = self.region;
+                if channel == "analysis" && region == Region::Answer {
+                    self.region = Region::ClosedReasoning;
+                }
+                self.json_call(name, None, Format::Harmony, body, whole);
+                self.region = region;
             }
-            None if channel == "analysis" => self.out.thoughts.push(body),
-            None => self.gap(body.start, body.end),
+            (None, _) if channel == "analysis" => self.out.thoughts.push(body),
+            (None, _) => self.gap(body.start, body.end),
+        }
+        if ends_turn {
+            self.end_turn(end);
         }
         (next, end)
     }
@@ -726,7 +839,11 @@ pub(crate) fn python_call(call: python::PyCall, base: usize) -> RawCall {
 
 /// The JSON value at the start of `span` (after spaces and an optional fence opener): the
 /// value, whether it was complete, and where it is.
-pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, Span), String> {
+pub(crate) fn json_at(
+    text: &str,
+    span: Span,
+    max_depth: usize,
+) -> Result<(Value, bool, Span), String> {
     let slice = &text[span.start..span.end];
     let mut skip = slice.len() - slice.trim_start().len();
     let rest = &slice[skip..];
@@ -745,7 +862,7 @@ pub(crate) fn json_at(text: &str, span: Span) -> Result<(Value, bool, Span), Str
             return Err(format!("expected a JSON object, found {found:?}"));
         }
     }
-    let parsed = crate::parse::parse_span(text, Span::new(start, span.end), 128)
+    let parsed = crate::parse::parse_span(text, Span::new(start, span.end), max_depth)
         .map_err(|e| format!("the JSON could not be read: {e}"))?;
     let complete = parsed.node.is_complete_deep();
     Ok((
@@ -770,12 +887,12 @@ fn xml_call(name: String, params: Vec<(String, String, Span)>) -> RawCall {
     let spans = params.iter().map(|(k, _, s)| (k.clone(), *s)).collect();
     RawCall {
         name,
-        id: None,
         arguments: params
             .into_iter()
             .map(|(k, v, _)| (k, Arg::Text(v)))
             .collect(),
         source: Source::Each(spans),
+        ..RawCall::default()
     }
 }
 

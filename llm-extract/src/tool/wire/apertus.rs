@@ -17,7 +17,7 @@ impl Walker<'_> {
         let body = self.body(k);
         let (next, end, closed) = self.close(k, Some(Tok::ApertusCallsEnd), body.end);
         let whole = Span::new(start, end);
-        let (value, complete, at) = match json_at(self.text, body) {
+        let (value, complete, at) = match json_at(self.text, body, self.max_depth) {
             Ok(read) => read,
             Err(why) => {
                 self.miss(

@@ -203,6 +203,7 @@ fn gemma_raw_call(
         id: None,
         arguments,
         source: Source::Each(spans),
+        ..RawCall::default()
     }
 }
 

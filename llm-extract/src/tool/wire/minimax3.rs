@@ -118,6 +118,7 @@ impl Walker<'_> {
                     id: None,
                     arguments,
                     source: Source::Each(spans),
+                    ..RawCall::default()
                 };
                 self.hit(call, Format::MiniMaxM3, whole, closed && !reader.cut);
             }

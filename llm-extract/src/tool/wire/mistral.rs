@@ -22,7 +22,7 @@ impl Walker<'_> {
             return None;
         }
         let args = Span::new(body.start + brace, body.end);
-        match json_at(self.text, args) {
+        match json_at(self.text, args, self.max_depth) {
             Ok((Value::Object(map), complete, at)) => {
                 let source = Source::Json {
                     value: at,

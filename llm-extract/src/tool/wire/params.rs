@@ -13,6 +13,7 @@ pub(super) fn tag_call(name: String, params: Vec<(String, Arg, Span)>) -> RawCal
         id: None,
         arguments: params.into_iter().map(|(k, a, _)| (k, a)).collect(),
         source: Source::Each(spans),
+        ..RawCall::default()
     }
 }
 

@@ -1,0 +1,278 @@
+//! Which calls found in a reply are returned as calls, which are reported and which are
+//! refused: the rules of the table in the [module documentation](super#what-is-a-call), in one
+//! place for the whole read and the stream.
+//!
+//! The handlers say what each format's text holds; [`annotate`] adds what depends on the text
+//! around a call (its repairs, whether it stands in a sentence, whether it echoes the call
+//! before it), and [`verdict`] decides.
+
+use super::wire::{Hit, Region};
+use super::{source, Format, ToolSettings};
+use crate::report::RepairKind;
+
+/// What becomes of a call found in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// A call: returned.
+    Call,
+    /// Cut off (or left unclosed): reported in `Reply::incomplete`, returned only when the
+    /// caller allows calls cut off.
+    CutOff,
+    /// Whole, but read only by guessing: reported in `Reply::doubtful`, returned only when
+    /// the caller allows doubtful calls.
+    Doubtful,
+    /// Not a call of this reply, and why: reported in `Reply::rejected`, never returned.
+    Refused(String),
+}
+
+/// What becomes of `hit` under `settings`.
+pub(crate) fn verdict(hit: &Hit, settings: ToolSettings) -> Verdict {
+    let name = &hit.call.name;
+    if settings.formats & hit.format.bit() == 0 {
+        let why = format!("the {} format is not enabled on this Extractor", hit.format);
+        return Verdict::Refused(why);
+    }
+    match hit.region {
+        Region::ClosedReasoning => {
+            return Verdict::Refused(format!(
+                "a call to `{name}` written inside a closed reasoning block (a draft, not a call)"
+            ))
+        }
+        Region::AfterTurn => {
+            return Verdict::Refused(format!(
+            "a call to `{name}` written after the assistant's turn ended (not the model's reply)"
+        ))
+        }
+        Region::Answer | Region::OpenReasoning => {}
+    }
+    if let Some(why) = &hit.refused {
+        return Verdict::Refused(why.clone());
+    }
+    if !crate::coerce::is_tool_name(name) {
+        return Verdict::Refused(format!(
+            "{:?} is not written as a tool name (letters, digits, `_`, `-` and `.`)",
+            crate::error::shorten(name, 40)
+        ));
+    }
+    if !hit.complete {
+        return Verdict::CutOff;
+    }
+    if hit.call.repairs.iter().any(|r| r.kind.is_guess()) {
+        return Verdict::Doubtful;
+    }
+    Verdict::Call
+}
+
+/// A guessing repair in words, for messages.
+pub(crate) fn describe(kind: RepairKind) -> &'static str {
+    use RepairKind::*;
+    match kind {
+        UnquotedString => "a bare word was read as a string",
+        UnquotedKey | SentenceKey => "a bare word was read as a key",
+        MissingValue => "a member has no value",
+        MissingColon => "a key and its value had no `:` between them",
+        MissingQuote | UnescapedQuote => "where a string ends was chosen by what follows it",
+        WrongBracket | MissingOpeningBracket | StrayBracket | MissingBracket => {
+            "where a container ends was chosen by what follows it"
+        }
+        SkippedText | NestedValue => "text that could not be read was skipped",
+        NonFiniteNumber => "a number JSON cannot hold (NaN, Infinity) was read as null",
+        DigitSeparator => "a number was read across a separator",
+        DuplicateKey => "a key was written twice (the later value was kept)",
+        _ => "the text was read by a guess",
+    }
+}
+
+/// Adds to each hit what depends on the text around it: its repairs; a call otherwise
+/// whole whose reading needed only its last closers, before the format's own closer, is
+/// complete; a call that runs to the end of the text, where a string or container end was
+/// chosen by lookahead, was cut off there (more text may read it otherwise: a stream
+/// waits); a call written inside a sentence, and
+/// an echo of the call just before it, are refused.
+///
+/// `before` is the text that came before `text` in the reply (a stream reads only the text
+/// after its settled point): the rules that look back read it too.
+pub(crate) fn annotate(text: &str, before: &str, hits: &mut [Hit], max_depth: usize) {
+    source::add_repairs(text, hits, max_depth);
+    for hit in hits.iter_mut() {
+        let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
+        let truncated = |hit: &Hit| hit.call.repairs.iter().any(|r| r.kind.is_truncation());
+        let only_closers = !hit
+            .call
+            .repairs
+            .iter()
+            .any(|r| r.kind.is_truncation() && r.kind != RepairKind::TruncatedContainer);
+        let closed_after = !text[value_end.min(hit.span.end)..hit.span.end]
+            .trim()
+            .is_empty();
+        if !hit.complete && !hit.call.cut_off && truncated(hit) && only_closers && closed_after {
+            hit.complete = true;
+        }
+        let end_guessed = hit.call.repairs.iter().any(|r| ends_by_lookahead(r.kind));
+        if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
+            hit.complete = false;
+        }
+        if in_example(before, text, hit.span.start) {
+            hit.refused = Some(format!(
+                "a call to `{}` in a code block the text before it calls an example",
+                hit.call.name
+            ));
+            continue;
+        }
+        if hit.format == Format::Marker {
+            // `TOOL_CALL {...}` is written in prose by design.
+            continue;
+        }
+        match sentence(before, text, hit.span.start, hit.span.end, hit.complete) {
+            Sentence::Inside => {
+                hit.refused = Some(format!(
+                    "a call to `{}` written inside a sentence (a mention, not a call)",
+                    hit.call.name
+                ))
+            }
+            Sentence::MayContinue => hit.until_end = true,
+            Sentence::Outside => {}
+        }
+    }
+    for i in 1..hits.len() {
+        if echoes(text, &hits[i - 1], &hits[i]) {
+            hits[i].refused = Some(format!(
+                "an echo of the call to `{}` just before it",
+                hits[i].call.name
+            ));
+        }
+    }
+}
+
+/// Whether a repair chose where a string or container ends by what follows it: at the end
+/// of the text, that is where the text was cut off.
+fn ends_by_lookahead(kind: RepairKind) -> bool {
+    use RepairKind::*;
+    matches!(
+        kind,
+        MissingQuote | UnescapedQuote | WrongBracket | MissingBracket | StrayBracket
+    )
+}
+
+/// Words that announce an example, lowercase.
+const EXAMPLE_CUES: [&str; 9] = [
+    "example",
+    "e.g.",
+    "for instance",
+    "such as",
+    "looks like",
+    "would look",
+    "like this",
+    "sample",
+    "format",
+];
+
+/// How far before a call the fence and the line announcing it are looked for: a bounded
+/// look-back keeps the check constant per call.
+const EXAMPLE_LOOKBACK: usize = 600;
+
+/// Whether the call at `start` opens a fenced code block (its line holds only the fence's
+/// opener, or the opener is on the line before) whose preceding line announces an example
+/// (`For example:`, `a call looks like this:`).
+fn in_example(earlier: &str, text: &str, start: usize) -> bool {
+    let recent = |s: &str, n: usize| -> String {
+        let mut from = s.len().saturating_sub(n);
+        while !s.is_char_boundary(from) {
+            from += 1;
+        }
+        s[from..].to_string()
+    };
+    let mut window = recent(&text[..start], EXAMPLE_LOOKBACK);
+    if window.len() < EXAMPLE_LOOKBACK {
+        window = recent(earlier, EXAMPLE_LOOKBACK - window.len()) + &window;
+    }
+    let mut lines = window.rsplit('\n');
+    let own = lines.next().unwrap_or_default().trim();
+    let fence = if own.starts_with("```") {
+        own
+    } else if own.is_empty() {
+        lines.next().unwrap_or_default().trim()
+    } else {
+        return false;
+    };
+    if !fence.starts_with("```") {
+        return false;
+    }
+    lines
+        .find(|l| !l.trim().is_empty())
+        .map(str::to_lowercase)
+        .is_some_and(|l| EXAMPLE_CUES.iter().any(|cue| l.contains(cue)))
+}
+
+/// Where a call stands relative to the prose of its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sentence {
+    /// Prose before it and after it on its line: a mention.
+    Inside,
+    /// Prose before it, and the text ends on its line: more text may make it a mention.
+    MayContinue,
+    /// On a line of its own, or beside tokens.
+    Outside,
+}
+
+/// Whether the text at `start..end` stands inside a sentence: words before it on its line
+/// (not a token's end), and words after it on its line (punctuation closing the sentence
+/// aside).
+///
+/// A tag left unclosed whose line goes on in words (`in a <tool_call> tag.`, then a line
+/// break) is a mention too: the tag runs to the next token, past the end of its sentence.
+fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool) -> Sentence {
+    let spaces = [' ', '\t'];
+    let last = match text[..start].trim_end_matches(spaces).chars().next_back() {
+        Some(c) => Some(c),
+        // Bounded: a long run of spaces before the settled point is read as a line start.
+        None => {
+            let mut from = earlier.len().saturating_sub(256);
+            while !earlier.is_char_boundary(from) {
+                from += 1;
+            }
+            earlier[from..].trim_end_matches(spaces).chars().next_back()
+        }
+    };
+    let prose_before = last.is_some_and(|c| !matches!(c, '\n' | '>' | ']'));
+    if !prose_before {
+        return Sentence::Outside;
+    }
+    // The call's first line, looked for within a bounded stretch (calls of one list share
+    // a span: each must not scan all of it).
+    let mut upto = end.min(start + 256);
+    while !text.is_char_boundary(upto) {
+        upto -= 1;
+    }
+    let call = &text[start..upto];
+    if let (false, Some((first, _))) = (complete, call.split_once('\n')) {
+        let rest = first.split_once('>').map_or("", |(_, r)| r.trim());
+        if !rest.is_empty() && !rest.starts_with(['{', '[', '<', '`']) {
+            return Sentence::Inside;
+        }
+    }
+    // The first character after the call that is not a space or a sentence's closing
+    // punctuation, up to the end of its line: scanning stops there, so each call costs
+    // what lies between it and the next word.
+    let after = &text[end.min(text.len())..];
+    let first = after
+        .char_indices()
+        .find(|(_, c)| *c == '\n' || !(c.is_whitespace() || ".,;:!?)".contains(*c)));
+    match first {
+        None => Sentence::MayContinue,
+        Some((_, '\n' | '<' | '[')) => Sentence::Outside,
+        Some(_) => Sentence::Inside,
+    }
+}
+
+/// Whether `next` repeats `prev` right after its end token (LFM2 and others echo a call as
+/// plain text): the same call, found in the text between tokens, with only spaces between.
+fn echoes(text: &str, prev: &Hit, next: &Hit) -> bool {
+    matches!(next.format, Format::Json | Format::Pythonic)
+        && prev.span.end <= next.span.start
+        && text[..prev.span.end].ends_with('>')
+        && !text[next.span.start..].starts_with('<')
+        && text[prev.span.end..next.span.start].trim().is_empty()
+        && prev.call.name == next.call.name
+        && super::to_tool_call(&prev.call).arguments == super::to_tool_call(&next.call).arguments
+}
