@@ -7,7 +7,8 @@
 
 use crate::coerce::Extract;
 use crate::error::Error;
-use crate::extractor::{Extracted, Extractor};
+use crate::extracted::Extracted;
+use crate::extractor::Extractor;
 use rayon::prelude::*;
 
 impl Extractor {

@@ -39,19 +39,9 @@ pub(crate) fn stack_left() -> bool {
 const DROP_BYTES_PER_LEVEL: usize = 1024;
 
 /// Trees up to this depth give values whose drop fits on any thread's stack without growing it.
-const SHALLOW: usize = 1024;
+pub(crate) const SHALLOW: usize = 1024;
 
-/// How deep the tree under `node` is, as far as dropping what was read from it is concerned:
-/// the depth limit itself when that is small (no walk), else the tree's real depth.
-pub(crate) fn drop_depth(node: &crate::node::Node<'_>, max_depth: usize) -> usize {
-    if max_depth <= SHALLOW {
-        max_depth
-    } else {
-        node.depth()
-    }
-}
-
-/// Drops a value read from a tree `depth` levels deep (see [`drop_depth`]) that the caller
+/// Drops a value read from a tree `depth` levels deep (see `Node::drop_depth`) that the caller
 /// does not return (a candidate that lost, a reading that failed). Drop glue recurses once per
 /// level: `serde_json::Value`'s does, and so does a derived type's. Past [`SHALLOW`] levels
 /// (only when `max_depth` was raised) it runs on a stack sized for that depth, allocated only

@@ -3,25 +3,13 @@
 
 use crate::coerce::{Context, Extract};
 use crate::error::Error;
+use crate::extracted::Extracted;
 use crate::locate;
 use crate::parse::{self, RepairPaths};
 use crate::report::Report;
 use crate::select;
 use crate::settings::{Completeness, ReasoningValues, Settings, TieBreak};
 use crate::span::Span;
-use serde::Serialize;
-
-/// A value extracted from text, with the report of what leniency did to get it.
-#[derive(Debug, Clone, Serialize)]
-#[non_exhaustive]
-pub struct Extracted<T> {
-    /// The value.
-    pub value: T,
-    /// Every repair and coercion, its path, span and cost; the total score; completeness.
-    pub report: Report,
-    /// The text of reasoning blocks (`<think>...</think>` and the like), in order.
-    pub thoughts: Vec<String>,
-}
 
 /// Extraction settings; every free function uses `Extractor::new()`. Build one and reuse it:
 /// building allocates its default tag lists.

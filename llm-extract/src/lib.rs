@@ -10,6 +10,7 @@ pub mod coerce;
 mod deep;
 mod dynamic;
 mod error;
+mod extracted;
 mod extractor;
 mod lex;
 mod locate;
@@ -106,7 +107,8 @@ pub use llm_extract_derive::Extract;
 pub use crate::coerce::Extract;
 pub use crate::dynamic::{extract_with, from_str_with, Schema, Unsupported};
 pub use crate::error::{Category, Error, Issue};
-pub use crate::extractor::{Extracted, Extractor};
+pub use crate::extracted::Extracted;
+pub use crate::extractor::Extractor;
 pub use crate::path::{Path, Segment};
 #[cfg(feature = "schema")]
 pub use crate::provider::{json_schema_for, Provider};

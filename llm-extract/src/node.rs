@@ -171,6 +171,17 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// How deep the tree under this node is, as far as dropping what was read from it is
+    /// concerned: the depth limit itself when that is small (no walk), else the tree's real
+    /// depth (for `deep::discard`).
+    pub(crate) fn drop_depth(&self, max_depth: usize) -> usize {
+        if max_depth <= crate::deep::SHALLOW {
+            max_depth
+        } else {
+            self.depth()
+        }
+    }
+
     /// How deeply containers nest in this node: 0 for a scalar, 1 for `[1]`, 2 for `[[]]`.
     pub(crate) fn depth(&self) -> usize {
         // Iterative, so that a deep tree cannot overflow the stack.

@@ -21,7 +21,7 @@ use std::cmp::Reverse;
 
 use crate::coerce::{Context, Extract, Failed};
 use crate::error::{Category, Error, Issue};
-use crate::extractor::Extracted;
+use crate::extracted::Extracted;
 use crate::locate::{Candidate, Form, Located, Origin};
 use crate::node::{Node, NodeKind};
 use crate::parse::{self, Parsed, RepairPaths};
@@ -180,7 +180,7 @@ fn consider<T: Extract>(
         }
     };
     let weak = prose_braces(candidate, &parsed);
-    let depth = crate::deep::drop_depth(&parsed.node, settings.max_depth);
+    let depth = parsed.node.drop_depth(settings.max_depth);
     let read = read_judged::<T>(text, parsed, paths).or_else(|unread| {
         let literal = literal_reading(settings, text, candidate, paths);
         literal.map(|e| (e, false)).ok_or(unread)
@@ -453,7 +453,7 @@ fn value_of<T: Extract>(text: &str, node: &Node<'_>) -> Result<T, Unread> {
         Ok(value) if issues.is_empty() => Ok(value),
         Ok(value) => {
             // Built, but a rule failed: dropped on a stack as deep as the value may need.
-            crate::deep::discard(value, crate::deep::drop_depth(node, usize::MAX));
+            crate::deep::discard(value, node.drop_depth(usize::MAX));
             Err(Unread { issues, matched })
         }
         Err(Failed) => Err(Unread { issues, matched }),
@@ -769,7 +769,7 @@ fn read_judged<T: Extract>(
         }
         Ok(value) => {
             // Built, but a rule failed: dropped on a stack as deep as the value may need.
-            crate::deep::discard(value, crate::deep::drop_depth(&parsed.node, usize::MAX));
+            crate::deep::discard(value, parsed.node.drop_depth(usize::MAX));
             Err(Unread { issues, matched })
         }
         Err(Failed) => Err(Unread { issues, matched }),

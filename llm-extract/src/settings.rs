@@ -61,7 +61,7 @@ pub(crate) struct Settings {
     pub max_depth: usize,
     pub completeness: Completeness,
     pub tie_break: TieBreak,
-    pub tool: crate::tool::ToolSettings,
+    pub tool: ToolSettings,
     /// Whether a clean document is read on the direct path (`Extract::read_direct`) before
     /// the full one; off only to compare the two in tests.
     pub direct: bool,
@@ -91,8 +91,43 @@ impl Default for Settings {
             max_depth: DEFAULT_MAX_DEPTH,
             completeness: Completeness::AllowTruncated,
             tie_break: TieBreak::Last,
-            tool: crate::tool::ToolSettings::default(),
+            tool: ToolSettings::default(),
             direct: true,
         }
     }
+}
+
+/// Tool-call settings of an `Extractor` (read by `tool`; here so that the settings depend on
+/// no reader).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ToolSettings {
+    /// The wire formats detected: bit `n` for the `tool::Format` whose discriminant is `n`
+    /// (every bit by default, so a format added later is on).
+    pub formats: u64,
+    pub allow_incomplete: bool,
+    pub allow_doubtful: bool,
+    /// Where a reply begins: `Reply` (it may begin inside reasoning opened in the prompt,
+    /// the default) or `Answer`.
+    pub opening: Opening,
+}
+
+impl Default for ToolSettings {
+    fn default() -> ToolSettings {
+        ToolSettings {
+            formats: u64::MAX,
+            allow_incomplete: false,
+            allow_doubtful: false,
+            opening: Opening::Reply,
+        }
+    }
+}
+
+/// Where the tool-call reader's walk begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opening {
+    /// At the start of a reply: a reasoning closer before any opener means the reply began
+    /// inside reasoning (the chat template opened it in the prompt).
+    Reply,
+    /// In the answer, after the start of the reply: a closer without an opener is ignored.
+    Answer,
 }

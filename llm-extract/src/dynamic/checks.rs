@@ -1,12 +1,39 @@
 //! The validation keywords of one schema object, read at compile time and checked on each
 //! value with the same rules (and messages) as the derive's attributes (`validate.rs`).
 
-use super::compile::{Checks, Invalid};
 use super::format::Format;
 use crate::coerce::Context;
 use crate::error::Category;
 use crate::span::Span;
 use serde_json::{Map, Value};
+
+/// The regex size limit for `pattern`: the regex crate matches in linear time; this bounds
+/// the memory a hostile pattern can make it build.
+pub(crate) const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// Validation keywords, checked on the value read.
+#[derive(Debug, Default)]
+pub(crate) struct Checks {
+    /// `minimum` / `maximum`, as numbers and as written.
+    pub(crate) minimum: Option<(f64, String)>,
+    pub(crate) maximum: Option<(f64, String)>,
+    pub(crate) exclusive_minimum: Option<(f64, String)>,
+    pub(crate) exclusive_maximum: Option<(f64, String)>,
+    /// `minLength`/`maxLength` on strings, `minItems`/`maxItems` on arrays.
+    pub(crate) min_length: Option<usize>,
+    pub(crate) max_length: Option<usize>,
+    pub(crate) min_items: Option<usize>,
+    pub(crate) max_items: Option<usize>,
+    pub(crate) pattern: Option<(regex::Regex, String)>,
+    pub(crate) format: Option<super::format::Format>,
+}
+
+/// Why a schema does not compile, and where (a JSON pointer into it).
+#[derive(Debug)]
+pub(crate) struct Invalid {
+    pub(crate) pointer: String,
+    pub(crate) why: String,
+}
 
 /// The validation keywords of `map`.
 pub(crate) fn checks(map: &Map<String, Value>, pointer: &str) -> Result<Checks, Invalid> {
@@ -59,7 +86,7 @@ fn invalid(pointer: &str, key: &str, what: &str) -> Invalid {
 /// A `pattern`, compiled by the regex crate (linear-time matching) within a size limit.
 fn compile_pattern(pattern: &str, pointer: &str) -> Result<regex::Regex, Invalid> {
     regex::RegexBuilder::new(pattern)
-        .size_limit(super::compile::PATTERN_SIZE_LIMIT)
+        .size_limit(PATTERN_SIZE_LIMIT)
         .build()
         .map_err(|e| Invalid {
             pointer: format!("{pointer}/pattern"),

@@ -2,6 +2,7 @@
 //! [`Rule`] per schema object, `$ref`s resolved to the rule they name (so recursion is a
 //! cycle of indexes), keyword values checked, unsupported keywords listed.
 
+pub(crate) use super::checks::{Checks, Invalid};
 use super::intern;
 use super::Unsupported;
 use crate::coerce::keys::StructSpec;
@@ -15,10 +16,6 @@ const MAX_NESTING: usize = 128;
 
 /// The most properties one object schema may have (the struct reader's widest slot table).
 pub(crate) const MAX_PROPERTIES: usize = 256;
-
-/// The regex size limit for `pattern`: the regex crate matches in linear time; this bounds
-/// the memory a hostile pattern can make it build.
-pub(crate) const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 
 /// A compiled schema: its rules, and which is the root.
 #[derive(Debug)]
@@ -118,30 +115,6 @@ pub(crate) struct Array {
     pub(crate) prefix: Vec<usize>,
     /// `items`: the rule of every other item (`None`: any value).
     pub(crate) items: Option<usize>,
-}
-
-/// Validation keywords, checked on the value read.
-#[derive(Debug, Default)]
-pub(crate) struct Checks {
-    /// `minimum` / `maximum`, as numbers and as written.
-    pub(crate) minimum: Option<(f64, String)>,
-    pub(crate) maximum: Option<(f64, String)>,
-    pub(crate) exclusive_minimum: Option<(f64, String)>,
-    pub(crate) exclusive_maximum: Option<(f64, String)>,
-    /// `minLength`/`maxLength` on strings, `minItems`/`maxItems` on arrays.
-    pub(crate) min_length: Option<usize>,
-    pub(crate) max_length: Option<usize>,
-    pub(crate) min_items: Option<usize>,
-    pub(crate) max_items: Option<usize>,
-    pub(crate) pattern: Option<(regex::Regex, String)>,
-    pub(crate) format: Option<super::format::Format>,
-}
-
-/// Why a schema does not compile, and where (a JSON pointer into it).
-#[derive(Debug)]
-pub(crate) struct Invalid {
-    pub(crate) pointer: String,
-    pub(crate) why: String,
 }
 
 fn invalid(pointer: &str, why: impl Into<String>) -> Invalid {

@@ -12,7 +12,8 @@ mod intern;
 mod read;
 
 use crate::error::{Category, Error, Issue};
-use crate::extractor::{Extracted, Extractor};
+use crate::extracted::Extracted;
+use crate::extractor::Extractor;
 use crate::path::Path;
 use compile::Compiled;
 use read::Dyn;

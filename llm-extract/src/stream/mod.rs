@@ -68,7 +68,8 @@ pub use salvage::{extract_partial, Salvaged};
 
 use crate::coerce::{Context, Extract};
 use crate::error::{Category, Error, Issue};
-use crate::extractor::{Extracted, Extractor};
+use crate::extracted::Extracted;
+use crate::extractor::Extractor;
 use crate::node::NodeKind;
 use crate::path::{Path, Segment};
 use crate::span::Span;
@@ -937,7 +938,7 @@ fn fits<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<bool> {
     let value = crate::deep::grow(|| T::from_node(&parsed.node, &mut cx));
     let fits = (value.is_ok() && cx.issues().is_empty())
         .then(|| !crate::select::unrelated(cx.coercions(), cx.matched()));
-    crate::deep::discard(value, crate::deep::drop_depth(&parsed.node, max_depth));
+    crate::deep::discard(value, parsed.node.drop_depth(max_depth));
     fits
 }
 

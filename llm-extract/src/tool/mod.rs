@@ -117,6 +117,7 @@ use crate::node::{Entry, Node, NodeKind, Quoting, Str};
 use crate::path::Path;
 use crate::report::Repair;
 use crate::settings::Settings;
+pub(crate) use crate::settings::{Opening, ToolSettings};
 use crate::span::Span;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -296,8 +297,9 @@ impl Format {
         Format::MiniMaxM3,
     ];
 
-    fn bit(self) -> u32 {
-        1 << (self as u32)
+    /// Its bit in `ToolSettings::formats` (every format has one: see the assertion below).
+    pub(crate) fn bit(self) -> u64 {
+        1 << (self as u64)
     }
 
     /// A short name for messages: `Hermes <tool_call>`, `pythonic`, ...
@@ -371,31 +373,12 @@ impl Format {
     }
 }
 
+// Every format has a bit of `ToolSettings::formats`.
+const _: () = assert!(Format::ALL.len() <= 64);
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-/// Tool-call settings of an [`Extractor`].
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ToolSettings {
-    formats: u32,
-    allow_incomplete: bool,
-    allow_doubtful: bool,
-    /// Where a reply begins: `Reply` (it may begin inside reasoning opened in the prompt,
-    /// the default) or `Answer`.
-    opening: wire::Opening,
-}
-
-impl Default for ToolSettings {
-    fn default() -> ToolSettings {
-        ToolSettings {
-            formats: Format::ALL.iter().fold(0, |m, f| m | f.bit()),
-            allow_incomplete: false,
-            allow_doubtful: false,
-            opening: wire::Opening::Reply,
-        }
     }
 }
 
@@ -602,7 +585,7 @@ impl Extractor {
     /// assert_eq!(e.tool_calls(text).len(), 1);
     /// ```
     pub fn tool_reply_begins_in_answer(mut self) -> Extractor {
-        self.settings.tool.opening = wire::Opening::Answer;
+        self.settings.tool.opening = Opening::Answer;
         self
     }
 

@@ -101,15 +101,7 @@ pub(crate) struct Wire {
     pub held: bool,
 }
 
-/// Where the walk begins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Opening {
-    /// At the start of a reply: a reasoning closer before any opener means the reply began
-    /// inside reasoning (the chat template opened it in the prompt).
-    Reply,
-    /// In the answer, after the start of the reply: a closer without an opener is ignored.
-    Answer,
-}
+pub(crate) use crate::settings::Opening;
 
 /// A point in the text where the walk is in the answer and between steps: the start of the
 /// last step (its first token), or the end of a reasoning closer that is the last step.
