@@ -1,7 +1,9 @@
 //! The `llm-extract` command: the library's operations for shells and CI.
 //!
-//! Exit status: 0 on success, 1 when no value is found (or a test fails), 2 on bad usage.
+//! Exit status: 0 on success, 1 when no value is found (or it does not read against the
+//! schema, or a test fails), 2 on bad usage.
 
+mod extract;
 mod history;
 mod repair;
 mod suite;
@@ -25,6 +27,8 @@ struct Cli {
 enum Command {
     /// Print the repaired JSON of the best value in FILE (or stdin)
     Repair(repair::Args),
+    /// Print the value in FILE (or stdin) read against a JSON Schema: coerced, defaulted, validated
+    Extract(extract::Args),
     /// Run a suite of assertions over model outputs
     Test(suite::TestArgs),
     /// Propose assertions for a sample output
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Repair(args) => repair::run(args),
+        Command::Extract(args) => extract::run(args),
         Command::Test(args) => suite::test(args),
         Command::Scaffold(args) => suite::scaffold(args),
         Command::History(args) => history::history(args),

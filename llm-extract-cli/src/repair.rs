@@ -1,7 +1,7 @@
 //! `llm-extract repair`: the repaired JSON of a model reply, for shells and CI.
 
 mod batch;
-mod output;
+pub(crate) mod output;
 
 use output::{dispose, render};
 
@@ -244,7 +244,7 @@ fn explain(one: &Extracted<serde_json::Value>, index: Option<usize>) {
 }
 
 /// An I/O error as a reader wants it: `No such file or directory`, without `(os error 2)`.
-fn io_reason(e: &io::Error) -> String {
+pub(crate) fn io_reason(e: &io::Error) -> String {
     let text = e.to_string();
     match text.rfind(" (os error ") {
         Some(at) if text.ends_with(')') => text[..at].to_string(),
@@ -254,10 +254,10 @@ fn io_reason(e: &io::Error) -> String {
 
 /// The input as text. Each sequence of bytes that is not UTF-8 becomes one U+FFFD, as
 /// `String::from_utf8_lossy` does; where is kept, to be warned about and reported.
-struct Input {
-    text: String,
+pub(crate) struct Input {
+    pub(crate) text: String,
     /// Each U+FFFD put in: its span in `text`, and the byte offset in the input.
-    invalid: Vec<(Span, usize)>,
+    pub(crate) invalid: Vec<(Span, usize)>,
 }
 
 /// The input to stream (`--jsonl`) and how to name it in an error; or why it cannot be
@@ -277,7 +277,7 @@ fn open_input(file: Option<&PathBuf>) -> Result<Opened, (io::Error, String)> {
     }
 }
 
-fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
+pub(crate) fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
     let mut bytes = Vec::new();
     match file {
         Some(path) if path.as_os_str() != "-" => bytes = std::fs::read(path)?,
@@ -312,7 +312,7 @@ fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
 
 /// One line on stderr when the input was not valid UTF-8: where first (a byte offset), in
 /// how many places, and what was done.
-fn warn_invalid_utf8(first: usize, places: usize) {
+pub(crate) fn warn_invalid_utf8(first: usize, places: usize) {
     let more = match places.saturating_sub(1) {
         0 => String::new(),
         1 => " (and 1 more place)".to_string(),

@@ -5,6 +5,13 @@
 //! (`.yaml`, `.yml`). Each case has a `name`, the raw model text in `output` or a file in
 //! `outputFile` (relative to the suite), and either `assertions` (JSONPath + Jest-style matchers) or the legacy `expectedOutput` with
 //! `outputType` (`string` or `json`). snake_case spellings of the keys are accepted.
+//!
+//! A suite object may also give `schema`, a JSON Schema every case's output is read against
+//! (a case's own `schema` wins), so assertions see the value the application reads (`"0.8"`
+//! is a number where the schema says number) and a reply that does not read fails its case;
+//! and `requireComplete: true`, under which a reply cut off by the end of the text fails its
+//! case instead of being closed by repair. Both apply to `assertions`, not the legacy
+//! `expectedOutput`.
 
 mod report;
 mod yaml;
@@ -26,7 +33,7 @@ const PROGRESS_MIN_CASES: usize = 50;
 /// Arguments of `llm-extract test`.
 #[derive(clap::Args)]
 pub struct TestArgs {
-    /// The suite file, JSON or YAML (.yaml/.yml): {"cases": [{"name", "output" | "outputFile", "assertions" | "expectedOutput"}]}
+    /// The suite file, JSON or YAML (.yaml/.yml): {"schema"?, "requireComplete"?, "cases": [{"name", "output" | "outputFile", "schema"?, "assertions" | "expectedOutput"}]}
     suite: PathBuf,
     /// Also write a JUnit XML report to FILE
     #[arg(long, value_name = "FILE")]
@@ -83,6 +90,17 @@ pub(crate) struct Case {
     pub check: Option<Check>,
     /// Problems with the case itself (no output, unknown key, ...); it is not evaluated.
     pub errors: Vec<String>,
+    /// How the output is read into the value the assertions see.
+    pub reading: Reading,
+}
+
+/// How a case's output is read: repaired as JSON (the default), against a JSON Schema (the
+/// case's `schema`, else the suite's), and, with the suite's `requireComplete`, a reply cut
+/// off by the end of the text fails the case instead of being closed by repair.
+#[derive(Clone, Default)]
+pub(crate) struct Reading {
+    pub schema: Option<llm_extract::Schema>,
+    pub require_complete: bool,
 }
 
 /// A case after evaluation.
@@ -391,29 +409,66 @@ pub(crate) fn load_suite(
     registry: &Registry,
     files: OutputFiles,
 ) -> Result<Vec<Case>, String> {
+    let mut reading = Reading::default();
     let cases = match suite {
         Value::Array(cases) => cases,
-        Value::Object(mut map) => match map.remove("cases") {
-            Some(Value::Array(cases)) => cases,
-            Some(_) => return Err("`cases` must be a list".to_string()),
-            None => return Err("expected {\"cases\": [...]}".to_string()),
-        },
+        Value::Object(mut map) => {
+            reading = suite_reading(&mut map)?;
+            match map.remove("cases") {
+                Some(Value::Array(cases)) => cases,
+                Some(_) => return Err("`cases` must be a list".to_string()),
+                None => return Err("expected {\"cases\": [...]}".to_string()),
+            }
+        }
         _ => return Err("expected {\"cases\": [...]}".to_string()),
     };
     Ok(cases
         .into_iter()
         .enumerate()
-        .map(|(i, case)| load_case(i, case, base, registry, files))
+        .map(|(i, case)| load_case(i, case, base, registry, files, &reading))
         .collect())
 }
 
-const CASE_KEYS: [(&str, &str); 6] = [
+/// The suite's `schema` (a JSON Schema every case's output is read against, unless the case
+/// gives its own) and `requireComplete` (a reply cut off fails its case).
+fn suite_reading(map: &mut serde_json::Map<String, Value>) -> Result<Reading, String> {
+    let require_complete = match map
+        .remove("requireComplete")
+        .or_else(|| map.remove("require_complete"))
+    {
+        None => false,
+        Some(Value::Bool(b)) => b,
+        Some(_) => return Err("`requireComplete` must be true or false".to_string()),
+    };
+    let schema = map
+        .remove("schema")
+        .map(|s| compile_schema(&s))
+        .transpose()?;
+    Ok(Reading {
+        schema,
+        require_complete,
+    })
+}
+
+/// A `schema` key's value compiled, or why not (with the JSON pointer of the fault).
+fn compile_schema(schema: &Value) -> Result<llm_extract::Schema, String> {
+    llm_extract::Schema::new(schema).map_err(|e| {
+        let why = e
+            .issues()
+            .first()
+            .map_or_else(|| e.to_string(), |i| i.message.clone());
+        format!("`schema`: {why}")
+    })
+}
+
+const CASE_KEYS: [(&str, &str); 7] = [
     ("name", "name"),
     ("output", "output"),
     ("outputFile", "output_file"),
     ("expectedOutput", "expected_output"),
     ("outputType", "output_type"),
     ("assertions", "assertions"),
+    ("schema", "schema"),
 ];
 
 /// Reads one case. Every problem is kept (in the order of the keys below), so the case reports
@@ -424,13 +479,16 @@ fn load_case(
     base: &Path,
     registry: &Registry,
     files: OutputFiles,
+    suite: &Reading,
 ) -> Case {
+    let mut reading = suite.clone();
     let Value::Object(map) = case else {
         return Case {
             name: format!("#{}", index + 1),
             output: None,
             check: None,
             errors: vec!["a case must be an object".to_string()],
+            reading,
         };
     };
     let mut errors = Vec::new();
@@ -444,6 +502,12 @@ fn load_case(
         &mut errors,
     );
     let output_type = case_output_type(fields.remove("outputType"), &mut errors);
+    if let Some(schema) = fields.remove("schema") {
+        match compile_schema(&schema) {
+            Ok(schema) => reading.schema = Some(schema),
+            Err(e) => errors.push(e),
+        }
+    }
     let expected = fields.remove("expectedOutput");
     let check = case_check(
         fields.remove("assertions"),
@@ -457,6 +521,7 @@ fn load_case(
         output,
         check,
         errors,
+        reading,
     }
 }
 
@@ -675,20 +740,33 @@ pub(crate) fn run_case(case: Case) -> CaseResult {
         output,
         check,
         errors,
+        reading,
     } = case;
-    let repaired = output.as_deref().and_then(|o| llm_extract::repair(o).ok());
+    let read = output.as_deref().map(|o| read_output(o, &reading));
+    let repaired = match &read {
+        Some(Ok(value)) => value.clone(),
+        _ => None,
+    };
     let results = match (&output, check) {
-        (Some(output), Some(check)) if errors.is_empty() => match check {
-            Check::Assertions(loaded) => {
+        (Some(output), Some(check)) if errors.is_empty() => match (check, &read) {
+            // The output fails the case as a whole: every assertion is an error saying why.
+            (Check::Assertions(loaded), Some(Err(why))) => loaded
+                .iter()
+                .map(|l| error_result(Some(l), why.clone()))
+                .collect(),
+            (Check::Assertions(loaded), _) => {
                 let actual = repaired
                     .clone()
                     .unwrap_or_else(|| Value::String(output.clone()));
                 loaded.iter().map(|l| evaluate_loaded(l, &actual)).collect()
             }
-            Check::Legacy {
-                expected,
-                output_type,
-            } => evaluate_legacy(output, &expected, output_type).results,
+            (
+                Check::Legacy {
+                    expected,
+                    output_type,
+                },
+                _,
+            ) => evaluate_legacy(output, &expected, output_type).results,
         },
         // A case that did not load: each of its assertions (or the case as one) is an error.
         (_, check) => {
@@ -744,6 +822,40 @@ fn error_result(loaded: Option<&Loaded>, message: String) -> AssertionResult {
         outcome: Outcome::Error,
         actual_samples: Vec::new(),
         message: Some(message),
+    }
+}
+
+/// The value a case's assertions see (`None`: the reply holds no JSON-like value, so they see
+/// the text as a string), or why the output fails the case as a whole: it does not read
+/// against the schema, or it was cut off under `requireComplete`.
+fn read_output(raw: &str, reading: &Reading) -> Result<Option<Value>, String> {
+    if reading.schema.is_none() && !reading.require_complete {
+        return Ok(llm_extract::repair(raw).ok());
+    }
+    let mut extractor = llm_extract::Extractor::new();
+    if reading.require_complete {
+        extractor = extractor.require_complete();
+    }
+    let read = match &reading.schema {
+        Some(schema) => extractor.from_str_with(schema, raw),
+        None => extractor.from_str::<Value>(raw),
+    };
+    match read {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if reading.schema.is_none() && e.category() == llm_extract::Category::NotFound => {
+            Ok(None)
+        }
+        Err(e) => {
+            let against = if reading.schema.is_some() {
+                "does not read against the schema"
+            } else {
+                "is not a complete value (requireComplete)"
+            };
+            Err(format!(
+                "the output {against}: {}",
+                e.to_string().replace('\n', "; ")
+            ))
+        }
     }
 }
 

@@ -560,3 +560,112 @@ fn an_empty_path_is_a_load_error_not_the_root() {
     assert!(err.contains("$.path: empty path"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `suite` written as `name.suite.json` in a scratch directory; the path to run.
+fn scratch_suite(name: &str, suite: &str) -> String {
+    let file = scratch(name).join(format!("{name}.suite.json"));
+    std::fs::write(&file, suite).unwrap();
+    file.display().to_string()
+}
+
+const SCORE_CASE: &str = r#"{"name": "score", "output": "Result: {\"score\": \"0.8\"}",
+    "assertions": [{"id": "n", "path": "$.score", "matcher": "toBeType", "expected": "number"}]}"#;
+
+#[test]
+fn a_suite_schema_makes_assertions_run_on_the_typed_value() {
+    let schema =
+        r#"{"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}"#;
+    // Without a schema the repaired JSON keeps "0.8" a string: the assertion fails.
+    let plain = scratch_suite("plain", &format!(r#"{{"cases": [{SCORE_CASE}]}}"#));
+    let out = run(&["test", "--no-db", &plain]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("FAIL  [score] n $.score toBeType"),
+        "{}",
+        text(&out.stdout)
+    );
+    // The suite's schema reads it as the application does: a number.
+    let typed = scratch_suite(
+        "typed",
+        &format!(r#"{{"schema": {schema}, "cases": [{SCORE_CASE}]}}"#),
+    );
+    let out = run(&["test", "--no-db", &typed]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("PASS  [score] n $.score toBeType"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A case's own schema wins over the suite's: here the reply does not read against it.
+    let own = r#"{"name": "own", "output": "{\"score\": 0.5}",
+        "schema": {"type": "object", "properties": {"score": {"type": "integer"}}},
+        "assertions": [{"id": "i", "path": "$.score", "matcher": "toBeDefined"}]}"#;
+    let per_case = scratch_suite(
+        "per_case",
+        &format!(r#"{{"schema": {schema}, "cases": [{SCORE_CASE}, {own}]}}"#),
+    );
+    let out = run(&["test", "--no-db", &per_case]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("PASS  [score] n"), "{stdout}");
+    assert!(
+        stdout.contains("ERROR [own] i $.score toBeDefined (ANY): the output does not read against the schema: $.score:"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn an_invalid_schema_is_a_load_error_naming_the_pointer() {
+    let bad = r##"{"name": "bad", "output": "{}", "schema": {"properties": {"a": {"$ref": "#/$defs/Nope"}}},
+        "assertions": [{"id": "x", "path": "$", "matcher": "toBeDefined"}]}"##;
+    let path = scratch_suite("bad_schema", &format!(r#"{{"cases": [{bad}]}}"#));
+    let out = run(&["test", "--no-db", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("#/properties/a/$ref"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let suite_level = scratch_suite(
+        "bad_suite_schema",
+        r##"{"schema": {"$ref": "#/$defs/Nope"}, "cases": []}"##,
+    );
+    let out = run(&["test", "--no-db", &suite_level]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("#/$ref"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn require_complete_makes_a_truncated_reply_fail() {
+    let case = r#"{"name": "cut", "output": "{\"tags\": [\"a\", \"b\"",
+        "assertions": [{"id": "t", "path": "$.tags", "matcher": "toBeType", "expected": "array"}]}"#;
+    let lenient = scratch_suite("lenient", &format!(r#"{{"cases": [{case}]}}"#));
+    let out = run(&["test", "--no-db", &lenient]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+
+    let strict = scratch_suite(
+        "strict",
+        &format!(r#"{{"requireComplete": true, "cases": [{case}]}}"#),
+    );
+    let out = run(&["test", "--no-db", &strict]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("ERROR [cut] t $.tags toBeType (ANY): the output is not a complete value (requireComplete):"),
+        "{stdout}"
+    );
+    // A reply with no JSON at all is still read as text under requireComplete.
+    let prose = r#"{"name": "prose", "output": "Paris.",
+        "assertions": [{"id": "p", "path": "$", "matcher": "toContain", "expected": "Paris"}]}"#;
+    let strict_prose = scratch_suite(
+        "strict_prose",
+        &format!(r#"{{"requireComplete": true, "cases": [{prose}]}}"#),
+    );
+    let out = run(&["test", "--no-db", &strict_prose]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}

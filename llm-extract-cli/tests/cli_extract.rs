@@ -1,0 +1,199 @@
+//! `llm-extract extract --schema FILE` as a user runs it: a reply read against a JSON Schema,
+//! errors as text or JSON, exit status.
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        // The command may exit without reading everything (bad usage): not an error here.
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `schema` written to a file of its own (named after the test, so tests run in parallel).
+fn schema_file(name: &str, schema: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("llm-extract-cli-extract-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.schema.json"));
+    std::fs::write(&file, schema).unwrap();
+    file
+}
+
+const PERSON: &str = r#"{
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "score": {"type": "number", "minimum": 0, "maximum": 1},
+        "tags": {"type": "array", "items": {"type": "string"}}
+    },
+    "required": ["name", "score"]
+}"#;
+
+#[test]
+fn a_messy_reply_is_read_to_the_schema() {
+    let schema = schema_file("messy", PERSON);
+    let reply = "Sure! ```json\n{'Name': 'Ada', score: '0.8', tags: 'math',}\n```";
+    let o = run(&["extract", "--schema", schema.to_str().unwrap()], reply);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Key normalized, "0.8" coerced to a number, one tag read as an array of it.
+    assert_eq!(
+        stdout(&o),
+        "{\"name\":\"Ada\",\"score\":0.8,\"tags\":[\"math\"]}\n"
+    );
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+
+    let o = run(
+        &["extract", "--pretty", "--schema", schema.to_str().unwrap()],
+        reply,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "{\n  \"name\": \"Ada\",\n  \"score\": 0.8,\n  \"tags\": [\n    \"math\"\n  ]\n}\n"
+    );
+}
+
+#[test]
+fn reads_the_reply_from_a_file() {
+    let schema = schema_file("from_file", PERSON);
+    let reply = schema.with_file_name("from_file.reply.txt");
+    std::fs::write(&reply, "Result: {\"name\": \"Bo\", \"score\": 1}").unwrap();
+    let o = run(
+        &[
+            "extract",
+            "--schema",
+            schema.to_str().unwrap(),
+            reply.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{\"name\":\"Bo\",\"score\":1}\n");
+}
+
+#[test]
+fn a_failing_reply_is_exit_1_with_the_issues_on_stderr() {
+    let schema = schema_file("failing_text", PERSON);
+    let o = run(
+        &["extract", "--schema", schema.to_str().unwrap()],
+        "{\"name\": \"Ada\",\n \"score\": 3}",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("llm-extract: $.score: "), "{err}");
+    assert!(err.contains("maximum"), "{err}");
+    assert!(err.trim_end().ends_with("at line 2 column 11"), "{err}");
+}
+
+#[test]
+fn a_failing_reply_with_json_is_one_document_on_stdout() {
+    let schema = schema_file("failing_json", PERSON);
+    let o = run(
+        &["extract", "--json", "--schema", schema.to_str().unwrap()],
+        "{\"name\": 7,\n \"score\": 3}",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let doc: Value = serde_json::from_str(&stdout(&o)).expect("stdout is one JSON document");
+    let issues = doc["error"]["issues"].as_array().unwrap();
+    let score = issues
+        .iter()
+        .find(|i| i["path"] == "$.score")
+        .unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(score["category"], "Validation", "{doc}");
+    assert_eq!(
+        (score["line"].clone(), score["column"].clone()),
+        (json!(2), json!(11))
+    );
+    assert!(
+        score["message"].as_str().unwrap().contains("maximum"),
+        "{doc}"
+    );
+    assert!(
+        issues.iter().all(|i| i["category"].is_string()
+            && i["path"].is_string()
+            && i["message"].is_string()),
+        "{doc}"
+    );
+    assert!(doc["error"]["category"].is_string(), "{doc}");
+}
+
+#[test]
+fn a_truncated_reply_is_incomplete() {
+    let schema = schema_file("truncated", PERSON);
+    let o = run(
+        &["extract", "--json", "--schema", schema.to_str().unwrap()],
+        "Here it is: {\"name\": \"Ada\", \"sco",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let doc: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["error"]["category"], "Incomplete", "{doc}");
+    assert_eq!(doc["error"]["issues"][0]["category"], "Incomplete", "{doc}");
+}
+
+#[test]
+fn a_bad_schema_is_exit_2_naming_the_pointer() {
+    let schema = schema_file(
+        "bad",
+        r##"{"type": "object", "properties": {"when": {"$ref": "#/$defs/Date"}}}"##,
+    );
+    let o = run(&["extract", "--schema", schema.to_str().unwrap()], "{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    assert!(err.starts_with("llm-extract: schema "), "{err}");
+    assert!(err.contains("#/properties/when/$ref"), "{err}");
+
+    let not_json = schema_file("not_json", "{\"type\": \"object\",}");
+    let o = run(&["extract", "--schema", not_json.to_str().unwrap()], "{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not JSON"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("line 1 column"), "{}", stderr(&o));
+
+    let missing = schema.with_file_name("no-such.schema.json");
+    let o = run(&["extract", "--schema", missing.to_str().unwrap()], "{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read schema"), "{}", stderr(&o));
+}
+
+#[test]
+fn unsupported_keywords_are_warned_about_on_stderr() {
+    let schema = schema_file(
+        "unsupported",
+        r#"{"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 5}}}"#,
+    );
+    let o = run(&["extract", "--schema", schema.to_str().unwrap()], "{n: 7}");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{\"n\":7}\n");
+    let err = stderr(&o);
+    assert!(err.contains("warning"), "{err}");
+    assert!(
+        err.contains("`multipleOf` at #/properties/n/multipleOf"),
+        "{err}"
+    );
+}
