@@ -1055,6 +1055,7 @@ impl Gap<'_> {
             region: self.region,
             until_end,
             refused: None,
+            frame: whole,
         });
     }
 
@@ -1094,6 +1095,7 @@ impl Gap<'_> {
                             region: self.region,
                             until_end: false,
                             refused: None,
+                            frame: at,
                         });
                     }
                 }
