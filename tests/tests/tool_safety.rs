@@ -88,6 +88,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("after return", format!("<|channel|>final<|message|>Done.<|return|>{RM}"), REFUSED),
         ("after </s>", format!("Done.</s>{RM}"), REFUSED),
         ("echo after the end token", s("<|tool_call_start|>[get_weather(city=\"Paris\")]<|tool_call_end|>[get_weather(city=\"Paris\")]"), call(&["get_weather"])),
+        ("backtick after a kimi opener, then a cut-off call", s("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>`U<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <tool_call>"), CUT_OFF),
         ("two calls", format!("{RM}\n<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>"), call(&["rm", "ls"])),
     ]
     .into_iter()

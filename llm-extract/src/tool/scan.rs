@@ -365,6 +365,28 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
     out
 }
 
+/// Where the call's body that token `k` of `toks` stands in was opened: the start of the
+/// token that opened it, `None` when token `k` is in no body. A read of the text from token
+/// `k` on would not know it is in a body (and would read shown markup there), so a stream
+/// resumes no later than the opener.
+pub(crate) fn body_opener(text: &str, toks: &[Token], k: usize) -> Option<usize> {
+    let j = (0..k.min(toks.len()))
+        .rev()
+        .find(|&j| opens_body(toks[j].tok) || closes_body(toks[j].tok))?;
+    let t = toks[j];
+    if !opens_body(t.tok) {
+        return None;
+    }
+    // A `tool_code` fence's body ends at its closing line, which is no token.
+    let between = &text[t.span.end..toks[k].span.start];
+    let closed = t.tok == Tok::ToolCode
+        && between
+            .split_inclusive('\n')
+            .skip(1)
+            .any(|line| closes_fence(line.as_bytes()));
+    (!closed).then_some(t.span.start)
+}
+
 /// Whether the text after token `tok` is in a call's body, and in a `tool_code` fence.
 fn after_token(tok: Tok, in_body: bool, in_fence: bool) -> (bool, bool) {
     match tok {

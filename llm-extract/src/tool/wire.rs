@@ -20,7 +20,7 @@ mod step3;
 pub(crate) mod value;
 
 use super::python::{self, PyError};
-use super::scan::{tokens, Tok, Token};
+use super::scan::{body_opener, tokens, Tok, Token};
 use super::shape::{self, Arg, Context, RawCall, Source};
 use super::Format;
 use crate::span::Span;
@@ -291,11 +291,15 @@ impl<'a> Walker<'a> {
     /// may not.
     fn last_step(&mut self, k: usize, next: usize, region_before: Region, seen_before: bool) {
         let t = self.toks[k];
-        // Inside a wrapper block still open, the step begins with the block: a read from
-        // the middle of it would not see its opener.
-        let start = self
-            .wrapper
-            .map_or(t.span.start, |(at, _)| at.min(t.span.start));
+        // Inside a wrapper block or a call's body still open, the step begins with its
+        // opener: a read from the middle of it would not see the opener.
+        let start = [
+            self.wrapper.map(|(at, _)| at),
+            body_opener(self.text, self.toks, k),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(t.span.start, usize::min);
         self.out.open_from = start;
         self.out.resume = if region_before == Region::Answer {
             // A `TOOL_CALL` at the very end may yet be the start of a longer word.
