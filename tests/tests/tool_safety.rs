@@ -359,6 +359,58 @@ fn max_payload_and_max_depth_hold_for_every_entry_point() {
     assert!(stream.finish().unwrap_or_default().is_empty());
 }
 
+/// The calls `e` returns for `text` read whole, and streamed a byte at a time (an error's
+/// category instead when either fails).
+fn whole_and_streamed(
+    e: &Extractor,
+    text: &str,
+) -> (Result<Vec<String>, Category>, Result<Vec<String>, Category>) {
+    let whole = e.calls::<ToolCall>(text).map(|c| names(&c));
+    let mut stream = e.stream_calls::<ToolCall>();
+    let mut got = Vec::new();
+    for b in text.as_bytes() {
+        got.extend(stream.push_bytes(&[*b]));
+    }
+    let streamed = stream.finish().map(|rest| {
+        got.extend(rest);
+        names(&got)
+    });
+    (
+        whole.map_err(|e| e.category()),
+        streamed.map_err(|e| e.category()),
+    )
+}
+
+#[test]
+fn max_depth_holds_for_pythonic_calls() {
+    let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    // A call list, Gemma 3's fence and OLMo 3's block, ten lists deep.
+    let replies = [
+        format!("[f(a={})]", nested(10)),
+        format!("```tool_code\nf(a={})\n```", nested(10)),
+        format!("<function_calls>f(a={})</function_calls>", nested(10)),
+        format!("<|tool_call_start|>[f(a={})]<|tool_call_end|>", nested(10)),
+    ];
+    for text in &replies {
+        let deep_enough = Extractor::new().max_depth(20);
+        let (whole, streamed) = whole_and_streamed(&deep_enough, text);
+        assert_eq!(whole, Ok(vec!["f".to_string()]), "{text}");
+        assert_eq!(streamed, whole, "{text}");
+        let shallow = Extractor::new().max_depth(5);
+        let (whole, streamed) = whole_and_streamed(&shallow, text);
+        assert!(
+            whole.as_ref().map_or(true, Vec::is_empty),
+            "{text}: {whole:?}"
+        );
+        assert_eq!(streamed, whole, "{text}");
+    }
+    // Deeper than the reader's former cap of 64, within the settings: read.
+    let deep = format!("[f(a={})]", nested(100));
+    let (whole, streamed) = whole_and_streamed(&Extractor::new().max_depth(200), &deep);
+    assert_eq!(whole, Ok(vec!["f".to_string()]));
+    assert_eq!(streamed, whole);
+}
+
 #[derive(Extract, Debug, PartialEq)]
 enum Tool {
     DeleteFile {

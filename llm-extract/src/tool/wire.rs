@@ -509,7 +509,7 @@ impl<'a> Walker<'a> {
     }
 
     fn python(&mut self, body: Span, whole: Span) {
-        match python::read_calls(self.slice(body)) {
+        match python::read_calls(self.slice(body), self.max_depth) {
             Ok((calls, _)) => {
                 // Without brackets the list runs to the end of the body: text that comes
                 // later may still make it invalid.
