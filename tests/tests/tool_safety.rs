@@ -201,15 +201,15 @@ fn names(calls: &[ToolCall]) -> Vec<String> {
 #[test]
 fn every_row_is_returned_reported_or_refused_as_expected() {
     each_row(|what, text, expect| {
-        let reply = tool::read(&text);
+        let reply = tool::read(text);
         let returned: Vec<String> = reply.calls.iter().map(|f| f.call.name.clone()).collect();
         assert_eq!(returned, expect.calls, "{what}: {reply:#?}");
-        assert_eq!(names(&tool::tool_calls(&text)), expect.calls, "{what}");
+        assert_eq!(names(&tool::tool_calls(text)), expect.calls, "{what}");
         match expect.unsure {
             Some(category) => {
-                let err = tool::calls::<ToolCall>(&text).unwrap_err();
+                let err = tool::calls::<ToolCall>(text).unwrap_err();
                 assert_eq!(err.category(), category, "{what}: {err}");
-                let err = tool::tool_call(&text).unwrap_err();
+                let err = tool::tool_call(text).unwrap_err();
                 assert_eq!(err.category(), category, "{what}: {err}");
                 let listed = match category {
                     Category::Doubtful => &reply.doubtful,
@@ -223,7 +223,7 @@ fn every_row_is_returned_reported_or_refused_as_expected() {
                     "{what}: {reply:#?}"
                 );
                 assert_eq!(
-                    names(&tool::calls::<ToolCall>(&text).unwrap()),
+                    names(&tool::calls::<ToolCall>(text).unwrap()),
                     expect.calls,
                     "{what}"
                 );
