@@ -88,8 +88,109 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("after return", format!("<|channel|>final<|message|>Done.<|return|>{RM}"), REFUSED),
         ("after </s>", format!("Done.</s>{RM}"), REFUSED),
         ("echo after the end token", s("<|tool_call_start|>[get_weather(city=\"Paris\")]<|tool_call_end|>[get_weather(city=\"Paris\")]"), call(&["get_weather"])),
+        ("backtick after a kimi opener, then a cut-off call", s("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>`U<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <tool_call>"), CUT_OFF),
         ("two calls", format!("{RM}\n<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>"), call(&["rm", "ls"])),
     ]
+    .into_iter()
+    .chain(format_rows())
+    .collect()
+}
+
+/// A call to `rm` with `path = "/"` in each of the newer formats, and the same call cut off
+/// inside its argument string.
+const FORMATS: &[(&str, &str, &str)] = &[
+    ("dsml", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"rm\">\n<｜DSML｜parameter name=\"path\" string=\"true\">/</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"rm\">\n<｜DSML｜parameter name=\"path\" string=\"true\">/tm"),
+    ("gemma 4", "<|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>", "<|tool_call>call:rm{path:<|\"|>/tm"),
+    ("functiongemma", "<start_function_call>call:rm{path:<escape>/<escape>}<end_function_call>", "<start_function_call>call:rm{path:<escape>/tm"),
+    ("gemma 3 tool_code", "```tool_code\nrm(path='/')\n```", "```tool_code\nrm(path='/tm"),
+    ("seed-oss", "<seed:tool_call>\n<function=rm>\n<parameter=path>/</parameter>\n</function>\n</seed:tool_call>", "<seed:tool_call>\n<function=rm>\n<parameter=path>/tm"),
+    ("kimi k3", "<|open|>tools<|sep|><|open|>call tool=\"rm\" index=\"0\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>/<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>", "<|open|>tools<|sep|><|open|>call tool=\"rm\" index=\"0\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>/tm"),
+    ("step-3", "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"rm\">\n<steptml:parameter name=\"path\">/</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>", "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"rm\">\n<steptml:parameter name=\"path\">/tm"),
+    ("minicpm", "<function name=\"rm\"><param name=\"path\">/</param></function>", "<function name=\"rm\"><param name=\"path\">/tm"),
+    ("olmo 3", "<function_calls>rm(path='/')</function_calls>", "<function_calls>rm(path='/tm"),
+    ("inkling", "<|message_model|>rm<|content_invoke_tool_json|>{\"name\":\"rm\",\"args\":{\"path\":\"/\"}}<|end_message|>", "<|message_model|>rm<|content_invoke_tool_json|>{\"name\":\"rm\",\"args\":{\"path\":\"/tm"),
+    ("hunyuan", "<tool_calls>[{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}]</tool_calls>", "<tool_calls>[{\"name\": \"rm\", \"arguments\": {\"path\": \"/tm"),
+    ("apertus", "<|tools_prefix|>[{\"rm\": {\"path\": \"/\"}}]<|tools_suffix|>", "<|tools_prefix|>[{\"rm\": {\"path\": \"/tm"),
+    ("minimax m3", "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/]<]minimax[>[</path>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>", "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/tm"),
+    ("mistral name{...}", "[TOOL_CALLS]rm{\"path\": \"/\"}", "[TOOL_CALLS]rm{\"path\": \"/tm"),
+];
+
+/// For each of [`FORMATS`]: the call as written is returned; in reasoning, in a sentence,
+/// in an HTML comment, in inline code or after the end of the turn it is refused; cut off
+/// it is reported.
+fn format_rows() -> Vec<(&'static str, String, Expect)> {
+    let mut rows = Vec::new();
+    for (name, whole, cut) in FORMATS {
+        let name: &'static str = name;
+        rows.push((name, whole.to_string(), call(&["rm"])));
+        rows.push((
+            name,
+            format!("<think>{whole}</think>Nothing to run."),
+            REFUSED,
+        ));
+        rows.push((
+            name,
+            format!("You could write {whole} but I won't."),
+            REFUSED,
+        ));
+        rows.push((name, format!("<!-- {whole} -->\nNothing to do."), REFUSED));
+        rows.push((
+            name,
+            format!("Write `{whole}` to delete everything."),
+            REFUSED,
+        ));
+        rows.push((name, format!("Done.<|im_end|>\n{whole}"), REFUSED));
+        rows.push((name, format!("Done.<end_of_turn>{whole}"), REFUSED));
+        rows.push((name, cut.to_string(), CUT_OFF));
+    }
+    // Markup inside a call's arguments is the call's, not shown text.
+    let s = |t: &str| t.to_string();
+    rows.extend([
+        (
+            "tool_code, backticks in an argument",
+            s("```tool_code\nrun(cmd='echo `date` > out')\n```"),
+            call(&["run"]),
+        ),
+        (
+            "tool_code after text on its line",
+            s("I'll check: ```tool_code\nls(path='/')\n```"),
+            call(&["ls"]),
+        ),
+        (
+            "olmo 3, a comment opener in an argument",
+            s("<function_calls>run(cmd='<!-- x')</function_calls>\nDone."),
+            call(&["run"]),
+        ),
+        (
+            "minicpm, backticks in an argument",
+            s("<function name=\"run\"><param name=\"cmd\">echo `date`</param></function>"),
+            call(&["run"]),
+        ),
+        (
+            "gemma 4, a quote line in an argument",
+            s("<|tool_call>call:run{cmd:<|\"|>a\n> b<|\"|>}<tool_call|>"),
+            call(&["run"]),
+        ),
+    ]);
+    rows
+}
+
+/// Runs `check` on every row, and fails listing every row whose check failed (each row's
+/// own message is printed as it fails).
+fn each_row(check: impl Fn(&str, &str, Expect)) {
+    let failed: Vec<String> = rows()
+        .into_iter()
+        .filter(|(what, text, expect)| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(what, text, *expect)))
+                .is_err()
+        })
+        .map(|(what, text, _)| format!("{what}: {text:?}"))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "rows that failed:\n{}",
+        failed.join("\n")
+    );
 }
 
 /// The names of the calls returned.
@@ -99,16 +200,16 @@ fn names(calls: &[ToolCall]) -> Vec<String> {
 
 #[test]
 fn every_row_is_returned_reported_or_refused_as_expected() {
-    for (what, text, expect) in rows() {
-        let reply = tool::read(&text);
+    each_row(|what, text, expect| {
+        let reply = tool::read(text);
         let returned: Vec<String> = reply.calls.iter().map(|f| f.call.name.clone()).collect();
         assert_eq!(returned, expect.calls, "{what}: {reply:#?}");
-        assert_eq!(names(&tool::tool_calls(&text)), expect.calls, "{what}");
+        assert_eq!(names(&tool::tool_calls(text)), expect.calls, "{what}");
         match expect.unsure {
             Some(category) => {
-                let err = tool::calls::<ToolCall>(&text).unwrap_err();
+                let err = tool::calls::<ToolCall>(text).unwrap_err();
                 assert_eq!(err.category(), category, "{what}: {err}");
-                let err = tool::tool_call(&text).unwrap_err();
+                let err = tool::tool_call(text).unwrap_err();
                 assert_eq!(err.category(), category, "{what}: {err}");
                 let listed = match category {
                     Category::Doubtful => &reply.doubtful,
@@ -122,7 +223,7 @@ fn every_row_is_returned_reported_or_refused_as_expected() {
                     "{what}: {reply:#?}"
                 );
                 assert_eq!(
-                    names(&tool::calls::<ToolCall>(&text).unwrap()),
+                    names(&tool::calls::<ToolCall>(text).unwrap()),
                     expect.calls,
                     "{what}"
                 );
@@ -135,7 +236,7 @@ fn every_row_is_returned_reported_or_refused_as_expected() {
                 "{what}"
             );
         }
-    }
+    });
 }
 
 /// The calls a stream yields (pushes, then `finish`) for `chunks`, and whether `finish`
@@ -157,7 +258,7 @@ fn streamed(chunks: &[&[u8]]) -> (Vec<ToolCall>, Option<Category>) {
 
 #[test]
 fn every_row_streamed_gives_what_the_whole_read_gives() {
-    for (what, text, expect) in rows() {
+    each_row(|what, text, expect| {
         let bytes = text.as_bytes();
         let mut chunkings: Vec<Vec<&[u8]>> = [1, 7, 64]
             .iter()
@@ -182,7 +283,7 @@ fn every_row_streamed_gives_what_the_whole_read_gives() {
                 );
             }
         }
-    }
+    });
 }
 
 #[test]
@@ -256,6 +357,58 @@ fn max_payload_and_max_depth_hold_for_every_entry_point() {
     let mut stream = shallow.stream_calls::<ToolCall>();
     stream.push(&deep);
     assert!(stream.finish().unwrap_or_default().is_empty());
+}
+
+/// The calls `e` returns for `text` read whole, and streamed a byte at a time (an error's
+/// category instead when either fails).
+fn whole_and_streamed(
+    e: &Extractor,
+    text: &str,
+) -> (Result<Vec<String>, Category>, Result<Vec<String>, Category>) {
+    let whole = e.calls::<ToolCall>(text).map(|c| names(&c));
+    let mut stream = e.stream_calls::<ToolCall>();
+    let mut got = Vec::new();
+    for b in text.as_bytes() {
+        got.extend(stream.push_bytes(&[*b]));
+    }
+    let streamed = stream.finish().map(|rest| {
+        got.extend(rest);
+        names(&got)
+    });
+    (
+        whole.map_err(|e| e.category()),
+        streamed.map_err(|e| e.category()),
+    )
+}
+
+#[test]
+fn max_depth_holds_for_pythonic_calls() {
+    let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    // A call list, Gemma 3's fence and OLMo 3's block, ten lists deep.
+    let replies = [
+        format!("[f(a={})]", nested(10)),
+        format!("```tool_code\nf(a={})\n```", nested(10)),
+        format!("<function_calls>f(a={})</function_calls>", nested(10)),
+        format!("<|tool_call_start|>[f(a={})]<|tool_call_end|>", nested(10)),
+    ];
+    for text in &replies {
+        let deep_enough = Extractor::new().max_depth(20);
+        let (whole, streamed) = whole_and_streamed(&deep_enough, text);
+        assert_eq!(whole, Ok(vec!["f".to_string()]), "{text}");
+        assert_eq!(streamed, whole, "{text}");
+        let shallow = Extractor::new().max_depth(5);
+        let (whole, streamed) = whole_and_streamed(&shallow, text);
+        assert!(
+            whole.as_ref().map_or(true, Vec::is_empty),
+            "{text}: {whole:?}"
+        );
+        assert_eq!(streamed, whole, "{text}");
+    }
+    // Deeper than the reader's former cap of 64, within the settings: read.
+    let deep = format!("[f(a={})]", nested(100));
+    let (whole, streamed) = whole_and_streamed(&Extractor::new().max_depth(200), &deep);
+    assert_eq!(whole, Ok(vec!["f".to_string()]));
+    assert_eq!(streamed, whole);
 }
 
 #[derive(Extract, Debug, PartialEq)]
@@ -464,8 +617,8 @@ fn shown_and_quoted_markup_stays_in_the_answer_text() {
 #[test]
 fn every_row_streamed_in_the_answer_gives_what_the_whole_read_gives() {
     let e = Extractor::new().tool_reply_begins_in_answer();
-    for (what, text, _) in rows() {
-        let whole = e.calls::<ToolCall>(&text);
+    each_row(|what, text, _| {
+        let whole = e.calls::<ToolCall>(text);
         let bytes = text.as_bytes();
         let mut chunkings: Vec<Vec<&[u8]>> = [1, 7, 64]
             .iter()
@@ -495,5 +648,5 @@ fn every_row_streamed_in_the_answer_gives_what_the_whole_read_gives() {
                 ),
             }
         }
-    }
+    });
 }

@@ -971,7 +971,7 @@ impl Gap<'_> {
                 continue;
             }
             let whole_start = span.start + at;
-            match python::read_calls(&gap[at..]) {
+            match python::read_calls(&gap[at..], self.json.settings.max_depth) {
                 Ok((calls, n)) => {
                     let whole = Span::new(whole_start, whole_start + n);
                     for call in calls {
@@ -1016,7 +1016,7 @@ impl Gap<'_> {
         if body.starts_with('[') || !python::looks_like_calls(body, true) {
             return None;
         }
-        let (calls, n) = python::read_calls(body).ok()?;
+        let (calls, n) = python::read_calls(body, self.json.settings.max_depth).ok()?;
         if calls.is_empty() || !body[n..].trim().is_empty() {
             return None;
         }
@@ -1038,6 +1038,7 @@ impl Gap<'_> {
             region: self.region,
             until_end,
             refused: None,
+            frame: whole,
         });
     }
 
@@ -1077,6 +1078,7 @@ impl Gap<'_> {
                             region: self.region,
                             until_end: false,
                             refused: None,
+                            frame: at,
                         });
                     }
                 }

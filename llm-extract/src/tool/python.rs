@@ -28,9 +28,6 @@ pub(crate) enum PyError {
     Invalid(usize, String),
 }
 
-/// Nesting deeper than this in an argument is refused.
-const MAX_DEPTH: usize = 64;
-
 /// Whether `text` starts (after spaces) like a call list: `[name(` or, with `bare`, `name(`.
 pub(crate) fn looks_like_calls(text: &str, bare: bool) -> bool {
     let t = text.trim_start();
@@ -48,11 +45,13 @@ pub(crate) fn looks_like_calls(text: &str, bare: bool) -> bool {
 
 /// Reads `[call, call, ...]` (or, when the text does not start with `[`, calls separated by
 /// commas up to the end) from the start of `text`. Returns the calls and the bytes read.
-pub(crate) fn read_calls(text: &str) -> Result<(Vec<PyCall>, usize), PyError> {
+/// An argument nested deeper than `max_depth` makes the list invalid.
+pub(crate) fn read_calls(text: &str, max_depth: usize) -> Result<(Vec<PyCall>, usize), PyError> {
     let mut r = Reader {
         text,
         pos: 0,
         cut: false,
+        max_depth,
     };
     r.skip_ws();
     let bracketed = r.eat(b'[');
@@ -103,6 +102,8 @@ struct Reader<'a> {
     text: &'a str,
     pos: usize,
     cut: bool,
+    /// Nesting deeper than this in an argument is refused.
+    max_depth: usize,
 }
 
 impl Reader<'_> {
@@ -221,7 +222,7 @@ impl Reader<'_> {
     /// A Python literal; `None` only when the text ended before it started (or inside a
     /// bare word, which cannot be completed).
     fn literal(&mut self, depth: usize) -> Result<Option<Value>, PyError> {
-        if depth > MAX_DEPTH {
+        if depth > self.max_depth {
             return Err(PyError::Invalid(
                 self.pos,
                 "arguments nested too deeply".into(),
@@ -421,10 +422,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const DEPTH: usize = crate::settings::DEFAULT_MAX_DEPTH;
+
     #[test]
     fn reads_a_list_of_calls_with_python_literals() {
         let text = r#"[get_weather(city="Paris", days=3), search(q='x', exact=True, tags=("a", 'b'), extra=None, opts={'k': 1.5})]"#;
-        let (calls, end) = read_calls(text).unwrap();
+        let (calls, end) = read_calls(text, DEPTH).unwrap();
         assert_eq!(end, text.len());
         assert_eq!(calls[0].name, "get_weather");
         assert_eq!(
@@ -441,14 +444,14 @@ mod tests {
     fn a_cut_off_list_is_incomplete_not_invalid() {
         let text = r#"[run_shell(cmd="rm -rf /tmp/bu"#;
         for cut in 1..text.len() {
-            let err = read_calls(&text[..cut]).unwrap_err();
+            let err = read_calls(&text[..cut], DEPTH).unwrap_err();
             assert!(matches!(err, PyError::Incomplete(_)), "{cut}: {err:?}");
         }
     }
 
     /// The calls read before the cut, the last one with what its arguments held.
     fn salvaged(text: &str) -> Vec<(String, Value)> {
-        match read_calls(text) {
+        match read_calls(text, DEPTH) {
             Err(PyError::Incomplete(calls)) => calls
                 .into_iter()
                 .map(|c| (c.name, Value::Object(c.arguments)))
@@ -496,7 +499,7 @@ mod tests {
     #[test]
     fn argument_spans_point_at_the_values() {
         let text = r#"[f(city="Paris", days=3)]"#;
-        let (calls, _) = read_calls(text).unwrap();
+        let (calls, _) = read_calls(text, DEPTH).unwrap();
         let spans: Vec<&str> = calls[0]
             .spans
             .iter()
@@ -507,12 +510,18 @@ mod tests {
 
     #[test]
     fn positional_arguments_are_not_calls() {
-        assert!(matches!(read_calls("[docs(1)]"), Err(PyError::Invalid(..))));
+        assert!(matches!(
+            read_calls("[docs(1)]", DEPTH),
+            Err(PyError::Invalid(..))
+        ));
     }
 
     #[test]
     fn deep_nesting_is_refused_without_overflow() {
         let text = format!("[f(a={})]", "[".repeat(100_000));
-        assert!(matches!(read_calls(&text), Err(PyError::Invalid(..))));
+        assert!(matches!(
+            read_calls(&text, DEPTH),
+            Err(PyError::Invalid(..))
+        ));
     }
 }

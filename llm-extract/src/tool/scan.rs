@@ -296,8 +296,14 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
     // Inside a call's body (between a format's opener and its closer) markup is content:
     // `<parameter=cmd>echo `date` > out</parameter>`.
     let mut in_body = false;
+    // Inside a `tool_code` fence, whose closer is a line of backticks, not a token.
+    let mut in_fence = false;
     let mut i = 0;
     while i < bytes.len() {
+        if in_fence && bytes[i - 1] == b'\n' && closes_fence(&bytes[i..]) {
+            in_fence = false;
+            in_body = false;
+        }
         if depth == 0 && !in_string && !in_body {
             if let Some(end) = hidden_at(text, i) {
                 out.push(Token {
@@ -336,11 +342,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
             if let Some(token) = token_at(text, i, reasoning) {
                 i = token.span.end;
-                in_body = match token.tok {
-                    t if opens_body(t) => true,
-                    t if closes_body(t) => false,
-                    _ => in_body,
-                };
+                (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
                 out.push(token);
                 // A format token is never inside JSON syntax: what came before is closed.
                 depth = 0;
@@ -361,6 +363,38 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
         i += 1;
     }
     out
+}
+
+/// Where the call's body that token `k` of `toks` stands in was opened: the start of the
+/// token that opened it, `None` when token `k` is in no body. A read of the text from token
+/// `k` on would not know it is in a body (and would read shown markup there), so a stream
+/// resumes no later than the opener.
+pub(crate) fn body_opener(text: &str, toks: &[Token], k: usize) -> Option<usize> {
+    let j = (0..k.min(toks.len()))
+        .rev()
+        .find(|&j| opens_body(toks[j].tok) || closes_body(toks[j].tok))?;
+    let t = toks[j];
+    if !opens_body(t.tok) {
+        return None;
+    }
+    // A `tool_code` fence's body ends at its closing line, which is no token.
+    let between = &text[t.span.end..toks[k].span.start];
+    let closed = t.tok == Tok::ToolCode
+        && between
+            .split_inclusive('\n')
+            .skip(1)
+            .any(|line| closes_fence(line.as_bytes()));
+    (!closed).then_some(t.span.start)
+}
+
+/// Whether the text after token `tok` is in a call's body, and in a `tool_code` fence.
+fn after_token(tok: Tok, in_body: bool, in_fence: bool) -> (bool, bool) {
+    match tok {
+        Tok::ToolCode => (true, true),
+        t if opens_body(t) => (true, in_fence),
+        t if closes_body(t) => (false, false),
+        _ => (in_body, in_fence),
+    }
 }
 
 /// Tokens after which a call's body written as text follows (a body written as JSON hides
@@ -390,7 +424,23 @@ fn opens_body(tok: Tok) -> bool {
             | ApertusCalls
             | M3Calls
             | InklingToolJson
+            | ToolCode
     )
+}
+
+/// Whether the line `rest` begins with closes a fence: three or more backticks alone on it
+/// (spaces around them aside), as the `tool_code` handler reads it.
+fn closes_fence(rest: &[u8]) -> bool {
+    let lead = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let run = rest[lead..].iter().take_while(|&&b| b == b'`').count();
+    run >= 3
+        && rest[lead + run..]
+            .iter()
+            .take_while(|&&b| b != b'\n')
+            .all(u8::is_ascii_whitespace)
 }
 
 /// Tokens that end a call's body.

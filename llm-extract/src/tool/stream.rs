@@ -347,10 +347,10 @@ impl<T: Extract> StreamCalls<T> {
             } else {
                 // A guess may read otherwise once more text comes: a doubtful call is final
                 // only when a later step settled it, or at the end.
-                open && (!hit.complete
-                    || hit.until_end
-                    || found.held
-                    || verdict == Verdict::Doubtful)
+                // A call whose reading depends on the end of the text (a block closed just
+                // now, prose before it on its line) waits wherever its step began.
+                hit.until_end
+                    || open && (!hit.complete || found.held || verdict == Verdict::Doubtful)
             };
             if pending {
                 first_pending = Some(hit.span.start);

@@ -123,7 +123,10 @@ pub(crate) fn annotate(text: &str, before: &str, hits: &mut [Hit], max_depth: us
             // `TOOL_CALL {...}` is written in prose by design.
             continue;
         }
-        match sentence(before, text, hit.span.start, hit.span.end, hit.complete) {
+        // The block it is written in stands in the sentence, or not.
+        let start = hit.frame.start.min(hit.span.start);
+        let end = hit.frame.end.max(hit.span.end);
+        match sentence(before, text, start, end, hit.complete) {
             Sentence::Inside => {
                 hit.refused = Some(format!(
                     "a call to `{}` written inside a sentence (a mention, not a call)",

@@ -20,7 +20,7 @@ mod step3;
 pub(crate) mod value;
 
 use super::python::{self, PyError};
-use super::scan::{tokens, Tok, Token};
+use super::scan::{body_opener, tokens, Tok, Token};
 use super::shape::{self, Arg, Context, RawCall, Source};
 use super::Format;
 use crate::span::Span;
@@ -63,6 +63,10 @@ pub(crate) struct Hit {
     /// Why it is not a call though it reads as one (written inside a sentence, an echo of
     /// the call before it), set by `verdict::annotate`.
     pub refused: Option<String>,
+    /// The block the call is written in, from its wrapper's opener to its closer (DSML's
+    /// `<｜DSML｜function_calls>`, Kimi K3's tools section, ...), or the call's own span:
+    /// whether it stands in a sentence is a question about the block.
+    pub frame: Span,
 }
 
 /// A candidate that was not a call, and why.
@@ -125,6 +129,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         reasoning_start: 0,
         opening,
         max_depth: reading.max_depth,
+        wrapper: None,
     };
     w.run();
     w.out
@@ -138,6 +143,8 @@ struct Walker<'a> {
     reasoning_start: usize,
     opening: Opening,
     max_depth: usize,
+    /// The wrapper block open: where its opener starts, and the first hit inside it.
+    wrapper: Option<(usize, usize)>,
 }
 
 impl<'a> Walker<'a> {
@@ -156,6 +163,7 @@ impl<'a> Walker<'a> {
             // Steps consume closers and separators, never reasoning tokens, so this sees them all.
             let seen_before = seen;
             seen |= matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose);
+            self.wrap(t);
             let (next, end) = match t.tok {
                 Tok::ThinkOpen if self.region == Region::Answer => {
                     self.region = if next_close[k].is_some() {
@@ -208,6 +216,7 @@ impl<'a> Walker<'a> {
             k = next;
         }
         self.gap(cursor, self.text.len());
+        self.wrapper_left_open();
         self.out.ends_in_reasoning = self.region == Region::OpenReasoning;
         if self.region == Region::OpenReasoning {
             self.out
@@ -274,11 +283,20 @@ impl<'a> Walker<'a> {
     /// may not.
     fn last_step(&mut self, k: usize, next: usize, region_before: Region, seen_before: bool) {
         let t = self.toks[k];
-        self.out.open_from = t.span.start;
+        // Inside a wrapper block or a call's body still open, the step begins with its
+        // opener: a read from the middle of it would not see the opener.
+        let start = [
+            self.wrapper.map(|(at, _)| at),
+            body_opener(self.text, self.toks, k),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(t.span.start, usize::min);
+        self.out.open_from = start;
         self.out.resume = if region_before == Region::Answer {
             // A `TOOL_CALL` at the very end may yet be the start of a longer word.
             (t.tok != Tok::Marker || t.span.end < self.text.len()).then_some(Resume {
-                at: t.span.start,
+                at: start,
                 reasoning_seen: seen_before,
             })
         } else if t.tok == Tok::ThinkClose && next == k + 1 && self.region == Region::Answer {
@@ -332,8 +350,39 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Keeps track of the wrapper block that token `t` opens or closes.
+    fn wrap(&mut self, t: Token) {
+        match t.tok {
+            Tok::DsmlBlock | Tok::XtmlTools | Tok::StepCallsBegin | Tok::M3Calls => {
+                self.wrapper = Some((t.span.start, self.out.hits.len()));
+            }
+            Tok::DsmlBlockEnd | Tok::XtmlToolsEnd | Tok::StepCallsEnd | Tok::M3CallsEnd => {
+                if let Some((_, first)) = self.wrapper.take() {
+                    for hit in &mut self.out.hits[first..] {
+                        hit.frame.end = hit.frame.end.max(t.span.end);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A block still open runs to the end of the text: more text may close it inside a
+    /// sentence.
+    fn wrapper_left_open(&mut self) {
+        if let Some((_, first)) = self.wrapper {
+            for hit in &mut self.out.hits[first..] {
+                hit.frame.end = self.text.len();
+            }
+        }
+    }
+
     fn hit(&mut self, call: RawCall, format: Format, span: Span, complete: bool) {
+        let frame_start = self
+            .wrapper
+            .map_or(span.start, |(at, _)| at.min(span.start));
         self.out.hits.push(Hit {
+            frame: Span::new(frame_start, span.end),
             complete: complete && !call.cut_off,
             call,
             format,
@@ -452,7 +501,7 @@ impl<'a> Walker<'a> {
     }
 
     fn python(&mut self, body: Span, whole: Span) {
-        match python::read_calls(self.slice(body)) {
+        match python::read_calls(self.slice(body), self.max_depth) {
             Ok((calls, _)) => {
                 // Without brackets the list runs to the end of the body: text that comes
                 // later may still make it invalid.

@@ -138,7 +138,7 @@ impl Walker<'_> {
         let whole = Span::new(start, end);
         let code = &text[code_start..code_end];
         let base = body.start + code_start;
-        match python::read_calls(code) {
+        match python::read_calls(code, self.max_depth) {
             Ok((calls, n)) if !calls.is_empty() && code[n..].trim().is_empty() => {
                 for c in calls {
                     let call = python_call(c, base);

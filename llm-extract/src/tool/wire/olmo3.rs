@@ -19,7 +19,7 @@ impl Walker<'_> {
         let (next, end, closed) = self.close(k, Some(Tok::FunctionCallsEnd), body.end);
         let whole = Span::new(self.toks[k].span.start, end);
         let code = self.slice(body);
-        match python::read_calls(code) {
+        match python::read_calls(code, self.max_depth) {
             Ok((calls, n)) if !calls.is_empty() && code[n..].trim().is_empty() => {
                 for c in calls {
                     self.hit(python_call(c, body.start), Format::Olmo3, whole, closed);
