@@ -140,7 +140,7 @@ fn adversarial(kind: &str, n: usize) -> String {
         "tags-in-string" => format!("{{\"a\": \"{}", "<json>[1]</json>".repeat(n / 16)),
         "comments" => format!("{{{}", "\"a\": 1, // }]\n/* ] */ # }\n".repeat(n / 28)),
         "unicode-spaces" => format!("[{}]", "\u{3000}1,\u{feff}".repeat(n / 8)),
-        // The reading rules of issue #8: each shape makes one rule fire at every step.
+        // The parser's reading rules: each shape makes one rule fire at every step.
         "wrong-closers" => format!("{{\"k\": {}", "[1}, ".repeat(n / 5)),
         "early-root-closers" => format!("{{\"a\": 1{}", "}, \"b\": 1".repeat(n / 10)),
         "stray-closers-in-records" => format!("[{}", "{\"i\": 1}}, \"n\": 2}, ".repeat(n / 20)),

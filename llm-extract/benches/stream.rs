@@ -1,4 +1,4 @@
-//! Streaming (#12): a reply pushed in 16-byte chunks with a snapshot after every chunk,
+//! Streaming: a reply pushed in 16-byte chunks with a snapshot after every chunk,
 //! against extracting the whole reply in one call, at 1, 2 and 4 MB.
 //!
 //! Run: `cargo bench -p llm-extract --bench stream`

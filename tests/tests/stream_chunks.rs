@@ -1,4 +1,4 @@
-//! Streaming (#12) on any chunking: the final value is `extract`'s; snapshots only grow
+//! Streaming on any chunking: the final value is `extract`'s; snapshots only grow
 //! (numbers, bools and nulls appear once complete, strings and lists only get longer); the
 //! final snapshot does not depend on where the chunks were cut; no chunking of any input
 //! panics (documents written elsewhere, split at every byte, inside UTF-8 characters too).

@@ -1,4 +1,4 @@
-//! Streaming derived types (#12): the partial twins `#[derive(Extract)]` generates, fed a
+//! Streaming derived types: the partial twins `#[derive(Extract)]` generates, fed a
 //! realistic reply at every chunk size 1..=17 and at every split into two chunks.
 //!
 //! Each run checks what a snapshot may show: the final value is what `extract` gives on the

@@ -1,4 +1,4 @@
-//! Streaming (#12): a chunk that only grows the string being read is appended to it directly,
+//! Streaming: a chunk that only grows the string being read is appended to it directly,
 //! without the walk down from the root (`stream/hot.rs`). These tests hold that shortcut to
 //! the ordinary path's results on derived types, where it applies:
 //!

@@ -1,4 +1,4 @@
-//! The order documents of issue #11's measurements, shared by the `typed` and `memory`
+//! The order documents of the typed and memory measurements, shared by the `typed` and `memory`
 //! benches: a struct with a nested list of line items, an enum, options, numbers and bools,
 //! deriving both `Extract` and serde's `Deserialize`.
 
