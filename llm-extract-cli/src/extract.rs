@@ -7,7 +7,7 @@
 //! valid schema (named with its JSON pointer).
 
 use crate::repair::output::{dispose, render};
-use crate::repair::{io_reason, read_input, warn_invalid_utf8, Input};
+use crate::repair::{io_reason, read_reply};
 use llm_extract::{Error, Extractor, Issue, Position, Schema};
 use serde_json::{json, Value};
 use std::io::{self, Write};
@@ -50,20 +50,10 @@ pub fn run(args: Args) -> ExitCode {
     for keyword in schema.unsupported() {
         eprintln!("llm-extract: warning: {}: {keyword}", args.schema.display());
     }
-    let Input { text, invalid } = match read_input(args.file.as_ref()) {
-        Ok(input) => input,
-        Err(e) => {
-            let source = match &args.file {
-                Some(path) if path.as_os_str() != "-" => path.display().to_string(),
-                _ => "standard input".to_string(),
-            };
-            eprintln!("llm-extract: cannot read {source}: {}", io_reason(&e));
-            return ExitCode::from(2);
-        }
+    let text = match read_reply(args.file.as_ref()) {
+        Ok(input) => input.text,
+        Err(code) => return code,
     };
-    if let Some((_, first)) = invalid.first() {
-        warn_invalid_utf8(*first, invalid.len());
-    }
     let mut extractor = Extractor::new().max_depth(args.max_depth);
     if args.require_complete {
         extractor = extractor.require_complete();

@@ -81,20 +81,10 @@ pub fn run(args: Args) -> ExitCode {
     let Input {
         text: input,
         invalid,
-    } = match read_input(args.file.as_ref()) {
+    } = match read_reply(args.file.as_ref()) {
         Ok(input) => input,
-        Err(e) => {
-            let source = match &args.file {
-                Some(path) if path.as_os_str() != "-" => path.display().to_string(),
-                _ => "standard input".to_string(),
-            };
-            eprintln!("llm-extract: cannot read {source}: {}", io_reason(&e));
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    if let Some((_, first)) = invalid.first() {
-        warn_invalid_utf8(*first, invalid.len());
-    }
     let result = if args.all {
         extractor
             .extract_all::<serde_json::Value>(&input)
@@ -275,6 +265,27 @@ fn open_input(file: Option<&PathBuf>) -> Result<Opened, (io::Error, String)> {
         }
         _ => Ok((Box::new(io::stdin()), "standard input".to_string())),
     }
+}
+
+/// The reply in `file` (or standard input), bytes that are not UTF-8 replaced and warned about
+/// on standard error; a file that cannot be read is said so there, and the error is the exit
+/// status 2.
+pub(crate) fn read_reply(file: Option<&PathBuf>) -> Result<Input, ExitCode> {
+    let Input { text, invalid } = match read_input(file) {
+        Ok(input) => input,
+        Err(e) => {
+            let source = match file {
+                Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+                _ => "standard input".to_string(),
+            };
+            eprintln!("llm-extract: cannot read {source}: {}", io_reason(&e));
+            return Err(ExitCode::from(2));
+        }
+    };
+    if let Some((_, first)) = invalid.first() {
+        warn_invalid_utf8(*first, invalid.len());
+    }
+    Ok(Input { text, invalid })
 }
 
 pub(crate) fn read_input(file: Option<&PathBuf>) -> io::Result<Input> {
