@@ -90,6 +90,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("echo after the end token", s("<|tool_call_start|>[get_weather(city=\"Paris\")]<|tool_call_end|>[get_weather(city=\"Paris\")]"), call(&["get_weather"])),
         ("backtick after a kimi opener, then a cut-off call", s("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>`U<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <tool_call>"), CUT_OFF),
         ("two calls", format!("{RM}\n<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>"), call(&["rm", "ls"])),
+        ("a function left open, then an empty tool_call", s("<tool_call><function=f><tool_call>"), CUT_OFF),
     ]
     .into_iter()
     .chain(format_rows())
@@ -612,11 +613,19 @@ fn shown_and_quoted_markup_stays_in_the_answer_text() {
     );
 }
 
-/// Streamed = whole for a reply said to begin in the answer too, every row at every split:
-/// the calls of `Extractor::calls`, or an error of the same category.
+/// Streamed = whole for a reply said to begin in the answer too, and with calls cut off and
+/// doubtful allowed, every row at every split: the calls of `Extractor::calls`, or an error
+/// of the same category.
 #[test]
 fn every_row_streamed_in_the_answer_gives_what_the_whole_read_gives() {
-    let e = Extractor::new().tool_reply_begins_in_answer();
+    let answer = Extractor::new().tool_reply_begins_in_answer();
+    let unsure = |e: Extractor| e.allow_incomplete_tool_calls().allow_doubtful_tool_calls();
+    for e in [answer.clone(), unsure(answer), unsure(Extractor::new())] {
+        streamed_as_whole(&e);
+    }
+}
+
+fn streamed_as_whole(e: &Extractor) {
     each_row(|what, text, _| {
         let whole = e.calls::<ToolCall>(text);
         let bytes = text.as_bytes();

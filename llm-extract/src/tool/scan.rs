@@ -365,10 +365,10 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
     out
 }
 
-/// Where the call's body that token `k` of `toks` stands in was opened: the start of the
+/// Where the call's body that token `k` of `toks` stands in was opened: the index of the
 /// token that opened it, `None` when token `k` is in no body. A read of the text from token
 /// `k` on would not know it is in a body (and would read shown markup there), so a stream
-/// resumes no later than the opener.
+/// resumes no later than the step that read the opener.
 pub(crate) fn body_opener(text: &str, toks: &[Token], k: usize) -> Option<usize> {
     let j = (0..k.min(toks.len()))
         .rev()
@@ -384,7 +384,7 @@ pub(crate) fn body_opener(text: &str, toks: &[Token], k: usize) -> Option<usize>
             .split_inclusive('\n')
             .skip(1)
             .any(|line| closes_fence(line.as_bytes()));
-    (!closed).then_some(t.span.start)
+    (!closed).then_some(j)
 }
 
 /// Whether the text after token `tok` is in a call's body, and in a `tool_code` fence.

@@ -130,6 +130,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         opening,
         max_depth: reading.max_depth,
         wrapper: None,
+        step_start: vec![0; toks.len()],
     };
     w.run();
     w.out
@@ -145,6 +146,9 @@ struct Walker<'a> {
     max_depth: usize,
     /// The wrapper block open: where its opener starts, and the first hit inside it.
     wrapper: Option<(usize, usize)>,
+    /// For each token read so far, where the step that read it begins: a stream resumes
+    /// only at the start of a step, never at a token a step read along with its first.
+    step_start: Vec<usize>,
 }
 
 impl<'a> Walker<'a> {
@@ -206,6 +210,9 @@ impl<'a> Walker<'a> {
             };
             cursor = cursor.max(end);
             let next = next.max(k + 1);
+            for at in &mut self.step_start[k..next.min(toks.len())] {
+                *at = t.span.start;
+            }
             if next >= toks.len() {
                 self.last_step(k, next, region_before, seen_before);
                 if t.tok == Tok::Hidden && t.span.end >= self.text.len() {
@@ -283,11 +290,12 @@ impl<'a> Walker<'a> {
     /// may not.
     fn last_step(&mut self, k: usize, next: usize, region_before: Region, seen_before: bool) {
         let t = self.toks[k];
-        // Inside a wrapper block or a call's body still open, the step begins with its
-        // opener: a read from the middle of it would not see the opener.
+        // Inside a wrapper block or a call's body still open, the step begins with the step
+        // that read its opener: a read from the middle of it would not see the opener, and
+        // a read from the opener alone would read that step's call again.
         let start = [
             self.wrapper.map(|(at, _)| at),
-            body_opener(self.text, self.toks, k),
+            body_opener(self.text, self.toks, k).map(|j| self.step_start[j]),
         ]
         .into_iter()
         .flatten()
