@@ -67,6 +67,21 @@ const TOKENS: &[&str] = &[
     "Infinity",
     "tmp",
     "\n",
+    "<tool_calls:x1>",
+    "<tool_call:x1>",
+    "</tool_call:x1>",
+    "<arg_key:x1>a</arg_key:x1><arg_value:x1>",
+    "</arg_value:x1>",
+    "<think:x1>",
+    "</think:x1>",
+    "<|content_thinking|>",
+    "<|end_message|>",
+    "<|content_text|>",
+    "<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"a\": ",
+    "```tool_code\n",
+    "print(default_api.f(a=",
+    "<|tool_call>call:f{a:[",
+    "]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>",
 ];
 
 fn extractor(settings: u8) -> Extractor {
