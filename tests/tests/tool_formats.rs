@@ -1394,3 +1394,350 @@ fn tag_values_typed() {
         assert_eq!(calls, want, "{reply}");
     }
 }
+
+/// Gemini's way of writing a call in Gemma 3's `tool_code` fence: the code prints what the
+/// call returns, the tool reached through the module `default_api` (no engine parses it; the
+/// shape is the one Gemini writes when it answers in code rather than with a function call).
+#[test]
+fn gemini_tool_code() {
+    let rows = vec![
+        row(
+            "print(default_api.f(...))",
+            "```tool_code\nprint(default_api.get_weather(city=\"Paris\", days=3))\n```",
+            Format::ToolCode,
+            vec![("get_weather", json!({"city": "Paris", "days": 3}))],
+            "",
+        ),
+        row(
+            "two calls, text around",
+            "Let me check.\n```tool_code\nprint(default_api.get_weather(city='Paris'))\nprint(default_api.get_time(zone='CET'))\n```\nDone.",
+            Format::ToolCode,
+            vec![
+                ("get_weather", json!({"city": "Paris"})),
+                ("get_time", json!({"zone": "CET"})),
+            ],
+            "Let me check.\nDone.",
+        ),
+        row(
+            "default_api without print",
+            "```tool_code\ndefault_api.search(q='rust', limit=5)\n```",
+            Format::ToolCode,
+            vec![("search", json!({"q": "rust", "limit": 5}))],
+            "",
+        ),
+        // Printing anything but a call of `default_api` is code to run, not a call.
+        row(
+            "print of something else",
+            "```tool_code\nprint(np.zeros(3))\n```",
+            Format::ToolCode,
+            vec![],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    assert!(cut_off(
+        "```tool_code\nprint(default_api.get_weather(city='Par"
+    ));
+    // The call is whole but `print(` is not closed: cut off, not run.
+    assert!(cut_off(
+        "```tool_code\nprint(default_api.get_weather(city='Paris')\n```"
+    ));
+}
+
+/// Hunyuan checkpoints whose structural tokens carry a suffix of their own
+/// (`<tool_calls:6124c78e>`, `<arg_key:6124c78e>`, `<think:6124c78e>`), the suffix read from
+/// the vocabulary by vLLM's `hy_v4_tool_parser` (`detect_token_suffix`).
+#[test]
+fn hunyuan_with_a_checkpoint_suffix() {
+    // vLLM test_hy_v4_tool_parser
+    const S: &str = ":opensource";
+    let arg =
+        |k: &str, v: &str| format!("<arg_key{S}>{k}</arg_key{S}><arg_value{S}>{v}</arg_value{S}>");
+    let call = |name: &str, args: &str| format!("<tool_call{S}>{name}{args}</tool_call{S}>");
+    let block = |body: &str| format!("<tool_calls{S}>{body}</tool_calls{S}>");
+    let rows = vec![
+        row("no call", "A plain response.", Format::Hunyuan, vec![], "A plain response."),
+        // test_values_typed_from_schema: vLLM types `3` from the tool's schema; without one a
+        // value that reads as JSON is that value here, and a typed call lets its type decide.
+        row(
+            "text, then a call",
+            &format!(
+                "sure!{}",
+                block(&call("get_weather", &(arg("city", "Beijing") + &arg("days", "3"))))
+            ),
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "Beijing", "days": 3}))],
+            "sure!",
+        ),
+        row(
+            "no arguments",
+            &block(&call("get_current_date", "")),
+            Format::Hunyuan,
+            vec![("get_current_date", json!({}))],
+            "",
+        ),
+        row(
+            "two calls keep their order",
+            &block(&(call("get_weather", &arg("city", "A")) + &call("get_current_date", ""))),
+            Format::Hunyuan,
+            vec![
+                ("get_weather", json!({"city": "A"})),
+                ("get_current_date", json!({})),
+            ],
+            "",
+        ),
+        row(
+            "non-ASCII values",
+            &block(&call("get_weather", &arg("city", "北京"))),
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "北京"}))],
+            "",
+        ),
+        // test_regex_metacharacters_in_suffix
+        row(
+            "a suffix with regex metacharacters",
+            "<tool_calls:a+b(c><tool_call:a+b(c>get_current_date</tool_call:a+b(c></tool_calls:a+b(c>",
+            Format::Hunyuan,
+            vec![("get_current_date", json!({}))],
+            "",
+        ),
+        // test_structural_tokens_split_across_deltas (whole and streamed here)
+        row(
+            "text, then the block with a line break",
+            &format!("hi{}", block(&format!("\n  {}", call("get_weather", &arg("city", "Beijing"))))),
+            Format::Hunyuan,
+            vec![("get_weather", json!({"city": "Beijing"}))],
+            "hi",
+        ),
+        // The reasoning block of these checkpoints carries the suffix too.
+        row(
+            "suffixed reasoning, then a call",
+            &format!(
+                "<think{S}>The user wants the date.</think{S}>{}",
+                block(&call("get_current_date", ""))
+            ),
+            Format::Hunyuan,
+            vec![("get_current_date", json!({}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // MALFORMED unbalanced_tool_call: vLLM's strict mode returns it as content; a call whose
+    // closer is missing is reported here, not run.
+    assert!(cut_off(&block(&format!(
+        "<tool_call{S}>get_weather{}",
+        arg("city", "X")
+    ))));
+    assert!(cut_off(&format!(
+        "<tool_calls{S}><tool_call{S}>get_weather<arg_key{S}>city</arg_key{S}><arg_value{S}>Bei"
+    )));
+    // A call in the suffixed reasoning block is a draft.
+    let draft = format!(
+        "<think{S}>{}</think{S}>Nothing to run.",
+        block(&call("rm", &arg("path", "/")))
+    );
+    let reply = tool::read(&draft);
+    assert!(reply.calls.is_empty(), "{reply:#?}");
+    assert_eq!(reply.text, "Nothing to run.");
+}
+
+/// Inkling's reasoning block, `<|content_thinking|>...`, closed by the end of its message or
+/// by the next content marker (the engines' reasoning parsers: smg's Inkling reasoning parser,
+/// SGLang's `InklingDetector`). Its text is reasoning, and a call inside it is a draft.
+#[test]
+fn inkling_reasoning() {
+    let rows = vec![
+        row(
+            "reasoning, then a call",
+            concat!(
+                "<|content_thinking|>The user wants Rust.<|end_message|>",
+                "<|message_model|>search<|content_invoke_tool_json|>{\"name\":\"search\",\"args\":",
+                "{\"query\":\"rust\"}}<|end_message|><|content_model_end_sampling|>"
+            ),
+            Format::Inkling,
+            vec![("search", json!({"query": "rust"}))],
+            "",
+        ),
+        row(
+            "reasoning, then text",
+            "<|content_thinking|>why<|end_message|><|message_model|><|content_text|>answer<|end_message|><|content_model_end_sampling|>",
+            Format::Inkling,
+            vec![],
+            "answer",
+        ),
+        // The engines' marker-wrapped stream: the reasoning runs to the next content marker.
+        row(
+            "reasoning closed by the text marker",
+            "<|content_thinking|>why<|content_text|>answer",
+            Format::Inkling,
+            vec![],
+            "answer",
+        ),
+        row(
+            "a call inside reasoning is a draft",
+            concat!(
+                "<|content_thinking|>I could run <|message_model|>rm<|content_invoke_tool_json|>",
+                "{\"name\":\"rm\",\"args\":{\"path\":\"/\"}}<|end_message|>",
+                "<|message_model|><|content_text|>but I won't.<|end_message|>"
+            ),
+            Format::Inkling,
+            vec![],
+            "but I won't.",
+        ),
+    ];
+    check_rows(&rows);
+}
+
+/// vLLM test_poolside_v1_tool_parser: GLM-4's syntax.
+#[test]
+fn poolside_engine_tests() {
+    let rows = vec![
+        // test_string_arg_preserves_whitespace. vLLM keeps the value verbatim; here one line
+        // break right before `</arg_value>` is layout (as after `<arg_value>`), so the
+        // trailing newline goes and the indentation stays.
+        row(
+            "a string value keeps its indentation",
+            "<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>    def f():\n        return 1\n</arg_value>\n</tool_call>",
+            Format::Glm,
+            vec![("write_file", json!({"content": "    def f():\n        return 1"}))],
+            "",
+        ),
+        // test_non_string_arg_still_deserialized
+        row(
+            "a number with spaces around it",
+            "<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>hi</arg_value>\n<arg_key>mode</arg_key>\n<arg_value> 420 </arg_value>\n</tool_call>",
+            Format::Glm,
+            vec![("write_file", json!({"content": "hi", "mode": 420}))],
+            "",
+        ),
+        // test_no_newline_after_name_non_streaming, test_newline_after_name_still_parses
+        row(
+            "no line break after the name",
+            "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
+            Format::Glm,
+            vec![("get_weather", json!({"city": "Paris"}))],
+            "",
+        ),
+        row(
+            "line breaks after the name",
+            "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>",
+            Format::Glm,
+            vec![("get_weather", json!({"city": "Paris"}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // test_whitespace_only_tool_call_name_is_rejected, test_whitespace_padded_tool_call_is_not_quadratic
+    assert!(tool::read("<tool_call>   </tool_call>").calls.is_empty());
+    let padded = format!("<tool_call>{}<x</tool_call>", " ".repeat(4096));
+    assert!(tool::read(&padded).calls.is_empty());
+}
+
+/// SGLang's test_function_call_parser, for the formats both read: the pythonic list
+/// (`PythonicDetector`) and Mistral's `[TOOL_CALLS]` list (`MistralDetector`). SGLang returns
+/// the text around the calls untrimmed; `Reply::text` is trimmed.
+#[test]
+fn sglang_function_call_parser() {
+    let decision = |d: &str, c: &str| json!({"decision": d, "content": c});
+    let rows = vec![
+        // TestPythonicDetector
+        row(
+            "no brackets",
+            "This is just normal text without any tool calls.",
+            Format::Pythonic,
+            vec![],
+            "This is just normal text without any tool calls.",
+        ),
+        row(
+            "complete call after a colon",
+            "Here's a tool call: [get_weather(location='New York', unit='celsius')]",
+            Format::Pythonic,
+            vec![("get_weather", json!({"location": "New York", "unit": "celsius"}))],
+            "Here's a tool call:",
+        ),
+        row(
+            "text before",
+            "This is some text before [get_weather(location='London')]",
+            Format::Pythonic,
+            vec![("get_weather", json!({"location": "London"}))],
+            "This is some text before",
+        ),
+        row(
+            "two lists joined by text",
+            "[get_weather(location='Berlin')] and [search(query='restaurants')]",
+            Format::Pythonic,
+            vec![
+                ("get_weather", json!({"location": "Berlin"})),
+                ("search", json!({"query": "restaurants"})),
+            ],
+            "and",
+        ),
+        row(
+            "at the start",
+            "[search(query='python programming')]",
+            Format::Pythonic,
+            vec![("search", json!({"query": "python programming"}))],
+            "",
+        ),
+        row(
+            "nested lists",
+            "[get_weather(location='New York', unit='celsius', data=[1, 2, 3])]",
+            Format::Pythonic,
+            vec![("get_weather", json!({"location": "New York", "unit": "celsius", "data": [1, 2, 3]}))],
+            "",
+        ),
+        row(
+            "nested dicts",
+            "[search(query='test', config={'options': [1, 2], 'nested': {'key': 'value'}})]",
+            Format::Pythonic,
+            vec![("search", json!({"query": "test", "config": {"options": [1, 2], "nested": {"key": "value"}}}))],
+            "",
+        ),
+        row(
+            "two calls with nested lists",
+            "[get_weather(location='Paris', data=[10, 20]), search(query='test', filters=['a', 'b'])]",
+            Format::Pythonic,
+            vec![
+                ("get_weather", json!({"location": "Paris", "data": [10, 20]})),
+                ("search", json!({"query": "test", "filters": ["a", "b"]})),
+            ],
+            "",
+        ),
+        // test_parse_streaming_with_python_start_and_end_token
+        row(
+            "python_start and python_end",
+            "Here's a call: <|python_start|>[get_weather(location='Tokyo', data=[1, 2, 3])]<|python_end|>",
+            Format::Pythonic,
+            vec![("get_weather", json!({"location": "Tokyo", "data": [1, 2, 3]}))],
+            "Here's a call:",
+        ),
+        // TestMistralDetector
+        row(
+            "nested brackets in an argument string",
+            r#"[TOOL_CALLS] [{"name":"make_next_step_decision", "arguments":{"decision":"","content":"```\nTOOL: Access a weather API or service\nOBSERVATION: Retrieve the current weather data for the top 5 populated cities in the US\nANSWER: The weather in the top 5 populated cities in the US is as follows: [City Name] - [Weather Conditions] - [Temperature]\n```"}}]"#,
+            Format::Mistral,
+            vec![(
+                "make_next_step_decision",
+                decision("", "```\nTOOL: Access a weather API or service\nOBSERVATION: Retrieve the current weather data for the top 5 populated cities in the US\nANSWER: The weather in the top 5 populated cities in the US is as follows: [City Name] - [Weather Conditions] - [Temperature]\n```"),
+            )],
+            "",
+        ),
+        row(
+            "simple",
+            r#"[TOOL_CALLS] [{"name":"make_next_step_decision", "arguments":{"decision":"TOOL", "content":"Use weather API"}}]"#,
+            Format::Mistral,
+            vec![("make_next_step_decision", decision("TOOL", "Use weather API"))],
+            "",
+        ),
+        row(
+            "text before",
+            r#"Here is some text before the tool call: [TOOL_CALLS] [{"name":"make_next_step_decision", "arguments":{"decision":"ANSWER", "content":"The answer is 42"}}]"#,
+            Format::Mistral,
+            vec![("make_next_step_decision", decision("ANSWER", "The answer is 42"))],
+            "Here is some text before the tool call:",
+        ),
+    ];
+    check_rows(&rows);
+    // test_parse_streaming_partial_tool_call: cut off, the call is reported, not run.
+    assert!(cut_off("Let me check the weather: [get_weather(location="));
+}

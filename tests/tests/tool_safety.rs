@@ -76,6 +76,11 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("reflection", format!("<reflection>{RM}</reflection>Done."), REFUSED),
         ("thought", format!("<thought>{RM}</thought>Done."), REFUSED),
         ("stray closer after a call", format!("{RM}\n</think>\nDone."), REFUSED),
+        ("reasoning tag with a checkpoint suffix", format!("<think:6124c78e>{RM}</think:6124c78e>Done."), REFUSED),
+        ("inkling reasoning", format!("<|content_thinking|>{RM}<|end_message|><|message_model|><|content_text|>Done.<|end_message|>"), REFUSED),
+        ("inkling reasoning closed by the text marker", format!("<|content_thinking|>{RM}<|content_text|>Done."), REFUSED),
+        ("inkling call inside reasoning", s("<|content_thinking|>Maybe <|message_model|>rm<|content_invoke_tool_json|>{\"name\":\"rm\",\"args\":{\"path\":\"/\"}}<|end_message|>"), REFUSED),
+        ("inkling reasoning, then a call", s("<|content_thinking|>Delete it.<|end_message|><|message_model|>rm<|content_invoke_tool_json|>{\"name\":\"rm\",\"args\":{\"path\":\"/\"}}<|end_message|>"), call(&["rm"])),
         // Turns.
         ("gpt-oss tool message", s("<|start|>functions.lookup to=assistant<|channel|>commentary<|message|>{\"path\": \"/\"}<|end|>"), REFUSED),
         ("gpt-oss tool message to a function", s("<|start|>functions.lookup to=functions.rm<|channel|>commentary json<|message|>{\"path\": \"/\"}<|call|>"), REFUSED),
@@ -114,6 +119,9 @@ const FORMATS: &[(&str, &str, &str)] = &[
     ("apertus", "<|tools_prefix|>[{\"rm\": {\"path\": \"/\"}}]<|tools_suffix|>", "<|tools_prefix|>[{\"rm\": {\"path\": \"/tm"),
     ("minimax m3", "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/]<]minimax[>[</path>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>", "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/tm"),
     ("mistral name{...}", "[TOOL_CALLS]rm{\"path\": \"/\"}", "[TOOL_CALLS]rm{\"path\": \"/tm"),
+    ("hunyuan tag calls", "<tool_calls>\n<tool_call>rm<arg_key>path</arg_key><arg_value>/</arg_value></tool_call>\n</tool_calls>", "<tool_calls>\n<tool_call>rm<arg_key>path</arg_key><arg_value>/tm"),
+    ("hunyuan with a checkpoint suffix", "<tool_calls:6124c78e><tool_call:6124c78e>rm<arg_key:6124c78e>path</arg_key:6124c78e><arg_value:6124c78e>/</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>", "<tool_calls:6124c78e><tool_call:6124c78e>rm<arg_key:6124c78e>path</arg_key:6124c78e><arg_value:6124c78e>/tm"),
+    ("gemini tool_code", "```tool_code\nprint(default_api.rm(path='/'))\n```", "```tool_code\nprint(default_api.rm(path='/tm"),
 ];
 
 /// For each of [`FORMATS`]: the call as written is returned; in reasoning, in a sentence,
@@ -410,6 +418,48 @@ fn max_depth_holds_for_pythonic_calls() {
     let (whole, streamed) = whole_and_streamed(&Extractor::new().max_depth(200), &deep);
     assert_eq!(whole, Ok(vec!["f".to_string()]));
     assert_eq!(streamed, whole);
+}
+
+#[test]
+fn max_depth_holds_for_gemma_and_minimax_m3_arguments() {
+    let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let m3 = |n: usize| {
+        const NS: &str = "]<]minimax[>[";
+        format!(
+            "{NS}<tool_call>\n{NS}<invoke name=\"f\">{}1{}{NS}</invoke>\n{NS}</tool_call>",
+            format!("{NS}<a>").repeat(n),
+            format!("{NS}</a>").repeat(n)
+        )
+    };
+    let replies = |n: usize| {
+        [
+            format!("<|tool_call>call:f{{a:{}}}<tool_call|>", nested(n)),
+            format!(
+                "<start_function_call>call:f{{a:{}}}<end_function_call>",
+                nested(n)
+            ),
+            m3(n),
+        ]
+    };
+    for text in &replies(10) {
+        let deep_enough = Extractor::new().max_depth(20);
+        let (whole, streamed) = whole_and_streamed(&deep_enough, text);
+        assert_eq!(whole, Ok(vec!["f".to_string()]), "{text}");
+        assert_eq!(streamed, whole, "{text}");
+        let shallow = Extractor::new().max_depth(5);
+        let (whole, streamed) = whole_and_streamed(&shallow, text);
+        assert!(
+            whole.as_ref().map_or(true, Vec::is_empty),
+            "{text}: {whole:?}"
+        );
+        assert_eq!(streamed, whole, "{text}");
+    }
+    // Deeper than 64 levels, within the settings: read.
+    for text in &replies(100) {
+        let (whole, streamed) = whole_and_streamed(&Extractor::new().max_depth(200), text);
+        assert_eq!(whole, Ok(vec!["f".to_string()]), "{text}");
+        assert_eq!(streamed, whole, "{text}");
+    }
 }
 
 #[derive(Extract, Debug, PartialEq)]

@@ -6,7 +6,7 @@
 //! DeepSeek V3/R1/V3.1 and the V3.2/V4 DSML, Kimi K2 and K3, GLM, MiniMax M2 and M3, gpt-oss
 //! Harmony, Granite, Functionary, Cohere actions, FireFunction's `functools`, Gemma 4,
 //! FunctionGemma, Seed-OSS, Step-3, MiniCPM, Inkling, Hunyuan, Apertus) and pythonic calls
-//! (Llama 3.2/4, LFM2, OLMo 3, Gemma 3's `tool_code` fence). See [`Format`] for the list and
+//! (Llama 3.2/4, LFM2, OLMo 3, Gemma 3's and Gemini's `tool_code` fence). See [`Format`] for the list and
 //! the README for a table with examples.
 //!
 //! ```
@@ -238,7 +238,8 @@ pub enum Format {
     Gemma4,
     /// FunctionGemma: `<start_function_call>call:f{k:<escape>v<escape>}<end_function_call>`.
     FunctionGemma,
-    /// Gemma 3: pythonic calls in a fence with the info string `tool_code`.
+    /// Gemma 3: pythonic calls in a fence with the info string `tool_code`, also written as
+    /// Gemini writes them, `print(default_api.f(k="v"))`.
     ToolCode,
     /// Kimi K3 XTML: `<|open|>call tool="f"<|sep|><|open|>argument key="k" type="string"<|sep|>v<|close|>argument<|sep|><|close|>call<|sep|>`.
     KimiK3,
@@ -254,7 +255,8 @@ pub enum Format {
     Inkling,
     /// Hunyuan: `<tool_calls>[{"name": "f", "arguments": {...}}]</tool_calls>` (A13B), or
     /// GLM's `<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>` calls in
-    /// `<tool_calls>` (V3, V4).
+    /// `<tool_calls>` (V3, V4), every tag also with the checkpoint's suffix
+    /// (`<tool_call:6124c78e>`).
     Hunyuan,
     /// Apertus: `<|tools_prefix|>[{"f": {"k": "v"}}]<|tools_suffix|>`.
     Apertus,
@@ -804,6 +806,7 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
         ends_in_reasoning: w.ends_in_reasoning,
     };
     let json = Extractor::new().max_depth(settings.max_depth);
+    let from_tokens = found.hits.len();
     for (span, region) in w.gaps {
         match region {
             Region::ClosedReasoning => continue,
@@ -820,13 +823,55 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
         };
         gap.calls();
     }
+    // Calls found in the text between tokens (pythonic lists, JSON values), which the
+    // answer text leaves out unless they are refused.
+    let in_gaps: std::collections::HashSet<Span> =
+        found.hits[from_tokens..].iter().map(|h| h.span).collect();
     found.answer.extend(w.shown);
     found.answer.sort_by_key(|s| s.start);
     found.thoughts.sort_by_key(|s| s.start);
     found.hits.sort_by_key(|h| h.span.start);
     found.misses.sort_by_key(|m| m.span.start);
     verdict::annotate(text, before, &mut found.hits, settings.max_depth);
+    // A call written in the answer is not answer text, as the engines' `content` leaves it
+    // out; a call refused (written in a sentence) is.
+    let mut written: Vec<Span> = (found.hits.iter())
+        .filter(|h| h.refused.is_none() && in_gaps.contains(&h.span))
+        .map(|h| h.span)
+        .collect();
+    written.dedup();
+    found.answer = without(&found.answer, written.into_iter());
     found
+}
+
+/// `spans` (in order, apart) less the parts `cut` (in order) covers.
+fn without(spans: &[Span], cut: impl Iterator<Item = Span>) -> Vec<Span> {
+    let mut cut = cut.peekable();
+    let mut out = Vec::with_capacity(spans.len());
+    for s in spans {
+        let mut from = s.start;
+        while let Some(c) = cut.peek().copied() {
+            if c.end <= from {
+                cut.next();
+                continue;
+            }
+            if c.start >= s.end {
+                break;
+            }
+            if c.start > from {
+                out.push(Span::new(from, c.start));
+            }
+            from = from.max(c.end);
+            if c.end > s.end {
+                break;
+            }
+            cut.next();
+        }
+        if from < s.end {
+            out.push(Span::new(from, s.end));
+        }
+    }
+    out
 }
 
 impl Reply {

@@ -47,11 +47,26 @@ pub(crate) fn looks_like_calls(text: &str, bare: bool) -> bool {
 /// commas up to the end) from the start of `text`. Returns the calls and the bytes read.
 /// An argument nested deeper than `max_depth` makes the list invalid.
 pub(crate) fn read_calls(text: &str, max_depth: usize) -> Result<(Vec<PyCall>, usize), PyError> {
+    read(text, max_depth, false)
+}
+
+/// The module Gemini's code names tools through: `default_api.get_weather(...)`.
+const API: &str = "default_api.";
+
+/// [`read_calls`] for the code of a `tool_code` fence, where a call may also be written as
+/// Gemini writes it: `print(default_api.NAME(...))` or `default_api.NAME(...)`, the call
+/// named `NAME`.
+pub(crate) fn read_code(text: &str, max_depth: usize) -> Result<(Vec<PyCall>, usize), PyError> {
+    read(text, max_depth, true)
+}
+
+fn read(text: &str, max_depth: usize, api: bool) -> Result<(Vec<PyCall>, usize), PyError> {
     let mut r = Reader {
         text,
         pos: 0,
         cut: false,
         max_depth,
+        api,
     };
     r.skip_ws();
     let bracketed = r.eat(b'[');
@@ -104,6 +119,8 @@ struct Reader<'a> {
     cut: bool,
     /// Nesting deeper than this in an argument is refused.
     max_depth: usize,
+    /// Calls may be written as Gemini writes them (see [`read_code`]).
+    api: bool,
 }
 
 impl Reader<'_> {
@@ -175,6 +192,49 @@ impl Reader<'_> {
             self.cut_or("a function name")?;
             return Ok(None);
         };
+        if !self.api {
+            return self.arguments(name);
+        }
+        if name == "print" {
+            return self.printed_call();
+        }
+        match name.strip_prefix(API) {
+            Some(tool) => self.arguments(tool.to_string()),
+            None => self.arguments(name),
+        }
+    }
+
+    /// After `print`: `(default_api.NAME(...))`, the call inside it.
+    fn printed_call(&mut self) -> Result<Option<PyCall>, PyError> {
+        self.expect(b'(', "`(` after `print`")?;
+        self.skip_ws();
+        if self.cut || self.at_end() {
+            self.cut = true;
+            return Ok(None);
+        }
+        let at = self.pos;
+        let name = self.ident(true).unwrap_or_default().to_string();
+        let Some(tool) = name.strip_prefix(API).filter(|t| !t.is_empty()) else {
+            // The text may end inside `default_api.NAME`.
+            if self.at_end() && (API.starts_with(&name) || name.starts_with(API)) {
+                self.cut = true;
+                return Ok(None);
+            }
+            return Err(PyError::Invalid(
+                at,
+                "`print(` holding no `default_api.NAME(...)` call".into(),
+            ));
+        };
+        let call = self.arguments(tool.to_string())?;
+        if !self.cut {
+            self.expect(b')', "`)` closing `print(`")?;
+        }
+        Ok(call)
+    }
+
+    /// The call to `name`: its `(`, keyword arguments and `)`; `None` when the text ended
+    /// before its `(`.
+    fn arguments(&mut self, name: String) -> Result<Option<PyCall>, PyError> {
         self.expect(b'(', "`(` after the function name")?;
         if self.cut {
             return Ok(None);

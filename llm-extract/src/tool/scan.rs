@@ -250,6 +250,7 @@ const LITERALS: &[(&str, Tok)] = &[
     ("<|message_model|>", Tok::InklingMessage),
     ("<|content_invoke_tool_json|>", Tok::InklingToolJson),
     ("<|content_text|>", Tok::InklingText),
+    ("<|content_thinking|>", Tok::ThinkOpen),
     ("<|end_message|>", Tok::InklingEnd),
     ("<|content_model_end_sampling|>", Tok::InklingEnd),
     ("<minimax:tool_call>", Tok::MiniMaxWrap),
@@ -270,6 +271,32 @@ const LITERALS: &[(&str, Tok)] = &[
     ("<end_of_turn>", Tok::TurnEnd),
     ("</s>", Tok::TurnEnd),
 ];
+
+/// Inkling's reasoning block: `<|content_thinking|>` opens it, and while it is open (`open`)
+/// the end of its message or the next content marker is its closer (`token` becomes a
+/// [`Tok::ThinkClose`]). Whether the block is open after `token`.
+fn inkling_reasoning(text: &str, token: &mut Token, open: bool) -> bool {
+    match token.tok {
+        Tok::ThinkOpen => text[token.span.start..].starts_with("<|content_thinking|>"),
+        Tok::InklingEnd | Tok::InklingText if open => {
+            token.tok = Tok::ThinkClose;
+            false
+        }
+        _ => open,
+    }
+}
+
+/// Hunyuan's call tokens with the suffix of their checkpoint (`<tool_calls:6124c78e>`); the
+/// suffix runs from the `:` to the `>`.
+const SUFFIXED: [(&str, Tok); 4] = [
+    ("<tool_calls:", Tok::HunyuanCalls),
+    ("</tool_calls:", Tok::HunyuanCallsEnd),
+    ("<tool_call:", Tok::ToolCallOpen),
+    ("</tool_call:", Tok::ToolCallClose),
+];
+
+/// The longest checkpoint suffix looked for, so a token without its `>` costs a constant.
+const MAX_SUFFIX: usize = 64;
 
 /// Delimiters of strings inside call arguments that are not JSON: Gemma 4's `<|"|>` and
 /// FunctionGemma's `<escape>`. The text between two of them is a string, whatever quotes
@@ -298,11 +325,12 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
     let mut in_body = false;
     // Inside a `tool_code` fence, whose closer is a line of backticks, not a token.
     let mut in_fence = false;
+    // Inside Inkling's reasoning block (see [`inkling_reasoning`]).
+    let mut inkling_thinking = false;
     let mut i = 0;
     while i < bytes.len() {
         if in_fence && bytes[i - 1] == b'\n' && closes_fence(&bytes[i..]) {
-            in_fence = false;
-            in_body = false;
+            (in_fence, in_body) = (false, false);
         }
         if depth == 0 && !in_string && !in_body {
             if let Some(end) = hidden_at(text, i) {
@@ -340,7 +368,8 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
             }
         }
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
-            if let Some(token) = token_at(text, i, reasoning) {
+            if let Some(mut token) = token_at(text, i, reasoning) {
+                inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
                 out.push(token);
@@ -521,7 +550,8 @@ fn hidden_at(text: &str, i: usize) -> Option<usize> {
     }
 }
 
-/// `<NAME>` or `</NAME>` at `i` for a reasoning tag of the settings (ASCII case ignored).
+/// `<NAME>` or `</NAME>` at `i` for a reasoning tag of the settings (ASCII case ignored),
+/// also with a checkpoint's suffix as Hunyuan writes it (`<think:6124c78e>`).
 fn reasoning_tag(text: &str, i: usize, reasoning: &[String]) -> Option<(Tok, usize)> {
     let rest = &text.as_bytes()[i..];
     let (tok, from) = match rest.get(1) {
@@ -529,12 +559,39 @@ fn reasoning_tag(text: &str, i: usize, reasoning: &[String]) -> Option<(Tok, usi
         _ => (Tok::ThinkOpen, 1),
     };
     reasoning.iter().find_map(|name| {
-        let n = name.len();
-        let end = from + n;
-        (rest.len() > end
-            && rest[end] == b'>'
-            && rest[from..end].eq_ignore_ascii_case(name.as_bytes()))
-        .then_some((tok, end + 1))
+        let end = from + name.len();
+        if rest.len() <= end || !rest[from..end].eq_ignore_ascii_case(name.as_bytes()) {
+            return None;
+        }
+        match rest[end] {
+            b'>' => Some((tok, end + 1)),
+            b':' => suffix_len(&rest[end + 1..]).map(|n| (tok, end + 1 + n + 1)),
+            _ => None,
+        }
+    })
+}
+
+/// The length of a checkpoint suffix at the start of `after` (what follows its `:`), when a
+/// `>` ends it: at least one byte, none a space, `<` or `>`.
+fn suffix_len(after: &[u8]) -> Option<usize> {
+    let len = after
+        .iter()
+        .take(MAX_SUFFIX + 1)
+        .position(|&b| b == b'>' || b == b'<' || b.is_ascii_whitespace())?;
+    (len > 0 && after[len] == b'>').then_some(len)
+}
+
+/// A Hunyuan call token with its checkpoint's suffix at `i`; its `name` is the suffix with
+/// its `:`, which the argument tags inside the call carry too.
+fn suffixed(text: &str, i: usize) -> Option<Token> {
+    let rest = &text[i..];
+    let (lit, tok) = SUFFIXED.iter().find(|(lit, _)| rest.starts_with(lit))?;
+    let len = suffix_len(&rest.as_bytes()[lit.len()..])?;
+    let colon = i + lit.len() - 1;
+    Some(Token {
+        tok: *tok,
+        span: Span::new(i, i + lit.len() + len + 1),
+        name: Span::new(colon, colon + 1 + len),
     })
 }
 
@@ -554,6 +611,9 @@ fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
             }
             if let Some((tok, len)) = reasoning_tag(text, i, reasoning) {
                 return Some(plain(tok, len));
+            }
+            if let Some(token) = suffixed(text, i) {
+                return Some(token);
             }
             named(text, i, "<function=", "", Tok::FunctionOpen)
                 .or_else(|| named(text, i, "<invoke name=\"", "\"", Tok::InvokeOpen))

@@ -25,9 +25,15 @@ use std::marker::PhantomData;
 /// chunk may have completed a call and the credit covers it.
 const CREDIT: usize = 4;
 
-/// The reasoning tokens of the token scan besides the settings' reasoning tags: Cohere's, and
-/// the special tokens of Gemma 4's thought channel, Seed-OSS and Kimi K3.
-const REASONING_TOKENS: [(&str, bool); 8] = [
+/// The reasoning tokens of the token scan besides the settings' reasoning tags: Cohere's, the
+/// special tokens of Gemma 4's thought channel, Seed-OSS and Kimi K3, and Inkling's reasoning
+/// block with the markers that may close it (closers only after its opener, which a read of
+/// the text decides: here each is only a reason to read).
+const REASONING_TOKENS: [(&str, bool); 12] = [
+    ("<|content_thinking|>", false),
+    ("<|end_message|>", true),
+    ("<|content_text|>", true),
+    ("<|content_model_end_sampling|>", true),
     ("<|START_THINKING|>", false),
     ("<|END_THINKING|>", true),
     ("<|channel>", false),
@@ -136,6 +142,9 @@ impl Extractor {
         for tag in &self.settings.reasoning_tags {
             reasoning_tokens.push((format!("<{tag}>"), false));
             reasoning_tokens.push((format!("</{tag}>"), true));
+            // With a checkpoint's suffix (`<think:6124c78e>`): its start is the reason to read.
+            reasoning_tokens.push((format!("<{tag}:"), false));
+            reasoning_tokens.push((format!("</{tag}:"), true));
         }
         let longest_token = reasoning_tokens
             .iter()

@@ -210,9 +210,7 @@ impl<'a> Walker<'a> {
             };
             cursor = cursor.max(end);
             let next = next.max(k + 1);
-            for at in &mut self.step_start[k..next.min(toks.len())] {
-                *at = t.span.start;
-            }
+            self.step_start[k..next.min(toks.len())].fill(t.span.start);
             if next >= toks.len() {
                 self.last_step(k, next, region_before, seen_before);
                 if t.tok == Tok::Hidden && t.span.end >= self.text.len() {
@@ -608,8 +606,13 @@ impl<'a> Walker<'a> {
             let name_end = trimmed.find(['<', '\n']).unwrap_or(trimmed.len());
             let name = trimmed[..name_end].trim().to_string();
             let after = body.start + (text.len() - trimmed.len()) + name_end;
-            let (arguments, params_complete) =
-                xml_params(self.text, Span::new(after, body.end), ParamStyle::Glm);
+            // Hunyuan's argument tags carry the suffix its `<tool_call:...>` does.
+            let suffix = self.slice(self.toks[k].name);
+            let (arguments, params_complete) = xml_params(
+                self.text,
+                Span::new(after, body.end),
+                ParamStyle::Glm(suffix),
+            );
             let call = xml_call(name, arguments);
             self.hit(call, Format::Glm, whole, closed && params_complete);
         } else if text.trim().is_empty() {
@@ -922,13 +925,14 @@ pub(crate) fn json_at(
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum ParamStyle {
+enum ParamStyle<'s> {
     /// `<parameter=k>v</parameter>`.
     Qwen,
     /// `<parameter name="k">v</parameter>`.
     MiniMax,
-    /// `<arg_key>k</arg_key><arg_value>v</arg_value>`.
-    Glm,
+    /// `<arg_key>k</arg_key><arg_value>v</arg_value>`, each tag name followed by the
+    /// checkpoint's suffix where Hunyuan writes one (`<arg_key:6124c78e>`).
+    Glm(&'s str),
 }
 
 /// A call whose parameters were written as XML-like text, each value at its span.
@@ -952,10 +956,15 @@ fn xml_call(name: String, params: Vec<(String, String, Span)>) -> RawCall {
 /// Each search starts where the last one stopped, and a closer found beyond the next opener
 /// is remembered, so the whole body is read once.
 fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, String, Span)>, bool) {
+    let glm: [String; 4];
     let (open, name_end, value_open, close) = match style {
         ParamStyle::Qwen => ("<parameter=", ">", "", "</parameter>"),
         ParamStyle::MiniMax => ("<parameter name=\"", "\">", "", "</parameter>"),
-        ParamStyle::Glm => ("<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"),
+        ParamStyle::Glm(suffix) => {
+            glm = ["<arg_key", "</arg_key", "<arg_value", "</arg_value"]
+                .map(|t| format!("{t}{suffix}>"));
+            (&*glm[0], &*glm[1], &*glm[2], &*glm[3])
+        }
     };
     let body = &text[span.start..span.end];
     let mut out = Vec::new();

@@ -1,11 +1,13 @@
 //! Gemma's call formats: Gemma 4 (`<|tool_call>call:f{a:<|"|>x<|"|>,n:42}<tool_call|>`),
 //! FunctionGemma (`<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>`) and
-//! Gemma 3's fenced `tool_code` (pythonic calls in a fence with that info string).
+//! Gemma 3's fenced `tool_code` (pythonic calls in a fence with that info string, also
+//! written as Gemini writes them: `print(default_api.f(a=1))`).
 //!
 //! Gemma 4 and FunctionGemma write arguments as `key:value` pairs: strings between two
 //! delimiters (whatever quotes or brackets they hold), `{...}` objects, `[...]` lists and bare
 //! values (`42`, `true`). The reader is a small one of its own, like the pythonic one: it reads
-//! each byte once and bounds nesting, so no input can overflow the stack.
+//! each byte once, refuses nesting deeper than the settings' `max_depth`, and grows its stack
+//! where it recurses, so no input can overflow it.
 
 use super::value::text_value;
 use super::{python_call, Walker};
@@ -14,10 +16,7 @@ use crate::tool::python::{self, PyError};
 use crate::tool::scan::Tok;
 use crate::tool::shape::{Arg, RawCall, Source};
 use crate::tool::Format;
-use serde_json::{Map, Value};
-
-/// Nesting deeper than this in an argument is refused.
-const MAX_DEPTH: usize = 64;
+use serde_json::Value;
 
 /// How one Gemma dialect writes a call.
 #[derive(Clone, Copy)]
@@ -104,8 +103,9 @@ impl Walker<'_> {
             end: body.end,
             delimiter: dialect.delimiter,
             cut: false,
+            max_depth: self.max_depth,
         };
-        match args.members(0) {
+        match args.entries(0, Container::Object) {
             Ok(members) if args.text[args.pos..args.end].trim().is_empty() => {
                 let call = gemma_raw_call(name.to_string(), members, dialect);
                 self.hit(call, dialect.format, whole, closed && !args.cut);
@@ -138,7 +138,7 @@ impl Walker<'_> {
         let whole = Span::new(start, end);
         let code = &text[code_start..code_end];
         let base = body.start + code_start;
-        match python::read_calls(code, self.max_depth) {
+        match python::read_code(code, self.max_depth) {
             Ok((calls, n)) if !calls.is_empty() && code[n..].trim().is_empty() => {
                 for c in calls {
                     let call = python_call(c, base);
@@ -207,6 +207,15 @@ fn gemma_raw_call(
     }
 }
 
+/// What a container's entries are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Container {
+    /// `key:value` members, closed by `}`.
+    Object,
+    /// Values, closed by `]`.
+    List,
+}
+
 /// The reader of `key:value` arguments between `pos` and `end` of `text`.
 struct Args<'a> {
     text: &'a str,
@@ -215,6 +224,8 @@ struct Args<'a> {
     delimiter: &'static str,
     /// The text ended inside the arguments.
     cut: bool,
+    /// Nesting deeper than this in an argument is refused (`Extractor::max_depth`).
+    max_depth: usize,
 }
 
 impl<'a> Args<'a> {
@@ -228,12 +239,21 @@ impl<'a> Args<'a> {
         self.pos += rest.len() - kept.len();
     }
 
-    /// The members of an object, after its `{`, up to and with its `}`. A member whose
-    /// value the text ended before is left out.
-    fn members(&mut self, depth: usize) -> Result<Vec<(String, Written, Span)>, String> {
-        if depth > MAX_DEPTH {
-            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+    /// The entries of an object or a list, after its `{` or `[`, up to and with its closer;
+    /// a list's entries have empty keys. A member whose value the text ended before is left
+    /// out; a value the text ended inside is kept as written so far.
+    fn entries(
+        &mut self,
+        depth: usize,
+        container: Container,
+    ) -> Result<Vec<(String, Written, Span)>, String> {
+        if depth > self.max_depth {
+            return Err(format!("nested deeper than {} levels", self.max_depth));
         }
+        let closer = match container {
+            Container::Object => '}',
+            Container::List => ']',
+        };
         let mut out = Vec::new();
         loop {
             self.skip(true);
@@ -241,17 +261,21 @@ impl<'a> Args<'a> {
                 self.cut = true;
                 return Ok(out);
             }
-            if self.rest().starts_with('}') {
+            if self.rest().starts_with(closer) {
                 self.pos += 1;
                 return Ok(out);
             }
-            let Some(key) = self.key()? else {
-                return Ok(out);
-            };
-            self.skip(false);
-            if self.pos >= self.end {
-                self.cut = true;
-                return Ok(out);
+            let mut key = String::new();
+            if container == Container::Object {
+                let Some(k) = self.key()? else {
+                    return Ok(out);
+                };
+                key = k;
+                self.skip(false);
+                if self.pos >= self.end {
+                    self.cut = true;
+                    return Ok(out);
+                }
             }
             let value_start = self.pos;
             let value = self.value(depth)?;
@@ -268,13 +292,10 @@ impl<'a> Args<'a> {
 
     /// A key and its `:`; `None` when the text ended inside it.
     fn key(&mut self) -> Result<Option<String>, String> {
-        if let Some(after) = self.rest().strip_prefix(self.delimiter) {
-            let Some(len) = after.find(self.delimiter) else {
-                self.cut = true;
+        if let Some(key) = self.delimited() {
+            if self.cut {
                 return Ok(None);
-            };
-            let key = after[..len].to_string();
-            self.pos += self.delimiter.len() * 2 + len;
+            }
             self.skip(false);
             return match self.rest().chars().next() {
                 Some(':') => {
@@ -306,36 +327,45 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A string between two delimiters at `pos`, a key's or a value's; `None` when no
+    /// delimiter opens one here. One the text ended inside runs to the end, and sets `cut`.
+    fn delimited(&mut self) -> Option<String> {
+        let rest = self.rest();
+        let after = rest.strip_prefix(self.delimiter)?;
+        let (s, len) = match after.find(self.delimiter) {
+            Some(len) => (&after[..len], self.delimiter.len() * 2 + len),
+            None => {
+                self.cut = true;
+                (after, rest.len())
+            }
+        };
+        self.pos += len;
+        Some(s.to_string())
+    }
+
     /// One value at `pos` (which is not the end).
     fn value(&mut self, depth: usize) -> Result<Written, String> {
-        let rest = self.rest();
-        if let Some(after) = rest.strip_prefix(self.delimiter) {
-            let (s, len) = match after.find(self.delimiter) {
-                Some(len) => (&after[..len], self.delimiter.len() * 2 + len),
-                None => {
-                    self.cut = true;
-                    (after, rest.len())
-                }
-            };
-            let s = s.to_string();
-            self.pos += len;
+        if let Some(s) = self.delimited() {
             return Ok(Written::Delimited(s));
         }
-        if rest.starts_with('{') {
-            self.pos += 1;
-            let members = self.members(depth + 1)?;
-            let map: Map<String, Value> = members
-                .into_iter()
-                .map(|(k, w, _)| (k, w.into_value()))
-                .collect();
-            return Ok(Written::Container(Value::Object(map)));
-        }
-        if rest.starts_with('[') {
-            self.pos += 1;
-            return self
-                .items(depth + 1)
-                .map(|v| Written::Container(Value::Array(v)));
-        }
+        let container = match self.rest().as_bytes().first() {
+            Some(b'{') => Container::Object,
+            Some(b'[') => Container::List,
+            _ => return Ok(self.bare()),
+        };
+        self.pos += 1;
+        // One level of the stack per level of nesting, grown where it runs low.
+        let entries = crate::deep::grow(|| self.entries(depth + 1, container))?;
+        let values = entries.into_iter().map(|(k, w, _)| (k, w.into_value()));
+        Ok(Written::Container(match container {
+            Container::Object => Value::Object(values.collect()),
+            Container::List => Value::Array(values.map(|(_, v)| v).collect()),
+        }))
+    }
+
+    /// A bare word or number at `pos`, up to the next `,`, `}` or `]`.
+    fn bare(&mut self) -> Written {
+        let rest = self.rest();
         let len = rest.find([',', '}', ']']).unwrap_or_else(|| {
             // A bare value the text ended in may be cut (`tru`, `10` of `108`).
             self.cut = true;
@@ -343,30 +373,6 @@ impl<'a> Args<'a> {
         });
         let bare = rest[..len].trim().to_string();
         self.pos += len;
-        Ok(Written::Bare(bare))
-    }
-
-    /// The items of a list, after its `[`, up to and with its `]`.
-    fn items(&mut self, depth: usize) -> Result<Vec<Value>, String> {
-        if depth > MAX_DEPTH {
-            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
-        }
-        let mut out = Vec::new();
-        loop {
-            self.skip(true);
-            if self.pos >= self.end {
-                self.cut = true;
-                return Ok(out);
-            }
-            if self.rest().starts_with(']') {
-                self.pos += 1;
-                return Ok(out);
-            }
-            let value = self.value(depth)?;
-            if self.cut {
-                return Ok(out);
-            }
-            out.push(value.into_value());
-        }
+        Written::Bare(bare)
     }
 }

@@ -36,16 +36,20 @@ impl Walker<'_> {
         {
             (j, end) = self.tool_call_tag(j);
         }
-        if self.tok(j) == Some(Tok::HunyuanCallsEnd)
+        let closed = self.tok(j) == Some(Tok::HunyuanCallsEnd)
             && self
                 .slice(Span::new(end, self.toks[j].span.start))
                 .trim()
-                .is_empty()
-        {
+                .is_empty();
+        if closed {
             end = self.toks[j].span.end;
             j += 1;
         }
+        // The calls are written in the block: whether it stands in a sentence is a question
+        // about the block, which, still open, may yet be closed inside one.
+        let frame_end = if closed { end } else { self.text.len() };
         for hit in &mut self.out.hits[hits..] {
+            hit.frame = Span::new(start, frame_end.max(hit.frame.end));
             if hit.format == Format::Glm {
                 hit.format = Format::Hunyuan;
             }

@@ -16,9 +16,6 @@ use std::collections::HashMap;
 /// The namespace marker before every M3 tag.
 const NS: &str = "]<]minimax[>[";
 
-/// Nesting deeper than this in an argument is refused.
-const MAX_DEPTH: usize = 64;
-
 /// An element's content.
 enum Content {
     Text(String),
@@ -89,6 +86,7 @@ impl Walker<'_> {
             pos: body.start,
             end: body.end,
             cut: false,
+            max_depth: self.max_depth,
         };
         match reader.children(0, None) {
             Ok(children) => {
@@ -138,6 +136,8 @@ struct Elements<'a> {
     end: usize,
     /// The text ended inside an element.
     cut: bool,
+    /// Nesting deeper than this in an argument is refused (`Extractor::max_depth`).
+    max_depth: usize,
 }
 
 impl<'a> Elements<'a> {
@@ -156,8 +156,8 @@ impl<'a> Elements<'a> {
         depth: usize,
         parent: Option<&str>,
     ) -> Result<Vec<(String, Content, Span)>, String> {
-        if depth > MAX_DEPTH {
-            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+        if depth > self.max_depth {
+            return Err(format!("nested deeper than {} levels", self.max_depth));
         }
         let mut out = Vec::new();
         loop {
@@ -210,7 +210,9 @@ impl<'a> Elements<'a> {
         let lead = rest.len() - rest.trim_start().len();
         let after = &rest[lead..];
         if after.starts_with(NS) && !after[NS.len()..].starts_with("</") {
-            return self.children(depth + 1, Some(name)).map(Content::Children);
+            // One level of the stack per level of nesting, grown where it runs low.
+            return crate::deep::grow(|| self.children(depth + 1, Some(name)))
+                .map(Content::Children);
         }
         let Some(at) = rest.find(NS) else {
             self.cut = true;
