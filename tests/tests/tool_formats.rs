@@ -1741,3 +1741,126 @@ fn sglang_function_call_parser() {
     // test_parse_streaming_partial_tool_call: cut off, the call is reported, not run.
     assert!(cut_off("Let me check the weather: [get_weather(location="));
 }
+
+/// vLLM test_mistral_tool_parser, the rows the `mistral` table above does not hold.
+#[test]
+fn mistral_engine_tests() {
+    let weather = json!({"city": "San Francisco", "state": "CA", "unit": "celsius"});
+    let rows = vec![
+        // test_extract_tool_calls "wrong_json": braces in the text before the token.
+        row(
+            "text with a brace, then name and JSON",
+            r#"hi{hi[TOOL_CALLS]bash{"command": "print(\"hello world!\")\nre.compile(r'{}')"}"#,
+            Format::Mistral,
+            vec![(
+                "bash",
+                json!({"command": "print(\"hello world!\")\nre.compile(r'{}')"}),
+            )],
+            "hi{hi",
+        ),
+        // test_extract_tool_calls_pre_v11_tokenizer
+        row(
+            "JSON list right after the token",
+            r#"[TOOL_CALLS][{"name": "add", "arguments":{"a": 3.5, "b": 4}}]"#,
+            Format::Mistral,
+            vec![("add", json!({"a": 3.5, "b": 4}))],
+            "",
+        ),
+        row(
+            "two calls in the list",
+            r#"[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5, "b": 4}}, {"name": "get_current_weather", "arguments":{"city": "San Francisco", "state": "CA", "unit": "celsius"}}]"#,
+            Format::Mistral,
+            vec![
+                ("add", json!({"a": 3.5, "b": 4})),
+                ("get_current_weather", weather),
+            ],
+            "",
+        ),
+        row(
+            "text before the list",
+            r#"Hello[TOOL_CALLS] [{"name": "add", "arguments":{"a": 1, "b": 2}}]"#,
+            Format::Mistral,
+            vec![("add", json!({"a": 1, "b": 2}))],
+            "Hello",
+        ),
+        // test_extract_tool_calls_no_tools
+        row(
+            "no call",
+            "This is a test",
+            Format::Mistral,
+            vec![],
+            "This is a test",
+        ),
+    ];
+    check_rows(&rows);
+    // "complex": vLLM returns the arguments written so far; a call cut off is reported.
+    assert!(cut_off(
+        r#"hi{hi[TOOL_CALLS]bash{"command": "print(\"hello world!\")\nre.compile(r'{}')"#
+    ));
+    // test_extract_tool_calls_v11_without_args_skipped, ..._regex_fallback_fails
+    for text in [
+        "[TOOL_CALLS]toolname_no_args",
+        "[TOOL_CALLS] not json at all",
+    ] {
+        assert!(tool::read(text).calls.is_empty(), "{text}");
+    }
+}
+
+/// vLLM test_glm47_moe_tool_parser (GLM-4.7 and 5 write the tags without line breaks).
+#[test]
+fn glm47_engine_tests() {
+    let beijing = json!({"city": "Beijing"});
+    let rows = vec![
+        row("no call", "This is a plain response.", Format::Glm, vec![], "This is a plain response."),
+        row(
+            "no arguments, inline",
+            "<tool_call>get_current_date</tool_call>",
+            Format::Glm,
+            vec![("get_current_date", json!({}))],
+            "",
+        ),
+        row(
+            "no arguments, a line break",
+            "<tool_call>get_current_date\n</tool_call>",
+            Format::Glm,
+            vec![("get_current_date", json!({}))],
+            "",
+        ),
+        row(
+            "arguments on the name's line",
+            "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>",
+            Format::Glm,
+            vec![("get_weather", beijing.clone())],
+            "",
+        ),
+        row(
+            "arguments with line breaks",
+            "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>",
+            Format::Glm,
+            vec![("get_weather", beijing.clone())],
+            "",
+        ),
+        row(
+            "text before",
+            "Checking.<tool_call>get_current_date</tool_call>",
+            Format::Glm,
+            vec![("get_current_date", json!({}))],
+            "Checking.",
+        ),
+        row(
+            "two calls back to back",
+            "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call><tool_call>get_weather<arg_key>city</arg_key><arg_value>Shanghai</arg_value></tool_call>",
+            Format::Glm,
+            vec![("get_weather", beijing), ("get_weather", json!({"city": "Shanghai"}))],
+            "",
+        ),
+        row(
+            "spaces before the call",
+            "  \n  <tool_call>get_current_date</tool_call>",
+            Format::Glm,
+            vec![("get_current_date", json!({}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+}
