@@ -1631,6 +1631,18 @@ fn poolside_engine_tests() {
     assert!(tool::read("<tool_call>   </tool_call>").calls.is_empty());
     let padded = format!("<tool_call>{}<x</tool_call>", " ".repeat(4096));
     assert!(tool::read(&padded).calls.is_empty());
+    // test_function_name_with_internal_whitespace_still_parses: vLLM runs `get weather`; here
+    // a name with a space is not written as a tool name, so the call is refused with why.
+    let spaced =
+        "<tool_call>  get weather  <arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>";
+    let reply = tool::read(spaced);
+    assert!(reply.calls.is_empty(), "{reply:#?}");
+    assert!(
+        reply.rejected[0]
+            .reason
+            .contains("not written as a tool name"),
+        "{reply:#?}"
+    );
 }
 
 /// SGLang's test_function_call_parser, for the formats both read: the pythonic list
