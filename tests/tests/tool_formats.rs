@@ -1646,8 +1646,9 @@ fn poolside_engine_tests() {
 }
 
 /// SGLang's test_function_call_parser, for the formats both read: the pythonic list
-/// (`PythonicDetector`) and Mistral's `[TOOL_CALLS]` list (`MistralDetector`). SGLang returns
-/// the text around the calls untrimmed; `Reply::text` is trimmed.
+/// (`PythonicDetector`), Mistral's `[TOOL_CALLS]` list (`MistralDetector`), Llama 3.2's JSON
+/// (`Llama32Detector`) and Kimi K2 (`KimiK2Detector`). SGLang returns the text around the
+/// calls untrimmed; `Reply::text` is trimmed.
 #[test]
 fn sglang_function_call_parser() {
     let decision = |d: &str, c: &str| json!({"decision": d, "content": c});
@@ -1752,6 +1753,70 @@ fn sglang_function_call_parser() {
     check_rows(&rows);
     // test_parse_streaming_partial_tool_call: cut off, the call is reported, not run.
     assert!(cut_off("Let me check the weather: [get_weather(location="));
+
+    let paris = json!({"city": "Paris"});
+    let rows = vec![
+        // TestLlama32Detector
+        row(
+            "a JSON call alone",
+            r#"{"name": "get_weather", "parameters": {"city": "Paris"}}"#,
+            Format::Json,
+            vec![("get_weather", paris.clone())],
+            "",
+        ),
+        row(
+            "python_tag, calls joined by ;",
+            r#"<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}};{"name": "get_tourist_attractions", "parameters": {"city": "Paris"}}"#,
+            Format::Llama,
+            vec![
+                ("get_weather", paris.clone()),
+                ("get_tourist_attractions", paris.clone()),
+            ],
+            "",
+        ),
+        row(
+            "a python_tag before each call",
+            r#"<|python_tag|>{"name": "get_weather", "parameters": {}}<|python_tag|>{"name": "get_tourist_attractions", "parameters": {}}"#,
+            Format::Llama,
+            vec![
+                ("get_weather", json!({})),
+                ("get_tourist_attractions", json!({})),
+            ],
+            "",
+        ),
+        row(
+            "a JSON call, then text",
+            r#"{"name": "get_weather", "parameters": {}} Some follow-up text"#,
+            Format::Json,
+            vec![("get_weather", json!({}))],
+            "Some follow-up text",
+        ),
+        row(
+            "text, then python_tag",
+            r#"Some intro. <|python_tag|>{"name": "get_weather", "parameters": {}}"#,
+            Format::Llama,
+            vec![("get_weather", json!({}))],
+            "Some intro.",
+        ),
+        // TestKimiK2Detector
+        row(
+            "kimi, two calls",
+            r#"<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_call_begin|>functions.get_tourist_attractions:1<|tool_call_argument_begin|>{"city": "London"}<|tool_call_end|><|tool_calls_section_end|>"#,
+            Format::Kimi,
+            vec![
+                ("get_weather", paris),
+                ("get_tourist_attractions", json!({"city": "London"})),
+            ],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // test_invalid_then_valid_json: SGLang skips the object left open and runs the one after
+    // it; here the open object holds the one after it (that is how the text nests), so the
+    // reply is cut off and nothing runs.
+    assert!(cut_off(
+        r#"{"name": "get_weather", "parameters": {{"name": "get_weather", "parameters": {}}"#
+    ));
 }
 
 /// vLLM test_mistral_tool_parser, the rows the `mistral` table above does not hold.
