@@ -1647,8 +1647,9 @@ fn poolside_engine_tests() {
 
 /// SGLang's test_function_call_parser, for the formats both read: the pythonic list
 /// (`PythonicDetector`), Mistral's `[TOOL_CALLS]` list (`MistralDetector`), Llama 3.2's JSON
-/// (`Llama32Detector`) and Kimi K2 (`KimiK2Detector`). SGLang returns the text around the
-/// calls untrimmed; `Reply::text` is trimmed.
+/// (`Llama32Detector`), Kimi K2 (`KimiK2Detector`), DeepSeek V3 (`DeepSeekV3Detector`) and
+/// Qwen3-Coder (`Qwen3CoderDetector`). SGLang returns the text around the calls untrimmed;
+/// `Reply::text` is trimmed.
 #[test]
 fn sglang_function_call_parser() {
     let decision = |d: &str, c: &str| json!({"decision": d, "content": c});
@@ -1811,6 +1812,57 @@ fn sglang_function_call_parser() {
         ),
     ];
     check_rows(&rows);
+    let dallas = json!({"city": "Dallas", "state": "TX", "unit": "fahrenheit"});
+    let qwen = |city: &str, state: &str| {
+        format!("<tool_call>\n<function=get_current_weather>\n<parameter=city>\n{city}\n</parameter>\n<parameter=state>\n{state}\n</parameter>\n<parameter=unit>\nfahrenheit\n</parameter>\n</function>\n</tool_call>")
+    };
+    let rows = vec![
+        // TestDeepSeekV3Detector (its streamed chunks, read whole and streamed here)
+        row(
+            "deepseek v3, two fenced calls",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\":\"Shanghai\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_tourist_attractions\n```json\n{\"city\": \"Beijing\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            Format::DeepSeek,
+            vec![
+                ("get_weather", json!({"city": "Shanghai"})),
+                ("get_tourist_attractions", json!({"city": "Beijing"})),
+            ],
+            "",
+        ),
+        // TestQwen3CoderDetector
+        row("qwen3-coder, one call", &qwen("Dallas", "TX"), Format::Qwen3Coder, vec![("get_current_weather", dallas.clone())], ""),
+        row(
+            "qwen3-coder, text before",
+            &format!("Sure! Let me check the weather for you.{}", qwen("Dallas", "TX")),
+            Format::Qwen3Coder,
+            vec![("get_current_weather", dallas.clone())],
+            "Sure! Let me check the weather for you.",
+        ),
+        row(
+            "qwen3-coder, a JSON value over lines",
+            "<tool_call>\n<function=calculate_area>\n<parameter=shape>\nrectangle\n</parameter>\n<parameter=dimensions>\n{\"width\": 10,\n \"height\": 20}\n</parameter>\n<parameter=precision>\n2\n</parameter>\n</function>\n</tool_call>",
+            Format::Qwen3Coder,
+            vec![("calculate_area", json!({"shape": "rectangle", "dimensions": {"width": 10, "height": 20}, "precision": 2}))],
+            "",
+        ),
+        row(
+            "qwen3-coder, two calls",
+            &format!("{}\n{}", qwen("Dallas", "TX"), qwen("Orlando", "FL")),
+            Format::Qwen3Coder,
+            vec![
+                ("get_current_weather", dallas),
+                ("get_current_weather", json!({"city": "Orlando", "state": "FL", "unit": "fahrenheit"})),
+            ],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // TestKimiK2Detector test_invalid_tool_call: no call opener, no call.
+    let text = r#"invalid_tool:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>"#;
+    assert!(tool::read(text).calls.is_empty());
+    // test_partial_tool_call: SGLang streams the arguments written so far; cut off here.
+    assert!(cut_off(
+        r#"<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris""#
+    ));
     // test_invalid_then_valid_json: SGLang skips the object left open and runs the one after
     // it; here the open object holds the one after it (that is how the text nests), so the
     // reply is cut off and nothing runs.
