@@ -1647,8 +1647,8 @@ fn poolside_engine_tests() {
 
 /// SGLang's test_function_call_parser, for the formats both read: the pythonic list
 /// (`PythonicDetector`), Mistral's `[TOOL_CALLS]` list (`MistralDetector`), Llama 3.2's JSON
-/// (`Llama32Detector`), Kimi K2 (`KimiK2Detector`), DeepSeek V3 (`DeepSeekV3Detector`) and
-/// Qwen3-Coder (`Qwen3CoderDetector`). SGLang returns the text around the calls untrimmed;
+/// (`Llama32Detector`), Kimi K2 (`KimiK2Detector`), DeepSeek V3 (`DeepSeekV3Detector`),
+/// Qwen3-Coder (`Qwen3CoderDetector`) and GLM 4.5 (`Glm4MoeDetector`). SGLang returns the text around the calls untrimmed;
 /// `Reply::text` is trimmed.
 #[test]
 fn sglang_function_call_parser() {
@@ -1856,6 +1856,50 @@ fn sglang_function_call_parser() {
         ),
     ];
     check_rows(&rows);
+
+    let glm = |city: &str, date: &str| {
+        format!("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>{city}</arg_value>\n<arg_key>date</arg_key>\n<arg_value>{date}</arg_value>\n</tool_call>")
+    };
+    let todos = r#"[{"id": "1", "task": "Check for hard-coded issues in the backend code", "status": "in_progress"}, {"id": "2", "task": "Check for hard-coded issues in the frontend code", "status": "pending"}]"#;
+    let rows = vec![
+        // TestGlm4MoeDetector
+        row(
+            "glm, one call",
+            &glm("Beijing", "2024-06-27"),
+            Format::Glm,
+            vec![("get_weather", json!({"city": "Beijing", "date": "2024-06-27"}))],
+            "",
+        ),
+        row(
+            "glm, two calls",
+            &(glm("Beijing", "2024-06-27") + &glm("Shanghai", "2024-06-28")),
+            Format::Glm,
+            vec![
+                ("get_weather", json!({"city": "Beijing", "date": "2024-06-27"})),
+                ("get_weather", json!({"city": "Shanghai", "date": "2024-06-28"})),
+            ],
+            "",
+        ),
+        // test_array_argument_with_escaped_json, the variant with the JSON as written. Not
+        // ported: the variant whose text holds `\n` and `\"` as two characters each, which
+        // SGLang unescapes; here such text is not JSON, so it stays text.
+        row(
+            "glm, a JSON list as a value",
+            &format!("<tool_call>todo_write\n<arg_key>todos</arg_key>\n<arg_value>{todos}</arg_value>\n</tool_call>"),
+            Format::Glm,
+            vec![("todo_write", json!({"todos": serde_json::from_str::<Value>(todos).unwrap()}))],
+            "",
+        ),
+    ];
+    check_rows(&rows);
+    // test_invalid_tool_call: SGLang drops a call to a tool it was not given; without a tool
+    // list it is a call here, and a typed read refuses a name that is not one of its tools.
+    assert_eq!(
+        tool::read("<tool_call>invalid_func\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>").calls.len(),
+        1
+    );
+    // test_partial_tool_call
+    assert!(cut_off("<tool_call>get_weather\n<arg_key>city</arg_key>\n"));
     // TestKimiK2Detector test_invalid_tool_call: no call opener, no call.
     let text = r#"invalid_tool:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>"#;
     assert!(tool::read(text).calls.is_empty());
