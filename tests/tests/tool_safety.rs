@@ -709,3 +709,27 @@ fn streamed_as_whole(e: &Extractor) {
         }
     });
 }
+
+/// A call after a reasoning block closed by a tag with a checkpoint's suffix, or by Inkling's
+/// end of message, is yielded while the reply streams (by the push that completes it), not
+/// only at the end: the closer is seen whatever the suffix's length.
+#[test]
+fn a_call_after_suffixed_or_inkling_reasoning_streams_before_the_end() {
+    let long = "x".repeat(60);
+    let replies = [
+        format!("<think:6124c78e>Plan.</think:6124c78e>{RM}"),
+        format!("<think:{long}>Plan.</think:{long}>{RM}"),
+        format!("<|content_thinking|>Plan.<|end_message|>{RM}"),
+    ];
+    for text in &replies {
+        for chunk in [1, 7] {
+            let mut stream = StreamCalls::<ToolCall>::new();
+            let mut got = Vec::new();
+            for piece in text.as_bytes().chunks(chunk) {
+                got.extend(stream.push_bytes(piece));
+            }
+            assert_eq!(names(&got), ["rm"], "{text}, chunks of {chunk}");
+            assert!(stream.finish().unwrap().is_empty(), "{text}");
+        }
+    }
+}

@@ -296,7 +296,7 @@ const SUFFIXED: [(&str, Tok); 4] = [
 ];
 
 /// The longest checkpoint suffix looked for, so a token without its `>` costs a constant.
-const MAX_SUFFIX: usize = 64;
+pub(crate) const MAX_SUFFIX: usize = 64;
 
 /// Delimiters of strings inside call arguments that are not JSON: Gemma 4's `<|"|>` and
 /// FunctionGemma's `<escape>`. The text between two of them is a string, whatever quotes

@@ -10,6 +10,7 @@
 //! cannot move (a long stretch of prose or one long call), the reads are paid for from a
 //! credit of [`CREDIT`] bytes per byte pushed: whatever the chunking, the work stays linear.
 
+use super::scan::MAX_SUFFIX;
 use super::verdict::{self, Verdict};
 use super::wire::{self, Opening, Region};
 use super::{arguments_node, call_issues, find_calls_from, typed, Found};
@@ -313,9 +314,11 @@ impl<T: Extract> StreamCalls<T> {
                 .iter()
                 .any(|b| matches!(b, b'}' | b']' | b')' | b'>' | b'`')),
             Wait::ReasoningCloser | Wait::ReasoningToken => {
+                // Back far enough to see a token split between chunks, and the start of
+                // one with a checkpoint's suffix (`</think:...>`) until its `>` has come.
                 let from = self
                     .searched
-                    .saturating_sub(self.longest_token)
+                    .saturating_sub(self.longest_token + MAX_SUFFIX + 1)
                     .max(self.base);
                 let closers_only = self.wait == Wait::ReasoningCloser;
                 memchr::memchr_iter(b'<', &bytes[from..]).any(|i| {
