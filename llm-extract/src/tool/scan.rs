@@ -168,10 +168,12 @@ pub(crate) enum Tok {
     /// `<|end_message|>` or `<|content_model_end_sampling|>`.
     InklingEnd,
     /// `<|START_THINKING|>`, `<NAME>` for each reasoning tag of the settings (`think`,
-    /// `thinking`, `reasoning`, `reflection`, `thought` by default), Seed-OSS's `<seed:think>`,
-    /// Kimi K3's `<|open|>think<|sep|>`, Gemma 4's `<|channel>`.
+    /// `thinking`, `reasoning`, `reflection`, `thought` by default; also `<NAME:suffix>`),
+    /// Seed-OSS's `<seed:think>`, Kimi K3's `<|open|>think<|sep|>`, Gemma 4's `<|channel>`,
+    /// Inkling's `<|content_thinking|>`.
     ThinkOpen,
-    /// Their closers.
+    /// Their closers; for Inkling's block, the `<|end_message|>` or content marker that
+    /// ends it.
     ThinkClose,
     /// `<|eom_id|>`, `<|eot_id|>`, `<|im_end|>`, `<|end_of_turn|>`, `<end_of_turn>`, `</s>`:
     /// the assistant's turn ends.
