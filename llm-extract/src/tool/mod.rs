@@ -103,6 +103,7 @@ mod stream;
 mod verdict;
 mod wire;
 
+pub use crate::dynamic::{Tools, ToolsStream};
 pub use stream::StreamCalls;
 
 #[cfg(feature = "schema")]
@@ -1277,15 +1278,20 @@ fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>
     let adjacent = object(adjacent_entries);
     let mut best: Option<(u32, T)> = None;
     let mut failures: Vec<Vec<Issue>> = Vec::new();
-    for node in [&external, &adjacent] {
+    for (i, node) in [&external, &adjacent].into_iter().enumerate() {
         let mut cx = Context::new();
         cx.expect_tool_name();
         let result = T::from_node(node, &mut cx);
         let cost = cx.cost();
         let (_, issues) = cx.into_parts();
+        // Of two readings as good, the one shown the call's id keeps it.
+        let keeps_id = i == 1 && raw.id.is_some();
         match result {
             Ok(v) if issues.is_empty() => {
-                if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                if best
+                    .as_ref()
+                    .is_none_or(|(c, _)| cost < *c || (cost == *c && keeps_id))
+                {
                     best = Some((cost, v));
                 }
             }
