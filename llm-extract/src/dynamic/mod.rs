@@ -10,6 +10,7 @@ mod compile;
 mod format;
 mod intern;
 mod read;
+mod stream;
 mod tools;
 
 use crate::error::{Category, Error, Issue};
@@ -22,6 +23,7 @@ use serde_json::Value;
 use std::fmt;
 use std::sync::Arc;
 
+pub use stream::{extract_partial_with, SalvagedValue, SchemaStream};
 pub use tools::{Tools, ToolsStream};
 
 /// A reader compiled from a JSON Schema: reads replies as a type derived with
