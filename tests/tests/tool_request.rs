@@ -3,8 +3,8 @@
 //! by each tool's input schema with positions in the reply, streamed as read whole, and tool
 //! lists that cannot be read refused saying where.
 
-use llm_extract::tool::{ToolCall, Tools};
-use llm_extract::{Category, Error, Extractor};
+use llm_extract::tool::{self, Provider, ToolCall, Tools};
+use llm_extract::{Category, Error, Extract, Extractor};
 use serde_json::{json, Value};
 
 /// The two tools every test reads with: name, description, input schema.
@@ -78,6 +78,16 @@ fn mcp_result() -> Value {
     json!({"tools": tools, "nextCursor": null})
 }
 
+fn gemini_list() -> Value {
+    let declarations: Vec<Value> = definitions()
+        .into_iter()
+        .map(|(name, description, parameters)| {
+            json!({"name": name, "description": description, "parameters": parameters})
+        })
+        .collect();
+    json!([{"functionDeclarations": declarations}])
+}
+
 fn tools() -> Tools {
     Tools::from_openai(&openai_list()).unwrap()
 }
@@ -106,6 +116,8 @@ fn each_list_shape_reads_the_same_calls() {
         ("json responses", Tools::from_json(&responses_list())),
         ("json anthropic", Tools::from_json(&anthropic_list())),
         ("json mcp", Tools::from_json(&mcp_result())),
+        ("gemini", Tools::from_gemini(&gemini_list())),
+        ("json gemini", Tools::from_json(&gemini_list())),
     ];
     for (what, tools) in lists {
         let tools = tools.unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -406,6 +418,18 @@ fn a_tool_list_that_cannot_be_read_is_an_error_saying_where() {
             "at #/0: a tool of type `web_search_preview` is the provider's own",
         ),
         (
+            "gemini built-in tool",
+            Tools::from_gemini(&json!([{"googleSearch": {}}])),
+            "at #/0: a tool of type `googleSearch` is the provider's own",
+        ),
+        (
+            "gemini declaration without a name",
+            Tools::from_json(
+                &json!({"tools": [{"functionDeclarations": [{"name": "f"}, {"parameters": {}}]}]}),
+            ),
+            "at #/tools/0/functionDeclarations/1: the tool has no `name`",
+        ),
+        (
             "anthropic server tool",
             Tools::from_anthropic(&json!([{"type": "web_search_20250305", "name": "web_search"}])),
             "at #/0: a tool of type `web_search_20250305` is the provider's own",
@@ -430,4 +454,142 @@ fn a_function_without_parameters_takes_no_arguments() {
     let calls = tools.calls("[now()]").unwrap();
     assert_eq!(calls[0].name, "now");
     assert!(calls[0].arguments.is_empty());
+}
+
+/// The tools of [`definitions`] as a derived enum: the typed face of the same list.
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "snake_case")]
+enum Typed {
+    /// The forecast for a city.
+    GetWeather {
+        city: String,
+        #[extract(min = 1, max = 7)]
+        days: Option<i64>,
+        units: Option<Units>,
+    },
+    /// Search the web.
+    Search { q: String, limit: Option<i64> },
+}
+
+#[derive(Extract, Debug, PartialEq)]
+#[extract(rename_all = "snake_case")]
+enum Units {
+    Celsius,
+    Fahrenheit,
+}
+
+/// A typed call as `(name, arguments)`, the arguments left out where `None` (a schema leaves
+/// a missing optional property out).
+fn as_json(call: Typed) -> (String, Value) {
+    let mut arguments = serde_json::Map::new();
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            arguments.insert(k.to_string(), v);
+        }
+    };
+    let name = match call {
+        Typed::GetWeather { city, days, units } => {
+            put("city", Some(json!(city)));
+            put("days", days.map(Value::from));
+            put(
+                "units",
+                units.map(|u| {
+                    json!(if u == Units::Celsius {
+                        "celsius"
+                    } else {
+                        "fahrenheit"
+                    })
+                }),
+            );
+            "get_weather"
+        }
+        Typed::Search { q, limit } => {
+            put("q", Some(json!(q)));
+            put("limit", limit.map(Value::from));
+            "search"
+        }
+    };
+    (name.to_string(), Value::Object(arguments))
+}
+
+#[test]
+fn a_list_made_from_a_derived_enum_reads_as_the_enum_does() {
+    let anthropic =
+        Tools::from_anthropic(&tool::definitions::<Typed>(Provider::Anthropic)).unwrap();
+    let gemini = Tools::from_gemini(&tool::definitions::<Typed>(Provider::Gemini)).unwrap();
+    for tools in [&anthropic, &gemini] {
+        assert_eq!(tools.names().collect::<Vec<_>>(), ["get_weather", "search"]);
+        same_as_the_enum(tools);
+    }
+    // Where the list says more than the enum, the list decides: Anthropic's schemas are
+    // closed (`additionalProperties: false`), the enum drops other keys.
+    let extra = "[search(q='x', extra=1)]";
+    assert_eq!(
+        gemini.calls(extra).unwrap()[0].arguments_value(),
+        json!({"q": "x"})
+    );
+    let err = anthropic.calls(extra).unwrap_err();
+    assert_eq!(err.issues()[0].path.to_string(), "$.search.extra", "{err}");
+}
+
+fn same_as_the_enum(tools: &Tools) {
+    let rm = "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>";
+    let rows: Vec<String> = REPLIES
+        .iter()
+        .map(|r| r.to_string())
+        .chain([
+            format!("I could use {rm} but will not."),
+            format!("<!-- {rm} -->"),
+            format!("Write `{rm}` to search."),
+            format!("> {rm}\nNo."),
+            format!("<think>{rm}</think>Nothing to do."),
+            format!("Done.<|im_end|>\n<|im_start|>assistant\n{rm}"),
+            "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": rust}}</tool_call>".into(),
+            "[undo_search(q='x')]".into(),
+            "[GetWeather(city='Paris', units='CELSIUS')]".into(),
+            "[get_weather(city='Paris', units='kelvin')]".into(),
+            "[get_weather(city=3, days='3')]".into(),
+            "[get_weather(days=3)]".into(),
+            "[search(q='x', limit='ten')]".into(),
+            "[search(Q='x')]".into(),
+            "<tool_call>{\"name\": \"search\", \"arguments\": \"{\\\"q\\\": \\\"x\\\"}\"}</tool_call>".into(),
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\": \"x\"}<|tool_call_end|><|tool_calls_section_end|>".into(),
+        ])
+        .collect();
+    // The same calls, or errors about the same place: the first issue's path and position
+    // (the wording of a choice's issues may differ: a schema's `anyOf` of an enum and `null`
+    // against the derive's `Option` of an enum).
+    let first = |e: &Error| {
+        let issue = &e.issues()[0];
+        (
+            issue.path.to_string(),
+            issue.position.map(|p| (p.line, p.column)),
+        )
+    };
+    for text in &rows {
+        let typed = tool::calls::<Typed>(text)
+            .map(|calls| calls.into_iter().map(as_json).collect::<Vec<_>>())
+            .map_err(|e| first(&e));
+        let read = tools
+            .calls(text)
+            .map(|calls| {
+                (calls.into_iter())
+                    .map(|c| (c.name.clone(), c.arguments_value()))
+                    .collect::<Vec<_>>()
+            })
+            .map_err(|e| first(&e));
+        assert_eq!(read, typed, "{text}");
+    }
+    // Most errors are word for word the enum's.
+    for text in [
+        "[undo_search(q='x')]",
+        "[get_weather(days=3)]",
+        "[get_weather(city='P', days=9)]",
+    ] {
+        assert_eq!(
+            tools.calls(text).unwrap_err().to_string(),
+            tool::calls::<Typed>(text).unwrap_err().to_string(),
+            "{text}"
+        );
+    }
 }

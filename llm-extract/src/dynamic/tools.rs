@@ -83,6 +83,8 @@ use std::sync::Arc;
 /// - [`Tools::from_anthropic`]: `{"name", "description", "input_schema"}`.
 /// - [`Tools::from_mcp`]: a `tools/list` result, `{"tools": [{"name", "description",
 ///   "inputSchema"}]}`.
+/// - [`Tools::from_gemini`]: `[{"functionDeclarations": [{"name", "description",
+///   "parameters"}]}]`.
 /// - [`Tools::from_json`]: any of these, each tool read by the keys it has.
 ///
 /// Each takes the array itself or an object holding it under `tools` (a whole request, an
@@ -122,6 +124,7 @@ enum Dialect {
     OpenAi,
     Anthropic,
     Mcp,
+    Gemini,
 }
 
 impl Dialect {
@@ -130,6 +133,7 @@ impl Dialect {
             Dialect::OpenAi => "an OpenAI function tool",
             Dialect::Anthropic => "an Anthropic tool",
             Dialect::Mcp => "an MCP tool",
+            Dialect::Gemini => "a Gemini function declaration",
         }
     }
 
@@ -142,6 +146,8 @@ impl Dialect {
             Some(Dialect::Anthropic)
         } else if map.contains_key("inputSchema") {
             Some(Dialect::Mcp)
+        } else if declarations(map).is_some() {
+            Some(Dialect::Gemini)
         } else {
             None
         }
@@ -213,8 +219,25 @@ impl Tools {
         Tools::build(tools, Some(Dialect::Mcp))
     }
 
+    /// The tools of a Gemini request: `[{"functionDeclarations": [{"name", "description",
+    /// "parameters"}]}]` (also `function_declarations`, and `parametersJsonSchema`), as
+    /// [`definitions`](crate::tool::definitions) writes them for
+    /// [`Provider::Gemini`](crate::tool::Provider): see [`Tools`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let tools = llm_extract::tool::Tools::from_gemini(&json!([{"functionDeclarations": [
+    ///     {"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    /// ]}])).unwrap();
+    /// assert_eq!(tools.calls("[search(q=1)]").unwrap()[0].arguments["q"], "1");
+    /// ```
+    pub fn from_gemini(tools: &Value) -> Result<Tools, Error> {
+        Tools::build(tools, Some(Dialect::Gemini))
+    }
+
     /// A tool list of any of the shapes [`Tools`] takes, each tool read by the keys it has
-    /// (`function` or `"type": "function"`, `input_schema`, `inputSchema`).
+    /// (`function` or `"type": "function"`, `input_schema`, `inputSchema`,
+    /// `functionDeclarations`).
     ///
     /// ```
     /// use serde_json::json;
@@ -318,17 +341,8 @@ fn build_list(tools: &Value, dialect: Option<Dialect>) -> Result<List, Invalid> 
     let (items, prefix) = items(tools)?;
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let at = format!("{prefix}/{i}");
-        let tool = match dialect.or_else(|| Dialect::of(item)) {
-            Some(dialect) => read_tool(item, dialect, &at)?,
-            None => {
-                return Err(invalid(
-                    at,
-                    "not a tool of a known shape: no `function` or `\"type\": \"function\"` (OpenAI), `input_schema` (Anthropic) or `inputSchema` (MCP)",
-                ))
-            }
-        };
+    for (at, item, dialect) in entries(items, prefix, dialect)? {
+        let tool = read_tool(item, dialect, &at)?;
         if !seen.insert(tool.name.clone()) {
             let why = format!("the tool name `{}` is given twice", tool.name);
             return Err(invalid(format!("{at}/name"), why));
@@ -343,6 +357,49 @@ fn build_list(tools: &Value, dialect: Option<Dialect>) -> Result<List, Invalid> 
         )
     })?;
     Ok(List { tools: out, names })
+}
+
+/// Each tool of the list with where it is and the keys it is written with: Gemini's
+/// declarations taken out of their `functionDeclarations` lists.
+fn entries<'v>(
+    items: &'v [Value],
+    prefix: &str,
+    dialect: Option<Dialect>,
+) -> Result<Vec<(String, &'v Value, Dialect)>, Invalid> {
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{prefix}/{i}");
+        let Some(dialect) = dialect.or_else(|| Dialect::of(item)) else {
+            return Err(invalid(
+                at,
+                "not a tool of a known shape: no `function` or `\"type\": \"function\"` (OpenAI), `input_schema` (Anthropic), `inputSchema` (MCP) or `functionDeclarations` (Gemini)",
+            ));
+        };
+        if dialect != Dialect::Gemini {
+            out.push((at, item, dialect));
+            continue;
+        }
+        let Some((key, list)) = item.as_object().and_then(declarations) else {
+            return Err(match item.as_object() {
+                Some(map) => built_in(map, &at, dialect),
+                None => invalid(at, "expected an object with `functionDeclarations`"),
+            });
+        };
+        let Value::Array(list) = list else {
+            return Err(invalid(format!("{at}/{key}"), "expected an array"));
+        };
+        for (j, declaration) in list.iter().enumerate() {
+            out.push((format!("{at}/{key}/{j}"), declaration, dialect));
+        }
+    }
+    Ok(out)
+}
+
+/// A Gemini tool's declarations, and the key they are under.
+fn declarations(map: &Map<String, Value>) -> Option<(&'static str, &Value)> {
+    ["functionDeclarations", "function_declarations"]
+        .into_iter()
+        .find_map(|key| map.get(key).map(|list| (key, list)))
 }
 
 /// One tool of the list, at `at`, written with `dialect`'s keys.
@@ -365,6 +422,10 @@ fn read_tool(item: &Value, dialect: Dialect, at: &str) -> Result<Tool, Invalid> 
         },
         Dialect::Anthropic => (map, at.to_string(), "input_schema"),
         Dialect::Mcp => (map, at.to_string(), "inputSchema"),
+        Dialect::Gemini if map.contains_key("parametersJsonSchema") => {
+            (map, at.to_string(), "parametersJsonSchema")
+        }
+        Dialect::Gemini => (map, at.to_string(), "parameters"),
     };
     let name = match body.get("name") {
         Some(Value::String(name)) => name.clone(),
@@ -388,8 +449,10 @@ fn read_tool(item: &Value, dialect: Dialect, at: &str) -> Result<Tool, Invalid> 
     let schema_at = format!("{body_at}/{schema_key}");
     let schema = match body.get(schema_key) {
         Some(schema) => input_schema(schema, &schema_at)?,
-        // OpenAI: a function without `parameters` takes none.
-        None if dialect == Dialect::OpenAi => input_schema(&no_arguments(), &schema_at)?,
+        // OpenAI and Gemini: a function without `parameters` takes none.
+        None if matches!(dialect, Dialect::OpenAi | Dialect::Gemini) => {
+            input_schema(&no_arguments(), &schema_at)?
+        }
         None if dialect == Dialect::Anthropic && map.contains_key("type") => {
             return Err(built_in(map, at, dialect))
         }
@@ -414,7 +477,12 @@ fn no_arguments() -> Value {
 /// The error for a provider's built-in tool (web search, code execution, ...): the model
 /// calls it through the provider, not by writing a call in its reply.
 fn built_in(map: &Map<String, Value>, at: &str, dialect: Dialect) -> Invalid {
-    let why = match map.get("type").and_then(Value::as_str) {
+    let kind = (map.get("type").and_then(Value::as_str)).or_else(|| {
+        (map.len() == 1)
+            .then(|| map.keys().next().map(String::as_str))
+            .flatten()
+    });
+    let why = match kind {
         Some(kind) => format!(
             "a tool of type `{kind}` is the provider's own, not {}: its calls are not written in the reply",
             dialect.name()
