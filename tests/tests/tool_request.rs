@@ -593,3 +593,4 @@ fn same_as_the_enum(tools: &Tools) {
         );
     }
 }
+
