@@ -594,3 +594,29 @@ fn same_as_the_enum(tools: &Tools) {
     }
 }
 
+#[test]
+fn a_doubtful_call_and_a_call_that_does_not_fit_are_both_reported_whole_and_streamed() {
+    // The first call is read only by guessing (a bare word as a value), the second misses a
+    // required argument: the whole read and the stream name both, in text order.
+    let text = "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": rust}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"days\": 2}}</tool_call>";
+    let tools = tools();
+    let whole = tools.calls(text).unwrap_err();
+    let categories = |e: &Error| e.issues().iter().map(|i| i.category).collect::<Vec<_>>();
+    assert_eq!(
+        categories(&whole),
+        [Category::Doubtful, Category::Missing],
+        "{whole}"
+    );
+    assert_eq!(whole.category(), Category::Doubtful);
+    for size in [1, 7, 64] {
+        let mut stream = tools.stream();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+        }
+        let streamed = stream.finish().unwrap_err();
+        assert_eq!(categories(&streamed), categories(&whole), "{streamed}");
+    }
+    // The same for an enum of tools.
+    let typed = tool::calls::<Typed>(text).unwrap_err();
+    assert_eq!(categories(&typed), [Category::Doubtful, Category::Missing]);
+}

@@ -683,14 +683,17 @@ impl Extractor {
                 )),
             }
         }
-        if !issues.is_empty() {
-            let format = reply.calls.first().map(|f| f.format);
-            return Err(tool_error(issues, text, format));
+        let unsure = self.unsure(text, &reply);
+        if issues.is_empty() {
+            return unsure.map_or(Ok(out), Err);
         }
-        if let Some(err) = self.unsure(text, &reply) {
-            return Err(err);
-        }
-        Ok(out)
+        // Calls not run and calls that do not fit `T` alike, in text order, as a stream
+        // reports them.
+        let mut all: Vec<Issue> = unsure.map_or_else(Vec::new, |e| e.issues().to_vec());
+        all.extend(issues);
+        all.sort_by_key(|i| i.span.map_or(0, |s| s.start));
+        let format = reply.calls.first().map(|f| f.format);
+        Err(tool_error(all, text, format))
     }
 
     /// The error for a reply with a call that is not run: cut off, or doubtful (each unless
