@@ -620,3 +620,46 @@ fn a_doubtful_call_and_a_call_that_does_not_fit_are_both_reported_whole_and_stre
     let typed = tool::calls::<Typed>(text).unwrap_err();
     assert_eq!(categories(&typed), [Category::Doubtful, Category::Missing]);
 }
+
+#[test]
+fn an_unknown_tool_is_pointed_at_where_its_call_is_whole_and_streamed() {
+    let tools = tools();
+    let text = "Calling it.\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>\n<tool_call>rm\n<arg_key>path</arg_key>\n<arg_value>/</arg_value>\n</tool_call>";
+    let at = text.rfind("<tool_call>").unwrap();
+    let whole = tools.calls(text).unwrap_err();
+    let issue = &whole.issues()[0];
+    assert!(
+        issue.message.contains("there is no tool named `rm`"),
+        "{whole}"
+    );
+    assert_eq!(issue.span.map(|s| s.start), Some(at), "{whole}");
+    assert_eq!(issue.position.map(|p| (p.line, p.column)), Some((3, 1)));
+    for size in [1, 7, 64] {
+        let mut stream = tools.stream();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+        }
+        let streamed = stream.finish().unwrap_err();
+        assert_eq!(streamed.issues()[0].span, issue.span, "{size}: {streamed}");
+    }
+    // With a call cut off before it, both in text order, whole and streamed.
+    let text = "<tool_call>x<tool_call>_y</tool_call>\n<tool_call>c\n<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>";
+    let whole = tools.calls(text).unwrap_err();
+    let places = |e: &Error| {
+        e.issues()
+            .iter()
+            .map(|i| (i.category, i.span))
+            .collect::<Vec<_>>()
+    };
+    for size in [1, 7, 64] {
+        let mut stream = tools.stream();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+        }
+        assert_eq!(
+            places(&stream.finish().unwrap_err()),
+            places(&whole),
+            "{size}: {whole}"
+        );
+    }
+}

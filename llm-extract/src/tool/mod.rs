@@ -750,6 +750,8 @@ fn call_issues<T: Extract>(
         // in those words (the allowed names stay in `expected`).
         if issue.category == Category::Variant && issue.path.is_root() {
             issue.message = format!("there is no tool named `{}`", found.raw.name);
+            // The name was shown to `T` without a place: the call is where it was written.
+            issue.span = Some(found.span);
         }
         issue.message = format!(
             "tool call {} (`{}`, {}): {}",
