@@ -234,3 +234,65 @@ fn a_long_reply_streams_in_linear_time() {
         large
     );
 }
+
+/// A derived type and the schema the derive writes for it: the two faces of one type.
+#[derive(llm_extract::Extract, Debug)]
+struct Film {
+    title: String,
+    year: i64,
+    tags: Vec<String>,
+    cast: Vec<Actor>,
+}
+
+#[derive(llm_extract::Extract, Debug)]
+struct Actor {
+    name: String,
+    born: Option<i64>,
+}
+
+/// The JSON of a typed snapshot without its `null`s (a field not seen yet), as a schema's
+/// snapshot leaves such a property out.
+fn without_nulls(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, without_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(without_nulls).collect()),
+        v => v,
+    }
+}
+
+#[test]
+fn a_schema_streams_as_the_derived_type_it_was_made_from() {
+    let schema = Schema::new(&llm_extract::json_schema::<Film>().to_value()).unwrap();
+    for text in [
+        "```json\n{\"title\": \"Dune\", \"year\": 2021, \"tags\": [\"sf\", \"epic\"], \"cast\": [{\"name\": \"Timothée\", \"born\": 1995}, {\"name\": \"Zendaya\"}]}\n```",
+        "{\"Title\": \"Arrival\", \"year\": \"2016\", \"tags\": \"sf\", \"cast\": [{\"name\": \"Amy\", \"born\": \"1974\"}]}",
+        "<think>Which film?</think>Sure: {\"title\": \"Heat\", \"rating\": 8, \"year\": 1995, \"cast\": {\"name\": \"Al\", \"born\": null}, \"tags\": [\"crime\"",
+        "{'title': 'Alien', 'year': 1979, 'tags': ['sf', 'horror',], 'cast': [{'name': 'Sigourney'}]}",
+    ] {
+        for size in [1, 7, 64] {
+            let mut typed = llm_extract::Stream::<Film>::new();
+            let mut dynamic = schema.stream();
+            for chunk in text.as_bytes().chunks(size) {
+                typed.push_bytes(chunk);
+                dynamic.push_bytes(chunk);
+                // Nothing shown yet is `null` (a typed snapshot is then its default).
+                let typed_json = match typed.partial() {
+                    Some(partial) => without_nulls(serde_json::to_value(partial).unwrap()),
+                    None => Value::Null,
+                };
+                // (A `null` written for an optional property is `null` in both, and a typed
+                // snapshot cannot tell it from one not seen: compared without them.)
+                let dynamic_json = match dynamic.snapshot() {
+                    Value::Null => Value::Null,
+                    shown => without_nulls(shown),
+                };
+                assert_eq!(dynamic_json, typed_json, "{text} in {size}-byte chunks");
+            }
+        }
+    }
+}

@@ -485,6 +485,12 @@ fn shown(
             let rule_of = |i: usize| array.prefix.get(i).copied().or(array.items);
             Some(items(compiled, list.iter(), rule_of, open))
         }
+        // One value where an array belongs is an array of it, as the reading takes it.
+        (Shape::Array(array), PartialJson::String(_) | PartialJson::Object(_)) => {
+            let rule = array.items.filter(|_| array.prefix.is_empty())?;
+            let item = crate::deep::grow(|| shown(compiled, rule, partial, open))?;
+            Some(Value::Array(vec![item]))
+        }
         (Shape::Object(object), PartialJson::Object(map)) => {
             Some(Value::Object(members(compiled, object, map.iter(), open)))
         }
