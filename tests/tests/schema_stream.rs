@@ -250,6 +250,18 @@ struct Actor {
     born: Option<i64>,
 }
 
+/// The JSON a `Film` is (an actor's `born` left out when `None`, as a schema leaves a missing
+/// optional property out).
+fn film_json(film: &Film) -> Value {
+    let cast: Vec<Value> = (film.cast.iter())
+        .map(|a| match a.born {
+            Some(born) => json!({"name": a.name, "born": born}),
+            None => json!({"name": a.name}),
+        })
+        .collect();
+    json!({"title": film.title, "year": film.year, "tags": film.tags, "cast": cast})
+}
+
 /// The JSON of a typed snapshot without its `null`s (a field not seen yet), as a schema's
 /// snapshot leaves such a property out.
 fn without_nulls(value: Value) -> Value {
@@ -292,6 +304,14 @@ fn a_schema_streams_as_the_derived_type_it_was_made_from() {
                     shown => without_nulls(shown),
                 };
                 assert_eq!(dynamic_json, typed_json, "{text} in {size}-byte chunks");
+            }
+            // And the same value at the end, or both an error.
+            match (typed.finish(), dynamic.finish()) {
+                (Ok(typed), Ok(dynamic)) => {
+                    assert_eq!(without_nulls(dynamic.value), film_json(&typed.value), "{text}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a.category(), b.category(), "{text}"),
+                (a, b) => panic!("{text}: typed {a:?}, schema {b:?}"),
             }
         }
     }
