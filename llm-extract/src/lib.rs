@@ -105,7 +105,10 @@ pub mod __internal {
 pub use llm_extract_derive::Extract;
 
 pub use crate::coerce::Extract;
-pub use crate::dynamic::{extract_with, from_str_with, Schema, Unsupported};
+pub use crate::dynamic::{
+    extract_partial_with, extract_with, from_str_with, SalvagedValue, Schema, SchemaStream,
+    Unsupported,
+};
 pub use crate::error::{Category, Error, Issue};
 pub use crate::extracted::Extracted;
 pub use crate::extractor::Extractor;
