@@ -2,7 +2,7 @@
 //! value `finish` returns, on documents written elsewhere and on damage of our own, in chunks
 //! of 1, 7 and 64 bytes.
 
-use llm_extract::Stream;
+use llm_extract::{RepairKind, Stream};
 use llm_extract_tests::strategies::json_value;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -69,6 +69,16 @@ fn check(text: &str, size: usize, switched: &mut usize) -> Option<String> {
         ));
     }
     let (fin, at) = match stream.finish() {
+        // A key written twice: the answer keeps its later value, which no snapshot could
+        // know (the documented exception).
+        Ok(e)
+            if e.report
+                .repairs
+                .iter()
+                .any(|r| r.kind == RepairKind::DuplicateKey) =>
+        {
+            return None
+        }
         Ok(e) => (e.value, e.report.span.start),
         Err(_) => return None,
     };
@@ -105,15 +115,19 @@ fn every_snapshot_is_a_prefix_of_the_answer() {
 }
 
 /// Damage the random property below found, each once a snapshot the answer never has: a key
-/// with a line break after a list whose `]` the parser reads as text (a stray `}` later makes
-/// the brackets of the rest of the text say so), and a number past `f64`'s range, which the
-/// answer holds as `null`.
+/// with a line break, or its `:` on the next line, after a list whose `]` the parser reads as
+/// text (a stray closer later makes the brackets of the rest of the text say so); a number
+/// past `f64`'s range, which the answer holds as `null`; comma groups read as thousands.
 #[test]
 fn found_damage_streams_as_prefixes() {
     let texts = [
         "{\n  \"a\": [\n    [1, 2],\n    \"x\"\n  ],\n  \"\nb\": \" [/ ][}a[/a\"},\n  \"c\": null\n}",
         "{\n  \"a\": [\n    -4.1,17401600940377e+305,\n    \"x\"\n  ],\n  \"b\": 1\n}",
         "[1e400, 2, \"x\"]",
+        // Comma groups the parser reads as thousands in an object value.
+        "{\n  \"a\": \"x\",\n  \"b\": -1,000 // a comment\n'000,\n  \"c\": null\n}",
+        // A key whose `:` is on the next line, before a closer the rest finds stray.
+        "{\n  \"a\": [\n    1\n  ],\n  \" b\"\n: null,\n  \"c\"]: [\n    2\n  ],\n  \"d\": 0.0\n}",
     ];
     let mut switched = 0;
     for text in texts {
@@ -155,7 +169,7 @@ fn damage(text: &str, kind: u8, at: usize) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(60000))]
 
     /// Documents damaged at random (one to three edits), wrapped as models wrap them, in
     /// chunks of 1, 7 and 64 bytes: every snapshot of the answer's value is a prefix of it.

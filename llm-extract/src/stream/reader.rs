@@ -972,6 +972,12 @@ impl Reader {
     }
 
     fn colon(&mut self, text: &str, sink: &mut dyn Sink) {
+        // The parser takes a key's `:` only on the key's line (`Parser::looks_like_key`).
+        let before = text.as_bytes()[..self.pos].iter().rev();
+        let mut spaces = before.take_while(|b| b.is_ascii_whitespace());
+        if spaces.any(|&b| matches!(b, b'\n' | b'\r')) {
+            self.doubt();
+        }
         self.show_object(text, sink);
         self.pos += 1;
         let expected = self
@@ -1237,6 +1243,25 @@ impl Reader {
             self.tok = Tok::Bare { key, start, scan };
             return Step_::Wait;
         };
+        // `"n": 1,234`: in an object, the parser may read comma groups as thousands.
+        let in_object = self
+            .stack
+            .last()
+            .is_some_and(|f| f.kind == Container::Object);
+        if !key && in_object {
+            match thousands_follow(bytes, start, end) {
+                None => {
+                    self.tok = Tok::Bare {
+                        key,
+                        start,
+                        scan: end,
+                    };
+                    return Step_::Wait;
+                }
+                Some(true) => self.doubt(),
+                Some(false) => {}
+            }
+        }
         self.tok = Tok::None;
         // A token always takes at least one byte.
         self.pos = end.max(start + 1);
@@ -1985,6 +2010,30 @@ fn is_literal(word: &[u8]) -> bool {
 }
 
 /// Whether `b` is a number as JSON writes it (`-12`, `3.25`, `1e-3`), without leading zeros.
+/// Whether a group of three digits follows the comma after the number `bytes[start..end]`
+/// (`1,234`), which the parser may read as a thousands separator in an object value: only
+/// after one to three digits not starting with `0` (`Parser::thousands_end`). `None` while
+/// the bytes that decide have not arrived.
+fn thousands_follow(bytes: &[u8], start: usize, end: usize) -> Option<bool> {
+    let word = &bytes[start..end];
+    let digits = word.strip_prefix(b"-").unwrap_or(word);
+    let grouped = (1..=3).contains(&digits.len())
+        && digits[0] != b'0'
+        && digits.iter().all(u8::is_ascii_digit)
+        && bytes.get(end) == Some(&b',');
+    if !grouped {
+        return Some(false);
+    }
+    for k in 1..=3 {
+        match bytes.get(end + k) {
+            None => return None,
+            Some(b) if !b.is_ascii_digit() => return Some(false),
+            Some(_) => {}
+        }
+    }
+    Some(true)
+}
+
 fn is_plain_number(b: &[u8]) -> bool {
     let mut i = usize::from(b.first() == Some(&b'-'));
     let digits = |i: &mut usize| {
