@@ -174,11 +174,13 @@ proptest! {
     /// Documents damaged at random (one to three edits), wrapped as models wrap them, in
     /// chunks of 1, 7 and 64 bytes: every snapshot of the answer's value is a prefix of it.
     ///
-    /// Ignored while one class stays open: a key written twice in an object (here made by
-    /// damage, as a missing key read as `""` beside a real `""`), where the answer keeps the
-    /// later value and a snapshot already showed the earlier one. Run it with `--ignored`.
+    /// Ignored while one class stays open: a closer followed by a `,` and a token that does not
+    /// fit the container it leaves (`{'': {}, ' '}, ...}`), which the parser judges by the
+    /// brackets of the rest of the text (the closer may be stray) while the stream closes it
+    /// as written. Closing would have to wait for the token after it. Run it with `--ignored`;
+    /// it passes tens of thousands of cases between such replies.
     #[test]
-    #[ignore = "open: a key written twice shows its first value, the answer keeps the last"]
+    #[ignore = "open: a closer the parser judges by the rest of the text is closed as written"]
     fn randomly_damaged_documents_stream_as_prefixes(
         value in json_value(),
         edits in prop::collection::vec((any::<u8>(), any::<usize>()), 1..4),
