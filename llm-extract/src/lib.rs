@@ -8,6 +8,7 @@ pub mod assert;
 mod batch;
 pub mod coerce;
 mod deep;
+pub mod guide;
 mod dynamic;
 mod error;
 mod extracted;
@@ -100,8 +101,8 @@ pub mod __internal {
     }
 }
 
-/// `#[derive(Extract)]`: see [`Extract`](trait@Extract) and the crate docs for the attributes.
 #[cfg(feature = "derive")]
+#[doc = include_str!("guide/derive.md")]
 pub use llm_extract_derive::Extract;
 
 pub use crate::coerce::Extract;
