@@ -17,8 +17,8 @@ use proc_macro::TokenStream;
 /// Derives `llm_extract::Extract` (and, with the `schema` feature, `schemars::JsonSchema`):
 /// a lenient reader of model replies into the type, and its partial twin for streaming.
 ///
-/// Use it through the re-export, `llm_extract::Extract`, whose documentation runs an example
-/// of every attribute below.
+/// Use it as `llm_extract::Extract` (the re-export), whose documentation has a runnable
+/// example of each attribute in the table below.
 ///
 /// ```ignore
 /// #[derive(llm_extract::Extract, Debug)]
@@ -45,7 +45,7 @@ use proc_macro::TokenStream;
 /// | enum | `tag` + `content` | `#[extract(tag = "name", content = "arguments")]` | adjacently tagged, the shape of a tool call |
 /// | enum | `untagged` | `#[extract(untagged)]` | every variant tried, the cheapest reading wins |
 /// | container | `deny_unknown_fields` | `#[extract(deny_unknown_fields)]` | unknown keys are errors |
-/// | container | `validate` | `#[extract(validate = check_dates)]` | `fn(&Self) -> Result<(), E>`, `E: Display`, after the fields' own rules |
+/// | container | `validate` | `#[extract(validate = check_dates)]` | a cross-field rule, `fn(&Self) -> Result<(), E>` with `E: Display`: runs once every field is read, after the fields' own rules; its issue is at the container's path |
 /// | container | `crate` | `#[extract(crate = "my::extraction")]` | the runtime crate's path, for a crate that re-exports it |
 /// | container | `partial` | `#[extract(partial = "ReviewSoFar")]` | the name of the streaming twin (default `{Type}Partial`) |
 /// | container, field | `strict` | `#[extract(strict)]` | no value coercion here (`"42"` is not a number) |
@@ -54,15 +54,15 @@ use proc_macro::TokenStream;
 /// | field, variant | `rename` | `#[extract(rename = "mail")]` | the name written in replies and schemas |
 /// | field, variant | `alias` | `#[extract(alias = "email", alias = "e_mail")]` | more names it answers to |
 /// | variant | `other` | `#[extract(other)] Other(String)` | the catch-all for unknown names |
-/// | field | `default` | `#[extract(default)]`, `#[extract(default = three)]` | the value when missing (`Default`, or `fn() -> T`) |
+/// | field | `default` | `#[extract(default)]`, `#[extract(default = three)]` | the value when missing, or `null` the type refuses (`Default`, or `fn() -> T`) |
 /// | field | `skip` | `#[extract(skip)]` | never read; its default |
 /// | field | `flatten` | `#[extract(flatten)] rest: HashMap<String, Value>` | takes the keys no other field matched |
-/// | field | `catch` | `#[extract(catch)]` | a value that cannot be read becomes the default, recorded |
-/// | field | `with` | `#[extract(with = hhmm)]` | the module's `fn from_node(&Node, &mut Context) -> Result<T, Failed>` reads it |
+/// | field | `catch` | `#[extract(catch)]` | a value that cannot be read or fails a rule becomes the default, recorded as `Caught` |
+/// | field | `with` | `#[extract(with = hhmm)]` | the module's `fn from_node(&Node<'_>, &mut Context) -> Result<T, Failed>` reads it; the field's type still gives the schema |
 /// | field | `min`, `max` | `#[extract(min = 1, max = 5)]` | numbers (each item of a collection) |
 /// | field | `min_len`, `max_len` | `#[extract(min_len = 1, max_len = 280)]` | characters of a string, items of a collection |
-/// | field | `pattern` | `#[extract(pattern = "^[A-Z]{3}$")]` | a regex, checked at compile time; anchor it to match the whole |
-/// | field | `one_of` | `#[extract(one_of = ["support", "billing"])]` | strings compared as variants are (`"Billing"` passes); numbers, booleans |
+/// | field | `pattern` | `#[extract(pattern = "^[A-Z]{3}$")]` | strings (each item of a collection); a regex checked at compile time, compiled once, matching anywhere (anchor with `^...$`) |
+/// | field | `one_of` | `#[extract(one_of = ["support", "billing"])]` | strings, numbers, booleans (each item of a collection); strings compared as enum variants are matched (case, separators and diacritics aside: `"Billing"` passes, kept as written); a value of another kind than the field's is a compile error |
 /// | field | `one_of_exact` | `#[extract(one_of_exact = ["EUR", "USD"])]` | compared exactly |
 /// | field | `validate` | `#[extract(validate = not_blank)]` | `fn(&T) -> Result<(), E>`, `E: Display` |
 ///
