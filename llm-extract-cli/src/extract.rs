@@ -1,13 +1,18 @@
 //! `llm-extract extract --schema FILE`: a reply read against a JSON Schema, as a derived
-//! type reads it (coercions, defaults, validation), for callers with no Rust types.
+//! type reads it (coercions, defaults, validation), for callers with no Rust types; and
+//! `llm-extract extract --tools FILE`: the reply's tool calls read against a tool list (an
+//! OpenAI, Anthropic or MCP list), as an array of `{"name", "arguments"}` (and `"id"` when
+//! the call has one), `[]` when the reply makes no call.
 //!
-//! Exit status: 0 with the value on stdout; 1 when the reply does not read against the
-//! schema (the issues on stderr, or with `--json` as one JSON document on stdout); 2 on bad
-//! usage: an input or schema file that cannot be read, a schema that is not JSON or not a
-//! valid schema (named with its JSON pointer).
+//! Exit status: 0 with the value (or the calls) on stdout; 1 when the reply does not read
+//! against the schema or the tool list (a call cut off or doubtful, a tool not in the list,
+//! arguments that do not fit; the issues on stderr, or with `--json` as one JSON document
+//! on stdout); 2 on bad usage: an input, schema or tool list file that cannot be read, one
+//! that is not JSON, a schema or tool list that is not valid (named with its JSON pointer).
 
 use crate::repair::output::{dispose, render};
 use crate::repair::{io_reason, read_reply};
+use llm_extract::tool::{ToolCall, Tools};
 use llm_extract::{Error, Extractor, Issue, Position, Schema};
 use serde_json::{json, Value};
 use std::io::{self, Write};
@@ -16,10 +21,15 @@ use std::process::ExitCode;
 
 /// Arguments of `llm-extract extract`.
 #[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("against").required(true).args(["schema", "tools"]))]
 pub struct Args {
     /// The JSON Schema to read the reply against (a JSON file)
     #[arg(long, value_name = "FILE")]
-    schema: PathBuf,
+    schema: Option<PathBuf>,
+    /// The tool list to read the reply's tool calls against (a JSON file: an OpenAI `tools`
+    /// array or request, an Anthropic `tools` array, an MCP `tools/list` result)
+    #[arg(long, value_name = "FILE")]
+    tools: Option<PathBuf>,
     /// Input file; standard input when absent or `-`
     file: Option<PathBuf>,
     /// Indent the output
@@ -38,18 +48,21 @@ pub struct Args {
     require_complete: bool,
 }
 
+/// What the reply is read against.
+enum Against {
+    Schema(Schema),
+    Tools(Tools),
+}
+
 /// Runs the command; see the module docs for the exit status.
 pub fn run(args: Args) -> ExitCode {
-    let schema = match load_schema(&args.schema) {
-        Ok(schema) => schema,
+    let against = match load_against(&args) {
+        Ok(against) => against,
         Err(message) => {
             eprintln!("llm-extract: {message}");
             return ExitCode::from(2);
         }
     };
-    for keyword in schema.unsupported() {
-        eprintln!("llm-extract: warning: {}: {keyword}", args.schema.display());
-    }
     let text = match read_reply(args.file.as_ref()) {
         Ok(input) => input.text,
         Err(code) => return code,
@@ -58,7 +71,13 @@ pub fn run(args: Args) -> ExitCode {
     if args.require_complete {
         extractor = extractor.require_complete();
     }
-    match extractor.from_str_with(&schema, &text) {
+    let read = match &against {
+        Against::Schema(schema) => extractor.from_str_with(schema, &text),
+        Against::Tools(tools) => extractor
+            .calls_with(tools, &text)
+            .map(|calls| Value::Array(calls.into_iter().map(call_document).collect())),
+    };
+    match read {
         Ok(value) => print(value, args.pretty),
         Err(e) => {
             let e = e.with_positions(&text);
@@ -74,30 +93,78 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
+/// The schema or the tool list the arguments name, compiled, with a warning on stderr for
+/// each keyword the reading does not check; or why not.
+fn load_against(args: &Args) -> Result<Against, String> {
+    if let Some(path) = &args.tools {
+        let tools = load_tools(path)?;
+        for name in tools.names() {
+            let unsupported = tools.schema(name).map_or(&[][..], Schema::unsupported);
+            for keyword in unsupported {
+                eprintln!(
+                    "llm-extract: warning: {}: tool `{name}`: {keyword}",
+                    path.display()
+                );
+            }
+        }
+        return Ok(Against::Tools(tools));
+    }
+    let Some(path) = &args.schema else {
+        return Err("give --schema FILE or --tools FILE".into());
+    };
+    let schema = load_schema(path)?;
+    for keyword in schema.unsupported() {
+        eprintln!("llm-extract: warning: {}: {keyword}", path.display());
+    }
+    Ok(Against::Schema(schema))
+}
+
+/// A call as the command prints it: `{"name", "arguments"}`, and `"id"` when it has one.
+fn call_document(call: ToolCall) -> Value {
+    let mut doc = json!({"name": call.name, "arguments": call.arguments});
+    if let Some(id) = call.id {
+        doc["id"] = json!(id);
+    }
+    doc
+}
+
 /// The schema in `path`, compiled; or why not, naming the file (and, for an invalid
 /// schema, the JSON pointer of the fault).
 fn load_schema(path: &Path) -> Result<Schema, String> {
+    let value = read_json(path, "schema")?;
+    Schema::new(&value).map_err(|e| format!("schema {}: {}", path.display(), first_message(&e)))
+}
+
+/// The tool list in `path`, each tool's schema compiled; or why not, naming the file (and,
+/// for an invalid list, the JSON pointer of the fault).
+fn load_tools(path: &Path) -> Result<Tools, String> {
+    let value = read_json(path, "tool list")?;
+    Tools::from_json(&value)
+        .map_err(|e| format!("tool list {}: {}", path.display(), first_message(&e)))
+}
+
+/// The JSON document in `path` (a `what`, for messages); or why not.
+fn read_json(path: &Path, what: &str) -> Result<Value, String> {
     let name = path.display();
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read schema {name}: {}", io_reason(&e)))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| {
+        .map_err(|e| format!("cannot read {what} {name}: {}", io_reason(&e)))?;
+    serde_json::from_str(&text).map_err(|e| {
         let message = e.to_string();
         let reason = message
             .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
             .unwrap_or(&message);
         format!(
-            "schema {name} is not JSON: {reason} at line {} column {}",
+            "{what} {name} is not JSON: {reason} at line {} column {}",
             e.line(),
             e.column()
         )
-    })?;
-    Schema::new(&value).map_err(|e| {
-        let why = e
-            .issues()
-            .first()
-            .map_or_else(|| e.to_string(), |i| i.message.clone());
-        format!("schema {name}: {why}")
     })
+}
+
+fn first_message(e: &Error) -> String {
+    e.issues()
+        .first()
+        .map_or_else(|| e.to_string(), |i| i.message.clone())
 }
 
 /// The error as the JSON document `--json` prints: its category and every issue, each with

@@ -27,7 +27,8 @@ struct Cli {
 enum Command {
     /// Print the repaired JSON of the best value in FILE (or stdin)
     Repair(repair::Args),
-    /// Print the value in FILE (or stdin) read against a JSON Schema: coerced, defaulted, validated
+    /// Print the value in FILE (or stdin) read against a JSON Schema (coerced, defaulted,
+    /// validated), or its tool calls read against a tool list
     Extract(extract::Args),
     /// Run a suite of assertions over model outputs
     Test(suite::TestArgs),

@@ -99,6 +99,10 @@ pub fn run(args: Args) -> ExitCode {
                 }
                 serde_json::Value::Array(all.into_iter().map(|e| e.value).collect())
             })
+    } else if !args.explain {
+        // The value alone: without the report's log and paths, a damaged reply of tens of
+        // megabytes takes about twice the memory of its `serde_json::Value`, not several times.
+        extractor.repair(&input)
     } else {
         extractor
             .extract::<serde_json::Value>(&input)

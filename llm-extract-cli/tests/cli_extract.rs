@@ -1,5 +1,6 @@
-//! `llm-extract extract --schema FILE` as a user runs it: a reply read against a JSON Schema,
-//! errors as text or JSON, exit status.
+//! `llm-extract extract --schema FILE` and `--tools FILE` as a user runs them: a reply read
+//! against a JSON Schema, or its tool calls against a tool list; errors as text or JSON, exit
+//! status.
 
 use serde_json::{json, Value};
 use std::io::Write;
@@ -194,6 +195,159 @@ fn unsupported_keywords_are_warned_about_on_stderr() {
     assert!(err.contains("warning"), "{err}");
     assert!(
         err.contains("`multipleOf` at #/properties/n/multipleOf"),
+        "{err}"
+    );
+}
+
+const WEATHER_TOOLS: &str = r#"{"model": "m", "tools": [{"type": "function", "function": {
+    "name": "get_weather",
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 7}},
+        "required": ["city"]
+    }
+}}]}"#;
+
+const QWEN_CALL: &str = "<tool_call>\n<function=get_weather>\n<parameter=city>\n3\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+
+#[test]
+fn tool_calls_are_read_against_each_list_shape() {
+    let anthropic = r#"[{"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}]"#;
+    let mcp = r#"{"tools": [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}]}"#;
+    for (name, list) in [
+        ("openai", WEATHER_TOOLS),
+        ("anthropic", anthropic),
+        ("mcp", mcp),
+    ] {
+        let tools = schema_file(&format!("tools_{name}"), list);
+        let o = run(&["extract", "--tools", tools.to_str().unwrap()], QWEN_CALL);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        // `3` a string where the schema says string, a number where it says integer.
+        assert_eq!(
+            stdout(&o),
+            "[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"3\",\"days\":3}}]\n",
+            "{name}"
+        );
+        assert!(stderr(&o).is_empty(), "{name}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn tool_calls_keep_their_id_and_a_reply_without_one_is_an_empty_list() {
+    let tools = schema_file("tools_id", WEATHER_TOOLS);
+    let reply = r#"{"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}"#;
+    let o = run(
+        &["extract", "--pretty", "--tools", tools.to_str().unwrap()],
+        reply,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let calls: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        calls,
+        json!([{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "call_1"}])
+    );
+    let o = run(
+        &["extract", "--tools", tools.to_str().unwrap()],
+        "It is sunny in Oslo.",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "[]\n");
+}
+
+#[test]
+fn a_tool_call_that_does_not_read_is_exit_1_as_text_or_json() {
+    let tools = schema_file("tools_failing", WEATHER_TOOLS);
+    let reply = "<tool_call>{\"name\": \"get_weather\",\n \"arguments\": {\"city\": \"Oslo\", \"days\": 30}}</tool_call>";
+    let o = run(&["extract", "--tools", tools.to_str().unwrap()], reply);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("llm-extract: $.get_weather.days: "),
+        "{err}"
+    );
+    assert!(err.contains("maximum"), "{err}");
+    assert!(err.trim_end().ends_with("at line 2 column 40"), "{err}");
+
+    let o = run(
+        &["extract", "--json", "--tools", tools.to_str().unwrap()],
+        "[delete_file(path='/')]",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let doc: Value = serde_json::from_str(&stdout(&o)).expect("stdout is one JSON document");
+    let issue = &doc["error"]["issues"][0];
+    assert_eq!(issue["category"], "Variant", "{doc}");
+    assert!(
+        issue["message"]
+            .as_str()
+            .unwrap()
+            .contains("there is no tool named `delete_file`"),
+        "{doc}"
+    );
+    assert_eq!(issue["expected"], "one of `get_weather`", "{doc}");
+
+    // A call cut off is not run.
+    let o = run(
+        &["extract", "--json", "--tools", tools.to_str().unwrap()],
+        "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Os",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let doc: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["error"]["category"], "Incomplete", "{doc}");
+}
+
+#[test]
+fn a_bad_tool_list_is_exit_2_naming_the_pointer() {
+    let tools = schema_file(
+        "tools_bad",
+        r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"n": {"minimum": "x"}}}}}]"#,
+    );
+    let o = run(&["extract", "--tools", tools.to_str().unwrap()], "[f(n=1)]");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    assert!(err.starts_with("llm-extract: tool list "), "{err}");
+    assert!(
+        err.contains("#/0/function/parameters/properties/n/minimum"),
+        "{err}"
+    );
+    let not_json = schema_file("tools_not_json", "[");
+    let o = run(&["extract", "--tools", not_json.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("tool list") && stderr(&o).contains("is not JSON"),
+        "{}",
+        stderr(&o)
+    );
+    // Neither or both of --schema and --tools: bad usage.
+    let o = run(&["extract"], "{}");
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(
+        &[
+            "extract",
+            "--tools",
+            tools.to_str().unwrap(),
+            "--schema",
+            tools.to_str().unwrap(),
+        ],
+        "{}",
+    );
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn unchecked_keywords_of_a_tool_schema_are_warned_about() {
+    let tools = schema_file(
+        "tools_unsupported",
+        r#"[{"name": "f", "input_schema": {"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 5}}}}]"#,
+    );
+    let o = run(&["extract", "--tools", tools.to_str().unwrap()], "[f(n=7)]");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "[{\"name\":\"f\",\"arguments\":{\"n\":7}}]\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning") && err.contains("tool `f`: keyword `multipleOf`"),
         "{err}"
     );
 }

@@ -7,9 +7,9 @@
 //! | [`guide`] | how a reply is read and every repair ([`guide::reading`]), what each type accepts ([`guide::leniency`]), the error categories ([`guide::errors`]), schemas for model APIs (`guide::schemas`), batches, deep input and guarantees ([`guide::limits`]) |
 //! | [`Extract`](macro@Extract) | the derive and every attribute, with an example each; the partial twin streaming shows |
 //! | [`from_str`], [`extract`], [`repair`], [`Extractor`] | the entry points and their settings |
-//! | [`tool`] | tool calls: the formats, what counts as a call, streamed calls, tool lists per provider |
+//! | [`tool`] | tool calls: the formats, what counts as a call, streamed calls, tool lists per provider, tool lists given at run time ([`tool::Tools`]) |
 //! | [`stream`] | [`Stream`]: typed snapshots while a reply arrives, [`extract_partial`] |
-//! | [`Schema`] | JSON Schemas known at run time: what it reads, what it cannot carry |
+//! | [`Schema`] | JSON Schemas known at run time: what it reads, what it cannot carry; [`SchemaStream`] streams against one |
 //! | [`Retry`] | re-asking the model with feedback |
 //! | [`validate`] | the rules behind `min`, `max`, `pattern`, `one_of`, ... |
 //! | [`coerce`] | writing an [`Extract`](trait@Extract) impl by hand |
@@ -121,7 +121,10 @@ pub mod __internal {
 pub use llm_extract_derive::Extract;
 
 pub use crate::coerce::Extract;
-pub use crate::dynamic::{extract_with, from_str_with, Schema, Unsupported};
+pub use crate::dynamic::{
+    extract_partial_with, extract_with, from_str_with, SalvagedValue, Schema, SchemaStream,
+    Unsupported,
+};
 pub use crate::error::{Category, Error, Issue};
 pub use crate::extracted::Extracted;
 pub use crate::extractor::Extractor;

@@ -46,7 +46,8 @@ pub enum RepairKind {
     UnquotedString,
     /// `True`, `False`, `None`, `undefined` and other non-JSON literals.
     NonStandardLiteral,
-    /// `NaN` or `Infinity`, which JSON cannot hold (kept as `null` in a `serde_json::Value`).
+    /// `NaN`, `Infinity` or a number past `f64`'s range (`1e400`), which JSON cannot hold
+    /// (kept as `null` in a `serde_json::Value`).
     NonFiniteNumber,
     /// A number in a form JSON forbids: `.5`, `5.`, `+5`, `007`, hexadecimal.
     NonStandardNumber,

@@ -336,7 +336,7 @@ pub(crate) fn best_value(
         // Valid JSON in a candidate (the usual fenced or prose-wrapped reply): serde_json
         // reads it exactly as the tolerant parser would, and faster.
         // (Not for a value that never closes: serde_json would read all of it to fail.)
-        if candidate.form == Form::Value {
+        if candidate.form == Form::Value && !candidate.nonstandard {
             let slice = &text[candidate.span.start..candidate.span.end];
             if let Some(value) = parse::strict(slice, settings.max_depth) {
                 if !value.is_string() {
@@ -717,7 +717,7 @@ fn direct<T: Extract>(
     text: &str,
     candidate: &Candidate,
 ) -> Option<Extracted<T>> {
-    if !settings.direct || candidate.form != Form::Value {
+    if !settings.direct || candidate.form != Form::Value || candidate.nonstandard {
         return None;
     }
     check_size(settings, text, candidate).ok()?;
@@ -864,14 +864,10 @@ fn frame_repairs(text: &str, candidate: &Candidate, end: usize, repairs: &mut Ve
             Span::new(end, candidate.span.end),
         ));
     }
-    let parsed = std::mem::take(repairs);
-    repairs.extend(
-        candidate
-            .context
-            .iter()
-            .map(|&(kind, span)| repair(kind, span)),
-    );
-    repairs.extend(parsed);
+    // In place: a damaged reply logs a repair per string or key, and a copy of the log
+    // would be alive beside it at the peak.
+    let context = candidate.context.iter();
+    repairs.splice(0..0, context.map(|&(kind, span)| repair(kind, span)));
 }
 
 fn repair(kind: RepairKind, span: Span) -> Repair {

@@ -790,3 +790,19 @@ fn one_quote_repair_per_string_spanning_both_quotes() {
         ["'a'", "'b c'", "`e`", "“f”", "''g''", "'h'", "'cut"]
     );
 }
+
+/// Without `arbitrary_precision` (see `exact_numbers.rs` for numbers kept as written).
+#[cfg(not(feature = "arbitrary_precision"))]
+#[test]
+fn numbers_past_the_range_of_f64_are_null_and_logged() {
+    for text in ["[1e400, 2]", "{\"a\": -1e999}", "[17401600940377e+305]"] {
+        let read = llm_extract::extract::<serde_json::Value>(text).unwrap();
+        let kinds: Vec<_> = read.report.repairs.iter().map(|r| r.kind).collect();
+        assert_eq!(kinds, [llm_extract::RepairKind::NonFiniteNumber], "{text}");
+        assert!(
+            serde_json::to_string(&read.value).unwrap().contains("null"),
+            "{text}"
+        );
+        assert_eq!(llm_extract::repair(text).unwrap(), read.value, "{text}");
+    }
+}

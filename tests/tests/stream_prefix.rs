@@ -104,6 +104,30 @@ fn every_snapshot_is_a_prefix_of_the_answer() {
     assert!(bad.is_empty(), "{} of {} replies", bad.len(), texts.len());
 }
 
+/// Damage the random property below found, each once a snapshot the answer never has: a key
+/// with a line break after a list whose `]` the parser reads as text (a stray `}` later makes
+/// the brackets of the rest of the text say so), and a number past `f64`'s range, which the
+/// answer holds as `null`.
+#[test]
+fn found_damage_streams_as_prefixes() {
+    let texts = [
+        "{\n  \"a\": [\n    [1, 2],\n    \"x\"\n  ],\n  \"\nb\": \" [/ ][}a[/a\"},\n  \"c\": null\n}",
+        "{\n  \"a\": [\n    -4.1,17401600940377e+305,\n    \"x\"\n  ],\n  \"b\": 1\n}",
+        "[1e400, 2, \"x\"]",
+    ];
+    let mut switched = 0;
+    for text in texts {
+        for size in [1, 7, 64] {
+            let why = check(text, size, &mut switched);
+            assert!(
+                why.is_none(),
+                "{text:?} in {size}-byte chunks: {}",
+                why.unwrap_or_default()
+            );
+        }
+    }
+}
+
 /// One edit of the kinds models make, at `at` (a byte offset, moved to a character boundary).
 fn damage(text: &str, kind: u8, at: usize) -> String {
     let mut at = at % (text.len() + 1);
@@ -136,11 +160,11 @@ proptest! {
     /// Documents damaged at random (one to three edits), wrapped as models wrap them, in
     /// chunks of 1, 7 and 64 bytes: every snapshot of the answer's value is a prefix of it.
     ///
-    /// Ignored until the reader waits on closers the parser judges by the rest of the text
-    /// (its bracket profile): with a `[` dropped later in the document, the parser may read an
-    /// earlier `]` as text where the stream already closed the list. Run it with `--ignored`.
+    /// Ignored while one class stays open: a key written twice in an object (here made by
+    /// damage, as a missing key read as `""` beside a real `""`), where the answer keeps the
+    /// later value and a snapshot already showed the earlier one. Run it with `--ignored`.
     #[test]
-    #[ignore = "open: closers judged by the bracket profile of the rest of the text"]
+    #[ignore = "open: a key written twice shows its first value, the answer keeps the last"]
     fn randomly_damaged_documents_stream_as_prefixes(
         value in json_value(),
         edits in prop::collection::vec((any::<u8>(), any::<usize>()), 1..4),

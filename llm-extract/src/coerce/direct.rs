@@ -359,7 +359,13 @@ impl<'a> Direct<'a> {
         Some(if integer {
             parse::number::integer(&self.text[int_start..int_end], negative)
         } else {
-            crate::node::Number::Float(self.text[start..i].parse().unwrap_or(f64::NAN))
+            // Past `f64`'s range (`1e400`): serde_json refuses it too, and the parser reads it
+            // as `null` and logs why (unless serde_json keeps numbers as written).
+            let float: f64 = self.text[start..i].parse().unwrap_or(f64::NAN);
+            if cfg!(not(feature = "arbitrary_precision")) && !float.is_finite() {
+                return None;
+            }
+            crate::node::Number::Float(float)
         })
     }
 

@@ -10,6 +10,8 @@ mod compile;
 mod format;
 mod intern;
 mod read;
+mod stream;
+mod tools;
 
 use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
@@ -20,6 +22,9 @@ use read::Dyn;
 use serde_json::Value;
 use std::fmt;
 use std::sync::Arc;
+
+pub use stream::{extract_partial_with, SalvagedValue, SchemaStream};
+pub use tools::{Tools, ToolsStream};
 
 /// A reader compiled from a JSON Schema: reads replies as a type derived with
 /// `#[derive(Extract)]` would, for types known only at run time (a `response_format` a

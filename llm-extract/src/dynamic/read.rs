@@ -57,6 +57,11 @@ pub(crate) fn with_rule<R>(
     read()
 }
 
+/// The compiled schema and rule in force, if a reading set one.
+pub(crate) fn current() -> Option<(Arc<Compiled>, usize)> {
+    CURRENT.with(|c| (c.borrow().as_ref()).map(|c| (Arc::clone(&c.compiled), c.rule)))
+}
+
 /// A value read against the rule in force (see the module documentation). Outside a
 /// schema reading (never, through the crate's entry points) it reads any JSON value.
 ///
@@ -67,7 +72,8 @@ pub(crate) fn with_rule<R>(
 pub(crate) struct Dyn<const PROSE: bool = true>(pub(crate) Value);
 
 impl<const PROSE: bool> Extract for Dyn<PROSE> {
-    type Partial = crate::stream::NoPartial;
+    // The growing JSON tree and where the reader is; `stream.rs` shows it through the schema.
+    type Partial = super::stream::PartialDyn;
     const FROM_PROSE: bool = PROSE;
 
     fn read_direct(r: &mut crate::coerce::Direct<'_>) -> Option<Self> {

@@ -7,7 +7,7 @@
 //! a nested region are read by its own scan only, so every byte is read once.
 
 use super::fence;
-use super::scan::{Inside, Place, ValueScan};
+use super::scan::{Inside, Seen, ValueScan};
 use super::tags::{self, Run, Tag, Token};
 use crate::lex::Quote;
 use crate::settings::Settings;
@@ -23,7 +23,7 @@ pub(crate) struct Thought {
 pub(crate) struct Found {
     pub content: Span,
     pub kind: FoundKind,
-    pub values: Vec<(Span, Place)>,
+    pub values: Vec<(Span, Seen)>,
 }
 
 pub(crate) enum FoundKind {
@@ -41,7 +41,7 @@ pub(crate) struct Markup {
     pub found: Vec<Found>,
     /// The values in the prose (everything outside reasoning blocks), including those in
     /// answer tags and fences, which are values of the prose too.
-    pub prose_values: Vec<(Span, Place)>,
+    pub prose_values: Vec<(Span, Seen)>,
 }
 
 /// How many regions may be open inside one another; an opener past that is text. Keeps the

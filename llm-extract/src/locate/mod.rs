@@ -25,7 +25,7 @@ use crate::lex;
 use crate::report::RepairKind;
 use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
-use scan::Place;
+use scan::{Place, Seen};
 
 /// Where a candidate was found; decides its rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,6 +54,9 @@ pub(crate) struct Candidate {
     pub context: Vec<(RepairKind, Span)>,
     /// What kind of text the span holds, which decides how it is parsed.
     pub form: Form,
+    /// The locate scan saw a token JSON does not have in the span (a single-quoted string, a
+    /// comment): strict JSON readers need not try it.
+    pub nonstandard: bool,
 }
 
 impl Candidate {
@@ -116,7 +119,7 @@ struct Region {
     origin: Origin,
     context: Option<(RepairKind, Span)>,
     /// The bracketed values in it, as the scan found them.
-    values: Vec<(Span, Place)>,
+    values: Vec<(Span, Seen)>,
 }
 
 pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
@@ -191,7 +194,7 @@ fn regions(text: &str, settings: &Settings, markup: markup::Markup) -> Vec<Regio
 fn prose_regions(
     text: &str,
     thoughts: &[markup::Thought],
-    mut values: Vec<(Span, Place)>,
+    mut values: Vec<(Span, Seen)>,
 ) -> Vec<Region> {
     let mut cursor = 0;
     let mut outside = Vec::new();
@@ -251,15 +254,20 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
                     base_cost: RepairKind::EmbeddedJson.cost(),
                     context: vec![(RepairKind::EmbeddedJson, whole)],
                     form: Form::Embedded,
+                    nonstandard: false,
                 }];
             }
         }
     }
+    let top = Seen {
+        place: Place::TopLevel,
+        nonstandard: false,
+    };
     let found_values = if one_string {
-        vec![(whole, Place::TopLevel)]
+        vec![(whole, top)]
     } else if region.values.is_empty() {
         scan::scalar(text, region.span)
-            .map(|s| (s, Place::TopLevel))
+            .map(|s| (s, top))
             .into_iter()
             .collect()
     } else {
@@ -268,7 +276,7 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
     let found_values = crate::parse::read_on(text, found_values, region.span.end);
     let mut candidates: Vec<Candidate> = found_values
         .into_iter()
-        .map(|(found, place)| value_candidate(text, region, found, place))
+        .map(|(found, seen)| value_candidate(text, region, found, seen))
         .collect();
     if region.origin != Origin::OtherFence {
         // The region itself, as text: `The sentiment is POSITIVE.`, `about 3.5 stars`.
@@ -278,6 +286,7 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
             base_cost: RepairKind::TextAsValue.cost(),
             context: vec![(RepairKind::TextAsValue, whole)],
             form: Form::Text,
+            nonstandard: false,
         });
     }
     candidates
@@ -286,7 +295,7 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
 /// A value the scan found in `region`, with what its surroundings cost: the region's own
 /// context (a fence), the prose around it (or a JSONP wrapper), and, for a span inside an
 /// opener that never closed, that opener.
-fn value_candidate(text: &str, region: &Region, found: Span, place: Place) -> Candidate {
+fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Candidate {
     let whole_region = lex::trim(&text[region.span.start..found.start]).is_empty()
         && lex::trim(&text[found.end.min(region.span.end)..region.span.end]).is_empty();
     let mut context = Vec::new();
@@ -302,7 +311,7 @@ fn value_candidate(text: &str, region: &Region, found: Span, place: Place) -> Ca
         },
         _ => {}
     }
-    if place == Place::Nested {
+    if seen.place == Place::Nested {
         // Inside an opener that never closed: the opener is more likely a value cut off
         // by the end of the text than a stray brace in prose.
         context.push((
@@ -312,7 +321,7 @@ fn value_candidate(text: &str, region: &Region, found: Span, place: Place) -> Ca
     }
     // `{\"a\": 1}` in prose: a document escaped as the content of a JSON string (as when
     // the whole reply is one, in `candidates_in`).
-    let form = match place {
+    let form = match seen.place {
         Place::Unclosed => Form::Unclosed,
         _ if escaped_document(&text[found.start..found.end]) => {
             context.push((RepairKind::EmbeddedJson, found));
@@ -326,6 +335,7 @@ fn value_candidate(text: &str, region: &Region, found: Span, place: Place) -> Ca
         base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
         context,
         form,
+        nonstandard: seen.nonstandard,
     }
 }
 
@@ -356,6 +366,7 @@ fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
                 base_cost: context.iter().map(|(k, _)| k.cost()).sum(),
                 context: context.clone(),
                 form: Form::Sections(lists),
+                nonstandard: false,
             });
         }
     }

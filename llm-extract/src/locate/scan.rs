@@ -20,6 +20,16 @@ pub(crate) enum Place {
     Nested,
 }
 
+/// A value span the scan found: where it was, and whether the scan saw a token in it that
+/// JSON does not have (a quote other than `"`, a comment, a fenced block, an escaped quote
+/// in structure). Such a value is read by the lenient parser alone: a strict reading of it
+/// would fail. Other damage (bare words, missing or trailing commas) is not looked for here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Seen {
+    pub place: Place,
+    pub nonstandard: bool,
+}
+
 /// What the scan is reading at its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Inside {
@@ -66,8 +76,11 @@ pub(crate) struct ValueScan {
     objects: usize,
     arrays: usize,
     /// Balanced spans directly inside the outermost opener.
-    children: Vec<Span>,
-    found: Vec<(Span, Place)>,
+    children: Vec<(Span, bool)>,
+    found: Vec<(Span, Seen)>,
+    /// Where the last token JSON does not have was, inside a value: a span holds one when
+    /// this is at or after its opener when it closes.
+    nonstandard_at: Option<usize>,
     inside: Inside,
     /// A fence opened inside the current string or comment, waiting for its closing run.
     pub hidden_run: bool,
@@ -87,6 +100,7 @@ impl ValueScan {
             arrays: 0,
             children: Vec::new(),
             found: Vec::new(),
+            nonstandard_at: None,
             inside: Inside::Structure,
             hidden_run: false,
             hidden_tags: Vec::new(),
@@ -137,19 +151,35 @@ impl ValueScan {
     /// The values found in the region, which ends at `end`: each top-level balanced span;
     /// when an opener never closed, the text from it to `end` and each balanced span directly
     /// inside it.
-    pub(crate) fn finish(mut self, end: usize) -> Vec<(Span, Place)> {
+    pub(crate) fn finish(mut self, end: usize) -> Vec<(Span, Seen)> {
         if let Some(&open) = self.stack.first() {
-            self.found
-                .push((Span::new(open, end.max(open)), Place::Unclosed));
-            self.found
-                .extend(self.children.into_iter().map(|c| (c, Place::Nested)));
+            let unclosed = Seen {
+                place: Place::Unclosed,
+                nonstandard: self.nonstandard_since(open),
+            };
+            self.found.push((Span::new(open, end.max(open)), unclosed));
+            let nested = |(span, nonstandard)| {
+                let place = Place::Nested;
+                (span, Seen { place, nonstandard })
+            };
+            self.found.extend(self.children.into_iter().map(nested));
         }
         self.found
     }
 
+    /// Whether a token JSON does not have was seen at or after `open`.
+    fn nonstandard_since(&self, open: usize) -> bool {
+        self.nonstandard_at.is_some_and(|at| at >= open)
+    }
+
+    /// A token JSON does not have starts at `at`, inside a value.
+    fn nonstandard(&mut self, at: usize) {
+        self.nonstandard_at = Some(at);
+    }
+
     /// Adds values found in a region nested in this one (a fence inside an answer tag): they
     /// are values of this region too, as a reading of it.
-    pub(crate) fn adopt(&mut self, values: &[(Span, Place)]) {
+    pub(crate) fn adopt(&mut self, values: &[(Span, Seen)]) {
         self.found.extend_from_slice(values);
     }
 
@@ -177,11 +207,13 @@ impl ValueScan {
             b'\'' | 0xE2 if token_start(bytes, i, true) => return self.open_string(bytes, i),
             b'`' => return self.backticks(bytes, i),
             b'\\' if bytes.get(i + 1) == Some(&b'"') => {
+                self.nonstandard(i);
                 self.inside = Inside::EscapedString;
                 return i + 2;
             }
             b'/' | b'#' if token_start(bytes, i, false) => {
                 if let Some((kind, len)) = lex::comment_opener(&bytes[i..]) {
+                    self.nonstandard(i);
                     self.inside = Inside::Comment(kind);
                     return i + len;
                 }
@@ -255,9 +287,13 @@ impl ValueScan {
                 self.arrays -= 1;
             }
             let span = Span::new(open, i + 1);
+            let nonstandard = self.nonstandard_since(open);
             match self.stack.len() {
-                0 => self.found.push((span, Place::TopLevel)),
-                1 => self.children.push(span),
+                0 => {
+                    let place = Place::TopLevel;
+                    self.found.push((span, Seen { place, nonstandard }));
+                }
+                1 => self.children.push((span, nonstandard)),
                 _ => {}
             }
         }
@@ -268,6 +304,9 @@ impl ValueScan {
     fn open_string(&mut self, bytes: &[u8], i: usize) -> usize {
         match lex::opening_quote(&bytes[i..]) {
             Some((quote, len)) => {
+                if quote != Quote::Double {
+                    self.nonstandard(i);
+                }
                 self.inside = Inside::String(quote);
                 i + len
             }
@@ -281,11 +320,13 @@ impl ValueScan {
         let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
         if run >= 3 {
             if value_position(bytes, i) {
+                self.nonstandard(i);
                 self.inside = Inside::FencedBlock(run);
             }
             return i + run;
         }
         if token_start(bytes, i, true) {
+            self.nonstandard(i);
             self.inside = Inside::String(Quote::Backtick);
             return i + 1;
         }
@@ -400,7 +441,7 @@ fn value_position(bytes: &[u8], i: usize) -> bool {
 
 /// Where values may be in `region` of `text`, read on its own (no fences or tags in it are
 /// looked at): see [`ValueScan::finish`].
-pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Place)> {
+pub(crate) fn values(text: &str, region: Span) -> Vec<(Span, Seen)> {
     let mut scan = ValueScan::new(text, region.start);
     scan.advance(text, region.end);
     scan.finish(region.end)

@@ -30,7 +30,11 @@ fn candidates_come_from_each_kind_of_place() {
 fn strings_hide_brackets_from_the_scan() {
     let text = "x {\"a\": \"} ] {\"} y";
     let spans = scan::values(text, Span::new(0, text.len()));
-    assert_eq!(spans, vec![(Span::new(2, 16), scan::Place::TopLevel)]);
+    let top = scan::Seen {
+        place: scan::Place::TopLevel,
+        nonstandard: false,
+    };
+    assert_eq!(spans, vec![(Span::new(2, 16), top)]);
 }
 
 #[test]

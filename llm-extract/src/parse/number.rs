@@ -115,6 +115,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         } else if !standard {
             self.repair(RepairKind::NonStandardNumber, span);
         }
+        // Past `f64`'s range (`1e400`): a `serde_json::Value` holds it as `null` (unless
+        // serde_json keeps numbers as written).
+        if cfg!(not(feature = "arbitrary_precision"))
+            && matches!(number, Number::Float(f) if !f.is_finite())
+        {
+            self.repair(RepairKind::NonFiniteNumber, span);
+        }
         Some(Node {
             kind: NodeKind::Number(number),
             span,

@@ -989,10 +989,13 @@ impl PartialValue for PartialJson {
                 let value = match &node.kind {
                     NodeKind::Null => PartialJson::Null,
                     NodeKind::Bool(b) => PartialJson::Bool(*b),
-                    NodeKind::Number(n) => match n.to_json() {
-                        Some(n) => PartialJson::Number(n),
-                        None => return false,
-                    },
+                    // As `finish` gives it: with `arbitrary_precision`, as written.
+                    NodeKind::Number(n) => {
+                        match crate::node::number_value_in(*n, node.span, feed.place.text, 0) {
+                            serde_json::Value::Number(n) => PartialJson::Number(n),
+                            _ => PartialJson::Null,
+                        }
+                    }
                     NodeKind::String(s) => PartialJson::String(PartialString::from(&*s.text)),
                     _ => return false,
                 };

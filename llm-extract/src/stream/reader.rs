@@ -241,6 +241,17 @@ fn ends_bare_value(b: u8) -> bool {
     matches!(b, b',' | b'}' | b']' | b'\n' | b'\r')
 }
 
+/// Whether the quoted key at `start..after` (quotes included) reads as a key to the parser,
+/// which looks for a key's closing quote within [`KEY_LOOKAHEAD`] bytes and on its line
+/// (`Parser::looks_like_key`): another key is read with the text around it, as a closer
+/// before it may be found stray by the brackets of the rest of the text.
+fn key_as_written(bytes: &[u8], start: usize, after: usize) -> bool {
+    after - start < KEY_LOOKAHEAD
+        && !bytes[start..after]
+            .iter()
+            .any(|&b| matches!(b, b'\n' | b'\r'))
+}
+
 /// Whether `b` ends an unquoted key.
 fn ends_bare_key(b: u8) -> bool {
     matches!(
@@ -1029,6 +1040,9 @@ impl Reader {
         }
         self.pos = q + 1;
         if key {
+            if !key_as_written(bytes, start, q + 1) {
+                self.doubt();
+            }
             if let Some(top) = self.stack.last_mut() {
                 top.key = Some(Key::At(start + 1, q));
                 top.expect = Expect::Colon;
@@ -1423,7 +1437,7 @@ impl Reader {
                 Some(t) => Key::Owned(t),
                 None => Key::At(content, plain_end),
             };
-            return self.key_string(ended, name, scan);
+            return self.key_string(src.as_bytes(), ended, name, (start, scan));
         }
         let scanned = scan;
         // Sent as it grows: everything decided so far.
@@ -1472,7 +1486,8 @@ impl Reader {
     }
 
     /// A key's string token where its scan stopped: `name` is its text so far.
-    fn key_string(&mut self, ended: StrEnd, name: Key, scan: usize) -> Step_ {
+    fn key_string(&mut self, bytes: &[u8], ended: StrEnd, name: Key, at: (usize, usize)) -> Step_ {
+        let (start, scan) = at;
         let after = match ended {
             StrEnd::Closed(after) => after,
             StrEnd::Open => {
@@ -1493,6 +1508,9 @@ impl Reader {
         };
         self.tok = Tok::None;
         self.pos = after;
+        if !key_as_written(bytes, start, after) {
+            self.doubt();
+        }
         if let Some(top) = self.stack.last_mut() {
             top.key = Some(name);
             top.expect = Expect::Colon;
@@ -1907,7 +1925,14 @@ fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
             } else if let Ok(n) = word.parse::<i64>() {
                 crate::node::Number::NegInt(n)
             } else {
-                crate::node::Number::Float(word.parse::<f64>().ok()?)
+                match word.parse::<f64>().ok()? {
+                    // Past `f64`'s range (`1e400`): the parser reads it as `null`, as it does
+                    // `Infinity` (unless serde_json keeps numbers as written).
+                    n if !n.is_finite() && cfg!(not(feature = "arbitrary_precision")) => {
+                        return Some(Node::new(NodeKind::Null, span));
+                    }
+                    n => crate::node::Number::Float(n),
+                }
             };
             NodeKind::Number(number)
         }

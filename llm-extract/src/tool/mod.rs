@@ -242,6 +242,7 @@ mod stream;
 mod verdict;
 mod wire;
 
+pub use crate::dynamic::{Tools, ToolsStream};
 pub use stream::StreamCalls;
 
 #[cfg(feature = "schema")]
@@ -823,14 +824,17 @@ impl Extractor {
                 )),
             }
         }
-        if !issues.is_empty() {
-            let format = reply.calls.first().map(|f| f.format);
-            return Err(tool_error(issues, text, format));
+        let unsure = self.unsure(text, &reply);
+        if issues.is_empty() {
+            return unsure.map_or(Ok(out), Err);
         }
-        if let Some(err) = self.unsure(text, &reply) {
-            return Err(err);
-        }
-        Ok(out)
+        // Calls not run and calls that do not fit `T` alike, in text order, as a stream
+        // reports them.
+        let mut all: Vec<Issue> = unsure.map_or_else(Vec::new, |e| e.issues().to_vec());
+        all.extend(issues);
+        all.sort_by_key(|i| i.span.map_or(0, |s| s.start));
+        let format = reply.calls.first().map(|f| f.format);
+        Err(tool_error(all, text, format))
     }
 
     /// The error for a reply with a call that is not run: cut off, or doubtful (each unless
@@ -887,6 +891,8 @@ fn call_issues<T: Extract>(
         // in those words (the allowed names stay in `expected`).
         if issue.category == Category::Variant && issue.path.is_root() {
             issue.message = format!("there is no tool named `{}`", found.raw.name);
+            // The name was shown to `T` without a place: the call is where it was written.
+            issue.span = Some(found.span);
         }
         issue.message = format!(
             "tool call {} (`{}`, {}): {}",
@@ -1461,15 +1467,20 @@ fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>
     let adjacent = object(adjacent_entries);
     let mut best: Option<(u32, T)> = None;
     let mut failures: Vec<Vec<Issue>> = Vec::new();
-    for node in [&external, &adjacent] {
+    for (i, node) in [&external, &adjacent].into_iter().enumerate() {
         let mut cx = Context::new();
         cx.expect_tool_name();
         let result = T::from_node(node, &mut cx);
         let cost = cx.cost();
         let (_, issues) = cx.into_parts();
+        // Of two readings as good, the one shown the call's id keeps it.
+        let keeps_id = i == 1 && raw.id.is_some();
         match result {
             Ok(v) if issues.is_empty() => {
-                if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                if best
+                    .as_ref()
+                    .is_none_or(|(c, _)| cost < *c || (cost == *c && keeps_id))
+                {
                     best = Some((cost, v));
                 }
             }

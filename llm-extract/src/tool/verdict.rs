@@ -76,7 +76,7 @@ pub(crate) fn describe(kind: RepairKind) -> &'static str {
             "where a container ends was chosen by what follows it"
         }
         SkippedText | NestedValue => "text that could not be read was skipped",
-        NonFiniteNumber => "a number JSON cannot hold (NaN, Infinity) was read as null",
+        NonFiniteNumber => "a number JSON cannot hold (NaN, Infinity, 1e400) was read as null",
         DigitSeparator => "a number was read across a separator",
         DuplicateKey => "a key was written twice (the later value was kept)",
         _ => "the text was read by a guess",
