@@ -102,7 +102,7 @@ impl Extractor {
     /// Any depth is safe to allow: the parser keeps its own stack and readers grow theirs on
     /// the heap, so a reply nested 100,000 levels deep gives its value (or this error), never
     /// a stack overflow. A `serde_json::Value` that deep is yours to drop in a loop, though:
-    /// its own `Drop` recurses (the README's "Deep input" section shows how).
+    /// its own `Drop` recurses ([`guide::limits`](crate::guide::limits) shows how).
     pub fn max_depth(mut self, depth: usize) -> Extractor {
         self.settings.max_depth = depth.max(1);
         self

@@ -1,4 +1,19 @@
 #![doc = include_str!("../../README.md")]
+//!
+//! # Reference
+//!
+//! | Where | What |
+//! |---|---|
+//! | [`guide`] | how a reply is read and every repair ([`guide::reading`]), what each type accepts ([`guide::leniency`]), the error categories ([`guide::errors`]), schemas for model APIs (`guide::schemas`), batches, deep input and guarantees ([`guide::limits`]) |
+//! | [`Extract`](macro@Extract) | the derive and every attribute, with an example each; the partial twin streaming shows |
+//! | [`from_str`], [`extract`], [`repair`], [`Extractor`] | the entry points and their settings |
+//! | [`tool`] | tool calls: the formats, what counts as a call, streamed calls, tool lists per provider, tool lists given at run time ([`tool::Tools`]) |
+//! | [`stream`] | [`Stream`]: typed snapshots while a reply arrives, [`extract_partial`] |
+//! | [`Schema`] | JSON Schemas known at run time: what it reads, what it cannot carry; [`SchemaStream`] streams against one |
+//! | [`Retry`] | re-asking the model with feedback |
+//! | [`validate`] | the rules behind `min`, `max`, `pattern`, `one_of`, ... |
+//! | [`coerce`] | writing an [`Extract`](trait@Extract) impl by hand |
+//! | `assert` (feature `assert`) | JSONPath assertions and matchers for model outputs |
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -12,6 +27,7 @@ mod dynamic;
 mod error;
 mod extracted;
 mod extractor;
+pub mod guide;
 mod lex;
 mod locate;
 mod node;
@@ -100,8 +116,8 @@ pub mod __internal {
     }
 }
 
-/// `#[derive(Extract)]`: see [`Extract`](trait@Extract) and the crate docs for the attributes.
 #[cfg(feature = "derive")]
+#[doc = include_str!("guide/derive.md")]
 pub use llm_extract_derive::Extract;
 
 pub use crate::coerce::Extract;

@@ -82,6 +82,14 @@ impl<E: fmt::Debug + fmt::Display + 'static> std::error::Error for RetryError<E>
 /// `T` is given once: [`Retry::for_type`] names it, [`Retry::new`] infers it from where the
 /// result of [`Retry::run`] goes.
 ///
+/// The closure calls the model (no HTTP client or async runtime here; [`Retry::run_async`]
+/// for an async one). It gets `None` first, then the feedback on the last failure: written in
+/// the model's terms (field paths, allowed values and ranges, never a Rust type name), fitting
+/// the failure (a reply without JSON is asked for JSON, one cut off for a complete reply), and
+/// showing the expected shape when one is known ([`Retry::expected_format`], or the prompt
+/// format with [`Retry::for_type`]). [`RetryError`] holds every attempt's raw text and issues,
+/// and the closure's own error when asking failed.
+///
 /// ```
 /// let mut replies = vec!["Sure! The answer is coming.", "{\"answer\": 42}"].into_iter();
 /// let mut seen = Vec::new();

@@ -1,7 +1,7 @@
 //! The `validate` stage: rules from attributes (`min`, `max`, `min_len`, `max_len`,
 //! `pattern`, `one_of`, `one_of_exact`, `validate = fn`), each failure an
 //! [`Issue`](crate::Issue) with its path. A rule failing on a value the reply was cut off
-//! inside is [`Category::Incomplete`](crate::Category::Incomplete).
+//! inside is [`Category::Incomplete`].
 //!
 //! The derive calls these functions right after a field's value is built, at the field's
 //! path, so every failure in the whole value is collected (not only the first):

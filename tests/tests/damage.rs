@@ -1,5 +1,5 @@
-//! A damage corpus of our own: realistic model replies with the damage classes of the README's table
-//! (and scalar replies), each with the value a careful reader returns. Written for this
+//! A damage corpus of our own: realistic model replies with the damage classes of the repair
+//! table in `guide::reading` (and scalar replies), each with the value a careful reader returns. Written for this
 //! project, kept in `tests/fixtures/damage/cases.py` (the source) and `cases.json` (what runs).
 //!
 //! Counts how many `llm_extract::repair` reads as intended, prints the misses by class, and

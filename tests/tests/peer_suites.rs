@@ -2,7 +2,7 @@
 //! jsonrepair, run through `llm_extract::repair`: how often we read a case as they do.
 //!
 //! The fixtures and where they come from are described in `tests/fixtures/peers/README.md`. We
-//! do not have to agree with every case (see the README section on where we differ), so each suite
+//! do not have to agree with every case (see `guide::reading`, on the choices where readers differ), so each suite
 //! asserts a floor on the number of agreements: a ratchet. Raise the floor when the count goes up;
 //! a drop below it is a regression. Run with `--nocapture` to see every disagreement.
 

@@ -287,7 +287,7 @@ fn strict_mode_does_not_decode() {
     assert!(llm_extract::from_str::<Strict>(r#"{"list": "[1, 2]"}"#).is_err());
 }
 
-/// The two rules for a JSON document escaped in a string (README): decoded where the type
+/// The two rules for a JSON document escaped in a string (`guide::reading`): decoded where the type
 /// wants a container, and, for `repair`, when the string is the only value and holds an object
 /// or array.
 #[test]

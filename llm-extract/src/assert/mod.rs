@@ -28,6 +28,122 @@
 //! | all fail                     | fail  | fail  | pass      | pass      |
 //! | some pass, some error        | pass  | error | fail      | error     |
 //! | none pass, some error        | error | error | error     | error     |
+//!
+//! # What the module holds
+//!
+//! | item | what it does |
+//! |---|---|
+//! | `evaluate_assertions(&Value, &[Assertion]) -> Evaluation` | checks a JSON value |
+//! | `evaluate_output(&str, &[Assertion]) -> Evaluation` | repairs a raw reply first; a reply with no JSON is checked as a plain string |
+//! | `evaluate_legacy(&str, &Value, OutputType) -> Evaluation` | no assertions: strings compared exactly, JSON deeply |
+//! | `resolve_json_path(&Value, &str) -> Result<Vec<Resolved>, Error>` | the values a path selects, with their locations |
+//! | `scaffold_assertions(&Value) -> Vec<Assertion>` | one proposed assertion per leaf of a sample output |
+//! | `Registry`, `Matcher` | the matchers by name; implement `Matcher` and `register` your own |
+//! | `Registry::metadata() -> Vec<MatcherInfo>` | each matcher's name and arity (`"none"`/`"one"`), for a UI's matcher picker |
+//! | `Registry::compile(&Assertion) -> Result<CompiledAssertion, Error>` | checks an assertion once (path, matcher, `expected`, regex, schema) and evaluates it against many outputs |
+//!
+//! # The data model (camelCase JSON)
+//!
+//! ```json
+//! {"id": "a1", "path": "$.items[*].status", "pathMatch": "ALL", "matcher": "toBeOneOf",
+//!  "expected": ["READY", "PENDING"], "not": false, "description": "known status"}
+//! ```
+//!
+//! `pathMatch` defaults to `ANY`, `not` to `false`; `expected` is omitted for `toBeNull` (given to a
+//! matcher that takes no argument, it is a load error: wrong arity). An empty `path` is an error. A
+//! present `"expected": null` is an argument (`toEqual null`), distinct from a missing one.
+//! `path_match` is accepted too. Results:
+//!
+//! ```json
+//! {"assertionId": "a1", "path": "$.items[*].status", "matcher": "toBeOneOf", "not": false,
+//!  "pathMatch": "ALL", "passed": false, "outcome": "fail", "actualSamples": ["READY", "DONE"],
+//!  "message": "$.items[*].status toBeOneOf [\"READY\",\"PENDING\"] expected one of the options, got \"DONE\" at $.items[1].status (1 of 2 values failed)"}
+//! ```
+//!
+//! `outcome` (`pass`, `fail`, `error`) says whether the assertion could be evaluated at all. `actualSamples` holds at
+//! most 20 of the resolved values; a value whose JSON is longer than 256 characters becomes a
+//! string with its start, `...truncated` and a 12-hex-digit hash of the whole
+//! (`"\"xxxx...truncated #3f9a0c12be77"`). It is empty when the path matched nothing.
+//!
+//! # Paths
+//!
+//! RFC 9535 JSONPath (through `serde_json_path`, wrapped in `assert::JsonPath` so the engine can
+//! be swapped; the public compliance suite runs in our tests, 703 of 703 pass): `$.user.name`,
+//! `$.items[0].price`, `$.items[*].id`, `$..id`, `$.items[?@.price > 10]`. Sugar: without a
+//! leading `$`, `user.name` means `$.user.name` and `items[0].id` means `$.items[0].id`. A path
+//! that cannot be read is an error with a hint: `items.0` -> "did you mean `$.items[0]`?",
+//! `first-name` -> "did you mean `$['first-name']`?". Paths are capped at 4096 bytes and 64
+//! levels of nesting.
+//!
+//! # Matchers
+//!
+//! | matcher | `expected` | passes when | error (not a fail) when |
+//! |---|---|---|---|
+//! | `toEqual` | any JSON | deep-equal: key order ignored, array order kept, numbers by value (`1` equals `1.0`) | never |
+//! | `toBeNull` | none | the value is `null` (a missing value is not null) | never |
+//! | `toContain` | any, or `{"value": "...", "caseInsensitive": true}` | an array item deep-equals it, or a string contains it (`""` is contained in every string) | the value is not an array or a string; a string given a non-string |
+//! | `toMatch` | `"/src/flags"`, `"src"` or `{"source": ..., "flags": ...}` | a string matches the regex | the value is not a string |
+//! | `toBeOneOf` | a non-empty list | the value deep-equals one of the list | never |
+//! | `toBeGreaterThan`, `toBeGreaterThanOrEqual`, `toBeLessThan`, `toBeLessThanOrEqual` | a number | compared by value (integers exactly) | the value is not a number |
+//! | `toBeCloseTo` | a number, or `{"value": n, "numDigits": d}` (default 2) | `abs(actual - n) < 10^-d / 2`, as in Jest | the value is not a number |
+//! | `toHaveLength` | a non-negative integer | a string has that many characters, or an array that many items | the value is neither |
+//! | `toBeType` | `string`, `number`, `integer`, `boolean`, `null`, `array`, `object`, `undefined` | the value has that JSON type (`integer`: a number with no fraction) | never |
+//! | `toMatchSchema` | a JSON Schema | the value is valid (draft from `$schema`, 2020-12 by default); the message names the first violations | never (a missing value fails) |
+//! | `toBeDefined`, `toBeUndefined` | none | the path resolved (or did not resolve) to a value; `null` counts as defined | never |
+//!
+//! Regexes run on the `regex` crate: linear time whatever the pattern and input, so no pattern
+//! can hang a test run. Flags are `i` (case-insensitive), `m` (`^`/`$` at line ends), `s` (`.`
+//! matches newline) and `u` (accepted; matching is always by Unicode code point). Patterns are
+//! compiled once when the assertion is loaded, and capped at 1024 characters; features a
+//! linear-time engine cannot have are rejected then, by name: look-ahead `(?=`, negative
+//! look-ahead `(?!`, look-behind `(?<=`, negative look-behind `(?<!`, backreferences `\1` and
+//! `\k<name>`. Patterns inside a `toMatchSchema` schema use the same engine.
+//!
+//! # Load errors and messages
+//!
+//! invalid schema) is an error result naming the field at fault; the other assertions are still
+//! evaluated.
+//!
+//! Messages say, in this order: path, `not`, matcher, expected, then why, and for multi-value paths
+//! the deciding location:
+//!
+//! ```text
+//! $.user.name toMatch /[A-Z][a-z]+/ expected match, got "bob"
+//! $.items[*].status toEqual "PENDING" expected an equal value, got "READY" at $.items[0].status (none of 3 values passed)
+//! $.items[*].status not toEqual "DONE" expected a different value, got "DONE" at $.items[1].status
+//! $.age not toMatch /4/ cannot evaluate: toMatch needs a string, got 42
+//! ```
+//!
+//! # Your own matchers
+//!
+//! ```rust
+//! use llm_extract::assert::{Arity, Assertion, Expected, Matcher, MatcherContext, Registry, Verdict};
+//! use serde_json::Value;
+//!
+//! struct ToBeEven;
+//! impl Matcher for ToBeEven {
+//!     fn name(&self) -> &str { "toBeEven" }
+//!     fn arity(&self) -> Arity { Arity::None }
+//!     fn evaluate(&self, actual: Option<&Value>, _: &Expected, _: &MatcherContext) -> Verdict {
+//!         match actual.and_then(Value::as_i64) {
+//!             Some(n) => Verdict::from_bool(n % 2 == 0),
+//!             None => Verdict::Error("expected an integer".into()),
+//!         }
+//!     }
+//!     fn describe(&self, actual: Option<&Value>, _: &Expected, not: bool) -> String {
+//!         format!("expected {}, got {}", if not { "an odd number" } else { "an even number" },
+//!                 llm_extract::assert::render(actual))
+//!     }
+//! }
+//!
+//! let mut registry = Registry::new();
+//! registry.register(ToBeEven);
+//! assert!(!registry.evaluate(&serde_json::json!({"n": 3}), &[Assertion::new("n", "toBeEven")]).passed);
+//! ```
+//!
+//! `Matcher::prepare` checks and compiles `expected` once at load time (the built-in `toMatch`
+//! and `toMatchSchema` keep their compiled regex and schema there); `show_expected` controls how
+//! `expected` appears in messages.
 
 mod json_path;
 mod matcher;

@@ -288,7 +288,7 @@ impl Context {
     /// Records a fully built issue; one about a value the reply was cut off inside is
     /// [`Category::Incomplete`] (see [`Context::fail`]). A type error at a container cut off
     /// keeps its category: whether more items would have fixed it is the caller's to say
-    /// (see [`Context::wrong_length`]).
+    /// (see `Context::wrong_length`).
     pub fn push_issue(&mut self, mut issue: Issue) {
         let cut = issue.span.and_then(|span| {
             self.cut

@@ -47,6 +47,87 @@
 //! let done = stream.finish().unwrap();
 //! assert_eq!(done.value.city, "Paris");
 //! ```
+//!
+//! # Held back on request
+//!
+//! `#[extract(stream = "done")]` on a field or a type shows it only
+//! once complete (an address shown whole, never half). `#[extract(stream = "required")]` on a
+//! field holds back the enclosing object until that field is complete: a discriminator such as
+//! `"type"` must be known before anything else of the object is shown.
+//! The partial twin each type streams into is described on [`Extract`](macro@crate::Extract#the-partial-twin-streaming).
+//!
+//! # Chunks, settings and adapters
+//!
+//! Chunks may split anywhere: inside a UTF-8 character (`push_bytes` keeps the bytes until the
+//! character is whole), an escape (`\u00e9` in two pieces), a `<think>` tag, a special token
+//! (`<|chan`), a fence's backticks.
+//! `Extractor::stream::<T>()` takes the settings (reasoning tags, depth limit, `max_payload`,
+//! tie-break); `stream::Snapshots` adapts an iterator of chunks and `stream::AsyncSnapshots` (feature
+//! `futures`) a `futures::Stream` of them, each yielding the snapshot after every chunk that
+//! changed it. [`tool::StreamCalls`](crate::tool::StreamCalls) does the same for tool calls.
+//!
+//! # Snapshots are a prefix of the answer
+//!
+//! A snapshot shows only what the reader has decided,
+//! and the reader decides only what the full parser will read the same way: strings grow, but
+//! a quote, a comma or a line break inside a string waits for the bytes that tell whether the
+//! string ended there; a string closes once what follows its quote is what valid JSON writes
+//! there (the next member's key and `:`, the next item's `,`, a closer); an object shows once
+//! its first key's `:` arrives (`{'a', 'b'}` is a Python set, read as a list); an array's string
+//! item shows once it closes (it may be the key of an object whose `{` went missing). Where the
+//! reply is damaged in a way only the text around it can settle (an unescaped quote, a bare
+//! word, a missing comma or colon, a closer that closes something else, a comment holding a
+//! closer, a code fence opened inside a string), the snapshot stops growing there and `finish`
+//! reads the rest. So every key a snapshot shows is in the answer, no list is longer, a complete
+//! scalar is equal and a string is a prefix of the answer's (one exception: a key written twice,
+//! whose later value replaces the earlier, as in `serde_json`): a test streams the damage corpus,
+//! the peers' suites and randomly damaged documents in chunks of 1, 7 and 64 bytes and checks
+//! every snapshot, and the stream fuzz target checks the same. A reply may
+//! hold several values; `Stream::shown_at` says where the one shown starts, so a switch to a
+//! later value (and a different choice by `finish`, whose `report.span` says which) is visible.
+//!
+//! # Cost
+//!
+//! Each push reads only the new bytes (and the few bytes of a token, tag or escape it had
+//! to wait on), so each byte is examined a bounded number of times whatever the chunking; a
+//! snapshot clones the partial, whose strings, lists and maps are shared, so it costs the
+//! number of fields, not the size of the data; and a push appends past what older snapshots see
+//! instead of copying the part they hold, so keeping every snapshot (`Snapshots::collect`) stays
+//! linear in time and memory. `finish()` reads the whole reply once on the
+//! ordinary path, so the final value, report and errors are exactly `extract`'s. The numbers are in
+//! `docs/benchmarks.md`.
+//!
+//! # Bad input
+//!
+//! A reply that ends inside the value makes `finish` fail with
+//! `Category::Incomplete`, saying where the value starts and where the reply ends; take
+//! `snapshot()` before `finish` to keep what arrived. A stream past `max_payload` refuses the chunk
+//! that crosses it (`try_push` returns the error, once), keeps what it had and ignores later
+//! chunks; `finish` returns the error. No chunking of any input panics: a property test cuts
+//! replies at every byte and a fuzz target (`fuzz/fuzz_targets/stream.rs`) chooses both the text
+//! and the cuts.
+//!
+//! # Salvage: `extract_partial`
+//!
+//! ```rust
+//! use llm_extract::{extract_partial, Extract};
+//!
+//! #[derive(Extract, Debug)]
+//! struct Story { items: Vec<String>, story: String }
+//!
+//! // Cut off mid-string: the whole value fails, the partial keeps what arrived.
+//! let saved = extract_partial::<Story>(r#"{"items": ["a", "b"], "story": "Once upon a ti"#).unwrap();
+//! assert!(saved.value.is_none());
+//! assert_eq!(saved.partial.story.as_deref(), Some("Once upon a ti"));
+//! assert_eq!(saved.issues[0].category, llm_extract::Category::Incomplete);
+//! ```
+//!
+//! `extract_partial::<T>(text)` reads the reply on the ordinary path; when that fails (cut off, or
+//! the whole does not read as `T`) it reads it once with the streaming reader into `T::Partial`,
+//! and returns that with the issues that stopped the whole value. Fields still missing are then
+//! looked for by their key anywhere in the text (name, aliases, or the key spelled differently),
+//! the last resort of hand-written repair chains done with the type's own names; each recovered
+//! field is listed in `recovered` and reported in `issues`.
 
 // The other module with `unsafe`: the string being read, reached without the walk from the
 // root (a chunk inside a long string costs an append, not a descent).

@@ -6,8 +6,8 @@
 //! DeepSeek V3/R1/V3.1 and the V3.2/V4 DSML, Kimi K2 and K3, GLM, MiniMax M2 and M3, gpt-oss
 //! Harmony, Granite, Functionary, Cohere actions, FireFunction's `functools`, Gemma 4,
 //! FunctionGemma, Seed-OSS, Step-3, MiniCPM, Inkling, Hunyuan, Apertus) and pythonic calls
-//! (Llama 3.2/4, LFM2, OLMo 3, Gemma 3's and Gemini's `tool_code` fence). See [`Format`] for the list and
-//! the README for a table with examples.
+//! (Llama 3.2/4, LFM2, OLMo 3, Gemma 3's and Gemini's `tool_code` fence). See
+//! [Formats](#formats) for a table with examples.
 //!
 //! ```
 //! use llm_extract::tool;
@@ -94,6 +94,145 @@
 //! assert_eq!(calls[0].arguments["q"], "x");
 //! assert!(stream.finish().unwrap().is_empty());
 //! ```
+//!
+//! # Typed calls
+//!
+//! Read the calls into your own enum of tools, whatever family wrote them:
+//!
+//! ```rust
+//! use llm_extract::{tool, Extract};
+//!
+//! #[derive(Extract, Debug, PartialEq)]
+//! enum Tool {
+//!     /// Search the web.
+//!     Search { query: String },
+//!     /// The forecast for a city.
+//!     GetWeather { city: String, days: Option<u8> },
+//! }
+//!
+//! // Qwen3-Coder writes parameters as XML-like text; `days: Option<u8>` reads `3` as a number.
+//! let qwen = "<think>Forecast first.</think>\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+//! // Mistral, gpt-oss (Harmony) and Llama 3.2 (pythonic) write the same calls differently.
+//! let mistral = "[TOOL_CALLS]search[ARGS]{\"query\": \"rust\"}";
+//! let harmony = "<|channel|>commentary to=functions.search <|constrain|>json<|message|>{\"query\": \"rust\"}<|call|>";
+//! let llama = "[get_weather(city='Paris', days=3), search(query=\"rust\")]";
+//!
+//! assert_eq!(tool::calls::<Tool>(qwen).unwrap(), [Tool::GetWeather { city: "Paris".into(), days: Some(3) }]);
+//! assert_eq!(tool::calls::<Tool>(mistral).unwrap(), [Tool::Search { query: "rust".into() }]);
+//! assert_eq!(tool::calls::<Tool>(harmony).unwrap(), [Tool::Search { query: "rust".into() }]);
+//! assert_eq!(tool::calls::<Tool>(llama).unwrap().len(), 2);
+//!
+//! // Untyped: `ToolCall { name, arguments, id }`, and everything around the calls.
+//! let reply = tool::read(qwen);
+//! assert_eq!(reply.thoughts, ["Forecast first."]);
+//! assert_eq!(reply.calls[0].call.arguments["days"], 3);
+//!
+//! // Bad input: no call is an empty list; a call cut off is never returned as a call.
+//! assert!(tool::tool_calls("It will be sunny.").is_empty());
+//! let cut = "<tool_call>{\"name\": \"run\", \"arguments\": {\"cmd\": \"rm -rf /tmp/bu";
+//! assert!(tool::tool_calls(cut).is_empty());
+//! assert_eq!(tool::read(cut).incomplete.len(), 1);
+//! // The single-call form says, for every candidate, why it was not a call.
+//! let err = tool::tool_call(cut).unwrap_err();
+//! assert_eq!(err.category(), llm_extract::Category::Incomplete);
+//! // Typed, a reply cut off inside a call is an error even after whole calls: never run in part.
+//! let after = format!("{qwen}\n{cut}");
+//! assert_eq!(tool::calls::<Tool>(&after).unwrap_err().category(), llm_extract::Category::Incomplete);
+//! ```
+//!
+//! # Formats
+//!
+//! Every format [`Format`] names, detected without configuration:
+//!
+//! | Format (`tool::Format`) | Models | What they write |
+//! |---|---|---|
+//! | `Json` | OpenAI, Anthropic, Cohere R, Llama 3.x JSON, anything in a fence | `{"name", "arguments": "<JSON in a string>"}`, `{"type": "function", "function": {...}}`, `{"tool_calls": [...]}`, `[{"type": "text"}, {"type": "tool_use", "id", "name", "input"}]`, `{"tool_name", "parameters"}`, `{"name", "parameters"}` |
+//! | `Marker` | agent prompts that ask for `TOOL_CALL` (as selectools' `ToolCallParser` reads them) | `TOOL_CALL {"tool_name"/"tool"/"name": .., "parameters"/"params"/"arguments"/"args"/"input": ..}` (without an arguments key, the other keys are the arguments) |
+//! | `Hermes` | Hermes, Qwen 2.5, Qwen3, QwQ | `<tool_call>{"name": .., "arguments": {..}}</tool_call>`, one block per call |
+//! | `Qwen3Coder` | Qwen3-Coder | `<tool_call><function=f><parameter=city>Paris</parameter></function></tool_call>` |
+//! | `Llama` | Llama 3.1/3.2/3.3 | `<\|python_tag\|>{"name": .., "parameters": {..}}`, several joined by `;` |
+//! | `Mistral` | Mistral, Mixtral, Magistral, Devstral | `[TOOL_CALLS] [{"name", "arguments", "id"}]`, `[TOOL_CALLS]f{..}`, `[TOOL_CALLS]f[ARGS]{..}`, `[TOOL_CALLS]f[CALL_ID]id[ARGS]{..}` |
+//! | `Functools` | FireFunction v2 | `functools[{"name", "arguments"}]` |
+//! | `Functionary` | Functionary v3.1, Llama 3.1 custom tools | `<function=f>{..}</function>` |
+//! | `DeepSeek` | DeepSeek V3, R1 (`function<｜tool▁sep｜>f` + a fenced json body), V3.1 (`f<｜tool▁sep｜>{..}`) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>...<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
+//! | `Kimi` | Kimi K2 | `<\|tool_calls_section_begin\|><\|tool_call_begin\|>functions.f:0<\|tool_call_argument_begin\|>{..}<\|tool_call_end\|>` |
+//! | `Glm` | GLM 4.5, 4.6, 4.7, 5 (with or without line breaks between tags), Poolside V1 | `<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>` |
+//! | `MiniMax` | MiniMax M2 | `<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke></minimax:tool_call>` |
+//! | `Harmony` | gpt-oss | `<\|channel\|>commentary to=functions.f <\|constrain\|>json<\|message\|>{..}<\|call\|>` (the analysis channel is reasoning) |
+//! | `Granite` | IBM Granite 3.x | `<\|tool_call\|>[{"name", "arguments"}]` |
+//! | `Cohere` | Command R7B, Command A | `<\|START_ACTION\|>[{"tool_call_id", "tool_name", "parameters"}]<\|END_ACTION\|>` |
+//! | `Dsml` | DeepSeek V3.2 (`<｜DSML｜function_calls>`), V4 (`<｜DSML｜tool_calls>`) | `<｜DSML｜invoke name="f"><｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter></｜DSML｜invoke>`; `string="false"` values are JSON, or a JSON object in the invoke |
+//! | `Gemma4` | Gemma 4 | `<\|tool_call>call:f{k:<\|"\|>v<\|"\|>,n:42,o:{a:[1,2]}}<tool_call\|>` (also closed by `<turn\|>`; `<\|channel>`...`<channel\|>` is reasoning) |
+//! | `FunctionGemma` | FunctionGemma | `<start_function_call>call:f{k:<escape>v<escape>}<end_function_call>` |
+//! | `ToolCode` | Gemma 3 (as Google's function-calling guide prompts it), Gemini | a fence ` ```tool_code ` holding `f(k="v")`, one call a line, or Gemini's `print(default_api.f(k="v"))` |
+//! | `KimiK3` | Kimi K3 | `<\|open\|>tools<\|sep\|><\|open\|>call tool="f" index="0"<\|sep\|><\|open\|>argument key="k" type="string"<\|sep\|>v<\|close\|>argument<\|sep\|><\|close\|>call<\|sep\|><\|close\|>tools<\|sep\|>` (the `response` channel is the text, the `think` channel reasoning) |
+//! | `SeedOss` | Seed-OSS | `<seed:tool_call><function=f><parameter=k>v</parameter></function></seed:tool_call>` (after `<seed:think>` reasoning) |
+//! | `Step3` | Step-3 (Step-3.5 writes `Qwen3Coder` calls) | `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>` |
+//! | `MiniCpm` | MiniCPM 5 | `<function name="f"><param name="k">v</param></function>` (XML text: entities decoded, CDATA as written) |
+//! | `Olmo3` | OLMo 3 | `<function_calls>f(k='v')\ng()</function_calls>`, one pythonic call a line |
+//! | `Inkling` | Inkling | `<\|message_model\|>f<\|content_invoke_tool_json\|>{"name": "f", "args": {..}}<\|end_message\|>` (`<\|content_thinking\|>` up to `<\|end_message\|>` or the next content marker is reasoning) |
+//! | `Hunyuan` | Hunyuan A13B, V3, V4 | `<tool_calls>[{"name", "arguments"}]</tool_calls>`, or `<tool_calls><tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call></tool_calls>`, every tag also with the checkpoint's suffix (`<tool_call:6124c78e>`, `<think:6124c78e>`) |
+//! | `Apertus` | Apertus | `<\|tools_prefix\|>[{"f": {"k": "v"}}]<\|tools_suffix\|>` |
+//! | `MiniMaxM3` | MiniMax M3 | `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<k>v]<]minimax[>[</k>...` (every tag after the marker; nested elements are objects, `<item>` elements lists) |
+//! | `Pythonic` | Llama 3.2/4, LFM2 (bare, in `<\|python_start\|>` or `<\|tool_call_start\|>`) | `[get_weather(city="Paris", days=3), search(q='x')]`, Python literals as arguments; without the brackets only when the calls are the whole reply (`get_weather(city="Paris")`; a call named in a sentence is none) |
+//!
+//! # How calls are read
+//!
+//! - Reasoning: `<think>`, `<thinking>`, `<reasoning>`, `<reflection>`, `<thought>` (and every tag
+//!   added with `Extractor::reasoning_tag`, also with a checkpoint's suffix as in `<think:6124c78e>`),
+//!   Cohere's `<|START_THINKING|>`, Seed-OSS's `<seed:think>`, Kimi K3's `think` channel, Gemma 4's
+//!   `<|channel>`, Inkling's `<|content_thinking|>` and Harmony's analysis channel go to
+//!   `Reply::thoughts` (and, for `extract`, to `Extracted::thoughts`, never
+//!   the answer); a reply that starts inside reasoning (the opener was
+//!   in the prompt, as with R1 and Qwen3 templates) is read that way. A call drafted inside a
+//!   closed reasoning block is not a call (it is listed in `Reply::rejected`); a call inside a
+//!   reasoning block left open at the end of the reply is found, with `in_reasoning: true`. For
+//!   `extract` and the other value readers, a value inside reasoning is never the answer unless
+//!   the caller opts in with `Extractor::fallback_to_reasoning()`, and then only when nothing
+//!   outside reasoning holds a value; the report says so (`RepairKind::FromReasoning`).
+//! - Parameter values written as text (Qwen3-Coder, GLM, MiniMax, DSML `string="false"`, Kimi K3
+//!   typed arguments, Step-3, MiniCPM, Seed-OSS, bare Gemma values) are read by the target type:
+//!   `3` is a number for a `u8` and the text `"007"` for a `String`; as a `ToolCall`, text that is
+//!   valid JSON becomes that JSON, and Python's `True`, `False` and `None` become `true`, `false`
+//!   and `null`. Text that only looks like JSON (`{invalid json: no quotes}`) stays that text,
+//!   read whole or streamed, typed or not. Values a format marks as strings (DSML
+//!   `string="true"`, Kimi K3 `type="string"`, Gemma 4's `<|"|>`) are strings.
+//! - A typed call is shown to `T` as `{name: arguments}` (a derived enum: the name matched like a
+//!   variant, normalized and by alias) and as `{"name", "arguments"}` (adjacently tagged enums,
+//!   `ToolCall`). Errors name the call, the tool and the argument path: `tool call 1
+//!   (`get_weather`, Hermes <tool_call>): $.get_weather.days: 300 is out of range for u8`, and
+//!   point at the argument where it was written in the reply (line and column of `300`), also
+//!   inside OpenAI's arguments written as JSON in a string, in XML-like parameters and in pythonic
+//!   keyword arguments.
+//! - A marker inside a JSON string value is not a call; markers left unclosed are read in linear
+//!   time (the `tool-adversarial` benches). `Extractor::tool_formats(&[..])` restricts the formats;
+//!   `Extractor::allow_incomplete_tool_calls()` opts in to calls cut off (in every format: a
+//!   pythonic list cut off, `[get_weather(city="Par`, gives the calls read so far, with what
+//!   their arguments held, all marked incomplete); `Extractor::allow_doubtful_tool_calls()` to
+//!   calls read by guessing (below).
+//! - `ToolCall` prints as `search({"q":"rust"}) [toolu_1]`, and `arguments_value()` gives the
+//!   arguments as one `serde_json::Value`. `Reply::calls` holds `Found`s: the call, its format,
+//!   its span in the reply and every repair made reading it.
+//!
+//! # Feedback and tool names
+//!
+//! `Error::feedback()` for a tool-call failure asks for the call again in the format the model
+//! used:
+//!
+//! ```rust
+//! # #[derive(llm_extract::Extract, Debug)]
+//! # enum Tool { DeleteFile { path: String } }
+//! let reply = r#"<tool_call>{"name": "rm_all", "arguments": {"path": "/"}}</tool_call>"#;
+//! let feedback = llm_extract::tool::calls::<Tool>(reply).unwrap_err().feedback();
+//! assert_eq!(feedback, r#"Your previous reply could not be used:
+//! - tool call 1 (`rm_all`, Hermes <tool_call>): there is no tool named `rm_all` (expected one of `DeleteFile`, got "rm_all")
+//! Write the tool call again, whole, in the same format (Hermes <tool_call>): <tool_call>{"name": "TOOL", "arguments": {"ARGUMENT": VALUE}}</tool_call>"#);
+//! ```
+//!
+//! `tool::definitions` tells the model each variant's name after `rename`/`rename_all` (the
+//! errors list the same names): `#[extract(rename_all = "snake_case")]` makes `GetWeather` the
+//! conventional `get_weather`; without it the model is told `GetWeather`, and `get_weather` is
+//! still read (a normalized match).
 
 mod python;
 mod scan;
@@ -267,7 +406,7 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, in the order of the README's table.
+    /// Every format, in the order of the module docs' table.
     pub const ALL: [Format; 29] = [
         Format::Json,
         Format::Marker,
