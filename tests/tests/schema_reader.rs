@@ -748,3 +748,30 @@ proptest! {
         }
     }
 }
+
+/// A long chain of `$ref`s (each link compiled shallow: the properties name links from the
+/// chain's end backwards, each within 100 links of one compiled) is read on the direct path
+/// and on the full one without overflowing the stack, to one value.
+#[test]
+fn a_long_chain_of_refs_reads_on_both_paths() {
+    const STEP: usize = 100;
+    const LINKS: usize = STEP * 255;
+    let mut defs = serde_json::Map::new();
+    for i in 0..LINKS {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
+    }
+    defs.insert(format!("d{LINKS}"), json!({"type": "integer"}));
+    let mut props = serde_json::Map::new();
+    for j in 0..=255 {
+        let link = LINKS - STEP * j;
+        props.insert(format!("p{j}"), json!({"$ref": format!("#/$defs/d{link}")}));
+    }
+    let s = schema(json!({"type": "object", "properties": props, "$defs": defs}));
+    // `p255` is the chain's start: its value is read through every link.
+    let reply = r#"{"p255": 1, "p0": 2}"#;
+    assert_eq!(read(&s, reply).unwrap(), json!({"p0": 2, "p255": 1}));
+    same_on_both_paths(&s, reply);
+}
