@@ -561,3 +561,217 @@ fn both_faces_read_a_known_order() {
         );
     }
 }
+
+/// Reads `text` against `schema` with the direct path and without it: the same value, the
+/// same report, the same error.
+fn same_on_both_paths(schema: &Schema, text: &str) {
+    let direct = llm_extract::Extractor::new().extract_with(schema, text);
+    let full = llm_extract::Extractor::new()
+        .without_direct_path()
+        .extract_with(schema, text);
+    match (&direct, &full) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.value, b.value, "value of {text}");
+            assert_eq!(
+                serde_json::to_value(&a.report).unwrap(),
+                serde_json::to_value(&b.report).unwrap(),
+                "report of {text}"
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "error of {text}"),
+        _ => panic!("the paths disagree on {text}:\ndirect: {direct:?}\nfull: {full:?}"),
+    }
+}
+
+/// Schemas using every keyword the direct path reads itself or hands to the full path.
+fn path_schemas() -> Vec<Schema> {
+    let rich = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer", "minimum": 1},
+            "name": {"type": "string", "minLength": 1, "maxLength": 20, "pattern": "^[A-Za-z ]+$"},
+            "score": {"type": "number", "exclusiveMaximum": 100},
+            "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+            "pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]},
+            "mood": {"enum": ["happy", "sad", "{x}"]},
+            "mixed": {"enum": [1, "one", null]},
+            "note": {"type": "string", "nullable": true},
+            "level": {"type": "integer", "default": 3},
+            "kind": {"type": "string", "x-aliases": ["category"]},
+            "when": {"type": "string", "format": "date"},
+            "any": {},
+            "either": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+            "flag": {"type": ["boolean", "null"]},
+            "meta": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "child": {"$ref": "#"}
+        },
+        "required": ["id", "name"]
+    });
+    [
+        rich,
+        llm_extract::json_schema::<Order>().to_value(),
+        json!({"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false}),
+        json!({"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": true}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+        json!({"type": "object"}),
+        json!({"type": "array"}),
+        json!({"type": "integer"}),
+        json!({"type": "number", "minimum": 0}),
+        json!({"type": ["string", "null"]}),
+        json!({"anyOf": [
+            {"type": "array", "items": {"$ref": "#"}, "maxItems": 3},
+            {"type": ["integer", "string", "null"], "minimum": 0, "maxLength": 4},
+            {"type": "object", "properties": {"a": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}},
+            {"enum": ["x", 1, null]}
+        ]}),
+    ]
+    .into_iter()
+    .map(schema)
+    .collect()
+}
+
+/// Strict documents, and the leniency the full path exists for, against each schema.
+#[test]
+fn the_direct_path_gives_what_the_full_path_gives() {
+    let valid = r#"{"id": 7, "name": "Ada", "score": 9.5, "tags": ["a", "b"], "pair": [1, "x"], "mood": "happy", "mixed": "one", "note": null, "level": 2, "kind": "k", "when": "2024-01-02", "any": {"z": [1, null]}, "either": 3, "flag": true, "meta": {"b": 2, "a": 1}, "child": {"id": 8, "name": "Bo"}}"#;
+    let mut texts = vec![valid.to_string()];
+    for (from, to) in [
+        (r#""id": 7"#, r#""id": 0"#),
+        (r#""id": 7"#, r#""id": 7.0"#),
+        (r#""id": 7"#, r#""id": 18446744073709551615"#),
+        (r#""id": 7"#, r#""id": -9223372036854775808"#),
+        (r#""id": 7"#, r#""id": "7""#),
+        (r#""id": 7, "#, ""),
+        (r#""id": 7"#, r#""id": 7, "id": 8"#),
+        (r#""id": 7"#, r#""ID": 7"#),
+        (r#""name": "Ada""#, r#""name": "Ada1""#),
+        (r#""name": "Ada""#, r#""name": "A\u00e9\n""#),
+        (r#""score": 9.5"#, r#""score": 100"#),
+        (r#""score": 9.5"#, r#""score": 1e400"#),
+        (r#""tags": ["a", "b"]"#, r#""tags": ["a", "b", "c", "d"]"#),
+        (r#""tags": ["a", "b"]"#, r#""tags": "a""#),
+        (r#""pair": [1, "x"]"#, r#""pair": [1, "x", {"q": 1}]"#),
+        (r#""pair": [1, "x"]"#, r#""pair": ["1", 2]"#),
+        (r#""mood": "happy""#, r#""mood": "HAPPY""#),
+        (r#""mood": "happy""#, r#""mood": "{x}""#),
+        (r#""mixed": "one""#, r#""mixed": 1"#),
+        (r#""mixed": "one""#, r#""mixed": null"#),
+        (r#""note": null"#, r#""note": "N/A""#),
+        (r#""note": null"#, r#""note": """#),
+        (r#""note": null"#, r#""note": "hi""#),
+        (r#""level": 2, "#, ""),
+        (r#""level": 2"#, r#""level": null"#),
+        (r#""kind": "k""#, r#""category": "k""#),
+        (r#""when": "2024-01-02""#, r#""when": "soon""#),
+        (r#""either": 3"#, r#""either": "3""#),
+        (r#""flag": true"#, r#""flag": null"#),
+        (r#""flag": true"#, r#""flag": "yes""#),
+        (r#""meta": {"b": 2, "a": 1}"#, r#""meta": {"b": 2, "b": 1}"#),
+        (r#""meta": {"b": 2, "a": 1}"#, r#""meta": {"b": "2"}"#),
+        (
+            r#""child": {"id": 8, "name": "Bo"}"#,
+            r#""child": {"id": 8}"#,
+        ),
+        (r#""child": {"id": 8, "name": "Bo"}"#, r#""child": null"#),
+        (r#""any": {"z": [1, null]}"#, r#""extra": 1"#),
+    ] {
+        assert!(valid.contains(from), "{from}");
+        texts.push(valid.replacen(from, to, 1));
+    }
+    texts.push(r#"{"result": {"id": 1, "name": "x"}}"#.into());
+    for text in [
+        "{}",
+        "[]",
+        "null",
+        "3",
+        "-0",
+        "3.5",
+        r#""s""#,
+        r#""""#,
+        "true",
+        r#"{"a": 1}"#,
+        r#"{"a": "1"}"#,
+        r#"{"a": 1, "b": 2}"#,
+        r#"[1, "a", null, [2], {"a": -1}]"#,
+        r#"{"a": {"a": {"a": 5}}, "b": [1, 2, 3, 4]}"#,
+        r#"[[[[1]]]]"#,
+        r#"{"a": null}"#,
+    ] {
+        texts.push(text.to_string());
+    }
+    let order = Order {
+        order_id: 7,
+        customer: "Ada".into(),
+        items: vec![Item {
+            name: "gear".into(),
+            qty: 2,
+            price: None,
+        }],
+        note: Some("hi".into()),
+        status: Status::Shipped,
+        paid: true,
+        discount: 0.25,
+        tags: vec!["x".into()],
+    };
+    let order = serde_json::to_value(&order).unwrap();
+    for how in [
+        Damage::None,
+        Damage::QuotedNumbers,
+        Damage::Case,
+        Damage::Syntax,
+        Damage::Bare,
+    ] {
+        texts.push(damage(&order, how));
+    }
+    for schema in path_schemas() {
+        for text in &texts {
+            same_on_both_paths(&schema, text);
+            same_on_both_paths(&schema, &format!("[{text}, {text}]"));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Random documents and generated orders read the same on both paths, against each schema.
+    #[test]
+    fn random_documents_read_the_same_on_both_paths(
+        value in llm_extract_tests::strategies::json_value(),
+        order in order(),
+        how in damages(),
+    ) {
+        let order = damage(&serde_json::to_value(&order).unwrap(), how);
+        for schema in path_schemas() {
+            same_on_both_paths(&schema, &value.to_string());
+            same_on_both_paths(&schema, &order);
+        }
+    }
+}
+
+/// A long chain of `$ref`s (each link compiled shallow: the properties name links from the
+/// chain's end backwards, each within 100 links of one compiled) is read on the direct path
+/// and on the full one without overflowing the stack, to one value.
+#[test]
+fn a_long_chain_of_refs_reads_on_both_paths() {
+    const STEP: usize = 100;
+    const LINKS: usize = STEP * 255;
+    let mut defs = serde_json::Map::new();
+    for i in 0..LINKS {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
+    }
+    defs.insert(format!("d{LINKS}"), json!({"type": "integer"}));
+    let mut props = serde_json::Map::new();
+    for j in 0..=255 {
+        let link = LINKS - STEP * j;
+        props.insert(format!("p{j}"), json!({"$ref": format!("#/$defs/d{link}")}));
+    }
+    let s = schema(json!({"type": "object", "properties": props, "$defs": defs}));
+    // `p255` is the chain's start: its value is read through every link.
+    let reply = r#"{"p255": 1, "p0": 2}"#;
+    assert_eq!(read(&s, reply).unwrap(), json!({"p0": 2, "p255": 1}));
+    same_on_both_paths(&s, reply);
+}

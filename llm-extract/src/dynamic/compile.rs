@@ -86,6 +86,22 @@ pub(crate) struct Object {
     pub(crate) spec: &'static StructSpec,
     pub(crate) props: Vec<Property>,
     pub(crate) additional: Additional,
+    /// Each property's index by its name, when there are too many to look through.
+    by_name: HashMap<String, usize>,
+}
+
+/// Up to this many properties, a key is looked up by comparing it with each name.
+const SCAN: usize = 8;
+
+impl Object {
+    /// The index of the property named exactly `key`.
+    #[inline]
+    pub(crate) fn property(&self, key: &str) -> Option<usize> {
+        if self.props.len() <= SCAN {
+            return self.props.iter().position(|p| p.name == key);
+        }
+        self.by_name.get(key).copied()
+    }
 }
 
 #[derive(Debug)]
@@ -367,10 +383,18 @@ impl Compiler<'_> {
         let flatten = matches!(additional, Additional::Kept(_));
         let spec = intern::struct_spec(&names, deny, flatten)
             .map_err(|_| invalid(pointer, exhausted()))?;
+        let by_name = if properties.len() > SCAN {
+            (properties.iter().enumerate())
+                .map(|(i, p)| (p.name.clone(), i))
+                .collect()
+        } else {
+            HashMap::new()
+        };
         Ok(Object {
             spec,
             props: properties,
             additional,
+            by_name,
         })
     }
 

@@ -3,10 +3,12 @@
 //! A schema is compiled once into rules ([`compile`]) and each reply is read by them through
 //! the same code a derived type's reading calls ([`read`]): the same candidates and choice
 //! (`select.rs`), key matching, coercions, variant matching, untagged choice by cost,
-//! defaults and validation.
+//! defaults and validation. A reply that is strict JSON is read without a node tree
+//! ([`direct`]), as a derived type's is, to the value the full path gives.
 
 mod checks;
 mod compile;
+mod direct;
 mod format;
 mod intern;
 mod read;

@@ -77,12 +77,20 @@ impl<const PROSE: bool> Extract for Dyn<PROSE> {
     const FROM_PROSE: bool = PROSE;
 
     fn read_direct(r: &mut crate::coerce::Direct<'_>) -> Option<Self> {
-        // A schema that takes anything reads strict JSON as `serde_json::Value` does (the
-        // default would take a bare word for a string, which the full path refuses).
-        if PROSE || cfg!(feature = "arbitrary_precision") {
+        // Numbers as written need the tree's source text.
+        if cfg!(feature = "arbitrary_precision") {
             return r.by_node(Self::from_node);
         }
-        r.json_value().map(Dyn)
+        // A schema that takes anything reads strict JSON as `serde_json::Value` does (the
+        // default would take a bare word for a string, which the full path refuses).
+        if !PROSE {
+            return r.json_value().map(Dyn);
+        }
+        let current = CURRENT.with(|c| c.borrow().clone());
+        match current {
+            Some(c) => super::direct::value(&c.compiled, c.rule, c.inside_option, r).map(Dyn),
+            None => r.json_value().map(Dyn),
+        }
     }
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
