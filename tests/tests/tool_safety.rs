@@ -96,6 +96,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("backtick after a kimi opener, then a cut-off call", s("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>`U<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <tool_call>"), CUT_OFF),
         ("two calls", format!("{RM}\n<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>"), call(&["rm", "ls"])),
         ("a function left open, then an empty tool_call", s("<tool_call><function=f><tool_call>"), CUT_OFF),
+        ("a damaged opener, then a call and a cut-off tag", s("<to\x7fl_c all>{\"name\": \"f\", \"arguments\": {\"a\": \"3\"}}\"a\": </tl_call>"), CUT_OFF),
     ]
     .into_iter()
     .chain(format_rows())
@@ -269,7 +270,7 @@ fn streamed(chunks: &[&[u8]]) -> (Vec<ToolCall>, Option<Category>) {
 fn every_row_streamed_gives_what_the_whole_read_gives() {
     each_row(|what, text, expect| {
         let bytes = text.as_bytes();
-        let mut chunkings: Vec<Vec<&[u8]>> = [1, 7, 64]
+        let mut chunkings: Vec<Vec<&[u8]>> = [1, 2, 7, 64]
             .iter()
             .map(|n| bytes.chunks(*n).collect())
             .collect();
@@ -679,7 +680,7 @@ fn streamed_as_whole(e: &Extractor) {
     each_row(|what, text, _| {
         let whole = e.calls::<ToolCall>(text);
         let bytes = text.as_bytes();
-        let mut chunkings: Vec<Vec<&[u8]>> = [1, 7, 64]
+        let mut chunkings: Vec<Vec<&[u8]>> = [1, 2, 7, 64]
             .iter()
             .map(|n| bytes.chunks(*n).collect())
             .collect();

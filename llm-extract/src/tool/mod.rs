@@ -1109,6 +1109,7 @@ impl Gap<'_> {
             }
             let at = v.report.span.shift(piece.start);
             let complete = v.report.complete;
+            let until_end = piece.end == self.text.len() && may_read_on(self.text, at.end);
             // A guess made in the reading the value was taken in (locate may read a value
             // otherwise than a parse of its span alone would) makes each of its calls
             // doubtful; one is enough to say so.
@@ -1127,7 +1128,7 @@ impl Gap<'_> {
                             format: Format::Json,
                             span: at,
                             region: self.region,
-                            until_end: false,
+                            until_end,
                             refused: None,
                             frame: at,
                         });
@@ -1135,6 +1136,30 @@ impl Gap<'_> {
                 }
                 Err(reason) => self.miss(at, None, reason, !complete),
             }
+        }
+    }
+}
+
+/// Whether text still to come after `&text[..end]`, a value the text ends with (spaces and
+/// closers aside, or the start of what may be its next member), may make the reader read
+/// that value on past its closer: `{"name": "f", "arguments": {}}` followed by `"id": ...` or
+/// `, ...` is one value with more members (`parse::read_on`), whose end the text has not
+/// shown yet. Decided once a byte that continues no value follows, or a quoted key is
+/// in full view.
+fn may_read_on(text: &str, end: usize) -> bool {
+    let after = &text[end..];
+    let Some((at, c)) = after
+        .char_indices()
+        .find(|(_, c)| !(crate::lex::is_space(*c) || matches!(c, '}' | ']')))
+    else {
+        return true;
+    };
+    match c {
+        // `, "b"]` reads on when the rest of the text closes more than it opens.
+        ',' => true,
+        _ => {
+            crate::lex::opening_quote(&after.as_bytes()[at..]).is_some()
+                && after.len() - at < crate::parse::KEY_LOOKAHEAD
         }
     }
 }
