@@ -533,6 +533,42 @@ fn typed_tool_names_match_exactly_never_by_the_words_in_them() {
     );
 }
 
+/// Calls are numbered in messages by their place among the reply's calls, the ones not run
+/// (doubtful, cut off) counted too, the same whole and streamed: after a doubtful call, a
+/// call to a tool that does not exist is call 2.
+#[test]
+fn calls_are_numbered_by_their_place_in_the_reply_whole_and_streamed() {
+    let text = concat!(
+        r#"<tool_call>{"name": "rm", "arguments": {"path": tmp}}</tool_call>"#,
+        "\n",
+        r#"<tool_call>{"name": "nope", "arguments": {}}</tool_call>"#,
+        "\n",
+        r#"<tool_call>{"name": "nada", "arguments": {}}</tool_call>"#,
+    );
+    let numbered = |err: &llm_extract::Error| -> Vec<String> {
+        err.issues()
+            .iter()
+            .filter_map(|i| i.message.split_once(" (`").map(|(n, _)| n.to_string()))
+            .filter(|n| n.starts_with("tool call "))
+            .collect()
+    };
+    for e in [
+        Extractor::new(),
+        Extractor::new().tool_reply_begins_in_answer(),
+    ] {
+        let whole = e.calls::<Tool>(text).unwrap_err();
+        assert_eq!(numbered(&whole), ["tool call 2", "tool call 3"], "{whole}");
+        for size in [1, 7, text.len()] {
+            let mut stream = e.stream_calls::<Tool>();
+            for chunk in text.as_bytes().chunks(size) {
+                assert!(stream.push_bytes(chunk).is_empty());
+            }
+            let streamed = stream.finish().unwrap_err();
+            assert_eq!(numbered(&streamed), numbered(&whole), "chunks of {size}");
+        }
+    }
+}
+
 #[test]
 fn feedback_asks_for_the_call_again_in_the_format_the_model_used() {
     let text = r#"<tool_call>{"name": "rm_all", "arguments": {"path": "/"}}</tool_call>"#;

@@ -404,6 +404,10 @@ pub struct Found {
     pub repairs: Vec<Repair>,
     #[serde(skip)]
     raw: RawCall,
+    /// Its place among the reply's calls (returned or not run), from 0, in text order: the
+    /// number messages give it, whole and streamed.
+    #[serde(skip)]
+    place: usize,
 }
 
 impl Found {
@@ -419,8 +423,9 @@ impl Found {
         self.repairs.iter().find(|r| r.kind.is_guess())
     }
 
-    fn from_hit(hit: wire::Hit) -> Found {
+    fn from_hit(hit: wire::Hit, place: usize) -> Found {
         Found {
+            place,
             call: to_tool_call(&hit.call),
             format: hit.format,
             span: hit.span,
@@ -615,8 +620,9 @@ impl Extractor {
                 .map(|s| text[s.start..s.end].trim().to_string())
                 .collect(),
         };
+        let mut place = 0;
         for hit in found.hits {
-            reply.take_hit(hit, self.settings.tool);
+            reply.take_hit(hit, self.settings.tool, &mut place);
         }
         reply
             .rejected
@@ -672,13 +678,12 @@ impl Extractor {
         let reply = self.read_tool_calls(text);
         let mut out = Vec::with_capacity(reply.calls.len());
         let mut issues = Vec::new();
-        for (i, found) in reply.calls.iter().enumerate() {
+        for found in &reply.calls {
             let args = arguments_node(&found.raw, self.settings.max_depth);
             match typed::<T>(&found.raw, args) {
                 Ok(value) => out.push(value),
                 Err(first) => issues.extend(call_issues::<T>(
                     text,
-                    i,
                     found,
                     first,
                     self.settings.max_depth,
@@ -731,11 +736,11 @@ impl Extractor {
     }
 }
 
-/// The issues of call `i`, which `T` could not read (`first`, from the first reading): each
-/// names the call and the tool, and points at the argument it is about in the reply.
+/// The issues of the call `found`, which `T` could not read (`first`, from the first
+/// reading): each names the call (by its place) and the tool, and points at the argument it
+/// is about in the reply.
 fn call_issues<T: Extract>(
     text: &str,
-    i: usize,
     found: &Found,
     first: Vec<Issue>,
     max_depth: usize,
@@ -757,7 +762,7 @@ fn call_issues<T: Extract>(
         }
         issue.message = format!(
             "tool call {} (`{}`, {}): {}",
-            i + 1,
+            found.place + 1,
             found.raw.name,
             found.format,
             issue.message
@@ -914,24 +919,30 @@ impl Reply {
     }
 
     /// Files one call found in the text as [`verdict`] says: a call, a call cut off or
-    /// doubtful (also a call when the caller opted in), or a rejection.
-    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings) {
-        match verdict::verdict(&hit, settings) {
+    /// doubtful (also a call when the caller opted in), or a rejection. `next` is the place
+    /// of the next call: a refused one is not a call and takes none.
+    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings, next: &mut usize) {
+        let verdict = verdict::verdict(&hit, settings);
+        let place = *next;
+        if !matches!(verdict, Verdict::Refused(_)) {
+            *next += 1;
+        }
+        match verdict {
             Verdict::Refused(reason) => self.rejected.push(Rejected {
                 format: Some(hit.format),
                 span: hit.span,
                 reason,
             }),
-            Verdict::Call => self.calls.push(Found::from_hit(hit)),
+            Verdict::Call => self.calls.push(Found::from_hit(hit, place)),
             Verdict::CutOff => {
-                let found = Found::from_hit(hit);
+                let found = Found::from_hit(hit, place);
                 if settings.allow_incomplete {
                     self.calls.push(found.clone());
                 }
                 self.incomplete.push(found);
             }
             Verdict::Doubtful => {
-                let found = Found::from_hit(hit);
+                let found = Found::from_hit(hit, place);
                 if settings.allow_doubtful {
                     self.calls.push(found.clone());
                 }
@@ -1157,6 +1168,8 @@ fn may_read_on(text: &str, end: usize) -> bool {
     match c {
         // `, "b"]` reads on when the rest of the text closes more than it opens.
         ',' => true,
+        // A backtick starts no key (and a run of them may close the value's fence).
+        '`' => false,
         _ => {
             crate::lex::opening_quote(&after.as_bytes()[at..]).is_some()
                 && after.len() - at < crate::parse::KEY_LOOKAHEAD

@@ -448,9 +448,9 @@ fn typed_call<T: Extract>(
     base: usize,
     max_depth: usize,
 ) -> Result<T, Vec<Issue>> {
-    let found = Found::from_hit(hit);
+    let found = Found::from_hit(hit, index);
     typed::<T>(&found.raw, arguments_node(&found.raw, max_depth)).map_err(|first| {
-        call_issues::<T>(tail, index, &found, first, max_depth)
+        call_issues::<T>(tail, &found, first, max_depth)
             .into_iter()
             .map(|i| shifted(i, base))
             .collect()
@@ -468,7 +468,8 @@ fn allowed(verdict: &Verdict, tool: super::ToolSettings) -> bool {
 
 /// The issue of a call not run, cut off or doubtful, as the whole read gives it.
 fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize) -> Issue {
-    let found = Found::from_hit(hit);
+    // The message names the call by its tool, not its place.
+    let found = Found::from_hit(hit, 0);
     let issue = match verdict {
         Verdict::CutOff => super::cut_off_issue(&found),
         _ => super::doubtful_issue(&found),
