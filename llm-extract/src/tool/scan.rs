@@ -13,6 +13,7 @@
 //! hides the rest, since more text may close it), and a markdown quote (a line starting with
 //! `>`). Each is one [`Tok::Hidden`] token, which no handler reads.
 
+use crate::locate::tags::{INKLING_ENDS, INKLING_THINKING};
 use crate::span::Span;
 
 /// What a token is. Openers, separators and closers of all formats share one list so that
@@ -251,10 +252,10 @@ const LITERALS: &[(&str, Tok)] = &[
     ("</function_calls>", Tok::FunctionCallsEnd),
     ("<|message_model|>", Tok::InklingMessage),
     ("<|content_invoke_tool_json|>", Tok::InklingToolJson),
-    ("<|content_text|>", Tok::InklingText),
-    ("<|content_thinking|>", Tok::ThinkOpen),
-    ("<|end_message|>", Tok::InklingEnd),
-    ("<|content_model_end_sampling|>", Tok::InklingEnd),
+    (INKLING_ENDS[1], Tok::InklingText),
+    (INKLING_THINKING, Tok::ThinkOpen),
+    (INKLING_ENDS[0], Tok::InklingEnd),
+    (INKLING_ENDS[2], Tok::InklingEnd),
     ("<minimax:tool_call>", Tok::MiniMaxWrap),
     ("</minimax:tool_call>", Tok::MiniMaxWrap),
     ("<tool_calls>", Tok::HunyuanCalls),
@@ -279,7 +280,7 @@ const LITERALS: &[(&str, Tok)] = &[
 /// [`Tok::ThinkClose`]). Whether the block is open after `token`.
 fn inkling_reasoning(text: &str, token: &mut Token, open: bool) -> bool {
     match token.tok {
-        Tok::ThinkOpen => text[token.span.start..].starts_with("<|content_thinking|>"),
+        Tok::ThinkOpen => text[token.span.start..].starts_with(INKLING_THINKING),
         Tok::InklingEnd | Tok::InklingText if open => {
             token.tok = Tok::ThinkClose;
             false

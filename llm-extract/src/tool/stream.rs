@@ -17,6 +17,7 @@ use super::{arguments_node, call_issues, find_calls_from, typed, Found};
 use crate::coerce::Extract;
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
+use crate::locate::tags::{INKLING_ENDS, INKLING_THINKING};
 use crate::path::Path;
 use crate::settings::Settings;
 use crate::span::Span;
@@ -31,10 +32,10 @@ const CREDIT: usize = 4;
 /// block with the markers that may close it (closers only after its opener, which a read of
 /// the text decides: here each is only a reason to read).
 const REASONING_TOKENS: [(&str, bool); 12] = [
-    ("<|content_thinking|>", false),
-    ("<|end_message|>", true),
-    ("<|content_text|>", true),
-    ("<|content_model_end_sampling|>", true),
+    (INKLING_THINKING, false),
+    (INKLING_ENDS[0], true),
+    (INKLING_ENDS[1], true),
+    (INKLING_ENDS[2], true),
     ("<|START_THINKING|>", false),
     ("<|END_THINKING|>", true),
     ("<|channel>", false),
