@@ -96,6 +96,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("backtick after a kimi opener, then a cut-off call", s("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>`U<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <tool_call>"), CUT_OFF),
         ("two calls", format!("{RM}\n<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>"), call(&["rm", "ls"])),
         ("a function left open, then an empty tool_call", s("<tool_call><function=f><tool_call>"), CUT_OFF),
+        ("gemma 4, a stray brace in a list", s("<|tool_call>call:f{a:[\"x\\\"}} y\"<tool_call>"), REFUSED),
         ("a damaged opener, then a call and a cut-off tag", s("<to\x7fl_c all>{\"name\": \"f\", \"arguments\": {\"a\": \"3\"}}\"a\": </tl_call>"), CUT_OFF),
     ]
     .into_iter()
