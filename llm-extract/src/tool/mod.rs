@@ -74,7 +74,9 @@
 //! reasoning block still open waits for the block to close (then it is a draft, never
 //! yielded) or for the reply to end (then it is yielded by `finish`); a pythonic list without
 //! brackets runs to the end of its body, and bare pythonic calls that are the whole reply
-//! wait for its end. A reply may begin inside reasoning opened by the chat template, as a
+//! wait for its end; a JSON value in prose waits for the first byte after it other than
+//! spaces and closers, and when that is a `,` or a quote (which may continue the value past
+//! its closer, `{...}, "id": 1}`), until later text settles it. A reply may begin inside reasoning opened by the chat template, as a
 //! read of the whole reply assumes: a call before the first reasoning token waits for that
 //! token (a closer makes it a draft) or for the end. [`StreamCalls::begins_in_answer`] (and
 //! [`Extractor::tool_reply_begins_in_answer`], for both reads) says the reply begins in the
