@@ -98,6 +98,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a function left open, then an empty tool_call", s("<tool_call><function=f><tool_call>"), CUT_OFF),
         ("gemma 4, a stray brace in a list", s("<|tool_call>call:f{a:[\"x\\\"}} y\"<tool_call>"), REFUSED),
         ("inkling call left open, then a fence opener", s("<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"a\": 1 ```tool_code\n"), CUT_OFF),
+        ("inline code holding a call, its closer a fence opener", s("x```j `]\t<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"a\": ```tool_code\n<tool_call>"), REFUSED),
         ("a damaged opener, then a call and a cut-off tag", s("<to\x7fl_c all>{\"name\": \"f\", \"arguments\": {\"a\": \"3\"}}\"a\": </tl_call>"), CUT_OFF),
     ]
     .into_iter()

@@ -805,6 +805,7 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
     let reading = wire::Reading {
         max_depth: settings.max_depth,
         reasoning_tags: &settings.reasoning_tags,
+        before: before.as_bytes().last().copied(),
     };
     let w = wire::read_from(text, opening, reading);
     let mut found = Calls {

@@ -315,9 +315,11 @@ const MAX_INLINE_CODE: usize = 512;
 const MAX_NAMED_TOKEN: usize = 160;
 
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
-/// reasoning tags.
-pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
+/// reasoning tags. `before` is the reply's byte before `text` (`None` at the start of the
+/// reply): whether `text` begins a line, or goes on with a run of backticks, is read from it.
+pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Vec<Token> {
     let bytes = text.as_bytes();
+    let prev = |i: usize| if i == 0 { before } else { Some(bytes[i - 1]) };
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut in_string = false;
@@ -336,7 +338,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
             (in_fence, in_body) = (false, false);
         }
         if depth == 0 && !in_string && !in_body {
-            if let Some(end) = hidden_at(text, i) {
+            if let Some(end) = hidden_at(text, i, prev(i)) {
                 out.push(Token {
                     tok: Tok::Hidden,
                     span: Span::new(i, end),
@@ -371,7 +373,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
             }
         }
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
-            if let Some(mut token) = token_at(text, i, reasoning) {
+            if let Some(mut token) = token_at(text, i, reasoning, prev(i)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
@@ -508,9 +510,9 @@ fn closes_body(tok: Tok) -> bool {
     )
 }
 
-/// Where text that only shows markup, starting at `i`, ends: an HTML comment, inline code,
-/// a quoted line. `None` when none starts there.
-fn hidden_at(text: &str, i: usize) -> Option<usize> {
+/// Where text that only shows markup, starting at `i` (after the byte `prev`), ends: an HTML
+/// comment, inline code, a quoted line. `None` when none starts there.
+fn hidden_at(text: &str, i: usize, prev: Option<u8>) -> Option<usize> {
     let bytes = text.as_bytes();
     let rest = &bytes[i..];
     let line_end =
@@ -520,11 +522,11 @@ fn hidden_at(text: &str, i: usize) -> Option<usize> {
             Some(memchr::memmem::find(&rest[4..], b"-->").map_or(bytes.len(), |n| i + 4 + n + 3))
         }
         // At the start of a run of backticks only: a run is one opener.
-        b'`' if i == 0 || bytes[i - 1] != b'`' => {
+        b'`' if prev != Some(b'`') => {
             let run = rest.iter().take_while(|&&b| b == b'`').count();
-            let line_start = i == 0 || bytes[i - 1] == b'\n';
-            // Three or more at the start of a line open a fence, which formats use.
-            if run >= 3 && (line_start || text[..i].ends_with(['\n', ' ', '\t'])) {
+            // Three or more at the start of a line (or after a space) open a fence, which
+            // formats use.
+            if run >= 3 && matches!(prev, None | Some(b'\n' | b' ' | b'\t')) {
                 return None;
             }
             // The end of the line, looked for within the window only: a run that is not
@@ -544,8 +546,8 @@ fn hidden_at(text: &str, i: usize) -> Option<usize> {
             // Open on the last line: more text may close it.
             (end == bytes.len()).then_some(bytes.len())
         }
-        b'>' if i == 0 || bytes[i - 1] == b'\n' => Some(line_end(i)),
-        b' ' if i == 0 || bytes[i - 1] == b'\n' => {
+        b'>' if matches!(prev, None | Some(b'\n')) => Some(line_end(i)),
+        b' ' if matches!(prev, None | Some(b'\n')) => {
             let lead = rest.iter().take(4).take_while(|&&b| b == b' ').count();
             (lead < 4 && rest.get(lead) == Some(&b'>')).then(|| line_end(i))
         }
@@ -598,7 +600,8 @@ fn suffixed(text: &str, i: usize) -> Option<Token> {
     })
 }
 
-fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
+/// The token at `i` (after the byte `prev`), if one starts there.
+fn token_at(text: &str, i: usize, reasoning: &[String], prev: Option<u8>) -> Option<Token> {
     let rest = &text[i..];
     let plain = |tok, len| Token {
         tok,
@@ -625,7 +628,7 @@ fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
                 .or_else(|| named(text, i, "<function name=\"", "\"", Tok::FunctionNamed))
                 .or_else(|| xtml(text, i))
         }
-        b'`' => tool_code(text, i),
+        b'`' => tool_code(text, i, prev),
         b']' => LITERALS
             .iter()
             .find(|(lit, _)| lit.as_bytes()[0] == b']' && rest.starts_with(lit))
@@ -636,17 +639,15 @@ fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
             .find(|(lit, _)| lit.as_bytes()[0] == b'[' && rest.starts_with(lit))
             .map(|(lit, tok)| plain(*tok, lit.len())),
         b'T' => {
-            let before_ok = i == 0 || {
-                let p = text.as_bytes()[i - 1];
-                !(p.is_ascii_alphanumeric() || p == b'_' || p == b'[')
-            };
+            let before_ok =
+                prev.is_none_or(|p| !(p.is_ascii_alphanumeric() || p == b'_' || p == b'['));
             let after = rest.as_bytes().get("TOOL_CALL".len()).copied();
             let after_ok = after.is_none_or(|a| !(a.is_ascii_alphanumeric() || a == b'_'));
             (before_ok && after_ok && rest.starts_with("TOOL_CALL"))
                 .then(|| plain(Tok::Marker, "TOOL_CALL".len()))
         }
         b'f' => {
-            let before_ok = i == 0 || !text.as_bytes()[i - 1].is_ascii_alphanumeric();
+            let before_ok = prev.is_none_or(|p| !p.is_ascii_alphanumeric());
             (before_ok && rest.starts_with("functools["))
                 .then(|| plain(Tok::Functools, "functools".len()))
         }
@@ -656,12 +657,12 @@ fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
 
 /// ```` ```tool_code ````, its info string ending there (so ```` ```tool_code``` ```` in
 /// prose is inline code, not a fence).
-fn tool_code(text: &str, i: usize) -> Option<Token> {
+fn tool_code(text: &str, i: usize, prev: Option<u8>) -> Option<Token> {
     const OPENER: &str = "```tool_code";
     let rest = &text[i..];
     let after = rest.get(OPENER.len()..)?;
     let info_ends = after.is_empty() || after.starts_with(['\n', '\r', ' ']);
-    let fence_start = i == 0 || text.as_bytes()[i - 1] != b'`';
+    let fence_start = prev != Some(b'`');
     (fence_start && rest.starts_with(OPENER) && info_ends).then(|| Token {
         tok: Tok::ToolCode,
         span: Span::new(i, i + OPENER.len()),
@@ -768,7 +769,10 @@ mod tests {
     }
 
     fn kinds(text: &str) -> Vec<Tok> {
-        tokens(text, &tags()).into_iter().map(|t| t.tok).collect()
+        tokens(text, &tags(), None)
+            .into_iter()
+            .map(|t| t.tok)
+            .collect()
     }
 
     #[test]
@@ -829,7 +833,7 @@ mod tests {
     #[test]
     fn named_tokens_carry_the_name() {
         let text = r#"<function=get_weather>{}</function><invoke name="search">"#;
-        let toks = tokens(text, &tags());
+        let toks = tokens(text, &tags(), None);
         assert_eq!(toks[0].tok, Tok::FunctionOpen);
         assert_eq!(&text[toks[0].name.start..toks[0].name.end], "get_weather");
         assert_eq!(toks[2].tok, Tok::InvokeOpen);
