@@ -319,7 +319,6 @@ const MAX_NAMED_TOKEN: usize = 160;
 /// reply): whether `text` begins a line, or goes on with a run of backticks, is read from it.
 pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Vec<Token> {
     let bytes = text.as_bytes();
-    let prev = |i: usize| if i == 0 { before } else { Some(bytes[i - 1]) };
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut in_string = false;
@@ -338,7 +337,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Ve
             (in_fence, in_body) = (false, false);
         }
         if depth == 0 && !in_string && !in_body {
-            if let Some(end) = hidden_at(text, i, prev(i)) {
+            if let Some(end) = hidden_at(text, i, byte_before(bytes, i, before)) {
                 out.push(Token {
                     tok: Tok::Hidden,
                     span: Span::new(i, end),
@@ -373,7 +372,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Ve
             }
         }
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
-            if let Some(mut token) = token_at(text, i, reasoning, prev(i)) {
+            if let Some(mut token) = token_at(text, i, reasoning, byte_before(bytes, i, before)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
@@ -397,6 +396,15 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Ve
         i += 1;
     }
     out
+}
+
+/// The byte before `i` in `bytes`, or `before` (the reply's byte before them) at 0.
+fn byte_before(bytes: &[u8], i: usize, before: Option<u8>) -> Option<u8> {
+    if i == 0 {
+        before
+    } else {
+        Some(bytes[i - 1])
+    }
 }
 
 /// Where the call's body that token `k` of `toks` stands in was opened: the index of the
