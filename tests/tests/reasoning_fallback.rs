@@ -117,3 +117,26 @@ fn prose_outside_reasoning_is_the_answer_for_a_type_read_from_prose() {
     assert!(from_reasoning(&out.report));
     assert!(llm_extract::extract::<u32>("<think>It is 42.</think>").is_err());
 }
+
+/// Inkling writes its reasoning as `<|content_thinking|>...`, ended by `<|end_message|>` (or
+/// by the `<|content_text|>` of its answer): a value in it is a thought, never the answer,
+/// whole and streamed.
+#[test]
+fn inkling_reasoning_is_a_thought_not_the_answer() {
+    for text in [
+        "<|content_thinking|>Maybe {\"city\": \"Rome\"}.<|end_message|><|message_model|><|content_text|>{\"city\": \"Paris\"}<|end_message|>",
+        "<|content_thinking|>Maybe {\"city\": \"Rome\"}.<|content_text|>{\"city\": \"Paris\"}",
+    ] {
+        let got = llm_extract::extract::<Value>(text).unwrap();
+        assert_eq!(got.value, json!({"city": "Paris"}), "{text}");
+        assert_eq!(got.thoughts, ["Maybe {\"city\": \"Rome\"}."], "{text}");
+        for size in [1, 5, text.len()] {
+            let mut stream = llm_extract::Stream::<Value>::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+            }
+            assert_eq!(stream.thoughts(), got.thoughts, "{text}, chunks of {size}");
+            assert_eq!(stream.finish().unwrap().value, got.value, "{text}, chunks of {size}");
+        }
+    }
+}

@@ -96,6 +96,10 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("backtick after a kimi opener, then a cut-off call", s("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>`U<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <tool_call>"), CUT_OFF),
         ("two calls", format!("{RM}\n<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>"), call(&["rm", "ls"])),
         ("a function left open, then an empty tool_call", s("<tool_call><function=f><tool_call>"), CUT_OFF),
+        ("gemma 4, a stray brace in a list", s("<|tool_call>call:f{a:[\"x\\\"}} y\"<tool_call>"), REFUSED),
+        ("inkling call left open, then a fence opener", s("<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"a\": 1 ```tool_code\n"), CUT_OFF),
+        ("inline code holding a call, its closer a fence opener", s("x```j `]\t<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"a\": ```tool_code\n<tool_call>"), REFUSED),
+        ("a damaged opener, then a call and a cut-off tag", s("<to\x7fl_c all>{\"name\": \"f\", \"arguments\": {\"a\": \"3\"}}\"a\": </tl_call>"), CUT_OFF),
     ]
     .into_iter()
     .chain(format_rows())
@@ -269,7 +273,7 @@ fn streamed(chunks: &[&[u8]]) -> (Vec<ToolCall>, Option<Category>) {
 fn every_row_streamed_gives_what_the_whole_read_gives() {
     each_row(|what, text, expect| {
         let bytes = text.as_bytes();
-        let mut chunkings: Vec<Vec<&[u8]>> = [1, 7, 64]
+        let mut chunkings: Vec<Vec<&[u8]>> = [1, 2, 7, 64]
             .iter()
             .map(|n| bytes.chunks(*n).collect())
             .collect();
@@ -532,6 +536,42 @@ fn typed_tool_names_match_exactly_never_by_the_words_in_them() {
     );
 }
 
+/// Calls are numbered in messages by their place among the reply's calls, the ones not run
+/// (doubtful, cut off) counted too, the same whole and streamed: after a doubtful call, a
+/// call to a tool that does not exist is call 2.
+#[test]
+fn calls_are_numbered_by_their_place_in_the_reply_whole_and_streamed() {
+    let text = concat!(
+        r#"<tool_call>{"name": "rm", "arguments": {"path": tmp}}</tool_call>"#,
+        "\n",
+        r#"<tool_call>{"name": "nope", "arguments": {}}</tool_call>"#,
+        "\n",
+        r#"<tool_call>{"name": "nada", "arguments": {}}</tool_call>"#,
+    );
+    let numbered = |err: &llm_extract::Error| -> Vec<String> {
+        err.issues()
+            .iter()
+            .filter_map(|i| i.message.split_once(" (`").map(|(n, _)| n.to_string()))
+            .filter(|n| n.starts_with("tool call "))
+            .collect()
+    };
+    for e in [
+        Extractor::new(),
+        Extractor::new().tool_reply_begins_in_answer(),
+    ] {
+        let whole = e.calls::<Tool>(text).unwrap_err();
+        assert_eq!(numbered(&whole), ["tool call 2", "tool call 3"], "{whole}");
+        for size in [1, 7, text.len()] {
+            let mut stream = e.stream_calls::<Tool>();
+            for chunk in text.as_bytes().chunks(size) {
+                assert!(stream.push_bytes(chunk).is_empty());
+            }
+            let streamed = stream.finish().unwrap_err();
+            assert_eq!(numbered(&streamed), numbered(&whole), "chunks of {size}");
+        }
+    }
+}
+
 #[test]
 fn feedback_asks_for_the_call_again_in_the_format_the_model_used() {
     let text = r#"<tool_call>{"name": "rm_all", "arguments": {"path": "/"}}</tool_call>"#;
@@ -679,7 +719,7 @@ fn streamed_as_whole(e: &Extractor) {
     each_row(|what, text, _| {
         let whole = e.calls::<ToolCall>(text);
         let bytes = text.as_bytes();
-        let mut chunkings: Vec<Vec<&[u8]>> = [1, 7, 64]
+        let mut chunkings: Vec<Vec<&[u8]>> = [1, 2, 7, 64]
             .iter()
             .map(|n| bytes.chunks(*n).collect())
             .collect();

@@ -97,14 +97,27 @@ pub(crate) fn blank_to_line_end(text: &str, at: usize) -> bool {
     true
 }
 
-/// Reasoning written with special tokens instead of tags: gpt-oss Harmony's analysis channel
-/// and Cohere's thinking block, each with the tokens that end it.
-pub(crate) const TOKEN_BLOCKS: [(&str, &[&str]); 2] = [
+/// Inkling's reasoning block: it opens with [`INKLING_THINKING`] and ends with the end of its
+/// message or the content marker of the answer that follows ([`INKLING_ENDS`]). The tool
+/// reader's token list names them from here.
+pub(crate) const INKLING_THINKING: &str = "<|content_thinking|>";
+/// See [`INKLING_THINKING`]: `<|end_message|>` belongs to the block, the others start what
+/// follows.
+pub(crate) const INKLING_ENDS: [&str; 3] = [
+    "<|end_message|>",
+    "<|content_text|>",
+    "<|content_model_end_sampling|>",
+];
+
+/// Reasoning written with special tokens instead of tags: gpt-oss Harmony's analysis channel,
+/// Cohere's thinking block and Inkling's, each with the tokens that end it.
+pub(crate) const TOKEN_BLOCKS: [(&str, &[&str]); 3] = [
     (
         "<|channel|>analysis<|message|>",
         &["<|end|>", "<|start|>", "<|channel|>"],
     ),
     ("<|START_THINKING|>", &["<|END_THINKING|>"]),
+    (INKLING_THINKING, &INKLING_ENDS),
 ];
 
 /// Whether closer `closer` of a block in [`TOKEN_BLOCKS`] belongs to the block it ends

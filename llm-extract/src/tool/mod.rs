@@ -74,7 +74,9 @@
 //! reasoning block still open waits for the block to close (then it is a draft, never
 //! yielded) or for the reply to end (then it is yielded by `finish`); a pythonic list without
 //! brackets runs to the end of its body, and bare pythonic calls that are the whole reply
-//! wait for its end. A reply may begin inside reasoning opened by the chat template, as a
+//! wait for its end; a JSON value in prose waits for the first byte after it other than
+//! spaces and closers, and when that is a `,` or a quote (which may continue the value past
+//! its closer, `{...}, "id": 1}`), until later text settles it. A reply may begin inside reasoning opened by the chat template, as a
 //! read of the whole reply assumes: a call before the first reasoning token waits for that
 //! token (a closer makes it a draft) or for the end. [`StreamCalls::begins_in_answer`] (and
 //! [`Extractor::tool_reply_begins_in_answer`], for both reads) says the reply begins in the
@@ -543,6 +545,10 @@ pub struct Found {
     pub repairs: Vec<Repair>,
     #[serde(skip)]
     raw: RawCall,
+    /// Its place among the reply's calls (returned or not run), from 0, in text order: the
+    /// number messages give it, whole and streamed.
+    #[serde(skip)]
+    place: usize,
 }
 
 impl Found {
@@ -558,8 +564,9 @@ impl Found {
         self.repairs.iter().find(|r| r.kind.is_guess())
     }
 
-    fn from_hit(hit: wire::Hit) -> Found {
+    fn from_hit(hit: wire::Hit, place: usize) -> Found {
         Found {
+            place,
             call: to_tool_call(&hit.call),
             format: hit.format,
             span: hit.span,
@@ -754,8 +761,9 @@ impl Extractor {
                 .map(|s| text[s.start..s.end].trim().to_string())
                 .collect(),
         };
+        let mut place = 0;
         for hit in found.hits {
-            reply.take_hit(hit, self.settings.tool);
+            reply.take_hit(hit, self.settings.tool, &mut place);
         }
         reply
             .rejected
@@ -811,13 +819,12 @@ impl Extractor {
         let reply = self.read_tool_calls(text);
         let mut out = Vec::with_capacity(reply.calls.len());
         let mut issues = Vec::new();
-        for (i, found) in reply.calls.iter().enumerate() {
+        for found in &reply.calls {
             let args = arguments_node(&found.raw, self.settings.max_depth);
             match typed::<T>(&found.raw, args) {
                 Ok(value) => out.push(value),
                 Err(first) => issues.extend(call_issues::<T>(
                     text,
-                    i,
                     found,
                     first,
                     self.settings.max_depth,
@@ -870,11 +877,11 @@ impl Extractor {
     }
 }
 
-/// The issues of call `i`, which `T` could not read (`first`, from the first reading): each
-/// names the call and the tool, and points at the argument it is about in the reply.
+/// The issues of the call `found`, which `T` could not read (`first`, from the first
+/// reading): each names the call (by its place) and the tool, and points at the argument it
+/// is about in the reply.
 fn call_issues<T: Extract>(
     text: &str,
-    i: usize,
     found: &Found,
     first: Vec<Issue>,
     max_depth: usize,
@@ -896,7 +903,7 @@ fn call_issues<T: Extract>(
         }
         issue.message = format!(
             "tool call {} (`{}`, {}): {}",
-            i + 1,
+            found.place + 1,
             found.raw.name,
             found.format,
             issue.message
@@ -937,6 +944,7 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
     let reading = wire::Reading {
         max_depth: settings.max_depth,
         reasoning_tags: &settings.reasoning_tags,
+        before: before.as_bytes().last().copied(),
     };
     let w = wire::read_from(text, opening, reading);
     let mut found = Calls {
@@ -1053,24 +1061,30 @@ impl Reply {
     }
 
     /// Files one call found in the text as [`verdict`] says: a call, a call cut off or
-    /// doubtful (also a call when the caller opted in), or a rejection.
-    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings) {
-        match verdict::verdict(&hit, settings) {
+    /// doubtful (also a call when the caller opted in), or a rejection. `next` is the place
+    /// of the next call: a refused one is not a call and takes none.
+    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings, next: &mut usize) {
+        let verdict = verdict::verdict(&hit, settings);
+        let place = *next;
+        if !matches!(verdict, Verdict::Refused(_)) {
+            *next += 1;
+        }
+        match verdict {
             Verdict::Refused(reason) => self.rejected.push(Rejected {
                 format: Some(hit.format),
                 span: hit.span,
                 reason,
             }),
-            Verdict::Call => self.calls.push(Found::from_hit(hit)),
+            Verdict::Call => self.calls.push(Found::from_hit(hit, place)),
             Verdict::CutOff => {
-                let found = Found::from_hit(hit);
+                let found = Found::from_hit(hit, place);
                 if settings.allow_incomplete {
                     self.calls.push(found.clone());
                 }
                 self.incomplete.push(found);
             }
             Verdict::Doubtful => {
-                let found = Found::from_hit(hit);
+                let found = Found::from_hit(hit, place);
                 if settings.allow_doubtful {
                     self.calls.push(found.clone());
                 }
@@ -1248,6 +1262,7 @@ impl Gap<'_> {
             }
             let at = v.report.span.shift(piece.start);
             let complete = v.report.complete;
+            let until_end = piece.end == self.text.len() && may_read_on(self.text, at.end);
             // A guess made in the reading the value was taken in (locate may read a value
             // otherwise than a parse of its span alone would) makes each of its calls
             // doubtful; one is enough to say so.
@@ -1266,7 +1281,7 @@ impl Gap<'_> {
                             format: Format::Json,
                             span: at,
                             region: self.region,
-                            until_end: false,
+                            until_end,
                             refused: None,
                             frame: at,
                         });
@@ -1274,6 +1289,32 @@ impl Gap<'_> {
                 }
                 Err(reason) => self.miss(at, None, reason, !complete),
             }
+        }
+    }
+}
+
+/// Whether text still to come after `&text[..end]`, a value the text ends with (spaces and
+/// closers aside, or the start of what may be its next member), may make the reader read
+/// that value on past its closer: `{"name": "f", "arguments": {}}` followed by `"id": ...` or
+/// `, ...` is one value with more members (`parse::read_on`), whose end the text has not
+/// shown yet. Decided once a byte that continues no value follows, or a quoted key is
+/// in full view.
+fn may_read_on(text: &str, end: usize) -> bool {
+    let after = &text[end..];
+    let Some((at, c)) = after
+        .char_indices()
+        .find(|(_, c)| !(crate::lex::is_space(*c) || matches!(c, '}' | ']')))
+    else {
+        return true;
+    };
+    match c {
+        // `, "b"]` reads on when the rest of the text closes more than it opens.
+        ',' => true,
+        // A backtick starts no key (and a run of them may close the value's fence).
+        '`' => false,
+        _ => {
+            crate::lex::opening_quote(&after.as_bytes()[at..]).is_some()
+                && after.len() - at < crate::parse::KEY_LOOKAHEAD
         }
     }
 }

@@ -13,6 +13,7 @@
 //! hides the rest, since more text may close it), and a markdown quote (a line starting with
 //! `>`). Each is one [`Tok::Hidden`] token, which no handler reads.
 
+use crate::locate::tags::{INKLING_ENDS, INKLING_THINKING};
 use crate::span::Span;
 
 /// What a token is. Openers, separators and closers of all formats share one list so that
@@ -251,10 +252,10 @@ const LITERALS: &[(&str, Tok)] = &[
     ("</function_calls>", Tok::FunctionCallsEnd),
     ("<|message_model|>", Tok::InklingMessage),
     ("<|content_invoke_tool_json|>", Tok::InklingToolJson),
-    ("<|content_text|>", Tok::InklingText),
-    ("<|content_thinking|>", Tok::ThinkOpen),
-    ("<|end_message|>", Tok::InklingEnd),
-    ("<|content_model_end_sampling|>", Tok::InklingEnd),
+    (INKLING_ENDS[1], Tok::InklingText),
+    (INKLING_THINKING, Tok::ThinkOpen),
+    (INKLING_ENDS[0], Tok::InklingEnd),
+    (INKLING_ENDS[2], Tok::InklingEnd),
     ("<minimax:tool_call>", Tok::MiniMaxWrap),
     ("</minimax:tool_call>", Tok::MiniMaxWrap),
     ("<tool_calls>", Tok::HunyuanCalls),
@@ -279,7 +280,7 @@ const LITERALS: &[(&str, Tok)] = &[
 /// [`Tok::ThinkClose`]). Whether the block is open after `token`.
 fn inkling_reasoning(text: &str, token: &mut Token, open: bool) -> bool {
     match token.tok {
-        Tok::ThinkOpen => text[token.span.start..].starts_with("<|content_thinking|>"),
+        Tok::ThinkOpen => text[token.span.start..].starts_with(INKLING_THINKING),
         Tok::InklingEnd | Tok::InklingText if open => {
             token.tok = Tok::ThinkClose;
             false
@@ -314,8 +315,9 @@ const MAX_INLINE_CODE: usize = 512;
 const MAX_NAMED_TOKEN: usize = 160;
 
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
-/// reasoning tags.
-pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
+/// reasoning tags. `before` is the reply's byte before `text` (`None` at the start of the
+/// reply): whether `text` begins a line, or goes on with a run of backticks, is read from it.
+pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Vec<Token> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0usize;
@@ -335,7 +337,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
             (in_fence, in_body) = (false, false);
         }
         if depth == 0 && !in_string && !in_body {
-            if let Some(end) = hidden_at(text, i) {
+            if let Some(end) = hidden_at(text, i, byte_before(bytes, i, before)) {
                 out.push(Token {
                     tok: Tok::Hidden,
                     span: Span::new(i, end),
@@ -370,7 +372,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
             }
         }
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
-            if let Some(mut token) = token_at(text, i, reasoning) {
+            if let Some(mut token) = token_at(text, i, reasoning, byte_before(bytes, i, before)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
@@ -394,6 +396,15 @@ pub(crate) fn tokens(text: &str, reasoning: &[String]) -> Vec<Token> {
         i += 1;
     }
     out
+}
+
+/// The byte before `i` in `bytes`, or `before` (the reply's byte before them) at 0.
+fn byte_before(bytes: &[u8], i: usize, before: Option<u8>) -> Option<u8> {
+    if i == 0 {
+        before
+    } else {
+        Some(bytes[i - 1])
+    }
 }
 
 /// Where the call's body that token `k` of `toks` stands in was opened: the index of the
@@ -507,9 +518,9 @@ fn closes_body(tok: Tok) -> bool {
     )
 }
 
-/// Where text that only shows markup, starting at `i`, ends: an HTML comment, inline code,
-/// a quoted line. `None` when none starts there.
-fn hidden_at(text: &str, i: usize) -> Option<usize> {
+/// Where text that only shows markup, starting at `i` (after the byte `prev`), ends: an HTML
+/// comment, inline code, a quoted line. `None` when none starts there.
+fn hidden_at(text: &str, i: usize, prev: Option<u8>) -> Option<usize> {
     let bytes = text.as_bytes();
     let rest = &bytes[i..];
     let line_end =
@@ -519,11 +530,11 @@ fn hidden_at(text: &str, i: usize) -> Option<usize> {
             Some(memchr::memmem::find(&rest[4..], b"-->").map_or(bytes.len(), |n| i + 4 + n + 3))
         }
         // At the start of a run of backticks only: a run is one opener.
-        b'`' if i == 0 || bytes[i - 1] != b'`' => {
+        b'`' if prev != Some(b'`') => {
             let run = rest.iter().take_while(|&&b| b == b'`').count();
-            let line_start = i == 0 || bytes[i - 1] == b'\n';
-            // Three or more at the start of a line open a fence, which formats use.
-            if run >= 3 && (line_start || text[..i].ends_with(['\n', ' ', '\t'])) {
+            // Three or more at the start of a line (or after a space) open a fence, which
+            // formats use.
+            if run >= 3 && matches!(prev, None | Some(b'\n' | b' ' | b'\t')) {
                 return None;
             }
             // The end of the line, looked for within the window only: a run that is not
@@ -543,8 +554,8 @@ fn hidden_at(text: &str, i: usize) -> Option<usize> {
             // Open on the last line: more text may close it.
             (end == bytes.len()).then_some(bytes.len())
         }
-        b'>' if i == 0 || bytes[i - 1] == b'\n' => Some(line_end(i)),
-        b' ' if i == 0 || bytes[i - 1] == b'\n' => {
+        b'>' if matches!(prev, None | Some(b'\n')) => Some(line_end(i)),
+        b' ' if matches!(prev, None | Some(b'\n')) => {
             let lead = rest.iter().take(4).take_while(|&&b| b == b' ').count();
             (lead < 4 && rest.get(lead) == Some(&b'>')).then(|| line_end(i))
         }
@@ -597,7 +608,8 @@ fn suffixed(text: &str, i: usize) -> Option<Token> {
     })
 }
 
-fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
+/// The token at `i` (after the byte `prev`), if one starts there.
+fn token_at(text: &str, i: usize, reasoning: &[String], prev: Option<u8>) -> Option<Token> {
     let rest = &text[i..];
     let plain = |tok, len| Token {
         tok,
@@ -624,7 +636,7 @@ fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
                 .or_else(|| named(text, i, "<function name=\"", "\"", Tok::FunctionNamed))
                 .or_else(|| xtml(text, i))
         }
-        b'`' => tool_code(text, i),
+        b'`' => tool_code(text, i, prev),
         b']' => LITERALS
             .iter()
             .find(|(lit, _)| lit.as_bytes()[0] == b']' && rest.starts_with(lit))
@@ -635,17 +647,15 @@ fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
             .find(|(lit, _)| lit.as_bytes()[0] == b'[' && rest.starts_with(lit))
             .map(|(lit, tok)| plain(*tok, lit.len())),
         b'T' => {
-            let before_ok = i == 0 || {
-                let p = text.as_bytes()[i - 1];
-                !(p.is_ascii_alphanumeric() || p == b'_' || p == b'[')
-            };
+            let before_ok =
+                prev.is_none_or(|p| !(p.is_ascii_alphanumeric() || p == b'_' || p == b'['));
             let after = rest.as_bytes().get("TOOL_CALL".len()).copied();
             let after_ok = after.is_none_or(|a| !(a.is_ascii_alphanumeric() || a == b'_'));
             (before_ok && after_ok && rest.starts_with("TOOL_CALL"))
                 .then(|| plain(Tok::Marker, "TOOL_CALL".len()))
         }
         b'f' => {
-            let before_ok = i == 0 || !text.as_bytes()[i - 1].is_ascii_alphanumeric();
+            let before_ok = prev.is_none_or(|p| !p.is_ascii_alphanumeric());
             (before_ok && rest.starts_with("functools["))
                 .then(|| plain(Tok::Functools, "functools".len()))
         }
@@ -655,12 +665,12 @@ fn token_at(text: &str, i: usize, reasoning: &[String]) -> Option<Token> {
 
 /// ```` ```tool_code ````, its info string ending there (so ```` ```tool_code``` ```` in
 /// prose is inline code, not a fence).
-fn tool_code(text: &str, i: usize) -> Option<Token> {
+fn tool_code(text: &str, i: usize, prev: Option<u8>) -> Option<Token> {
     const OPENER: &str = "```tool_code";
     let rest = &text[i..];
     let after = rest.get(OPENER.len()..)?;
     let info_ends = after.is_empty() || after.starts_with(['\n', '\r', ' ']);
-    let fence_start = i == 0 || text.as_bytes()[i - 1] != b'`';
+    let fence_start = prev != Some(b'`');
     (fence_start && rest.starts_with(OPENER) && info_ends).then(|| Token {
         tok: Tok::ToolCode,
         span: Span::new(i, i + OPENER.len()),
@@ -767,7 +777,10 @@ mod tests {
     }
 
     fn kinds(text: &str) -> Vec<Tok> {
-        tokens(text, &tags()).into_iter().map(|t| t.tok).collect()
+        tokens(text, &tags(), None)
+            .into_iter()
+            .map(|t| t.tok)
+            .collect()
     }
 
     #[test]
@@ -828,7 +841,7 @@ mod tests {
     #[test]
     fn named_tokens_carry_the_name() {
         let text = r#"<function=get_weather>{}</function><invoke name="search">"#;
-        let toks = tokens(text, &tags());
+        let toks = tokens(text, &tags(), None);
         assert_eq!(toks[0].tok, Tok::FunctionOpen);
         assert_eq!(&text[toks[0].name.start..toks[0].name.end], "get_weather");
         assert_eq!(toks[2].tok, Tok::InvokeOpen);

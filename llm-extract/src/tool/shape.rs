@@ -21,7 +21,8 @@ pub(crate) struct RawCall {
     /// `source::repairs` once the call is found).
     pub repairs: Vec<Repair>,
     /// Part of the call was cut off though the value around it is whole (OpenAI arguments
-    /// written as a JSON string that ends inside its value).
+    /// written as a JSON string that ends inside its value), or the call's format left it
+    /// open (its closer never came).
     pub cut_off: bool,
 }
 

@@ -17,6 +17,7 @@ use super::{arguments_node, call_issues, find_calls_from, typed, Found};
 use crate::coerce::Extract;
 use crate::error::{Category, Error, Issue};
 use crate::extractor::Extractor;
+use crate::locate::tags::{INKLING_ENDS, INKLING_THINKING};
 use crate::path::Path;
 use crate::settings::Settings;
 use crate::span::Span;
@@ -31,10 +32,10 @@ const CREDIT: usize = 4;
 /// block with the markers that may close it (closers only after its opener, which a read of
 /// the text decides: here each is only a reason to read).
 const REASONING_TOKENS: [(&str, bool); 12] = [
-    ("<|content_thinking|>", false),
-    ("<|end_message|>", true),
-    ("<|content_text|>", true),
-    ("<|content_model_end_sampling|>", true),
+    (INKLING_THINKING, false),
+    (INKLING_ENDS[0], true),
+    (INKLING_ENDS[1], true),
+    (INKLING_ENDS[2], true),
     ("<|START_THINKING|>", false),
     ("<|END_THINKING|>", true),
     ("<|channel>", false),
@@ -448,9 +449,9 @@ fn typed_call<T: Extract>(
     base: usize,
     max_depth: usize,
 ) -> Result<T, Vec<Issue>> {
-    let found = Found::from_hit(hit);
+    let found = Found::from_hit(hit, index);
     typed::<T>(&found.raw, arguments_node(&found.raw, max_depth)).map_err(|first| {
-        call_issues::<T>(tail, index, &found, first, max_depth)
+        call_issues::<T>(tail, &found, first, max_depth)
             .into_iter()
             .map(|i| shifted(i, base))
             .collect()
@@ -468,7 +469,8 @@ fn allowed(verdict: &Verdict, tool: super::ToolSettings) -> bool {
 
 /// The issue of a call not run, cut off or doubtful, as the whole read gives it.
 fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize) -> Issue {
-    let found = Found::from_hit(hit);
+    // The message names the call by its tool, not its place.
+    let found = Found::from_hit(hit, 0);
     let issue = match verdict {
         Verdict::CutOff => super::cut_off_issue(&found),
         _ => super::doubtful_issue(&found),

@@ -47,6 +47,8 @@ pub(crate) struct Reading<'s> {
     pub max_depth: usize,
     /// The names of the reasoning tags (`think`, `reflection`, ...; `Extractor::reasoning_tag`).
     pub reasoning_tags: &'s [String],
+    /// The reply's byte before the text read (`None` when the text begins the reply).
+    pub before: Option<u8>,
 }
 
 /// A call found by a handler.
@@ -120,7 +122,7 @@ pub(crate) struct Resume {
 
 /// Runs every format handler over `text`, which begins where `opening` says.
 pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> Wire {
-    let toks = tokens(text, reading.reasoning_tags);
+    let toks = tokens(text, reading.reasoning_tags, reading.before);
     let mut w = Walker {
         text,
         toks: &toks,

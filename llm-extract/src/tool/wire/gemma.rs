@@ -279,6 +279,13 @@ impl<'a> Args<'a> {
             }
             let value_start = self.pos;
             let value = self.value(depth)?;
+            if self.pos == value_start {
+                // A closer of the other kind (`}` in a list): no value, and no way on.
+                return Err(format!(
+                    "expected a value, found {:?}",
+                    self.rest().chars().take(20).collect::<String>()
+                ));
+            }
             let mut span = Span::new(value_start, self.pos);
             if let Written::Delimited(s) = &value {
                 span = Span::new(

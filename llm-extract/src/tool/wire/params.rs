@@ -19,12 +19,15 @@ pub(super) fn tag_call(name: String, params: Vec<(String, Arg, Span)>) -> RawCal
 
 impl Walker<'_> {
     /// The calls just read at `whole` are not complete: their format's closer is missing.
+    /// They are cut off, however whole their arguments read: text after the value is no
+    /// closer, and a token may yet end the body there.
     pub(super) fn mark_open(&mut self, whole: Span) {
         for hit in self.out.hits.iter_mut().rev() {
             if hit.span != whole {
                 break;
             }
             hit.complete = false;
+            hit.call.cut_off = true;
         }
     }
 }
