@@ -1239,29 +1239,11 @@ impl Reader {
                 Tag::Open { .. } => break Some(at),
             }
         };
+        let end = end.filter(|&end| key || !self.thousands_undecided(bytes, start, end));
         let Some(end) = end else {
             self.tok = Tok::Bare { key, start, scan };
             return Step_::Wait;
         };
-        // `"n": 1,234`: in an object, the parser may read comma groups as thousands.
-        let in_object = self
-            .stack
-            .last()
-            .is_some_and(|f| f.kind == Container::Object);
-        if !key && in_object {
-            match thousands_follow(bytes, start, end) {
-                None => {
-                    self.tok = Tok::Bare {
-                        key,
-                        start,
-                        scan: end,
-                    };
-                    return Step_::Wait;
-                }
-                Some(true) => self.doubt(),
-                Some(false) => {}
-            }
-        }
         self.tok = Tok::None;
         // A token always takes at least one byte.
         self.pos = end.max(start + 1);
@@ -1287,6 +1269,28 @@ impl Reader {
         }
         self.value_done();
         Step_::Go
+    }
+
+    /// `"n": 1,234`: in an object value, the parser may read comma groups after a number as
+    /// thousands. Doubts the number when a group follows; `true` while the bytes that decide
+    /// have not arrived.
+    fn thousands_undecided(&mut self, bytes: &[u8], start: usize, end: usize) -> bool {
+        if self
+            .stack
+            .last()
+            .is_none_or(|f| f.kind != Container::Object)
+        {
+            return false;
+        }
+        match thousands_follow(bytes, start, end) {
+            None => true,
+            Some(grouped) => {
+                if grouped {
+                    self.doubt();
+                }
+                false
+            }
+        }
     }
 
     /// Where the reader stands: the innermost container's kind and the depth.
