@@ -101,6 +101,23 @@ pub mod tool_stream {
         pushed
     }
 
+    /// The calls `e`'s `StreamCalls` gives for `text` pushed a byte at a time, those the
+    /// pushes yielded then those `finish` returns, or `finish`'s error.
+    pub fn streamed_bytewise(
+        e: &llm_extract::Extractor,
+        text: &str,
+    ) -> Result<Vec<ToolCall>, llm_extract::Error> {
+        let mut stream = e.stream_calls::<ToolCall>();
+        let mut got = Vec::new();
+        for b in text.as_bytes() {
+            got.extend(stream.push_bytes(&[*b]));
+        }
+        stream.finish().map(|rest| {
+            got.extend(rest);
+            got
+        })
+    }
+
     /// [`check`] for every split of `text` into two chunks at a byte and every chunking into
     /// pieces of 1 to 7 bytes, in both modes. Returns how many calls the pushes yielded
     /// with the text whole in one chunk, and in total over all the checks.

@@ -6,6 +6,7 @@
 
 use llm_extract::tool::ToolCall;
 use llm_extract::{Category, Extract, Extractor, Schema};
+use llm_extract_tests::tool_stream::streamed_bytewise;
 use serde_json::{json, Value};
 
 #[derive(Extract, Debug, PartialEq)]
@@ -87,15 +88,7 @@ fn outcomes(e: &Extractor, text: &str) -> Vec<(&'static str, Result<Value, Categ
 fn tool_outcomes(e: &Extractor, args: &str) -> Vec<(&'static str, Result<Value, Category>)> {
     let text = format!("<tool_call>{{\"name\": \"f\", \"arguments\": {args}}}</tool_call>");
     let arguments = |calls: Vec<ToolCall>| calls.iter().map(|c| c.arguments_value()).collect();
-    let mut stream = e.stream_calls::<ToolCall>();
-    let mut streamed = Vec::new();
-    for b in text.as_bytes() {
-        streamed.extend(stream.push_bytes(&[*b]));
-    }
-    let streamed = stream.finish().map(|rest| {
-        streamed.extend(rest);
-        arguments(streamed)
-    });
+    let streamed = streamed_bytewise(e, &text).map(arguments);
     vec![
         ("tool_calls", Ok(arguments(e.tool_calls(&text)))),
         (

@@ -6,6 +6,7 @@
 
 use llm_extract::tool::{self, StreamCalls, ToolCall};
 use llm_extract::{Category, Extract, Extractor};
+use llm_extract_tests::tool_stream::streamed_bytewise;
 
 /// What a reply's calls come to.
 #[derive(Clone, Copy, Debug)]
@@ -379,19 +380,27 @@ fn whole_and_streamed(
     text: &str,
 ) -> (Result<Vec<String>, Category>, Result<Vec<String>, Category>) {
     let whole = e.calls::<ToolCall>(text).map(|c| names(&c));
-    let mut stream = e.stream_calls::<ToolCall>();
-    let mut got = Vec::new();
-    for b in text.as_bytes() {
-        got.extend(stream.push_bytes(&[*b]));
-    }
-    let streamed = stream.finish().map(|rest| {
-        got.extend(rest);
-        names(&got)
-    });
+    let streamed = streamed_bytewise(e, text).map(|c| names(&c));
     (
         whole.map_err(|e| e.category()),
         streamed.map_err(|e| e.category()),
     )
+}
+
+/// `text`, a call to `f` whose arguments nest ten levels deep, is read with `max_depth(20)`
+/// and not with `max_depth(5)`, whole and streamed alike.
+fn depth_setting_holds(text: &str) {
+    let deep_enough = Extractor::new().max_depth(20);
+    let (whole, streamed) = whole_and_streamed(&deep_enough, text);
+    assert_eq!(whole, Ok(vec!["f".to_string()]), "{text}");
+    assert_eq!(streamed, whole, "{text}");
+    let shallow = Extractor::new().max_depth(5);
+    let (whole, streamed) = whole_and_streamed(&shallow, text);
+    assert!(
+        whole.as_ref().map_or(true, Vec::is_empty),
+        "{text}: {whole:?}"
+    );
+    assert_eq!(streamed, whole, "{text}");
 }
 
 #[test]
@@ -405,17 +414,7 @@ fn max_depth_holds_for_pythonic_calls() {
         format!("<|tool_call_start|>[f(a={})]<|tool_call_end|>", nested(10)),
     ];
     for text in &replies {
-        let deep_enough = Extractor::new().max_depth(20);
-        let (whole, streamed) = whole_and_streamed(&deep_enough, text);
-        assert_eq!(whole, Ok(vec!["f".to_string()]), "{text}");
-        assert_eq!(streamed, whole, "{text}");
-        let shallow = Extractor::new().max_depth(5);
-        let (whole, streamed) = whole_and_streamed(&shallow, text);
-        assert!(
-            whole.as_ref().map_or(true, Vec::is_empty),
-            "{text}: {whole:?}"
-        );
-        assert_eq!(streamed, whole, "{text}");
+        depth_setting_holds(text);
     }
     // Deeper than the reader's former cap of 64, within the settings: read.
     let deep = format!("[f(a={})]", nested(100));
@@ -446,17 +445,7 @@ fn max_depth_holds_for_gemma_and_minimax_m3_arguments() {
         ]
     };
     for text in &replies(10) {
-        let deep_enough = Extractor::new().max_depth(20);
-        let (whole, streamed) = whole_and_streamed(&deep_enough, text);
-        assert_eq!(whole, Ok(vec!["f".to_string()]), "{text}");
-        assert_eq!(streamed, whole, "{text}");
-        let shallow = Extractor::new().max_depth(5);
-        let (whole, streamed) = whole_and_streamed(&shallow, text);
-        assert!(
-            whole.as_ref().map_or(true, Vec::is_empty),
-            "{text}: {whole:?}"
-        );
-        assert_eq!(streamed, whole, "{text}");
+        depth_setting_holds(text);
     }
     // Deeper than 64 levels, within the settings: read.
     for text in &replies(100) {
