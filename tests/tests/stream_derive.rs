@@ -338,8 +338,12 @@ fn stream_done_holds_a_field_until_complete() {
     stream.push(&text[..close]);
     assert_eq!(stream.snapshot().steps, None);
     assert_eq!(stream.snapshot().state("steps"), FieldState::Incomplete);
-    // The last item's closing quote is decided by what follows the list's closer.
-    stream.push(&text[close..=close + 1]);
+    // The last item's closing quote is decided by what follows the list's closer, and the
+    // closer by the token after its `,`: the list is whole once a key follows.
+    let key = text.find("\"after\":").unwrap() + "\"after\":".len();
+    stream.push(&text[close..key - 1]);
+    assert_eq!(stream.snapshot().steps, None);
+    stream.push(&text[key - 1..key]);
     let steps: Vec<String> = stream
         .snapshot()
         .steps
@@ -605,4 +609,39 @@ fn states_of_fields_past_64() {
     assert_eq!(snap.f69.as_deref(), Some("seventy"));
     let wide = stream.finish().unwrap().value;
     assert_eq!((wide.f3, wide.f69.as_str()), (3, "seventy"));
+}
+
+#[derive(Extract, Debug, PartialEq, Clone)]
+struct Inner {
+    a: i64,
+    x: i64,
+    y: Option<i64>,
+}
+
+#[derive(Extract, Debug)]
+struct Outer {
+    k: Inner,
+    z: Option<i64>,
+}
+
+/// A closer followed by a `,` and a token that does not fit the object it returns to: the
+/// parser reads the closer by the rest of the text (here it is stray, `5` and `y` stay in
+/// `k`), so the stream does not mark `k` complete at it.
+#[test]
+fn a_closer_the_rest_of_the_text_may_find_stray_does_not_complete_its_object() {
+    let text = r#"{"k": {"a": 1, "x": 2}, 5, "y": 3}}, "z": 1}"#;
+    let whole = llm_extract::extract::<Outer>(text).unwrap().value;
+    assert_eq!((whole.k.y, whole.z), (Some(3), Some(1)));
+    for chunks in chunkings(text) {
+        let mut stream = Stream::<Outer>::new();
+        for c in &chunks {
+            stream.push(c);
+            let snap = stream.snapshot();
+            if snap.state("k") == FieldState::Complete {
+                let y = snap.k.as_ref().and_then(|k| k.y);
+                assert_eq!(y, Some(3), "k complete without y: {snap:?}");
+            }
+        }
+        assert_eq!(stream.finish().unwrap().value.k, whole.k);
+    }
 }

@@ -103,6 +103,130 @@ fn continues_after(text: &str, span: Span, end: usize) -> Continues {
     }
 }
 
+/// How the parser reads a closer of the innermost container's kind at `at` (more than the
+/// root open), as far as `text`, a reply still arriving, decides it: `Some(true)` when
+/// nothing after it says it is wrong, and the parser closes it as written; `Some(false)` when
+/// what follows it does not fit the container it returns to, a closer the parser judges by
+/// the rest of the text; `None` while the text so far cannot tell. `depth` containers are
+/// open; `object(i)` says whether the one at index `i` (from the root) is an object.
+///
+/// The rule is [`Parser::following`] and the fit of its token, the parser's own: the answer
+/// is given once every byte that rule reads has arrived, or earlier where the bytes so far
+/// settle it whatever comes next.
+pub(crate) fn closer_as_written(
+    text: &str,
+    at: usize,
+    depth: usize,
+    object: impl Fn(usize) -> bool,
+) -> Option<bool> {
+    let probe = Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
+    let fits = |next: &Following| {
+        let receiving = (depth - 1).checked_sub(next.run + 1);
+        next.fitting == next.run
+            && receiving.is_some_and(|index| match object(index) {
+                true => probe.looks_like_key(next.token),
+                false => !probe.looks_like_whole_key(next.token),
+            })
+    };
+    // Everything the rule reads: the run and the `,` within the lookahead, then a key.
+    if text.len() > at + 2 * string::KEY_LOOKAHEAD + 8 {
+        let next = probe.following_in(at + 1, depth, &object);
+        return Some(next.is_none_or(|n| n.run + 1 >= depth || fits(&n)));
+    }
+    let bytes = text.as_bytes();
+    let unsettled = |i: usize| i >= bytes.len() || matches!(bytes[i], b'/' | b'#' | 0x80..);
+    let mut i = space::skip_space_comments(bytes, at + 1, bytes.len());
+    let mut run = 0;
+    while !unsettled(i) && matches!(bytes[i], b'}' | b']') {
+        run += 1;
+        i = space::skip_space_comments(bytes, i + 1, bytes.len());
+    }
+    if run + 1 >= depth {
+        // The run closes the root: the value is read as written, and what follows is
+        // text after it (the parser reads a member of the root's own syntax back in).
+        return Some(true);
+    }
+    if unsettled(i) {
+        return None;
+    }
+    if bytes[i] != b',' {
+        // Neither a `,` nor a quoted key (its comma missing): it closes as written.
+        return (!matches!(bytes[i], b'"' | b'\'' | b'`')).then_some(true);
+    }
+    let token = space::skip_space_comments(bytes, i + 1, bytes.len());
+    if unsettled(token) {
+        return None;
+    }
+    let next = probe.following_in(at + 1, depth, &object)?;
+    if next.run != run || next.token != token {
+        return None;
+    }
+    let receiving = (depth - 1).checked_sub(run + 1);
+    if next.fitting != run || receiving.is_none() {
+        return Some(false);
+    }
+    let in_object = receiving.is_some_and(&object);
+    let key = match bytes[token] {
+        b'{' | b'[' | b'}' | b']' | b',' | b':' => false,
+        _ if probe.looks_like_whole_key(token) => true,
+        b'"' => settled_quoted_key(bytes, token)?,
+        b if is_word_byte(b) => settled_bare_key(bytes, token)?,
+        _ => return None,
+    };
+    // In an object the token fits as a key; in an array as anything else.
+    Some(key == in_object)
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$')
+}
+
+/// Whether the `"`-quoted token at `at` is a key as [`Parser::looks_like_key`] reads one, once
+/// the bytes so far settle it: its closing quote (or a line break) and the byte after it.
+fn settled_quoted_key(bytes: &[u8], at: usize) -> Option<bool> {
+    // `""word"`: a doubled quote, read with the key lookahead.
+    let c = *bytes.get(at + 2)?;
+    if bytes[at + 1] == b'"' && (c.is_ascii_alphanumeric() || c >= 0x80) {
+        return None;
+    }
+    let limit = bytes.len().min(at + string::KEY_LOOKAHEAD - 8);
+    let mut i = at + 1;
+    loop {
+        let k = memchr::memchr3(b'"', b'\\', b'\n', &bytes[i.min(limit)..limit])?;
+        match bytes[i + k] {
+            b'\\' => i += k + 2,
+            b'\n' => return Some(false),
+            _ => {
+                let after = i + k + 1;
+                let next = bytes[after..]
+                    .iter()
+                    .position(|b| !matches!(b, b' ' | b'\t'))?;
+                return Some(bytes[after + next] == b':');
+            }
+        }
+    }
+}
+
+/// Whether the bare word at `at` is a key (`word:`, not `https://`), once the bytes so far
+/// settle it.
+fn settled_bare_key(bytes: &[u8], at: usize) -> Option<bool> {
+    let word = bytes[at..].iter().take_while(|&&b| is_word_byte(b)).count();
+    let after = at + word;
+    if word + 8 >= string::KEY_LOOKAHEAD || after >= bytes.len() {
+        return None;
+    }
+    let colon = after
+        + bytes[after..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+    match bytes.get(colon)? {
+        b':' if colon == after && bytes.len() < after + 3 => None,
+        b':' => Some(!bytes[after..].starts_with(b"://")),
+        _ => Some(false),
+    }
+}
+
 /// Hashes of the first few keys of an object: enough to see that `"id"` after
 /// `[{"id": 1, "n": 2}, ` starts the next record (whose `{` is missing), without keeping the
 /// keys or searching them all.
@@ -399,7 +523,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             // The closers from the `best`-th after this one to the end of the run.
             let mut at = self.pos;
             for _ in 0..best {
-                at = space::skip_space(self.bytes, at + 1, next.run_end);
+                at = space::skip_space_comments(self.bytes, at + 1, next.run_end);
             }
             let first_stray = if best == 0 { self.pos } else { at };
             self.stray_run = Some((first_stray, next.run_end));
@@ -503,25 +627,35 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// key, its comma missing) and the token after it; `None` when no such token follows
     /// within `KEY_LOOKAHEAD` bytes.
     fn following(&self, at: usize) -> Option<Following> {
+        let object = |i: usize| matches!(self.stack[i], Frame::Object { .. });
+        self.following_in(at, self.stack.len(), object)
+    }
+
+    /// [`Self::following`] with `depth` containers open, `object(i)` saying whether the one
+    /// at stack index `i` is an object.
+    fn following_in(
+        &self,
+        at: usize,
+        depth: usize,
+        object: impl Fn(usize) -> bool,
+    ) -> Option<Following> {
         let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
-        let depth = self.stack.len();
-        let mut i = space::skip_space(self.bytes, at, limit);
+        let mut i = space::skip_space_comments(self.bytes, at, limit);
         let (mut run, mut fitting, mut run_end) = (0, 0, at);
         while i < limit && matches!(self.bytes[i], b'}' | b']') {
             run += 1;
             if fitting + 1 == run
                 && depth > run
-                && matches!(self.stack[depth - 1 - run], Frame::Object { .. })
-                    == (self.bytes[i] == b'}')
+                && object(depth - 1 - run) == (self.bytes[i] == b'}')
             {
                 fitting += 1;
             }
             run_end = i + 1;
-            i = space::skip_space(self.bytes, i + 1, limit);
+            i = space::skip_space_comments(self.bytes, i + 1, limit);
         }
         let token = match self.bytes.get(i) {
             _ if i >= limit => return None,
-            Some(b',') => space::skip_space(self.bytes, i + 1, limit),
+            Some(b',') => space::skip_space_comments(self.bytes, i + 1, limit),
             // `{"a": 1}\n"b": 2}`: the comma is missing too.
             _ if self.quoted_key_at(i) => i,
             _ => return None,

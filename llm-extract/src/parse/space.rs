@@ -39,6 +39,27 @@ pub(crate) fn skip_space(bytes: &[u8], mut i: usize, limit: usize) -> usize {
     i
 }
 
+/// [`skip_space`] that also passes comments (`//` and `#` to the end of their line, `/* */`)
+/// that end before `limit`. A line comment holding a closer stops it: whether the comment
+/// ends at that closer is the parser's call, made with the rest of the text.
+pub(crate) fn skip_space_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+    loop {
+        i = skip_space(bytes, i, limit);
+        let rest = &bytes[i..limit];
+        let after = match rest {
+            [b'/', b'*', body @ ..] => memchr::memmem::find(body, b"*/").map(|n| i + 2 + n + 2),
+            [b'/', b'/', ..] | [b'#', ..] => memchr::memchr(b'\n', rest)
+                .filter(|&n| !rest[..n].iter().any(|b| matches!(b, b'}' | b']')))
+                .map(|n| i + n),
+            _ => None,
+        };
+        match after {
+            Some(next) => i = next,
+            None => return i,
+        }
+    }
+}
+
 /// [`skip_space`] that also says whether a line break was passed.
 pub(crate) fn skip_space_lines(bytes: &[u8], i: usize, limit: usize) -> (usize, bool) {
     let end = skip_space(bytes, i, limit);

@@ -476,6 +476,16 @@ fn a_closer_is_read_by_what_the_rest_of_the_text_closes() {
             r#"{"t": ["a", "b"], "c"], "p": 1}"#,
             json!({"t": ["a", "b", "c"], "p": 1}),
         ),
+        // A comment after the `,` hides nothing: the key after it fits, the closer before it
+        // closes, and the stray one later is read where it is.
+        (
+            "{\"a\": [null, null], // a comment\n \"b\": \"x\", \"c\":] 1, \"d\": 2}",
+            json!({"a": [null, null], "b": "x", "c": null, "1": null, "d": 2}),
+        ),
+        (
+            "{\"a\": [1] /* one */, /* two */ \"b\": 2]}",
+            json!({"a": [1], "b": 2}),
+        ),
     ];
     for (input, expected) in rows {
         assert_eq!(&value(input).0, expected, "{input}");

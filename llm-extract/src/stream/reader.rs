@@ -734,6 +734,9 @@ impl Reader {
                         } else {
                             Container::Array
                         };
+                        if self.closer_undecided(text, kind) {
+                            return Step_::Wait;
+                        }
                         if let Step_::Go = self.close(text, sink, kind) {
                             return Step_::Go;
                         }
@@ -929,6 +932,27 @@ impl Reader {
             return Step_::Go;
         }
         Step_::Wait
+    }
+
+    /// At a closer of the innermost container, inside another: whether it waits for the text
+    /// after it. The parser closes it as written unless the token after its `,` does not fit
+    /// the container it returns to (then the rest of the text decides, and the preview holds);
+    /// until the bytes that rule reads have arrived, nothing after the closer is shown.
+    fn closer_undecided(&mut self, text: &str, kind: Container) -> bool {
+        let n = self.stack.len();
+        if self.doubts != Doubts::Hold || n < 2 || self.stack[n - 1].kind != kind {
+            return false;
+        }
+        let text = text.get(..self.stop_at).unwrap_or(text);
+        let object = |i: usize| self.stack[i].kind == Container::Object;
+        match crate::parse::closer_as_written(text, self.pos, n, object) {
+            None => true,
+            Some(true) => false,
+            Some(false) => {
+                self.doubt();
+                false
+            }
+        }
     }
 
     fn comma(&mut self) {
