@@ -101,6 +101,16 @@ pub struct Entry<'a> {
     pub value: Node<'a>,
 }
 
+impl Entry<'_> {
+    /// Whether the key was written without a value: the parser put a `null` of no width in
+    /// its place. Such a member never replaces one the key was written with before.
+    pub(crate) fn value_missing(&self) -> bool {
+        matches!(self.value.kind, NodeKind::Null)
+            && self.value.span.is_empty()
+            && !self.key_span.is_empty()
+    }
+}
+
 /// What kind of value a [`Node`] is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NodeKind<'a> {
@@ -529,10 +539,12 @@ fn to_value_iterative(root: &Node<'_>, source: Source<'_>) -> serde_json::Value 
     use serde_json::Value;
     enum Open<'n, 'a> {
         Array(Vec<Value>, std::slice::Iter<'n, Node<'a>>),
+        /// The map, its entries, and the key of the one being built (`true` when its value
+        /// is missing).
         Object(
             serde_json::Map<String, Value>,
             std::slice::Iter<'n, Entry<'a>>,
-            Option<String>,
+            Option<(String, bool)>,
         ),
     }
     fn open<'n, 'a>(node: &'n Node<'a>, source: Source<'_>) -> Result<Open<'n, 'a>, Value> {
@@ -558,15 +570,20 @@ fn to_value_iterative(root: &Node<'_>, source: Source<'_>) -> serde_json::Value 
         if let Some(value) = done.take() {
             match top {
                 Open::Array(items, _) => items.push(value),
-                Open::Object(map, _, key) => {
-                    map.insert(key.take().unwrap_or_default(), value);
-                }
+                Open::Object(map, _, key) => match key.take().unwrap_or_default() {
+                    (key, true) => {
+                        map.entry(key).or_insert(value);
+                    }
+                    (key, false) => {
+                        map.insert(key, value);
+                    }
+                },
             }
         }
         let next = match top {
             Open::Array(_, iter) => iter.next(),
             Open::Object(_, iter, key) => iter.next().map(|e| {
-                *key = Some(e.key.text.to_string());
+                *key = Some((e.key.text.to_string(), e.value_missing()));
                 &e.value
             }),
         };

@@ -806,3 +806,34 @@ fn numbers_past_the_range_of_f64_are_null_and_logged() {
         assert_eq!(llm_extract::repair(text).unwrap(), read.value, "{text}");
     }
 }
+
+/// A key written again without a value (a stray word read as a key, or a reply cut off after
+/// the key) keeps the value it was written with: the `null` in its place is no value.
+#[test]
+fn a_key_written_again_without_a_value_keeps_its_value() {
+    use std::collections::{BTreeMap, HashMap};
+    #[derive(llm_extract::Extract, Debug)]
+    struct Row {
+        e: Option<f64>,
+        x: BTreeMap<String, String>,
+    }
+    let texts = [
+        // `fals}e`: the `}` closes `x`, and the `e` after it reads as the key `e` again.
+        "{\n  \"e\": 0.5,\n  \"x\": {\n    \"b\": fals}e\n  },\n  \"c\": 1\n}",
+        "{\"e\": 0.5, \"x\": {\"b\": \"y\"}, \"e\"}",
+        "{\"e\": 0.5, \"x\": {\"b\": \"y\"}, \"e\":",
+    ];
+    for text in texts {
+        assert_eq!(repair(text)["e"], json!(0.5), "{text:?}");
+        let row = llm_extract::extract::<Row>(text).unwrap().value;
+        assert_eq!(row.e, Some(0.5), "{text:?}");
+        assert_eq!(row.x.len(), 1, "{text:?}");
+        let map =
+            llm_extract::extract::<HashMap<String, Option<f64>>>("{\"e\": 0.5, \"f\": 1, \"e\"}")
+                .unwrap()
+                .value;
+        assert_eq!(map["e"], Some(0.5));
+    }
+    // Written again with a value, the later one wins, as in JSON.
+    assert_eq!(repair("{\"e\": 0.5, \"e\": null}"), json!({"e": null}));
+}

@@ -729,13 +729,13 @@ fn direct_map<K: MapKey, V: Extract, M>(
 }
 
 /// Reads an object into any map: every entry, later duplicates replacing earlier ones
-/// (recorded), every key and value issue collected. In lenient mode a string holding a JSON
+/// (recorded) unless written without a value, every key and value issue collected. In lenient mode a string holding a JSON
 /// object is decoded first, and the last entry of an object cut off by the end of the reply
 /// is dropped (and recorded) when its value was cut off and does not fit, or never came.
 fn map<K: MapKey, V: Extract>(
     node: &Node<'_>,
     cx: &mut Context,
-    mut insert: impl FnMut(K, V) -> bool,
+    mut insert: impl FnMut(K, V, bool) -> bool,
 ) -> Result<(), Failed> {
     let decoded = as_container(node, cx);
     let node: &Node<'_> = &decoded;
@@ -770,7 +770,7 @@ fn map<K: MapKey, V: Extract>(
             match (key, value) {
                 (Some(k), Ok(v)) => {
                     cx.note_match();
-                    if insert(k, v) {
+                    if insert(k, v, entry.value_missing()) {
                         cx.coerce(CoercionKind::DuplicateKey, entry.key_span);
                     }
                 }
@@ -790,7 +790,17 @@ impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for Ha
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = HashMap::default();
-        map(node, cx, |k, v| out.insert(k, v).is_some())?;
+        map(node, cx, |k, v, missing| match out.entry(k) {
+            std::collections::hash_map::Entry::Occupied(_) if missing => true,
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                e.insert(v);
+                true
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(v);
+                false
+            }
+        })?;
         Ok(out)
     }
 
@@ -806,7 +816,17 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = BTreeMap::new();
-        map(node, cx, |k, v| out.insert(k, v).is_some())?;
+        map(node, cx, |k, v, missing| match out.entry(k) {
+            std::collections::btree_map::Entry::Occupied(_) if missing => true,
+            std::collections::btree_map::Entry::Occupied(mut e) => {
+                e.insert(v);
+                true
+            }
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(v);
+                false
+            }
+        })?;
         Ok(out)
     }
 

@@ -340,8 +340,10 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
     /// field is recorded. Returns whether the entry took the slot.
     fn place(&mut self, field: usize, rank: Rank, entry: &'n Entry<'a>, cx: &mut Context) -> bool {
         if let Some((_, previous, previous_span)) = self.slots[field] {
-            // The better match wins; on a tie the later key wins, as in JSON.
-            let loser = if rank <= previous {
+            // The better match wins; on a tie the later key wins, as in JSON, unless it was
+            // written without a value.
+            let later_wins = rank <= previous && !entry.value_missing();
+            let loser = if later_wins {
                 previous_span
             } else {
                 entry.key_span
@@ -349,7 +351,7 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
             cx.at_field(self.spec.fields[field].name, |cx| {
                 cx.coerce(CoercionKind::DuplicateKey, loser)
             });
-            if rank > previous {
+            if !later_wins {
                 return false;
             }
         }

@@ -20,6 +20,11 @@ pub(crate) trait Build<'a> {
     fn object(entries: Self::Object, span: Span, complete: bool) -> Self::Value;
     /// Adds a member, in source order.
     fn insert(object: &mut Self::Object, key: Str<'a>, key_span: Span, value: Self::Value);
+    /// Adds a member whose value is missing (`value` is the `null` in its place): it never
+    /// replaces a value the same key was written with before.
+    fn insert_missing(object: &mut Self::Object, key: Str<'a>, key_span: Span, value: Self::Value) {
+        Self::insert(object, key, key_span, value);
+    }
     /// Whether no entry was inserted yet.
     fn is_empty(object: &Self::Object) -> bool;
 }
@@ -103,6 +108,10 @@ impl<'a> Build<'a> for Json {
     fn insert(object: &mut Self::Object, key: Str<'a>, _: Span, value: serde_json::Value) {
         // Duplicate keys keep the last value, as serde_json and `Node::to_value` do.
         object.insert(key.text.into_owned(), value);
+    }
+
+    fn insert_missing(object: &mut Self::Object, key: Str<'a>, _: Span, value: serde_json::Value) {
+        object.entry(key.text.into_owned()).or_insert(value);
     }
 }
 

@@ -5,7 +5,6 @@
 use super::balance::{self, Fit, Profile, Rest};
 use super::build::{self, Build};
 use super::{run, space, string, Done, Frame, Parser, RepairPaths};
-use crate::node::{Node, NodeKind};
 use crate::report::RepairKind;
 use crate::span::Span;
 
@@ -119,31 +118,38 @@ pub(crate) fn closer_as_written(
     depth: usize,
     object: impl Fn(usize) -> bool,
 ) -> Option<bool> {
-    let probe = Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
-    let fits = |next: &Following| {
-        let receiving = (depth - 1).checked_sub(next.run + 1);
-        next.fitting == next.run
-            && receiving.is_some_and(|index| match object(index) {
-                true => probe.looks_like_key(next.token),
-                false => !probe.looks_like_whole_key(next.token),
-            })
-    };
+    let probe = || Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
     // Everything the rule reads: the run and the `,` within the lookahead, then a key.
     if text.len() > at + 2 * string::KEY_LOOKAHEAD + 8 {
+        let probe = probe();
+        let fits = |next: &Following| {
+            let receiving = (depth - 1).checked_sub(next.run + 1);
+            next.fitting == next.run
+                && receiving.is_some_and(|index| match object(index) {
+                    true => probe.looks_like_key(next.token),
+                    false => !probe.looks_like_whole_key(next.token),
+                })
+        };
         let next = probe.following_in(at + 1, depth, &object);
         return Some(next.is_none_or(|n| n.run + 1 >= depth || fits(&n)));
     }
+    // The same rule on the bytes so far, answering only what more bytes cannot change.
     let bytes = text.as_bytes();
+    let limit = at + 1 + string::KEY_LOOKAHEAD;
     let unsettled = |i: usize| i >= bytes.len() || matches!(bytes[i], b'/' | b'#' | 0x80..);
-    let mut i = space::skip_space_comments(bytes, at + 1, bytes.len());
-    let mut run = 0;
-    while !unsettled(i) && matches!(bytes[i], b'}' | b']') {
+    let end = bytes.len().min(limit);
+    let mut i = space::skip_space_comments(bytes, at + 1, end);
+    let (mut run, mut fitting) = (0, 0);
+    while !unsettled(i) && i < limit && matches!(bytes[i], b'}' | b']') {
         run += 1;
-        i = space::skip_space_comments(bytes, i + 1, bytes.len());
+        if fitting + 1 == run && depth > run && object(depth - 1 - run) == (bytes[i] == b'}') {
+            fitting += 1;
+        }
+        i = space::skip_space_comments(bytes, i + 1, end);
     }
-    if run + 1 >= depth {
-        // The run closes the root: the value is read as written, and what follows is
-        // text after it (the parser reads a member of the root's own syntax back in).
+    if run + 1 >= depth || i >= limit {
+        // The run closes the root (the value is read as written, and what follows is text
+        // after it), or nothing follows within the lookahead.
         return Some(true);
     }
     if unsettled(i) {
@@ -153,25 +159,29 @@ pub(crate) fn closer_as_written(
         // Neither a `,` nor a quoted key (its comma missing): it closes as written.
         return (!matches!(bytes[i], b'"' | b'\'' | b'`')).then_some(true);
     }
-    let token = space::skip_space_comments(bytes, i + 1, bytes.len());
+    let token = space::skip_space_comments(bytes, i + 1, end);
+    if token >= limit {
+        return Some(true);
+    }
     if unsettled(token) {
         return None;
     }
-    let next = probe.following_in(at + 1, depth, &object)?;
-    if next.run != run || next.token != token {
-        return None;
-    }
     let receiving = (depth - 1).checked_sub(run + 1);
-    if next.fitting != run || receiving.is_none() {
+    if fitting != run || receiving.is_none() {
         return Some(false);
     }
     let in_object = receiving.is_some_and(&object);
     let key = match bytes[token] {
-        b'{' | b'[' | b'}' | b']' | b',' | b':' => false,
-        _ if probe.looks_like_whole_key(token) => true,
-        b'"' => settled_quoted_key(bytes, token)?,
-        b if is_word_byte(b) => settled_bare_key(bytes, token)?,
-        _ => return None,
+        b'{' | b'[' | b'}' | b']' | b',' | b':' => Some(false),
+        b'"' => settled_quoted_key(bytes, token),
+        b if is_word_byte(b) => settled_bare_key(bytes, token),
+        _ => None,
+    };
+    let key = match key {
+        Some(key) => key,
+        // A key written whole settles it.
+        None if probe().looks_like_whole_key(token) => true,
+        None => return None,
     };
     // In an object the token fits as a key; in an array as anything else.
     Some(key == in_object)
@@ -341,7 +351,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             // `{"a"}`: a key with no value.
             let at = span.end;
             self.repair(RepairKind::MissingValue, Span::at(at));
-            let _ = self.push_scalar(Node::new(NodeKind::Null, Span::at(at)));
+            let _ = self.push_missing(at, true);
         }
         self.pos += 1;
         self.pop_frame(self.pos, true)

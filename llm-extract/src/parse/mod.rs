@@ -911,14 +911,31 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// `"a": ,` or `"a": }`: the value is `null`.
     fn missing_value(&mut self) {
         self.repair(RepairKind::MissingValue, Span::at(self.pos));
-        let node = Node::new(NodeKind::Null, Span::at(self.pos));
         // Inside an object the stack is non-empty, so this never finishes the document.
-        let _ = self.push_scalar(node);
+        let _ = self.push_missing(self.pos, true);
+    }
+
+    /// The `null` in place of a missing value at `at`. In an object it never replaces a value
+    /// its key was written with before (`{"a": 1, ..., a}`: a stray word read as the key
+    /// again invents nothing).
+    fn push_missing(&mut self, at: usize, complete: bool) -> Option<Done<B::Value>> {
+        let node = Node {
+            kind: NodeKind::Null,
+            span: Span::at(at),
+            complete,
+        };
+        let value = B::scalar(node, self.text);
+        self.push_value_as(value, true)
     }
 
     /// Attaches a finished value to the open container, or returns the document if it is the
     /// root.
     fn push_value(&mut self, value: B::Value) -> Option<Done<B::Value>> {
+        self.push_value_as(value, false)
+    }
+
+    /// [`Self::push_value`]; `missing` for the `null` in place of a missing value.
+    fn push_value_as(&mut self, value: B::Value, missing: bool) -> Option<Done<B::Value>> {
         match self.stack.last_mut() {
             None => Some(Done {
                 value,
@@ -950,7 +967,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     )
                 });
                 first_keys.add(key.text.as_bytes());
-                B::insert(entries, key, key_span, value);
+                if missing {
+                    B::insert_missing(entries, key, key_span, value);
+                } else {
+                    B::insert(entries, key, key_span, value);
+                }
                 *after_comma = None;
                 None
             }
@@ -1014,11 +1035,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             (expect, self.stack.last())
         {
             self.repair(RepairKind::MissingValue, Span::at(end));
-            let _ = self.push_scalar(Node {
-                kind: NodeKind::Null,
-                span: Span::at(end),
-                complete: false,
-            });
+            let _ = self.push_missing(end, false);
         }
         self.repair_container(RepairKind::TruncatedContainer, Span::at(end));
         loop {
