@@ -8,8 +8,9 @@ use crate::locate;
 use crate::parse::{self, RepairPaths};
 use crate::report::Report;
 use crate::select;
-use crate::settings::{Completeness, ReasoningValues, Settings, TieBreak};
+use crate::settings::{Completeness, Opening, ReasoningValues, Settings, TieBreak};
 use crate::span::Span;
+use crate::tool_format::Format;
 
 /// Extraction settings; every free function uses `Extractor::new()`. Build one and reuse it:
 /// building allocates its default tag lists.
@@ -126,6 +127,67 @@ impl Extractor {
     /// ```
     pub fn tie_break(mut self, tie_break: TieBreak) -> Extractor {
         self.settings.tie_break = tie_break;
+        self
+    }
+
+    /// Only these wire formats are detected (all are by default).
+    ///
+    /// ```
+    /// use llm_extract::{tool::Format, Extractor};
+    /// let e = Extractor::new().tool_formats(&[Format::Hermes]);
+    /// assert!(e.tool_calls(r#"[TOOL_CALLS] [{"name": "f", "arguments": {}}]"#).is_empty());
+    /// assert_eq!(e.tool_calls(r#"<tool_call>{"name": "f", "arguments": {}}</tool_call>"#).len(), 1);
+    /// ```
+    pub fn tool_formats(mut self, formats: &[Format]) -> Extractor {
+        self.settings.tool.formats = formats.iter().fold(0, |m, f| m | f.bit());
+        self
+    }
+
+    /// Calls cut off before their end are returned as calls too (marked incomplete in
+    /// [`Reply`](crate::tool::Reply)). Off by default: a truncated `rm -rf` must never run.
+    ///
+    /// ```
+    /// let text = "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"rust";
+    /// assert!(llm_extract::tool::tool_calls(text).is_empty());
+    /// let e = llm_extract::Extractor::new().allow_incomplete_tool_calls();
+    /// assert_eq!(e.tool_calls(text)[0].arguments["q"], "rust");
+    /// ```
+    pub fn allow_incomplete_tool_calls(mut self) -> Extractor {
+        self.settings.tool.allow_incomplete = true;
+        self
+    }
+
+    /// Whole calls that could be read only by guessing (a bare word taken as a string, a
+    /// string end chosen by lookahead, a key written twice, ...) are returned as calls too
+    /// (they stay listed in [`Reply::doubtful`](crate::tool::Reply::doubtful)). Off by default: an agent should not run
+    /// what the model may not have written.
+    ///
+    /// ```
+    /// let text = r#"<tool_call>{"name": "search", "arguments": {"q": rust}}</tool_call>"#;
+    /// assert!(llm_extract::tool::tool_calls(text).is_empty());
+    /// let e = llm_extract::Extractor::new().allow_doubtful_tool_calls();
+    /// assert_eq!(e.tool_calls(text)[0].arguments["q"], "rust");
+    /// ```
+    pub fn allow_doubtful_tool_calls(mut self) -> Extractor {
+        self.settings.tool.allow_doubtful = true;
+        self
+    }
+
+    /// The reply begins in the answer: a reasoning closer without an opener (`</think>`) is
+    /// ignored, as if the reply began after an empty reasoning block. By default a reply may
+    /// begin inside reasoning opened by the chat template (DeepSeek R1, Qwen3 thinking), so
+    /// what comes before a first `</think>` is reasoning and a call there is a draft; a
+    /// [`StreamCalls`](crate::tool::StreamCalls) then holds every call until the first reasoning token or the end says
+    /// which it was. Both reads, whole and streamed, follow this setting.
+    ///
+    /// ```
+    /// let text = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call></think>";
+    /// assert!(llm_extract::tool::tool_calls(text).is_empty()); // a draft
+    /// let e = llm_extract::Extractor::new().tool_reply_begins_in_answer();
+    /// assert_eq!(e.tool_calls(text).len(), 1);
+    /// ```
+    pub fn tool_reply_begins_in_answer(mut self) -> Extractor {
+        self.settings.tool.opening = Opening::Answer;
         self
     }
 

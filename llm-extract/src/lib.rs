@@ -44,6 +44,7 @@ mod settings;
 mod span;
 pub mod stream;
 pub mod tool;
+mod tool_format;
 pub mod validate;
 
 /// What `#[derive(Extract)]` expands to calls into this module; not a public API.
