@@ -332,6 +332,36 @@ fn reasoning_streams_into_thoughts_and_never_into_the_value() {
     assert_eq!(s.thoughts(), ["step one, step two"]);
 }
 
+/// Hunyuan writes its reasoning tags with its checkpoint's suffix (`<think:6124c78e>`):
+/// reasoning for `extract` and the stream alike, split anywhere.
+#[test]
+fn reasoning_tags_with_a_checkpoint_suffix_are_reasoning() {
+    let text = "<think:6124c78e>I could answer {\"city\": \"Rome\"}.</think:6124c78e>\n<answer:6124c78e>{\"city\": \"Paris\"}</answer:6124c78e>";
+    let whole = llm_extract::extract::<Value>(text).unwrap();
+    assert_eq!(whole.value, json!({"city": "Paris"}));
+    assert_eq!(whole.thoughts, ["I could answer {\"city\": \"Rome\"}."]);
+    for cut in 0..=text.len() {
+        let (snaps, stream) = stream_at::<Value>(text, &[cut]);
+        for snap in &snaps {
+            assert_ne!(snap.get("city"), Some(&json!("Rome")), "cut at {cut}");
+        }
+        assert_eq!(stream.thoughts(), &whole.thoughts[..], "cut at {cut}");
+        assert_eq!(
+            snaps.last().unwrap(),
+            &json!({"city": "Paris"}),
+            "cut at {cut}"
+        );
+    }
+    // A `:` that starts no suffix makes no tag.
+    let text = "<think:>{\"city\": \"Rome\"}";
+    assert_eq!(
+        llm_extract::extract::<Value>(text).unwrap().value,
+        json!({"city": "Rome"})
+    );
+    let (snaps, _) = stream_at::<Value>(text, &[3]);
+    assert_eq!(snaps.last().unwrap(), &json!({"city": "Rome"}));
+}
+
 #[test]
 fn a_stream_cut_off_mid_value_says_so_and_where_and_keeps_its_snapshot() {
     let mut s = Stream::<Value>::new();

@@ -118,7 +118,9 @@ impl Frame {
 
 /// Finds the reasoning blocks, answer tags and fences in `text`, and the values in each.
 pub(crate) fn markup(text: &str, settings: &Settings) -> Markup {
-    let is_reasoning = |n: &str| settings.reasoning_tags.iter().any(|t| t == n);
+    let is_tag = |n: &str| settings.reasoning_tags.iter().any(|t| t == n);
+    // `<think:6124c78e>`: Hunyuan's tags carry their checkpoint's suffix.
+    let is_reasoning = |n: &str| is_tag(n) || tags::checkpoint_base(n).is_some_and(is_tag);
     let is_answer = |n: &str| settings.tags.iter().any(|t| t == n);
     let tag_list = tags::tags(text, |n| is_reasoning(n) || is_answer(n));
     let token_list = tags::tokens(text);

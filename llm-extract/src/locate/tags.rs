@@ -56,6 +56,39 @@ pub(crate) fn tags(text: &str, wanted: impl Fn(&str) -> bool) -> Vec<Tag> {
     out
 }
 
+/// The longest checkpoint suffix of a tag name looked at.
+pub(crate) const MAX_SUFFIX: usize = 64;
+
+/// A tag name without the checkpoint suffix Hunyuan writes after a `:` (`think:6124c78e` is
+/// `think`): one to [`MAX_SUFFIX`] bytes of the name, no second `:`.
+pub(crate) fn checkpoint_base(name: &str) -> Option<&str> {
+    let (base, suffix) = name.split_once(':')?;
+    let fits = !base.is_empty() && (1..=MAX_SUFFIX).contains(&suffix.len());
+    (fits && !suffix.contains(':')).then_some(base)
+}
+
+/// Whether `b` may stand in a checkpoint suffix: anything but a space, `<` or `>` (vLLM's
+/// Hunyuan parser takes the suffix from the vocabulary as written, `a+b(c` included).
+pub(crate) fn in_suffix(b: u8) -> bool {
+    !matches!(b, b'<' | b'>') && !b.is_ascii_whitespace()
+}
+
+/// The checkpoint suffix (after its `:`) that `after` starts with: `Whole(0, n)` when name
+/// bytes end at a `>` (`n` counts the `>`), `Cut` when `after` ends before that is known,
+/// `No` when it is none.
+pub(crate) fn suffix_at(after: &[u8]) -> TokenAt {
+    let len = after
+        .iter()
+        .take(MAX_SUFFIX + 1)
+        .take_while(|&&b| in_suffix(b))
+        .count();
+    match after.get(len) {
+        None if len <= MAX_SUFFIX => TokenAt::Cut,
+        Some(b'>') if (1..=MAX_SUFFIX).contains(&len) => TokenAt::Whole(0, len + 1),
+        _ => TokenAt::No,
+    }
+}
+
 /// Whether only spaces stand between the previous line break (or the start) and `at`. Looks
 /// back over spaces only, so every byte is looked at a bounded number of times.
 pub(crate) fn at_line_start(text: &str, at: usize) -> bool {

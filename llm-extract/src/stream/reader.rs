@@ -543,24 +543,40 @@ impl Reader {
                 undecided = true;
                 continue;
             }
-            match rest[want - 1] {
-                b'>' => {
+            let mut at = want - 1;
+            if rest[at] == b':' {
+                // `<think:6124c78e>`: the name with its checkpoint's suffix, as Hunyuan writes
+                // it (`tags::checkpoint_base`).
+                let suffix = rest[at + 1..]
+                    .iter()
+                    .take(tags::MAX_SUFFIX + 1)
+                    .take_while(|&&b| tags::in_suffix(b))
+                    .count();
+                if !(1..=tags::MAX_SUFFIX).contains(&suffix) {
+                    undecided |= suffix == 0 && rest.len() == at + 1;
+                    continue;
+                }
+                at += 1 + suffix;
+            }
+            match rest.get(at) {
+                None => undecided = true,
+                Some(b'>') => {
                     return Tag::Open {
-                        len: want,
+                        len: at + 1,
                         ends: Ends::Tag(index),
                     }
                 }
-                b' ' | b'\t' | b'\n' => match rest[want..].iter().position(|&b| b == b'>') {
+                Some(b' ' | b'\t' | b'\n') => match rest[at..].iter().position(|&b| b == b'>') {
                     Some(i) => {
                         return Tag::Open {
-                            len: want + i + 1,
+                            len: at + i + 1,
                             ends: Ends::Tag(index),
                         }
                     }
-                    None if rest.len() - want < 256 => undecided = true,
+                    None if rest.len() - at < 256 => undecided = true,
                     None => {}
                 },
-                _ => {}
+                Some(_) => {}
             }
         }
         if undecided {
@@ -584,8 +600,10 @@ impl Reader {
             let rest = &bytes[i..];
             let (closer, end) = match ends {
                 Ends::Tag(index) => {
-                    let name = self.reasoning_tags[index].as_bytes();
-                    (closing_tag(rest, name), i + name.len() + 3)
+                    match closing_tag(rest, self.reasoning_tags[index].as_bytes()) {
+                        TokenAt::Whole(c, len) => (TokenAt::Whole(c, len), i + len),
+                        other => (other, i),
+                    }
                 }
                 Ends::Tokens(block) => match tags::closer_at(rest, block) {
                     // `<|end|>` belongs to the block; a new header starts what follows.
@@ -1936,22 +1954,29 @@ enum Tag {
 }
 
 /// How `rest` (from a `<`) compares with the closing tag `</name>` (`name` lowercased; the
-/// tag in any case, as the markup pass reads tags).
+/// tag in any case, as the markup pass reads tags), also with a checkpoint's suffix
+/// (`</think:6124c78e>`).
 fn closing_tag(rest: &[u8], name: &[u8]) -> TokenAt {
-    let len = name.len() + 3;
+    let len = name.len() + 2;
     let expected = |k: usize| match k {
         0 => b'<',
         1 => b'/',
-        k if k < len - 1 => name[k - 2],
-        _ => b'>',
+        k => name[k - 2],
     };
     let have = rest.len().min(len);
     if !(0..have).all(|k| rest[k].eq_ignore_ascii_case(&expected(k))) {
-        TokenAt::No
-    } else if have < len {
-        TokenAt::Cut
-    } else {
-        TokenAt::Whole(0, len)
+        return TokenAt::No;
+    }
+    match rest.get(len) {
+        _ if have < len => TokenAt::Cut,
+        None => TokenAt::Cut,
+        Some(b'>') => TokenAt::Whole(0, len + 1),
+        // `</think:6124c78e>`, as Hunyuan writes it.
+        Some(b':') => match tags::suffix_at(&rest[len + 1..]) {
+            TokenAt::Whole(_, n) => TokenAt::Whole(0, len + 1 + n),
+            other => other,
+        },
+        Some(_) => TokenAt::No,
     }
 }
 

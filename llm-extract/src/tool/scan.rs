@@ -13,7 +13,7 @@
 //! hides the rest, since more text may close it), and a markdown quote (a line starting with
 //! `>`). Each is one [`Tok::Hidden`] token, which no handler reads.
 
-use crate::locate::tags::{INKLING_ENDS, INKLING_THINKING};
+use crate::locate::tags::{self, TokenAt, INKLING_ENDS, INKLING_THINKING};
 use crate::span::Span;
 
 /// What a token is. Openers, separators and closers of all formats share one list so that
@@ -298,8 +298,8 @@ const SUFFIXED: [(&str, Tok); 4] = [
     ("</tool_call:", Tok::ToolCallClose),
 ];
 
-/// The longest checkpoint suffix looked for, so a token without its `>` costs a constant.
-pub(crate) const MAX_SUFFIX: usize = 64;
+// The longest checkpoint suffix looked for, so a token without its `>` costs a constant.
+pub(crate) use crate::locate::tags::MAX_SUFFIX;
 
 /// Delimiters of strings inside call arguments that are not JSON: Gemma 4's `<|"|>` and
 /// FunctionGemma's `<escape>`. The text between two of them is a string, whatever quotes
@@ -585,13 +585,12 @@ fn reasoning_tag(text: &str, i: usize, reasoning: &[String]) -> Option<(Tok, usi
 }
 
 /// The length of a checkpoint suffix at the start of `after` (what follows its `:`), when a
-/// `>` ends it: at least one byte, none a space, `<` or `>`.
+/// `>` ends it (see [`tags::suffix_at`], the markup pass's and the stream's rule too).
 fn suffix_len(after: &[u8]) -> Option<usize> {
-    let len = after
-        .iter()
-        .take(MAX_SUFFIX + 1)
-        .position(|&b| b == b'>' || b == b'<' || b.is_ascii_whitespace())?;
-    (len > 0 && after[len] == b'>').then_some(len)
+    match tags::suffix_at(after) {
+        TokenAt::Whole(_, len) => Some(len - 1),
+        _ => None,
+    }
 }
 
 /// A Hunyuan call token with its checkpoint's suffix at `i`; its `name` is the suffix with
