@@ -341,7 +341,7 @@ impl Extractor {
         if !parsed.repairs.is_empty() || parsed.end != span.end {
             return None;
         }
-        let mut cx = Context::reading(text, &parsed.node);
+        let mut cx = Context::reading(text, &parsed.node, self.settings.max_depth);
         if paths == RepairPaths::Skip {
             cx.skip_coercion_paths();
         }

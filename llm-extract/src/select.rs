@@ -181,7 +181,7 @@ fn consider<T: Extract>(
     };
     let weak = prose_braces(candidate, &parsed);
     let depth = parsed.node.drop_depth(settings.max_depth);
-    let read = read_judged::<T>(text, parsed, paths).or_else(|unread| {
+    let read = read_judged::<T>(settings, text, parsed, paths).or_else(|unread| {
         let literal = literal_reading(settings, text, candidate, paths);
         literal.map(|e| (e, false)).ok_or(unread)
     });
@@ -225,7 +225,7 @@ fn literal_reading<T: Extract>(
         ..candidate.clone()
     };
     let parsed = parse_checked(settings, text, &literal, paths).ok()?;
-    read::<T>(text, parsed, paths).ok()
+    read::<T>(settings, text, parsed, paths).ok()
 }
 
 /// The reply as plain text, for a type that reads text: only when nothing else read, and
@@ -244,7 +244,7 @@ fn read_text<T: Extract>(
     let Ok(parsed) = parse_checked(settings, text, candidate, paths) else {
         return;
     };
-    if let Ok(extracted) = read::<T>(text, parsed, paths) {
+    if let Ok(extracted) = read::<T>(settings, text, parsed, paths) {
         let wrapped = extracted
             .report
             .coercions
@@ -297,7 +297,7 @@ fn gather<T: Extract>(
         repairs,
         end: span.end,
     };
-    let mut extracted = read::<T>(text, parsed, paths).ok()?;
+    let mut extracted = read::<T>(settings, text, parsed, paths).ok()?;
     let kind = CoercionKind::GatheredList;
     extracted.report.score += kind.cost();
     let gathered = Coercion {
@@ -384,7 +384,7 @@ pub(crate) fn every<T: Extract>(
         let weak = prose_braces(candidate, &parsed);
         // Positions are worked out once for every value below: one pass over the text, where
         // one pass per value would be quadratic in a reply holding many values.
-        match read::<T>(text, parsed, RepairPaths::Skip) {
+        match read::<T>(settings, text, parsed, RepairPaths::Skip) {
             Ok(extracted) => out.push(extracted),
             Err(unread) if !weak => failures.unread(unread, candidate.span),
             Err(_) => {}
@@ -426,12 +426,12 @@ pub(crate) fn every_item<T: Extract>(
             }
         };
         if let NodeKind::Array(_) = parsed.node.kind {
-            if let Ok(items) = value_of::<Vec<T>>(text, &parsed.node) {
+            if let Ok(items) = value_of::<Vec<T>>(settings, text, &parsed.node) {
                 out.extend(items);
                 continue;
             }
         }
-        match value_of::<T>(text, &parsed.node) {
+        match value_of::<T>(settings, text, &parsed.node) {
             Ok(item) => out.push(item),
             Err(_) if prose_braces(candidate, &parsed) => {}
             Err(unread) => failures.unread(unread, candidate.span),
@@ -444,8 +444,8 @@ pub(crate) fn every_item<T: Extract>(
 }
 
 /// A `T` from `node` (read from `text`) without a report, or what stopped it.
-fn value_of<T: Extract>(text: &str, node: &Node<'_>) -> Result<T, Unread> {
-    let mut cx = Context::reading(text, node);
+fn value_of<T: Extract>(settings: &Settings, text: &str, node: &Node<'_>) -> Result<T, Unread> {
+    let mut cx = Context::reading(text, node, settings.max_depth);
     let result = T::from_node(node, &mut cx);
     let matched = cx.matched();
     let (_, issues) = cx.into_parts();
@@ -735,20 +735,22 @@ fn direct<T: Extract>(
 /// Reads a `T` from a parsed candidate: the value with its report (score, completeness; the
 /// repairs' positions are added to the winner only, by [`positioned`]), or what stopped it.
 pub(crate) fn read<T: Extract>(
+    settings: &Settings,
     text: &str,
     parsed: Parsed<'_>,
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Unread> {
-    read_judged(text, parsed, paths).map(|(extracted, _)| extracted)
+    read_judged(settings, text, parsed, paths).map(|(extracted, _)| extracted)
 }
 
 /// [`read`], with whether the value read is unrelated to the type ([`unrelated`]).
 fn read_judged<T: Extract>(
+    settings: &Settings,
     text: &str,
     parsed: Parsed<'_>,
     paths: RepairPaths,
 ) -> Result<(Extracted<T>, bool), Unread> {
-    let mut cx = Context::reading(text, &parsed.node);
+    let mut cx = Context::reading(text, &parsed.node, settings.max_depth);
     if paths == RepairPaths::Skip {
         cx.skip_coercion_paths();
     }
@@ -816,7 +818,7 @@ pub(crate) fn parse_candidate<'t>(
             repairs: Vec::new(),
         }
     } else if let Form::Sections(lists) = candidate.form {
-        crate::locate::sections::read(text, candidate.span, lists)
+        crate::locate::sections::read(text, candidate.span, lists, settings.max_depth)
             .ok_or_else(|| Error::not_found(text))?
     } else if candidate.form == Form::Embedded {
         parse_embedded(text, candidate, settings)?

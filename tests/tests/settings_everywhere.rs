@@ -233,3 +233,31 @@ fn labeled_sections_honour_max_payload() {
     let e = Extractor::new().max_payload(100);
     assert!(e.from_str::<Review>(&text).is_err());
 }
+
+/// A document written inside a string (as OpenAI writes tool arguments) is decoded within
+/// the extractor's depth limit, as the reply around it is: typed, as a tool call's field, and
+/// through the direct path and the full one.
+#[test]
+fn max_depth_holds_for_documents_inside_strings() {
+    #[derive(Extract, Debug)]
+    struct Holder {
+        a: Vec<Value>,
+    }
+    let list = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    for (n, depth, read) in [(10, 20, true), (10, 5, false), (300, 1000, true)] {
+        let e = Extractor::new().max_depth(depth);
+        let clean = json!({ "a": list(n) }).to_string();
+        // The same reply damaged outside the string: read on the full path.
+        let damaged = format!("{{'a': {}}}", serde_json::to_string(&list(n)).unwrap());
+        for text in [&clean, &damaged] {
+            // Decoded, the list's first item is a list; not decoded, the string is the item
+            // (one value where a list belongs).
+            let got = e.extract::<Holder>(text).unwrap().value.a;
+            assert_eq!(
+                got[0].is_array(),
+                read,
+                "{n} deep, max_depth {depth}: {got:?}"
+            );
+        }
+    }
+}

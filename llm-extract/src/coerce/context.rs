@@ -90,6 +90,9 @@ pub struct Context {
     /// `serde_json::Value` target keeps numbers as written (feature `arbitrary_precision`).
     #[cfg(feature = "arbitrary_precision")]
     source: Option<(Box<str>, usize)>,
+    /// The extractor's depth limit, for documents decoded out of strings (`None`: the
+    /// default limit).
+    max_depth: Option<usize>,
 }
 
 /// The path segment of one step.
@@ -121,11 +124,22 @@ impl Context {
     /// the reply was cut off inside is [`Category::Incomplete`]. With the feature
     /// `arbitrary_precision`, [`Context::json_value`] gives numbers as written (the spanned
     /// text is copied).
-    pub(crate) fn reading(text: &str, root: &Node<'_>) -> Context {
+    pub(crate) fn reading(text: &str, root: &Node<'_>, max_depth: usize) -> Context {
         Context {
             cut: cut_values(root),
+            max_depth: Some(max_depth),
             ..Context::source(text, root.span)
         }
+    }
+
+    /// The depth limit a document decoded out of a string is parsed with: the extractor's.
+    pub(crate) fn max_depth(&self) -> usize {
+        self.max_depth.unwrap_or(crate::settings::DEFAULT_MAX_DEPTH)
+    }
+
+    /// Reads with the extractor's depth limit `max_depth` (see [`Context::max_depth`]).
+    pub(crate) fn set_max_depth(&mut self, max_depth: usize) {
+        self.max_depth = Some(max_depth);
     }
 
     /// A fresh context for reading the complete value at `span` in `text` (see

@@ -90,7 +90,11 @@ impl<'a> Direct<'a> {
             pos: span.start,
             depth: 0,
             limit: max_depth,
-            cx: Context::source(text, span),
+            cx: {
+                let mut cx = Context::source(text, span);
+                cx.set_max_depth(max_depth);
+                cx
+            },
         }
     }
 

@@ -49,7 +49,7 @@ fn decoded(node: &Node<'_>, cx: &mut Context) -> Option<Node<'static>> {
     if !cx.lenient() || !(text.starts_with('{') || text.starts_with('[')) {
         return None;
     }
-    let parsed = crate::parse::parse(text, crate::settings::DEFAULT_MAX_DEPTH).ok()?;
+    let parsed = crate::parse::parse(text, cx.max_depth()).ok()?;
     // The whole string must be that one value, complete, not a value followed by prose.
     if !text[parsed.end..].trim().is_empty() || !parsed.node.is_complete_deep() {
         return None;

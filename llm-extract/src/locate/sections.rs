@@ -89,10 +89,10 @@ pub(crate) fn find(text: &str, region: Span) -> Option<Found> {
 
 /// The sections in `span` (a [`Found::span`]) as an object, lists read as `lists` says, with
 /// the repairs of any value written in JSON.
-pub(crate) fn read(text: &str, span: Span, lists: Lists) -> Option<Parsed<'_>> {
+pub(crate) fn read(text: &str, span: Span, lists: Lists, max_depth: usize) -> Option<Parsed<'_>> {
     let lines = lines(text, span);
     let sections = layout(text, &lines)?;
-    let mut reader = Reader::new(text);
+    let mut reader = Reader::new(text, max_depth);
     let node = reader.object(&sections, &lines, lists);
     Some(Parsed {
         node,
@@ -613,13 +613,16 @@ fn children<H>(
 struct Reader<'t> {
     text: &'t str,
     repairs: Vec<Repair>,
+    /// The extractor's depth limit, for values written in JSON.
+    max_depth: usize,
 }
 
 impl<'t> Reader<'t> {
-    fn new(text: &'t str) -> Reader<'t> {
+    fn new(text: &'t str, max_depth: usize) -> Reader<'t> {
         Reader {
             text,
             repairs: Vec::new(),
+            max_depth,
         }
     }
 
@@ -805,8 +808,7 @@ impl<'t> Reader<'t> {
     /// A value written in JSON from the start of `span`, when it reads as one complete value
     /// with nothing after it on its last line (lines after it are not part of it).
     fn json(&mut self, span: Span) -> Option<Node<'t>> {
-        let parsed =
-            crate::parse::parse_span(self.text, span, crate::settings::DEFAULT_MAX_DEPTH).ok()?;
+        let parsed = crate::parse::parse_span(self.text, span, self.max_depth).ok()?;
         let after = &self.text[parsed.end.min(span.end)..span.end];
         let rest_of_line = after.split('\n').next().unwrap_or_default();
         if !parsed.node.is_complete_deep() || !rest_of_line.trim().is_empty() {
@@ -903,7 +905,7 @@ mod tests {
 
     fn read_as(text: &str, lists: Lists) -> Option<Value> {
         let found = find(text, Span::new(0, text.len()))?;
-        Some(read(text, found.span, lists)?.node.to_value())
+        Some(read(text, found.span, lists, 128)?.node.to_value())
     }
 
     fn sections(text: &str) -> Option<Value> {

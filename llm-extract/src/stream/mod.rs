@@ -343,6 +343,7 @@ impl<'f> Feed<'f> {
             _ => return None,
         };
         let mut cx = Context::new();
+        cx.set_max_depth(self.max_depth);
         let value = match event {
             // A scalar does not recurse.
             Event::Value(_) => T::from_node(node, &mut cx),
@@ -1016,6 +1017,7 @@ fn fits<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<bool> {
         return None;
     };
     let mut cx = Context::new();
+    cx.set_max_depth(max_depth);
     let value = crate::deep::grow(|| T::from_node(&parsed.node, &mut cx));
     let fits = (value.is_ok() && cx.issues().is_empty())
         .then(|| !crate::select::unrelated(cx.coercions(), cx.matched()));

@@ -560,7 +560,7 @@ impl Extractor {
         let mut issues = Vec::new();
         for found in &reply.calls {
             let args = arguments_node(&found.raw, self.settings.max_depth);
-            match typed::<T>(&found.raw, args) {
+            match typed::<T>(&found.raw, args, self.settings.max_depth) {
                 Ok(value) => out.push(value),
                 Err(first) => issues.extend(call_issues::<T>(
                     text,
@@ -629,7 +629,7 @@ fn call_issues<T: Extract>(
     // same issues), for positions in the reply.
     let args = arguments_node(&found.raw, max_depth);
     let placed = source::place(text, &found.raw, args, max_depth)
-        .and_then(|args| typed::<T>(&found.raw, args).err());
+        .and_then(|args| typed::<T>(&found.raw, args, max_depth).err());
     let spans_known = placed.is_some();
     let mut issues = placed.unwrap_or(first);
     for issue in &mut issues {
@@ -1232,7 +1232,11 @@ fn text_node(text: &str, max_depth: usize) -> Node<'static> {
 
 /// Reads `raw`, its arguments as `args`, as a `T`: as `{name: arguments}` and as
 /// `{"name", "arguments"}`, the reading without issues and with the lower cost winning.
-fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>> {
+fn typed<T: Extract>(
+    raw: &RawCall,
+    args: Node<'static>,
+    max_depth: usize,
+) -> Result<T, Vec<Issue>> {
     let external = object(vec![(raw.name.clone(), args.clone())]);
     let mut adjacent_entries = vec![
         (
@@ -1249,6 +1253,7 @@ fn typed<T: Extract>(raw: &RawCall, args: Node<'static>) -> Result<T, Vec<Issue>
     let mut failures: Vec<Vec<Issue>> = Vec::new();
     for (i, node) in [&external, &adjacent].into_iter().enumerate() {
         let mut cx = Context::new();
+        cx.set_max_depth(max_depth);
         cx.expect_tool_name();
         let result = T::from_node(node, &mut cx);
         let cost = cx.cost();
@@ -1301,11 +1306,7 @@ impl Extract for ToolCall {
             ));
         }
         let value = decoded_value(node, 0);
-        match shape::calls_in(
-            &value,
-            shape::Context::Marked,
-            crate::settings::DEFAULT_MAX_DEPTH,
-        ) {
+        match shape::calls_in(&value, shape::Context::Marked, cx.max_depth()) {
             Ok(calls) if calls.len() == 1 => {
                 let raw = calls.into_iter().next().ok_or(Failed)?;
                 Ok(to_tool_call(&raw))

@@ -450,7 +450,7 @@ fn typed_call<T: Extract>(
     max_depth: usize,
 ) -> Result<T, Vec<Issue>> {
     let found = Found::from_hit(hit, index);
-    typed::<T>(&found.raw, arguments_node(&found.raw, max_depth)).map_err(|first| {
+    typed::<T>(&found.raw, arguments_node(&found.raw, max_depth), max_depth).map_err(|first| {
         call_issues::<T>(tail, &found, first, max_depth)
             .into_iter()
             .map(|i| shifted(i, base))
