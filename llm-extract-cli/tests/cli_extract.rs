@@ -2,37 +2,11 @@
 //! against a JSON Schema, or its tool calls against a tool list; errors as text or JSON, exit
 //! status.
 
+mod common;
+
+use common::{run, stderr, stdout};
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_llm-extract"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        // The command may exit without reading everything (bad usage): not an error here.
-        let _ = input.write_all(stdin.as_bytes());
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// `schema` written to a file of its own (named after the test, so tests run in parallel).
 fn schema_file(name: &str, schema: &str) -> PathBuf {
