@@ -109,6 +109,12 @@ impl Entry<'_> {
             && self.value.span.is_empty()
             && !self.key_span.is_empty()
     }
+
+    /// Whether the member was written without a key: the parser put the empty key of no
+    /// width before its value. Such a member never replaces one written with that key.
+    pub(crate) fn key_missing(&self) -> bool {
+        self.key.text.is_empty() && self.key_span.is_empty() && !self.value.span.is_empty()
+    }
 }
 
 /// What kind of value a [`Node`] is.
@@ -583,7 +589,7 @@ fn to_value_iterative(root: &Node<'_>, source: Source<'_>) -> serde_json::Value 
         let next = match top {
             Open::Array(_, iter) => iter.next(),
             Open::Object(_, iter, key) => iter.next().map(|e| {
-                *key = Some((e.key.text.to_string(), e.value_missing()));
+                *key = Some((e.key.text.to_string(), e.value_missing() || e.key_missing()));
                 &e.value
             }),
         };

@@ -834,6 +834,14 @@ fn a_key_written_again_without_a_value_keeps_its_value() {
                 .value;
         assert_eq!(map["e"], Some(0.5));
     }
+    // A value written without its key reads under the empty key, which never replaces a
+    // member written with it.
+    let text = "{\"\": 1, \"b\": 2, =x\": 3}";
+    assert_eq!(repair(text)[""], json!(1), "{text:?}");
+    let map = llm_extract::extract::<HashMap<String, Value>>(text)
+        .unwrap()
+        .value;
+    assert_eq!(map[""], json!(1), "{text:?}");
     // Written again with a value, the later one wins, as in JSON.
     assert_eq!(repair("{\"e\": 0.5, \"e\": null}"), json!({"e": null}));
 }

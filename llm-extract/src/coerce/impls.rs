@@ -729,7 +729,7 @@ fn direct_map<K: MapKey, V: Extract, M>(
 }
 
 /// Reads an object into any map: every entry, later duplicates replacing earlier ones
-/// (recorded) unless written without a value, every key and value issue collected. In lenient mode a string holding a JSON
+/// (recorded) unless written without a value or a key, every key and value issue collected. In lenient mode a string holding a JSON
 /// object is decoded first, and the last entry of an object cut off by the end of the reply
 /// is dropped (and recorded) when its value was cut off and does not fit, or never came.
 fn map<K: MapKey, V: Extract>(
@@ -770,7 +770,7 @@ fn map<K: MapKey, V: Extract>(
             match (key, value) {
                 (Some(k), Ok(v)) => {
                     cx.note_match();
-                    if insert(k, v, entry.value_missing()) {
+                    if insert(k, v, entry.value_missing() || entry.key_missing()) {
                         cx.coerce(CoercionKind::DuplicateKey, entry.key_span);
                     }
                 }

@@ -20,8 +20,9 @@ pub(crate) trait Build<'a> {
     fn object(entries: Self::Object, span: Span, complete: bool) -> Self::Value;
     /// Adds a member, in source order.
     fn insert(object: &mut Self::Object, key: Str<'a>, key_span: Span, value: Self::Value);
-    /// Adds a member whose value is missing (`value` is the `null` in its place): it never
-    /// replaces a value the same key was written with before.
+    /// Adds a member the parser completed: its value is missing (`value` is the `null` in its
+    /// place) or its key is (the empty key). It never replaces a member the same key was
+    /// written with before.
     fn insert_missing(object: &mut Self::Object, key: Str<'a>, key_span: Span, value: Self::Value) {
         Self::insert(object, key, key_span, value);
     }

@@ -957,6 +957,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 ..
             }) => {
                 let at = self.pos;
+                // A value with no key before it: the empty key (none read, or one of no
+                // width), which never replaces a member written with it.
+                let missing = missing
+                    || key
+                        .as_ref()
+                        .is_none_or(|(k, span)| k.text.is_empty() && span.is_empty());
                 let (key, key_span) = key.take().unwrap_or_else(|| {
                     (
                         Str {
