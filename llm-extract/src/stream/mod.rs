@@ -74,7 +74,9 @@
 //! string ended there; a string closes once what follows its quote is what valid JSON writes
 //! there (the next member's key and `:`, the next item's `,`, a closer); an object shows once
 //! its first key's `:` arrives (`{'a', 'b'}` is a Python set, read as a list); an array's string
-//! item shows once it closes (it may be the key of an object whose `{` went missing). Where the
+//! item shows once it closes (it may be the key of an object whose `{` went missing); a closer
+//! followed by a `,` closes once the token after the comma shows it fits where the closer
+//! returns (the parser's own rule, `[1], "b":` in an object, `{...}, {` in a list). Where the
 //! reply is damaged in a way only the text around it can settle (an unescaped quote, a bare
 //! word, a missing comma or colon, a closer that closes something else, a comment holding a
 //! closer, a code fence opened inside a string), the snapshot stops growing there and `finish`
