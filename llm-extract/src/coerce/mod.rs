@@ -46,7 +46,7 @@ pub use context::{Checkpoint, Context, Extract, Failed, Mode};
 pub use direct::Direct;
 pub(crate) use direct::{read as read_direct, DIRECT_DEPTH};
 pub use embedded::as_container;
-pub(crate) use impls::single;
+pub(crate) use impls::{map, single};
 pub use impls::MapKey;
 pub use keys::{keys_match, keys_match_folded, normalize_key};
 pub use readings::{

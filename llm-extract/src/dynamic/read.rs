@@ -14,7 +14,6 @@ use crate::coerce::{Context, Extract, Failed, Node, NodeKind};
 use crate::error::{Category, Issue};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The rule a [`Dyn`] reads with: the compiled schema, the rule, and whether `null` was
@@ -363,15 +362,18 @@ fn object_of<const WIDTH: usize>(
             }
         }
         if let Additional::Kept(rule) = object.additional {
+            // The other keys in the reply's order, as `serde_json::Value` keeps them.
             let rest = fields.flatten(cx, |n, cx| {
+                let mut rest = Map::new();
                 with_rule(compiled, rule, false, || {
-                    HashMap::<String, Dyn>::from_node(n, cx)
+                    crate::coerce::map(n, cx, |k: String, v: Dyn| rest.insert(k, v.0).is_some())
                 })
+                .map(|()| rest)
             });
             match rest {
                 Some(rest) => {
                     for (key, value) in rest {
-                        map.entry(key).or_insert(value.0);
+                        map.entry(key).or_insert(value);
                     }
                 }
                 None => failed = true,
