@@ -828,12 +828,18 @@ fn open_objects_keep_the_reply_order() {
         let repaired = format!("{}, }}", &text[..text.len() - 1]);
         for _ in 0..10 {
             for text in [&text, &repaired] {
-                let direct = llm_extract::Extractor::new().extract_with(&s, text).unwrap();
+                let direct = llm_extract::Extractor::new()
+                    .extract_with(&s, text)
+                    .unwrap();
                 let full = llm_extract::Extractor::new()
                     .without_direct_path()
                     .extract_with(&s, text)
                     .unwrap();
-                assert_eq!(key_order(&direct.value), expected, "direct, schema {n}: {text}");
+                assert_eq!(
+                    key_order(&direct.value),
+                    expected,
+                    "direct, schema {n}: {text}"
+                );
                 assert_eq!(key_order(&full.value), expected, "full, schema {n}: {text}");
                 let mut stream = llm_extract::Extractor::new().stream_with(&s);
                 for chunk in text.as_bytes().chunks(16) {
@@ -849,5 +855,75 @@ fn open_objects_keep_the_reply_order() {
                 assert_eq!(key_order(&finished.value), expected, "finish, schema {n}");
             }
         }
+    }
+}
+
+#[derive(Extract, Serialize, Debug, Clone, PartialEq)]
+struct Shipment {
+    id: u32,
+    status: Option<Status>,
+}
+
+/// An optional enum (`anyOf` of the enum and `null` in the schema): a value that is none of
+/// the variants is the same `Variant` error on both faces (not a failed choice of two), and
+/// every value that reads, reads alike.
+fn optional_enum_alike(text: &str) -> Result<(), String> {
+    let schema = schema(llm_extract::json_schema::<Shipment>().to_value());
+    let typed = llm_extract::extract::<Shipment>(text);
+    let dynamic = llm_extract::extract_with(&schema, text);
+    match (typed, dynamic) {
+        (Ok(t), Ok(d)) => {
+            let t_value = normalized(serde_json::to_value(&t.value).unwrap());
+            (t_value == normalized(d.value.clone()) && t.report.score == d.report.score)
+                .then_some(())
+                .ok_or(format!("{text}: typed {t_value}, schema {}", d.value))
+        }
+        (Err(t), Err(d)) => (t.category() == d.category() && t.to_string() == d.to_string())
+            .then_some(())
+            .ok_or(format!("{text}:\n typed  {t:?}\n schema {d:?}")),
+        (t, d) => Err(format!("{text}\ntyped: {t:?}\nschema: {d:?}")),
+    }
+}
+
+#[test]
+fn an_optional_enum_fails_alike_on_both_faces() {
+    for text in [
+        r#"{"id": 1, "status": "Lost"}"#,
+        r#"{"id": 1, "status": 7}"#,
+        r#"{"id": 1, "status": ["Lost"]}"#,
+        r#"{"id": 1, "status": {"Lost": null}}"#,
+        r#"{"id": 1, "status": "pendingx"}"#,
+    ] {
+        let typed = llm_extract::extract::<Shipment>(text).unwrap_err();
+        assert_eq!(typed.category(), Category::Variant, "{text}");
+        optional_enum_alike(text).unwrap();
+    }
+    for text in [
+        r#"{"id": 1, "status": "shipped"}"#,
+        r#"{"id": 1, "status": null}"#,
+        r#"{"id": 1, "status": "N/A"}"#,
+        r#"{"id": 1}"#,
+        r#"{"id": 1, "status": ["Pending"]}"#,
+    ] {
+        optional_enum_alike(text).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any value where an optional enum belongs reads alike, or fails alike, on both faces.
+    #[test]
+    fn an_optional_enum_reads_alike_on_both_faces(
+        status in prop_oneof![
+            "(Pending|Shipped|Delivered|pending|SHIPPED|N/A|null|none|Lost|[a-z]{1,8})"
+                .prop_map(|s| json!(s)),
+            Just(Value::Null),
+            any::<i32>().prop_map(|n| json!(n)),
+            "[A-Za-z]{1,8}".prop_map(|s| json!([s])),
+        ],
+    ) {
+        let text = json!({"id": 1, "status": status}).to_string();
+        prop_assert_eq!(optional_enum_alike(&text), Ok(()));
     }
 }

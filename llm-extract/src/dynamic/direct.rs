@@ -71,7 +71,7 @@ fn shaped(compiled: &Arc<Compiled>, id: usize, rule: &Rule, r: &mut Direct<'_>) 
         // A chain of `$ref`s recurses without entering a container (where the cursor checks
         // the stack): past what the stack holds, the full path reads it, growing its stack.
         Shape::Ref(target) if crate::deep::stack_left() => value(compiled, *target, false, r),
-        Shape::Values { values, names } if names.len() == values.len() => {
+        Shape::Values { values, names, .. } if names.len() == values.len() => {
             // As a derived enum's unit variants: a string that is a value exactly.
             let at = r.position();
             if let Some((text, _)) = r.string() {

@@ -134,7 +134,11 @@ fn shaped(
         Shape::Plain => by_type(rule, node, cx),
         Shape::Never => Err(cx.fail(Category::Type, "the schema allows no value here", node.span)),
         Shape::Ref(target) => read(compiled, *target, false, node, cx),
-        Shape::Values { values, names } => one_of_values(values, names, node, cx),
+        Shape::Values {
+            values,
+            names,
+            name,
+        } => one_of_values(values, names, name, node, cx),
         Shape::Choice(options) => {
             let mut choice = Untagged::new();
             for &option in options {
@@ -222,12 +226,13 @@ fn number(node: &Node<'_>, cx: &mut Context) -> Result<Value, Failed> {
 fn one_of_values(
     values: &[Value],
     names: &'static [crate::coerce::VariantNames],
+    name: &'static str,
     node: &Node<'_>,
     cx: &mut Context,
 ) -> Result<Value, Failed> {
     if names.len() == values.len() {
         let spec = EnumSpec {
-            name: "enum",
+            name,
             variants: names,
             other: None,
         };
@@ -247,7 +252,7 @@ fn one_of_values(
     if let NodeKind::String(s) = &node.kind {
         if !names.is_empty() {
             let spec = EnumSpec {
-                name: "enum",
+                name,
                 variants: names,
                 other: None,
             };
