@@ -4,7 +4,8 @@
 //! - `schema_orders`: the order documents of the `typed` bench (`Order`), valid and made
 //!   messy (fence, prose, single quotes, `True`, a trailing comma), at 1 KB and 100 KB.
 //!   Beside them, `serde_json_value`: the valid documents read by
-//!   `serde_json::from_str::<Value>`, what building the same `Value` costs serde_json.
+//!   `serde_json::from_str::<Value>`, what building the same `Value` costs serde_json, and
+//!   `serde_json_typed`: read by `serde_json::from_str::<Order>` (serde's derive).
 //! - `schema_corpus`: the damaged corpus (4,000 replies of mixed shapes, cut-off ones among
 //!   them) read as `serde_json::Value` and against the schema of `Value`.
 //! - `schema_compile`: compiling the order schema, the cost paid once per schema: every
@@ -47,10 +48,15 @@ fn bench_orders(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new("schema", &id), &doc, |b, d| {
                 b.iter(|| llm_extract::from_str_with(&schema, black_box(d)).unwrap())
             });
-            // The floor of a reading that builds a `serde_json::Value`: serde_json's own.
+            // The floor of a reading that builds a `serde_json::Value`: serde_json's own,
+            // beside serde_json reading the same document into `Order` (their ratio is what
+            // building a `Value` costs by itself).
             if kind == "valid" {
                 group.bench_with_input(BenchmarkId::new("serde_json_value", &id), &doc, |b, d| {
                     b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(d)).unwrap())
+                });
+                group.bench_with_input(BenchmarkId::new("serde_json_typed", &id), &doc, |b, d| {
+                    b.iter(|| serde_json::from_str::<Order>(black_box(d)).unwrap())
                 });
             }
         }

@@ -98,7 +98,7 @@ thread_local! {
 
 /// Whether the `Schema` built from `json_schema::<T>()` reads `input` as `T` did (`typed`):
 /// the same value serialized (a `null` member and an absent one alike, numbers as `f64`), or
-/// both a failure.
+/// both a failure of the same category.
 fn compare_faces<T: Extract + Serialize + JsonSchema>(
     extractor: &Extractor,
     input: &str,
@@ -127,7 +127,12 @@ fn compare_faces<T: Extract + Serialize + JsonSchema>(
                 .then_some(())
                 .ok_or(format!("type {t}\n    schema {d}"))
         }
-        (Err(_), Err(_)) => Ok(()),
+        // Both fail, for the same kind of reason.
+        (Err(t), Err(d)) => (t.category() == d.category()).then_some(()).ok_or(format!(
+            "type error: {}\n    schema error: {}",
+            first_line(&t.to_string()),
+            first_line(&d.to_string())
+        )),
         (Ok(t), Err(e)) => Err(format!(
             "type {}\n    schema error: {}",
             serde_json::to_value(t).unwrap_or_default(),

@@ -775,3 +775,155 @@ fn a_long_chain_of_refs_reads_on_both_paths() {
     assert_eq!(read(&s, reply).unwrap(), json!({"p0": 2, "p255": 1}));
     same_on_both_paths(&s, reply);
 }
+
+/// The keys of every object in `value`, in order, depth first (`Value`'s equality does not
+/// look at the order of members).
+fn key_order(value: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                out.extend(m.keys().cloned());
+                stack.extend(m.values().rev());
+            }
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// An object whose keys the schema does not name keeps the reply's order, on the full path
+/// (also when the reply needs repair), the direct path and while streaming, every time.
+#[test]
+fn open_objects_keep_the_reply_order() {
+    let keys: Vec<String> = (0..20).map(|i| format!("k{}", (i * 7) % 20)).collect();
+    let members: Vec<String> = keys.iter().map(|k| format!("\"{k}\": 1")).collect();
+    let open = format!("{{{}}}", members.join(", "));
+    let schemas = [
+        json!({"type": "object"}),
+        json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+        json!({"type": "object", "properties": {"k3": {"type": "integer"}},
+               "additionalProperties": true}),
+        json!({"type": "object", "properties": {"inner": {"type": "object",
+               "additionalProperties": {"type": "integer"}}}}),
+    ];
+    for (n, s) in schemas.iter().enumerate() {
+        let s = schema(s.clone());
+        let text = if n == 3 {
+            format!("{{\"inner\": {open}}}")
+        } else {
+            open.clone()
+        };
+        let mut expected: Vec<String> = keys.clone();
+        if n == 2 {
+            // The property comes first, then the other keys as written.
+            expected.retain(|k| k != "k3");
+            expected.insert(0, "k3".into());
+        }
+        if n == 3 {
+            expected.insert(0, "inner".into());
+        }
+        let repaired = format!("{}, }}", &text[..text.len() - 1]);
+        for _ in 0..10 {
+            for text in [&text, &repaired] {
+                let direct = llm_extract::Extractor::new()
+                    .extract_with(&s, text)
+                    .unwrap();
+                let full = llm_extract::Extractor::new()
+                    .without_direct_path()
+                    .extract_with(&s, text)
+                    .unwrap();
+                assert_eq!(
+                    key_order(&direct.value),
+                    expected,
+                    "direct, schema {n}: {text}"
+                );
+                assert_eq!(key_order(&full.value), expected, "full, schema {n}: {text}");
+                let mut stream = llm_extract::Extractor::new().stream_with(&s);
+                for chunk in text.as_bytes().chunks(16) {
+                    stream.push_bytes(chunk);
+                    let snapshot = stream.snapshot();
+                    let shown = key_order(&snapshot);
+                    assert!(
+                        expected.starts_with(&shown) || n == 2,
+                        "snapshot, schema {n}: {shown:?}"
+                    );
+                }
+                let finished = stream.finish().unwrap();
+                assert_eq!(key_order(&finished.value), expected, "finish, schema {n}");
+            }
+        }
+    }
+}
+
+#[derive(Extract, Serialize, Debug, Clone, PartialEq)]
+struct Shipment {
+    id: u32,
+    status: Option<Status>,
+}
+
+/// An optional enum (`anyOf` of the enum and `null` in the schema): a value that is none of
+/// the variants is the same `Variant` error on both faces (not a failed choice of two), and
+/// every value that reads, reads alike.
+fn optional_enum_alike(text: &str) -> Result<(), String> {
+    let schema = schema(llm_extract::json_schema::<Shipment>().to_value());
+    let typed = llm_extract::extract::<Shipment>(text);
+    let dynamic = llm_extract::extract_with(&schema, text);
+    match (typed, dynamic) {
+        (Ok(t), Ok(d)) => {
+            let t_value = normalized(serde_json::to_value(&t.value).unwrap());
+            (t_value == normalized(d.value.clone()) && t.report.score == d.report.score)
+                .then_some(())
+                .ok_or(format!("{text}: typed {t_value}, schema {}", d.value))
+        }
+        (Err(t), Err(d)) => (t.category() == d.category() && t.to_string() == d.to_string())
+            .then_some(())
+            .ok_or(format!("{text}:\n typed  {t:?}\n schema {d:?}")),
+        (t, d) => Err(format!("{text}\ntyped: {t:?}\nschema: {d:?}")),
+    }
+}
+
+#[test]
+fn an_optional_enum_fails_alike_on_both_faces() {
+    for text in [
+        r#"{"id": 1, "status": "Lost"}"#,
+        r#"{"id": 1, "status": 7}"#,
+        r#"{"id": 1, "status": ["Lost"]}"#,
+        r#"{"id": 1, "status": {"Lost": null}}"#,
+        r#"{"id": 1, "status": "pendingx"}"#,
+    ] {
+        let typed = llm_extract::extract::<Shipment>(text).unwrap_err();
+        assert_eq!(typed.category(), Category::Variant, "{text}");
+        optional_enum_alike(text).unwrap();
+    }
+    for text in [
+        r#"{"id": 1, "status": "shipped"}"#,
+        r#"{"id": 1, "status": null}"#,
+        r#"{"id": 1, "status": "N/A"}"#,
+        r#"{"id": 1}"#,
+        r#"{"id": 1, "status": ["Pending"]}"#,
+    ] {
+        optional_enum_alike(text).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any value where an optional enum belongs reads alike, or fails alike, on both faces.
+    #[test]
+    fn an_optional_enum_reads_alike_on_both_faces(
+        status in prop_oneof![
+            "(Pending|Shipped|Delivered|pending|SHIPPED|N/A|null|none|Lost|[a-z]{1,8})"
+                .prop_map(|s| json!(s)),
+            Just(Value::Null),
+            any::<i32>().prop_map(|n| json!(n)),
+            "[A-Za-z]{1,8}".prop_map(|s| json!([s])),
+        ],
+    ) {
+        let text = json!({"id": 1, "status": status}).to_string();
+        prop_assert_eq!(optional_enum_alike(&text), Ok(()));
+    }
+}

@@ -316,3 +316,25 @@ fn a_schema_streams_as_the_derived_type_it_was_made_from() {
         }
     }
 }
+
+/// An optional object (`anyOf` of it and `null`, as `Option<T>` derives) shows its members
+/// while it arrives, as the object alone does.
+#[test]
+fn an_optional_object_shows_its_members_while_it_arrives() {
+    let schema = Schema::new(&json!({
+        "type": "object",
+        "properties": {
+            "author": {"anyOf": [{"$ref": "#/$defs/Author"}, {"type": "null"}]}
+        },
+        "$defs": {"Author": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    }))
+    .unwrap();
+    let mut stream = schema.stream();
+    stream.push("{\"author\": {\"name\": \"Fra");
+    assert_eq!(stream.snapshot(), json!({"author": {"name": "Fra"}}));
+    stream.push("nk\"}}");
+    assert_eq!(
+        stream.finish().unwrap().value,
+        json!({"author": {"name": "Frank"}})
+    );
+}

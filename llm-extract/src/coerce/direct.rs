@@ -144,6 +144,15 @@ impl<'a> Direct<'a> {
         }
     }
 
+    /// Runs `check` on the cursor's context (as the parts read through a tree record into
+    /// it): whether it recorded nothing. Anything recorded sends the document down the full
+    /// path, which makes the same check again and reports it.
+    #[inline]
+    pub(crate) fn check(&mut self, check: impl FnOnce(&mut Context)) -> bool {
+        check(&mut self.cx);
+        self.clean()
+    }
+
     /// Whether nothing was recorded by the parts read through a tree (every coercion or
     /// issue means the full path must read the document).
     pub(crate) fn clean(&self) -> bool {

@@ -732,7 +732,7 @@ fn direct_map<K: MapKey, V: Extract, M>(
 /// (recorded) unless written without a value or a key, every key and value issue collected. In lenient mode a string holding a JSON
 /// object is decoded first, and the last entry of an object cut off by the end of the reply
 /// is dropped (and recorded) when its value was cut off and does not fit, or never came.
-fn map<K: MapKey, V: Extract>(
+pub(crate) fn map<K: MapKey, V: Extract>(
     node: &Node<'_>,
     cx: &mut Context,
     mut insert: impl FnMut(K, V, bool) -> bool,

@@ -46,8 +46,8 @@ pub use context::{Checkpoint, Context, Extract, Failed, Mode};
 pub use direct::Direct;
 pub(crate) use direct::{read as read_direct, DIRECT_DEPTH};
 pub use embedded::as_container;
-pub(crate) use impls::single;
 pub use impls::MapKey;
+pub(crate) use impls::{map, single};
 pub use keys::{keys_match, keys_match_folded, normalize_key};
 pub use readings::{
     bool_in_text, is_placeholder, number_in_text, number_to_string, parse_bool, parse_number,

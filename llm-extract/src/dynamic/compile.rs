@@ -73,6 +73,9 @@ pub(crate) enum Shape {
     Values {
         values: Vec<Value>,
         names: &'static [VariantNames],
+        /// What messages call it, as a derived enum's name: `title`, else the name it has
+        /// under `$defs`, else `enum`.
+        name: &'static str,
     },
     /// `anyOf` / `oneOf` (and a list of types): the cheapest reading wins.
     Choice(Vec<usize>),
@@ -274,14 +277,22 @@ impl Compiler<'_> {
             let Value::Array(values) = values else {
                 return Err(invalid(&at, "`enum` is an array"));
             };
-            return values_shape(values.clone(), &at);
+            return values_shape(values.clone(), enum_name(rule, pointer), &at);
         }
         if let Some(value) = map.get("const") {
-            return values_shape(vec![value.clone()], &format!("{pointer}/const"));
+            let at = format!("{pointer}/const");
+            return values_shape(vec![value.clone()], enum_name(rule, pointer), &at);
         }
         for keyword in ["anyOf", "oneOf"] {
             if let Some(options) = map.get(keyword) {
                 let at = format!("{pointer}/{keyword}");
+                if let Some((i, option)) = or_null(options) {
+                    // A schema or `null` (what `Option<T>` derives): read as an `Option` is,
+                    // not as a choice of two (so a value that is not a `T` fails as a `T`).
+                    rule.nullable = true;
+                    let target = self.rule(option, &format!("{at}/{i}"), depth + 1)?;
+                    return Ok(Shape::Ref(target));
+                }
                 return self.choice(options, &at, depth).map(Shape::Choice);
             }
         }
@@ -531,8 +542,21 @@ fn merge_keyword(
     Ok(())
 }
 
+/// The name messages give the values of the rule at `pointer`, interned (`enum` when that
+/// would go beyond the budget, which the values' names then report).
+fn enum_name(rule: &Rule, pointer: &str) -> &'static str {
+    let defined = ["/$defs/", "/definitions/"]
+        .iter()
+        .find_map(|p| pointer.strip_prefix(p))
+        .filter(|name| !name.contains('/'));
+    match rule.title.as_deref().or(defined) {
+        Some(name) => intern::name(&name.replace("~1", "/").replace("~0", "~")).unwrap_or("enum"),
+        None => "enum",
+    }
+}
+
 /// The enum or const values, with their string values interned as variant names.
-fn values_shape(values: Vec<Value>, at: &str) -> Result<Shape, Invalid> {
+fn values_shape(values: Vec<Value>, name: &'static str, at: &str) -> Result<Shape, Invalid> {
     if values.is_empty() {
         return Err(invalid(at, "no value is allowed"));
     }
@@ -540,7 +564,31 @@ fn values_shape(values: Vec<Value>, at: &str) -> Result<Shape, Invalid> {
         .filter_map(|v| v.as_str().map(str::to_string))
         .collect();
     let names = intern::variants(&strings).map_err(|_| invalid(at, exhausted()))?;
-    Ok(Shape::Values { values, names })
+    Ok(Shape::Values {
+        values,
+        names,
+        name,
+    })
+}
+
+/// The one option besides `null` of a list of two schemas, one of which takes only `null`
+/// (`{"type": "null"}`, with annotations at most), and its index.
+fn or_null(options: &Value) -> Option<(usize, &Value)> {
+    let Value::Array(options) = options else {
+        return None;
+    };
+    let only_null = |v: &Value| {
+        v.as_object().is_some_and(|m| {
+            m.get("type").and_then(Value::as_str) == Some("null")
+                && m.keys()
+                    .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()))
+        })
+    };
+    match options.as_slice() {
+        [a, b] if only_null(b) && !only_null(a) => Some((0, a)),
+        [a, b] if only_null(a) && !only_null(b) => Some((1, b)),
+        _ => None,
+    }
 }
 
 /// `type` (a name or a list of names) and `nullable`: the types besides `null`, and whether

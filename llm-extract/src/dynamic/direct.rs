@@ -12,7 +12,7 @@
 
 use super::compile::{types, Additional, Array, Compiled, Object, Rule, Shape};
 use super::read::read;
-use crate::coerce::{is_placeholder, Context, Direct};
+use crate::coerce::{is_placeholder, Direct};
 use crate::span::Span;
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -49,10 +49,9 @@ pub(crate) fn value(
         return Some(value);
     }
     // The checks the full path makes on the same value: any issue, and it makes them again.
-    let mut cx = Context::new();
-    rule.checks
-        .check(&value, Span::new(start, r.position()), &mut cx);
-    cx.issues().is_empty().then_some(value)
+    let span = Span::new(start, r.position());
+    r.check(|cx| rule.checks.check(&value, span, cx))
+        .then_some(value)
 }
 
 /// The value at the cursor read by the full path's reader of rule `id` alone.
@@ -71,7 +70,7 @@ fn shaped(compiled: &Arc<Compiled>, id: usize, rule: &Rule, r: &mut Direct<'_>) 
         // A chain of `$ref`s recurses without entering a container (where the cursor checks
         // the stack): past what the stack holds, the full path reads it, growing its stack.
         Shape::Ref(target) if crate::deep::stack_left() => value(compiled, *target, false, r),
-        Shape::Values { values, names } if names.len() == values.len() => {
+        Shape::Values { values, names, .. } if names.len() == values.len() => {
             // As a derived enum's unit variants: a string that is a value exactly.
             let at = r.position();
             if let Some((text, _)) = r.string() {

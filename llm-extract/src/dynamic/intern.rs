@@ -51,6 +51,12 @@ impl Interned {
     }
 }
 
+/// `s`, interned.
+pub(crate) fn name(s: &str) -> Result<&'static str, Exhausted> {
+    let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+    interned.name(s)
+}
+
 /// The struct spec of `fields` (name, aliases), interned.
 pub(crate) fn struct_spec(
     fields: &[(String, Vec<String>)],

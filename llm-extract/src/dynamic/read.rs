@@ -14,7 +14,6 @@ use crate::coerce::{Context, Extract, Failed, Node, NodeKind};
 use crate::error::{Category, Issue};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The rule a [`Dyn`] reads with: the compiled schema, the rule, and whether `null` was
@@ -135,7 +134,11 @@ fn shaped(
         Shape::Plain => by_type(rule, node, cx),
         Shape::Never => Err(cx.fail(Category::Type, "the schema allows no value here", node.span)),
         Shape::Ref(target) => read(compiled, *target, false, node, cx),
-        Shape::Values { values, names } => one_of_values(values, names, node, cx),
+        Shape::Values {
+            values,
+            names,
+            name,
+        } => one_of_values(values, names, name, node, cx),
         Shape::Choice(options) => {
             let mut choice = Untagged::new();
             for &option in options {
@@ -223,12 +226,13 @@ fn number(node: &Node<'_>, cx: &mut Context) -> Result<Value, Failed> {
 fn one_of_values(
     values: &[Value],
     names: &'static [crate::coerce::VariantNames],
+    name: &'static str,
     node: &Node<'_>,
     cx: &mut Context,
 ) -> Result<Value, Failed> {
     if names.len() == values.len() {
         let spec = EnumSpec {
-            name: "enum",
+            name,
             variants: names,
             other: None,
         };
@@ -248,7 +252,7 @@ fn one_of_values(
     if let NodeKind::String(s) = &node.kind {
         if !names.is_empty() {
             let spec = EnumSpec {
-                name: "enum",
+                name,
                 variants: names,
                 other: None,
             };
@@ -363,15 +367,18 @@ fn object_of<const WIDTH: usize>(
             }
         }
         if let Additional::Kept(rule) = object.additional {
+            // The other keys in the reply's order, as `serde_json::Value` keeps them.
             let rest = fields.flatten(cx, |n, cx| {
+                let mut rest = Map::new();
                 with_rule(compiled, rule, false, || {
-                    HashMap::<String, Dyn>::from_node(n, cx)
+                    crate::coerce::map(n, cx, |k: String, v: Dyn| rest.insert(k, v.0).is_some())
                 })
+                .map(|()| rest)
             });
             match rest {
                 Some(rest) => {
                     for (key, value) in rest {
-                        map.entry(key).or_insert(value.0);
+                        map.entry(key).or_insert(value);
                     }
                 }
                 None => failed = true,
