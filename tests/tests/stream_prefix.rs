@@ -55,6 +55,31 @@ fn not_prefix(text: &str, shown: &Value, fin: &Value, at: &str) -> Option<String
     }
 }
 
+/// Whether an object of the value at the start of `text`, as the parser reads it, has a key
+/// twice (written twice, or read twice from damaged text: the later value wins, as in
+/// `serde_json`).
+fn key_read_twice(text: &str) -> bool {
+    use llm_extract::coerce::{Node, NodeKind};
+    let Ok(parsed) = llm_extract::__internal::parse(text, 128) else {
+        return false;
+    };
+    let mut stack: Vec<&Node<'_>> = vec![&parsed.node];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            NodeKind::Array(items) => stack.extend(items),
+            NodeKind::Object(entries) => {
+                let mut keys = std::collections::HashSet::new();
+                if !entries.iter().all(|e| keys.insert(e.key.text.as_ref())) {
+                    return true;
+                }
+                stack.extend(entries.iter().map(|e| &e.value));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Streams `text` in chunks of `size` bytes: where a snapshot of the value `finish` takes is
 /// not a prefix of it. Snapshots of another value of the reply (`shown_at` elsewhere) are
 /// counted in `switched`.
@@ -75,7 +100,8 @@ fn check(text: &str, size: usize, switched: &mut usize) -> Option<String> {
             if e.report
                 .repairs
                 .iter()
-                .any(|r| r.kind == RepairKind::DuplicateKey) =>
+                .any(|r| r.kind == RepairKind::DuplicateKey)
+                || key_read_twice(&text[e.report.span.start..]) =>
         {
             return None
         }
@@ -173,17 +199,23 @@ fn damage(text: &str, kind: u8, at: usize) -> String {
     }
 }
 
-/// Cases of the random property: `PREFIX_CASES` (60,000 finds the rare classes; the default
-/// keeps the suite quick).
-fn prefix_cases() -> u32 {
-    std::env::var("PREFIX_CASES")
+/// The property's configuration: `PREFIX_CASES` cases from a random seed (to search), or by
+/// default 3,000 from a fixed one (the same cases on every run of the suite).
+fn prefix_config() -> ProptestConfig {
+    match std::env::var("PREFIX_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(3000)
+    {
+        Some(cases) => ProptestConfig::with_cases(cases),
+        None => ProptestConfig {
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_2026),
+            ..ProptestConfig::with_cases(3000)
+        },
+    }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(prefix_cases()))]
+    #![proptest_config(prefix_config())]
 
     /// Documents damaged at random (one to three edits), wrapped as models wrap them, in
     /// chunks of 1, 7 and 64 bytes: every snapshot of the answer's value is a prefix of it.
