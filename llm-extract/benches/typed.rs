@@ -1,6 +1,7 @@
 //! Typed extraction against serde: `llm_extract::from_str::<Order>` vs
 //! `serde_json::from_str::<Order>` (serde's derive) on valid documents of 1 KB, 100 KB and
-//! 10 MB, and vs `repair` + `serde_json::from_value::<Order>` on the same documents made messy.
+//! 10 MB, and vs `repair` + `serde_json::from_value::<Order>` on the same documents made messy
+//! (with `extract::<Order>` beside them: the same read keeping the report).
 //! Valid documents take the direct path (`Extract::read_direct`); messy ones the full path.
 //! `typed_fenced` is valid JSON in a fence with prose around it (the direct path on the one
 //! candidate), and `typed-adversarial` holds hostile shapes for the typed readers, each at
@@ -58,6 +59,10 @@ fn bench_messy(c: &mut Criterion) {
         );
         group.bench_with_input(BenchmarkId::new("llm_extract", label), &doc, |b, d| {
             b.iter(|| llm_extract::from_str::<Order>(black_box(d)).unwrap())
+        });
+        // The same read keeping the report: every repair and coercion with its path and position.
+        group.bench_with_input(BenchmarkId::new("extract", label), &doc, |b, d| {
+            b.iter(|| llm_extract::extract::<Order>(black_box(d)).unwrap())
         });
     }
     group.finish();
