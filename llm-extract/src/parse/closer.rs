@@ -636,9 +636,21 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// After a closer at `at - 1`: the run of closers that follows, then a `,` (or a quoted
     /// key, its comma missing) and the token after it; `None` when no such token follows
     /// within `KEY_LOOKAHEAD` bytes.
-    fn following(&self, at: usize) -> Option<Following> {
-        let object = |i: usize| matches!(self.stack[i], Frame::Object { .. });
-        self.following_in(at, self.stack.len(), object)
+    fn following(&mut self, at: usize) -> Option<Following> {
+        // Inside a run of closers already found to run past the lookahead, every closer's
+        // answer is the same: none follows. Keeps a long run linear.
+        if let Some((from, until)) = self.closer_run {
+            if at >= from && at + string::KEY_LOOKAHEAD <= until {
+                return None;
+            }
+        }
+        let stack = &self.stack;
+        let object = |i: usize| matches!(stack[i], Frame::Object { .. });
+        let (next, run_until) = self.following_scan(at, self.stack.len(), object);
+        if let Some(until) = run_until {
+            self.closer_run = Some((at, until));
+        }
+        next
     }
 
     /// [`Self::following`] with `depth` containers open, `object(i)` saying whether the one
@@ -649,6 +661,17 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         depth: usize,
         object: impl Fn(usize) -> bool,
     ) -> Option<Following> {
+        self.following_scan(at, depth, object).0
+    }
+
+    /// [`Self::following_in`], and where the run of closers reached when it ran to the end of
+    /// the lookahead.
+    fn following_scan(
+        &self,
+        at: usize,
+        depth: usize,
+        object: impl Fn(usize) -> bool,
+    ) -> (Option<Following>, Option<usize>) {
         let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
         let mut i = space::skip_space_comments(self.bytes, at, limit);
         let (mut run, mut fitting, mut run_end) = (0, 0, at);
@@ -663,19 +686,32 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             run_end = i + 1;
             i = space::skip_space_comments(self.bytes, i + 1, limit);
         }
+        if i >= limit {
+            if run == 0 {
+                return (None, None);
+            }
+            // How far the run goes on, a few lookaheads ahead: the closers up to there
+            // answer the same, without scanning again.
+            let far = (at + 4 * string::KEY_LOOKAHEAD).min(self.end);
+            let mut until = space::skip_space_comments(self.bytes, i, far);
+            while until < far && matches!(self.bytes[until], b'}' | b']') {
+                until = space::skip_space_comments(self.bytes, until + 1, far);
+            }
+            return (None, Some(until));
+        }
         let token = match self.bytes.get(i) {
-            _ if i >= limit => return None,
             Some(b',') => space::skip_space_comments(self.bytes, i + 1, limit),
             // `{"a": 1}\n"b": 2}`: the comma is missing too.
             _ if self.quoted_key_at(i) => i,
-            _ => return None,
+            _ => return (None, None),
         };
-        (token < limit).then_some(Following {
+        let next = (token < limit).then_some(Following {
             run,
             fitting,
             run_end,
             token,
-        })
+        });
+        (next, None)
     }
 
     /// Whether the token at `at` can come next in the container at stack index `index`: a key

@@ -213,6 +213,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             fit_paid_at: None,
             start,
             line_end_seen: None,
+            closer_run: None,
         }
     }
 }
@@ -298,6 +299,9 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     start: usize,
     /// The last line break searched for: `(from, at)`, no break in `from..at`.
     line_end_seen: Option<(usize, usize)>,
+    /// A run of closers found to run past the lookahead: `(from, until)`, only closers and
+    /// what lies between them in `from..until` (see `closer::following`).
+    closer_run: Option<(usize, usize)>,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps

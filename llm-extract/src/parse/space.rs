@@ -42,9 +42,18 @@ pub(crate) fn skip_space(bytes: &[u8], mut i: usize, limit: usize) -> usize {
 /// [`skip_space`] that also passes comments (`//` and `#` to the end of their line, `/* */`)
 /// that end before `limit`. A line comment holding a closer stops it: whether the comment
 /// ends at that closer is the parser's call, made with the rest of the text.
-pub(crate) fn skip_space_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+#[inline]
+pub(crate) fn skip_space_comments(bytes: &[u8], i: usize, limit: usize) -> usize {
+    let i = skip_space(bytes, i, limit);
+    if i >= limit || !matches!(bytes[i], b'/' | b'#') {
+        return i;
+    }
+    skip_comments(bytes, i, limit)
+}
+
+/// [`skip_space_comments`] from a `/` or `#` at `i`.
+fn skip_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
     loop {
-        i = skip_space(bytes, i, limit);
         let rest = &bytes[i..limit];
         let after = match rest {
             [b'/', b'*', body @ ..] => memchr::memmem::find(body, b"*/").map(|n| i + 2 + n + 2),
@@ -54,8 +63,11 @@ pub(crate) fn skip_space_comments(bytes: &[u8], mut i: usize, limit: usize) -> u
             _ => None,
         };
         match after {
-            Some(next) => i = next,
+            Some(next) => i = skip_space(bytes, next, limit),
             None => return i,
+        }
+        if i >= limit || !matches!(bytes[i], b'/' | b'#') {
+            return i;
         }
     }
 }
