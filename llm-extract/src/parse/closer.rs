@@ -138,15 +138,12 @@ pub(crate) fn closer_as_written(
     let limit = at + 1 + string::KEY_LOOKAHEAD;
     let unsettled = |i: usize| i >= bytes.len() || matches!(bytes[i], b'/' | b'#' | 0x80..);
     let end = bytes.len().min(limit);
-    let mut i = space::skip_space_comments(bytes, at + 1, end);
-    let (mut run, mut fitting) = (0, 0);
-    while !unsettled(i) && i < limit && matches!(bytes[i], b'}' | b']') {
-        run += 1;
-        if fitting + 1 == run && depth > run && object(depth - 1 - run) == (bytes[i] == b'}') {
-            fitting += 1;
-        }
-        i = space::skip_space_comments(bytes, i + 1, end);
-    }
+    let Run {
+        run,
+        fitting,
+        next: i,
+        ..
+    } = closer_run(bytes, at + 1, end, depth, &object);
     if run + 1 >= depth || i >= limit {
         // The run closes the root (the value is read as written, and what follows is text
         // after it), or nothing follows within the lookahead.
@@ -185,6 +182,45 @@ pub(crate) fn closer_as_written(
     };
     // In an object the token fits as a key; in an array as anything else.
     Some(key == in_object)
+}
+
+/// The closers right after a closer (from `at`, before `limit`, spaces and comments between).
+struct Run {
+    /// How many there are.
+    run: usize,
+    /// How many of them, from the first, are of the kind of the container they would close
+    /// once the one before has closed (`depth` open, `object(i)` for the kind at index `i`).
+    fitting: usize,
+    /// Just after the last of them (`at` when there is none).
+    run_end: usize,
+    /// Where what follows them starts.
+    next: usize,
+}
+
+/// The run of closers from `at` (see [`Run`]): the parser's and the stream's reading alike.
+fn closer_run(
+    bytes: &[u8],
+    at: usize,
+    limit: usize,
+    depth: usize,
+    object: impl Fn(usize) -> bool,
+) -> Run {
+    let mut i = space::skip_space_comments(bytes, at, limit);
+    let (mut run, mut fitting, mut run_end) = (0, 0, at);
+    while i < limit && matches!(bytes[i], b'}' | b']') {
+        run += 1;
+        if fitting + 1 == run && depth > run && object(depth - 1 - run) == (bytes[i] == b'}') {
+            fitting += 1;
+        }
+        run_end = i + 1;
+        i = space::skip_space_comments(bytes, i + 1, limit);
+    }
+    Run {
+        run,
+        fitting,
+        run_end,
+        next: i,
+    }
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -673,19 +709,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         object: impl Fn(usize) -> bool,
     ) -> (Option<Following>, Option<usize>) {
         let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
-        let mut i = space::skip_space_comments(self.bytes, at, limit);
-        let (mut run, mut fitting, mut run_end) = (0, 0, at);
-        while i < limit && matches!(self.bytes[i], b'}' | b']') {
-            run += 1;
-            if fitting + 1 == run
-                && depth > run
-                && object(depth - 1 - run) == (self.bytes[i] == b'}')
-            {
-                fitting += 1;
-            }
-            run_end = i + 1;
-            i = space::skip_space_comments(self.bytes, i + 1, limit);
-        }
+        let Run {
+            run,
+            fitting,
+            run_end,
+            next: i,
+        } = closer_run(self.bytes, at, limit, depth, object);
         if i >= limit {
             if run == 0 {
                 return (None, None);
