@@ -69,19 +69,25 @@ pub(crate) fn checkpoint_base(name: &str) -> Option<&str> {
 
 /// Whether `b` may stand in a checkpoint suffix: anything but a space, `<` or `>` (vLLM's
 /// Hunyuan parser takes the suffix from the vocabulary as written, `a+b(c` included).
-pub(crate) fn in_suffix(b: u8) -> bool {
+fn in_suffix(b: u8) -> bool {
     !matches!(b, b'<' | b'>') && !b.is_ascii_whitespace()
+}
+
+/// How many bytes at the start of `after` may be a checkpoint suffix (counted up to one past
+/// [`MAX_SUFFIX`], which is too long).
+pub(crate) fn suffix_len(after: &[u8]) -> usize {
+    after
+        .iter()
+        .take(MAX_SUFFIX + 1)
+        .take_while(|&&b| in_suffix(b))
+        .count()
 }
 
 /// The checkpoint suffix (after its `:`) that `after` starts with: `Whole(0, n)` when name
 /// bytes end at a `>` (`n` counts the `>`), `Cut` when `after` ends before that is known,
 /// `No` when it is none.
 pub(crate) fn suffix_at(after: &[u8]) -> TokenAt {
-    let len = after
-        .iter()
-        .take(MAX_SUFFIX + 1)
-        .take_while(|&&b| in_suffix(b))
-        .count();
+    let len = suffix_len(after);
     match after.get(len) {
         None if len <= MAX_SUFFIX => TokenAt::Cut,
         Some(b'>') if (1..=MAX_SUFFIX).contains(&len) => TokenAt::Whole(0, len + 1),

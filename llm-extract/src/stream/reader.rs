@@ -547,11 +547,7 @@ impl Reader {
             if rest[at] == b':' {
                 // `<think:6124c78e>`: the name with its checkpoint's suffix, as Hunyuan writes
                 // it (`tags::checkpoint_base`).
-                let suffix = rest[at + 1..]
-                    .iter()
-                    .take(tags::MAX_SUFFIX + 1)
-                    .take_while(|&&b| tags::in_suffix(b))
-                    .count();
+                let suffix = tags::suffix_len(&rest[at + 1..]);
                 if !(1..=tags::MAX_SUFFIX).contains(&suffix) {
                     undecided |= suffix == 0 && rest.len() == at + 1;
                     continue;
