@@ -5,7 +5,7 @@ use crate::coerce::{Context, Extract};
 use crate::error::Error;
 use crate::extracted::Extracted;
 use crate::locate;
-use crate::parse::{self, RepairPaths};
+use crate::parse::{self, Keep, RepairPaths};
 use crate::report::Report;
 use crate::select;
 use crate::settings::{Completeness, Opening, ReasoningValues, Settings, TieBreak};
@@ -203,7 +203,7 @@ impl Extractor {
                 return Ok(value);
             }
         }
-        let located = locate::locate(text, &self.settings);
+        let located = locate::locate_reading(text, &self.settings, Keep::Value);
         select::best_value(&self.settings, text, &located)
     }
 
@@ -246,7 +246,7 @@ impl Extractor {
         text: &str,
         paths: RepairPaths,
     ) -> Result<Vec<Extracted<T>>, Error> {
-        let located = locate::locate(text, &self.settings);
+        let located = locate::locate_reading(text, &self.settings, Keep::Tree(paths));
         let mut out = select::every::<T>(&self.settings, text, &located, paths)?;
         let thoughts = thoughts(text, &located.thoughts);
         for extracted in &mut out {
@@ -279,7 +279,7 @@ impl Extractor {
         if let Some(done) = self.whole_clean_value(text, paths) {
             return Ok(done);
         }
-        let located = locate::locate(text, &self.settings);
+        let located = locate::locate_reading(text, &self.settings, Keep::Tree(paths));
         let mut extracted = select::best::<T>(&self.settings, text, &located, paths)?;
         extracted.thoughts = thoughts(text, &located.thoughts);
         Ok(extracted)
@@ -359,7 +359,7 @@ impl Extractor {
 
     /// Every `T` in `text`: the items of a JSON array, a single value, or several blocks.
     pub fn from_str_all<T: Extract>(&self, text: &str) -> Result<Vec<T>, Error> {
-        let located = locate::locate(text, &self.settings);
+        let located = locate::locate_reading(text, &self.settings, Keep::Tree(RepairPaths::Skip));
         select::every_item::<T>(&self.settings, text, &located)
     }
 }

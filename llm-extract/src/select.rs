@@ -24,6 +24,7 @@ use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
 use crate::locate::{Candidate, Form, Located, Origin};
 use crate::node::{Node, NodeKind};
+use crate::parse::Kept;
 use crate::parse::{self, Parsed, RepairPaths};
 use crate::path::Path;
 use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Report};
@@ -34,13 +35,13 @@ use crate::span::{Position, Span};
 /// prose: each value in the text once. Labeled sections are read only for a reader of prose
 /// (`prose`, [`Extract::FROM_PROSE`]) and only when no value is written as one. A candidate
 /// refused by a setting or the parser comes with its error.
-pub(crate) fn readings<'t, 'c>(
-    settings: &'t Settings,
+pub(crate) fn readings<'s, 't, 'c>(
+    settings: &'s Settings,
     text: &'t str,
-    located: &'c Located,
+    located: &'c Located<'t>,
     paths: RepairPaths,
     prose: bool,
-) -> impl Iterator<Item = (&'c Candidate, Result<Parsed<'t>, Error>)> + use<'t, 'c> {
+) -> impl Iterator<Item = (&'c Candidate, Result<Parsed<'t>, Error>)> + use<'s, 't, 'c> {
     let sections = if prose && !located.values_written() {
         located.sections(text)
     } else {
@@ -58,7 +59,8 @@ pub(crate) fn readings<'t, 'c>(
         if candidate.span.start < taken_end {
             return None;
         }
-        let parsed = parse_checked(settings, text, candidate, paths);
+        let kept = kept_tree(located, candidate);
+        let parsed = parse_checked(settings, text, candidate, paths, kept);
         if let Ok(p) = &parsed {
             taken_end = taken_end.max(p.end.max(p.node.span.end));
         }
@@ -73,34 +75,49 @@ pub(crate) fn parse_checked<'t>(
     text: &'t str,
     candidate: &Candidate,
     paths: RepairPaths,
+    kept: Option<Parsed<'t>>,
 ) -> Result<Parsed<'t>, Error> {
     check_size(settings, text, candidate)?;
     check_nested(settings, text, candidate)?;
-    let parsed = parse_candidate(text, candidate, settings, paths)?;
+    let parsed = parse_candidate(text, candidate, settings, paths, kept)?;
     check_complete(settings, &parsed, text)?;
     Ok(parsed)
+}
+
+/// The tree the locate stage read of `candidate`'s span, when it kept one.
+fn kept_tree<'t>(located: &Located<'t>, candidate: &Candidate) -> Option<Parsed<'t>> {
+    match located.take_kept(candidate)? {
+        Kept::Tree(parsed) => Some(parsed),
+        Kept::Value(_) => None,
+    }
 }
 
 /// The best `T` among the located candidates (ranked best first): the lowest total cost, the
 /// tie-break between equals; labeled sections only for a type that reads prose and when no
 /// value written as one fits it; a list gathered from several values when the type wants a
 /// list and no single value is one; or the error of the candidate that got furthest.
-pub(crate) fn best<T: Extract>(
+pub(crate) fn best<'t, T: Extract>(
     settings: &Settings,
-    text: &str,
-    located: &Located,
+    text: &'t str,
+    located: &Located<'t>,
     paths: RepairPaths,
 ) -> Result<Extracted<T>, Error> {
     let mut choice = Choice::new(settings);
     let mut cut_off = CutOff::default();
+    let reading = Reading {
+        settings,
+        text,
+        located,
+        paths,
+    };
     for candidate in &located.candidates {
-        if !consider::<T>(&mut choice, &mut cut_off, settings, text, candidate, paths) {
+        if !consider::<T>(&mut choice, &mut cut_off, &reading, candidate) {
             break;
         }
     }
     if T::FROM_PROSE && !choice.related() {
         for candidate in located.sections(text) {
-            if !consider::<T>(&mut choice, &mut cut_off, settings, text, candidate, paths) {
+            if !consider::<T>(&mut choice, &mut cut_off, &reading, candidate) {
                 break;
             }
         }
@@ -146,16 +163,29 @@ impl CutOff {
     }
 }
 
+/// What [`best`] reads its candidates with.
+#[derive(Clone, Copy)]
+struct Reading<'a, 't> {
+    settings: &'a Settings,
+    text: &'t str,
+    located: &'a Located<'t>,
+    paths: RepairPaths,
+}
+
 /// Reads one candidate as `T` and offers the reading to `choice` (or records why it did not
 /// fit); `false` when the choice is settled and no later candidate can win.
 fn consider<T: Extract>(
     choice: &mut Choice<Extracted<T>>,
     cut_off: &mut CutOff,
-    settings: &Settings,
-    text: &str,
+    reading: &Reading<'_, '_>,
     candidate: &Candidate,
-    paths: RepairPaths,
 ) -> bool {
+    let Reading {
+        settings,
+        text,
+        located,
+        paths,
+    } = *reading;
     if choice.settled(candidate.base_cost) {
         return false; // every later candidate costs at least this much
     }
@@ -172,7 +202,8 @@ fn consider<T: Extract>(
         choice.offer(extracted.report.score, candidate, extracted, depth);
         return true;
     }
-    let parsed = match parse_checked(settings, text, candidate, paths) {
+    let kept = kept_tree(located, candidate);
+    let parsed = match parse_checked(settings, text, candidate, paths, kept) {
         Ok(parsed) => parsed,
         Err(e) => {
             choice.failures.refused(e, candidate.span);
@@ -224,7 +255,7 @@ fn literal_reading<T: Extract>(
             .collect(),
         ..candidate.clone()
     };
-    let parsed = parse_checked(settings, text, &literal, paths).ok()?;
+    let parsed = parse_checked(settings, text, &literal, paths, None).ok()?;
     read::<T>(settings, text, parsed, paths).ok()
 }
 
@@ -241,7 +272,7 @@ fn read_text<T: Extract>(
     if choice.best().is_some() || !T::FROM_PROSE {
         return;
     }
-    let Ok(parsed) = parse_checked(settings, text, candidate, paths) else {
+    let Ok(parsed) = parse_checked(settings, text, candidate, paths, None) else {
         return;
     };
     if let Ok(extracted) = read::<T>(settings, text, parsed, paths) {
@@ -269,10 +300,10 @@ fn wrapped_single<T>(extracted: &Extracted<T>) -> bool {
 /// Every value in the text (each once, in text order, none of them prose braces) as the items
 /// of one list, read as `T` ([`CoercionKind::GatheredList`]); `None` unless there are two or
 /// more and every one fits.
-fn gather<T: Extract>(
+fn gather<'t, T: Extract>(
     settings: &Settings,
-    text: &str,
-    located: &Located,
+    text: &'t str,
+    located: &Located<'t>,
     paths: RepairPaths,
 ) -> Option<Extracted<T>> {
     let mut items: Vec<Node<'_>> = Vec::new();
@@ -333,10 +364,14 @@ pub(crate) fn best_value(
             choice.failures.refused(e, candidate.span);
             continue;
         }
+        let kept = match located.take_kept(candidate) {
+            Some(Kept::Value(value)) => Some(value),
+            _ => None,
+        };
         // Valid JSON in a candidate (the usual fenced or prose-wrapped reply): serde_json
         // reads it exactly as the tolerant parser would, and faster.
         // (Not for a value that never closes: serde_json would read all of it to fail.)
-        if candidate.form == Form::Value && !candidate.nonstandard {
+        if kept.is_none() && candidate.form == Form::Value && !candidate.nonstandard {
             let slice = &text[candidate.span.start..candidate.span.end];
             if let Some(value) = parse::strict(slice, settings.max_depth) {
                 if !value.is_string() {
@@ -345,7 +380,11 @@ pub(crate) fn best_value(
                 }
             }
         }
-        match parse_candidate_value(text, candidate, settings) {
+        let parsed = match kept {
+            Some(kept) => Ok(framed(text, candidate, kept)),
+            None => parse_candidate_value(text, candidate, settings),
+        };
+        match parsed {
             Ok(parsed)
                 if !parsed.complete && settings.completeness == Completeness::RequireComplete =>
             {
@@ -365,10 +404,10 @@ pub(crate) fn best_value(
 
 /// Every value in the text that is a `T`, in text order, each with its own report; or the
 /// error of the candidate that got furthest.
-pub(crate) fn every<T: Extract>(
+pub(crate) fn every<'t, T: Extract>(
     settings: &Settings,
-    text: &str,
-    located: &Located,
+    text: &'t str,
+    located: &Located<'t>,
     paths: RepairPaths,
 ) -> Result<Vec<Extracted<T>>, Error> {
     let mut out = Vec::new();
@@ -409,10 +448,10 @@ pub(crate) fn every<T: Extract>(
 
 /// Every `T` in the text: the items of each array that is a list of `T`, and each other
 /// value that is a `T`, in text order; or the error of the candidate that got furthest.
-pub(crate) fn every_item<T: Extract>(
+pub(crate) fn every_item<'t, T: Extract>(
     settings: &Settings,
-    text: &str,
-    located: &Located,
+    text: &'t str,
+    located: &Located<'t>,
 ) -> Result<Vec<T>, Error> {
     let mut out = Vec::new();
     let mut failures = Failures::default();
@@ -803,6 +842,7 @@ pub(crate) fn parse_candidate<'t>(
     candidate: &Candidate,
     settings: &Settings,
     paths: parse::RepairPaths,
+    kept: Option<Parsed<'t>>,
 ) -> Result<Parsed<'t>, Error> {
     let mut parsed = if candidate.form == Form::Text {
         let span = candidate.span;
@@ -822,6 +862,8 @@ pub(crate) fn parse_candidate<'t>(
             .ok_or_else(|| Error::not_found(text))?
     } else if candidate.form == Form::Embedded {
         parse_embedded(text, candidate, settings)?
+    } else if let Some(kept) = kept {
+        kept
     } else {
         parse::parse_span_with(text, candidate.span, settings.max_depth, paths)?
     };
@@ -842,7 +884,7 @@ pub(crate) fn parse_candidate_value(
         candidate.form,
         Form::Sections(_) | Form::Embedded | Form::Text
     ) {
-        let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip)?;
+        let parsed = parse_candidate(text, candidate, settings, parse::RepairPaths::Skip, None)?;
         return Ok(parse::ParsedValue {
             complete: parsed.node.is_complete_deep(),
             value: parsed.node.to_value_in(text, 0),
@@ -850,10 +892,15 @@ pub(crate) fn parse_candidate_value(
             end: parsed.end,
         });
     }
-    let mut parsed = parse::parse_value_span(text, candidate.span, settings.max_depth)?;
+    let parsed = parse::parse_value_span(text, candidate.span, settings.max_depth)?;
+    Ok(framed(text, candidate, parsed))
+}
+
+/// The parser's reading of a candidate's span with what its surroundings cost.
+fn framed(text: &str, candidate: &Candidate, mut parsed: parse::ParsedValue) -> parse::ParsedValue {
     frame_repairs(text, candidate, parsed.end, &mut parsed.repairs);
     parsed.complete &= !candidate.nested();
-    Ok(parsed)
+    parsed
 }
 
 /// Adds what the candidate's surroundings cost to the parser's repairs: the context repairs

@@ -845,3 +845,41 @@ fn a_key_written_again_without_a_value_keeps_its_value() {
     // Written again with a value, the later one wins, as in JSON.
     assert_eq!(repair("{\"e\": 0.5, \"e\": null}"), json!({"e": null}));
 }
+
+/// A damaged value is read where it starts and ends where the parser ends it, judged as the
+/// value written alone: sentences after it are no part of it, and none of its inner parts is
+/// taken for the answer. Typed reading finds the same value.
+#[test]
+fn a_damaged_value_ends_where_the_parser_ends_it() {
+    let cases = [
+        (
+            // Prose lines after a value whose string misses its closing quote.
+            "Output:\n{\"status\": [\"urgent\", \"urgent\", \"urgent], \"confidence\": None, \
+             \"price\": \"mobile\", \"sku\": \"Export fails.\"}\nNote: the priority is a \
+             guess.\nConfidence: medium\n",
+            json!({"status": ["urgent", "urgent", "urgent"], "confidence": null,
+                   "price": "mobile", "sku": "Export fails."}),
+        ),
+        (
+            // Strings missing their closing quotes in a fence: the whole value, not the one
+            // inner object the quotes leave balanced.
+            "Output:\n```JSON\n{\"score\": null, \"reason\": {\"title\": \"Jos, \"owner\": \
+             [{\"status\": [\"export\", \"api\"], \"items\": \"urgent\"}, {\"tags_2\": \
+             [{\"qty\": [\"login\", \"refund, \"billing\"], \"owner\": true}]}, \
+             {\"confidence\": \"timeout\", \"qty\": null}, {\"steps\": \"Line one., \
+             \"title\": 129.82}], \"reason_2\": true}, \"created_at\": 1941}\n```\nNote: the \
+             priority is a guess.\n",
+            json!({"score": null, "reason": {"title": "Jos", "owner": [
+                {"status": ["export", "api"], "items": "urgent"},
+                {"tags_2": [{"qty": ["login", "refund", "billing"], "owner": true}]},
+                {"confidence": "timeout", "qty": null},
+                {"steps": "Line one.", "title": 129.82}], "reason_2": true},
+                "created_at": 1941}),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(repair(text), expected, "{text}");
+        let typed = llm_extract::extract::<Value>(text).unwrap().value;
+        assert_eq!(typed, expected, "typed: {text}");
+    }
+}

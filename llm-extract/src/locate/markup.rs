@@ -7,7 +7,7 @@
 //! a nested region are read by its own scan only, so every byte is read once.
 
 use super::fence;
-use super::scan::{Inside, Seen, ValueScan};
+use super::scan::{Inside, Seen, Tail, ValueScan};
 use super::tags::{self, Run, Tag, Token};
 use crate::lex::Quote;
 use crate::settings::Settings;
@@ -24,6 +24,9 @@ pub(crate) struct Found {
     pub content: Span,
     pub kind: FoundKind,
     pub values: Vec<(Span, Seen)>,
+    /// The rest after its last fence or tag, when nothing asked the scan about it (it runs to
+    /// the end of the text, or the fence's closing run was known from the markup alone).
+    pub tail: Option<Tail>,
 }
 
 pub(crate) enum FoundKind {
@@ -42,6 +45,8 @@ pub(crate) struct Markup {
     /// The values in the prose (everything outside reasoning blocks), including those in
     /// answer tags and fences, which are values of the prose too.
     pub prose_values: Vec<(Span, Seen)>,
+    /// The prose after the last fence or tag, not read by the scan.
+    pub prose_tail: Option<Tail>,
 }
 
 /// How many regions may be open inside one another; an opener past that is text. Keeps the
@@ -97,6 +102,9 @@ enum Frame {
         run: usize,
         inline: bool,
         json_like: bool,
+        /// Where the run that closes it starts, when that is known from the markup alone
+        /// (see [`Pass::closing_run`]): its content is then never scanned.
+        closed_at: Option<usize>,
     },
     Thought {
         start: usize,
@@ -151,11 +159,18 @@ pub(crate) fn markup(text: &str, settings: &Settings) -> Markup {
     let mut pass = Pass {
         text,
         runs: &run_list,
+        next_markers: (markers.iter())
+            .map(|m| match m.kind {
+                MarkerKind::Run(i) => (m.start, Some(i)),
+                _ => (m.start, None),
+            })
+            .collect(),
         frames: vec![Frame::Prose(ValueScan::new(text, 0))],
         out: Markup {
             thoughts: Vec::new(),
             found: Vec::new(),
             prose_values: Vec::new(),
+            prose_tail: None,
         },
         read_to: 0,
         last_thought_end: 0,
@@ -170,6 +185,8 @@ pub(crate) fn markup(text: &str, settings: &Settings) -> Markup {
 struct Pass<'t> {
     text: &'t str,
     runs: &'t [Run],
+    /// Where each marker starts, in order, and its index in `runs` when it is a run.
+    next_markers: Vec<(usize, Option<usize>)>,
     frames: Vec<Frame>,
     out: Markup,
     /// Markers starting before this were read as part of something else.
@@ -188,6 +205,15 @@ impl Pass<'_> {
     fn on_marker(&mut self, m: &Marker<'_>) {
         if m.start < self.read_to {
             return;
+        }
+        if let Some(Frame::Fence {
+            closed_at: Some(at),
+            ..
+        }) = self.frames.last()
+        {
+            if *at == m.start {
+                return self.close_to(self.frames.len() - 1, m.start, m.end);
+            }
         }
         let text = self.text;
         let Some(scan) = self.top_scan() else {
@@ -308,8 +334,32 @@ impl Pass<'_> {
             run: len,
             inline: opening.inline,
             json_like: opening.json_like,
+            closed_at: self.closing_run(opening.content_start, len),
         });
         self.read_to = opening.content_start;
+    }
+
+    /// The run that closes a fence of `len` backticks whose content starts at `content`,
+    /// when no scan of the content can change that: the next marker is a run at least as long,
+    /// alone on its line, and the run after it is not (two such runs in a string are a fence
+    /// the string holds); no backtick lies in between (which could open a backtick string or a
+    /// fenced block). Such a run closes the fence whether it lies between tokens or in a string
+    /// or comment left open ([`Pass::run_in_text`]).
+    fn closing_run(&self, content: usize, len: usize) -> Option<usize> {
+        let next = self
+            .next_markers
+            .partition_point(|&(start, _)| start < content);
+        let index = self.next_markers.get(next)?.1?;
+        let bare = |run: &Run| {
+            tags::at_line_start(self.text, run.start)
+                && tags::blank_to_line_end(self.text, run.start + run.len)
+        };
+        let run = &self.runs[index];
+        let closes = run.len >= len
+            && bare(run)
+            && !self.runs.get(index + 1).is_some_and(bare)
+            && memchr::memchr(b'`', &self.text.as_bytes()[content..run.start]).is_none();
+        closes.then_some(run.start)
     }
 
     /// An answer tag (`<json>`, `</output>`).
@@ -507,32 +557,43 @@ impl Pass<'_> {
     /// Its values are values of the enclosing region too.
     fn close_top(&mut self, at: usize, end: usize) {
         let text = self.text;
-        let found = match self.frames.pop() {
-            Some(Frame::Answer {
-                mut scan, content, ..
-            }) => {
+        // Closed by the end of the text, or by a run known to close it: the rest after the
+        // region's last fence or tag is left to the tail reader.
+        let finish = |scan: ValueScan, unread: bool| match unread || at == text.len() {
+            true => scan.finish_at_end(text, at),
+            false => {
+                let mut scan = scan;
                 scan.advance(text, at);
+                (scan.finish(at), None)
+            }
+        };
+        let found = match self.frames.pop() {
+            Some(Frame::Answer { scan, content, .. }) => {
+                let (values, tail) = finish(scan, false);
                 Found {
                     content: Span::new(content.min(at), at),
                     kind: FoundKind::Answer,
-                    values: scan.finish(at),
+                    values,
+                    tail,
                 }
             }
             Some(Frame::Fence {
-                mut scan,
+                scan,
                 start,
                 content,
                 json_like,
+                closed_at,
                 ..
             }) => {
-                scan.advance(text, at);
+                let (values, tail) = finish(scan, closed_at == Some(at));
                 Found {
                     content: Span::new(content.min(at), at),
                     kind: FoundKind::Fence {
                         whole: Span::new(start, end),
                         json_like,
                     },
-                    values: scan.finish(at),
+                    values,
+                    tail,
                 }
             }
             Some(other) => {
@@ -557,9 +618,10 @@ impl Pass<'_> {
                     self.close_thought(len, len);
                 }
                 Frame::Prose(_) => {
-                    if let Some(Frame::Prose(mut scan)) = self.frames.pop() {
-                        scan.advance(self.text, len);
-                        self.out.prose_values.extend(scan.finish(len));
+                    if let Some(Frame::Prose(scan)) = self.frames.pop() {
+                        let (values, tail) = scan.finish_at_end(self.text, len);
+                        self.out.prose_values.extend(values);
+                        self.out.prose_tail = tail;
                     }
                 }
                 Frame::Answer { .. } | Frame::Fence { .. } => self.close_top(len, len),

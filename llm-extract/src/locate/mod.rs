@@ -11,6 +11,13 @@
 //! as the parser does ([`crate::lex`]): a fence, tag or bracket inside a string or comment of a
 //! value is that value's text, never the start or end of another.
 //!
+//! That pass reads a region only as far as its last fence or tag, where it must say whether
+//! the marker lies in a string. The rest of the region (most replies hold no marker after
+//! their value, and a fence closed by a bare run needs no scan) is searched for where values
+//! start, and each value is read there ([`tail`]): by serde_json when it is valid, else by the
+//! parser, which decides where it ends as it does for the caller. The reading is kept for the
+//! caller ([`Located::take_kept`]), so a value is not read twice.
+//!
 //! Every scan here touches each byte a bounded number of times: there is no bracket matching
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
@@ -20,12 +27,16 @@ mod reasoning;
 mod scan;
 pub(crate) mod sections;
 pub(crate) mod tags;
+mod tail;
 
 use crate::lex;
+use crate::parse::{Keep, Kept};
 use crate::report::RepairKind;
 use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
-use scan::{Place, Seen};
+use scan::{Place, Seen, Tail};
+use std::cell::RefCell;
+pub(crate) use tail::TailReading;
 
 /// Where a candidate was found; decides its rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -57,6 +68,9 @@ pub(crate) struct Candidate {
     /// The locate scan saw a token JSON does not have in the span (a single-quoted string, a
     /// comment): strict JSON readers need not try it.
     pub nonstandard: bool,
+    /// The reading that found where the value ends, kept for the caller
+    /// ([`Located::take_kept`]).
+    pub kept: Option<usize>,
 }
 
 impl Candidate {
@@ -85,19 +99,21 @@ pub(crate) enum Form {
 }
 
 /// Candidates in rank order, and the reasoning blocks found.
-pub(crate) struct Located {
+pub(crate) struct Located<'a> {
     pub candidates: Vec<Candidate>,
     pub thoughts: Vec<Span>,
     /// The regions labeled sections may be in, searched only when a reader asks
     /// ([`Located::sections`]): most replies hold a value, and never pay for the search.
     section_regions: Vec<SectionRegion>,
     sections: std::cell::OnceCell<Vec<Candidate>>,
+    /// Values read while locating them, each taken once by the candidate that holds its index.
+    kept: RefCell<Vec<Option<Kept<'a>>>>,
 }
 
 /// A region labeled sections may be in: its span, rank and surroundings.
 type SectionRegion = (Span, Origin, Option<(RepairKind, Span)>);
 
-impl Located {
+impl<'a> Located<'a> {
     /// Whether a value is written as one (an object, an array, a scalar reply, an escaped
     /// document) anywhere a candidate was found.
     pub fn values_written(&self) -> bool {
@@ -111,6 +127,13 @@ impl Located {
         self.sections
             .get_or_init(|| section_candidates(text, &self.section_regions))
     }
+
+    /// The reading of `candidate`'s span made while locating it, when it was kept and not
+    /// taken before.
+    pub fn take_kept(&self, candidate: &Candidate) -> Option<Kept<'a>> {
+        let index = candidate.kept?;
+        self.kept.borrow_mut().get_mut(index)?.take()
+    }
 }
 
 /// A stretch of the text to search, and how much a value found there costs.
@@ -120,16 +143,31 @@ struct Region {
     context: Option<(RepairKind, Span)>,
     /// The bracketed values in it, as the scan found them.
     values: Vec<(Span, Seen)>,
+    /// The rest after its last fence or tag, whose values are read where they start.
+    tail: Option<Tail>,
 }
 
-pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
+/// The candidates in `text`, best first, for a caller that reads each one itself.
+pub(crate) fn locate<'a>(text: &'a str, settings: &Settings) -> Located<'a> {
+    locate_reading(text, settings, Keep::Nothing)
+}
+
+/// [`locate`], keeping what `keep` says of the values read to find where they end
+/// ([`Located::take_kept`]): the caller's own reading of their spans.
+pub(crate) fn locate_reading<'a>(text: &'a str, settings: &Settings, keep: Keep) -> Located<'a> {
     let markup = markup::markup(text, settings);
     let thoughts: Vec<Span> = markup.thoughts.iter().map(|t| t.content).collect();
     let regions = regions(text, settings, markup);
-    let mut candidates: Vec<Candidate> = regions
-        .iter()
-        .flat_map(|region| candidates_in(text, region))
-        .collect();
+    let reading = TailReading {
+        keep,
+        max_depth: settings.max_depth,
+        max_len: settings.max_payload,
+    };
+    let mut kept = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for region in &regions {
+        candidates.extend(candidates_in(text, region, reading, &mut kept));
+    }
     rank(text, settings, &mut candidates);
     let section_regions: Vec<SectionRegion> = (regions.iter())
         .filter(|r| r.origin != Origin::Explicit)
@@ -140,6 +178,7 @@ pub(crate) fn locate(text: &str, settings: &Settings) -> Located {
         thoughts,
         section_regions,
         sections: std::cell::OnceCell::new(),
+        kept: RefCell::new(kept),
     };
     let nothing_outside = located.candidates.iter().all(|c| c.form == Form::Text);
     if nothing_outside
@@ -163,6 +202,7 @@ fn regions(text: &str, settings: &Settings, markup: markup::Markup) -> Vec<Regio
                 origin: Origin::Explicit,
                 context: None,
                 values: scan::values(text, span),
+                tail: None,
             });
         }
     }
@@ -183,9 +223,15 @@ fn regions(text: &str, settings: &Settings, markup: markup::Markup) -> Vec<Regio
             origin,
             context,
             values: found.values,
+            tail: found.tail,
         });
     }
-    regions.extend(prose_regions(text, &markup.thoughts, markup.prose_values));
+    regions.extend(prose_regions(
+        text,
+        &markup.thoughts,
+        markup.prose_values,
+        markup.prose_tail,
+    ));
     regions
 }
 
@@ -195,6 +241,7 @@ fn prose_regions(
     text: &str,
     thoughts: &[markup::Thought],
     mut values: Vec<(Span, Seen)>,
+    tail: Option<Tail>,
 ) -> Vec<Region> {
     let mut cursor = 0;
     let mut outside = Vec::new();
@@ -222,6 +269,7 @@ fn prose_regions(
             origin: Origin::Prose,
             context: None,
             values: inside,
+            tail: tail.filter(|t| span.start <= t.start && t.start < span.end),
         });
     }
     regions
@@ -230,7 +278,12 @@ fn prose_regions(
 /// The values in one region: an escaped document, or the balanced and unclosed spans the scan
 /// found (or the one scalar the region holds), each with what its surroundings cost; then the
 /// region itself as text.
-fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
+fn candidates_in<'a>(
+    text: &'a str,
+    region: &Region,
+    reading: TailReading,
+    kept: &mut Vec<Option<Kept<'a>>>,
+) -> Vec<Candidate> {
     let content = &text[region.span.start..region.span.end];
     let trimmed = lex::trim(content);
     if trimmed.is_empty() {
@@ -238,34 +291,32 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
     }
     let lead = region.span.start + (content.len() - lex::trim_start(content).len());
     let whole = Span::new(lead, lead + trimmed.len());
-    // A region that is one valid JSON string is that string, brackets inside it are text,
-    // unless it holds a valid JSON object or array (a document encoded twice).
-    let mut one_string = false;
-    if trimmed.len() > 2 {
-        if let Some(inner) = decode_embedded(trimmed) {
-            one_string = trimmed.starts_with('"');
-            let holds_document =
-                !one_string || serde_json::from_str::<serde::de::IgnoredAny>(&inner).is_ok();
-            let inner = inner.trim_start();
-            if holds_document && (inner.starts_with('{') || inner.starts_with('[')) {
-                return vec![Candidate {
-                    span: whole,
-                    origin: region.origin,
-                    base_cost: RepairKind::EmbeddedJson.cost(),
-                    context: vec![(RepairKind::EmbeddedJson, whole)],
-                    form: Form::Embedded,
-                    nonstandard: false,
-                }];
-            }
+    let one_string = match whole_string(trimmed) {
+        WholeString::Document => {
+            return vec![Candidate {
+                span: whole,
+                origin: region.origin,
+                base_cost: RepairKind::EmbeddedJson.cost(),
+                context: vec![(RepairKind::EmbeddedJson, whole)],
+                form: Form::Embedded,
+                nonstandard: false,
+                kept: None,
+            }];
         }
-    }
+        WholeString::Text => true,
+        WholeString::No => false,
+    };
     let top = Seen {
         place: Place::TopLevel,
         nonstandard: false,
     };
+    let mut tail_values = match region.tail {
+        Some(tail) if !one_string => tail::values(text, tail, region.span.end, reading),
+        _ => Vec::new(),
+    };
     let found_values = if one_string {
         vec![(whole, top)]
-    } else if region.values.is_empty() {
+    } else if region.values.is_empty() && tail_values.is_empty() {
         scan::scalar(text, region.span)
             .map(|s| (s, top))
             .into_iter()
@@ -274,10 +325,21 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
         region.values.clone()
     };
     let found_values = crate::parse::read_on(text, found_values, region.span.end);
+    // A value the scan found that reads on into the tail holds what starts there.
+    let read_to = found_values.iter().map(|(span, _)| span.end).max();
+    tail_values.retain(|(span, _, _)| read_to.is_none_or(|to| span.start >= to));
     let mut candidates: Vec<Candidate> = found_values
         .into_iter()
         .map(|(found, seen)| value_candidate(text, region, found, seen))
         .collect();
+    for (found, seen, value) in tail_values {
+        let mut candidate = value_candidate(text, region, found, seen);
+        if let Some(value) = value.filter(|_| candidate.form != Form::Embedded) {
+            candidate.kept = Some(kept.len());
+            kept.push(Some(value));
+        }
+        candidates.push(candidate);
+    }
     if region.origin != Origin::OtherFence {
         // The region itself, as text: `The sentiment is POSITIVE.`, `about 3.5 stars`.
         candidates.push(Candidate {
@@ -287,9 +349,42 @@ fn candidates_in(text: &str, region: &Region) -> Vec<Candidate> {
             context: vec![(RepairKind::TextAsValue, whole)],
             form: Form::Text,
             nonstandard: false,
+            kept: None,
         });
     }
     candidates
+}
+
+/// What a region is when it is one JSON string (or the content of one).
+enum WholeString {
+    /// Not one.
+    No,
+    /// A string holding a JSON object or array (a document encoded twice), or the escaped
+    /// content of one (`{\"a\": 1}`).
+    Document,
+    /// A valid JSON string holding anything else: that string, brackets inside it are text.
+    Text,
+}
+
+/// What the trimmed region `trimmed` is as a JSON string.
+fn whole_string(trimmed: &str) -> WholeString {
+    if trimmed.len() <= 2 {
+        return WholeString::No;
+    }
+    let Some(inner) = decode_embedded(trimmed) else {
+        return WholeString::No;
+    };
+    let one_string = trimmed.starts_with('"');
+    let holds_document =
+        !one_string || serde_json::from_str::<serde::de::IgnoredAny>(&inner).is_ok();
+    let inner = inner.trim_start();
+    if holds_document && (inner.starts_with('{') || inner.starts_with('[')) {
+        WholeString::Document
+    } else if one_string {
+        WholeString::Text
+    } else {
+        WholeString::No
+    }
 }
 
 /// A value the scan found in `region`, with what its surroundings cost: the region's own
@@ -336,6 +431,7 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
         context,
         form,
         nonstandard: seen.nonstandard,
+        kept: None,
     }
 }
 
@@ -367,6 +463,7 @@ fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
                 context: context.clone(),
                 form: Form::Sections(lists),
                 nonstandard: false,
+                kept: None,
             });
         }
     }

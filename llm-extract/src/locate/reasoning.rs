@@ -2,7 +2,7 @@
 //! a value, the values inside reasoning blocks become candidates, each marked as read from
 //! reasoning and costing more than anything found outside.
 
-use super::{candidates_in, scan, Candidate, Origin, Region};
+use super::{candidates_in, scan, Candidate, Origin, Region, TailReading};
 use crate::report::RepairKind;
 use crate::span::Span;
 
@@ -16,8 +16,14 @@ pub(super) fn candidates(text: &str, thoughts: &[Span]) -> Vec<Candidate> {
                 origin: Origin::Prose,
                 context: Some((RepairKind::FromReasoning, content)),
                 values: scan::values(text, content),
+                tail: None,
             };
-            candidates_in(text, &region)
+            let reading = TailReading {
+                keep: crate::parse::Keep::Nothing,
+                max_depth: 0,
+                max_len: None,
+            };
+            candidates_in(text, &region, reading, &mut Vec::new())
         })
         .map(|mut c| {
             // The block's text as plain text is read from reasoning too.

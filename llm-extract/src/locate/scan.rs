@@ -30,6 +30,15 @@ pub(crate) struct Seen {
     pub nonstandard: bool,
 }
 
+/// The rest of a region after its last fence or tag, not read by the scan: see
+/// [`ValueScan::finish_at_end`] and [`super::tail`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tail {
+    pub start: usize,
+    /// The region's first byte that is not whitespace (see [`opens_object`]).
+    pub first_text: usize,
+}
+
 /// What the scan is reading at its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Inside {
@@ -86,6 +95,8 @@ pub(crate) struct ValueScan {
     pub hidden_run: bool,
     /// Answer tags opened inside the current string or comment, waiting for their closing tag.
     pub hidden_tags: Vec<String>,
+    /// Stop once the first value closes ([`first_value`]).
+    first_only: bool,
 }
 
 impl ValueScan {
@@ -104,6 +115,7 @@ impl ValueScan {
             inside: Inside::Structure,
             hidden_run: false,
             hidden_tags: Vec::new(),
+            first_only: false,
         }
     }
 
@@ -137,7 +149,7 @@ impl ValueScan {
     pub(crate) fn advance(&mut self, text: &str, to: usize) {
         let bytes = text.as_bytes();
         let to = to.min(bytes.len());
-        while self.pos < to {
+        while self.pos < to && (!self.first_only || self.found.is_empty()) {
             self.pos = match self.inside {
                 Inside::Structure => self.structure(bytes, to),
                 Inside::String(quote) => self.string(bytes, quote, to),
@@ -167,6 +179,27 @@ impl ValueScan {
         self.found
     }
 
+    /// [`ValueScan::finish`] where the region's end needs no answer from the scan (the end of
+    /// the text, or a fence whose closing run the markup alone decides): when the scan is
+    /// between values (nothing open), the rest of the region is left unread, as a [`Tail`]
+    /// whose values are read where they start ([`super::tail`]); no fence or tag lies in it
+    /// to ask the scan about.
+    pub(crate) fn finish_at_end(
+        mut self,
+        text: &str,
+        end: usize,
+    ) -> (Vec<(Span, Seen)>, Option<Tail>) {
+        if self.inside == Inside::Structure && self.stack.is_empty() && self.pos < end {
+            let tail = Tail {
+                start: self.pos,
+                first_text: self.first_text,
+            };
+            return (self.found, Some(tail));
+        }
+        self.advance(text, end);
+        (self.finish(end), None)
+    }
+
     /// Whether a token JSON does not have was seen at or after `open`.
     fn nonstandard_since(&self, open: usize) -> bool {
         self.nonstandard_at.is_some_and(|at| at >= open)
@@ -185,17 +218,17 @@ impl ValueScan {
 
     /// Between tokens: finds the next byte that matters and acts on it.
     fn structure(&mut self, bytes: &[u8], to: usize) -> usize {
-        let mut i = self.pos;
-        while i < to && !STRUCTURAL[bytes[i] as usize] {
-            i += 1;
-        }
-        if i >= to {
+        let Some(skip) = bytes[self.pos..to]
+            .iter()
+            .position(|&b| STRUCTURAL[b as usize])
+        else {
             return to;
-        }
+        };
+        let i = self.pos + skip;
         let b = bytes[i];
         if self.stack.is_empty() {
             // Prose: only an opener matters; quotes and comments here are text.
-            if b == b'[' || (b == b'{' && self.opens_object(bytes, i)) {
+            if b == b'[' || (b == b'{' && opens_object(bytes, i, self.first_text)) {
                 self.open(bytes, i);
             }
             return i + 1;
@@ -221,40 +254,6 @@ impl ValueScan {
             _ => {}
         }
         i + 1
-    }
-
-    /// Whether the `{` at `i`, outside any value, opens one. First in its region it does; in
-    /// prose it does only when what follows starts a member (a quote, a `key:`, a comment, a
-    /// nested opener, `}`) or nothing follows: `{name}` and `{not json}` in a sentence are
-    /// text, not objects, and so is `` `{` ``, as prose quotes a brace.
-    fn opens_object(&self, bytes: &[u8], i: usize) -> bool {
-        if i == self.first_text {
-            return true;
-        }
-        let limit = (i + 1 + OPENER_LOOKAHEAD).min(bytes.len());
-        let mut j = i + 1;
-        while j < limit {
-            match lex::space_len(&bytes[j..limit]) {
-                0 => break,
-                n => j += n,
-            }
-        }
-        if j >= limit {
-            return true; // cut off right after the brace, or a long run of spaces
-        }
-        match bytes[j] {
-            b'"' | b'\'' | b'{' | b'[' | b'}' | b'#' | b'\\' => true,
-            b'/' => matches!(bytes.get(j + 1), Some(b'/' | b'*')),
-            b'`' => false,
-            _ if lex::opening_quote(&bytes[j..]).is_some() => true,
-            _ => {
-                // A bare key: a word or phrase up to a `:`.
-                let stop = bytes[j..limit]
-                    .iter()
-                    .position(|b| b":,{}[]\"\n\r".contains(b));
-                stop.is_some_and(|s| s > 0 && bytes[j + s] == b':')
-            }
-        }
     }
 
     fn open(&mut self, bytes: &[u8], i: usize) {
@@ -411,6 +410,40 @@ impl ValueScan {
     }
 }
 
+/// Whether the `{` at `i`, outside any value, opens one. First in its region it does; in
+/// prose it does only when what follows starts a member (a quote, a `key:`, a comment, a
+/// nested opener, `}`) or nothing follows: `{name}` and `{not json}` in a sentence are
+/// text, not objects, and so is `` `{` ``, as prose quotes a brace.
+pub(crate) fn opens_object(bytes: &[u8], i: usize, first_text: usize) -> bool {
+    if i == first_text {
+        return true;
+    }
+    let limit = (i + 1 + OPENER_LOOKAHEAD).min(bytes.len());
+    let mut j = i + 1;
+    while j < limit {
+        match lex::space_len(&bytes[j..limit]) {
+            0 => break,
+            n => j += n,
+        }
+    }
+    if j >= limit {
+        return true; // cut off right after the brace, or a long run of spaces
+    }
+    match bytes[j] {
+        b'"' | b'\'' | b'{' | b'[' | b'}' | b'#' | b'\\' => true,
+        b'/' => matches!(bytes.get(j + 1), Some(b'/' | b'*')),
+        b'`' => false,
+        _ if lex::opening_quote(&bytes[j..]).is_some() => true,
+        _ => {
+            // A bare key: a word or phrase up to a `:`.
+            let stop = bytes[j..limit]
+                .iter()
+                .position(|b| b":,{}[]\"\n\r".contains(b));
+            stop.is_some_and(|s| s > 0 && bytes[j + s] == b':')
+        }
+    }
+}
+
 /// Whether a token may start at `i`: at the start, or after whitespace or a byte that ends a
 /// token (`{`, `[`, `,`, and, when `after_colon`, `:` and `(`). Quotes other than `"` open
 /// strings only at a token start, so the apostrophe in `don't` opens nothing; a `//` right
@@ -437,6 +470,16 @@ fn value_position(bytes: &[u8], i: usize) -> bool {
         }
     }
     j > 0 && matches!(bytes[j - 1], b':' | b',' | b'[' | b'(')
+}
+
+/// The value that starts at `from` (an opener), by its brackets, in a region that ends at
+/// `end`: its span when it closes, else the span to `end` and the balanced spans directly
+/// inside it (see [`ValueScan::finish`]). Reads no further than the value.
+pub(crate) fn first_value(text: &str, from: usize, end: usize) -> Vec<(Span, Seen)> {
+    let mut scan = ValueScan::new(text, from);
+    scan.first_only = true;
+    scan.advance(text, end);
+    scan.finish(end)
 }
 
 /// Where values may be in `region` of `text`, read on its own (no fences or tags in it are

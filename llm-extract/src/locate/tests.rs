@@ -93,7 +93,7 @@ fn scans_stay_linear_on_hostile_markup() {
 }
 
 /// The candidates that hold values, without the plain-text readings of whole regions.
-fn values(located: &Located) -> impl Iterator<Item = &Candidate> {
+fn values<'c>(located: &'c Located<'_>) -> impl Iterator<Item = &'c Candidate> {
     located.candidates.iter().filter(|c| c.form != Form::Text)
 }
 

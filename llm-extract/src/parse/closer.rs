@@ -4,8 +4,8 @@
 
 use super::balance::{self, Fit, Profile, Rest};
 use super::build::{self, Build};
-use super::{run, space, string, Done, Frame, Parser, RepairPaths};
-use crate::report::RepairKind;
+use super::{run, space, string, Done, Frame, Parsed, ParsedValue, Parser, RepairPaths};
+use crate::report::{Repair, RepairKind};
 use crate::span::Span;
 
 /// How many located values of one region may be read on past their closer: each costs a
@@ -56,6 +56,129 @@ pub(crate) fn read_on<P>(text: &str, found: Vec<(Span, P)>, end: usize) -> Vec<(
         out.push((span, place));
     }
     out
+}
+
+/// What the locate stage keeps of the values it reads to find where they end
+/// ([`read_value`]): the reading its caller would make of each one's span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Nothing: the caller reads each value it wants.
+    Nothing,
+    /// A `serde_json::Value` (the caller is `repair`).
+    Value,
+    /// The tree, with repair paths as given (the caller reads a type from it).
+    Tree(RepairPaths),
+}
+
+/// A value read by the locate stage and kept for its caller (see [`Keep`]).
+pub(crate) enum Kept<'a> {
+    Value(ParsedValue),
+    /// The tree of a value strict JSON does not read (one it does is read by the caller's
+    /// strict path).
+    Tree(Parsed<'a>),
+}
+
+/// A value the locate stage read where it starts, to learn where it ends (the parser decides
+/// that, as for every other reading): see [`read_value`].
+pub(crate) struct Read<'a> {
+    pub end: usize,
+    /// `false` when the text ended inside the value.
+    pub complete: bool,
+    /// Strict JSON reads the value as written.
+    pub strict: bool,
+    /// The reading kept for the caller.
+    pub kept: Option<Kept<'a>>,
+}
+
+/// Reads the value that starts at `span.start`, no further than `span.end`: strictly when
+/// it is valid JSON that does not go on past its closer (`{"a": 1}, "b": 2}`), else with the
+/// parser, keeping what `keep` says. `None` when the parser refuses it (too deep).
+pub(crate) fn read_value(text: &str, span: Span, max_depth: usize, keep: Keep) -> Option<Read<'_>> {
+    if let Some((end, value)) = strict_prefix(text, span, max_depth, keep == Keep::Value) {
+        if matches!(
+            continues_after(text, Span::new(span.start, end), span.end),
+            Continues::No
+        ) {
+            let kept = value.map(|value| {
+                Kept::Value(ParsedValue {
+                    value,
+                    repairs: Vec::new(),
+                    end,
+                    complete: true,
+                })
+            });
+            return Some(Read {
+                end,
+                complete: true,
+                strict: true,
+                kept,
+            });
+        }
+    }
+    let truncated = |repairs: &[Repair]| repairs.iter().any(|r| r.kind.is_truncation());
+    let read = match keep {
+        Keep::Value => {
+            let done = run::<build::Json>(text, span, max_depth, RepairPaths::Skip).ok()?;
+            let complete = !truncated(&done.repairs);
+            let value = ParsedValue {
+                value: done.value,
+                repairs: done.repairs,
+                end: done.end,
+                complete,
+            };
+            (done.end, complete, Some(Kept::Value(value)))
+        }
+        Keep::Tree(paths) => {
+            let done = run::<build::Tree>(text, span, max_depth, paths).ok()?;
+            let complete = !truncated(&done.repairs);
+            let end = done.end.max(done.value.span.end);
+            let parsed = Parsed {
+                node: done.value,
+                repairs: done.repairs,
+                end,
+            };
+            (end, complete, Some(Kept::Tree(parsed)))
+        }
+        Keep::Nothing => {
+            let done = run::<build::Skim>(text, span, max_depth, RepairPaths::Skip).ok()?;
+            (done.end, !truncated(&done.repairs), None)
+        }
+    };
+    let (end, complete, kept) = read;
+    Some(Read {
+        end,
+        complete,
+        strict: false,
+        kept,
+    })
+}
+
+/// The valid JSON value at the start of `span` (through serde_json, which stops at its end):
+/// where it ends, and the value when `keep`.
+fn strict_prefix(
+    text: &str,
+    span: Span,
+    max_depth: usize,
+    keep: bool,
+) -> Option<(usize, Option<serde_json::Value>)> {
+    let slice = &text[span.start..span.end];
+    if keep {
+        let mut values = serde_json::Deserializer::from_str(slice).into_iter::<serde_json::Value>();
+        let value = values.next()?.ok()?;
+        // serde_json stops at depth 128 by itself; a lower limit is checked here.
+        if max_depth < 128 && super::depth_exceeds(&value, max_depth) {
+            return None;
+        }
+        Some((span.start + values.byte_offset(), Some(value)))
+    } else {
+        if max_depth < 128 {
+            return None; // the parser checks the depth
+        }
+        let mut values =
+            serde_json::Deserializer::from_str(slice).into_iter::<serde::de::IgnoredAny>();
+        values.next()?.ok()?;
+        Some((span.start + values.byte_offset(), None))
+    }
 }
 
 /// What follows a whole object or array.

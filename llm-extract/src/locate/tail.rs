@@ -1,0 +1,158 @@
+//! The values after a region's last fence or tag, found by reading them.
+//!
+//! Up to its last fence or tag, a region is read by the markup pass's scan, which must say at
+//! each of them whether it lies in a string. After that nothing asks, and the scan would only
+//! find where values end, which the parser decides anyway when it reads them. So the rest is
+//! searched as prose for where a value starts, and each value is read there: strictly when it
+//! is valid JSON (serde_json ends it where its brackets do), else by the parser, whose reading
+//! says where it ends, as it does for the caller. The search goes on after that end. A
+//! caller that wants `serde_json::Value`s keeps the readings, so no value is read twice.
+
+use super::scan::{self, Place, Seen, Tail};
+use crate::parse::{self, Keep, Kept};
+use crate::span::Span;
+
+/// How many values of one tail are read this way: each reading may look at the rest of the
+/// tail (the bracket profile a damaged closer asks for), so a constant keeps locating linear.
+/// The values after them are found by the scan, as before a fence or tag.
+const READS_PER_TAIL: usize = 16;
+
+/// A value found in a tail, with the reading that found it when it was kept.
+pub(crate) type TailValue<'a> = (Span, Seen, Option<Kept<'a>>);
+
+/// How the values of a tail are read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TailReading {
+    /// What to keep of each value read: the caller's reading of its span.
+    pub keep: Keep,
+    pub max_depth: usize,
+    /// A tail longer than this (the caller's `max_payload`) is left to the scan: its values
+    /// are refused by size before any is read.
+    pub max_len: Option<usize>,
+}
+
+/// The values in `tail`, which runs to `end`, in text order: each whole value, or the value
+/// the text ends in and the complete containers directly inside it.
+pub(crate) fn values(
+    text: &str,
+    tail: Tail,
+    end: usize,
+    reading: TailReading,
+) -> Vec<TailValue<'_>> {
+    if reading.max_len.is_some_and(|max| end - tail.start > max) {
+        return scanned(text, tail.start, end);
+    }
+    let bytes = text.as_bytes();
+    let content_end = content_end(bytes, tail.start, end);
+    let mut out = Vec::new();
+    let mut pos = tail.start;
+    let mut reads = 0;
+    while pos < content_end {
+        let Some(j) = memchr::memchr2(b'{', b'[', &bytes[pos..content_end]) else {
+            break;
+        };
+        let at = pos + j;
+        if bytes[at] == b'{' && !scan::opens_object(bytes, at, tail.first_text) {
+            pos = at + 1;
+            continue;
+        }
+        // A document written escaped (`{\"a\": 1}`) is the content of a string: the scan
+        // knows its strings, the parser reads it only once it is decoded.
+        let escaped = crate::lex::trim_start(&text[at + 1..end]).starts_with("\\\"");
+        let read = if reads < READS_PER_TAIL && !escaped {
+            reads += 1;
+            let read =
+                |to| parse::read_value(text, Span::new(at, to), reading.max_depth, reading.keep);
+            match read(content_end) {
+                // Cut off before what follows on the closer's line (`{"a": [1] b: 2`): that
+                // text is the value's, not prose.
+                Some(r) if !r.complete && same_line(bytes, content_end, end) => read(end),
+                other => other,
+            }
+        } else {
+            None
+        };
+        let Some(read) = read.filter(|read| !closed_early(text, read, content_end)) else {
+            // Refused by the parser (too deep), past the reads a tail may make, or closed
+            // before its brackets do: the scan finds the rest, and the caller reads each
+            // value it finds.
+            out.extend(scanned(text, at, end));
+            break;
+        };
+        if !read.complete {
+            let unclosed = Seen {
+                place: Place::Unclosed,
+                nonstandard: true,
+            };
+            out.push((Span::new(at, end), unclosed, read.kept));
+            // The parts a reader may take when the value cut off is not what it wants, as the
+            // brackets have them.
+            let nested = scan::first_value(text, at, end).into_iter();
+            let nested = nested.filter(|(_, seen)| seen.place == Place::Nested);
+            out.extend(nested.map(|(span, seen)| (span, seen, None)));
+            break;
+        }
+        let seen = Seen {
+            place: Place::TopLevel,
+            nonstandard: !read.strict,
+        };
+        out.push((Span::new(at, read.end), seen, read.kept));
+        pos = read.end.max(at + 1);
+    }
+    out
+}
+
+/// Where the values of `start..end` end: after its last closer when only prose follows it
+/// (no quote or bracket, and no `,` or `:` first), else at `end`. The parser judges a damaged value by what
+/// follows it (whether the text ends with its closers, whether a quote has a member after
+/// it), so it reads the value as it reads the value alone, not as a value with a sentence
+/// after it.
+fn content_end(bytes: &[u8], start: usize, end: usize) -> usize {
+    let Some(last) = memchr::memrchr2(b'}', b']', &bytes[start..end]) else {
+        return end;
+    };
+    let after = start + last + 1;
+    let rest = &bytes[after..end];
+    let first = rest.iter().find(|b| !b.is_ascii_whitespace());
+    let prose = first.is_some_and(|b| !matches!(b, b',' | b':'))
+        && !rest
+            .iter()
+            .any(|b| matches!(b, b'"' | b'\'' | b'{' | b'[' | b'`'));
+    if prose {
+        after
+    } else {
+        end
+    }
+}
+
+/// Whether text other than spaces follows `at` (before `end`) on its line.
+fn same_line(bytes: &[u8], at: usize, end: usize) -> bool {
+    let line = &bytes[at..end];
+    let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+    line.iter().any(|b| !b.is_ascii_whitespace())
+}
+
+/// Whether the parser closed a damaged value before its brackets do: what follows its end is
+/// the syntax of a value (a closer, a `,` or `:`, a quote), not prose. The brackets then
+/// decide its span, as the scan finds it, so that no part of it is taken for a value of its
+/// own.
+fn closed_early(text: &str, read: &parse::Read<'_>, end: usize) -> bool {
+    if read.strict || !read.complete {
+        return false;
+    }
+    let rest = crate::lex::trim_start(&text[read.end..end]);
+    matches!(
+        rest.bytes().next(),
+        Some(b'}' | b']' | b',' | b':' | b'"' | b'\'')
+    )
+}
+
+/// The values the scan finds from `from` to `end`, read on past their closers as the parser
+/// reads on ([`parse::read_on`]).
+fn scanned(text: &str, from: usize, end: usize) -> Vec<TailValue<'_>> {
+    let found = parse::read_on(text, scan::values(text, Span::new(from, end)), end);
+    found
+        .into_iter()
+        .map(|(span, seen)| (span, seen, None))
+        .collect()
+}
