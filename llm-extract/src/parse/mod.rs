@@ -659,7 +659,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         r.path = path.clone();
                     }
                 }
-                expect = Expect::Colon;
+                // The `:` right after the key, as JSON writes it, is taken here: one trip
+                // less through the dispatch in `run`, whose jump the processor mispredicts as
+                // the states cycle.
+                expect = if self.pos < self.end && self.bytes[self.pos] == b':' {
+                    self.pos += 1;
+                    Expect::Value
+                } else {
+                    Expect::Colon
+                };
             }
         }
         Ok(Step::Next(expect))
