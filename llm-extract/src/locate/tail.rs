@@ -5,8 +5,13 @@
 //! find where values end, which the parser decides anyway when it reads them. So the rest is
 //! searched as prose for where a value starts, and each value is read there: strictly when it
 //! is valid JSON (serde_json ends it where its brackets do), else by the parser, whose reading
-//! says where it ends, as it does for the caller. The search goes on after that end. A
-//! caller that wants `serde_json::Value`s keeps the readings, so no value is read twice.
+//! says where it ends, as it does for the caller. The search goes on after that end. The
+//! caller's own reading (a `serde_json::Value` for `repair`, the tree for a typed reader) is
+//! kept, so no value is read twice.
+//!
+//! Prose after the tail's last closer is left out of what the parser reads: it judges a
+//! damaged value partly by how the text ends (whether it ends with the value's closers), and
+//! reads the value as written alone, not as a value with a sentence after it.
 
 use super::scan::{self, Place, Seen, Tail};
 use crate::parse::{self, Keep, Kept};
