@@ -732,6 +732,9 @@ fn direct_map<K: MapKey, V: Extract, M>(
 /// (recorded) unless written without a value or a key, every key and value issue collected. In lenient mode a string holding a JSON
 /// object is decoded first, and the last entry of an object cut off by the end of the reply
 /// is dropped (and recorded) when its value was cut off and does not fit, or never came.
+///
+/// `insert(key, value, invented)` puts the entry in the map, except an invented one (no value
+/// or no key written) over a key already there, and says whether the key was there.
 pub(crate) fn map<K: MapKey, V: Extract>(
     node: &Node<'_>,
     cx: &mut Context,
@@ -790,16 +793,8 @@ impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for Ha
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = HashMap::default();
-        map(node, cx, |k, v, missing| match out.entry(k) {
-            std::collections::hash_map::Entry::Occupied(_) if missing => true,
-            std::collections::hash_map::Entry::Occupied(mut e) => {
-                e.insert(v);
-                true
-            }
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(v);
-                false
-            }
+        map(node, cx, |k, v, invented| {
+            (invented && out.contains_key(&k)) || out.insert(k, v).is_some()
         })?;
         Ok(out)
     }
@@ -816,16 +811,8 @@ impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = BTreeMap::new();
-        map(node, cx, |k, v, missing| match out.entry(k) {
-            std::collections::btree_map::Entry::Occupied(_) if missing => true,
-            std::collections::btree_map::Entry::Occupied(mut e) => {
-                e.insert(v);
-                true
-            }
-            std::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(v);
-                false
-            }
+        map(node, cx, |k, v, invented| {
+            (invented && out.contains_key(&k)) || out.insert(k, v).is_some()
         })?;
         Ok(out)
     }

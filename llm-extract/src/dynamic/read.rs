@@ -371,16 +371,8 @@ fn object_of<const WIDTH: usize>(
             let rest = fields.flatten(cx, |n, cx| {
                 let mut rest = Map::new();
                 with_rule(compiled, rule, false, || {
-                    crate::coerce::map(n, cx, |k: String, v: Dyn, invented| match rest.entry(k) {
-                        serde_json::map::Entry::Occupied(_) if invented => true,
-                        serde_json::map::Entry::Occupied(mut e) => {
-                            e.insert(v.0);
-                            true
-                        }
-                        serde_json::map::Entry::Vacant(e) => {
-                            e.insert(v.0);
-                            false
-                        }
+                    crate::coerce::map(n, cx, |k: String, v: Dyn, invented| {
+                        (invented && rest.contains_key(&k)) || rest.insert(k, v.0).is_some()
                     })
                 })
                 .map(|()| rest)
