@@ -159,12 +159,7 @@ pub(crate) fn markup(text: &str, settings: &Settings) -> Markup {
     let mut pass = Pass {
         text,
         runs: &run_list,
-        next_markers: (markers.iter())
-            .map(|m| match m.kind {
-                MarkerKind::Run(i) => (m.start, Some(i)),
-                _ => (m.start, None),
-            })
-            .collect(),
+        markers: &markers,
         frames: vec![Frame::Prose(ValueScan::new(text, 0))],
         out: Markup {
             thoughts: Vec::new(),
@@ -182,11 +177,11 @@ pub(crate) fn markup(text: &str, settings: &Settings) -> Markup {
     pass.finish()
 }
 
-struct Pass<'t> {
+struct Pass<'t, 'm> {
     text: &'t str,
     runs: &'t [Run],
-    /// Where each marker starts, in order, and its index in `runs` when it is a run.
-    next_markers: Vec<(usize, Option<usize>)>,
+    /// Every marker, in order (the pass reads them one by one).
+    markers: &'m [Marker<'m>],
     frames: Vec<Frame>,
     out: Markup,
     /// Markers starting before this were read as part of something else.
@@ -197,7 +192,7 @@ struct Pass<'t> {
     found_before_reasoning: usize,
 }
 
-impl Pass<'_> {
+impl Pass<'_, '_> {
     fn top_scan(&mut self) -> Option<&mut ValueScan> {
         self.frames.last_mut().and_then(Frame::scan)
     }
@@ -346,10 +341,10 @@ impl Pass<'_> {
     /// fenced block). Such a run closes the fence whether it lies between tokens or in a string
     /// or comment left open ([`Pass::run_in_text`]).
     fn closing_run(&self, content: usize, len: usize) -> Option<usize> {
-        let next = self
-            .next_markers
-            .partition_point(|&(start, _)| start < content);
-        let index = self.next_markers.get(next)?.1?;
+        let next = self.markers.partition_point(|m| m.start < content);
+        let MarkerKind::Run(index) = self.markers.get(next)?.kind else {
+            return None;
+        };
         let bare = |run: &Run| {
             tags::at_line_start(self.text, run.start)
                 && tags::blank_to_line_end(self.text, run.start + run.len)
