@@ -77,8 +77,11 @@ impl<'a> Build<'a> for Json {
     type Value = serde_json::Value;
     type Object = serde_json::Map<String, serde_json::Value>;
 
-    fn scalar(mut node: Node<'a>, text: &'a str) -> serde_json::Value {
+    fn scalar(node: Node<'a>, text: &'a str) -> serde_json::Value {
         use serde_json::Value;
+        // Its kind moved out, the node owns nothing: its drop (which looks for containers
+        // inside) is skipped.
+        let mut node = std::mem::ManuallyDrop::new(node);
         match std::mem::replace(&mut node.kind, NodeKind::Null) {
             NodeKind::Null => Value::Null,
             NodeKind::Bool(b) => Value::Bool(b),

@@ -163,6 +163,13 @@ fn strict_prefix(
 ) -> Option<(usize, Option<serde_json::Value>)> {
     let slice = &text[span.start..span.end];
     if keep {
+        if likely_cut_off(slice) {
+            // A value the text ends inside fails serde_json at its very end: found without
+            // building it first (serde_json's skipping accepts all its building does).
+            let mut skim =
+                serde_json::Deserializer::from_str(slice).into_iter::<serde::de::IgnoredAny>();
+            skim.next()?.ok()?;
+        }
         let mut values = serde_json::Deserializer::from_str(slice).into_iter::<serde_json::Value>();
         let value = values.next()?.ok()?;
         // serde_json stops at depth 128 by itself; a lower limit is checked here.
@@ -179,6 +186,15 @@ fn strict_prefix(
         values.next()?.ok()?;
         Some((span.start + values.byte_offset(), None))
     }
+}
+
+/// Whether the value at the start of `slice` looks cut off by its end: the slice ends (spaces
+/// aside) in a byte other than a closer.
+fn likely_cut_off(slice: &str) -> bool {
+    !matches!(
+        crate::parse::space::trim_end(slice).as_bytes().last(),
+        Some(b'}' | b']')
+    )
 }
 
 /// What follows a whole object or array.

@@ -1140,7 +1140,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let mut unicode: Option<Span> = None;
         while self.pos < self.end {
             match self.bytes[self.pos] {
-                b' ' | b'\t' | b'\n' | b'\r' | 0x0c => self.pos += 1,
+                b' ' => self.pos = space::skip_blanks(self.bytes, self.pos, self.end),
+                b'\t' | b'\n' | b'\r' | 0x0c => self.pos += 1,
                 b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'/' => {
                     self.log_unicode_spaces(unicode.take());
                     self.line_comment()

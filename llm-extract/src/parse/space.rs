@@ -25,16 +25,52 @@ pub(crate) fn may_start_unicode_space(b: u8) -> bool {
 
 /// The offset of the first byte at or after `i` (and before `limit`) that is not whitespace,
 /// ASCII or Unicode.
-pub(crate) fn skip_space(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+#[inline]
+pub(crate) fn skip_space(bytes: &[u8], i: usize, limit: usize) -> usize {
+    // Most calls stand at a token already, or one space before it: decided without a loop.
+    match bytes.get(i..limit) {
+        Some([b, ..]) if !is_space_start(*b) => i,
+        Some([b' ', b, ..]) if !is_space_start(*b) => i + 1,
+        _ => skip_space_run(bytes, i, limit),
+    }
+}
+
+/// Whether `b` is ASCII whitespace or may start a Unicode space.
+#[inline]
+fn is_space_start(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r') || may_start_unicode_space(b)
+}
+
+/// [`skip_space`] past a run of spaces.
+fn skip_space_run(bytes: &[u8], mut i: usize, limit: usize) -> usize {
     while i < limit {
         match bytes[i] {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b' ' => i = skip_blanks(bytes, i, limit),
+            b'\t' | b'\n' | b'\r' => i += 1,
             b if may_start_unicode_space(b) => match unicode_space_len(&bytes[i..limit]) {
                 0 => return i,
                 n => i += n,
             },
             _ => return i,
         }
+    }
+    i
+}
+
+/// The offset of the first byte at or after `i` (and before `limit`) that is not `' '`: the
+/// indentation of pretty-printed JSON, eight bytes at a time.
+#[inline]
+pub(crate) fn skip_blanks(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+    const BLANKS: u64 = u64::from_le_bytes([b' '; 8]);
+    while let Some(chunk) = bytes.get(i..i + 8).filter(|_| i + 8 <= limit) {
+        let other = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ BLANKS;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < limit && bytes[i] == b' ' {
+        i += 1;
     }
     i
 }
@@ -73,6 +109,7 @@ fn skip_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
 }
 
 /// [`skip_space`] that also says whether a line break was passed.
+#[inline]
 pub(crate) fn skip_space_lines(bytes: &[u8], i: usize, limit: usize) -> (usize, bool) {
     let end = skip_space(bytes, i, limit);
     (

@@ -109,6 +109,23 @@ fn stop_table(quote: Quote, in_value: bool) -> &'static [bool; 256] {
     &STOPS[kind][usize::from(in_value)]
 }
 
+/// The first byte at or after `i` (before `end`) that `table` stops at, or `end`: four bytes
+/// a step while none does.
+#[inline]
+fn skip_plain(bytes: &[u8], mut i: usize, end: usize, table: &[bool; 256]) -> usize {
+    let stops = |b: u8| table[usize::from(b)];
+    while let Some(&[a, b, c, d]) = bytes.get(i..i + 4).filter(|_| i + 4 <= end) {
+        if stops(a) | stops(b) | stops(c) | stops(d) {
+            break;
+        }
+        i += 4;
+    }
+    while i < end && !stops(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// Whether a key cut off by the end of the input counts as a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Cut {
@@ -134,9 +151,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let table = stop_table(scan.quote, scan.in_value);
         loop {
             // Fast scan to the next byte that needs a decision.
-            while scan.i < self.end && !table[self.bytes[scan.i] as usize] {
-                scan.i += 1;
-            }
+            scan.i = skip_plain(self.bytes, scan.i, self.end, table);
             if scan.i >= self.end {
                 return self.string_ran_out(scan);
             }
@@ -589,6 +604,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Whether a quote whose closing byte ends just before `after` really ends the string,
     /// judged by what follows it in this slot.
     fn closes_here(&self, after: usize, slot: Slot) -> bool {
+        // The usual cases, settled by the byte right after the quote: a key's `:`, an item's `,`.
+        if after < self.end {
+            match (slot, self.bytes[after]) {
+                (Slot::Key, b':') | (Slot::ArrayValue, b',') => return true,
+                _ => {}
+            }
+        }
         let (i, newline) = space::skip_space_lines(self.bytes, after, self.end);
         if i >= self.end {
             return true;
@@ -596,7 +618,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let c = self.bytes[i];
         let comment = c == b'/' && matches!(self.bytes.get(i + 1), Some(b'/' | b'*'));
         // The fence around the value closes (```` "a"``` ````): the value was cut off there.
-        if slot != Slot::Key && self.bytes[i..self.end].starts_with(b"```") {
+        if c == b'`' && slot != Slot::Key && self.bytes[i..self.end].starts_with(b"```") {
             return true;
         }
         match slot {
