@@ -279,8 +279,9 @@ impl Extractor {
         if let Some(done) = self.whole_clean_value(text, paths) {
             return Ok(done);
         }
-        let located = locate::locate_reading(text, &self.settings, Keep::Tree(paths));
-        let mut extracted = select::best::<T>(&self.settings, text, &located, paths)?;
+        let typed = select::TypedReads::<T>::new(self.settings.max_depth);
+        let located = locate::locate_typed(text, &self.settings, Keep::Tree(paths), Some(&typed));
+        let mut extracted = select::best::<T>(&self.settings, text, &located, paths, Some(&typed))?;
         extracted.thoughts = thoughts(text, &located.thoughts);
         Ok(extracted)
     }

@@ -101,6 +101,7 @@ pub(crate) fn best<'t, T: Extract>(
     text: &'t str,
     located: &Located<'t>,
     paths: RepairPaths,
+    typed: Option<&TypedReads<T>>,
 ) -> Result<Extracted<T>, Error> {
     let mut choice = Choice::new(settings);
     let mut cut_off = CutOff::default();
@@ -111,13 +112,13 @@ pub(crate) fn best<'t, T: Extract>(
         paths,
     };
     for candidate in &located.candidates {
-        if !consider::<T>(&mut choice, &mut cut_off, &reading, candidate) {
+        if !consider::<T>(&mut choice, &mut cut_off, &reading, candidate, typed) {
             break;
         }
     }
     if T::FROM_PROSE && !choice.related() {
         for candidate in located.sections(text) {
-            if !consider::<T>(&mut choice, &mut cut_off, &reading, candidate) {
+            if !consider::<T>(&mut choice, &mut cut_off, &reading, candidate, typed) {
                 break;
             }
         }
@@ -179,6 +180,7 @@ fn consider<T: Extract>(
     cut_off: &mut CutOff,
     reading: &Reading<'_, '_>,
     candidate: &Candidate,
+    typed: Option<&TypedReads<T>>,
 ) -> bool {
     let Reading {
         settings,
@@ -196,7 +198,7 @@ fn consider<T: Extract>(
         read_text(choice, settings, text, candidate, paths);
         return true;
     }
-    if let Some(extracted) = direct::<T>(settings, text, candidate) {
+    if let Some(extracted) = direct::<T>(settings, text, candidate, typed) {
         // Read without a coercion, so not of an unrelated value (which ignores keys).
         let depth = crate::coerce::DIRECT_DEPTH;
         choice.offer(extracted.report.score, candidate, extracted, depth);
@@ -755,13 +757,17 @@ fn direct<T: Extract>(
     settings: &Settings,
     text: &str,
     candidate: &Candidate,
+    typed: Option<&TypedReads<T>>,
 ) -> Option<Extracted<T>> {
     if !settings.direct || candidate.form != Form::Value || candidate.nonstandard {
         return None;
     }
     check_size(settings, text, candidate).ok()?;
     check_nested(settings, text, candidate).ok()?;
-    let (value, span) = crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
+    let (value, span) = match typed.and_then(|typed| typed.take(text, candidate.span)) {
+        Some(read) => read,
+        None => crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?,
+    };
     let mut repairs = Vec::new();
     frame_repairs(text, candidate, span.end, &mut repairs);
     Some(Extracted {
@@ -769,6 +775,57 @@ fn direct<T: Extract>(
         report: Report::new(repairs, Vec::new(), !candidate.nested(), span),
         thoughts: Vec::new(),
     })
+}
+
+/// The values of `T` read straight from strict JSON while locating
+/// ([`crate::locate::locate_typed`]): the direct path's reading of a value the tail found
+/// that way, made once, and taken by [`direct`] when its candidate is considered.
+pub(crate) struct TypedReads<T> {
+    max_depth: usize,
+    reads: std::cell::RefCell<Vec<(Span, T)>>,
+}
+
+impl<T> TypedReads<T> {
+    pub(crate) fn new(max_depth: usize) -> Self {
+        TypedReads {
+            max_depth,
+            reads: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The value read of the container at the start of `span`, when only spaces follow it up
+    /// to `span.end` (what the direct path asks of a candidate).
+    fn take(&self, text: &str, span: Span) -> Option<(T, Span)> {
+        let mut reads = self.reads.borrow_mut();
+        let i = reads
+            .iter()
+            .position(|(read, _)| read.start == span.start)?;
+        let end = reads[i].0.end;
+        let rest = text.as_bytes().get(end..span.end)?;
+        if !rest
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+        {
+            return None;
+        }
+        let (read, value) = reads.swap_remove(i);
+        Some((value, read))
+    }
+}
+
+impl<T: Extract> crate::locate::ReadTyped for TypedReads<T> {
+    fn read(&self, text: &str, span: Span) -> Option<usize> {
+        let (value, read) = crate::coerce::read_container::<T>(text, span, self.max_depth)?;
+        self.reads.borrow_mut().push((read, value));
+        Some(read.end)
+    }
+
+    fn forget(&self, at: usize) {
+        let mut reads = self.reads.borrow_mut();
+        if reads.last().is_some_and(|(read, _)| read.start == at) {
+            reads.pop();
+        }
+    }
 }
 
 /// Reads a `T` from a parsed candidate: the value with its report (score, completeness; the

@@ -425,6 +425,16 @@ fn edge_documents_read_the_same_on_both_paths() {
         "{}",
         "[]",
         " \n{\"id\": 1} \t",
+        // Strict values around prose, in fences, after reasoning: read by the caller's type
+        // while they are located; one that goes on as a member or item is not a value alone.
+        "Here: {\"id\": 1, \"name\": \"x\"} Hope that helps.",
+        "Here: {\"id\": 1}, \"name\": \"x\"} done",
+        "Answer: [1, 2], 3] ok",
+        "[1, 2] and [3, 4]",
+        "```json\n{\"id\": 1}\n```\n```json\n{\"id\": 2}\n```",
+        "<think>{\"id\": 0}</think>\n{\"id\": 1, \"tags\": [\"a\"]}",
+        "Example: {\"id\": 1}. The answer: {\"id\": 2, \"score\": 0.5}",
+        "{\"id\": 1} {\"id\": 2",
     ] {
         same::<Value>(text, 128);
         same::<BTreeMap<String, Value>>(text, 128);

@@ -470,3 +470,25 @@ pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Opti
         .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
     (only_space && r.clean()).then_some((value, Span::new(start, end)))
 }
+
+/// Reads `T` from the strict JSON object or array that opens at `span.start` and closes before
+/// `span.end`, whatever follows it: the value and the container's span. `None` when it is not
+/// strict JSON, does not fit `T` without a coercion, or ends past `span.end`.
+pub(crate) fn read_container<T: Extract>(
+    text: &str,
+    span: Span,
+    max_depth: usize,
+) -> Option<(T, Span)> {
+    let closer = match text.as_bytes().get(span.start)? {
+        b'{' => b'}',
+        b'[' => b']',
+        _ => return None,
+    };
+    let mut r = Direct::new(text, span, max_depth);
+    let value = T::read_direct(&mut r)?;
+    let end = r.pos;
+    // The cursor moves on only through whole strict tokens: a reader that took the value
+    // read the container opening here, which ends with its closer.
+    let whole = end > span.start && end <= span.end && text.as_bytes()[end - 1] == closer;
+    (whole && r.clean()).then_some((value, Span::new(span.start, end)))
+}

@@ -36,7 +36,7 @@ use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
 use scan::{Place, Seen, Tail};
 use std::cell::RefCell;
-pub(crate) use tail::TailReading;
+pub(crate) use tail::{ReadTyped, TailReading};
 
 /// Where a candidate was found; decides its rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -155,11 +155,24 @@ pub(crate) fn locate<'a>(text: &'a str, settings: &Settings) -> Located<'a> {
 /// [`locate`], keeping what `keep` says of the values read to find where they end
 /// ([`Located::take_kept`]): the caller's own reading of their spans.
 pub(crate) fn locate_reading<'a>(text: &'a str, settings: &Settings, keep: Keep) -> Located<'a> {
+    locate_typed(text, settings, keep, None)
+}
+
+/// [`locate_reading`] for a caller that reads its type straight from strict JSON: a value
+/// after the last fence or tag that is strict JSON is read by `typed` (which keeps the value)
+/// instead of by serde_json to find where it ends.
+pub(crate) fn locate_typed<'a>(
+    text: &'a str,
+    settings: &Settings,
+    keep: Keep,
+    typed: Option<&dyn ReadTyped>,
+) -> Located<'a> {
     let markup = markup::markup(text, settings);
     let thoughts: Vec<Span> = markup.thoughts.iter().map(|t| t.content).collect();
     let regions = regions(text, settings, markup);
     let reading = TailReading {
         keep,
+        typed: typed.filter(|_| settings.direct),
         max_depth: settings.max_depth,
         max_len: settings.max_payload,
     };
@@ -281,7 +294,7 @@ fn prose_regions(
 fn candidates_in<'a>(
     text: &'a str,
     region: &Region,
-    reading: TailReading,
+    reading: TailReading<'_>,
     kept: &mut Vec<Option<Kept<'a>>>,
 ) -> Vec<Candidate> {
     let content = &text[region.span.start..region.span.end];

@@ -20,6 +20,7 @@ pub(super) fn candidates(text: &str, thoughts: &[Span]) -> Vec<Candidate> {
             };
             let reading = TailReading {
                 keep: crate::parse::Keep::Nothing,
+                typed: None,
                 max_depth: 0,
                 max_len: None,
             };

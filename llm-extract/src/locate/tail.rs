@@ -4,10 +4,11 @@
 //! each of them whether it lies in a string. After that nothing asks, and the scan would only
 //! find where values end, which the parser decides anyway when it reads them. So the rest is
 //! searched as prose for where a value starts, and each value is read there: strictly when it
-//! is valid JSON (serde_json ends it where its brackets do), else by the parser, whose reading
-//! says where it ends, as it does for the caller. The search goes on after that end. The
-//! caller's own reading (a `serde_json::Value` for `repair`, the tree for a typed reader) is
-//! kept, so no value is read twice.
+//! is valid JSON (by the caller's type on its direct path, or serde_json, either ending it
+//! where its brackets do), else by the parser, whose reading says where it ends, as it does
+//! for the caller. The search goes on after that end. The caller's own reading (its type read
+//! directly, a `serde_json::Value` for `repair`, the tree for a typed reader) is kept, so no
+//! value is read twice.
 //!
 //! Prose after the tail's last closer is left out of what the parser reads: it judges a
 //! damaged value partly by how the text ends (whether it ends with the value's closers), and
@@ -26,24 +27,37 @@ const READS_PER_TAIL: usize = 16;
 pub(crate) type TailValue<'a> = (Span, Seen, Option<Kept<'a>>);
 
 /// How the values of a tail are read.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct TailReading {
+#[derive(Clone, Copy)]
+pub(crate) struct TailReading<'r> {
     /// What to keep of each value read: the caller's reading of its span.
     pub keep: Keep,
+    /// The caller's type, read straight from a value that is strict JSON (its reading ends
+    /// the value, and no other reading of it is needed).
+    pub typed: Option<&'r dyn ReadTyped>,
     pub max_depth: usize,
     /// A tail longer than this (the caller's `max_payload`) is left to the scan: its values
     /// are refused by size before any is read.
     pub max_len: Option<usize>,
 }
 
+/// A caller's type read from the strict JSON container that opens at `span.start`, kept by
+/// the reader for the caller (who takes it when it chooses that value).
+pub(crate) trait ReadTyped {
+    /// Reads the container, keeps the value, and says where the container ends; `None` when
+    /// it is not strict JSON or does not fit the type as written.
+    fn read(&self, text: &str, span: Span) -> Option<usize>;
+    /// Drops the value kept for the container opening at `at`.
+    fn forget(&self, at: usize);
+}
+
 /// The values in `tail`, which runs to `end`, in text order: each whole value, or the value
 /// the text ends in and the complete containers directly inside it.
-pub(crate) fn values(
-    text: &str,
+pub(crate) fn values<'a>(
+    text: &'a str,
     tail: Tail,
     end: usize,
-    reading: TailReading,
-) -> Vec<TailValue<'_>> {
+    reading: TailReading<'_>,
+) -> Vec<TailValue<'a>> {
     if reading.max_len.is_some_and(|max| end - tail.start > max) {
         return scanned(text, tail.start, end);
     }
@@ -68,7 +82,9 @@ pub(crate) fn values(
             reads += 1;
             let read =
                 |to| parse::read_value(text, Span::new(at, to), reading.max_depth, reading.keep);
-            match read(content_end) {
+            match typed_read(text, Span::new(at, content_end), reading)
+                .or_else(|| read(content_end))
+            {
                 // Cut off before what follows on the closer's line (`{"a": [1] b: 2`): that
                 // text is the value's, not prose.
                 Some(r) if !r.complete && same_line(bytes, content_end, end) => read(end),
@@ -105,6 +121,25 @@ pub(crate) fn values(
         pos = read.end.max(at + 1);
     }
     out
+}
+
+/// The caller's type read from the value at `span.start` when it is strict JSON and a value
+/// of its own (what [`parse::read_value`] would read strictly, with serde_json): read once,
+/// by the reader the caller would read it with.
+fn typed_read<'a>(text: &'a str, span: Span, reading: TailReading<'_>) -> Option<parse::Read<'a>> {
+    // Below serde_json's own depth limit the strict reading is not tried: nor is this one.
+    let typed = reading.typed.filter(|_| reading.max_depth >= 128)?;
+    let end = typed.read(text, span)?;
+    if !parse::ends_alone(text, Span::new(span.start, end), span.end) {
+        typed.forget(span.start);
+        return None;
+    }
+    Some(parse::Read {
+        end,
+        complete: true,
+        strict: true,
+        kept: None,
+    })
 }
 
 /// Where the values of `start..end` end: after its last closer when only prose follows it

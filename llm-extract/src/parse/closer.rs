@@ -95,10 +95,7 @@ pub(crate) struct Read<'a> {
 /// parser, keeping what `keep` says. `None` when the parser refuses it (too deep).
 pub(crate) fn read_value(text: &str, span: Span, max_depth: usize, keep: Keep) -> Option<Read<'_>> {
     if let Some((end, value)) = strict_prefix(text, span, max_depth, keep == Keep::Value) {
-        if matches!(
-            continues_after(text, Span::new(span.start, end), span.end),
-            Continues::No
-        ) {
+        if ends_alone(text, Span::new(span.start, end), span.end) {
             let kept = value.map(|value| {
                 Kept::Value(ParsedValue {
                     value,
@@ -204,6 +201,12 @@ enum Continues {
     Member,
     /// A value after an object.
     Value,
+}
+
+/// Whether the whole object or array at `span` is a value of its own: no member of its own or
+/// value follows it before `end` (see [`read_value`], which takes a strict reading only then).
+pub(crate) fn ends_alone(text: &str, span: Span, end: usize) -> bool {
+    matches!(continues_after(text, span, end), Continues::No)
 }
 
 /// What follows the whole object or array at `span`: a `,` (closers before it skipped) and a

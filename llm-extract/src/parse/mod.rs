@@ -24,7 +24,7 @@ mod triple;
 
 use balance::Profile;
 use build::{Build, Json, Tree};
-pub(crate) use closer::{closer_as_written, read_on, read_value, Keep, Kept, Read};
+pub(crate) use closer::{closer_as_written, ends_alone, read_on, read_value, Keep, Kept, Read};
 pub(crate) use string::KEY_LOOKAHEAD;
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};
 
