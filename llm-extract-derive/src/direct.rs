@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
-use crate::expand::{read_expr, var};
+use crate::field::{read_expr, var};
 
 /// The `read_direct` method for `c`, or nothing to keep the trait's default.
 pub fn read_direct(c: &Container<'_>) -> TokenStream {
@@ -62,7 +62,7 @@ fn named(rt: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
     for (i, f) in fields.iter().enumerate() {
         let member = &f.member;
         if f.skip {
-            let value = crate::expand::skipped_value(f);
+            let value = crate::field::skipped_value(f);
             inits.push(quote!(#member: #value));
             continue;
         }

@@ -4,11 +4,13 @@
 
 mod ast;
 mod attr;
+mod bounds;
 mod case;
 mod check;
 mod direct;
 mod errors;
 mod expand;
+mod field;
 mod schema;
 mod twin;
 

@@ -21,7 +21,7 @@ mod imp {
 
     use crate::ast::{is_option, Container, Data, Field, Style, Tagging, Variant};
     use crate::attr::Allowed;
-    use crate::expand::{used_params, with_bounds};
+    use crate::bounds::{used_params, with_bounds};
 
     /// The runtime paths: `<crate>::__private` and its `schema` module.
     struct Paths {

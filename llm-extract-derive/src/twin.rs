@@ -8,7 +8,7 @@ use syn::{Generics, Ident};
 
 use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 use crate::attr::StreamMode;
-use crate::expand::{used_params, with_bounds};
+use crate::bounds::{used_params, with_bounds};
 
 /// What the derive emits for streaming: items beside the type (the twin and its impls) and
 /// the type named by `type Partial`.

@@ -11,6 +11,7 @@ mod compile;
 mod direct;
 mod format;
 mod intern;
+mod item;
 mod read;
 mod stream;
 mod tools;

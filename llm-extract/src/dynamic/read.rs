@@ -4,7 +4,8 @@
 //!
 //! The std impls are generic over the item type; [`Dyn`] is that item, reading with the rule
 //! the enclosing reading put in [`CURRENT`] (each reading sets it around the call and puts the
-//! previous one back, so a nested reading sees its own).
+//! previous one back, so a nested reading sees its own). Its `Extract` impl, which ties the
+//! readers together (this full path, `direct.rs`, the stream's partial), is in `item.rs`.
 
 use super::compile::{types, Additional, Array, Compiled, Object, Rule, Shape};
 use crate::coerce::structs::{self, Missing};
@@ -61,6 +62,12 @@ pub(crate) fn current() -> Option<(Arc<Compiled>, usize)> {
     CURRENT.with(|c| (c.borrow().as_ref()).map(|c| (Arc::clone(&c.compiled), c.rule)))
 }
 
+/// [`current`], and whether `null` was already handled around the rule.
+pub(crate) fn current_reading() -> Option<(Arc<Compiled>, usize, bool)> {
+    CURRENT
+        .with(|c| (c.borrow().as_ref()).map(|c| (Arc::clone(&c.compiled), c.rule, c.inside_option)))
+}
+
 /// A value read against the rule in force (see the module documentation). Outside a
 /// schema reading (never, through the crate's entry points) it reads any JSON value.
 ///
@@ -69,41 +76,6 @@ pub(crate) fn current() -> Option<(Arc<Compiled>, usize)> {
 /// (any text would fit; "no JSON found" is the better answer).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Dyn<const PROSE: bool = true>(pub(crate) Value);
-
-impl<const PROSE: bool> Extract for Dyn<PROSE> {
-    // The growing JSON tree and where the reader is; `stream.rs` shows it through the schema.
-    type Partial = super::stream::PartialDyn;
-    const FROM_PROSE: bool = PROSE;
-
-    fn read_direct(r: &mut crate::coerce::Direct<'_>) -> Option<Self> {
-        // Numbers as written need the tree's source text.
-        if cfg!(feature = "arbitrary_precision") {
-            return r.by_node(Self::from_node);
-        }
-        // A schema that takes anything reads strict JSON as `serde_json::Value` does (the
-        // default would take a bare word for a string, which the full path refuses).
-        if !PROSE {
-            return r.json_value().map(Dyn);
-        }
-        let current = CURRENT.with(|c| c.borrow().clone());
-        match current {
-            Some(c) => super::direct::value(&c.compiled, c.rule, c.inside_option, r).map(Dyn),
-            None => r.json_value().map(Dyn),
-        }
-    }
-
-    fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
-        let current = CURRENT.with(|c| c.borrow().clone());
-        match current {
-            Some(Current {
-                compiled,
-                rule,
-                inside_option,
-            }) => read(&compiled, rule, inside_option, node, cx).map(Dyn),
-            None => Value::from_node(node, cx).map(Dyn),
-        }
-    }
-}
 
 /// `node` read by `rule`, then checked.
 pub(crate) fn read(
