@@ -6,7 +6,7 @@
 //! Writers use WAL and a busy timeout, and each run is one transaction, so two runs recording
 //! at once both land whole.
 
-use super::suite::{labels, CaseResult, Summary};
+use crate::suite::results::{labels, output_status, print_out, CaseResult, Summary};
 use llm_extract::assert::{AssertionResult, Outcome};
 use rusqlite::{params, Connection};
 use rusqlite_migration::{Migrations, M};
@@ -646,8 +646,8 @@ pub fn history(args: HistoryArgs) -> ExitCode {
     } else {
         runs.iter().map(|r| format!("{}\n", run_line(r))).collect()
     };
-    super::suite::print_out(&text);
-    super::suite::output_status(0)
+    print_out(&text);
+    output_status(0)
 }
 
 /// `#3    2026-01-02 10:11:12  5 assertions in 2 cases: 4 passed, 1 failed, 0 errors  80.0%  suite 6ab2a898fc88`
@@ -697,8 +697,8 @@ pub fn diff(args: DiffArgs) -> ExitCode {
     } else {
         diff_text(&diff)
     };
-    super::suite::print_out(&text);
-    super::suite::output_status(0)
+    print_out(&text);
+    output_status(0)
 }
 
 fn diff_text(diff: &RunDiff) -> String {

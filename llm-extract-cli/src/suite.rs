@@ -14,7 +14,10 @@
 //! `expectedOutput`.
 
 mod report;
+pub(crate) mod results;
 mod yaml;
+
+pub(crate) use results::{labels, output_status, print_out, CaseResult, Summary};
 
 use crate::history;
 use llm_extract::assert::{
@@ -22,10 +25,9 @@ use llm_extract::assert::{
     OutputType, Registry,
 };
 use serde_json::Value;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Suites with at least this many cases show a progress bar (when stderr is a terminal).
 const PROGRESS_MIN_CASES: usize = 50;
@@ -101,49 +103,6 @@ pub(crate) struct Case {
 pub(crate) struct Reading {
     pub schema: Option<llm_extract::Schema>,
     pub require_complete: bool,
-}
-
-/// A case after evaluation.
-pub(crate) struct CaseResult {
-    pub name: String,
-    pub errors: Vec<String>,
-    /// The model's raw text, when it could be read.
-    pub output: Option<String>,
-    /// The JSON value found in the output; `None` when it holds none (assertions then see the
-    /// text as a string).
-    pub repaired: Option<Value>,
-    pub results: Vec<AssertionResult>,
-}
-
-impl CaseResult {
-    pub fn passed(&self) -> bool {
-        self.errors.is_empty() && self.results.iter().all(|r| r.outcome == Outcome::Pass)
-    }
-}
-
-/// Counts over a whole run.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Summary {
-    pub assertions: usize,
-    pub cases: usize,
-    pub passed: usize,
-    pub failed: usize,
-    pub errors: usize,
-}
-
-impl Summary {
-    pub fn line(&self) -> String {
-        let plural =
-            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        format!(
-            "{} in {}: {} passed, {} failed, {}",
-            plural(self.assertions, "assertion", "assertions"),
-            plural(self.cases, "case", "cases"),
-            self.passed,
-            self.failed,
-            plural(self.errors, "error", "errors"),
-        )
-    }
 }
 
 pub fn test(args: TestArgs) -> ExitCode {
@@ -340,44 +299,8 @@ fn run_cases(cases: Vec<Case>, quiet: bool) -> (Vec<CaseResult>, Summary) {
     (results, summary)
 }
 
-/// Set when writing to stdout failed other than by the reader closing the pipe.
-static OUTPUT_FAILED: AtomicBool = AtomicBool::new(false);
-
-/// Writes to stdout. A closed pipe is ignored (`llm-extract test ... | head` must not panic);
-/// any other failure (a full disk) is reported once and fails the run (see `output_status`).
-pub(crate) fn print_out(text: &str) {
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe
-            && !OUTPUT_FAILED.swap(true, Ordering::Relaxed)
-        {
-            eprintln!("error: cannot write to standard output: {e}");
-        }
-    }
-}
-
-/// `status`, or 2 when the output could not be written.
-pub(crate) fn output_status(status: u8) -> ExitCode {
-    ExitCode::from(if OUTPUT_FAILED.load(Ordering::Relaxed) {
-        2
-    } else {
-        status
-    })
-}
-
 fn quoted(name: &str) -> String {
     serde_json::to_string(name).unwrap_or_default()
-}
-
-/// The label of each result: the assertion's id, or `#n`.
-pub(crate) fn labels(result: &CaseResult) -> impl Iterator<Item = String> + '_ {
-    result.results.iter().enumerate().map(|(i, r)| {
-        if r.assertion_id.is_empty() {
-            format!("#{}", i + 1)
-        } else {
-            r.assertion_id.clone()
-        }
-    })
 }
 
 /// `FAIL  [case] a2 $.user.name toMatch (ANY): <message>`

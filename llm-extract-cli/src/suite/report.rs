@@ -1,6 +1,6 @@
 //! The `--junit` and `--json` reports of `llm-extract test`.
 
-use super::{labels, CaseResult, Summary};
+use super::results::{labels, CaseResult, Summary};
 use llm_extract::assert::Outcome;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::path::Path;
