@@ -139,6 +139,11 @@ pub(crate) const KEY_LOOKAHEAD: usize = 256;
 impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Reads the string starting at `self.pos` (which holds an opening quote).
     pub(crate) fn string(&mut self, slot: Slot) -> Scanned<'a> {
+        if slot == Slot::Key {
+            if let Some(key) = self.plain_key() {
+                return key;
+            }
+        }
         if let Some(triple) = self.triple_quoted() {
             return triple;
         }
@@ -159,6 +164,40 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 return done;
             }
         }
+    }
+
+    /// The usual key, read without the general scan: `"name"` holding no escape, control
+    /// character or inner quote, then `:` (after spaces or tabs). The general reading gives
+    /// the same for it: the text as written, closed at its quote, nothing repaired.
+    #[inline]
+    fn plain_key(&mut self) -> Option<Scanned<'a>> {
+        let open = self.pos;
+        let rest = self.bytes.get(open..self.end)?;
+        if rest.first() != Some(&b'"') || rest.get(1) == Some(&b'"') {
+            return None;
+        }
+        let len = rest[1..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let close = open + 1 + len;
+        if self.bytes[close] != b'"' {
+            return None;
+        }
+        let blanks = rest[len + 2..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if rest.get(len + 2 + blanks) != Some(&b':') {
+            return None;
+        }
+        self.pos = close + 1;
+        Some(Scanned {
+            value: Str {
+                text: Cow::Borrowed(&self.text[open + 1..close]),
+                quoting: Quoting::Double,
+            },
+            complete: true,
+        })
     }
 
     /// The opening quote at `self.pos`, logged if it is not `"`.
