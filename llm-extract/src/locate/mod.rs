@@ -175,6 +175,7 @@ pub(crate) fn locate_typed<'a>(
         typed: typed.filter(|_| settings.direct),
         max_depth: settings.max_depth,
         max_len: settings.max_payload,
+        require_complete: settings.completeness == crate::settings::Completeness::RequireComplete,
     };
     let mut kept = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();

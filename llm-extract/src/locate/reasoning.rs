@@ -23,6 +23,7 @@ pub(super) fn candidates(text: &str, thoughts: &[Span]) -> Vec<Candidate> {
                 typed: None,
                 max_depth: 0,
                 max_len: None,
+                require_complete: false,
             };
             candidates_in(text, &region, reading, &mut Vec::new())
         })

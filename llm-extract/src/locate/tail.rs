@@ -38,6 +38,9 @@ pub(crate) struct TailReading<'r> {
     /// A tail longer than this (the caller's `max_payload`) is left to the scan: its values
     /// are refused by size before any is read.
     pub max_len: Option<usize>,
+    /// Whether the caller refuses a value cut off by the end of the text (`require_complete`),
+    /// and may then look for a complete one inside it.
+    pub require_complete: bool,
 }
 
 /// A caller's type read from the strict JSON container that opens at `span.start`, kept by
@@ -105,12 +108,15 @@ pub(crate) fn values<'a>(
                 place: Place::Unclosed,
                 nonstandard: true,
             };
+            let parts = parts_wanted(&read, reading);
             out.push((Span::new(at, end), unclosed, read.kept));
-            // The parts a reader may take when the value cut off is not what it wants, as the
-            // brackets have them.
-            let nested = scan::first_value(text, at, end).into_iter();
-            let nested = nested.filter(|(_, seen)| seen.place == Place::Nested);
-            out.extend(nested.map(|(span, seen)| (span, seen, None)));
+            if parts {
+                // The parts a reader may take when the value cut off is not what it wants, as
+                // the brackets have them.
+                let nested = scan::first_value(text, at, end).into_iter();
+                let nested = nested.filter(|(_, seen)| seen.place == Place::Nested);
+                out.extend(nested.map(|(span, seen)| (span, seen, None)));
+            }
             break;
         }
         let seen = Seen {
@@ -121,6 +127,20 @@ pub(crate) fn values<'a>(
         pos = read.end.max(at + 1);
     }
     out
+}
+
+/// Whether the complete containers inside a value cut off by the end of the text are worth
+/// finding. A typed reader may take one when the whole does not fit its type. `repair`, which
+/// takes any value, reads the whole and then never one of its parts (`select::CutOff`), unless
+/// it refuses values cut off (`require_complete`) or its reading found the braces to be prose
+/// (keys that are sentences).
+fn parts_wanted(read: &parse::Read<'_>, reading: TailReading<'_>) -> bool {
+    match &read.kept {
+        Some(Kept::Value(value)) if reading.keep == Keep::Value && !reading.require_complete => {
+            (value.repairs.iter()).any(|r| r.kind == crate::report::RepairKind::SentenceKey)
+        }
+        _ => true,
+    }
 }
 
 /// The caller's type read from the value at `span.start` when it is strict JSON and a value
