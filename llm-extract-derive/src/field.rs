@@ -85,21 +85,16 @@ fn value_rules(rt: &TokenStream, r: &crate::ast::Rules, per_item: bool) -> Token
         quote!(__span)
     };
     let mut value_rules = TokenStream::new();
-    if let Some(crate::attr::Spanned { value: b, span }) = &r.min {
-        let span = *span;
-        let subject = subject(span);
-        let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
-        value_rules.extend(quote_spanned! {span=>
-            #rt::validate::min(#subject, #value, #written, #subject_span, __cx);
-        });
-    }
-    if let Some(crate::attr::Spanned { value: b, span }) = &r.max {
-        let span = *span;
-        let subject = subject(span);
-        let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
-        value_rules.extend(quote_spanned! {span=>
-            #rt::validate::max(#subject, #value, #written, #subject_span, __cx);
-        });
+    for (bound, check) in [(&r.min, "min"), (&r.max, "max")] {
+        if let Some(crate::attr::Spanned { value: b, span }) = bound {
+            let span = *span;
+            let check = Ident::new(check, span);
+            let subject = subject(span);
+            let (value, written) = (Literal::f64_suffixed(b.value), &b.written);
+            value_rules.extend(quote_spanned! {span=>
+                #rt::validate::#check(#subject, #value, #written, #subject_span, __cx);
+            });
+        }
     }
     if let Some(crate::attr::Spanned { value: p, span }) = &r.pattern {
         let span = *span;

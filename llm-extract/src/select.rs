@@ -800,12 +800,8 @@ impl<T> TypedReads<T> {
         let i = reads
             .iter()
             .position(|(read, _)| read.start == span.start)?;
-        let end = reads[i].0.end;
-        let rest = text.as_bytes().get(end..span.end)?;
-        if !rest
-            .iter()
-            .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
-        {
+        let rest = text.as_bytes().get(reads[i].0.end..span.end)?;
+        if !crate::coerce::json_space_only(rest) {
             return None;
         }
         let (read, value) = reads.swap_remove(i);

@@ -464,11 +464,19 @@ pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Opti
     let start = r.pos;
     let value = T::read_direct(&mut r)?;
     let end = r.pos;
-    let rest = text.as_bytes().get(end..span.end)?;
-    let only_space = rest
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
+    let only_space = text
+        .as_bytes()
+        .get(end..span.end)
+        .is_some_and(json_space_only);
     (only_space && r.clean()).then_some((value, Span::new(start, end)))
+}
+
+/// Whether `bytes` are JSON whitespace only: what may follow a value in a candidate the direct
+/// path reads.
+pub(crate) fn json_space_only(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
 }
 
 /// Reads `T` from the strict JSON object or array that opens at `span.start` and closes before

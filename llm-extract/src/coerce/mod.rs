@@ -44,7 +44,7 @@ pub(crate) mod variants;
 pub(crate) use context::{describe, MAX_READINGS, MAX_WRAPS_PER_NODE};
 pub use context::{Checkpoint, Context, Extract, Failed, Mode};
 pub use direct::Direct;
-pub(crate) use direct::{read as read_direct, read_container, DIRECT_DEPTH};
+pub(crate) use direct::{json_space_only, read as read_direct, read_container, DIRECT_DEPTH};
 pub use embedded::as_container;
 pub use impls::MapKey;
 pub(crate) use impls::{map, single};

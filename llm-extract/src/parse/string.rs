@@ -176,18 +176,22 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         if rest.first() != Some(&b'"') || rest.get(1) == Some(&b'"') {
             return None;
         }
-        let len = rest[1..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        let close = open + 1 + len;
-        if self.bytes[close] != b'"' {
+        // Where the general scan of a key would stop first: its table, read the same way.
+        let close = skip_plain(
+            self.bytes,
+            open + 1,
+            self.end,
+            stop_table(Quote::Double, false),
+        );
+        if self.bytes.get(close).filter(|_| close < self.end) != Some(&b'"') {
             return None;
         }
-        let blanks = rest[len + 2..]
+        let after = &self.bytes[close + 1..self.end];
+        let blanks = after
             .iter()
             .take_while(|&&b| b == b' ' || b == b'\t')
             .count();
-        if rest.get(len + 2 + blanks) != Some(&b':') {
+        if after.get(blanks) != Some(&b':') {
             return None;
         }
         self.pos = close + 1;
