@@ -5,29 +5,74 @@
 //! string or comment of a value; the parser reads the same forms. Keeping them in one place is
 //! what makes both stages agree on where a string ends.
 
-/// Whether `c` separates tokens: Unicode whitespace, plus the invisible characters models and
+/// Whether `c` separates tokens: Unicode whitespace (`char::is_whitespace`, which holds the
+/// vertical tab and form feed, U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029,
+/// U+202F, U+205F and U+3000 besides JSON's four), plus the invisible characters models and
 /// editors leave between tokens (zero width space U+200B, the byte order mark U+FEFF, the
 /// Mongolian vowel separator U+180E), which Unicode no longer counts as whitespace.
+///
+/// The one definition: [`space_len`], [`is_ascii_space`] and [`unicode_space_len`] answer
+/// the same for every character (a test holds them to it).
 pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace() || matches!(c, '\u{200B}' | '\u{FEFF}' | '\u{180E}')
 }
 
-/// The length in bytes of the whitespace character that starts `rest`, or 0.
-pub(crate) fn space_len(rest: &[u8]) -> usize {
-    match rest.first() {
-        Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0c) => 1,
-        Some(&b) if b >= 0xC2 => {
-            let len = utf8_len(b).min(rest.len());
-            match std::str::from_utf8(&rest[..len])
-                .ok()
-                .and_then(|s| s.chars().next())
-            {
-                Some(c) if is_space(c) => len,
-                _ => 0,
-            }
-        }
+/// Whether the byte `b` is an ASCII space: JSON's four (space, tab, line feed, carriage
+/// return), the vertical tab and the form feed.
+#[inline]
+pub(crate) fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// Whether a byte may start a space outside ASCII (see [`unicode_space_len`]): one
+/// comparison keeps the ASCII path fast.
+#[inline]
+pub(crate) fn may_start_unicode_space(b: u8) -> bool {
+    matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF)
+}
+
+/// The length in bytes of a space outside ASCII at the start of `rest`, or 0: U+0085,
+/// U+00A0, U+1680, U+180E, U+2000..U+200B, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
+/// Byte patterns, so the parser's hot loops need no decoding.
+#[inline]
+pub(crate) fn unicode_space_len(rest: &[u8]) -> usize {
+    match rest {
+        [0xC2, 0x85 | 0xA0, ..] => 2,
+        [0xE1, 0x9A, 0x80, ..] | [0xE1, 0xA0, 0x8E, ..] => 3,
+        [0xE2, 0x80, 0x80..=0x8B | 0xA8 | 0xA9 | 0xAF, ..] => 3,
+        [0xE2, 0x81, 0x9F, ..] => 3,
+        [0xE3, 0x80, 0x80, ..] => 3,
+        [0xEF, 0xBB, 0xBF, ..] => 3,
         _ => 0,
     }
+}
+
+/// The length in bytes of the whitespace character that starts `rest`, or 0.
+#[inline]
+pub(crate) fn space_len(rest: &[u8]) -> usize {
+    match rest.first() {
+        Some(&b) if is_ascii_space(b) => 1,
+        Some(&b) if may_start_unicode_space(b) => unicode_space_len(rest),
+        _ => 0,
+    }
+}
+
+/// The offset of the first byte at or after `i` (and before `limit`) that is not a space
+/// within a line: every space [`space_len`] counts but the line feed and carriage return.
+/// What may stand between a key and its `:`.
+#[inline]
+pub(crate) fn skip_inline_spaces(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+    while i < limit {
+        match bytes[i] {
+            b' ' | b'\t' => i += 1,
+            b'\n' | b'\r' => break,
+            _ => match space_len(&bytes[i..limit]) {
+                0 => break,
+                n => i += n,
+            },
+        }
+    }
+    i
 }
 
 /// The length in bytes of the whitespace character that ends just before `at` in `bytes`,
@@ -233,10 +278,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_space_tests_agree_on_every_character() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let s = c.encode_utf8(&mut buf).as_bytes();
+            let len = space_len(s);
+            assert_eq!(len > 0, is_space(c), "{c:?}");
+            assert!(len == 0 || len == s.len(), "{c:?}");
+            if c.is_ascii() {
+                assert_eq!(is_ascii_space(s[0]), is_space(c), "{c:?}");
+            } else if unicode_space_len(s) > 0 {
+                assert!(may_start_unicode_space(s[0]), "{c:?}");
+            }
+        }
+    }
+
+    #[test]
     fn unicode_spaces_are_spaces() {
         for c in [
-            '\u{00A0}', '\u{2000}', '\u{2003}', '\u{200A}', '\u{200B}', '\u{202F}', '\u{205F}',
-            '\u{3000}', '\u{180E}', '\u{FEFF}',
+            '\u{000B}', '\u{000C}', '\u{0085}', '\u{00A0}', '\u{1680}', '\u{2000}', '\u{2003}',
+            '\u{200A}', '\u{200B}', '\u{202F}', '\u{205F}', '\u{3000}', '\u{180E}', '\u{FEFF}',
         ] {
             let s = c.to_string();
             assert!(is_space(c), "{c:?}");

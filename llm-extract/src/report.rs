@@ -77,7 +77,8 @@ pub enum RepairKind {
     DigitSeparator,
     /// A number JSON cannot hold as written (leading zeros such as `02134`), kept as a string.
     NumberAsString,
-    /// A Unicode space (U+2000..U+200B, U+3000, U+180E, U+FEFF, ...) between tokens.
+    /// A space JSON does not allow between tokens: a vertical tab or form feed, or a Unicode
+    /// space (U+00A0, U+2000..U+200B, U+3000, U+180E, U+FEFF, ...).
     UnicodeWhitespace,
     /// `"a" + "b"` joined into one string.
     StringConcatenation,

@@ -883,3 +883,39 @@ fn a_damaged_value_ends_where_the_parser_ends_it() {
         assert_eq!(typed, expected, "typed: {text}");
     }
 }
+
+/// Every character that separates tokens reads as a space does wherever a space may stand:
+/// JSON's four, the vertical tab and form feed, and every Unicode space (U+0085 and U+1680
+/// among them). None becomes text of a value or a key.
+#[test]
+fn every_kind_of_space_separates_tokens() {
+    let spaces = [
+        "\u{b}", "\u{c}", "\u{85}", "\u{a0}", "\u{1680}", "\u{180e}", "\u{2000}", "\u{200a}",
+        "\u{200b}", "\u{2028}", "\u{2029}", "\u{202f}", "\u{205f}", "\u{3000}", "\u{feff}",
+    ];
+    // `_` marks where a space may stand; the parts between are tokens.
+    let shapes = [
+        r#"_{_"a"_:_1_,_"b"_:_[_true_,_null_,_"x"_]_,_"c"_:_{_"d"_:_-2.5_}_}_"#,
+        r#"{_a_:_'one'_,_b_:_None_,_c_:_[_1_,_2_,_]_,_}"#,
+        r#"[_{_"k"_:_"v"_}_,_{_"k"_:_"w"_}_]"#,
+    ];
+    for shape in shapes {
+        let expected = repair(&shape.replace('_', " "));
+        for space in spaces {
+            let text = shape.replace('_', space);
+            assert_eq!(repair(&text), expected, "{text:?}");
+            let kinds = repairs_of(&text);
+            assert!(
+                kinds.contains(&RepairKind::UnicodeWhitespace),
+                "{text:?}: {kinds:?}"
+            );
+            // Streamed a character at a time, the spaces hold nothing back.
+            let mut stream = llm_extract::Stream::<Value>::new();
+            for c in text.chars() {
+                stream.push(c.encode_utf8(&mut [0; 4]));
+            }
+            let shown = serde_json::to_value(stream.snapshot()).unwrap();
+            assert_eq!(shown, expected, "{text:?}");
+        }
+    }
+}

@@ -159,6 +159,8 @@ fn found_damage_streams_as_prefixes() {
         "{\"k\": {\"a\": 1}, 2, \"b\": [3], \"c\": 4]}",
         "[[1, 2], \"x\": 3, [4]]]",
         "{\"a\": [null, null], // a comment\n \"b\": \"x\", \"c\":] 1, \"d\": 2}",
+        // Spaces JSON does not allow, between every pair of tokens.
+        "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",
     ];
     let mut switched = 0;
     for text in texts {
@@ -181,7 +183,7 @@ fn damage(text: &str, kind: u8, at: usize) -> String {
     }
     let (head, tail) = text.split_at(at);
     let next = tail.chars().next().map_or(0, char::len_utf8);
-    match kind % 12 {
+    match kind % 13 {
         // A character dropped: a quote, comma, colon or bracket lost.
         0 => format!("{head}{}", &tail[next..]),
         1 => format!("{head}\"{tail}"),
@@ -194,6 +196,11 @@ fn damage(text: &str, kind: u8, at: usize) -> String {
         8 => format!("{head} // a comment\n{tail}"),
         9 => format!("{head}True{tail}"),
         10 => text.replace('"', "'"),
+        // A space JSON does not allow: a form feed, a no-break or ideographic space, U+0085.
+        11 => {
+            let space = ["\u{c}", "\u{a0}", "\u{3000}", "\u{85}", "\u{feff}"][at % 5];
+            format!("{head}{space}{tail}")
+        }
         // Cut off.
         _ => head.to_string(),
     }

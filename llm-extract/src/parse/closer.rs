@@ -189,7 +189,7 @@ fn strict_prefix(
 /// aside) in a byte other than a closer.
 fn likely_cut_off(slice: &str) -> bool {
     !matches!(
-        crate::parse::space::trim_end(slice).as_bytes().last(),
+        crate::lex::trim_end(slice).as_bytes().last(),
         Some(b'}' | b']')
     )
 }
@@ -385,11 +385,8 @@ fn settled_quoted_key(bytes: &[u8], at: usize) -> Option<bool> {
             b'\\' => i += k + 2,
             b'\n' => return Some(false),
             _ => {
-                let after = i + k + 1;
-                let next = bytes[after..]
-                    .iter()
-                    .position(|b| !matches!(b, b' ' | b'\t'))?;
-                return Some(bytes[after + next] == b':');
+                let next = crate::lex::skip_inline_spaces(bytes, i + k + 1, bytes.len());
+                return Some(*bytes.get(next)? == b':');
             }
         }
     }
@@ -403,11 +400,7 @@ fn settled_bare_key(bytes: &[u8], at: usize) -> Option<bool> {
     if word + 8 >= string::KEY_LOOKAHEAD || after >= bytes.len() {
         return None;
     }
-    let colon = after
-        + bytes[after..]
-            .iter()
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count();
+    let colon = crate::lex::skip_inline_spaces(bytes, after, bytes.len());
     match bytes.get(colon)? {
         b':' if colon == after && bytes.len() < after + 3 => None,
         b':' => Some(!bytes[after..].starts_with(b"://")),

@@ -322,7 +322,9 @@ pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
             next >= end || (next < limit && matches!(bytes[next], b',' | b'}' | b']'))
         }
         b'/' => i + 1 < end && matches!(bytes[i + 1], b'/' | b'*'),
-        b if space::may_start_unicode_space(b) => space::unicode_space_len(&bytes[i..end]) > 0,
+        b if crate::lex::may_start_unicode_space(b) => {
+            crate::lex::unicode_space_len(&bytes[i..end]) > 0
+        }
         b => is_delimiter(b),
     }
 }
@@ -356,6 +358,7 @@ pub(crate) fn is_delimiter(b: u8) -> bool {
             | b'#'
             | b')'
             | b';'
+            | 0x0b
             | 0x0c
             | b'{'
             | b'['
@@ -1113,7 +1116,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             RepairKind::SkippedText,
             Span::new(
                 self.pos,
-                self.pos + space::trim_end(&self.text[self.pos..self.pos + len]).len(),
+                self.pos + crate::lex::trim_end(&self.text[self.pos..self.pos + len]).len(),
             ),
         );
         self.pos += len;
@@ -1141,7 +1144,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         while self.pos < self.end {
             match self.bytes[self.pos] {
                 b' ' => self.pos = space::skip_blanks(self.bytes, self.pos, self.end),
-                b'\t' | b'\n' | b'\r' | 0x0c => self.pos += 1,
+                b'\t' | b'\n' | b'\r' => self.pos += 1,
+                // Not JSON's, but spaces: logged with the Unicode ones.
+                0x0b | 0x0c => {
+                    unicode.get_or_insert(Span::at(self.pos)).end = self.pos + 1;
+                    self.pos += 1;
+                }
                 b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'/' => {
                     self.log_unicode_spaces(unicode.take());
                     self.line_comment()
@@ -1160,8 +1168,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     };
                     self.repair(RepairKind::Comment, Span::new(start, self.pos));
                 }
-                b if space::may_start_unicode_space(b) => {
-                    let len = space::unicode_space_len(&self.bytes[self.pos..self.end]);
+                b if crate::lex::may_start_unicode_space(b) => {
+                    let len = crate::lex::unicode_space_len(&self.bytes[self.pos..self.end]);
                     if len == 0 {
                         break;
                     }
@@ -1247,7 +1255,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 false,
             );
         }
-        let raw = space::trim_end(&self.text[start..self.pos]);
+        let raw = crate::lex::trim_end(&self.text[start..self.pos]);
         if self.peek() == Some(b'"') && !raw.is_empty() {
             // `{a": 1}`: the key's opening quote is missing; its closing one is skipped.
             let next = space::skip_space(self.bytes, self.pos + 1, self.end);
@@ -1451,7 +1459,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
             }
         }
-        let raw = space::trim_end(&self.text[start..self.pos]);
+        let raw = crate::lex::trim_end(&self.text[start..self.pos]);
         let span = Span::new(start, start + raw.len());
         self.repair(RepairKind::UnquotedString, span);
         Node {

@@ -1041,9 +1041,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         if doubled && i < limit && self.bytes[i] == self.bytes[at] {
             i += 1;
         }
-        while i < limit && matches!(self.bytes[i], b' ' | b'\t') {
-            i += 1;
-        }
+        let i = crate::lex::skip_inline_spaces(self.bytes, i, limit);
         i < self.end && self.bytes[i] == b':'
     }
 

@@ -740,6 +740,12 @@ impl Reader {
                 let b = bytes[self.pos];
                 match b {
                     b' ' | b'\t' | b'\n' | b'\r' => self.skip_spaces(bytes, self.pos + 1),
+                    0x0b | 0x0c => self.skip_spaces(bytes, self.pos),
+                    b if lex::may_start_unicode_space(b)
+                        && lex::unicode_space_len(&bytes[self.pos..end]) > 0 =>
+                    {
+                        self.skip_spaces(bytes, self.pos)
+                    }
                     b'{' => self.open(text, sink, Container::Object),
                     b'[' => self.open(text, sink, Container::Array),
                     b'}' | b']' => {
@@ -821,15 +827,20 @@ impl Reader {
         None
     }
 
-    /// Moves past the spaces and line breaks from `from` on.
+    /// Moves past the spaces and line breaks from `from` on (every kind `lex` counts: the
+    /// parser skips the same).
     #[inline]
     fn skip_spaces(&mut self, bytes: &[u8], from: usize) {
         let mut at = from;
-        while bytes
-            .get(at)
-            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        {
-            at += 1;
+        loop {
+            match bytes.get(at) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => at += 1,
+                Some(_) => match lex::space_len(&bytes[at..]) {
+                    0 => break,
+                    n => at += n,
+                },
+                None => break,
+            }
         }
         self.pos = at;
     }
@@ -1286,7 +1297,7 @@ impl Reader {
         // A token always takes at least one byte.
         self.pos = end.max(start + 1);
         let end = self.pos;
-        let word = text[start..end].trim_end();
+        let word = lex::trim_end(&text[start..end]);
         // A bare key of word characters, or a literal or plain number, reads as written;
         // anything else (words the parser may skip or join, curly quotes around a key) is
         // read with the text around it.
@@ -1785,9 +1796,18 @@ impl Closing {
     }
 }
 
-/// The first byte from `at` on that is not a space, or `None` at the end of `bytes`.
-fn after_spaces(bytes: &[u8], at: usize) -> Option<usize> {
-    (at..bytes.len()).find(|&i| !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r'))
+/// The first byte from `at` on that is not a space (of any kind `lex` counts, as the
+/// parser's `closes_here` skips), or `None` at the end of `bytes`.
+fn after_spaces(bytes: &[u8], mut at: usize) -> Option<usize> {
+    loop {
+        match bytes.get(at)? {
+            b' ' | b'\t' | b'\n' | b'\r' => at += 1,
+            _ => match lex::space_len(&bytes[at..]) {
+                0 => return Some(at),
+                n => at += n,
+            },
+        }
+    }
 }
 
 /// Whether the quote `c.q` closes its string as the parser reads it, looking on from `c.at`
@@ -1887,15 +1907,12 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                         Some(Verdict::Doubt)
                     };
                 }
-                // Spaces and tabs only, as the parser's key check skips: then the `:`.
-                let spaces = bytes[c.at..limit]
-                    .iter()
-                    .take_while(|&&b| matches!(b, b' ' | b'\t'))
-                    .count();
-                if c.at + spaces == end {
+                // Spaces within the line, as the parser's key check skips: then the `:`.
+                let after = lex::skip_inline_spaces(bytes, c.at, limit);
+                if after == end {
                     return None;
                 }
-                c.at += spaces;
+                c.at = after;
                 // `https://`: a URL, not a key (as the parser's key check has it).
                 let rest = &bytes[c.at..];
                 if rest.len() < 3 && b"://".starts_with(rest) {
