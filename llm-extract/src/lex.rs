@@ -75,6 +75,22 @@ pub(crate) fn skip_inline_spaces(bytes: &[u8], mut i: usize, limit: usize) -> us
     i
 }
 
+/// The ASCII separator a full-width one at the start of `rest` stands for: `：` (U+FF1A) for
+/// `:` and `，` (U+FF0C) for `,`, as models answering in Chinese or Japanese write them
+/// between a key and its value or between members. Only where a separator belongs: inside a
+/// string they are text.
+#[inline]
+pub(crate) fn fullwidth_separator(rest: &[u8]) -> Option<u8> {
+    match rest {
+        [0xEF, 0xBC, 0x9A, ..] => Some(b':'),
+        [0xEF, 0xBC, 0x8C, ..] => Some(b','),
+        _ => None,
+    }
+}
+
+/// The length in bytes of a full-width separator (see [`fullwidth_separator`]).
+pub(crate) const FULLWIDTH_LEN: usize = 3;
+
 /// The length in bytes of the whitespace character that ends just before `at` in `bytes`,
 /// or 0. Looks back at most four bytes.
 pub(crate) fn space_len_before(bytes: &[u8], at: usize) -> usize {

@@ -80,6 +80,8 @@ pub enum RepairKind {
     /// A space JSON does not allow between tokens: a vertical tab or form feed, or a Unicode
     /// space (U+00A0, U+2000..U+200B, U+3000, U+180E, U+FEFF, ...).
     UnicodeWhitespace,
+    /// A full-width colon or comma (`：`, `，`) between tokens, read as `:` or `,`.
+    FullWidthPunctuation,
     /// `"a" + "b"` joined into one string.
     StringConcatenation,
     /// A closing bracket with nothing to close, or of the wrong kind.
@@ -164,7 +166,9 @@ impl RepairKind {
             InvalidEscape | TripleQuotedString | FencedValue | TupleAsArray | SetAsArray => {
                 RepairClass::KeepsMeaning
             }
-            UnicodeWhitespace | StringConcatenation | InvalidUtf8 => RepairClass::KeepsMeaning,
+            UnicodeWhitespace | FullWidthPunctuation | StringConcatenation | InvalidUtf8 => {
+                RepairClass::KeepsMeaning
+            }
             // A bare word as a key or string, a member without a value, a key that is prose.
             UnquotedKey | UnquotedString | MissingValue | MissingColon | SentenceKey => {
                 RepairClass::Guess
@@ -198,8 +202,8 @@ impl RepairKind {
             NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
             // Output cut off by a token limit is common and says nothing against the reading.
             TruncatedString | TruncatedContainer | TruncatedLiteral => 1,
-            UnicodeWhitespace | DigitSeparator | TupleAsArray | TripleQuotedString
-            | FencedValue => 1,
+            UnicodeWhitespace | FullWidthPunctuation | DigitSeparator | TupleAsArray
+            | TripleQuotedString | FencedValue => 1,
             MissingComma | MissingColon | MissingValue | UnescapedQuote | NonFiniteNumber => 2,
             MissingQuote | NumberAsString | SetAsArray | DuplicateKey => 2,
             WrongBracket | MissingOpeningBracket => 3,

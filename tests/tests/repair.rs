@@ -919,3 +919,67 @@ fn every_kind_of_space_separates_tokens() {
         }
     }
 }
+
+/// Models answering in Chinese or Japanese write the separators full-width: `：` between a key
+/// and its value and `，` between members or items are read as `:` and `,` (and logged), while
+/// the same characters inside a string, or in unquoted text not followed by a key, stay text.
+#[test]
+fn full_width_separators_between_tokens() {
+    let rows = [
+        (
+            r#"{"name"："张三"，"age"：30}"#,
+            json!({"name": "张三", "age": 30}),
+        ),
+        (
+            r#"{"name"： "张三"， "tags"： ["a"，"b"，1，true]， "ok"：true}"#,
+            json!({"name": "张三", "tags": ["a", "b", 1, true], "ok": true}),
+        ),
+        (
+            r#"{"a"："x，y：z"，"b"：1}"#,
+            json!({"a": "x，y：z", "b": 1}),
+        ),
+        ("[1，2，3]", json!([1, 2, 3])),
+        (r#"{"a": 1，}"#, json!({"a": 1})),
+        ("{name：1，age：2}", json!({"name": 1, "age": 2})),
+        (r#"{"a"：hello，"b"：2}"#, json!({"a": "hello", "b": 2})),
+        ("{a：你好，世界，b：2}", json!({"a": "你好，世界", "b": 2})),
+    ];
+    for (text, expected) in rows {
+        assert_eq!(repair(text), expected, "{text}");
+        assert!(
+            repairs_of(text).contains(&RepairKind::FullWidthPunctuation),
+            "{text}"
+        );
+    }
+    // Text, not separators: no repair of the kind.
+    for (text, expected) in [
+        (
+            r#"{"a": "中文，句子：这样", "b": ["x，y"]}"#,
+            json!({"a": "中文，句子：这样", "b": ["x，y"]}),
+        ),
+        (r#"{"a": 你好，世界}"#, json!({"a": "你好，世界"})),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+        assert!(
+            !repairs_of(text).contains(&RepairKind::FullWidthPunctuation),
+            "{text}"
+        );
+    }
+}
+
+/// A doubled comma after a string still ends it (`"x",, "b": 2`): the quote is not an
+/// unescaped one, and the comma is logged as extra.
+#[test]
+fn a_doubled_comma_after_a_string_separates() {
+    for (text, expected) in [
+        (r#"{"a": "x",, "b": 2}"#, json!({"a": "x", "b": 2})),
+        (
+            r#"{"a": "x",,, "b": 2,, "c": "y",,}"#,
+            json!({"a": "x", "b": 2, "c": "y"}),
+        ),
+        (r#"{"a": "x" ,, "b": 2}"#, json!({"a": "x", "b": 2})),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+        assert!(repairs_of(text).contains(&RepairKind::ExtraComma), "{text}");
+    }
+}

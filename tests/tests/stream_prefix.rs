@@ -159,6 +159,10 @@ fn found_damage_streams_as_prefixes() {
         "{\"k\": {\"a\": 1}, 2, \"b\": [3], \"c\": 4]}",
         "[[1, 2], \"x\": 3, [4]]]",
         "{\"a\": [null, null], // a comment\n \"b\": \"x\", \"c\":] 1, \"d\": 2}",
+        // Full-width separators, and a doubled comma after a string.
+        "{\"name\"：\"张三\"，\"tags\"：[\"a\"，1]，\"ok\"：true}",
+        "{a：你好，世界，b：2}",
+        "{\"a\": \"x\",, \"b\": [\"y\",, \"z\"]}",
         // Spaces JSON does not allow, between every pair of tokens.
         "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",
     ];

@@ -386,7 +386,13 @@ fn settled_quoted_key(bytes: &[u8], at: usize) -> Option<bool> {
             b'\n' => return Some(false),
             _ => {
                 let next = crate::lex::skip_inline_spaces(bytes, i + k + 1, bytes.len());
-                return Some(*bytes.get(next)? == b':');
+                if *bytes.get(next)? == 0xEF && bytes.len() < next + crate::lex::FULLWIDTH_LEN {
+                    return None;
+                }
+                return Some(
+                    bytes[next] == b':'
+                        || crate::lex::fullwidth_separator(&bytes[next..]) == Some(b':'),
+                );
             }
         }
     }

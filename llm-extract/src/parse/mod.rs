@@ -324,6 +324,7 @@ pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
         b'/' => i + 1 < end && matches!(bytes[i + 1], b'/' | b'*'),
         b if crate::lex::may_start_unicode_space(b) => {
             crate::lex::unicode_space_len(&bytes[i..end]) > 0
+                || crate::lex::fullwidth_separator(&bytes[i..end]).is_some()
         }
         b => is_delimiter(b),
     }
@@ -688,6 +689,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
                 Expect::Value
             }
+            0xEF if crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end])
+                == Some(b':') =>
+            {
+                self.fullwidth();
+                Expect::Value
+            }
             b',' | b'}' if self.set_follows(b) => {
                 // `{'a', 'b'}`: a Python set, read as an array.
                 self.object_to_set();
@@ -713,6 +720,17 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 let at = self.pos;
                 self.pos += 1;
                 self.set_after_comma(Some(at));
+                expect = match self.stack.last() {
+                    Some(Frame::Object { .. }) => Expect::Key,
+                    _ => Expect::Value,
+                };
+            }
+            0xEF if crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end])
+                == Some(b',') =>
+            {
+                // No trailing-comma span is kept for it: one would cut the character.
+                self.fullwidth();
+                self.set_after_comma(None);
                 expect = match self.stack.last() {
                     Some(Frame::Object { .. }) => Expect::Key,
                     _ => Expect::Value,
@@ -747,6 +765,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             }
         }
         Ok(Step::Next(expect))
+    }
+
+    /// Reads the full-width `：` or `，` at `pos` as its ASCII separator.
+    fn fullwidth(&mut self) {
+        let span = Span::new(self.pos, self.pos + crate::lex::FULLWIDTH_LEN);
+        self.repair(RepairKind::FullWidthPunctuation, span);
+        self.pos = span.end;
     }
 
     /// After an unquoted key: whether it was stray words before a quoted key (`NOTE "w":`,
@@ -1234,7 +1259,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             if matches!(
                 b,
                 b':' | b',' | b'}' | b']' | b'{' | b'[' | b'"' | b'\n' | b'\r' | b'='
-            ) {
+            ) || (b == 0xEF
+                && crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end]).is_some())
+            {
                 break;
             }
             // `{a 'b'}`: a quote after a space opens the value, its colon missing.
@@ -1438,6 +1465,20 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                             || (slot == Slot::ObjectValue
                                 && matches!(self.bytes[self.pos - 1], b' ' | b'\t')
                                 && self.quoted_key_at(self.pos)))
+                }
+                // `{"a": x，"b": 1}`: a full-width comma before the next key; one in the
+                // text (`你好，世界`) is the text's.
+                0xEF if slot == Slot::ObjectValue
+                    && self.pos > start
+                    && crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end])
+                        == Some(b',') =>
+                {
+                    let next = space::skip_space(
+                        self.bytes,
+                        self.pos + crate::lex::FULLWIDTH_LEN,
+                        self.end,
+                    );
+                    next < self.end && self.looks_like_whole_key(next)
                 }
                 b'/' => {
                     // ` // comment` ends the value; `http://` does not.

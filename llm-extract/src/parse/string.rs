@@ -669,19 +669,14 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 newline
                     || comment
                     || matches!(c, b':' | b'}' | b',' | b'=' | b']' | b'{' | b'[')
+                    || crate::lex::fullwidth_separator(&self.bytes[i..self.end]).is_some()
                     || opening_quote(&self.bytes[i..self.end]).is_some()
             }
             Slot::ObjectValue => match c {
                 b'}' | b']' => self.closer_can_end_value(i),
-                b',' => {
-                    let j = space::skip_space(self.bytes, i + 1, self.end);
-                    j >= self.end
-                        // `"v", ["x"] }`: a value where a key belongs follows.
-                        || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
-                        || self.looks_like_key(j)
-                        || self.key_missing_opening_quote(j)
-                        || self.object_starts(j)
-                        || self.words_then_key(j)
+                b',' => self.next_member_follows(i + 1),
+                0xEF if crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b',') => {
+                    self.next_member_follows(i + crate::lex::FULLWIDTH_LEN)
                 }
                 b'+' => true,
                 // `"a" {"id": 2}`: the object's `}` and `,` are missing before the next one.
@@ -692,6 +687,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             },
             Slot::ArrayValue => {
                 matches!(c, b',' | b'+')
+                    || crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b',')
                     || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
                     || (c == b')' && self.in_tuple())
                     || comment
@@ -703,6 +699,23 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
+    }
+
+    /// After an object value's closing quote and the comma that follows it (up to `after`):
+    /// whether the next member follows, so that the quote ends the value.
+    fn next_member_follows(&self, after: usize) -> bool {
+        // `"x",, "b": 2`: a doubled comma separates all the same.
+        let mut j = space::skip_space(self.bytes, after, self.end);
+        while j < self.end && self.bytes[j] == b',' {
+            j = space::skip_space(self.bytes, j + 1, self.end);
+        }
+        j >= self.end
+            // `"v", ["x"] }`: a value where a key belongs follows.
+            || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
+            || self.looks_like_key(j)
+            || self.key_missing_opening_quote(j)
+            || self.object_starts(j)
+            || self.words_then_key(j)
     }
 
     /// `["a" "b" "c" 1` and `["value1" value2", "value3"]`: in an array, whether the quote at
@@ -1042,7 +1055,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             i += 1;
         }
         let i = crate::lex::skip_inline_spaces(self.bytes, i, limit);
-        i < self.end && self.bytes[i] == b':'
+        i < self.end
+            && (self.bytes[i] == b':'
+                || crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b':'))
     }
 
     /// Where a key quoted with `quote` (not `"`), its content starting at `i`, ends: after its

@@ -1834,7 +1834,9 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
                     | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
-                    (Phase::Quote, false, Some(Container::Object), b',') => Phase::Comma,
+                    // `"x",, "b": 2`: a doubled comma separates all the same.
+                    (Phase::Quote, false, Some(Container::Object), b',')
+                    | (Phase::Comma, _, _, b',') => Phase::Comma,
                     (Phase::Quote, false, Some(Container::Object), b'}')
                     | (Phase::Quote, false, Some(Container::Array), b']') => {
                         if depth == 1 {
