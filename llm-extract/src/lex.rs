@@ -61,7 +61,17 @@ pub(crate) fn space_len(rest: &[u8]) -> usize {
 /// within a line: every space [`space_len`] counts but the line feed and carriage return.
 /// What may stand between a key and its `:`.
 #[inline]
-pub(crate) fn skip_inline_spaces(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+pub(crate) fn skip_inline_spaces(bytes: &[u8], i: usize, limit: usize) -> usize {
+    // Most keys are followed by their `:` or one space: decided without the loop.
+    match bytes.get(i..limit) {
+        Some([b, ..]) if !(is_ascii_space(*b) || may_start_unicode_space(*b)) => i,
+        Some([b' ', b, ..]) if !(is_ascii_space(*b) || may_start_unicode_space(*b)) => i + 1,
+        _ => skip_inline_spaces_run(bytes, i, limit),
+    }
+}
+
+/// [`skip_inline_spaces`] past a run of spaces.
+fn skip_inline_spaces_run(bytes: &[u8], mut i: usize, limit: usize) -> usize {
     while i < limit {
         match bytes[i] {
             b' ' | b'\t' => i += 1,
