@@ -271,6 +271,59 @@ pub(crate) fn hex4(bytes: &[u8], i: usize) -> Option<u32> {
     })
 }
 
+/// What a backslash reads as in a string, the lenient way (see [`lenient_escape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Escape {
+    /// A character and the escape's length: JSON's own escapes, and a quote escaped as
+    /// JavaScript and Python escape one (`\'`, `` \` `` in a backtick string).
+    Char(char, usize),
+    /// A `\u` escape of a lone surrogate, of this length: U+FFFD stands for it.
+    Replaced(usize),
+    /// Not an escape: the backslash is text, and reading goes on after it.
+    Backslash,
+    /// The text ends inside the escape (`\`, `\u00`, or, while `more` text may come, a
+    /// high surrogate whose pair may follow).
+    Cut,
+}
+
+/// How the backslash at `at` reads in a string closed by the ASCII quote `quote` (0 for
+/// other quotes), in `bytes` (the text up to where the string may reach). `more` says
+/// whether the text may still grow (a stream): then an escape that could still become
+/// another is [`Escape::Cut`]. The one reading of escapes, for the parser and the stream.
+pub(crate) fn lenient_escape(bytes: &[u8], at: usize, quote: u8, more: bool) -> Escape {
+    if let Some((c, len)) = strict_escape(bytes, at) {
+        return Escape::Char(c, len);
+    }
+    let Some(&c) = bytes.get(at + 1) else {
+        return Escape::Cut;
+    };
+    if c == b'\'' || (c == b'`' && quote == b'`') {
+        return Escape::Char(c as char, 2);
+    }
+    if c != b'u' {
+        return Escape::Backslash;
+    }
+    let hexish = |b: &[u8]| b.iter().all(u8::is_ascii_hexdigit);
+    let digits = &bytes[at + 2..bytes.len().min(at + 6)];
+    if !hexish(digits) {
+        return Escape::Backslash;
+    }
+    if digits.len() < 4 {
+        return Escape::Cut;
+    }
+    // A surrogate `strict_escape` did not pair.
+    let high = hex4(bytes, at + 2).is_some_and(|h| (0xD800..0xDC00).contains(&h));
+    let pair = &bytes[at + 6..bytes.len().min(at + 12)];
+    let pair_may_follow = pair.len() < 6
+        && b"\\u".starts_with(&pair[..pair.len().min(2)])
+        && hexish(pair.get(2..).unwrap_or_default());
+    if more && high && pair_may_follow {
+        Escape::Cut
+    } else {
+        Escape::Replaced(6)
+    }
+}
+
 /// A comment, by how it ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Comment {
@@ -363,6 +416,28 @@ mod tests {
         }
         assert_eq!(closing_quote(Quote::TripleDouble, b"\"\""), None);
         assert_eq!(opening_quote(b"x"), None);
+    }
+
+    #[test]
+    fn escapes_read_one_way_for_every_reader() {
+        let read = |s: &str, quote: u8, more: bool| lenient_escape(s.as_bytes(), 0, quote, more);
+        assert_eq!(read("\\n", b'"', false), Escape::Char('\n', 2));
+        assert_eq!(read("\\u00e9", b'"', false), Escape::Char('é', 6));
+        assert_eq!(read("\\ud83d\\ude00", b'"', false), Escape::Char('😀', 12));
+        assert_eq!(read("\\'", b'"', false), Escape::Char('\'', 2));
+        assert_eq!(read("\\`", b'`', false), Escape::Char('`', 2));
+        assert_eq!(read("\\`", b'"', false), Escape::Backslash);
+        assert_eq!(read("\\x41", b'"', false), Escape::Backslash);
+        assert_eq!(read("\\uZZZZ", b'"', false), Escape::Backslash);
+        assert_eq!(read("\\udc00x", b'"', false), Escape::Replaced(6));
+        // Where the text ends inside an escape.
+        assert_eq!(read("\\", b'"', false), Escape::Cut);
+        assert_eq!(read("\\u00", b'"', false), Escape::Cut);
+        // A high surrogate whose pair may still arrive: cut while the text may grow.
+        assert_eq!(read("\\ud83d", b'"', true), Escape::Cut);
+        assert_eq!(read("\\ud83d\\ud", b'"', true), Escape::Cut);
+        assert_eq!(read("\\ud83d", b'"', false), Escape::Replaced(6));
+        assert_eq!(read("\\ud83d x", b'"', true), Escape::Replaced(6));
     }
 
     #[test]

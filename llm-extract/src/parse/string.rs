@@ -2,6 +2,7 @@
 //! to escape (a quote ends the string only if what follows makes sense there).
 
 use super::{space, Parser, Slot};
+use crate::lex::Escape;
 use crate::node::{Quoting, Str};
 use crate::report::RepairKind;
 use crate::span::Span;
@@ -570,78 +571,40 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         (first == Some(&closer)).then_some(from + at)
     }
 
-    /// Decodes the escape whose backslash is at `at` into `out`; returns the offset after it,
-    /// or `None` if the input ends inside it (right after the backslash, or in a `\u`'s
-    /// digits).
+    /// Reads the escape at `at` (a backslash) into `out` as `lex::lenient_escape` reads it,
+    /// logging what is not JSON's (`\'` in a double-quoted string, a lone surrogate, a
+    /// backslash kept as text); where reading goes on, or `None` when the input ends inside
+    /// the escape (it was cut off).
     pub(super) fn escape(&mut self, at: usize, quote: Quote, out: &mut String) -> Option<usize> {
-        let &c = self.bytes.get(at + 1).filter(|_| at + 1 < self.end)?;
-        let simple = match c {
-            b'"' => Some('"'),
-            b'\\' => Some('\\'),
-            b'/' => Some('/'),
-            b'b' => Some('\u{8}'),
-            b'f' => Some('\u{c}'),
-            b'n' => Some('\n'),
-            b'r' => Some('\r'),
-            b't' => Some('\t'),
-            _ => None,
+        let ascii = match quote {
+            Quote::Double => b'"',
+            Quote::Single => b'\'',
+            Quote::Backtick => b'`',
+            _ => 0,
         };
-        if let Some(ch) = simple {
-            out.push(ch);
-            return Some(at + 2);
-        }
-        if c == b'u' {
-            if let Some(code) = self.hex4(at + 2) {
-                let mut next = at + 6;
-                let ch = if (0xD800..0xDC00).contains(&code) {
-                    // A high surrogate must be followed by `\u` and a low one.
-                    match (self.bytes.get(next..next + 2), self.hex4(next + 2)) {
-                        (Some(b"\\u"), Some(low))
-                            if (0xDC00..0xE000).contains(&low) && next + 6 <= self.end =>
-                        {
-                            next += 6;
-                            char::from_u32(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))
-                        }
-                        _ => None,
-                    }
-                } else {
-                    char::from_u32(code)
-                };
-                let ch = ch.unwrap_or_else(|| {
-                    self.repair(RepairKind::InvalidEscape, Span::new(at, next));
-                    '\u{FFFD}'
-                });
-                out.push(ch);
-                return Some(next);
+        match crate::lex::lenient_escape(&self.bytes[..self.end], at, ascii, false) {
+            Escape::Char(c, len) => {
+                // `\'` is how JavaScript and Python escape a single quote.
+                if c == '\'' && quote == Quote::Double {
+                    self.repair(RepairKind::InvalidEscape, Span::new(at, at + 2));
+                }
+                out.push(c);
+                Some(at + len)
             }
-            // `\u` and fewer than four hex digits where the input ends: the escape was cut
-            // off, like a backslash at the end.
-            let digits = &self.bytes[at + 2..self.end.max(at + 2)];
-            if digits.len() < 4 && digits.iter().all(u8::is_ascii_hexdigit) {
-                return None;
+            Escape::Replaced(len) => {
+                self.repair(RepairKind::InvalidEscape, Span::new(at, at + len));
+                out.push('\u{FFFD}');
+                Some(at + len)
             }
-        }
-        if c == b'\'' || (c == b'`' && quote == Quote::Backtick) {
-            // `\'` is how JavaScript and Python escape a single quote.
-            if quote == Quote::Double {
-                self.repair(RepairKind::InvalidEscape, Span::new(at, at + 2));
+            Escape::Backslash => {
+                // Not an escape JSON knows: keep the backslash and what follows, as written.
+                let next = crate::lex::utf8_len(self.bytes[at + 1]);
+                self.repair(RepairKind::InvalidEscape, Span::new(at, at + 1 + next));
+                out.push('\\');
+                Some(at + 1)
             }
-            out.push(c as char);
-            return Some(at + 2);
+            Escape::Cut => None,
         }
-        // Not an escape JSON knows: keep the backslash and what follows, as written.
-        self.repair(RepairKind::InvalidEscape, Span::new(at, at + 2));
-        out.push('\\');
-        Some(at + 1)
-    }
-
-    fn hex4(&self, at: usize) -> Option<u32> {
-        let digits = self.bytes.get(at..at + 4).filter(|_| at + 4 <= self.end)?;
-        let s = std::str::from_utf8(digits).ok()?;
-        if !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        u32::from_str_radix(s, 16).ok()
     }
 
     /// Whether a quote whose closing byte ends just before `after` really ends the string,

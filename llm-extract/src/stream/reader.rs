@@ -20,7 +20,7 @@
 //! waits, and damage that only the text around it can settle stops the preview there.
 
 use super::{Container, Event, Step};
-use crate::lex;
+use crate::lex::{self, Escape};
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::KEY_LOOKAHEAD;
@@ -1453,25 +1453,20 @@ impl Reader {
                 *scan = at + 1;
                 continue;
             }
-            let decoded = match escape(bytes, at, quote) {
-                Escape::Wait => return StrEnd::Open,
-                Escape::Char(c, len) => {
-                    *scan = at + len;
-                    Err(c)
-                }
-                Escape::Literal(len) => {
-                    *scan = at + len;
-                    Ok(&src[at..at + len])
-                }
+            let (c, len) = match lex::lenient_escape(bytes, at, quote, true) {
+                Escape::Cut => return StrEnd::Open,
+                Escape::Char(c, len) => (c, len),
+                Escape::Replaced(len) => ('\u{FFFD}', len),
+                // The backslash is text; what follows it is read as the parser reads it.
+                Escape::Backslash => ('\\', 1),
             };
-            let t = text.get_or_insert_with(|| src[content..at].to_string());
-            match decoded {
-                Err(c) => t.push(c),
-                Ok(s) => t.push_str(s),
-            }
+            *scan = at + len;
+            text.get_or_insert_with(|| src[content..at].to_string())
+                .push(c);
+            let t = text.as_ref().map_or(0, String::len);
             // An escape is text whatever follows it, and ends a run of backticks.
             decided.ticks = 0;
-            decided.text(t.len());
+            decided.text(t);
         }
     }
 
@@ -1995,14 +1990,6 @@ fn closing_tag(rest: &[u8], name: &[u8]) -> TokenAt {
     }
 }
 
-enum Escape {
-    /// The escape is cut off by the end of the text so far.
-    Wait,
-    Char(char, usize),
-    /// Not an escape JSON knows: kept as written.
-    Literal(usize),
-}
-
 /// The literal `word` (at `start`) as the lenient parser reads it: JSON's own literals and
 /// plain numbers directly, anything else (`True`, `None`, `NaN`, `.5`, a bare word) through
 /// the parser.
@@ -2132,47 +2119,4 @@ fn is_plain_number(b: &[u8]) -> bool {
         }
     }
     i == b.len()
-}
-
-/// The escape at `at` (a backslash) in a string quoted with `quote`: JSON's own escapes as
-/// `lex::strict_escape` decodes them; then the lenient ones (`\'`, an unknown escape kept as
-/// written, a lone surrogate as U+FFFD); `Wait` while the text so far ends inside one that
-/// could still become another (`\u00`, a high surrogate whose pair may follow).
-fn escape(bytes: &[u8], at: usize, quote: u8) -> Escape {
-    if let Some((c, len)) = lex::strict_escape(bytes, at) {
-        return Escape::Char(c, len);
-    }
-    let Some(&c) = bytes.get(at + 1) else {
-        return Escape::Wait;
-    };
-    if c == quote || c == b'\'' {
-        return Escape::Char(c as char, 2);
-    }
-    if c != b'u' {
-        // Kept with the character after it, which may be several bytes.
-        let len = 1 + lex::utf8_len(c);
-        return if bytes.len() < at + len {
-            Escape::Wait
-        } else {
-            Escape::Literal(len)
-        };
-    }
-    let hexish = |b: &[u8]| b.iter().all(u8::is_ascii_hexdigit);
-    let digits = &bytes[at + 2..bytes.len().min(at + 6)];
-    if !hexish(digits) {
-        return Escape::Literal(2);
-    }
-    if digits.len() < 4 {
-        return Escape::Wait;
-    }
-    let high = lex::hex4(bytes, at + 2).is_some_and(|h| (0xD800..0xDC00).contains(&h));
-    let pair = &bytes[at + 6..bytes.len().min(at + 12)];
-    let pair_may_follow = pair.len() < 6
-        && b"\\u".starts_with(&pair[..pair.len().min(2)])
-        && hexish(pair.get(2..).unwrap_or_default());
-    if high && pair_may_follow {
-        Escape::Wait
-    } else {
-        Escape::Char('\u{FFFD}', 6)
-    }
 }
