@@ -271,6 +271,42 @@ pub(crate) fn hex4(bytes: &[u8], i: usize) -> Option<u32> {
     })
 }
 
+/// Whether `s` is a number in JSON's own grammar (`-12`, `3.25`, `1e-3`): an optional `-`, an
+/// integer part without leading zeros, an optional fraction and exponent, each with digits.
+/// Such a number reads the same to every reader.
+pub(crate) fn is_json_number(s: &[u8]) -> bool {
+    let digits = |mut i: usize| {
+        let from = i;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i > from).then_some(i)
+    };
+    let mut i = usize::from(s.first() == Some(&b'-'));
+    i = match s.get(i) {
+        Some(b'0') => i + 1,
+        Some(b'1'..=b'9') => digits(i).unwrap_or(i),
+        _ => return false,
+    };
+    if s.get(i) == Some(&b'.') {
+        let Some(end) = digits(i + 1) else {
+            return false;
+        };
+        i = end;
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(s.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let Some(end) = digits(i) else {
+            return false;
+        };
+        i = end;
+    }
+    i == s.len()
+}
+
 /// What a backslash reads as in a string, the lenient way (see [`lenient_escape`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Escape {
@@ -416,6 +452,18 @@ mod tests {
         }
         assert_eq!(closing_quote(Quote::TripleDouble, b"\"\""), None);
         assert_eq!(opening_quote(b"x"), None);
+    }
+
+    #[test]
+    fn json_numbers_are_told_from_other_spellings() {
+        for s in ["0", "-0", "12", "-1.50", "1e400", "2E+3", "0.5e-7"] {
+            assert!(is_json_number(s.as_bytes()), "{s}");
+        }
+        for s in [
+            "", "-", "01", "+1", ".5", "5.", "1e", "1e+", "1_000", "0x1F", "1.2.3",
+        ] {
+            assert!(!is_json_number(s.as_bytes()), "{s}");
+        }
     }
 
     #[test]

@@ -484,7 +484,7 @@ pub(crate) fn number_value_in(
 fn exact_number(written: &str, read: Number) -> Option<serde_json::Number> {
     // The usual case, a number written as JSON writes it: kept as it is, without the
     // rewriting below.
-    if is_json_number(written.as_bytes()) {
+    if crate::lex::is_json_number(written.as_bytes()) {
         let value: f64 = written.parse().ok()?;
         return (value == read.as_f64())
             .then(|| written.parse().ok())
@@ -529,42 +529,6 @@ fn exact_number(written: &str, read: Number) -> Option<serde_json::Number> {
     let value: f64 = json.parse().ok()?;
     let same = value == read.as_f64();
     same.then(|| json.parse().ok()).flatten()
-}
-
-/// Whether `s` is a number in JSON's own grammar: an optional `-`, an integer part without
-/// leading zeros, an optional fraction and exponent, each with digits.
-#[cfg(feature = "arbitrary_precision")]
-fn is_json_number(s: &[u8]) -> bool {
-    let digits = |mut i: usize| {
-        let from = i;
-        while s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        (i > from).then_some(i)
-    };
-    let mut i = usize::from(s.first() == Some(&b'-'));
-    i = match s.get(i) {
-        Some(b'0') => i + 1,
-        Some(b'1'..=b'9') => digits(i).unwrap_or(i),
-        _ => return false,
-    };
-    if s.get(i) == Some(&b'.') {
-        let Some(end) = digits(i + 1) else {
-            return false;
-        };
-        i = end;
-    }
-    if matches!(s.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(s.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let Some(end) = digits(i) else {
-            return false;
-        };
-        i = end;
-    }
-    i == s.len()
 }
 
 pub(crate) fn number_value(n: Number) -> serde_json::Value {
@@ -652,23 +616,6 @@ fn to_value_iterative(root: &Node<'_>, source: Source<'_>) -> serde_json::Value 
                 }
                 done = Some(finished);
             }
-        }
-    }
-}
-
-#[cfg(all(test, feature = "arbitrary_precision"))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_numbers_are_told_from_other_spellings() {
-        for s in ["0", "-0", "12", "-1.50", "1e400", "2E+3", "0.5e-7"] {
-            assert!(is_json_number(s.as_bytes()), "{s}");
-        }
-        for s in [
-            "", "-", "01", "+1", ".5", "5.", "1e", "1e+", "1_000", "0x1F", "1.2.3",
-        ] {
-            assert!(!is_json_number(s.as_bytes()), "{s}");
         }
     }
 }

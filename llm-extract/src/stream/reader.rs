@@ -1999,7 +1999,7 @@ fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
         "true" => NodeKind::Bool(true),
         "false" => NodeKind::Bool(false),
         "null" => NodeKind::Null,
-        _ if is_plain_number(word.as_bytes()) => {
+        _ if lex::is_json_number(word.as_bytes()) => {
             let number = if let Ok(n) = word.parse::<u64>() {
                 crate::node::Number::PosInt(n)
             } else if let Ok(n) = word.parse::<i64>() {
@@ -2061,10 +2061,9 @@ fn is_literal(word: &[u8]) -> bool {
     matches!(
         word,
         b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-    ) || is_plain_number(word)
+    ) || lex::is_json_number(word)
 }
 
-/// Whether `b` is a number as JSON writes it (`-12`, `3.25`, `1e-3`), without leading zeros.
 /// Whether a group of three digits follows the comma after the number `bytes[start..end]`
 /// (`1,234`), which the parser may read as a thousands separator in an object value: only
 /// after one to three digits not starting with `0` (`Parser::thousands_end`). `None` while
@@ -2087,36 +2086,4 @@ fn thousands_follow(bytes: &[u8], start: usize, end: usize) -> Option<bool> {
         }
     }
     Some(true)
-}
-
-fn is_plain_number(b: &[u8]) -> bool {
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let from = *i;
-        while b.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - from
-    };
-    let int_start = i;
-    let n = digits(&mut i);
-    if n == 0 || (n > 1 && b[int_start] == b'0') {
-        return false;
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
 }
