@@ -159,6 +159,8 @@ fn found_damage_streams_as_prefixes() {
         "{\"k\": {\"a\": 1}, 2, \"b\": [3], \"c\": 4]}",
         "[[1, 2], \"x\": 3, [4]]]",
         "{\"a\": [null, null], // a comment\n \"b\": \"x\", \"c\":] 1, \"d\": 2}",
+        // An empty key before a Unicode space and its `:` (not a doubled quote before a word).
+        "[{\"a\": false, \"\"\u{feff}: -4.7e-34, \"b\": 1}]",
         // Full-width separators, and a doubled comma after a string.
         "{\"name\"：\"张三\"，\"tags\"：[\"a\"，1]，\"ok\"：true}",
         "{a：你好，世界，b：2}",

@@ -373,8 +373,10 @@ fn is_word_byte(b: u8) -> bool {
 /// the bytes so far settle it: its closing quote (or a line break) and the byte after it.
 fn settled_quoted_key(bytes: &[u8], at: usize) -> Option<bool> {
     // `""word"`: a doubled quote, read with the key lookahead.
-    let c = *bytes.get(at + 2)?;
-    if bytes[at + 1] == b'"' && (c.is_ascii_alphanumeric() || c >= 0x80) {
+    if at + 2 >= bytes.len() {
+        return None;
+    }
+    if bytes[at + 1] == b'"' && string::starts_word(&bytes[at + 2..]) {
         return None;
     }
     let limit = bytes.len().min(at + string::KEY_LOOKAHEAD - 8);

@@ -65,7 +65,17 @@ fn doubled_quote(bytes: &[u8], at: usize, end: usize) -> bool {
     at + 2 < end
         && matches!(bytes[at], b'"' | b'\'')
         && bytes[at + 1] == bytes[at]
-        && (bytes[at + 2].is_ascii_alphanumeric() || bytes[at + 2] >= 0x80)
+        && starts_word(&bytes[at + 2..end])
+}
+
+/// Whether `rest` starts with a character of a word: ASCII letters and digits, and any
+/// other character but a space.
+pub(crate) fn starts_word(rest: &[u8]) -> bool {
+    match rest.first() {
+        Some(b) if b.is_ascii_alphanumeric() => true,
+        Some(&b) if b >= 0x80 => crate::lex::unicode_space_len(rest) == 0,
+        _ => false,
+    }
 }
 
 /// The bytes that stop the fast scan of a string: its closing quote's first byte, a backslash,
