@@ -146,6 +146,54 @@ fn variants_longest_in_text_wins_and_ties_are_ambiguous() {
 }
 
 #[test]
+fn a_name_holding_another_names_nothing_and_two_places_are_ambiguous() {
+    const V: &[VariantNames] = &[
+        VariantNames {
+            name: "DeleteFile",
+            aliases: &[],
+        },
+        VariantNames {
+            name: "Undo",
+            aliases: &[],
+        },
+        VariantNames {
+            name: "Spam",
+            aliases: &[],
+        },
+        VariantNames {
+            name: "Low",
+            aliases: &[],
+        },
+        VariantNames {
+            name: "VeryLow",
+            aliases: &[],
+        },
+    ];
+    // One word written as a name: the names inside it name nothing.
+    for name in [
+        "undo_delete_file",
+        "not_spam",
+        "not-spam",
+        "DeleteFileV2",
+        "files.delete_file",
+    ] {
+        assert_eq!(match_variant(name, V), VariantMatch::NoMatch, "{name}");
+    }
+    // Two variants named at different places of a sentence: which one was meant is a guess.
+    assert_eq!(
+        match_variant("please undo the delete file", V),
+        VariantMatch::Ambiguous(vec![0, 1])
+    );
+    // A shorter name inside a longer one is part of it.
+    assert_eq!(
+        match_variant("The priority is very low", V),
+        VariantMatch::InText(4)
+    );
+    assert_eq!(match_variant("delete file", V), VariantMatch::Normalized(0));
+    assert_eq!(match_variant("It is spam.", V), VariantMatch::InText(2));
+}
+
+#[test]
 fn keys_match_is_symmetric_and_ignores_separators() {
     let same = [
         ("tool_name", "toolName"),

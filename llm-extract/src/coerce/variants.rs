@@ -113,40 +113,60 @@ fn matching(variants: &[VariantNames], matches: impl Fn(&VariantNames) -> bool) 
 }
 
 /// The variant named as whole words inside a short sentence: for each variant the longest
-/// of its names found as consecutive words (diacritics aside: `senor` names `señor`); the
-/// longest overall wins. Of equals, the one whose canonical name is a label ([`is_label`])
-/// written as declared (`TWO" is one of the answers`: `TWO`, not the word `one`) wins;
-/// otherwise they are ambiguous. A longer text names a variant only by a label written as declared:
+/// of its names found as consecutive words (diacritics aside: `senor` names `señor`). A
+/// longer name wins over the shorter ones found inside it (`very low` names `VeryLow`, not
+/// `Low`); two variants named at different places are ambiguous (`undo the delete file`
+/// names `Undo` and `DeleteFile`). Of equals, the one whose canonical name is a label
+/// ([`is_label`]) written as declared (`TWO" is one of the answers`: `TWO`, not the word
+/// `one`) wins. A name written as one word (`undo_delete_file`, `not-spam`: letters, digits,
+/// `_`, `-` and `.` only) is a name, not a sentence: the variants' names inside it name
+/// nothing. A longer text names a variant only by a label written as declared:
 /// [`in_long_text`].
 fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
     if text.len() > SHORT_TEXT {
         return in_long_text(text, variants);
     }
+    if is_one_word(text.trim()) {
+        return VariantMatch::NoMatch;
+    }
     let sentence: Vec<String> = words(text).iter().map(|w| fold_word(w)).collect();
     if sentence.len() < 2 {
         return VariantMatch::NoMatch;
     }
-    let mut best_len = 0;
-    let mut best: Vec<usize> = Vec::new();
+    // Each variant's longest name found, and where: `(variant, start, len)` per place.
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
     for (i, v) in variants.iter().enumerate() {
-        let longest = std::iter::once(v.name)
+        let names: Vec<Vec<String>> = std::iter::once(v.name)
             .chain(v.aliases.iter().copied())
-            .map(|name| words(name).iter().map(|w| fold_word(w)).collect::<Vec<_>>())
-            .filter(|w| !w.is_empty() && sentence.windows(w.len()).any(|win| win == w.as_slice()))
-            .map(|w| w.len())
-            .max()
-            .unwrap_or(0);
-        if longest == 0 {
+            .map(|name| words(name).iter().map(|w| fold_word(w)).collect())
+            .collect();
+        let places = names.iter().filter(|w| !w.is_empty()).flat_map(|w| {
+            let len = w.len();
+            (sentence.windows(len).enumerate())
+                .filter(move |(_, win)| *win == w.as_slice())
+                .map(move |(start, _)| (start, len))
+        });
+        let places: Vec<(usize, usize)> = places.collect();
+        let Some(longest) = places.iter().map(|&(_, len)| len).max() else {
             continue;
-        }
-        if longest > best_len {
-            best_len = longest;
-            best.clear();
-        }
-        if longest == best_len {
-            best.push(i);
-        }
+        };
+        found.extend(
+            places
+                .iter()
+                .filter(|p| p.1 == longest)
+                .map(|&(at, len)| (i, at, len)),
+        );
     }
+    // A place inside a longer place of another variant is part of that name.
+    let inside = |&(i, at, len): &(usize, usize, usize)| {
+        found
+            .iter()
+            .any(|&(j, at2, len2)| j != i && len2 > len && at2 <= at && at + len <= at2 + len2)
+    };
+    let mut best: Vec<usize> = found.iter().filter(|p| !inside(p)).map(|p| p.0).collect();
+    best.dedup();
+    best.sort_unstable();
+    best.dedup();
     if best.len() > 1 {
         let as_declared: Vec<usize> = (best.iter().copied())
             .filter(|&i| is_label(variants[i].name) && written_as_declared(text, variants[i].name))
@@ -160,6 +180,15 @@ fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
         [i] => VariantMatch::InText(*i),
         _ => VariantMatch::Ambiguous(best),
     }
+}
+
+/// Whether `text` is one word as names are written (`undo_delete_file`, `files.delete-v2`,
+/// `NOT_SPAM`): letters, digits, `_`, `-` and `.`, nothing else.
+fn is_one_word(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// The variant a text longer than [`SHORT_TEXT`] names: the one whose canonical name is a
