@@ -944,12 +944,22 @@ fn full_width_separators_between_tokens() {
         (r#"{"a"：hello，"b"：2}"#, json!({"a": "hello", "b": 2})),
         ("{a：你好，世界，b：2}", json!({"a": "你好，世界", "b": 2})),
     ];
-    for (text, expected) in rows {
+    for (i, (text, expected)) in rows.into_iter().enumerate() {
         assert_eq!(repair(text), expected, "{text}");
         assert!(
             repairs_of(text).contains(&RepairKind::FullWidthPunctuation),
             "{text}"
         );
+        // Streamed a byte at a time, the separators hold nothing back (an unquoted word
+        // before `，` waits for `finish`, as the parser reads it with what follows).
+        if i < 6 {
+            let mut stream = llm_extract::Stream::<Value>::new();
+            for b in text.as_bytes().chunks(1) {
+                stream.push_bytes(b);
+            }
+            let shown = serde_json::to_value(stream.snapshot()).unwrap();
+            assert_eq!(shown, expected, "{text}");
+        }
     }
     // Text, not separators: no repair of the kind.
     for (text, expected) in [

@@ -189,7 +189,7 @@ fn damage(text: &str, kind: u8, at: usize) -> String {
     }
     let (head, tail) = text.split_at(at);
     let next = tail.chars().next().map_or(0, char::len_utf8);
-    match kind % 13 {
+    match kind % 14 {
         // A character dropped: a quote, comma, colon or bracket lost.
         0 => format!("{head}{}", &tail[next..]),
         1 => format!("{head}\"{tail}"),
@@ -202,11 +202,20 @@ fn damage(text: &str, kind: u8, at: usize) -> String {
         8 => format!("{head} // a comment\n{tail}"),
         9 => format!("{head}True{tail}"),
         10 => text.replace('"', "'"),
-        // A space JSON does not allow: a form feed, a no-break or ideographic space, U+0085.
+        // A space JSON does not allow (a form feed, a no-break or ideographic space, U+0085,
+        // a BOM) or a full-width separator.
         11 => {
-            let space = ["\u{c}", "\u{a0}", "\u{3000}", "\u{85}", "\u{feff}"][at % 5];
-            format!("{head}{space}{tail}")
+            let odd = [
+                "\u{c}", "\u{a0}", "\u{3000}", "\u{85}", "\u{feff}", "，", "：",
+            ][at % 7];
+            format!("{head}{odd}{tail}")
         }
+        // A separator written full-width.
+        12 => match tail.chars().next() {
+            Some(',') => format!("{head}，{}", &tail[1..]),
+            Some(':') => format!("{head}：{}", &tail[1..]),
+            _ => text.replacen(", ", "， ", 1).replacen("\": ", "\"： ", 1),
+        },
         // Cut off.
         _ => head.to_string(),
     }

@@ -291,14 +291,21 @@ pub(crate) fn closer_as_written(
         // after it), or nothing follows within the lookahead.
         return Some(true);
     }
-    if unsettled(i) {
+    let comma = match bytes.get(i) {
+        Some(b',') => 1,
+        Some(0xEF) if crate::lex::fullwidth_separator(&bytes[i..]) == Some(b',') => {
+            crate::lex::FULLWIDTH_LEN
+        }
+        _ => 0,
+    };
+    if comma == 0 && unsettled(i) {
         return None;
     }
-    if bytes[i] != b',' {
+    if comma == 0 {
         // Neither a `,` nor a quoted key (its comma missing): it closes as written.
         return (!matches!(bytes[i], b'"' | b'\'' | b'`')).then_some(true);
     }
-    let token = space::skip_space_comments(bytes, i + 1, end);
+    let token = space::skip_space_comments(bytes, i + comma, end);
     if token >= limit {
         return Some(true);
     }
@@ -873,6 +880,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
         let token = match self.bytes.get(i) {
             Some(b',') => space::skip_space_comments(self.bytes, i + 1, limit),
+            Some(0xEF)
+                if crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b',') =>
+            {
+                space::skip_space_comments(self.bytes, i + crate::lex::FULLWIDTH_LEN, limit)
+            }
             // `{"a": 1}\n"b": 2}`: the comma is missing too.
             _ if self.quoted_key_at(i) => i,
             _ => return (None, None),

@@ -823,7 +823,10 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         })?;
         if complete {
             let next = space::skip_space(self.bytes, self.pos, self.end);
-            if next >= self.end || matches!(self.bytes[next], b':' | b'=') {
+            if next >= self.end
+                || matches!(self.bytes[next], b':' | b'=')
+                || crate::lex::fullwidth_separator(&self.bytes[next..self.end]) == Some(b':')
+            {
                 return None;
             }
         }

@@ -69,11 +69,14 @@ fn doubled_quote(bytes: &[u8], at: usize, end: usize) -> bool {
 }
 
 /// Whether `rest` starts with a character of a word: ASCII letters and digits, and any
-/// other character but a space.
+/// other character but a space or a full-width separator.
 pub(crate) fn starts_word(rest: &[u8]) -> bool {
     match rest.first() {
         Some(b) if b.is_ascii_alphanumeric() => true,
-        Some(&b) if b >= 0x80 => crate::lex::unicode_space_len(rest) == 0,
+        Some(&b) if b >= 0x80 => {
+            crate::lex::unicode_space_len(rest) == 0
+                && crate::lex::fullwidth_separator(rest).is_none()
+        }
         _ => false,
     }
 }

@@ -252,6 +252,54 @@ fn key_as_written(bytes: &[u8], start: usize, after: usize) -> bool {
             .any(|&b| matches!(b, b'\n' | b'\r'))
 }
 
+/// Where the bare word starting at `start` ends, scanning on from `*scan` (left where the
+/// next call goes on); `None` while the text so far ends inside it. A `<` may start a
+/// reasoning token, which ends the word (the value's scan reads it next).
+fn word_end(bytes: &[u8], key: bool, start: usize, scan: &mut usize) -> Option<usize> {
+    loop {
+        let found = if key {
+            bytes[*scan..]
+                .iter()
+                .position(|&b| ends_bare_key(b) || matches!(b, b'<' | 0xEF))
+        } else {
+            bytes[*scan..]
+                .iter()
+                .position(|&b| ends_bare_value(b) || matches!(b, b'<' | 0xEF))
+        };
+        let Some(i) = found else {
+            *scan = bytes.len();
+            break None;
+        };
+        let at = *scan + i;
+        // A full-width separator ends the word, as the parser's token ends there; any
+        // other character starting with the same byte is the word's.
+        if bytes[at] == 0xEF {
+            if at > start && lex::fullwidth_separator(&bytes[at..]).is_some() {
+                break Some(at);
+            }
+            *scan = at + 1;
+            continue;
+        }
+        if bytes[at] != b'<' {
+            break Some(at);
+        }
+        // At the word's start it was already found to open nothing.
+        let opens = if at == start {
+            Tag::No
+        } else {
+            Reader::token_opens(&bytes[at..])
+        };
+        match opens {
+            Tag::No => *scan = at + 1,
+            Tag::Undecided => {
+                *scan = at;
+                break None;
+            }
+            Tag::Open { .. } => break Some(at),
+        }
+    }
+}
+
 /// Whether `b` ends an unquoted key.
 fn ends_bare_key(b: u8) -> bool {
     matches!(
@@ -769,6 +817,16 @@ impl Reader {
                         self.colon(text, sink);
                         self.skip_spaces(bytes, self.pos);
                     }
+                    // `：` and `，`, as the parser reads them between tokens.
+                    0xEF if lex::fullwidth_separator(&bytes[self.pos..end]).is_some() => {
+                        if lex::fullwidth_separator(&bytes[self.pos..end]) == Some(b':') {
+                            self.colon(text, sink);
+                        } else {
+                            self.comma();
+                        }
+                        self.pos += lex::FULLWIDTH_LEN - 1;
+                        self.skip_spaces(bytes, self.pos);
+                    }
                     b'"' | b'\'' => {
                         if !self.start_string(text, sink, b) || self.stack.is_empty() {
                             break;
@@ -1253,41 +1311,7 @@ impl Reader {
             return Step_::Go;
         };
         let bytes = text.as_bytes();
-        // A `<` may start a reasoning token, which ends the word (the value's scan reads
-        // it next).
-        let end = loop {
-            let found = if key {
-                bytes[scan..]
-                    .iter()
-                    .position(|&b| ends_bare_key(b) || b == b'<')
-            } else {
-                bytes[scan..]
-                    .iter()
-                    .position(|&b| ends_bare_value(b) || b == b'<')
-            };
-            let Some(i) = found else {
-                scan = bytes.len();
-                break None;
-            };
-            let at = scan + i;
-            if bytes[at] != b'<' {
-                break Some(at);
-            }
-            // At the word's start it was already found to open nothing.
-            let opens = if at == start {
-                Tag::No
-            } else {
-                Self::token_opens(&bytes[at..])
-            };
-            match opens {
-                Tag::No => scan = at + 1,
-                Tag::Undecided => {
-                    scan = at;
-                    break None;
-                }
-                Tag::Open { .. } => break Some(at),
-            }
-        };
+        let end = word_end(bytes, key, start, &mut scan);
         let end = end.filter(|&end| key || !self.thousands_undecided(bytes, start, end));
         let Some(end) = end else {
             self.tok = Tok::Bare { key, start, scan };
@@ -1618,7 +1642,7 @@ impl Reader {
                     .fold(false, |seen, &b| seen | (b == quote) | STOPS[b as usize]);
                 !stops
                     && decided.pending == Pending::None
-                    && !matches!(chunk.last(), Some(b' ' | b'\t'))
+                    && lex::space_len_before(chunk, chunk.len()) == 0
                     && *sent == self.tok.decoded(src).len()
             }
             _ => false,
@@ -1717,12 +1741,17 @@ impl Decided {
             Some(k) => (&seg[..k], true),
             None => (seg, false),
         };
-        let tail = before
-            .iter()
-            .rev()
-            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b','))
-            .count();
-        let body = before.len() - tail;
+        // Spaces (of every kind the parser trims) and commas at the end may be cut.
+        let mut body = before.len();
+        while body > 0 {
+            body -= match before[body - 1] {
+                b',' => 1,
+                _ => match lex::space_len_before(before, body) {
+                    0 => break,
+                    n => n,
+                },
+            };
+        }
         if body > 0 {
             self.text(d0 + body);
         }
@@ -1823,7 +1852,14 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     c.at = end;
                     return None;
                 };
-                let b = bytes[p];
+                // A full-width `：` after a key and `，` after a value separate as the
+                // parser reads them (`Parser::closes_here`).
+                let (b, width) = match lex::fullwidth_separator(&bytes[p..]) {
+                    Some(sep) if matches!(c.phase, Phase::Quote) && key == (sep == b':') => {
+                        (sep, lex::FULLWIDTH_LEN)
+                    }
+                    _ => (bytes[p], 1),
+                };
                 let verdict = match (c.phase, key, top, b) {
                     (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
                     (Phase::Quote, false, Some(Container::Array), b',')
@@ -1850,7 +1886,7 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     _ => return Some(Verdict::Doubt),
                 };
                 c.phase = verdict;
-                c.at = p + 1;
+                c.at = p + width;
                 if matches!(verdict, Phase::BareKey) {
                     c.at = p;
                 }
@@ -1915,7 +1951,9 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                 if rest.len() < 3 && b"://".starts_with(rest) {
                     return None;
                 }
-                return Some(if rest[0] == b':' && !rest.starts_with(b"://") {
+                let colon = (rest[0] == b':' && !rest.starts_with(b"://"))
+                    || lex::fullwidth_separator(rest) == Some(b':');
+                return Some(if colon {
                     Verdict::Closes
                 } else {
                     Verdict::Doubt
