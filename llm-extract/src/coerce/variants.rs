@@ -36,10 +36,12 @@ pub enum VariantMatch {
 }
 
 /// Finds the variant `text` names: exact name, then normalized name, then alias, then name
-/// or alias without diacritics, then the name as whole words inside a short sentence (the
-/// longest such match wins; of equal matches a label such as `TWO` written as declared, else
-/// [`VariantMatch::Ambiguous`]); in a text longer than 200 bytes, only a label written as
-/// declared (`... classified as **SPAM**`) names a variant.
+/// or alias without diacritics, then the name as whole words inside a short sentence (a
+/// longer name wins over the shorter ones inside it; names at different places, or equal ones,
+/// are [`VariantMatch::Ambiguous`] unless one is a label such as `TWO` written as declared). A
+/// text written as one name (`undo_delete_file`) is not a sentence: the names inside it name
+/// nothing. In a text longer than 200 bytes, only a label written as declared (`... classified
+/// as **SPAM**`) names a variant.
 ///
 /// ```
 /// use llm_extract::coerce::{match_variant, VariantMatch, VariantNames};
@@ -55,6 +57,7 @@ pub enum VariantMatch {
 /// assert_eq!(match_variant("STRASSE", C), VariantMatch::Folded(0));
 /// assert_eq!(match_variant("The sentiment is POSITIVE.", V), VariantMatch::InText(0));
 /// assert_eq!(match_variant("positive or negative", V), VariantMatch::Ambiguous(vec![0, 1]));
+/// assert_eq!(match_variant("not_positive", V), VariantMatch::NoMatch);
 /// const L: &[VariantNames] = &[
 ///     VariantNames { name: "ONE", aliases: &[] },
 ///     VariantNames { name: "TWO", aliases: &[] },
@@ -164,7 +167,6 @@ fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
             .any(|&(j, at2, len2)| j != i && len2 > len && at2 <= at && at + len <= at2 + len2)
     };
     let mut best: Vec<usize> = found.iter().filter(|p| !inside(p)).map(|p| p.0).collect();
-    best.dedup();
     best.sort_unstable();
     best.dedup();
     if best.len() > 1 {
