@@ -72,8 +72,10 @@ pub const SHORT_TEXT: usize = 200;
 
 /// The one number in a short sentence: `"The answer is 42."` gives 42.
 ///
-/// `None` when the text is long, holds no number, or holds several (which one was meant is
-/// then a guess, and we do not guess).
+/// `None` when the text is long, holds no number, holds several (which one was meant is then
+/// a guess, and we do not guess), or says the value is not that number: negated or a bound
+/// (`not 5`, `minus 5`, `less than 5`, `at least 5`, `up to 5`, `<5`, `5+`; see
+/// [`qualifies_number`]).
 ///
 /// ```
 /// use llm_extract::coerce::{number_in_text, Number};
@@ -81,9 +83,11 @@ pub const SHORT_TEXT: usize = 200;
 /// assert_eq!(number_in_text("about 1,500 users"), Some(Number::PosInt(1500)));
 /// assert_eq!(number_in_text("between 3 and 5"), None);
 /// assert_eq!(number_in_text("no digits"), None);
+/// assert_eq!(number_in_text("less than 5"), None);
+/// assert_eq!(number_in_text("not 5"), None);
 /// ```
 pub fn number_in_text(text: &str) -> Option<Number> {
-    if text.len() > SHORT_TEXT {
+    if text.len() > SHORT_TEXT || qualifies_number(text) {
         return None;
     }
     let bytes = text.as_bytes();
@@ -135,6 +139,50 @@ pub fn number_in_text(text: &str) -> Option<Number> {
     found
 }
 
+/// Whether a short sentence says its number is not the value: a negation (`not`, `no`,
+/// `never`), a sign written as a word (`minus`), or a bound (`less`, `more`, `fewer`,
+/// `greater`, `over`, `under`, `above`, `below`, `least`, `most`, `up to`, `max`, `min`,
+/// `nearly`, `almost`, `exceeds`, `beyond`, `within`), or a comparison sign (`<`, `>`, `≤`,
+/// `≥`, `±`, a `+` right after a digit).
+fn qualifies_number(text: &str) -> bool {
+    const WORDS: [&str; 28] = [
+        "not",
+        "no",
+        "never",
+        "none",
+        "minus",
+        "negative",
+        "less",
+        "fewer",
+        "more",
+        "greater",
+        "over",
+        "under",
+        "above",
+        "below",
+        "least",
+        "most",
+        "up",
+        "max",
+        "min",
+        "maximum",
+        "minimum",
+        "nearly",
+        "almost",
+        "exceeds",
+        "exceeding",
+        "beyond",
+        "within",
+        "than",
+    ];
+    let signs = text.contains(['<', '>', '≤', '≥', '±'])
+        || text
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0].is_ascii_digit() && w[1] == b'+');
+    signs || words(text).iter().any(|w| WORDS.contains(&w.as_str()))
+}
+
 /// A boolean written as a word or digit: `true`/`yes`/`y`/`on`/`1` and
 /// `false`/`no`/`n`/`off`/`0`, any case, surrounding space and a final period ignored.
 ///
@@ -161,7 +209,8 @@ pub fn parse_bool(text: &str) -> Option<bool> {
 /// errors.` gives `false`.
 ///
 /// The words `yes`/`true` and `no`/`false` are looked for as whole words, any case; `None` when
-/// the text is long, holds none of them, or holds both kinds (`No, not yes`).
+/// the text is long, holds none of them, holds both kinds (`No, not yes`), or negates the one
+/// it holds (`It is not true`, `never`, `isn't`).
 ///
 /// ```
 /// use llm_extract::coerce::bool_in_text;
@@ -169,22 +218,36 @@ pub fn parse_bool(text: &str) -> Option<bool> {
 /// assert_eq!(bool_in_text("The answer is no."), Some(false));
 /// assert_eq!(bool_in_text("Yes and no."), None);
 /// assert_eq!(bool_in_text("Maybe later"), None);
+/// assert_eq!(bool_in_text("That is not true"), None);
 /// ```
 pub fn bool_in_text(text: &str) -> Option<bool> {
     if text.len() > SHORT_TEXT {
         return None;
     }
     let mut found = None;
+    // A negation turns `yes`, `true` and `false` around (`not true`); after `no` it only
+    // insists (`No, never`).
+    let (mut negated, mut turnable) = (false, false);
     for word in words(text) {
         let b = match word.as_str() {
-            "yes" | "true" => true,
-            "no" | "false" => false,
+            "yes" | "true" | "false" => {
+                turnable = true;
+                word != "false"
+            }
+            "no" => false,
+            "not" | "never" | "neither" | "nor" | "cannot" | "t" => {
+                negated = true;
+                continue;
+            }
             _ => continue,
         };
         if found.is_some_and(|f| f != b) {
             return None;
         }
         found = Some(b);
+    }
+    if negated && turnable {
+        return None;
     }
     found
 }

@@ -51,6 +51,18 @@ fn number_in_sentence_table() {
         ("I'd say 3, maybe 4", None),
         ("v2 of mp3", None),
         ("nothing", None),
+        // Negated, or a bound rather than the value.
+        ("not 5", None),
+        ("minus 5", None),
+        ("less than 5", None),
+        ("no more than 5 items", None),
+        ("at least 5", None),
+        ("up to 5", None),
+        ("<5", None),
+        ("5+", None),
+        ("5 max", None),
+        ("approximately 5", Some(Number::PosInt(5))),
+        ("Total: 5", Some(Number::PosInt(5))),
     ];
     for (text, want) in rows {
         assert_eq!(number_in_text(text), *want, "{text:?}");
@@ -594,6 +606,12 @@ fn bools_in_sentences_table() {
         ("Yes and no", None),
         ("not sure", None),
         ("yesterday", None),
+        // A negation turns the answer word around: no guess at what was meant.
+        ("That is not true", None),
+        ("It isn't true", None),
+        ("not false", None),
+        ("Yes, never mind", None),
+        ("No, not at all", Some(false)),
     ] {
         assert_eq!(bool_in_text(text), want, "{text:?}");
     }
