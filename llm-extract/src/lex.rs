@@ -31,6 +31,13 @@ pub(crate) fn may_start_unicode_space(b: u8) -> bool {
     matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF)
 }
 
+/// Whether the byte `b` may start a space: an ASCII one, or the first byte of one outside
+/// ASCII.
+#[inline]
+pub(crate) fn may_start_space(b: u8) -> bool {
+    is_ascii_space(b) || may_start_unicode_space(b)
+}
+
 /// The length in bytes of a space outside ASCII at the start of `rest`, or 0: U+0085,
 /// U+00A0, U+1680, U+180E, U+2000..U+200B, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
 /// Byte patterns, so the parser's hot loops need no decoding.
@@ -64,8 +71,8 @@ pub(crate) fn space_len(rest: &[u8]) -> usize {
 pub(crate) fn skip_inline_spaces(bytes: &[u8], i: usize, limit: usize) -> usize {
     // Most keys are followed by their `:` or one space: decided without the loop.
     match bytes.get(i..limit) {
-        Some([b, ..]) if !(is_ascii_space(*b) || may_start_unicode_space(*b)) => i,
-        Some([b' ', b, ..]) if !(is_ascii_space(*b) || may_start_unicode_space(*b)) => i + 1,
+        Some([b, ..]) if !may_start_space(*b) => i,
+        Some([b' ', b, ..]) if !may_start_space(*b) => i + 1,
         _ => skip_inline_spaces_run(bytes, i, limit),
     }
 }

@@ -880,9 +880,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
         let token = match self.bytes.get(i) {
             Some(b',') => space::skip_space_comments(self.bytes, i + 1, limit),
-            Some(0xEF)
-                if crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b',') =>
-            {
+            Some(0xEF) if self.fullwidth_at(i) == Some(b',') => {
                 space::skip_space_comments(self.bytes, i + crate::lex::FULLWIDTH_LEN, limit)
             }
             // `{"a": 1}\n"b": 2}`: the comma is missing too.

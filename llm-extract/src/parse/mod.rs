@@ -18,7 +18,7 @@ mod balance;
 mod build;
 mod closer;
 pub(crate) mod number;
-mod space;
+pub(crate) mod space;
 mod string;
 mod triple;
 
@@ -689,9 +689,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
                 Expect::Value
             }
-            0xEF if crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end])
-                == Some(b':') =>
-            {
+            0xEF if self.fullwidth_at(self.pos) == Some(b':') => {
                 self.fullwidth();
                 Expect::Value
             }
@@ -725,9 +723,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     _ => Expect::Value,
                 };
             }
-            0xEF if crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end])
-                == Some(b',') =>
-            {
+            0xEF if self.fullwidth_at(self.pos) == Some(b',') => {
                 // No trailing-comma span is kept for it: one would cut the character.
                 self.fullwidth();
                 self.set_after_comma(None);
@@ -765,6 +761,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             }
         }
         Ok(Step::Next(expect))
+    }
+
+    /// The ASCII separator a full-width one at `i` stands for (`lex::fullwidth_separator`).
+    pub(crate) fn fullwidth_at(&self, i: usize) -> Option<u8> {
+        crate::lex::fullwidth_separator(&self.bytes[i..self.end])
     }
 
     /// Reads the full-width `：` or `，` at `pos` as its ASCII separator.
@@ -825,7 +826,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             let next = space::skip_space(self.bytes, self.pos, self.end);
             if next >= self.end
                 || matches!(self.bytes[next], b':' | b'=')
-                || crate::lex::fullwidth_separator(&self.bytes[next..self.end]) == Some(b':')
+                || self.fullwidth_at(next) == Some(b':')
             {
                 return None;
             }
@@ -1262,8 +1263,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             if matches!(
                 b,
                 b':' | b',' | b'}' | b']' | b'{' | b'[' | b'"' | b'\n' | b'\r' | b'='
-            ) || (b == 0xEF
-                && crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end]).is_some())
+            ) || (b == 0xEF && self.fullwidth_at(self.pos).is_some())
             {
                 break;
             }
@@ -1473,8 +1473,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 // text (`你好，世界`) is the text's.
                 0xEF if slot == Slot::ObjectValue
                     && self.pos > start
-                    && crate::lex::fullwidth_separator(&self.bytes[self.pos..self.end])
-                        == Some(b',') =>
+                    && self.fullwidth_at(self.pos) == Some(b',') =>
                 {
                     let next = space::skip_space(
                         self.bytes,

@@ -4,7 +4,7 @@
 //!
 //! Outside strings these separate tokens like a space does; inside strings they are content.
 
-use crate::lex::{is_ascii_space, may_start_unicode_space, unicode_space_len};
+use crate::lex::{may_start_space as is_space_start, may_start_unicode_space, unicode_space_len};
 
 /// The offset of the first byte at or after `i` (and before `limit`) that is not whitespace,
 /// ASCII or Unicode.
@@ -16,12 +16,6 @@ pub(crate) fn skip_space(bytes: &[u8], i: usize, limit: usize) -> usize {
         Some([b' ', b, ..]) if !is_space_start(*b) => i + 1,
         _ => skip_space_run(bytes, i, limit),
     }
-}
-
-/// Whether `b` is ASCII whitespace or may start a Unicode space.
-#[inline]
-fn is_space_start(b: u8) -> bool {
-    is_ascii_space(b) || may_start_unicode_space(b)
 }
 
 /// [`skip_space`] past a run of spaces.

@@ -645,13 +645,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 newline
                     || comment
                     || matches!(c, b':' | b'}' | b',' | b'=' | b']' | b'{' | b'[')
-                    || crate::lex::fullwidth_separator(&self.bytes[i..self.end]).is_some()
+                    || self.fullwidth_at(i).is_some()
                     || opening_quote(&self.bytes[i..self.end]).is_some()
             }
             Slot::ObjectValue => match c {
                 b'}' | b']' => self.closer_can_end_value(i),
                 b',' => self.next_member_follows(i + 1),
-                0xEF if crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b',') => {
+                0xEF if self.fullwidth_at(i) == Some(b',') => {
                     self.next_member_follows(i + crate::lex::FULLWIDTH_LEN)
                 }
                 b'+' => true,
@@ -663,7 +663,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             },
             Slot::ArrayValue => {
                 matches!(c, b',' | b'+')
-                    || crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b',')
+                    || self.fullwidth_at(i) == Some(b',')
                     || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
                     || (c == b')' && self.in_tuple())
                     || comment
@@ -1031,9 +1031,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             i += 1;
         }
         let i = crate::lex::skip_inline_spaces(self.bytes, i, limit);
-        i < self.end
-            && (self.bytes[i] == b':'
-                || crate::lex::fullwidth_separator(&self.bytes[i..self.end]) == Some(b':'))
+        i < self.end && (self.bytes[i] == b':' || self.fullwidth_at(i) == Some(b':'))
     }
 
     /// Where a key quoted with `quote` (not `"`), its content starting at `i`, ends: after its

@@ -23,6 +23,7 @@ use super::{Container, Event, Step};
 use crate::lex::{self, Escape};
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
+use crate::parse::space::skip_space;
 use crate::parse::KEY_LOOKAHEAD;
 use crate::parse::{code_block_body, code_block_end, code_block_text, CodeEnd};
 use crate::span::Span;
@@ -788,10 +789,8 @@ impl Reader {
                 let b = bytes[self.pos];
                 match b {
                     b' ' | b'\t' | b'\n' | b'\r' => self.skip_spaces(bytes, self.pos + 1),
-                    0x0b | 0x0c => self.skip_spaces(bytes, self.pos),
-                    b if lex::may_start_unicode_space(b)
-                        && lex::unicode_space_len(&bytes[self.pos..end]) > 0 =>
-                    {
+                    // The other spaces `lex` counts (a vertical tab, U+00A0, a BOM, ...).
+                    b if lex::may_start_space(b) && lex::space_len(&bytes[self.pos..end]) > 0 => {
                         self.skip_spaces(bytes, self.pos)
                     }
                     b'{' => self.open(text, sink, Container::Object),
@@ -819,10 +818,9 @@ impl Reader {
                     }
                     // `：` and `，`, as the parser reads them between tokens.
                     0xEF if lex::fullwidth_separator(&bytes[self.pos..end]).is_some() => {
-                        if lex::fullwidth_separator(&bytes[self.pos..end]) == Some(b':') {
-                            self.colon(text, sink);
-                        } else {
-                            self.comma();
+                        match lex::fullwidth_separator(&bytes[self.pos..end]) {
+                            Some(b':') => self.colon(text, sink),
+                            _ => self.comma(),
                         }
                         self.pos += lex::FULLWIDTH_LEN - 1;
                         self.skip_spaces(bytes, self.pos);
@@ -885,22 +883,10 @@ impl Reader {
         None
     }
 
-    /// Moves past the spaces and line breaks from `from` on (every kind `lex` counts: the
-    /// parser skips the same).
+    /// Moves past the spaces and line breaks from `from` on (the parser's `skip_space`).
     #[inline]
     fn skip_spaces(&mut self, bytes: &[u8], from: usize) {
-        let mut at = from;
-        loop {
-            match bytes.get(at) {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => at += 1,
-                Some(_) => match lex::space_len(&bytes[at..]) {
-                    0 => break,
-                    n => at += n,
-                },
-                None => break,
-            }
-        }
-        self.pos = at;
+        self.pos = skip_space(bytes, from, bytes.len());
     }
 
     /// Goes on with the token the text so far ended inside, if any; `Wait` if it still does.
@@ -1485,12 +1471,11 @@ impl Reader {
                 Escape::Backslash => ('\\', 1),
             };
             *scan = at + len;
-            text.get_or_insert_with(|| src[content..at].to_string())
-                .push(c);
-            let t = text.as_ref().map_or(0, String::len);
+            let t = text.get_or_insert_with(|| src[content..at].to_string());
+            t.push(c);
             // An escape is text whatever follows it, and ends a run of backticks.
             decided.ticks = 0;
-            decided.text(t);
+            decided.text(t.len());
         }
     }
 
@@ -1820,18 +1805,11 @@ impl Closing {
     }
 }
 
-/// The first byte from `at` on that is not a space (of any kind `lex` counts, as the
-/// parser's `closes_here` skips), or `None` at the end of `bytes`.
-fn after_spaces(bytes: &[u8], mut at: usize) -> Option<usize> {
-    loop {
-        match bytes.get(at)? {
-            b' ' | b'\t' | b'\n' | b'\r' => at += 1,
-            _ => match lex::space_len(&bytes[at..]) {
-                0 => return Some(at),
-                n => at += n,
-            },
-        }
-    }
+/// The first byte from `at` on that is not a space (the parser's `skip_space`, as its
+/// `closes_here` skips), or `None` at the end of `bytes`.
+fn after_spaces(bytes: &[u8], at: usize) -> Option<usize> {
+    let p = skip_space(bytes, at, bytes.len());
+    (p < bytes.len()).then_some(p)
 }
 
 /// Whether the quote `c.q` closes its string as the parser reads it, looking on from `c.at`
