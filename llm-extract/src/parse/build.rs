@@ -28,6 +28,11 @@ pub(crate) trait Build<'a> {
     }
     /// Whether no entry was inserted yet.
     fn is_empty(object: &Self::Object) -> bool;
+    /// An empty object with room for `members` (a guess from the object before it).
+    fn object_with_capacity(members: usize) -> Self::Object {
+        let _ = members;
+        Self::Object::default()
+    }
 }
 
 /// Builds the [`Node`] tree.
@@ -55,6 +60,10 @@ impl<'a> Build<'a> for Tree {
             span,
             complete,
         }
+    }
+
+    fn object_with_capacity(members: usize) -> Vec<Entry<'a>> {
+        Vec::with_capacity(members)
     }
 
     fn is_empty(object: &Vec<Entry<'a>>) -> bool {
@@ -103,6 +112,10 @@ impl<'a> Build<'a> for Json {
 
     fn object(entries: Self::Object, _: Span, _: bool) -> serde_json::Value {
         serde_json::Value::Object(entries)
+    }
+
+    fn object_with_capacity(members: usize) -> Self::Object {
+        serde_json::Map::with_capacity(members)
     }
 
     fn is_empty(object: &Self::Object) -> bool {

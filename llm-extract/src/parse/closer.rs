@@ -440,6 +440,11 @@ impl KeySample {
         }
     }
 
+    /// How many keys it holds (at most eight).
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
     fn contains(&self, key: &[u8]) -> bool {
         self.contains_hash(key_hash(key))
     }

@@ -202,7 +202,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             end,
             max_depth,
             repairs: Vec::new(),
-            stack: Vec::new(),
+            stack: Vec::with_capacity(4),
             backtrack_budget: end - start,
             open_objects: 0,
             paths,
@@ -511,7 +511,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.open_objects += 1;
                 self.stack.push(Frame::Object {
                     start: self.pos,
-                    entries: B::Object::default(),
+                    entries: self.new_entries(),
                     key: None,
                     after_comma: None,
                     first_keys: KeySample::default(),
@@ -528,7 +528,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     self.open_objects += 1;
                     self.stack.push(Frame::Object {
                         start,
-                        entries: B::Object::default(),
+                        entries: self.new_entries(),
                         key: None,
                         after_comma: None,
                         first_keys: KeySample::default(),
@@ -937,6 +937,18 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             alt_closer: Some(b'}'),
             last_object_keys: None,
         });
+    }
+
+    /// The members of an object being opened: with room for as many as the object before it
+    /// in the same array had (records mostly have the same keys).
+    fn new_entries(&self) -> B::Object {
+        match self.stack.last() {
+            Some(Frame::Array {
+                last_object_keys: Some(keys),
+                ..
+            }) => B::object_with_capacity(keys.len()),
+            _ => B::Object::default(),
+        }
     }
 
     fn set_after_comma(&mut self, at: Option<usize>) {
