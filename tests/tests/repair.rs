@@ -993,3 +993,29 @@ fn a_doubled_comma_after_a_string_separates() {
         assert!(repairs_of(text).contains(&RepairKind::ExtraComma), "{text}");
     }
 }
+
+/// A closer of the wrong kind inside an array, with the array's items going on after it
+/// (`["x"}, "y", "z"]`): when the rest of the text fits either reading (the closer stray, or
+/// closing the array with a `]` left over), the one where the token after it can come next
+/// wins. The items stay items; none is read as a key with an invented `null`, and no text is
+/// taken as a key (`"https"` from a URL).
+#[test]
+fn a_stray_closer_in_an_array_keeps_the_items_after_it() {
+    for (text, expected) in [
+        (r#"{"s": ["x"}, "y", "z"]}"#, json!({"s": ["x", "y", "z"]})),
+        (
+            r#"{"s": ["x"}, "y", "z"], "t": 1}"#,
+            json!({"s": ["x", "y", "z"], "t": 1}),
+        ),
+        (
+            "{\"sources\": [\n \"https://a.org/1\"},\n \"https://b.io/2\",\n \"https://b.io/3\"\n ]\n}",
+            json!({"sources": ["https://a.org/1", "https://b.io/2", "https://b.io/3"]}),
+        ),
+        (r#"{"a": [1, 2}, 3]}"#, json!({"a": [1, 2, 3]})),
+        // Where a member follows, the closer still ends the array.
+        (r#"{"a": [1, 2}, "b": 3}"#, json!({"a": [1, 2], "b": 3})),
+        (r#"{"a": {"b": [1}, "c": 2}}"#, json!({"a": {"b": [1], "c": 2}})),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}

@@ -75,7 +75,7 @@ pub const SHORT_TEXT: usize = 200;
 /// `None` when the text is long, holds no number, holds several (which one was meant is then
 /// a guess, and we do not guess), or says the value is not that number: negated or a bound
 /// (`not 5`, `minus 5`, `less than 5`, `at least 5`, `up to 5`, `<5`, `5+`; see
-/// [`qualifies_number`]).
+/// [`qualifies_number`]), or one end of a range (`from 5`, `since 2020`, `until 5`).
 ///
 /// ```
 /// use llm_extract::coerce::{number_in_text, Number};
@@ -85,6 +85,9 @@ pub const SHORT_TEXT: usize = 200;
 /// assert_eq!(number_in_text("no digits"), None);
 /// assert_eq!(number_in_text("less than 5"), None);
 /// assert_eq!(number_in_text("not 5"), None);
+/// assert_eq!(number_in_text("from 5"), None);
+/// assert_eq!(number_in_text("starting at $5"), None);
+/// assert_eq!(number_in_text("Score from the judge: 8"), Some(Number::PosInt(8)));
 /// ```
 pub fn number_in_text(text: &str) -> Option<Number> {
     if text.len() > SHORT_TEXT || qualifies_number(text) {
@@ -128,6 +131,9 @@ pub fn number_in_text(text: &str) -> Option<Number> {
         let glued_after =
             end < bytes.len() && (bytes[end].is_ascii_alphabetic() || bytes[end] == b'_');
         if !glued && !glued_after {
+            if bound_before(&text[..start]) {
+                return None;
+            }
             let n = parse_number(&text[start..end])?;
             if found.is_some() {
                 return None;
@@ -181,6 +187,28 @@ fn qualifies_number(text: &str) -> bool {
             .windows(2)
             .any(|w| w[0].is_ascii_digit() && w[1] == b'+');
     signs || words(text).iter().any(|w| WORDS.contains(&w.as_str()))
+}
+
+/// Whether the words right before a number make it one end of a range: `from 5`, `since
+/// 2020`, `after 5`, `before 5`, `until 5`, `starting at $5`. Only right before it: `score
+/// from the judge: 8` still gives 8.
+fn bound_before(before: &str) -> bool {
+    const WORDS: [&str; 8] = [
+        "from", "since", "after", "before", "until", "till", "starting", "past",
+    ];
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || "$€£¥#".contains(c));
+    let last_word = |t: &str| {
+        let start = t
+            .rfind(|c: char| !c.is_alphabetic())
+            .map_or(0, |i| i + t[i..].chars().next().map_or(1, char::len_utf8));
+        t[start..].to_lowercase()
+    };
+    let mut word = last_word(before);
+    if word == "at" {
+        let rest = before[..before.len() - 2].trim_end();
+        word = last_word(rest);
+    }
+    WORDS.contains(&word.as_str())
 }
 
 /// A boolean written as a word or digit: `true`/`yes`/`y`/`on`/`1` and

@@ -61,6 +61,15 @@ fn number_in_sentence_table() {
         ("<5", None),
         ("5+", None),
         ("5 max", None),
+        // One end of a range, named right before the number.
+        ("from 5", None),
+        ("Prices from $5", None),
+        ("since 2020", None),
+        ("starting at 10", None),
+        ("until 5 pm", None),
+        ("after 3", None),
+        ("Score from the judge: 8", Some(Number::PosInt(8))),
+        ("Total after tax: 45", Some(Number::PosInt(45))),
         ("approximately 5", Some(Number::PosInt(5))),
         ("Total: 5", Some(Number::PosInt(5))),
     ];

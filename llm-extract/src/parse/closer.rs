@@ -786,11 +786,22 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             .into_iter()
             .chain(matching.map(Closing::Through))
             .collect();
+        // The token after the `,` that follows: whether it can come next in the container
+        // left innermost (`["x"}, "y"]`: an item, where only the array reads on).
+        let token_misfit = |this: &Self, reading: Closing| match &next {
+            Some(next) if next.run == 0 => usize::from(
+                open(reading)
+                    .checked_sub(1)
+                    .is_none_or(|index| !this.token_fits(index, next.token)),
+            ),
+            _ => 0,
+        };
         let mut misfits = Vec::with_capacity(readings.len());
         for &reading in &readings {
             let stray = usize::from(reading == Closing::Skip);
+            let token = token_misfit(self, reading);
             let misfit = match self.fit_after(self.pos + 1, open(reading), readings.len()) {
-                Some(fit) => (fit.early, fit.strays + stray, fit.open),
+                Some(fit) => (fit.early, fit.strays + stray, fit.open, token),
                 None => {
                     // No budget left for reading the rest by kind: by counts, or locally.
                     let Some(rest) = self.rest_after(self.pos + 1) else {
@@ -806,6 +817,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         usize::from(early),
                         0,
                         (rest.net - open as isize).unsigned_abs(),
+                        token,
                     )
                 }
             };
@@ -815,7 +827,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         // `"def"]}, "timeout": ..`: this closer and the run after it, all stray.
         if let Some(next) = next.filter(|next| next.run > 0) {
             if let Some(fit) = self.fit_after(next.run_end, depth, 1) {
-                if (fit.early, fit.strays + next.run + 1, fit.open) < misfits[best] {
+                if (fit.early, fit.strays + next.run + 1, fit.open, 0) < misfits[best] {
                     self.stray_run = Some((self.pos, next.run_end));
                     return Closing::Skip;
                 }
