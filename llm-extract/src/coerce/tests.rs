@@ -212,6 +212,24 @@ fn a_name_holding_another_names_nothing_and_two_places_are_ambiguous() {
     );
     assert_eq!(match_variant("delete file", V), VariantMatch::Normalized(0));
     assert_eq!(match_variant("It is spam.", V), VariantMatch::InText(2));
+    // A name negated right before it names nothing; beside another name, it still counts
+    // (a negation never picks the other one).
+    for text in [
+        "not spam",
+        "It is not spam.",
+        "no spam here",
+        "Never spam",
+        "isn't spam",
+        "without spam",
+    ] {
+        assert_eq!(match_variant(text, V), VariantMatch::NoMatch, "{text}");
+    }
+    assert_eq!(
+        match_variant("very low, not spam", V),
+        VariantMatch::Ambiguous(vec![2, 4])
+    );
+    assert_eq!(match_variant("It is not low", V), VariantMatch::NoMatch);
+    assert_eq!(match_variant("not very low", V), VariantMatch::NoMatch);
 }
 
 #[test]

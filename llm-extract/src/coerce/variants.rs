@@ -58,6 +58,8 @@ pub enum VariantMatch {
 /// assert_eq!(match_variant("The sentiment is POSITIVE.", V), VariantMatch::InText(0));
 /// assert_eq!(match_variant("positive or negative", V), VariantMatch::Ambiguous(vec![0, 1]));
 /// assert_eq!(match_variant("not_positive", V), VariantMatch::NoMatch);
+/// assert_eq!(match_variant("not positive", V), VariantMatch::NoMatch);
+/// assert_eq!(match_variant("negative, not positive", V), VariantMatch::Ambiguous(vec![0, 1]));
 /// const L: &[VariantNames] = &[
 ///     VariantNames { name: "ONE", aliases: &[] },
 ///     VariantNames { name: "TWO", aliases: &[] },
@@ -179,9 +181,31 @@ fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
     }
     match best.as_slice() {
         [] => VariantMatch::NoMatch,
+        // Named only negated right before (`not admin`, `no spam`): the text names the
+        // variant it is not. A negated name still counts among several (`ONE, not TWO` is
+        // ambiguous: a negation never picks the other one).
+        [i] if found
+            .iter()
+            .filter(|p| p.0 == *i && !inside(p))
+            .all(|&(_, at, _)| negated_before(&sentence, at)) =>
+        {
+            VariantMatch::NoMatch
+        }
         [i] => VariantMatch::InText(*i),
         _ => VariantMatch::Ambiguous(best),
     }
+}
+
+/// Whether one of the two words before `at` in `sentence` (folded words) negates what
+/// follows: `not`, `no`, `never`, `non`, `neither`, `nor`, `without`, `except`, `cannot`, the
+/// `t` of `isn't`.
+fn negated_before(sentence: &[String], at: usize) -> bool {
+    const NEGATORS: [&str; 10] = [
+        "not", "no", "never", "non", "neither", "nor", "without", "except", "cannot", "t",
+    ];
+    sentence[at.saturating_sub(2)..at]
+        .iter()
+        .any(|w| NEGATORS.contains(&w.as_str()))
 }
 
 /// Whether `text` is one word as names are written (`undo_delete_file`, `files.delete-v2`,
