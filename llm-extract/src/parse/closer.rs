@@ -786,22 +786,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             .into_iter()
             .chain(matching.map(Closing::Through))
             .collect();
-        // The token after the `,` that follows: whether it can come next in the container
-        // left innermost (`["x"}, "y"]`: an item, where only the array reads on).
-        let token_misfit = |this: &Self, reading: Closing| match &next {
-            Some(next) if next.run == 0 => usize::from(
-                open(reading)
-                    .checked_sub(1)
-                    .is_none_or(|index| !this.token_fits(index, next.token)),
-            ),
-            _ => 0,
-        };
         let mut misfits = Vec::with_capacity(readings.len());
         for &reading in &readings {
             let stray = usize::from(reading == Closing::Skip);
-            let token = token_misfit(self, reading);
             let misfit = match self.fit_after(self.pos + 1, open(reading), readings.len()) {
-                Some(fit) => (fit.early, fit.strays + stray, fit.open, token),
+                Some(fit) => (fit.early, fit.strays + stray, fit.open),
                 None => {
                     // No budget left for reading the rest by kind: by counts, or locally.
                     let Some(rest) = self.rest_after(self.pos + 1) else {
@@ -817,17 +806,33 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         usize::from(early),
                         0,
                         (rest.net - open as isize).unsigned_abs(),
-                        token,
                     )
                 }
             };
             misfits.push(misfit);
         }
-        let best = (0..readings.len()).min_by_key(|&i| misfits[i]).unwrap_or(0);
+        let least = misfits.iter().min();
+        let tied: Vec<usize> = (0..readings.len())
+            .filter(|&i| Some(&misfits[i]) == least)
+            .collect();
+        // Of readings the rest fits equally, the first where the token after the `,` can
+        // come next in the container left innermost (`["x"}, "y"]`: an item, where only the
+        // array reads on).
+        let best = match (tied.as_slice(), &next) {
+            (&[one], _) => one,
+            (_, Some(next)) if next.run == 0 => (tied.iter().copied())
+                .find(|&i| {
+                    open(readings[i])
+                        .checked_sub(1)
+                        .is_some_and(|index| self.token_fits(index, next.token))
+                })
+                .unwrap_or(tied[0]),
+            _ => tied.first().copied().unwrap_or(0),
+        };
         // `"def"]}, "timeout": ..`: this closer and the run after it, all stray.
         if let Some(next) = next.filter(|next| next.run > 0) {
             if let Some(fit) = self.fit_after(next.run_end, depth, 1) {
-                if (fit.early, fit.strays + next.run + 1, fit.open, 0) < misfits[best] {
+                if (fit.early, fit.strays + next.run + 1, fit.open) < misfits[best] {
                     self.stray_run = Some((self.pos, next.run_end));
                     return Closing::Skip;
                 }
