@@ -1019,3 +1019,36 @@ fn a_stray_closer_in_an_array_keeps_the_items_after_it() {
         assert_eq!(repair(text), expected, "{text}");
     }
 }
+
+/// A string that lost its closing quote at the end of its line, in an object written with bare
+/// keys (as models write JSON5 or JavaScript objects): the next line, when it is a whole member
+/// (`priority: false,`), or a closer followed by one, ends the string there. Before, the
+/// string ran on and swallowed the members after it as text. A line of prose or of a config
+/// text with a colon (`Summary: we shipped.`, `port: 8080`) stays in the string.
+#[test]
+fn a_string_cut_at_its_line_end_before_a_bare_key_member_ends_there() {
+    for (text, expected) in [
+        (
+            "{\n  steps: \"timeout\n  priority: false,\n  score: 3400\n}",
+            json!({"steps": "timeout", "priority": false, "score": 3400}),
+        ),
+        (
+            "{\n  a: \"x\n  b: \"y\",\n  c: [1]\n}",
+            json!({"a": "x", "b": "y", "c": [1]}),
+        ),
+        (
+            "{\n  r: [\n    {\n      owner: [\"billing\"], // see above\n      steps: \"timeout\n    }\n  ], // see above\n  priority: false,\n  score: 3400\n}",
+            json!({"r": [{"owner": ["billing"], "steps": "timeout"}], "priority": false, "score": 3400}),
+        ),
+        (
+            "{ note: \"Dear team,\nSummary: we shipped.\nRegards\", n: 1 }",
+            json!({"note": "Dear team,\nSummary: we shipped.\nRegards", "n": 1}),
+        ),
+        (
+            "{ code: \"services:\n  port: 8080\n  debug: true\nend\", n: 1 }",
+            json!({"code": "services:\n  port: 8080\n  debug: true\nend", "n": 1}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}

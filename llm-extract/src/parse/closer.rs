@@ -419,7 +419,9 @@ fn settled_bare_key(bytes: &[u8], at: usize) -> Option<bool> {
     match bytes.get(colon)? {
         b':' if colon == after && bytes.len() < after + 3 => None,
         b':' => Some(!bytes[after..].starts_with(b"://")),
-        _ => Some(false),
+        // A full-width `：` ends a key as `:` does (`Parser::key_at`).
+        0xEF if bytes.len() < colon + crate::lex::FULLWIDTH_LEN => None,
+        _ => Some(crate::lex::fullwidth_separator(&bytes[colon..]) == Some(b':')),
     }
 }
 

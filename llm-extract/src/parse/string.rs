@@ -878,7 +878,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
         let j = space::skip_space(self.bytes, at + 1, limit);
         if !self.same_quote_opens(j, limit, quote, slot) {
-            return false;
+            // In an object written with bare keys, a line that is a whole member.
+            return self.bytes[at] == b'\n' && slot == Slot::ObjectValue && self.bare_member_at(j);
         }
         match slot {
             Slot::ObjectValue => self.key_at(j, Cut::Refused),
@@ -930,7 +931,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         if closed == 0 || i >= limit || self.bytes[i] != b',' {
             return false;
         }
-        let next = space::skip_space(self.bytes, i + 1, limit);
+        let next = space::skip_space_comments(self.bytes, i + 1, limit);
         let key = match self.stack[depth - 1 - closed] {
             super::Frame::Object { .. } => next,
             super::Frame::Array { .. } if next < limit && self.bytes[next] == b'{' => {
@@ -938,12 +939,82 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             super::Frame::Array { .. } => return false,
         };
-        if !self.same_quote_opens(key, limit, quote, slot) || !self.key_at(key, Cut::Refused) {
+        let quoted_key =
+            self.same_quote_opens(key, limit, quote, slot) && self.key_at(key, Cut::Refused);
+        if !quoted_key && !self.bare_member_at(key) {
             return false;
         }
         let left_open = depth - closed;
         self.rest_after(next)
             .is_some_and(|rest| rest.net <= left_open as isize && !rest.overcloses(left_open))
+    }
+
+    /// Whether a member written with a bare key stands alone on its line at `at`, where the
+    /// object holding the string being read was written with bare keys too (`priority: false,`
+    /// after `steps: "timeout` lost its closing quote): the key, `:`, and a value that is a
+    /// literal, a number, a quoted string or an opening bracket, then a `,`, a closer or the
+    /// line's end. A line of prose with a colon (`Summary: we shipped.`) is no member.
+    fn bare_member_at(&self, at: usize) -> bool {
+        let bare_keys = matches!(
+            self.stack.last(),
+            Some(super::Frame::Object { key: Some((key, _)), .. }) if key.quoting == Quoting::Unquoted
+        );
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let word = |from: usize| {
+            from + self.bytes[from..limit]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+                .count()
+        };
+        if !bare_keys
+            || at >= limit
+            || !(self.bytes[at].is_ascii_alphabetic() || self.bytes[at] == b'_')
+        {
+            return false;
+        }
+        let colon = crate::lex::skip_inline_spaces(self.bytes, word(at), limit);
+        if colon >= limit || self.bytes[colon] != b':' {
+            return false;
+        }
+        let value = crate::lex::skip_inline_spaces(self.bytes, colon + 1, limit);
+        let Some(&first) = self.bytes.get(value).filter(|_| value < limit) else {
+            return false;
+        };
+        if matches!(first, b'[' | b'{') {
+            return true;
+        }
+        // Any other value is followed on its line by the `,` that separates members (a line
+        // of YAML or config text inside the string, `port: 8080`, has none).
+        let line_end =
+            memchr::memchr(b'\n', &self.bytes[value..limit]).map_or(limit, |n| value + n);
+        let value_end = match first {
+            b'"' | b'\'' => {
+                memchr::memchr(first, &self.bytes[value + 1..line_end]).map(|n| value + n + 2)
+            }
+            b'0'..=b'9' | b'-' => Some(
+                value
+                    + 1
+                    + self.bytes[value + 1..line_end]
+                        .iter()
+                        .take_while(|&&b| {
+                            b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
+                        })
+                        .count(),
+            ),
+            _ => {
+                let end = word(value);
+                let literal = &self.bytes[value..end];
+                matches!(
+                    literal,
+                    b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+                )
+                .then_some(end)
+            }
+        };
+        value_end.is_some_and(|end| {
+            let after = crate::lex::skip_inline_spaces(self.bytes, end, line_end);
+            after < line_end && self.bytes[after] == b','
+        })
     }
 
     /// Whether a key (quoted or a bare word) followed by `:` starts at `at`. Looks at most
