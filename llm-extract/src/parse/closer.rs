@@ -317,18 +317,8 @@ pub(crate) fn closer_as_written(
         return Some(false);
     }
     let in_object = receiving.is_some_and(&object);
-    let key = match bytes[token] {
-        b'{' | b'[' | b'}' | b']' | b',' | b':' => Some(false),
-        b'"' => settled_quoted_key(bytes, token),
-        b if is_word_byte(b) => settled_bare_key(bytes, token),
-        _ => None,
-    };
-    let key = match key {
-        Some(key) => key,
-        // A key written whole settles it.
-        None if probe().looks_like_whole_key(token) => true,
-        None => return None,
-    };
+    // Whether a key starts there, by the parser's own rule, once the bytes so far settle it.
+    let key = string::key_so_far(bytes, token)?;
     // In an object the token fits as a key; in an array as anything else.
     Some(key == in_object)
 }
@@ -369,59 +359,6 @@ fn closer_run(
         fitting,
         run_end,
         next: i,
-    }
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$')
-}
-
-/// Whether the `"`-quoted token at `at` is a key as [`Parser::looks_like_key`] reads one, once
-/// the bytes so far settle it: its closing quote (or a line break) and the byte after it.
-fn settled_quoted_key(bytes: &[u8], at: usize) -> Option<bool> {
-    // `""word"`: a doubled quote, read with the key lookahead.
-    if at + 2 >= bytes.len() {
-        return None;
-    }
-    if bytes[at + 1] == b'"' && string::starts_word(&bytes[at + 2..]) {
-        return None;
-    }
-    let limit = bytes.len().min(at + string::KEY_LOOKAHEAD - 8);
-    let mut i = at + 1;
-    loop {
-        let k = memchr::memchr3(b'"', b'\\', b'\n', &bytes[i.min(limit)..limit])?;
-        match bytes[i + k] {
-            b'\\' => i += k + 2,
-            b'\n' => return Some(false),
-            _ => {
-                let next = crate::lex::skip_inline_spaces(bytes, i + k + 1, bytes.len());
-                if *bytes.get(next)? == 0xEF && bytes.len() < next + crate::lex::FULLWIDTH_LEN {
-                    return None;
-                }
-                return Some(
-                    bytes[next] == b':'
-                        || crate::lex::fullwidth_separator(&bytes[next..]) == Some(b':'),
-                );
-            }
-        }
-    }
-}
-
-/// Whether the bare word at `at` is a key (`word:`, not `https://`), once the bytes so far
-/// settle it.
-fn settled_bare_key(bytes: &[u8], at: usize) -> Option<bool> {
-    let word = bytes[at..].iter().take_while(|&&b| is_word_byte(b)).count();
-    let after = at + word;
-    if word + 8 >= string::KEY_LOOKAHEAD || after >= bytes.len() {
-        return None;
-    }
-    let colon = crate::lex::skip_inline_spaces(bytes, after, bytes.len());
-    match bytes.get(colon)? {
-        b':' if colon == after && bytes.len() < after + 3 => None,
-        b':' => Some(!bytes[after..].starts_with(b"://")),
-        // A full-width `：` ends a key as `:` does (`Parser::key_at`).
-        0xEF if bytes.len() < colon + crate::lex::FULLWIDTH_LEN => None,
-        _ => Some(crate::lex::fullwidth_separator(&bytes[colon..]) == Some(b':')),
     }
 }
 

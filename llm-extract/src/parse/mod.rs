@@ -202,7 +202,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             end,
             max_depth,
             repairs: Vec::new(),
-            stack: Vec::with_capacity(4),
+            stack: Vec::new(),
             backtrack_budget: end - start,
             open_objects: 0,
             paths,
@@ -440,6 +440,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// The state machine: skip trivia, then let the state that expects something read the
     /// next byte. Each state is a method below.
     fn run(mut self) -> Result<Done<B::Value>, Error> {
+        // Room for the usual depths, made once the parser reads (a probe never does).
+        self.stack.reserve(4);
         let mut expect = Expect::Value;
         loop {
             self.skip_trivia();

@@ -1054,91 +1054,121 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// [`Self::looks_like_key`], saying whether a quoted key cut off by the end of the input
     /// counts.
     fn key_at(&self, at: usize, cut: Cut) -> bool {
-        let limit = (at + KEY_LOOKAHEAD).min(self.end);
-        let mut i = at;
-        let doubled = doubled_quote(self.bytes, at, limit);
-        if let Some((quote, len)) = opening_quote(&self.bytes[at..self.end]) {
-            i += len + usize::from(doubled);
-            if quote == Quote::Double {
-                // The usual case, found with memchr: the closing quote of a plain key.
-                loop {
-                    match memchr::memchr3(b'"', b'\\', b'\n', &self.bytes[i..limit]) {
-                        Some(k) if self.bytes[i + k] == b'"' => {
-                            i += k + 1;
-                            break;
-                        }
-                        Some(k) if self.bytes[i + k] == b'\\' => i += k + 2,
-                        // A key cut off by the end of the input.
-                        None if limit == self.end && cut == Cut::Allowed => return true,
-                        _ => return false,
+        key_reading(&self.bytes[..self.end], at, cut).0
+    }
+}
+
+/// Whether a key starts at `at` in `bytes`, the text so far: `None` while bytes that have not
+/// arrived could change the answer. The stream asks this of the text it has, with the rule the
+/// parser reads the whole text by.
+pub(crate) fn key_so_far(bytes: &[u8], at: usize) -> Option<bool> {
+    match key_reading(bytes, at, Cut::Refused) {
+        (_, true) => None,
+        (key, false) => Some(key),
+    }
+}
+
+/// [`Parser::key_at`] in `bytes`, and whether bytes after them could change the answer (it
+/// read up to their end, or the end cuts a character or a token it looks at).
+fn key_reading(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
+    let end = bytes.len();
+    let limit = (at + KEY_LOOKAHEAD).min(end);
+    // An opening quote of up to three bytes, or a doubled quote before a word, may still
+    // be cut.
+    let head_cut =
+        at + 6 > end && (bytes.get(at)).is_none_or(|b| matches!(b, b'"' | b'\'' | b'`' | 0xE2));
+    let (mut i, mut word_cut) = (at, false);
+    let doubled = doubled_quote(bytes, at, limit);
+    if let Some((quote, len)) = opening_quote(&bytes[at..end]) {
+        i += len + usize::from(doubled);
+        if quote == Quote::Double {
+            // The usual case, found with memchr: the closing quote of a plain key.
+            loop {
+                match memchr::memchr3(b'"', b'\\', b'\n', &bytes[i..limit]) {
+                    Some(k) if bytes[i + k] == b'"' => {
+                        i += k + 1;
+                        break;
                     }
-                    if i >= limit {
-                        return false;
-                    }
+                    Some(k) if bytes[i + k] == b'\\' => i += k + 2,
+                    // A key cut off by the end of the input.
+                    None if limit == end => return (cut == Cut::Allowed, true),
+                    _ => return (false, head_cut),
                 }
-            } else {
-                i = match self.quoted_key_end(quote, i, limit) {
-                    Some(end) => end,
-                    None => return false,
-                };
+                if i >= limit {
+                    return (false, head_cut || limit == end);
+                }
             }
         } else {
-            let start = i;
-            while i < limit
-                && (self.bytes[i].is_ascii_alphanumeric()
-                    || matches!(self.bytes[i], b'_' | b'-' | b'$'))
-            {
-                i += 1;
-            }
-            if i == start {
-                return false;
-            }
-            // `https://`: a URL, not a key.
-            if self.bytes[i..self.end].starts_with(b"://") {
-                return false;
-            }
+            i = match quoted_key_end(bytes, quote, i, limit) {
+                Some(end) => end,
+                None => {
+                    let ran_out = limit == end && !bytes[i.min(limit)..limit].contains(&b'\n');
+                    return (false, head_cut || ran_out);
+                }
+            };
         }
-        if doubled && i < limit && self.bytes[i] == self.bytes[at] {
+    } else {
+        let start = i;
+        while i < limit
+            && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'-' | b'$'))
+        {
             i += 1;
         }
-        let i = crate::lex::skip_inline_spaces(self.bytes, i, limit);
-        i < self.end && (self.bytes[i] == b':' || self.fullwidth_at(i) == Some(b':'))
-    }
-
-    /// Where a key quoted with `quote` (not `"`), its content starting at `i`, ends: after its
-    /// closing quote, found before `limit` and before a line break.
-    fn quoted_key_end(&self, quote: Quote, mut i: usize, limit: usize) -> Option<usize> {
-        let (stop, _, other) = crate::lex::quote_stops(quote);
-        if stop == other {
-            // One byte starts the closing quote: searched for with memchr.
-            while i < limit {
-                let k = memchr::memchr3(stop, b'\\', b'\n', &self.bytes[i..limit])?;
-                i += k;
-                match self.bytes[i] {
-                    b'\\' => i += 2,
-                    b'\n' => return None,
-                    _ => match closing_quote(quote, &self.bytes[i..self.end]) {
-                        Some(close) => return Some(i + close),
-                        None => i += 1,
-                    },
-                }
-            }
-            return None;
+        if i == start {
+            return (false, head_cut);
         }
+        // `https://`: a URL, not a key.
+        let rest = &bytes[i..end];
+        if rest.starts_with(b"://") {
+            return (false, false);
+        }
+        // The word, or the `://` of a URL, may go on.
+        word_cut = i >= end || (rest.len() < 3 && b"://".starts_with(rest));
+    }
+    if doubled && i < limit && bytes[i] == bytes[at] {
+        i += 1;
+    }
+    let i = crate::lex::skip_inline_spaces(bytes, i, limit);
+    // The end cuts the token after the key, or a character that may be a space or a `：`.
+    let ran_out = i >= end || (bytes[i] >= 0x80 && i + 4 > end);
+    let key =
+        i < end && (bytes[i] == b':' || crate::lex::fullwidth_separator(&bytes[i..]) == Some(b':'));
+    (key, head_cut || word_cut || ran_out)
+}
+
+/// Where a key quoted with `quote` (not `"`), its content starting at `i`, ends: after its
+/// closing quote, found before `limit` and before a line break.
+fn quoted_key_end(bytes: &[u8], quote: Quote, mut i: usize, limit: usize) -> Option<usize> {
+    let (stop, _, other) = crate::lex::quote_stops(quote);
+    if stop == other {
+        // One byte starts the closing quote: searched for with memchr.
         while i < limit {
-            match self.bytes[i] {
+            let k = memchr::memchr3(stop, b'\\', b'\n', &bytes[i..limit])?;
+            i += k;
+            match bytes[i] {
                 b'\\' => i += 2,
                 b'\n' => return None,
-                _ => {
-                    if let Some(close) = closing_quote(quote, &self.bytes[i..self.end]) {
-                        return Some(i + close);
-                    }
-                    i += 1;
-                }
+                _ => match closing_quote(quote, &bytes[i..]) {
+                    Some(close) => return Some(i + close),
+                    None => i += 1,
+                },
             }
         }
-        None
+        return None;
     }
+    while i < limit {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\n' => return None,
+            _ => {
+                if let Some(close) = closing_quote(quote, &bytes[i..]) {
+                    return Some(i + close);
+                }
+                i += 1;
+            }
+        }
+    }
+    None
 }
 
 fn finish<'a>(
