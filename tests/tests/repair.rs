@@ -1052,3 +1052,17 @@ fn a_string_cut_at_its_line_end_before_a_bare_key_member_ends_there() {
         assert_eq!(repair(text), expected, "{text}");
     }
 }
+
+/// The last string of a pretty-printed document, cut at its line end before the closers that
+/// end the document (`[\n  "invoice\n]`): the string ends at its line; before, it took the
+/// closers and what followed as its text.
+#[test]
+fn a_last_string_cut_at_its_line_end_before_the_closers_ends_there() {
+    for (text, expected) in [
+        ("[\n  \"invoice\n],\n", json!(["invoice"])),
+        ("{\n  \"a\": [\n    \"x\n  ]\n}", json!({"a": ["x"]})),
+        ("{\n  \"a\": 1,\n  \"b\": \"x\n}\n", json!({"a": 1, "b": "x"})),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}

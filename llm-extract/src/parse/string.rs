@@ -314,7 +314,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         } else if scan.in_value
             && !open_code
             && (((b == b',' || b == b'\n') && self.member_follows(i, scan.quote, scan.slot))
-                || (matches!(b, b'}' | b']') && self.closer_follows(i, scan.quote, scan.slot)))
+                || (matches!(b, b'}' | b']')
+                    && (self.closer_follows(i, scan.quote, scan.slot)
+                        || self.closers_end_text(i, scan.content_start))))
         {
             // No closing quote: the string ended where the next member (or item) begins, or
             // where its container closes; or at the one quote passed over, when words stand
@@ -947,6 +949,40 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let left_open = depth - closed;
         self.rest_after(next)
             .is_some_and(|rest| rest.net <= left_open as isize && !rest.overcloses(left_open))
+    }
+
+    /// At a `}` or `]` at `at` inside a value string, first on its line (the string lost its
+    /// closing quote at the end of the line before): whether it and the closers after it close
+    /// every open container and only spaces or commas follow to the end of the text, within a
+    /// few bytes (`[\n  "invoice\n]`: the last value of a document, cut at its line end).
+    fn closers_end_text(&self, at: usize, content_start: usize) -> bool {
+        let Some(newline) = self.bytes[content_start..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+        else {
+            return false;
+        };
+        let indent = &self.bytes[content_start + newline + 1..at];
+        if !indent.iter().all(|&b| b == b' ' || b == b'\t') || self.end - at > 64 {
+            return false;
+        }
+        let depth = self.stack.len();
+        let (mut i, mut closed) = (at, 0);
+        while closed < depth && i < self.end {
+            let fits = match self.stack[depth - 1 - closed] {
+                super::Frame::Object { .. } => self.bytes[i] == b'}',
+                super::Frame::Array { .. } => self.bytes[i] == b']',
+            };
+            if !fits {
+                break;
+            }
+            closed += 1;
+            i = space::skip_space(self.bytes, i + 1, self.end);
+        }
+        closed == depth
+            && self.bytes[i..self.end]
+                .iter()
+                .all(|&b| b.is_ascii_whitespace() || b == b',')
     }
 
     /// Whether a member written with a bare key stands alone on its line at `at`, where the
