@@ -241,14 +241,26 @@ impl<'a> Node<'a> {
     /// assert_eq!(node.to_value(), serde_json::json!({"a": [1, "x"]}));
     /// ```
     pub fn to_value(&self) -> serde_json::Value {
-        to_value_iterative(self, Source::None)
+        to_value_iterative(self, Source::None, None)
+    }
+
+    /// [`Node::to_value`] (numbers as written in `source` when given, as
+    /// [`Node::to_value_in`]), noting in `duplicates` each key written again in an object,
+    /// whose later value replaced the earlier: its path below this node and its span.
+    pub(crate) fn to_value_noting(
+        &self,
+        source: Option<(&str, usize)>,
+        duplicates: &mut Vec<(Vec<crate::path::Segment>, Span)>,
+    ) -> serde_json::Value {
+        let source = source.map_or(Source::None, |(text, offset)| Source::Text(text, offset));
+        to_value_iterative(self, source, Some(duplicates))
     }
 
     /// [`Node::to_value`], with numbers as written in `source` (the text `source.1` bytes
     /// into the original, which the spans point into) when serde_json keeps numbers as text
     /// (feature `arbitrary_precision`): `1e400` and integers beyond `u64` stay exact.
     pub(crate) fn to_value_in(&self, source: &str, offset: usize) -> serde_json::Value {
-        to_value_iterative(self, Source::Text(source, offset))
+        to_value_iterative(self, Source::Text(source, offset), None)
     }
 
     /// A node tree for an existing `serde_json::Value` (spans are empty).
@@ -548,48 +560,72 @@ fn kind_to_value(kind: &NodeKind<'_>) -> serde_json::Value {
     }
 }
 
+/// A container being built by [`to_value_iterative`].
+enum Open<'n, 'a> {
+    Array(Vec<serde_json::Value>, std::slice::Iter<'n, Node<'a>>),
+    /// The map, its entries, and the key of the one being built (`true` when its value
+    /// is missing), with the key's span.
+    Object(
+        serde_json::Map<String, serde_json::Value>,
+        std::slice::Iter<'n, Entry<'a>>,
+        Option<(String, bool, Span)>,
+    ),
+}
+
+/// The container `node` opens, or its value when it is a scalar.
+fn open<'n, 'a>(node: &'n Node<'a>, source: Source<'_>) -> Result<Open<'n, 'a>, serde_json::Value> {
+    match &node.kind {
+        NodeKind::Array(items) => Ok(Open::Array(Vec::with_capacity(items.len()), items.iter())),
+        NodeKind::Object(entries) => Ok(Open::Object(serde_json::Map::new(), entries.iter(), None)),
+        _ => Err(scalar_to_value(node, source)),
+    }
+}
+
+/// The path to the member `key` of the innermost object, below the open containers
+/// `outer`.
+fn path_of(outer: &[Open<'_, '_>], key: String) -> Vec<crate::path::Segment> {
+    use crate::path::Segment;
+    let mut path: Vec<Segment> = outer
+        .iter()
+        .filter_map(|frame| match frame {
+            Open::Array(items, _) => Some(Segment::Index(items.len())),
+            Open::Object(_, _, key) => key.as_ref().map(|(k, ..)| Segment::Key(k.clone())),
+        })
+        .collect();
+    path.push(Segment::Key(key));
+    path
+}
+
 /// Converts without recursion: containers are built on an explicit stack.
-fn to_value_iterative(root: &Node<'_>, source: Source<'_>) -> serde_json::Value {
+fn to_value_iterative(
+    root: &Node<'_>,
+    source: Source<'_>,
+    mut duplicates: Option<&mut Vec<(Vec<crate::path::Segment>, Span)>>,
+) -> serde_json::Value {
     use serde_json::Value;
-    enum Open<'n, 'a> {
-        Array(Vec<Value>, std::slice::Iter<'n, Node<'a>>),
-        /// The map, its entries, and the key of the one being built (`true` when its value
-        /// is missing).
-        Object(
-            serde_json::Map<String, Value>,
-            std::slice::Iter<'n, Entry<'a>>,
-            Option<(String, bool)>,
-        ),
-    }
-    fn open<'n, 'a>(node: &'n Node<'a>, source: Source<'_>) -> Result<Open<'n, 'a>, Value> {
-        match &node.kind {
-            NodeKind::Array(items) => {
-                Ok(Open::Array(Vec::with_capacity(items.len()), items.iter()))
-            }
-            NodeKind::Object(entries) => {
-                Ok(Open::Object(serde_json::Map::new(), entries.iter(), None))
-            }
-            _ => Err(scalar_to_value(node, source)),
-        }
-    }
     let mut stack = match open(root, source) {
         Ok(frame) => vec![frame],
         Err(scalar) => return scalar,
     };
     let mut done: Option<Value> = None;
     loop {
-        let top = stack
-            .last_mut()
+        let (top, outer) = stack
+            .split_last_mut()
             .expect("stack is non-empty inside the loop");
         if let Some(value) = done.take() {
             match top {
                 Open::Array(items, _) => items.push(value),
                 Open::Object(map, _, key) => match key.take().unwrap_or_default() {
-                    (key, true) => {
+                    (key, true, _) => {
                         map.entry(key).or_insert(value);
                     }
-                    (key, false) => {
-                        map.insert(key, value);
+                    (key, false, span) => {
+                        let path = duplicates.is_some().then(|| key.clone());
+                        if map.insert(key, value).is_some() {
+                            if let (Some(list), Some(key)) = (duplicates.as_deref_mut(), path) {
+                                list.push((path_of(outer, key), span));
+                            }
+                        }
                     }
                 },
             }
@@ -597,7 +633,8 @@ fn to_value_iterative(root: &Node<'_>, source: Source<'_>) -> serde_json::Value 
         let next = match top {
             Open::Array(_, iter) => iter.next(),
             Open::Object(_, iter, key) => iter.next().map(|e| {
-                *key = Some((e.key.text.to_string(), e.value_missing() || e.key_missing()));
+                let missing = e.value_missing() || e.key_missing();
+                *key = Some((e.key.text.to_string(), missing, e.key_span));
                 &e.value
             }),
         };

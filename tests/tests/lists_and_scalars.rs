@@ -176,3 +176,35 @@ fn option_string_keeps_an_empty_string() {
         Some(String::new())
     );
 }
+
+/// A key written twice in an object read as a `serde_json::Value`: the later value is kept, as
+/// serde_json keeps it, and the report says so at the key's path and the second key's span,
+/// whether the document is valid JSON or damaged (nothing is dropped silently).
+#[test]
+fn a_key_written_twice_in_a_json_value_is_reported() {
+    for text in [
+        r#"{"a": {"s": 1, "b": 2, "s": 3}}"#,
+        r#"{'a': {'s': 1, 'b': 2, 's': 3},}"#,
+        "Here: {\"a\": {\"s\": 1, \"b\": 2, \"s\": 3}}",
+    ] {
+        let got = llm_extract::extract::<serde_json::Value>(text).unwrap();
+        assert_eq!(
+            got.value,
+            serde_json::json!({"a": {"s": 3, "b": 2}}),
+            "{text}"
+        );
+        let dups: Vec<_> = (got.report.coercions.iter())
+            .filter(|c| c.kind == CoercionKind::DuplicateKey)
+            .collect();
+        assert_eq!(dups.len(), 1, "{text}: {:?}", got.report.coercions);
+        assert_eq!(dups[0].path.to_string(), "$.a.s", "{text}");
+        let second = text
+            .rfind(['"', '\''])
+            .map(|_| text.rfind("s").unwrap() - 1)
+            .unwrap();
+        assert_eq!(dups[0].span.start, second, "{text}");
+    }
+    // Without a repeated key there is nothing to report.
+    let got = llm_extract::extract::<serde_json::Value>(r#"{"a": {"s": 1, "b": 2}}"#).unwrap();
+    assert!(got.report.coercions.is_empty());
+}

@@ -1061,7 +1061,10 @@ fn a_last_string_cut_at_its_line_end_before_the_closers_ends_there() {
     for (text, expected) in [
         ("[\n  \"invoice\n],\n", json!(["invoice"])),
         ("{\n  \"a\": [\n    \"x\n  ]\n}", json!({"a": ["x"]})),
-        ("{\n  \"a\": 1,\n  \"b\": \"x\n}\n", json!({"a": 1, "b": "x"})),
+        (
+            "{\n  \"a\": 1,\n  \"b\": \"x\n}\n",
+            json!({"a": 1, "b": "x"}),
+        ),
     ] {
         assert_eq!(repair(text), expected, "{text}");
     }

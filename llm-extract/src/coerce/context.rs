@@ -174,6 +174,38 @@ impl Context {
         node.to_value()
     }
 
+    /// [`Context::json_value`], recording a [`CoercionKind::DuplicateKey`] at each key written
+    /// again in an object (the later value replaced the earlier, as in `serde_json`): what a
+    /// `Value` target reads, so that the report says which member was dropped.
+    pub(crate) fn json_value_noting(&mut self, node: &Node<'_>) -> serde_json::Value {
+        let mut duplicates = Vec::new();
+        #[cfg(feature = "arbitrary_precision")]
+        let source = self
+            .source
+            .as_ref()
+            .map(|(text, offset)| (&**text, *offset));
+        #[cfg(not(feature = "arbitrary_precision"))]
+        let source = None;
+        let value = node.to_value_noting(source, &mut duplicates);
+        for (below, span) in duplicates {
+            let path: crate::Path = if self.skip_coercion_paths {
+                (self.path.first().map(segment).into_iter())
+                    .chain(below.into_iter().take(usize::from(self.path.is_empty())))
+                    .collect()
+            } else {
+                self.path.iter().map(segment).chain(below).collect()
+            };
+            let kind = CoercionKind::DuplicateKey;
+            self.coercions.push(Coercion {
+                cost: kind.cost(),
+                kind,
+                path,
+                span,
+            });
+        }
+        value
+    }
+
     /// A fresh context with `mode` in force.
     pub fn with_mode_set(mode: Mode) -> Context {
         Context {

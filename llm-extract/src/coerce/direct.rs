@@ -398,8 +398,9 @@ impl<'a> Direct<'a> {
                 let mut map = serde_json::Map::new();
                 self.object(|r, key| {
                     let value = r.json_value()?;
-                    map.insert(key.into_owned(), value);
-                    Some(())
+                    // A key written twice: the full path reads it, and reports the value it
+                    // dropped.
+                    map.insert(key.into_owned(), value).is_none().then_some(())
                 })?;
                 Value::Object(map)
             }

@@ -838,7 +838,7 @@ impl Extract for serde_json::Value {
     }
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
-        Ok(cx.json_value(node))
+        Ok(cx.json_value_noting(node))
     }
 
     fn from_missing() -> Option<Self> {
@@ -865,7 +865,7 @@ impl Extract for serde_json::Map<String, serde_json::Value> {
         let decoded = as_container(node, cx);
         let node: &Node<'_> = &decoded;
         match &node.kind {
-            NodeKind::Object(_) => match cx.json_value(node) {
+            NodeKind::Object(_) => match cx.json_value_noting(node) {
                 serde_json::Value::Object(map) => Ok(map),
                 _ => Err(cx.mismatch("an object", node)),
             },

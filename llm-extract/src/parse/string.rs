@@ -956,14 +956,15 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// every open container and only spaces or commas follow to the end of the text, within a
     /// few bytes (`[\n  "invoice\n]`: the last value of a document, cut at its line end).
     fn closers_end_text(&self, at: usize, content_start: usize) -> bool {
-        let Some(newline) = self.bytes[content_start..at]
-            .iter()
-            .rposition(|&b| b == b'\n')
-        else {
+        if self.end - at > 64 {
             return false;
-        };
-        let indent = &self.bytes[content_start + newline + 1..at];
-        if !indent.iter().all(|&b| b == b' ' || b == b'\t') || self.end - at > 64 {
+        }
+        // Only spaces between the line break and the closer (looked at back to the break).
+        let mut line = at;
+        while line > content_start && matches!(self.bytes[line - 1], b' ' | b'\t') {
+            line -= 1;
+        }
+        if line == content_start || self.bytes[line - 1] != b'\n' {
             return false;
         }
         let depth = self.stack.len();

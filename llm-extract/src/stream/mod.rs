@@ -82,7 +82,8 @@
 //! closer, a code fence opened inside a string), the snapshot stops growing there and `finish`
 //! reads the rest. So every key a snapshot shows is in the answer, no list is longer, a complete
 //! scalar is equal and a string is a prefix of the answer's (one exception: a key written twice,
-//! whose later value replaces the earlier, as in `serde_json`): a test streams the damage corpus,
+//! whose later value replaces the earlier, as in `serde_json`; `finish`'s report names each
+//! with a `CoercionKind::DuplicateKey`): a test streams the damage corpus,
 //! the peers' suites and randomly damaged documents in chunks of 1, 7 and 64 bytes and checks
 //! every snapshot, and the stream fuzz target checks the same. A reply may
 //! hold several values; `Stream::shown_at` says where the one shown starts, so a switch to a
