@@ -278,6 +278,21 @@ pub(crate) fn hex4(bytes: &[u8], i: usize) -> Option<u32> {
     })
 }
 
+/// Whether `b` may be part of a key written without quotes (`user_id`, `x-api-key`, `$ref`):
+/// what every reader of a bare key reads as its word.
+pub(crate) fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$')
+}
+
+/// Whether `word` is one of the constants every reader reads alike: JSON's `true`, `false`,
+/// `null` and Python's `True`, `False`, `None`.
+pub(crate) fn is_constant(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+    )
+}
+
 /// Whether `s` is a number in JSON's own grammar (`-12`, `3.25`, `1e-3`): an optional `-`, an
 /// integer part without leading zeros, an optional fraction and exponent, each with digits.
 /// Such a number reads the same to every reader.

@@ -188,20 +188,7 @@ impl Context {
         let source = None;
         let value = node.to_value_noting(source, &mut duplicates);
         for (below, span) in duplicates {
-            let path: crate::Path = if self.skip_coercion_paths {
-                (self.path.first().map(segment).into_iter())
-                    .chain(below.into_iter().take(usize::from(self.path.is_empty())))
-                    .collect()
-            } else {
-                self.path.iter().map(segment).chain(below).collect()
-            };
-            let kind = CoercionKind::DuplicateKey;
-            self.coercions.push(Coercion {
-                cost: kind.cost(),
-                kind,
-                path,
-                span,
-            });
+            self.coerce_below(CoercionKind::DuplicateKey, below, span);
         }
         value
     }
@@ -275,12 +262,20 @@ impl Context {
 
     /// Records a coercion at the current path, at its kind's [cost](CoercionKind::cost).
     pub fn coerce(&mut self, kind: CoercionKind, span: Span) {
+        self.coerce_below(kind, Vec::new(), span);
+    }
+
+    /// [`Context::coerce`] at `below`, a path under the current one.
+    fn coerce_below(&mut self, kind: CoercionKind, below: Vec<Segment>, span: Span) {
         // Without paths, a coercion keeps its path's first step: whether it is at the root is
         // what the choice between readings asks of one (a single value read as a whole list).
         let path = if self.skip_coercion_paths {
-            self.path.first().map(segment).into_iter().collect()
+            let first_below = usize::from(self.path.is_empty());
+            (self.path.first().map(segment).into_iter())
+                .chain(below.into_iter().take(first_below))
+                .collect()
         } else {
-            self.path()
+            self.path.iter().map(segment).chain(below).collect()
         };
         self.coercions.push(Coercion {
             cost: kind.cost(),

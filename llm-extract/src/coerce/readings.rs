@@ -211,6 +211,10 @@ fn bound_before(before: &str) -> bool {
     WORDS.contains(&word.as_str())
 }
 
+/// Words that turn around what follows them (`not true`, `isn't`: its `t`), as [`words`]
+/// gives them. `no` is not among them: alone it is an answer.
+pub(crate) const NEGATIONS: [&str; 6] = ["not", "never", "neither", "nor", "cannot", "t"];
+
 /// A boolean written as a word or digit: `true`/`yes`/`y`/`on`/`1` and
 /// `false`/`no`/`n`/`off`/`0`, any case, surrounding space and a final period ignored.
 ///
@@ -263,7 +267,7 @@ pub fn bool_in_text(text: &str) -> Option<bool> {
                 word != "false"
             }
             "no" => false,
-            "not" | "never" | "neither" | "nor" | "cannot" | "t" => {
+            w if NEGATIONS.contains(&w) => {
                 negated = true;
                 continue;
             }

@@ -1,6 +1,7 @@
 //! Variant matching: which enum variant a name (or a sentence) stands for.
 
 use crate::coerce::keys::fold_word;
+use crate::coerce::readings::NEGATIONS;
 use crate::coerce::{keys_match, keys_match_folded, words, SHORT_TEXT};
 use crate::coerce::{Context, Failed};
 use crate::error::{Category, Issue};
@@ -197,15 +198,11 @@ fn in_sentence(text: &str, variants: &[VariantNames]) -> VariantMatch {
 }
 
 /// Whether one of the two words before `at` in `sentence` (folded words) negates what
-/// follows: `not`, `no`, `never`, `non`, `neither`, `nor`, `without`, `except`, `cannot`, the
-/// `t` of `isn't`.
+/// follows: a negation ([`NEGATIONS`]), or `no`, `non`, `without`, `except` (`no spam`).
 fn negated_before(sentence: &[String], at: usize) -> bool {
-    const NEGATORS: [&str; 10] = [
-        "not", "no", "never", "non", "neither", "nor", "without", "except", "cannot", "t",
-    ];
-    sentence[at.saturating_sub(2)..at]
-        .iter()
-        .any(|w| NEGATORS.contains(&w.as_str()))
+    sentence[at.saturating_sub(2)..at].iter().any(|w| {
+        NEGATIONS.contains(&w.as_str()) || matches!(w.as_str(), "no" | "non" | "without" | "except")
+    })
 }
 
 /// Whether `text` is one word as names are written (`undo_delete_file`, `files.delete-v2`,

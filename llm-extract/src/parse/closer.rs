@@ -910,7 +910,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             None => {
                 let len = rest
                     .iter()
-                    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+                    .take_while(|&&b| crate::lex::is_key_byte(b))
                     .count();
                 &rest[..len]
             }

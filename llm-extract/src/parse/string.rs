@@ -742,10 +742,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || (word.len() > 1
                 && matches!(word[0], b'-' | b'+' | b'.')
                 && word[1].is_ascii_digit())
-            || matches!(
-                word,
-                b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-            );
+            || crate::lex::is_constant(word);
         scalar
             && word
                 .iter()
@@ -918,10 +915,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// JSON never gets here: the next member's quote would be the string's own closing one.
     fn closer_follows(&mut self, at: usize, quote: Quote, slot: Slot) -> bool {
         let depth = self.stack.len();
-        let closes = |b: u8, index: usize| match self.stack[index] {
-            super::Frame::Object { .. } => b == b'}',
-            super::Frame::Array { .. } => b == b']',
-        };
+        let closes = |b: u8, index: usize| self.closes_frame(b, index);
         // The closers from `at` on, closing containers from the innermost out; one at least
         // stays open to take the next member.
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
@@ -951,6 +945,14 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             .is_some_and(|rest| rest.net <= left_open as isize && !rest.overcloses(left_open))
     }
 
+    /// Whether the closer `b` is of the kind of the container at stack index `index`.
+    fn closes_frame(&self, b: u8, index: usize) -> bool {
+        match self.stack[index] {
+            super::Frame::Object { .. } => b == b'}',
+            super::Frame::Array { .. } => b == b']',
+        }
+    }
+
     /// At a `}` or `]` at `at` inside a value string, first on its line (the string lost its
     /// closing quote at the end of the line before): whether it and the closers after it close
     /// every open container and only spaces or commas follow to the end of the text, within a
@@ -969,14 +971,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
         let depth = self.stack.len();
         let (mut i, mut closed) = (at, 0);
-        while closed < depth && i < self.end {
-            let fits = match self.stack[depth - 1 - closed] {
-                super::Frame::Object { .. } => self.bytes[i] == b'}',
-                super::Frame::Array { .. } => self.bytes[i] == b']',
-            };
-            if !fits {
-                break;
-            }
+        while closed < depth && i < self.end && self.closes_frame(self.bytes[i], depth - 1 - closed)
+        {
             closed += 1;
             i = space::skip_space(self.bytes, i + 1, self.end);
         }
@@ -1000,7 +996,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let word = |from: usize| {
             from + self.bytes[from..limit]
                 .iter()
-                .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+                .take_while(|&&b| crate::lex::is_key_byte(b))
                 .count()
         };
         if !bare_keys
@@ -1040,12 +1036,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             ),
             _ => {
                 let end = word(value);
-                let literal = &self.bytes[value..end];
-                matches!(
-                    literal,
-                    b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-                )
-                .then_some(end)
+                crate::lex::is_constant(&self.bytes[value..end]).then_some(end)
             }
         };
         value_end.is_some_and(|end| {
@@ -1065,7 +1056,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
         let word = self.bytes[at..limit]
             .iter()
-            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+            .take_while(|&&b| crate::lex::is_key_byte(b))
             .count();
         let quote = at + word;
         word > 0
@@ -1146,9 +1137,7 @@ fn key_reading(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
         }
     } else {
         let start = i;
-        while i < limit
-            && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'-' | b'$'))
-        {
+        while i < limit && crate::lex::is_key_byte(bytes[i]) {
             i += 1;
         }
         if i == start {

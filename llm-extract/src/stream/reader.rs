@@ -1898,7 +1898,7 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                 let limit = (c.key + KEY_LOOKAHEAD).min(end);
                 let word = bytes[c.at..limit]
                     .iter()
-                    .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+                    .take_while(|&&b| lex::is_key_byte(b))
                     .count();
                 c.at += word;
                 if c.at == end && limit == end && end < c.key + KEY_LOOKAHEAD {
@@ -2058,8 +2058,7 @@ fn string_node(text: Cow<'_, str>, quote: u8, span: Span) -> Node<'_> {
 /// Whether a bare `word` reads as written: a key of word characters, or a literal.
 fn bare_as_written(word: &str, key: bool) -> bool {
     if key {
-        word.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$'))
+        word.bytes().all(lex::is_key_byte)
     } else {
         is_literal(word.as_bytes())
     }
@@ -2074,10 +2073,7 @@ fn has_closer(b: &[u8]) -> bool {
 /// Whether `word` is a literal both readers read alike: JSON's and Python's constants, or a
 /// number as JSON writes it.
 fn is_literal(word: &[u8]) -> bool {
-    matches!(
-        word,
-        b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-    ) || lex::is_json_number(word)
+    lex::is_constant(word) || lex::is_json_number(word)
 }
 
 /// Whether a group of three digits follows the comma after the number `bytes[start..end]`
