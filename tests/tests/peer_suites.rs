@@ -32,8 +32,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// scan's bracket count cut the value and the parser read only that part):
 /// `{ "a" : "{ b": {} }" }` (test_parse_object.py:45) is `{"a": "{ b\": {} }"}`, the string
 /// running to its last quote as the parser reads the whole text, where json_repair answers
-/// `{"a": "{ b"}` and drops `: {} }"`.
-const JSON_REPAIR_FLOOR: usize = 135;
+/// `{"a": "{ b"}` and drops `: {} }"`. 137: a stray word where a key belongs, with no `:` or
+/// value after it, beside real members, is skipped rather than made a key with a `null`
+/// (test_parse_object.py:29, :46).
+const JSON_REPAIR_FLOOR: usize = 137;
 /// Agreements with jsonrepair's suite (330 cases) measured on main; raise it as the parser improves.
 /// 241 at bb4eeb5, 247 with the parser's first reading rules (no agreement lost).
 /// 256 with the rules listed above (no agreement lost): index.test.ts:177, :178, :180, :181,

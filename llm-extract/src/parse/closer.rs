@@ -473,7 +473,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         if let Some(at) = self.after_comma_of_top() {
             self.repair_container(RepairKind::TrailingComma, Span::new(at, at + 1));
         }
-        if let Some(Frame::Object {
+        if self.skip_stray_key() {
+            // `{"v": 1, w}`: a stray word, not a key.
+        } else if let Some(Frame::Object {
             key: Some((_, span)),
             ..
         }) = self.stack.last()

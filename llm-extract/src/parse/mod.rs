@@ -248,6 +248,8 @@ enum Frame<'a, B: Build<'a>> {
         after_comma: Option<usize>,
         /// Its first keys, to tell the next object's members from its own.
         first_keys: KeySample,
+        /// Whether it holds a member written with a key and a value.
+        members: bool,
     },
 }
 
@@ -517,6 +519,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     key: None,
                     after_comma: None,
                     first_keys: KeySample::default(),
+                    members: false,
                 });
                 expect = Expect::Key;
             }
@@ -534,6 +537,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         key: None,
                         after_comma: None,
                         first_keys: KeySample::default(),
+                        members: false,
                     });
                     expect = Expect::Key;
                 } else {
@@ -701,7 +705,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 Expect::Separator
             }
             b',' | b'}' => {
-                self.missing_value();
+                if !self.skip_stray_key() {
+                    self.missing_value();
+                }
                 Expect::Separator
             }
             _ => {
@@ -966,6 +972,28 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         Error::too_deep(self.text, self.pos, self.max_depth)
     }
 
+    /// `{"v": "data" AAAA }`, `{"a": 1, b, "c": 2}`: a bare word where a key belongs, with
+    /// neither a `:` nor a value after it, in an object holding a member written with both.
+    /// It is stray text, skipped (`SkippedText`): read as a key it would invent a member, with
+    /// a `null`, that the model never wrote. Returns whether it was. (In an object of such
+    /// words alone, `{a, b}`, each stays a key missing its value.)
+    fn skip_stray_key(&mut self) -> bool {
+        let Some(Frame::Object {
+            key, members: true, ..
+        }) = self.stack.last_mut()
+        else {
+            return false;
+        };
+        let span = match key {
+            Some((k, span)) if k.quoting == Quoting::Unquoted && !span.is_empty() => *span,
+            _ => return false,
+        };
+        *key = None;
+        let end = span.start + crate::lex::trim_end(&self.text[span.start..span.end]).len();
+        self.repair(RepairKind::SkippedText, Span::new(span.start, end));
+        true
+    }
+
     /// `"a": ,` or `"a": }`: the value is `null`.
     fn missing_value(&mut self) {
         self.repair(RepairKind::MissingValue, Span::at(self.pos));
@@ -1012,6 +1040,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 key,
                 after_comma,
                 first_keys,
+                members,
                 ..
             }) => {
                 let at = self.pos;
@@ -1031,6 +1060,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     )
                 });
                 first_keys.add(key.text.as_bytes());
+                *members |= !missing;
                 if missing {
                     B::insert_missing(entries, key, key_span, value);
                 } else {

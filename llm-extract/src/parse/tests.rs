@@ -388,6 +388,47 @@ fn unicode_spaces_separate_tokens_and_are_logged_once_per_run() {
     assert_eq!(v, json!({"s": "a\u{3000}b\u{200b}", "k": "v"}));
 }
 
+/// A bare word where a key belongs, with no `:` or value after it, beside members written with
+/// both, is stray text: skipped and reported where it is, never a key with an invented `null`.
+/// A quoted key missing its value, and an object of such words alone, keep their keys.
+#[test]
+fn a_stray_word_where_a_key_belongs_is_no_member() {
+    let rows = [
+        (
+            r#"{"b": "xxxxx" true}"#,
+            json!({"b": "xxxxx"}),
+            Some("true"),
+        ),
+        (
+            r#"{"v1": true, "v2": "data" AAAA }"#,
+            json!({"v1": true, "v2": "data"}),
+            Some("AAAA"),
+        ),
+        (r#"{"a": 1, b, "c": 2}"#, json!({"a": 1, "c": 2}), Some("b")),
+        (r#"{"a": 1, 42}"#, json!({"a": 1}), Some("42")),
+        (r#"{"a": 1, null}"#, json!({"a": 1}), Some("null")),
+        (
+            "{\"a\": 1 extra words here\n}",
+            json!({"a": 1}),
+            Some("extra words here"),
+        ),
+        (r#"{"a": 1, "b"}"#, json!({"a": 1, "b": null}), None),
+        (r#"{b, "a": 1}"#, json!({"b": null, "a": 1}), None),
+        (r#"{a, b}"#, json!({"a": null, "b": null}), None),
+    ];
+    for (input, expected, skipped) in rows {
+        let parsed = parse(input, 128).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        assert_eq!(parsed.node.to_value(), expected, "{input}");
+        let skips: Vec<&str> = parsed
+            .repairs
+            .iter()
+            .filter(|r| r.kind == SkippedText)
+            .map(|r| &input[r.span.start..r.span.end])
+            .collect();
+        assert_eq!(skips, Vec::from_iter(skipped), "{input}");
+    }
+}
+
 #[test]
 fn a_closer_is_read_by_what_the_rest_of_the_text_closes() {
     let rows: &[(&str, Value)] = &[
@@ -480,7 +521,7 @@ fn a_closer_is_read_by_what_the_rest_of_the_text_closes() {
         // closes, and the stray one later is read where it is.
         (
             "{\"a\": [null, null], // a comment\n \"b\": \"x\", \"c\":] 1, \"d\": 2}",
-            json!({"a": [null, null], "b": "x", "c": null, "1": null, "d": 2}),
+            json!({"a": [null, null], "b": "x", "c": null, "d": 2}),
         ),
         (
             "{\"a\": [1] /* one */, /* two */ \"b\": 2]}",
