@@ -88,6 +88,9 @@
 //! every snapshot, and the stream fuzz target checks the same. A reply may
 //! hold several values; `Stream::shown_at` says where the one shown starts, so a switch to a
 //! later value (and a different choice by `finish`, whose `report.span` says which) is visible.
+//! No later value is shown when the text after a value's closer goes on with a `,` or another
+//! closer (`{"a": 1}}, "b": {"c": 2}}`): that closer may be stray, which only the rest of the
+//! reply settles, so the snapshot stays on the value it closed and `finish` says which it was.
 //!
 //! # Cost
 //!

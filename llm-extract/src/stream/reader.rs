@@ -230,6 +230,8 @@ pub(crate) struct Reader {
     doubts: Doubts,
     /// The value met doubtful text under [`Doubts::Hold`]: nothing more is read or sent.
     held: bool,
+    /// Just after the closer that closed the last value read, if one did.
+    after_value: Option<usize>,
 }
 
 /// How deep a snapshot shows values, whatever `max_depth` says: applying an event recurses
@@ -332,6 +334,7 @@ impl Reader {
             run: (usize::MAX, 0),
             doubts,
             held: false,
+            after_value: None,
         }
     }
 
@@ -353,6 +356,7 @@ impl Reader {
             run: (usize::MAX, 0),
             doubts,
             held: false,
+            after_value: None,
         }
     }
 
@@ -514,7 +518,11 @@ impl Reader {
                         }
                     }
                 }
-                b'{' | b'[' if self.values && sink.candidate(self.pos, text) => {
+                b'{' | b'['
+                    if self.values
+                        && !self.continues_value(bytes)
+                        && sink.candidate(self.pos, text) =>
+                {
                     self.state = State::Value;
                     return Step_::Go;
                 }
@@ -522,6 +530,20 @@ impl Reader {
             }
         }
         Step_::Wait
+    }
+
+    /// Whether the text since the last value's closer goes on as that value would, a `,` or
+    /// a closer first (`{"a": 1}}, "b": {..}`): the parser may read that closer as stray, as
+    /// only the rest of the text settles (its bracket profile), so no value after it is shown
+    /// in place of the one it closed; `finish` reads which it is.
+    fn continues_value(&self, bytes: &[u8]) -> bool {
+        let Some(after) = self.after_value else {
+            return false;
+        };
+        let at = skip_space(bytes, after, self.pos);
+        at < self.pos
+            && (matches!(bytes[at], b',' | b'}' | b']')
+                || lex::fullwidth_separator(&bytes[at..self.pos]) == Some(b','))
     }
 
     fn fence_info(&mut self, text: &str) -> Step_ {
@@ -998,6 +1020,7 @@ impl Reader {
         self.value_done();
         if self.stack.is_empty() {
             self.state = State::Prose;
+            self.after_value = Some(self.pos);
             return Step_::Go;
         }
         Step_::Wait
