@@ -645,3 +645,57 @@ fn a_closer_the_rest_of_the_text_may_find_stray_does_not_complete_its_object() {
         assert_eq!(stream.finish().unwrap().value.k, whole.k);
     }
 }
+
+#[derive(Extract, Debug, PartialEq)]
+struct Query {
+    q: String,
+    limit: Option<u32>,
+}
+
+#[derive(Extract, Debug)]
+struct Call {
+    tool: String,
+    args: Query,
+    reason: Option<String>,
+}
+
+/// A run of closers that closes the root, followed by a `,`: the value goes on as if the run
+/// were stray, which the parser settles with the rest of the text (here a `}` closes it, so
+/// `limit` stays in `args`). The stream does not mark `args` complete at the run once the
+/// `,` after it has arrived. (A chunk that ends right after the run, before the `,`, is read
+/// as the end of a valid reply: the run closes as written there.)
+#[test]
+fn a_run_closing_the_root_with_the_value_going_on_does_not_complete_it() {
+    let text = r#"{"tool": "search", "args": {"q": "x"}}, "limit": 5}, "reason": "r"}"#;
+    let whole = llm_extract::extract::<Call>(text).unwrap().value;
+    assert_eq!(whole.args.limit, Some(5));
+    assert_eq!(
+        (whole.tool.as_str(), whole.reason.as_deref()),
+        ("search", Some("r"))
+    );
+    let comma = text.find("}},").unwrap() + 2;
+    let mut checked = 0;
+    for chunks in chunkings(text) {
+        // Only the chunkings where the `,` arrives with the run's last closer.
+        let mut at = 0;
+        let cut_before_comma = chunks.iter().any(|c| {
+            at += c.len();
+            at == comma
+        });
+        if cut_before_comma {
+            continue;
+        }
+        checked += 1;
+        let mut stream = Stream::<Call>::new();
+        for c in &chunks {
+            stream.push(c);
+            let snap = stream.snapshot();
+            if snap.state("args") == FieldState::Complete {
+                let limit = snap.args.as_ref().and_then(|a| a.limit);
+                assert_eq!(limit, Some(5), "args complete without limit: {snap:?}");
+            }
+        }
+        assert_eq!(stream.finish().unwrap().value.args, whole.args);
+    }
+    assert!(checked > 40, "{checked}");
+}
