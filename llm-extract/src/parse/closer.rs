@@ -272,13 +272,8 @@ pub(crate) fn closer_as_written(
                     false => !probe.looks_like_whole_key(next.token),
                 })
         };
-        return match probe.following_in(at + 1, depth, &object) {
-            None => Some(true),
-            // The run closes the root and the value goes on after it
-            // (`root_run_as_written`).
-            Some(n) if n.run + 1 >= depth => None,
-            Some(n) => Some(fits(&n)),
-        };
+        let next = probe.following_in(at + 1, depth, &object);
+        return Some(next.is_none_or(|n| n.run + 1 >= depth || fits(&n)));
     }
     // The same rule on the bytes so far, answering only what more bytes cannot change.
     let bytes = text.as_bytes();
@@ -291,12 +286,10 @@ pub(crate) fn closer_as_written(
         next: i,
         ..
     } = closer_run(bytes, at + 1, end, depth, &object);
-    if i >= limit {
-        // Nothing follows within the lookahead.
+    if run + 1 >= depth || i >= limit {
+        // The run closes the root (the value is read as written, and what follows is text
+        // after it), or nothing follows within the lookahead.
         return Some(true);
-    }
-    if run + 1 >= depth {
-        return root_run_as_written(bytes, i);
     }
     let comma = match bytes.get(i) {
         Some(b',') => 1,
@@ -328,19 +321,6 @@ pub(crate) fn closer_as_written(
     let key = string::key_so_far(bytes, token)?;
     // In an object the token fits as a key; in an array as anything else.
     Some(key == in_object)
-}
-
-/// A run of closers that closes the root, `bytes[i]` the first byte after it: a value that
-/// ends the text so far, or has text after it (prose, a fence's end), is read as written. A
-/// `,` or a quoted key after it goes on as the value would, and then the rest of the text
-/// decides, by its bracket profile (`{"a": {"b": 1}}, "c": 2}` reads the run as stray where a
-/// `}` closes the text): undecided (`None`) until the text ends.
-fn root_run_as_written(bytes: &[u8], i: usize) -> Option<bool> {
-    match bytes.get(i) {
-        Some(b',' | b'"' | b'\'') => None,
-        Some(0xEF) if crate::lex::fullwidth_separator(&bytes[i..]) == Some(b',') => None,
-        _ => Some(true),
-    }
 }
 
 /// The closers right after a closer (from `at`, before `limit`, spaces and comments between).

@@ -91,10 +91,6 @@
 //! No later value is shown when the text after a value's closer goes on with a `,` or another
 //! closer (`{"a": 1}}, "b": {"c": 2}}`): that closer may be stray, which only the rest of the
 //! reply settles, so the snapshot stays on the value it closed and `finish` says which it was.
-//! For the same reason a run of closers that closes the value with a `,` after it leaves the
-//! containers it closes undecided (`{"args": {"q": "x"}}, "limit": 5}` does not mark `args`
-//! complete); a run the text so far ends with closes as written, as a valid reply ends there,
-//! so a `,` in the next chunk comes too late for that one case.
 //!
 //! # Cost
 //!
