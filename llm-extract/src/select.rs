@@ -538,6 +538,7 @@ struct Offer<V> {
     score: u32,
     depth: usize,
     explicit: bool,
+    in_sentence: bool,
     span: Span,
     value: V,
 }
@@ -587,6 +588,9 @@ impl<V> Choice<V> {
                     score < b.score
                 } else if explicit != b.explicit {
                     explicit
+                } else if candidate.in_sentence != b.in_sentence {
+                    // A value mentioned inside a sentence loses to one standing on its own.
+                    !candidate.in_sentence
                 } else {
                     self.tie_break.prefers(span, b.span)
                 }
@@ -599,6 +603,7 @@ impl<V> Choice<V> {
                 score,
                 depth,
                 explicit,
+                in_sentence: candidate.in_sentence,
                 span,
                 value,
             };

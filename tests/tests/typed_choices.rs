@@ -435,6 +435,34 @@ fn of_equally_clean_candidates_the_later_wins_by_default() {
     assert_eq!(llm_extract::repair(fences).unwrap()["product"], "final");
 }
 
+/// A value mentioned inside a sentence (words before it and after it in the same sentence) is
+/// an alternative or an example, not the answer: it loses a tie to a value standing on its
+/// own, before or after it, whichever way ties break.
+#[test]
+fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
+    let after = "{\"product\": \"real\", \"stars\": 4}\n\nIf you wanted {\"product\": \"other\", \"stars\": 2} instead, let me know.";
+    let label = "Answer: {\"product\": \"real\", \"stars\": 4}. Alternatively {\"product\": \"other\", \"stars\": 2} would also work.";
+    let before = "Something like {\"product\": \"demo\", \"stars\": 1} would do; my answer: {\"product\": \"real\", \"stars\": 4}";
+    for e in [
+        Extractor::new(),
+        Extractor::new().tie_break(TieBreak::First),
+    ] {
+        for reply in [after, label, before] {
+            assert_eq!(
+                e.from_str::<Review>(reply).unwrap().product,
+                "real",
+                "{reply}"
+            );
+            assert_eq!(e.repair(reply).unwrap()["product"], "real", "{reply}");
+        }
+    }
+    // Both inside sentences: the tie breaks as asked.
+    let both = "Use {\"product\": \"a\", \"stars\": 1} as shown, or {\"product\": \"b\", \"stars\": 2} if you prefer.";
+    assert_eq!(llm_extract::from_str::<Review>(both).unwrap().product, "b");
+    let first = Extractor::new().tie_break(TieBreak::First);
+    assert_eq!(first.from_str::<Review>(both).unwrap().product, "a");
+}
+
 #[test]
 fn tie_break_first_takes_the_first() {
     let e = Extractor::new().tie_break(TieBreak::First);

@@ -71,6 +71,9 @@ pub(crate) struct Candidate {
     /// The reading that found where the value ends, kept for the caller
     /// ([`Located::take_kept`]).
     pub kept: Option<usize>,
+    /// A value in prose with words before and after it on its lines (`if you wanted {..}
+    /// instead, say so`): a mention, which loses a tie to a value standing on its own.
+    pub in_sentence: bool,
 }
 
 impl Candidate {
@@ -315,6 +318,7 @@ fn candidates_in<'a>(
                 form: Form::Embedded,
                 nonstandard: false,
                 kept: None,
+                in_sentence: false,
             }];
         }
         WholeString::Text => true,
@@ -364,6 +368,7 @@ fn candidates_in<'a>(
             form: Form::Text,
             nonstandard: false,
             kept: None,
+            in_sentence: false,
         });
     }
     candidates
@@ -446,7 +451,29 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
         form,
         nonstandard: seen.nonstandard,
         kept: None,
+        in_sentence: origin == Origin::Prose && in_sentence(text, found),
     }
+}
+
+/// Whether the value at `span` sits inside a sentence: text before it on its first line, and
+/// a word after it in the same sentence, before the line or the sentence ends (`if you wanted
+/// {"a": 1} instead`). A value after a label (`Answer: {..}`), on lines of its own, or
+/// ending its sentence (`{..}. Or ...`) does not.
+pub(crate) fn in_sentence(text: &str, span: Span) -> bool {
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    if lex::trim(&text[line_start..span.start]).is_empty() {
+        return false;
+    }
+    let mut rest = text[span.end.min(text.len())..].chars().peekable();
+    while let Some(c) = rest.next() {
+        match c {
+            '\n' => return false,
+            '.' | '!' | '?' | ';' if rest.peek().is_none_or(|n| n.is_whitespace()) => return false,
+            c if c.is_alphanumeric() => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether `literal` is an object or array written with escaped quotes (`{\"a\": 1}`): the
@@ -478,6 +505,7 @@ fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
                 form: Form::Sections(lists),
                 nonstandard: false,
                 kept: None,
+                in_sentence: false,
             });
         }
     }
