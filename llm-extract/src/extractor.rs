@@ -118,8 +118,9 @@ impl Extractor {
     /// Which of two equally good readings wins (equal total cost of repairs and
     /// coercions): [`TieBreak::Last`] by default, the value written later, since an example
     /// or a draft usually comes before the answer; [`TieBreak::First`] for the first. Either
-    /// way, one the reply marked as its answer wins first, then one standing on its own over
-    /// one mentioned inside a sentence (`If you wanted {..} instead, say so`).
+    /// way, one the reply marked as its answer wins first, then one that is all a JSON fence
+    /// holds, then one standing on its own over one mentioned inside a sentence (`If you
+    /// wanted {..} instead, say so`).
     ///
     /// ```
     /// use llm_extract::{Extractor, TieBreak};

@@ -22,7 +22,7 @@ use std::cmp::Reverse;
 use crate::coerce::{Context, Extract, Failed};
 use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
-use crate::locate::{Candidate, Form, Located, Origin};
+use crate::locate::{Candidate, Form, Located, Origin, Standing};
 use crate::node::{Node, NodeKind};
 use crate::parse::Kept;
 use crate::parse::{self, Parsed, RepairPaths};
@@ -538,7 +538,7 @@ struct Offer<V> {
     score: u32,
     depth: usize,
     explicit: bool,
-    in_sentence: bool,
+    standing: Standing,
     span: Span,
     value: V,
 }
@@ -578,6 +578,7 @@ impl<V> Choice<V> {
         unrelated: bool,
     ) {
         let explicit = candidate.origin == Origin::Explicit;
+        let standing = candidate.standing;
         let span = candidate.span;
         let wins = match &self.best {
             None => true,
@@ -588,9 +589,8 @@ impl<V> Choice<V> {
                     score < b.score
                 } else if explicit != b.explicit {
                     explicit
-                } else if candidate.in_sentence != b.in_sentence {
-                    // A value mentioned inside a sentence loses to one standing on its own.
-                    !candidate.in_sentence
+                } else if standing != b.standing {
+                    standing > b.standing
                 } else {
                     self.tie_break.prefers(span, b.span)
                 }
@@ -603,7 +603,7 @@ impl<V> Choice<V> {
                 score,
                 depth,
                 explicit,
-                in_sentence: candidate.in_sentence,
+                standing,
                 span,
                 value,
             };

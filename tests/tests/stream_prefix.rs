@@ -164,6 +164,24 @@ fn no_later_value_is_shown_after_a_closer_the_text_goes_on_from() {
     }
 }
 
+/// A value in the prose after one that is all a JSON fence holds is a mention, which
+/// `finish` ranks below the fenced one: it is not shown in its place.
+#[test]
+fn a_value_in_the_prose_after_a_fenced_one_is_not_shown() {
+    let texts = [
+        "Sure!\n\n```json\n{\"users\": [{\"id\": 1}]}\n```\n\nLet me know, e.g. adding {\"id\": 3}.",
+        "```{\"a\": 1}``` then {\"a\": 2} more",
+        "```json\n{\"a\": 1}\n```\n```rust\nlet x = {\"a\": 2};\n```",
+    ];
+    for text in texts {
+        for size in [1, 7, 64] {
+            let mut switched = 0;
+            assert_eq!(check(text, size, &mut switched), None, "{text:?}");
+            assert_eq!(switched, 0, "{text:?} in {size}-byte chunks");
+        }
+    }
+}
+
 #[test]
 fn found_damage_streams_as_prefixes() {
     let texts = [

@@ -463,6 +463,33 @@ fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
     assert_eq!(first.from_str::<Review>(both).unwrap().product, "a");
 }
 
+/// A value that is all a JSON fence holds is the answer: braces in the prose around it
+/// mention something, and lose a tie to it, before or after it, whichever way ties break.
+#[test]
+fn a_fenced_value_wins_a_tie_with_one_in_the_prose_around_it() {
+    let after = "Sure!\n\n```json\n{\"product\": \"real\", \"stars\": 4}\n```\n\nLet me know if you need anything else, e.g. {\"product\": \"other\", \"stars\": 2}.";
+    let before = "Schema: {\"product\": \"demo\", \"stars\": 1}\n```json\n{\"product\": \"real\", \"stars\": 4}\n```";
+    for e in [
+        Extractor::new(),
+        Extractor::new().tie_break(TieBreak::First),
+    ] {
+        for reply in [after, before] {
+            assert_eq!(
+                e.from_str::<Review>(reply).unwrap().product,
+                "real",
+                "{reply}"
+            );
+            assert_eq!(e.repair(reply).unwrap()["product"], "real", "{reply}");
+        }
+    }
+    // A fence holding more than the value (code around it) stands as prose does.
+    let code = "```python\nx = {\"product\": \"code\", \"stars\": 1}\n```\nThe answer: {\"product\": \"real\", \"stars\": 4}";
+    assert_eq!(
+        llm_extract::from_str::<Review>(code).unwrap().product,
+        "real"
+    );
+}
+
 #[test]
 fn tie_break_first_takes_the_first() {
     let e = Extractor::new().tie_break(TieBreak::First);

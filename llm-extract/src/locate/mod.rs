@@ -21,7 +21,7 @@
 //! Every scan here touches each byte a bounded number of times: there is no bracket matching
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
-mod fence;
+pub(crate) mod fence;
 mod markup;
 mod reasoning;
 mod scan;
@@ -71,9 +71,22 @@ pub(crate) struct Candidate {
     /// The reading that found where the value ends, kept for the caller
     /// ([`Located::take_kept`]).
     pub kept: Option<usize>,
-    /// A value in prose with words before and after it on its lines (`if you wanted {..}
-    /// instead, say so`): a mention, which loses a tie to a value standing on its own.
-    pub in_sentence: bool,
+    /// How the value stands in the reply, which breaks ties between equally good values.
+    pub standing: Standing,
+}
+
+/// How a value stands in the reply: of two equally good values, the one that stands higher
+/// wins (then the later, or the first, as `TieBreak` says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Standing {
+    /// Mentioned inside a sentence of prose, with words before and after it in the sentence
+    /// (`if you wanted {..} instead, say so`).
+    InSentence,
+    /// Anywhere else.
+    Plain,
+    /// All that a JSON fence holds: the answer, where braces in the prose around it mention
+    /// something (`e.g. adding {"id": 3}`).
+    Fenced,
 }
 
 impl Candidate {
@@ -318,7 +331,7 @@ fn candidates_in<'a>(
                 form: Form::Embedded,
                 nonstandard: false,
                 kept: None,
-                in_sentence: false,
+                standing: Standing::Plain,
             }];
         }
         WholeString::Text => true,
@@ -368,7 +381,7 @@ fn candidates_in<'a>(
             form: Form::Text,
             nonstandard: false,
             kept: None,
-            in_sentence: false,
+            standing: Standing::Plain,
         });
     }
     candidates
@@ -451,7 +464,11 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
         form,
         nonstandard: seen.nonstandard,
         kept: None,
-        in_sentence: origin == Origin::Prose && in_sentence(text, found),
+        standing: match origin {
+            Origin::Fence if whole_region => Standing::Fenced,
+            Origin::Prose if in_sentence(text, found) => Standing::InSentence,
+            _ => Standing::Plain,
+        },
     }
 }
 
@@ -505,7 +522,7 @@ fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
                 form: Form::Sections(lists),
                 nonstandard: false,
                 kept: None,
-                in_sentence: false,
+                standing: Standing::Plain,
             });
         }
     }

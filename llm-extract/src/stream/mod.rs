@@ -91,6 +91,8 @@
 //! No later value is shown when the text after a value's closer goes on with a `,` or another
 //! closer (`{"a": 1}}, "b": {"c": 2}}`): that closer may be stray, which only the rest of the
 //! reply settles, so the snapshot stays on the value it closed and `finish` says which it was.
+//! Nor is a value in the prose after one that was all a JSON fence held (`e.g. adding
+//! {"id": 3}` after a fenced answer): `finish` ranks the fenced one first.
 //! A run of closers that closes the value itself is read as written, so the containers it
 //! closes are marked complete even where more members follow it and a later closer makes the
 //! parser read the run as stray (`{"args": {"q": "x"}}, "limit": 5}`: `args` shows complete

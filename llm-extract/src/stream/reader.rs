@@ -232,6 +232,14 @@ pub(crate) struct Reader {
     held: bool,
     /// Just after the closer that closed the last value read, if one did.
     after_value: Option<usize>,
+    /// Where the last value read starts (with `after_value`, its span).
+    value_from: usize,
+    /// Where the backticks of the fence the reader is in end, and, once its opening line is
+    /// read, whether its info string names JSON (or nothing) and where its content starts.
+    fence_open: (usize, bool, usize),
+    /// A JSON fence held a value and nothing else: values in the prose after it are mentions,
+    /// which `extract` ranks below it (`locate::Standing`), and are not shown.
+    fenced_value: bool,
 }
 
 /// How deep a snapshot shows values, whatever `max_depth` says: applying an event recurses
@@ -335,6 +343,9 @@ impl Reader {
             doubts,
             held: false,
             after_value: None,
+            value_from: 0,
+            fence_open: (0, false, 0),
+            fenced_value: false,
         }
     }
 
@@ -357,6 +368,9 @@ impl Reader {
             doubts,
             held: false,
             after_value: None,
+            value_from: 0,
+            fence_open: (0, false, 0),
+            fenced_value: false,
         }
     }
 
@@ -511,8 +525,10 @@ impl Reader {
                     if run >= 3 {
                         if self.fence {
                             self.fence = false;
+                            self.fenced_value |= self.fence_held_value(text, self.pos - run);
                         } else {
                             self.fence = true;
+                            self.fence_open = (self.pos, false, self.pos);
                             self.state = State::FenceInfo;
                             return Step_::Go;
                         }
@@ -521,6 +537,7 @@ impl Reader {
                 b'{' | b'['
                     if self.values
                         && !self.continues_value(bytes)
+                        && !(self.fenced_value && !(self.fence && self.fence_open.1))
                         && sink.candidate(self.pos, text) =>
                 {
                     self.state = State::Value;
@@ -546,17 +563,41 @@ impl Reader {
                 || lex::fullwidth_separator(&bytes[at..self.pos]) == Some(b','))
     }
 
+    /// Whether the fence closing at `close` (its backticks) names JSON (or nothing) and held
+    /// the last value read and nothing else, as `locate` ranks a fenced value.
+    fn fence_held_value(&self, text: &str, close: usize) -> bool {
+        let (run_end, json_like, content) = self.fence_open;
+        let Some(end) = self.after_value else {
+            return false;
+        };
+        json_like
+            && self.value_from >= run_end
+            && end <= close
+            && lex::trim(&text[content.min(self.value_from)..self.value_from]).is_empty()
+            && lex::trim(&text[end..close]).is_empty()
+    }
+
+    /// Reads a fence's opening line once it is whole: whether it names JSON, and where the
+    /// content starts.
+    fn fence_opened(&mut self, text: &str) {
+        let opening = crate::locate::fence::opening(text, self.fence_open.0);
+        self.fence_open.1 = opening.json_like;
+        self.fence_open.2 = opening.content_start;
+    }
+
     fn fence_info(&mut self, text: &str) -> Step_ {
         let bytes = text.as_bytes();
         while self.pos < bytes.len() {
             match bytes[self.pos] {
                 b'\n' => {
+                    self.fence_opened(text);
                     self.pos += 1;
                     self.state = State::Prose;
                     return Step_::Go;
                 }
                 // An inline fence: ```{"a": 1}```.
                 b'{' | b'[' => {
+                    self.fence_opened(text);
                     self.state = State::Prose;
                     return Step_::Go;
                 }
@@ -1021,6 +1062,7 @@ impl Reader {
         if self.stack.is_empty() {
             self.state = State::Prose;
             self.after_value = Some(self.pos);
+            self.value_from = frame.start;
             return Step_::Go;
         }
         Step_::Wait
