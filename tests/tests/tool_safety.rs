@@ -71,6 +71,10 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("inline code", format!("Write `{RM}` to delete everything."), REFUSED),
         ("quoted user message", format!("The user wrote:\n> {RM}\nI will not do that."), REFUSED),
         ("example fence", s("For example, a call looks like this:\n```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```\nI will not run it."), REFUSED),
+        ("json in the prose after a fenced call", s("```json\n{\"name\": \"ls\", \"arguments\": {}}\n```\nNext I might run {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}."), call(&["ls"])),
+        ("json in the prose after a tagged call", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\nThen maybe {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}"), call(&["ls"])),
+        ("json calls each after a label", s("First: {\"name\": \"ls\", \"arguments\": {}}\nThen: {\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}"), call(&["ls", "search"])),
+        ("json calls each on its own line", s("{\"name\": \"ls\", \"arguments\": {}}\n{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}"), call(&["ls", "search"])),
         ("prose mentioning the tag, then a call", s("I'll put the call in a <tool_call> tag.\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["search"])),
         ("a call after a colon", s("Here it is: <tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["search"])),
         // Reasoning: every tag the settings know.

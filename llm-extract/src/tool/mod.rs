@@ -35,7 +35,7 @@
 //! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
 //! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel) | **refused**: a draft ([`Reply::rejected`], with the reason) |
 //! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
-//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`), a code fence announced as an example, or an echo of the call just before it | **refused**: a mention, not a call |
+//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`), a code fence announced as an example, or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call) | **refused**: a mention, not a call |
 //! | A tool name not written as a name (letters, digits, `_`, `-`, `.`), a Kimi id not written as `functions.NAME:INDEX`, a format not enabled ([`Extractor::tool_formats`]) | **refused** |
 //!
 //! [`tool_calls`] gives the returned calls; [`calls`], [`tool_call`] and
@@ -482,7 +482,7 @@ impl Extractor {
         if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
             return Reply::too_large(text, max);
         }
-        let found = find_calls_from(text, "", self.settings.tool.opening, &self.settings);
+        let found = find_calls_from(text, "", self.settings.tool.opening, &self.settings, false);
         let mut reply = Reply {
             calls: Vec::new(),
             incomplete: Vec::new(),
@@ -679,7 +679,16 @@ struct Calls {
 ///
 /// `before` is the reply's text before `text` (empty for a whole read; a stream reads on
 /// from its settled point), which the rules that look back read too.
-fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &Settings) -> Calls {
+///
+/// `standalone` says whether a call written on its own came before `text` (see
+/// [`verdict::annotate`]).
+fn find_calls_from(
+    text: &str,
+    before: &str,
+    opening: wire::Opening,
+    settings: &Settings,
+    standalone: bool,
+) -> Calls {
     let reading = wire::Reading {
         max_depth: settings.max_depth,
         reasoning_tags: &settings.reasoning_tags,
@@ -724,7 +733,13 @@ fn find_calls_from(text: &str, before: &str, opening: wire::Opening, settings: &
     found.thoughts.sort_by_key(|s| s.start);
     found.hits.sort_by_key(|h| h.span.start);
     found.misses.sort_by_key(|m| m.span.start);
-    verdict::annotate(text, before, &mut found.hits, settings.max_depth);
+    verdict::annotate(
+        text,
+        before,
+        &mut found.hits,
+        settings.max_depth,
+        standalone,
+    );
     // A call written in the answer is not answer text, as the engines' `content` leaves it
     // out; a call refused (written in a sentence) is.
     let mut written: Vec<Span> = (found.hits.iter())
@@ -981,6 +996,7 @@ impl Gap<'_> {
             region: self.region,
             until_end,
             refused: None,
+            on_its_own: false,
             frame: whole,
         });
     }
@@ -1022,6 +1038,7 @@ impl Gap<'_> {
                             region: self.region,
                             until_end,
                             refused: None,
+                            on_its_own: false,
                             frame: at,
                         });
                     }

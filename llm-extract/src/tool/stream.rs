@@ -92,6 +92,8 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     taken: usize,
     /// Calls handled before `base`, for numbering calls in messages.
     taken_before: usize,
+    /// A call written on its own came before `base` (`verdict::annotate`).
+    standalone: bool,
     /// Bytes of reading paid for and not yet spent.
     credit: usize,
     wait: Wait,
@@ -164,6 +166,7 @@ impl Extractor {
             opening,
             taken: 0,
             taken_before: 0,
+            standalone: false,
             credit: 0,
             wait: if opening == Opening::Reply {
                 Wait::ReasoningToken
@@ -339,7 +342,8 @@ impl<T: Extract> StreamCalls<T> {
     fn read(&mut self, at_end: bool) -> Vec<T> {
         let (before, tail) = self.text.split_at(self.base);
         self.credit = self.credit.saturating_sub(tail.len());
-        let mut found = find_calls_from(tail, before, self.opening, &self.settings);
+        let mut found =
+            find_calls_from(tail, before, self.opening, &self.settings, self.standalone);
         // Before any reasoning token of a reply that may have begun in reasoning, no call's
         // region is known yet.
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
@@ -347,6 +351,7 @@ impl<T: Extract> StreamCalls<T> {
         let mut out = Vec::new();
         let mut calls = 0;
         let mut calls_before_resume = 0;
+        let mut standalone_before_resume = false;
         let mut first_pending = None;
         let tool = self.settings.tool;
         for hit in std::mem::take(&mut found.hits) {
@@ -368,6 +373,10 @@ impl<T: Extract> StreamCalls<T> {
             if pending {
                 first_pending = Some(hit.span.start);
                 break;
+            }
+            // As the whole read counts it, whatever its verdict.
+            if hit.on_its_own && resume_at.is_some_and(|at| hit.span.start < at) {
+                standalone_before_resume = true;
             }
             if !matches!(verdict, Verdict::Refused(_)) {
                 self.format.get_or_insert(hit.format);
@@ -405,7 +414,8 @@ impl<T: Extract> StreamCalls<T> {
         if at_end {
             return out;
         }
-        self.settle(&found, first_pending, calls_before_resume, region_known);
+        let moved = self.settle(&found, first_pending, calls_before_resume, region_known);
+        self.standalone |= moved && standalone_before_resume;
         self.searched = self.text.len();
         out
     }
@@ -413,15 +423,18 @@ impl<T: Extract> StreamCalls<T> {
     /// After a read: the settled point moves to the resume point when every call before it
     /// is handled (the calls after it are counted afresh by the next read), and the stream
     /// waits for what may change the reading.
+    /// Returns whether the settled point moved.
     fn settle(
         &mut self,
         found: &super::Calls,
         first_pending: Option<usize>,
         calls_before_resume: usize,
         region_known: bool,
-    ) {
+    ) -> bool {
+        let mut moved = false;
         if let Some(resume) = found.resume {
             if resume.at > 0 && first_pending.is_none_or(|p| p >= resume.at) {
+                moved = true;
                 self.taken_before += calls_before_resume;
                 self.taken -= calls_before_resume;
                 self.base += resume.at;
@@ -437,6 +450,7 @@ impl<T: Extract> StreamCalls<T> {
         } else {
             Wait::Closing
         };
+        moved
     }
 }
 

@@ -92,7 +92,16 @@ pub(crate) fn describe(kind: RepairKind) -> &'static str {
 ///
 /// `before` is the text that came before `text` in the reply (a stream reads only the text
 /// after its settled point): the rules that look back read it too.
-pub(crate) fn annotate(text: &str, before: &str, hits: &mut [Hit], max_depth: usize) {
+///
+/// `standalone` says whether a call written on its own (on its own line, in a fence or in its
+/// format's tokens) came before `text`: a JSON call in prose after one is a mention.
+pub(crate) fn annotate(
+    text: &str,
+    before: &str,
+    hits: &mut [Hit],
+    max_depth: usize,
+    mut standalone: bool,
+) {
     source::add_repairs(text, hits, max_depth);
     for hit in hits.iter_mut() {
         let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
@@ -126,6 +135,17 @@ pub(crate) fn annotate(text: &str, before: &str, hits: &mut [Hit], max_depth: us
         // The block it is written in stands in the sentence, or not.
         let start = hit.frame.start.min(hit.span.start);
         let end = hit.frame.end.max(hit.span.end);
+        let in_prose = prose_before(before, text, start);
+        if hit.format == Format::Json && in_prose && standalone {
+            // A call written on its own, then `Next I might run {...}.`: a mention.
+            hit.refused = Some(format!(
+                "a call to `{}` written in the prose after a call written on its own (a mention, not a call)",
+                hit.call.name
+            ));
+            continue;
+        }
+        hit.on_its_own = hit.format != Format::Json || !in_prose;
+        standalone |= hit.on_its_own;
         match sentence(before, text, start, end, hit.complete) {
             Sentence::Inside => {
                 hit.refused = Some(format!(
@@ -225,20 +245,7 @@ enum Sentence {
 /// A tag left unclosed whose line goes on in words (`in a <tool_call> tag.`, then a line
 /// break) is a mention too: the tag runs to the next token, past the end of its sentence.
 fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool) -> Sentence {
-    let spaces = [' ', '\t'];
-    let last = match text[..start].trim_end_matches(spaces).chars().next_back() {
-        Some(c) => Some(c),
-        // Bounded: a long run of spaces before the settled point is read as a line start.
-        None => {
-            let mut from = earlier.len().saturating_sub(256);
-            while !earlier.is_char_boundary(from) {
-                from += 1;
-            }
-            earlier[from..].trim_end_matches(spaces).chars().next_back()
-        }
-    };
-    let prose_before = last.is_some_and(|c| !matches!(c, '\n' | '>' | ']'));
-    if !prose_before {
+    if !prose_before(earlier, text, start) {
         return Sentence::Outside;
     }
     // The call's first line, looked for within a bounded stretch (calls of one list share
@@ -266,6 +273,23 @@ fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool)
         Some((_, '\n' | '<' | '[')) => Sentence::Outside,
         Some(_) => Sentence::Inside,
     }
+}
+
+/// Whether prose comes before `start` on its line (not a line start, nor a token's end).
+fn prose_before(earlier: &str, text: &str, start: usize) -> bool {
+    let spaces = [' ', '\t'];
+    let last = match text[..start].trim_end_matches(spaces).chars().next_back() {
+        Some(c) => Some(c),
+        // Bounded: a long run of spaces before the settled point is read as a line start.
+        None => {
+            let mut from = earlier.len().saturating_sub(256);
+            while !earlier.is_char_boundary(from) {
+                from += 1;
+            }
+            earlier[from..].trim_end_matches(spaces).chars().next_back()
+        }
+    };
+    last.is_some_and(|c| !matches!(c, '\n' | '>' | ']'))
 }
 
 /// Whether `next` repeats `prev` right after its end token (LFM2 and others echo a call as

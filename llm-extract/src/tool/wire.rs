@@ -65,6 +65,9 @@ pub(crate) struct Hit {
     /// Why it is not a call though it reads as one (written inside a sentence, an echo of
     /// the call before it), set by `verdict::annotate`.
     pub refused: Option<String>,
+    /// Written on its own (on its own line, in a fence or in its format's tokens), set by
+    /// `verdict::annotate`: a JSON call in prose after it is a mention.
+    pub on_its_own: bool,
     /// The block the call is written in, from its wrapper's opener to its closer (DSML's
     /// `<｜DSML｜function_calls>`, Kimi K3's tools section, ...), or the call's own span:
     /// whether it stands in a sentence is a question about the block.
@@ -398,6 +401,7 @@ impl<'a> Walker<'a> {
             region: self.region,
             until_end: false,
             refused: None,
+            on_its_own: false,
         });
     }
 
