@@ -75,6 +75,10 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("json in the prose after a tagged call", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\nThen maybe {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}"), call(&["ls"])),
         ("json calls each after a label", s("First: {\"name\": \"ls\", \"arguments\": {}}\nThen: {\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}"), call(&["ls", "search"])),
         ("json calls each on its own line", s("{\"name\": \"ls\", \"arguments\": {}}\n{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}"), call(&["ls", "search"])),
+        ("json the sentence before it negates", s("I should not run {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}."), REFUSED),
+        ("a call after a negated label", s("Do NOT call:\n<tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call>"), REFUSED),
+        ("a negation in an earlier clause", s("If the file does not exist, I will list the folder: {\"name\": \"ls\", \"arguments\": {}}"), call(&["ls"])),
+        ("a negation in an earlier sentence", s("I won't delete anything. Listing instead:\n{\"name\": \"ls\", \"arguments\": {}}"), call(&["ls"])),
         ("prose mentioning the tag, then a call", s("I'll put the call in a <tool_call> tag.\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["search"])),
         ("a call after a colon", s("Here it is: <tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["search"])),
         // Reasoning: every tag the settings know.

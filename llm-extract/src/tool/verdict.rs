@@ -128,6 +128,13 @@ pub(crate) fn annotate(
             ));
             continue;
         }
+        if negated_before(before, text, hit.frame.start.min(hit.span.start)) {
+            hit.refused = Some(format!(
+                "a call to `{}` the text before it says not to make (a mention, not a call)",
+                hit.call.name
+            ));
+            continue;
+        }
         if hit.format == Format::Marker {
             // `TOOL_CALL {...}` is written in prose by design.
             continue;
@@ -273,6 +280,53 @@ fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool)
         Some((_, '\n' | '<' | '[')) => Sentence::Outside,
         Some(_) => Sentence::Inside,
     }
+}
+
+/// How far before a call its clause is looked for: the check stays constant per call.
+const NEGATION_LOOKBACK: usize = 256;
+
+/// Whether the clause that introduces the call at `start` negates it (`I should not run
+/// {...}`, `Do NOT call:` on the line before): the words of its line before it, after the last
+/// `.`, `,`, `;`, `!` or `?`; or, when the call starts its line, the line before it if that
+/// ends with `:`.
+fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(NEGATION_LOOKBACK);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut window = text[from..start].to_string();
+    if window.len() < NEGATION_LOOKBACK {
+        let mut at = earlier
+            .len()
+            .saturating_sub(NEGATION_LOOKBACK - window.len());
+        while !earlier.is_char_boundary(at) {
+            at += 1;
+        }
+        window.insert_str(0, &earlier[at..]);
+    }
+    let mut lines = window.rsplit('\n');
+    let mut line = lines.next().unwrap_or_default().trim();
+    if line.is_empty() {
+        line = lines
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or_default()
+            .trim();
+        if !line.ends_with(':') {
+            return false;
+        }
+    }
+    let clause = line
+        .rsplit(['.', ',', ';', '!', '?'])
+        .next()
+        .unwrap_or_default();
+    clause
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .map(str::to_lowercase)
+        .any(|w| {
+            matches!(w.as_str(), "not" | "never" | "no")
+                || w.ends_with("n't")
+                || w.ends_with("n\u{2019}t")
+        })
 }
 
 /// Whether prose comes before `start` on its line (not a line start, nor a token's end).
