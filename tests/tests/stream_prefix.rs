@@ -144,6 +144,18 @@ fn every_snapshot_is_a_prefix_of_the_answer() {
 /// with a line break, or its `:` on the next line, after a list whose `]` the parser reads as
 /// text (a stray closer later makes the brackets of the rest of the text say so); a number
 /// past `f64`'s range, which the answer holds as `null`; comma groups read as thousands.
+/// Streams each text in chunks of 1, 7 and 64 bytes: every snapshot is a prefix of `finish`'s
+/// value, and none shows another value of the reply.
+fn shows_only_the_answer(texts: &[&str]) {
+    for text in texts {
+        for size in [1, 7, 64] {
+            let mut switched = 0;
+            assert_eq!(check(text, size, &mut switched), None, "{text:?}");
+            assert_eq!(switched, 0, "{text:?} in {size}-byte chunks");
+        }
+    }
+}
+
 /// A value whose closer is followed by a `,` or another closer may have been closed by a
 /// stray closer, which only the rest of the reply settles: no value after it is shown in its
 /// place, so no snapshot shows an inner part (`{"c": 2}`, a list of sources) as the answer.
@@ -155,13 +167,7 @@ fn no_later_value_is_shown_after_a_closer_the_text_goes_on_from() {
         r#"[{"id": 1}]}, {"id": 2}]"#,
         "{\n  \"summary\": \"x\",\n  \"stats\": {\n    \"words\": 3583,\n    \"ratio\": 0.0057},\n    \"delta\": -94\n  },\n  \"sources\": [\n    \"https://data.gov/a/85\"\n  ]\n}",
     ];
-    for text in texts {
-        for size in [1, 7, 64] {
-            let mut switched = 0;
-            assert_eq!(check(text, size, &mut switched), None, "{text:?}");
-            assert_eq!(switched, 0, "{text:?} in {size}-byte chunks");
-        }
-    }
+    shows_only_the_answer(&texts);
 }
 
 /// A value in the prose after one that is all a JSON fence holds is a mention, which
@@ -173,13 +179,7 @@ fn a_value_in_the_prose_after_a_fenced_one_is_not_shown() {
         "```{\"a\": 1}``` then {\"a\": 2} more",
         "```json\n{\"a\": 1}\n```\n```rust\nlet x = {\"a\": 2};\n```",
     ];
-    for text in texts {
-        for size in [1, 7, 64] {
-            let mut switched = 0;
-            assert_eq!(check(text, size, &mut switched), None, "{text:?}");
-            assert_eq!(switched, 0, "{text:?} in {size}-byte chunks");
-        }
-    }
+    shows_only_the_answer(&texts);
 }
 
 #[test]
