@@ -472,16 +472,30 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
     }
 }
 
+/// How far around a value `in_sentence` looks: the check stays constant per candidate, so a
+/// line of many values is read in linear time.
+const SENTENCE_LOOK: usize = 256;
+
 /// Whether the value at `span` sits inside a sentence: text before it on its first line, and
 /// a word after it in the same sentence, before the line or the sentence ends (`if you wanted
 /// {"a": 1} instead`). A value after a label (`Answer: {..}`), on lines of its own, or
-/// ending its sentence (`{..}. Or ...`) does not.
+/// ending its sentence (`{..}. Or ...`) does not. Each side is looked at for
+/// [`SENTENCE_LOOK`] bytes.
 pub(crate) fn in_sentence(text: &str, span: Span) -> bool {
-    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    if lex::trim(&text[line_start..span.start]).is_empty() {
+    let before = text.as_bytes()[..span.start]
+        .iter()
+        .rev()
+        .take(SENTENCE_LOOK);
+    let prose_before = before
+        .take_while(|&&b| b != b'\n')
+        .any(|b| !b.is_ascii_whitespace());
+    if !prose_before {
         return false;
     }
-    let mut rest = text[span.end.min(text.len())..].chars().peekable();
+    let mut rest = text[span.end.min(text.len())..]
+        .chars()
+        .take(SENTENCE_LOOK)
+        .peekable();
     while let Some(c) = rest.next() {
         match c {
             '\n' => return false,

@@ -230,10 +230,14 @@ pub(crate) struct Reader {
     doubts: Doubts,
     /// The value met doubtful text under [`Doubts::Hold`]: nothing more is read or sent.
     held: bool,
-    /// Just after the closer that closed the last value read, if one did.
+    /// Just after the closer that closed the last value read, until the first byte after it
+    /// that is not a space has been looked at (`Reader::continues_value`).
     after_value: Option<usize>,
-    /// Where the last value read starts (with `after_value`, its span).
+    /// Whether that byte goes on as the value would (a `,` or a closer).
+    goes_on: bool,
+    /// The span of the last value read.
     value_from: usize,
+    value_end: usize,
     /// Where the backticks of the fence the reader is in end, and, once its opening line is
     /// read, whether its info string names JSON (or nothing) and where its content starts.
     fence_open: (usize, bool, usize),
@@ -343,7 +347,9 @@ impl Reader {
             doubts,
             held: false,
             after_value: None,
+            goes_on: false,
             value_from: 0,
+            value_end: 0,
             fence_open: (0, false, 0),
             fenced_value: false,
         }
@@ -368,7 +374,9 @@ impl Reader {
             doubts,
             held: false,
             after_value: None,
+            goes_on: false,
             value_from: 0,
+            value_end: 0,
             fence_open: (0, false, 0),
             fenced_value: false,
         }
@@ -553,23 +561,23 @@ impl Reader {
     /// a closer first (`{"a": 1}}, "b": {..}`): the parser may read that closer as stray, as
     /// only the rest of the text settles (its bracket profile), so no value after it is shown
     /// in place of the one it closed; `finish` reads which it is.
-    fn continues_value(&self, bytes: &[u8]) -> bool {
-        let Some(after) = self.after_value else {
-            return false;
-        };
-        let at = skip_space(bytes, after, self.pos);
-        at < self.pos
-            && (matches!(bytes[at], b',' | b'}' | b']')
-                || lex::fullwidth_separator(&bytes[at..self.pos]) == Some(b','))
+    /// Looked at once per value (the first opener after it), so a run of openers after a long
+    /// gap costs the gap once.
+    fn continues_value(&mut self, bytes: &[u8]) -> bool {
+        if let Some(after) = self.after_value.take() {
+            let at = skip_space(bytes, after, self.pos);
+            self.goes_on = at < self.pos
+                && (matches!(bytes[at], b',' | b'}' | b']')
+                    || lex::fullwidth_separator(&bytes[at..self.pos]) == Some(b','));
+        }
+        self.goes_on
     }
 
     /// Whether the fence closing at `close` (its backticks) names JSON (or nothing) and held
     /// the last value read and nothing else, as `locate` ranks a fenced value.
     fn fence_held_value(&self, text: &str, close: usize) -> bool {
         let (run_end, json_like, content) = self.fence_open;
-        let Some(end) = self.after_value else {
-            return false;
-        };
+        let end = self.value_end;
         json_like
             && self.value_from >= run_end
             && end <= close
@@ -1062,7 +1070,8 @@ impl Reader {
         if self.stack.is_empty() {
             self.state = State::Prose;
             self.after_value = Some(self.pos);
-            self.value_from = frame.start;
+            self.goes_on = false;
+            (self.value_from, self.value_end) = (frame.start, self.pos);
             return Step_::Go;
         }
         Step_::Wait
