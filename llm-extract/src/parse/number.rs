@@ -57,6 +57,15 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         (next >= end || b[next] != b':').then_some(i)
     }
 
+    /// `10:30`, `16:9`: in a value, a `:` right after a number and a digit right after it
+    /// make a time or a ratio written bare, read as a bare word (its text), not a number and
+    /// a key.
+    fn clock_at(&self, slot: Slot, i: usize) -> bool {
+        matches!(slot, Slot::ObjectValue | Slot::ArrayValue)
+            && self.bytes.get(i) == Some(&b':')
+            && self.bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
+    }
+
     /// A number at `self.pos`, or `None` if the token there is not a number after all (then
     /// it is read as a bare word, e.g. `2024-01-01` or `3rd`).
     pub(crate) fn number(&mut self, slot: Slot) -> Option<Node<'a>> {
@@ -68,7 +77,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             return read;
         }
         let shape = self.decimal(digits_at, slot)?;
-        if !token_ends_at(self.bytes, shape.end, self.end) {
+        if !token_ends_at(self.bytes, shape.end, self.end) || self.clock_at(slot, shape.end) {
             return None;
         }
         let i = shape.end;

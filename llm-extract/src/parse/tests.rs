@@ -388,6 +388,29 @@ fn unicode_spaces_separate_tokens_and_are_logged_once_per_run() {
     assert_eq!(v, json!({"s": "a\u{3000}b\u{200b}", "k": "v"}));
 }
 
+/// A time or a ratio written bare in a value (`10:30`, `16:9`) is its text, not a number with a
+/// key after it.
+#[test]
+fn a_time_written_bare_in_a_value_is_its_text() {
+    let rows = [
+        (r#"{"t": 10:30}"#, json!({"t": "10:30"})),
+        (
+            r#"{"time": 10:30:15, "n": 1}"#,
+            json!({"time": "10:30:15", "n": 1}),
+        ),
+        (
+            r#"{"start": 09:00, "ratio": 16:9}"#,
+            json!({"start": "09:00", "ratio": "16:9"}),
+        ),
+        ("[10:30, 11:45]", json!(["10:30", "11:45"])),
+        // A number key before its `:` is still a key.
+        ("{1:10, 2:20}", json!({"1": 10, "2": 20})),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(value(input).0, expected, "{input}");
+    }
+}
+
 /// A bare word where a key belongs, with no `:` or value after it, beside members written with
 /// both, is stray text: skipped and reported where it is, never a key with an invented `null`.
 /// A quoted key missing its value, and an object of such words alone, keep their keys.
