@@ -358,27 +358,11 @@ impl Reader {
     /// A reader that starts inside the value opening at `start` and stops before `stop_at`
     /// (a replay of one container's text so far).
     pub(crate) fn replay(start: usize, stop_at: usize, max_depth: usize, doubts: Doubts) -> Reader {
-        let max_depth = max_depth.min(PREVIEW_DEPTH);
         Reader {
             pos: start,
             state: State::Value,
-            stack: Vec::new(),
-            opens: Vec::new(),
-            tok: Tok::None,
-            fence: false,
-            reasoning_tags: Vec::new(),
-            max_depth,
-            values: true,
             stop_at,
-            run: (usize::MAX, 0),
-            doubts,
-            held: false,
-            after_value: None,
-            goes_on: false,
-            value_from: 0,
-            value_end: 0,
-            fence_open: (0, false, 0),
-            fenced_value: false,
+            ..Reader::new(&[], max_depth, doubts)
         }
     }
 
