@@ -1018,6 +1018,47 @@ fn a_stray_closer_in_an_array_keeps_the_items_after_it() {
     }
 }
 
+/// A stray closer at the end of a line of an indented value, with the member after it laid
+/// out as the same container's (and the container's own closer on a line of its own later):
+/// the layout says which closer is one too many, where counting brackets cannot. Before, the
+/// closer ended the container there and its later members moved out to the container around
+/// it (`"active"` became a member of the root, `74` an item after the list). A closer on a
+/// line of its own still closes, and a text with no closer to spare reads as written.
+#[test]
+fn a_stray_closer_at_a_line_end_keeps_the_members_laid_out_after_it() {
+    for (text, expected) in [
+        (
+            "{\n  \"customer\": {\n    \"name\": \"Emeka\",\n    \"age\": 47},\n    \"active\": true\n  },\n  \"x\": 1\n}",
+            json!({"customer": {"name": "Emeka", "age": 47, "active": true}, "x": 1}),
+        ),
+        (
+            "{\n  \"arguments\": {\n    \"language\": \"sql\"},\n    \"code\": \"SELECT 1;\"\n  },\n  \"reason\": \"r\"\n}",
+            json!({"arguments": {"language": "sql", "code": "SELECT 1;"}, "reason": "r"}),
+        ),
+        // A list item after a run of closers, and a closer of the wrong kind.
+        (
+            "{\n  \"span\": [\n    6]},\n    74\n  ]\n}",
+            json!({"span": [6, 74]}),
+        ),
+        (
+            "[\n  {\n    \"text\": \"Emeka\",\n    \"type\": \"PERSON\"]},\n    \"span\": 3\n  }\n]",
+            json!([{"text": "Emeka", "type": "PERSON", "span": 3}]),
+        ),
+        // The record's closer on its own line, the next record's `{` missing: it closes.
+        (
+            "[\n  {\n    \"id\": 1\n  },\n  \n    \"id\": 2\n  }\n]",
+            json!([{"id": 1}, {"id": 2}]),
+        ),
+        // No closer to spare: as written, though the layout is odd.
+        (
+            "{\n  \"a\": {\n    \"b\": 1},\n    \"c\": 2\n}",
+            json!({"a": {"b": 1}, "c": 2}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}
+
 /// A string that lost its closing quote at the end of its line, in an object written with bare
 /// keys (as models write JSON5 or JavaScript objects): the next line, when it is a whole member
 /// (`priority: false,`), or a closer followed by one, ends the string there. Before, the

@@ -170,6 +170,19 @@ fn no_later_value_is_shown_after_a_closer_the_text_goes_on_from() {
     shows_only_the_answer(&texts);
 }
 
+/// A closer at the end of a line of an indented value, the next member laid out as the same
+/// container's: the parser may read it as stray (when the text holds a closer to spare), so
+/// the stream does not close the container there and show the next member outside it.
+#[test]
+fn a_closer_the_layout_may_find_stray_is_not_shown_closing() {
+    let texts = [
+        "{\n  \"customer\": {\n    \"name\": \"Emeka\",\n    \"age\": 47},\n    \"active\": true\n  },\n  \"x\": 1\n}",
+        "{\n  \"span\": [\n    6]},\n    74\n  ]\n}",
+        "{\n  \"a\": {\n    \"b\": 1},\n    \"c\": 2\n}",
+    ];
+    shows_only_the_answer(&texts);
+}
+
 /// A value in the prose after one that is all a JSON fence holds is a mention, which
 /// `finish` ranks below the fenced one: it is not shown in its place.
 #[test]

@@ -259,8 +259,14 @@ pub(crate) fn closer_as_written(
     at: usize,
     depth: usize,
     object: impl Fn(usize) -> bool,
+    start: impl Fn(usize) -> usize,
 ) -> Option<bool> {
     let probe = || Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
+    // The layout's evidence, which the parser weighs against the whole text's brackets.
+    let laid_out_stray = |token: usize| {
+        let outer = depth.checked_sub(2).map(&start);
+        layout_says_stray(text.as_bytes(), at, token, start(depth - 1), outer)
+    };
     // Everything the rule reads: the run and the `,` within the lookahead, then a key.
     if text.len() > at + 2 * string::KEY_LOOKAHEAD + 8 {
         let probe = probe();
@@ -273,7 +279,9 @@ pub(crate) fn closer_as_written(
                 })
         };
         let next = probe.following_in(at + 1, depth, &object);
-        return Some(next.is_none_or(|n| n.run + 1 >= depth || fits(&n)));
+        return Some(
+            next.is_none_or(|n| n.run + 1 >= depth || (fits(&n) && !laid_out_stray(n.token))),
+        );
     }
     // The same rule on the bytes so far, answering only what more bytes cannot change.
     let bytes = text.as_bytes();
@@ -320,7 +328,66 @@ pub(crate) fn closer_as_written(
     // Whether a key starts there, by the parser's own rule, once the bytes so far settle it.
     let key = string::key_so_far(bytes, token)?;
     // In an object the token fits as a key; in an array as anything else.
-    Some(key == in_object)
+    Some(key == in_object && !laid_out_stray(token))
+}
+
+/// How far the indentation rule looks back for a line's start, or on from an opener for its
+/// first member: a bounded look per closer keeps reading linear.
+const INDENT_LOOK: usize = 256;
+
+/// The indentation of the members of the container opening at `open`, when they are written
+/// one per line (its first token starts a line after the opener): the bytes before it on
+/// its line. `None` for a container written on one line.
+fn member_indent(bytes: &[u8], open: usize) -> Option<usize> {
+    let end = bytes.len().min(open + 1 + INDENT_LOOK);
+    let mut line = None;
+    for (i, &b) in bytes.iter().enumerate().take(end).skip(open + 1) {
+        match b {
+            b'\n' => line = Some(i + 1),
+            b' ' | b'\t' | b'\r' => {}
+            _ => return line.map(|start| i - start),
+        }
+    }
+    None
+}
+
+/// The indentation of the token at `at` when it starts its line.
+fn line_indent(bytes: &[u8], at: usize) -> Option<usize> {
+    let from = at.saturating_sub(INDENT_LOOK);
+    let mut i = at;
+    while i > from {
+        match bytes[i - 1] {
+            b' ' | b'\t' => i -= 1,
+            b'\n' => return Some(at - i),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether the layout says the closer at `at` closes nothing: it ends a line of the
+/// innermost container (opening at `innermost`, its members one per line) rather than
+/// standing on a line of its own, and the token after it, at `token`, starts a line at the
+/// indentation of that container's members, which the container around it (opening at
+/// `outer`) does not give its own. In `"age": 47},\n    "active": true\n  },` the member
+/// after the `}` is the object's next one, and the `}` on its own line later closes it.
+/// Evidence only: the parser acts on it when the text holds more closers than openers; a
+/// stream holds such a closer undecided.
+pub(crate) fn layout_says_stray(
+    bytes: &[u8],
+    at: usize,
+    token: usize,
+    innermost: usize,
+    outer: Option<usize>,
+) -> bool {
+    let Some(indent) = line_indent(bytes, token) else {
+        return false;
+    };
+    if line_indent(bytes, at).is_some() {
+        return false;
+    }
+    member_indent(bytes, innermost) == Some(indent)
+        && outer.is_none_or(|outer| member_indent(bytes, outer) != Some(indent))
 }
 
 /// The closers right after a closer (from `at`, before `limit`, spaces and comments between).
@@ -515,6 +582,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 normal
             };
         }
+        if self.layout_says_stray(next.token) {
+            // The next member is laid out as this container's own: counting closers cannot
+            // tell whether the stray one is here or later, the indentation can.
+            return Closing::Skip;
+        }
         // The container left innermost once this closer and the run after it have closed.
         let receiving = (depth - 1).checked_sub(next.run + 1);
         let fits = next.fitting == next.run
@@ -690,6 +762,19 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         Some(profile.fit(p, &kinds))
     }
 
+    /// Whether the closer at `self.pos` is stray by the layout ([`layout_says_stray`]), the
+    /// token after it at `token`, and the text holds more closers than openers.
+    fn layout_says_stray(&mut self, token: usize) -> bool {
+        let depth = self.stack.len();
+        let start = |frame: &Frame<'a, B>| match frame {
+            Frame::Array { start, .. } | Frame::Object { start, .. } => *start,
+        };
+        let innermost = start(&self.stack[depth - 1]);
+        let outer = depth.checked_sub(2).map(|i| start(&self.stack[i]));
+        layout_says_stray(self.bytes, self.pos, token, innermost, outer)
+            && self.has_excess_closers()
+    }
+
     /// Whether the text parsed holds more closing brackets than opening ones (lexically, see
     /// [`balance`]): then some closer is stray. Counted once per parse, when first asked.
     fn has_excess_closers(&mut self) -> bool {
@@ -707,8 +792,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let depth = self.stack.len();
         let next = self.following(self.pos + 1);
         if let Some(next) = &next {
-            if self.record_goes_on(next) {
-                // `[{"a": 1, "b": 2]}, "c": 3}, {"a": 4}]`
+            // `"type": "x"]},\n    "span": 3` (the next member laid out as the object's
+            // own), `[{"a": 1, "b": 2]}, "c": 3}, {"a": 4}]`.
+            if self.layout_says_stray(next.token) || self.record_goes_on(next) {
                 return Closing::Skip;
             }
         }

@@ -76,7 +76,10 @@
 //! its first key's `:` arrives (`{'a', 'b'}` is a Python set, read as a list); an array's string
 //! item shows once it closes (it may be the key of an object whose `{` went missing); a closer
 //! followed by a `,` closes once the token after the comma shows it fits where the closer
-//! returns (the parser's own rule, `[1], "b":` in an object, `{...}, {` in a list). Where the
+//! returns (the parser's own rule, `[1], "b":` in an object, `{...}, {` in a list) and the
+//! layout does not say it is stray (a closer ending a line of an indented container whose next
+//! line starts a member at that container's indentation is held: the parser reads it as stray
+//! when the reply holds a closer to spare, which only its end tells). Where the
 //! reply is damaged in a way only the text around it can settle (an unescaped quote, a bare
 //! word, a missing comma or colon, a closer that closes something else, a comment holding a
 //! closer, a code fence opened inside a string), the snapshot stops growing there and `finish`

@@ -1072,7 +1072,8 @@ impl Reader {
         }
         let text = text.get(..self.stop_at).unwrap_or(text);
         let object = |i: usize| self.stack[i].kind == Container::Object;
-        match crate::parse::closer_as_written(text, self.pos, n, object) {
+        let start = |i: usize| self.stack[i].start;
+        match crate::parse::closer_as_written(text, self.pos, n, object, start) {
             None => true,
             Some(true) => false,
             Some(false) => {
