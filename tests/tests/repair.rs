@@ -1059,6 +1059,38 @@ fn a_stray_closer_at_a_line_end_keeps_the_members_laid_out_after_it() {
     }
 }
 
+/// A list where an object's key belongs names nothing. After a member whose value is a list
+/// it goes on that list (`"tags": ["x"], ["y"]`, as json_repair reads it); anywhere else it is
+/// skipped whole and reported. Before, its items were read as keys with `null` values the
+/// reply never wrote (`"b": null`), and `[3, 4]` lost the `3` and made a key `"4"`.
+#[test]
+fn a_list_where_a_key_belongs_makes_no_keys() {
+    for (text, expected) in [
+        (
+            r#"{"key": ["a"], ["b"], "k3": 1}"#,
+            json!({"key": ["a", "b"], "k3": 1}),
+        ),
+        (r#"{"rows": [1, 2], [3, 4]}"#, json!({"rows": [1, 2, 3, 4]})),
+        (r#"{"a": 1, ["b", "c"], "d": 2}"#, json!({"a": 1, "d": 2})),
+        (
+            r#"{"a": 1, ['b', {"x": [1]}] "d": 2}"#,
+            json!({"a": 1, "d": 2}),
+        ),
+        // Members in the brackets are members: only the bracket is skipped.
+        (
+            r#"{"a": 1, [ "b": 2, "c": 3 ], "d": 4}"#,
+            json!({"a": 1, "b": 2, "c": 3, "d": 4}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+    let report = llm_extract::extract::<serde_json::Value>(r#"{"a": 1, ["b", "c"], "d": 2}"#)
+        .unwrap()
+        .report;
+    let skipped = (report.repairs.iter()).find(|r| r.kind == RepairKind::SkippedText);
+    assert_eq!(skipped.map(|r| (r.span.start, r.span.end)), Some((9, 19)));
+}
+
 /// A string that lost its closing quote at the end of its line, in an object written with bare
 /// keys (as models write JSON5 or JavaScript objects): the next line, when it is a whole member
 /// (`priority: false,`), or a closer followed by one, ends the string there. Before, the

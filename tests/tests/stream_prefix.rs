@@ -172,13 +172,17 @@ fn no_later_value_is_shown_after_a_closer_the_text_goes_on_from() {
 
 /// A closer at the end of a line of an indented value, the next member laid out as the same
 /// container's: the parser may read it as stray (when the text holds a closer to spare), so
-/// the stream does not close the container there and show the next member outside it.
+/// the stream does not close the container there and show the next member outside it. Nor
+/// does it show a list where a key belongs as a member.
 #[test]
 fn a_closer_the_layout_may_find_stray_is_not_shown_closing() {
     let texts = [
         "{\n  \"customer\": {\n    \"name\": \"Emeka\",\n    \"age\": 47},\n    \"active\": true\n  },\n  \"x\": 1\n}",
         "{\n  \"span\": [\n    6]},\n    74\n  ]\n}",
         "{\n  \"a\": {\n    \"b\": 1},\n    \"c\": 2\n}",
+        // A list where a key belongs: it goes on the list before it, or is skipped.
+        r#"{"key": ["a"], ["b"], "k3": 1}"#,
+        r#"{"a": 1, ["b", "c"], "d": 2}"#,
     ];
     shows_only_the_answer(&texts);
 }

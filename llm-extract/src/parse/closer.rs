@@ -587,6 +587,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             // tell whether the stray one is here or later, the indentation can.
             return Closing::Skip;
         }
+        if self.list_goes_on(&next) {
+            return Closing::Skip;
+        }
         // The container left innermost once this closer and the run after it have closed.
         let receiving = (depth - 1).checked_sub(next.run + 1);
         let fits = next.fitting == next.run
@@ -760,6 +763,28 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             .map(|f| matches!(f, Frame::Object { .. }))
             .collect();
         Some(profile.fit(p, &kinds))
+    }
+
+    /// At the `]` of a list that is an object member's value: whether a list follows it where
+    /// a key belongs (`"k": ["a"], ["b"], "n": 1`), which no key names. It goes on the list
+    /// before it, as the closer here and its opener are stray (json_repair reads it so); the
+    /// opener is marked to be skipped.
+    fn list_goes_on(&mut self, next: &Following) -> bool {
+        let depth = self.stack.len();
+        let goes_on = next.run == 0
+            && self.bytes.get(next.token) == Some(&b'[')
+            && matches!(
+                self.stack[depth - 1],
+                Frame::Array {
+                    alt_closer: None,
+                    ..
+                }
+            )
+            && matches!(self.stack[depth - 2], Frame::Object { .. });
+        if goes_on {
+            self.list_goes_on = Some(next.token);
+        }
+        goes_on
     }
 
     /// Whether the closer at `self.pos` is stray by the layout ([`layout_says_stray`]), the

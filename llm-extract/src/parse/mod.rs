@@ -210,6 +210,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             profile_budget: (end - start).saturating_mul(2),
             excess_closers: None,
             stray_run: None,
+            list_goes_on: None,
             fit_paid_at: None,
             start,
             line_end_seen: None,
@@ -295,6 +296,9 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     excess_closers: Option<bool>,
     /// Where a run of closers read as stray lies (`[from, until)`), decided at its first.
     stray_run: Option<(usize, usize)>,
+    /// The `[` of a list that goes on the list before it (`"k": ["a"], ["b"]` in an object),
+    /// found when that list's `]` was read as stray: skipped when reached.
+    list_goes_on: Option<usize>,
     /// Where the readings of the rest by kind were last paid for.
     fit_paid_at: Option<usize>,
     /// Where parsing started.
@@ -523,6 +527,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 });
                 expect = Expect::Key;
             }
+            b'[' if self.list_goes_on.take() == Some(self.pos) => {
+                // `"k": ["a"], ["b"]`: the second list goes on the first.
+                self.repair(RepairKind::StrayBracket, Span::new(self.pos, self.pos + 1));
+                self.pos += 1;
+            }
             b'{' | b'[' => {
                 if self.stack.len() >= self.max_depth {
                     return Err(self.too_deep());
@@ -624,11 +633,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 }
                 expect = Expect::Value;
             }
-            b'{' | b'[' | b':' => {
-                // A value where a key belongs; nothing sensible to attach it to.
-                self.repair(RepairKind::SkippedText, Span::new(self.pos, self.pos + 1));
-                self.pos += 1;
-            }
+            b'{' | b'[' | b':' => self.skip_nameless_value(b),
             b'.' | 0xE2 if self.skip_ellipsis() => {}
             _ => {
                 let start = self.pos;
@@ -681,6 +686,54 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             }
         }
         Ok(Step::Next(expect))
+    }
+
+    /// A value where a key belongs; nothing sensible to attach it to. A list of items is
+    /// skipped whole (`{"a": 1, ["b", "c"], "d": 2}`: its items are not keys); of anything
+    /// else the opener only.
+    fn skip_nameless_value(&mut self, b: u8) {
+        let end = match b {
+            b'[' => self.nameless_list_end(),
+            _ => None,
+        };
+        let end = end.unwrap_or(self.pos + 1);
+        self.repair(RepairKind::SkippedText, Span::new(self.pos, end));
+        self.pos = end;
+    }
+
+    /// Where the list opening at `self.pos`, where a key belongs, ends: just after its `]`,
+    /// when it is a list of items (no `:` or `}` of its own, no comment) whose `]` comes
+    /// before a `,`, a `}` or the next quoted key, within a bounded window (paid from the
+    /// profile budget).
+    fn nameless_list_end(&mut self) -> Option<usize> {
+        let at = self.pos;
+        let limit = (at + 4 * string::KEY_LOOKAHEAD).min(self.end);
+        let bytes = self.bytes;
+        let mut depth = 0usize;
+        let mut i = at + 1;
+        while i < limit {
+            match bytes[i] {
+                quote @ (b'"' | b'\'') => {
+                    i += 1;
+                    while i < limit && bytes[i] != quote {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'`' | b'/' | b'#' => return None,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth > 0 => depth -= 1,
+                b':' | b'}' if depth == 0 => return None,
+                b']' => {
+                    let after = space::skip_space(bytes, i + 1, self.end);
+                    let ends = after < self.end && matches!(bytes[after], b',' | b'}' | b'"');
+                    self.profile_budget = self.profile_budget.checked_sub(i - at)?;
+                    return ends.then_some(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
     }
 
     /// The `:` after a key is expected.
