@@ -120,7 +120,8 @@ impl Extractor {
     /// or a draft usually comes before the answer; [`TieBreak::First`] for the first. Either
     /// way, one the reply marked as its answer wins first, then one that is all a JSON fence
     /// holds, then one standing on its own over one mentioned inside a sentence (`If you
-    /// wanted {..} instead, say so`).
+    /// wanted {..} instead, say so`), and any of those over one inside an HTML comment
+    /// (`<!-- {..} -->`).
     ///
     /// ```
     /// use llm_extract::{Extractor, TieBreak};

@@ -188,15 +188,46 @@ fn a_closer_the_layout_may_find_stray_is_not_shown_closing() {
 }
 
 /// A value in the prose after one that is all a JSON fence holds is a mention, which
-/// `finish` ranks below the fenced one: it is not shown in its place.
+/// `finish` ranks below the fenced one: it is not shown in its place. Nor is one in an HTML
+/// comment.
 #[test]
 fn a_value_in_the_prose_after_a_fenced_one_is_not_shown() {
     let texts = [
         "Sure!\n\n```json\n{\"users\": [{\"id\": 1}]}\n```\n\nLet me know, e.g. adding {\"id\": 3}.",
         "```{\"a\": 1}``` then {\"a\": 2} more",
         "```json\n{\"a\": 1}\n```\n```rust\nlet x = {\"a\": 2};\n```",
+        // Nor is a value in an HTML comment after a value.
+        "{\"a\": 1}\n<!-- {\"a\": 2} -->",
     ];
     shows_only_the_answer(&texts);
+}
+
+/// A later value with prose before it on its line is shown while it is read, as any later
+/// value is; once the text after it shows it is mentioned inside a sentence (`If you wanted
+/// {..} instead, ...`), which `finish` ranks below the value before it, the stream goes back to
+/// that one. Either way the last snapshot shows the value `finish` returns, from where it
+/// starts.
+#[test]
+fn the_last_snapshot_shows_what_finish_chose_of_a_mention_and_a_later_answer() {
+    let texts = [
+        "{\"a\": 1}\n\nIf you wanted {\"a\": 2} instead, let me know.",
+        "Answer: {\"a\": 1}. Alternatively {\"a\": 2} would also work.",
+        "Draft: {\"a\": 1}\nFinal answer: {\"a\": 2}",
+        "Draft: {\"a\": 1}\nFinal answer: {\"a\": 2}.\nDone.",
+    ];
+    for text in texts {
+        for size in [1, 7, 64] {
+            let mut stream = Stream::<Value>::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+            }
+            let last = serde_json::to_value(stream.snapshot()).unwrap();
+            let at = stream.shown_at();
+            let done = stream.finish().unwrap();
+            assert_eq!(last, done.value, "{text:?} in {size}-byte chunks");
+            assert_eq!(at, Some(done.report.span.start), "{text:?}");
+        }
+    }
 }
 
 #[test]

@@ -463,6 +463,41 @@ fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
     assert_eq!(first.from_str::<Review>(both).unwrap().product, "a");
 }
 
+/// A value inside an HTML comment was written and then hidden (a draft, a note to self): it
+/// loses a tie to a value outside one, before or after it, whichever way ties break; alone it
+/// is still the value found.
+#[test]
+fn a_value_in_an_html_comment_loses_a_tie() {
+    let after =
+        "{\"product\": \"real\", \"stars\": 4}\n<!-- {\"product\": \"draft\", \"stars\": 2} -->";
+    let before = "<!-- earlier: {\"product\": \"draft\", \"stars\": 2} -->\n{\"product\": \"real\", \"stars\": 4}";
+    for e in [
+        Extractor::new(),
+        Extractor::new().tie_break(TieBreak::First),
+    ] {
+        for reply in [after, before] {
+            assert_eq!(
+                e.from_str::<Review>(reply).unwrap().product,
+                "real",
+                "{reply}"
+            );
+            assert_eq!(e.repair(reply).unwrap()["product"], "real", "{reply}");
+        }
+    }
+    let alone = "<!-- {\"product\": \"draft\", \"stars\": 2} -->";
+    assert_eq!(
+        llm_extract::from_str::<Review>(alone).unwrap().product,
+        "draft"
+    );
+    // After the comment has closed, a value is not in it.
+    let closed =
+        "{\"product\": \"a\", \"stars\": 1}\n<!-- note --> {\"product\": \"b\", \"stars\": 2}";
+    assert_eq!(
+        llm_extract::from_str::<Review>(closed).unwrap().product,
+        "b"
+    );
+}
+
 /// A value that is all a JSON fence holds is the answer: braces in the prose around it
 /// mention something, and lose a tie to it, before or after it, whichever way ties break.
 #[test]

@@ -79,6 +79,8 @@ pub(crate) struct Candidate {
 /// wins (then the later, or the first, as `TieBreak` says).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Standing {
+    /// Inside an HTML comment (`<!-- {..} -->`): written, then hidden from the reader.
+    Commented,
     /// Mentioned inside a sentence of prose, with words before and after it in the sentence
     /// (`if you wanted {..} instead, say so`).
     InSentence,
@@ -466,6 +468,7 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
         kept: None,
         standing: match origin {
             Origin::Fence if whole_region => Standing::Fenced,
+            Origin::Prose if in_html_comment(text.as_bytes(), found.start) => Standing::Commented,
             Origin::Prose if in_sentence(text, found) => Standing::InSentence,
             _ => Standing::Plain,
         },
@@ -482,29 +485,50 @@ const SENTENCE_LOOK: usize = 256;
 /// ending its sentence (`{..}. Or ...`) does not. Each side is looked at for
 /// [`SENTENCE_LOOK`] bytes.
 pub(crate) fn in_sentence(text: &str, span: Span) -> bool {
-    let before = text.as_bytes()[..span.start]
-        .iter()
-        .rev()
-        .take(SENTENCE_LOOK);
-    let prose_before = before
+    prose_before(text, span.start) && sentence_goes_on(text, span.end, true) == Some(true)
+}
+
+/// Whether text other than spaces comes before `at` on its line (within [`SENTENCE_LOOK`]
+/// bytes): the first half of [`in_sentence`].
+pub(crate) fn prose_before(text: &str, at: usize) -> bool {
+    let before = text.as_bytes()[..at].iter().rev().take(SENTENCE_LOOK);
+    before
         .take_while(|&&b| b != b'\n')
-        .any(|b| !b.is_ascii_whitespace());
-    if !prose_before {
-        return false;
-    }
-    let mut rest = text[span.end.min(text.len())..]
+        .any(|b| !b.is_ascii_whitespace())
+}
+
+/// Whether a word follows `end` in its sentence, before the line or the sentence ends (within
+/// [`SENTENCE_LOOK`] characters): the second half of [`in_sentence`]. When `text` is not
+/// `whole` (a reply still arriving), `None` while the bytes so far cannot tell.
+pub(crate) fn sentence_goes_on(text: &str, end: usize, whole: bool) -> Option<bool> {
+    let mut rest = text[end.min(text.len())..]
         .chars()
         .take(SENTENCE_LOOK)
         .peekable();
+    let mut seen = 0;
     while let Some(c) = rest.next() {
+        seen += 1;
         match c {
-            '\n' => return false,
-            '.' | '!' | '?' | ';' if rest.peek().is_none_or(|n| n.is_whitespace()) => return false,
-            c if c.is_alphanumeric() => return true,
+            '\n' => return Some(false),
+            '.' | '!' | '?' | ';' => match rest.peek() {
+                None if !whole => return None,
+                None => return Some(false),
+                Some(n) if n.is_whitespace() => return Some(false),
+                Some(_) => {}
+            },
+            c if c.is_alphanumeric() => return Some(true),
             _ => {}
         }
     }
-    false
+    (whole || seen == SENTENCE_LOOK).then_some(false)
+}
+
+/// Whether the value starting at `at` is inside an HTML comment: a `<!--` before it, within
+/// [`SENTENCE_LOOK`] bytes, with no `-->` after that.
+pub(crate) fn in_html_comment(bytes: &[u8], at: usize) -> bool {
+    let before = &bytes[at.saturating_sub(SENTENCE_LOOK)..at];
+    memchr::memmem::rfind(before, b"<!--")
+        .is_some_and(|open| memchr::memmem::find(&before[open + 4..], b"-->").is_none())
 }
 
 /// Whether `literal` is an object or array written with escaped quotes (`{\"a\": 1}`): the

@@ -95,7 +95,11 @@
 //! closer (`{"a": 1}}, "b": {"c": 2}}`): that closer may be stray, which only the rest of the
 //! reply settles, so the snapshot stays on the value it closed and `finish` says which it was.
 //! Nor is a value in the prose after one that was all a JSON fence held (`e.g. adding
-//! {"id": 3}` after a fenced answer): `finish` ranks the fenced one first.
+//! {"id": 3}` after a fenced answer), or one in an HTML comment after a value: `finish` ranks
+//! the earlier one first. A later value with prose before it on its line is shown while it is
+//! read; once the text after it shows it is mentioned inside a sentence (`If you wanted {..}
+//! instead, say so`), which `finish` ranks below the value before it, the stream goes back to
+//! that one (`shown_at` says so).
 //! A run of closers that closes the value itself is read as written, so the containers it
 //! closes are marked complete even where more members follow it and a later closer makes the
 //! parser read the run as stray (`{"args": {"q": "x"}}, "limit": 5}`: `args` shows complete
@@ -624,6 +628,13 @@ struct Values<T: Extract> {
     kept_related: bool,
     /// Later values are not read (`TieBreak::First` and a value was kept).
     settled: bool,
+    /// The value being read has prose before it on its line, after a value kept: it may be a
+    /// mention inside a sentence, which `extract` ranks below the kept one. It is shown as any
+    /// later value is, and dropped for the kept one once the text after it says it is a
+    /// mention (see `locate::in_sentence`).
+    provisional: bool,
+    /// Whether the value `closed` spans reads as `T` (`fits`), once asked.
+    closed_fit: Option<Option<bool>>,
     first_wins: bool,
     max_depth: usize,
 }
@@ -655,32 +666,49 @@ impl<T: Extract> Values<T> {
     }
 
     /// Settles the value just read: kept if it reads as `T`, else dropped for the one kept.
-    fn settle(&mut self, text: &str) {
-        let Some(span) = self.closed.take() else {
+    /// A provisional one that would replace an equally related value kept waits for the text
+    /// after it to say whether it is a mention, which does not (unless `last`: no more of
+    /// that text comes before the next value).
+    fn settle(&mut self, text: &str, last: bool) {
+        let Some(span) = self.closed else {
             // Cut off (a fence closed inside it): the one kept stays.
+            self.provisional = false;
             if self.kept.is_some() {
                 self.partial = None;
             }
             return;
         };
-        match fits::<T>(text, span, self.max_depth) {
-            // Replaces the one kept if it is related to the type and that one is not, or if
-            // both are or both are not and the later wins ties.
-            Some(related)
-                if self.kept.is_none()
-                    || (related && !self.kept_related)
-                    || (related == self.kept_related && !self.first_wins) =>
-            {
-                let issues = std::mem::take(&mut self.issues);
-                self.kept = Some((self.partial.take(), issues));
-                self.kept_at = self.at;
-                self.kept_related = related;
-                // Under `TieBreak::First` a later value can still win if this one is
-                // unrelated to the type.
-                self.settled = self.first_wins && related;
-                return;
-            }
-            _ => {}
+        let (max_depth, kept_related) = (self.max_depth, self.kept_related);
+        let fit = *self
+            .closed_fit
+            .get_or_insert_with(|| fits::<T>(text, span, max_depth));
+        // Replaces the one kept if it is related to the type and that one is not, or if both
+        // are or both are not and the later wins ties.
+        let replaces = fit.is_some_and(|related| {
+            self.kept.is_none()
+                || (related && !kept_related)
+                || (related == kept_related && !self.first_wins)
+        });
+        let tied = self.provisional && self.kept.is_some() && fit == Some(kept_related);
+        let mention = match tied && replaces {
+            true => match crate::locate::sentence_goes_on(text, span.end, last) {
+                None => return,
+                Some(mention) => mention,
+            },
+            false => false,
+        };
+        self.provisional = false;
+        self.closed = None;
+        self.closed_fit = None;
+        if let (Some(related), true, false) = (fit, replaces, mention) {
+            let issues = std::mem::take(&mut self.issues);
+            self.kept = Some((self.partial.take(), issues));
+            self.kept_at = self.at;
+            self.kept_related = related;
+            // Under `TieBreak::First` a later value can still win if this one is unrelated
+            // to the type.
+            self.settled = self.first_wins && related;
+            return;
         }
         if self.kept.is_some() {
             self.partial = None;
@@ -739,6 +767,8 @@ impl<T: Extract> Stream<T> {
                 kept_at: None,
                 kept_related: false,
                 settled: false,
+                provisional: false,
+                closed_fit: None,
                 first_wins,
                 max_depth,
             },
@@ -797,7 +827,13 @@ impl<T: Extract> Stream<T> {
             changed: false,
         };
         self.reader.advance(&self.text, &mut sink);
-        let changed = sink.changed;
+        let mut changed = sink.changed;
+        if self.values.provisional && self.values.closed.is_some() {
+            // The text after a value that may be a mention: settled once it tells.
+            let before = self.values.shown_at();
+            self.values.settle(&self.text, false);
+            changed |= self.values.shown_at() != before;
+        }
         if self.values.settled {
             self.reader.stop_values();
         }
@@ -1077,10 +1113,11 @@ impl<T: Extract> Sink for Root<'_, T> {
             <T::Partial as PartialValue>::apply(&mut values.partial, at, event, &mut feed);
         if at.is_empty() && matches!(event, Event::Close) {
             values.closed = place.closed;
+            values.closed_fit = None;
             if values.kept.is_some() {
                 // A later value replaces the one kept only if it reads as `T` too.
                 let before = values.partial.is_some();
-                values.settle(place.text);
+                values.settle(place.text, false);
                 self.changed |= before && values.partial.is_none();
             }
         }
@@ -1093,7 +1130,7 @@ impl<T: Extract> Sink for Root<'_, T> {
         }
         self.hot.clear();
         if values.partial.is_some() || values.closed.is_some() {
-            values.settle(text);
+            values.settle(text, true);
             if values.settled {
                 return false;
             }
@@ -1102,11 +1139,13 @@ impl<T: Extract> Sink for Root<'_, T> {
             self.changed = true;
         }
         values.at = Some(start);
+        values.provisional = values.kept.is_some() && crate::locate::prose_before(text, start);
         true
     }
 
     fn abandoned(&mut self) {
         self.hot.clear();
+        self.values.provisional = false;
         if self.values.kept.is_some() {
             self.values.partial = None;
             self.changed = true;

@@ -242,7 +242,8 @@ pub(crate) struct Reader {
     /// read, whether its info string names JSON (or nothing) and where its content starts.
     fence_open: (usize, bool, usize),
     /// A JSON fence held a value and nothing else: values in the prose after it are mentions,
-    /// which `extract` ranks below it (`locate::Standing`), and are not shown.
+    /// which `extract` ranks below it (`locate::Standing`), and are not shown. Nor are values
+    /// in an HTML comment after a value.
     fenced_value: bool,
 }
 
@@ -530,6 +531,8 @@ impl Reader {
                     if self.values
                         && !self.continues_value(bytes)
                         && !(self.fenced_value && !(self.fence && self.fence_open.1))
+                        && !(self.value_end > 0
+                            && crate::locate::in_html_comment(bytes, self.pos))
                         && sink.candidate(self.pos, text) =>
                 {
                     self.state = State::Value;
