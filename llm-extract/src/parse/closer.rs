@@ -352,6 +352,7 @@ fn member_indent(bytes: &[u8], open: usize) -> Option<usize> {
 }
 
 /// The indentation of the token at `at` when it starts its line.
+#[inline]
 fn line_indent(bytes: &[u8], at: usize) -> Option<usize> {
     let from = at.saturating_sub(INDENT_LOOK);
     let mut i = at;
@@ -373,6 +374,7 @@ fn line_indent(bytes: &[u8], at: usize) -> Option<usize> {
 /// after the `}` is the object's next one, and the `}` on its own line later closes it.
 /// Evidence only: the parser acts on it when the text holds more closers than openers; a
 /// stream holds such a closer undecided.
+#[inline]
 pub(crate) fn layout_says_stray(
     bytes: &[u8],
     at: usize,
@@ -790,6 +792,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// Whether the closer at `self.pos` is stray by the layout ([`layout_says_stray`]), the
     /// token after it at `token`, and the text holds more closers than openers.
     fn layout_says_stray(&mut self, token: usize) -> bool {
+        if self.excess_closers == Some(false) {
+            return false;
+        }
         let depth = self.stack.len();
         let start = |frame: &Frame<'a, B>| match frame {
             Frame::Array { start, .. } | Frame::Object { start, .. } => *start,
