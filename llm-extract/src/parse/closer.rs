@@ -382,12 +382,13 @@ pub(crate) fn layout_says_stray(
     innermost: usize,
     outer: Option<usize>,
 ) -> bool {
-    let Some(indent) = line_indent(bytes, token) else {
-        return false;
-    };
+    // A closer on a line of its own (the common case in indented text) is settled first.
     if line_indent(bytes, at).is_some() {
         return false;
     }
+    let Some(indent) = line_indent(bytes, token) else {
+        return false;
+    };
     member_indent(bytes, innermost) == Some(indent)
         && outer.is_none_or(|outer| member_indent(bytes, outer) != Some(indent))
 }
