@@ -1091,6 +1091,30 @@ fn a_list_where_a_key_belongs_makes_no_keys() {
     assert_eq!(skipped.map(|r| (r.span.start, r.span.end)), Some((9, 19)));
 }
 
+/// An object whose keys are bare phrases (`first name:`), as models write YAML-like objects:
+/// a string value ends before `, last name:` as it ends before a one-word bare key. Before,
+/// the value ran on and swallowed the members after it. Only in an object whose member being
+/// read has such a key: in a string of an ordinary object, `", best regards: Ann` stays text.
+#[test]
+fn a_value_ends_before_a_bare_key_of_several_words() {
+    for (text, expected) in [
+        (
+            r#"{first name: "Ada", last name: "Lovelace"}"#,
+            json!({"first name": "Ada", "last name": "Lovelace"}),
+        ),
+        (
+            r#"{first name: "Ada", last name: "Lovelace", date of birth: "1815-12-10"}"#,
+            json!({"first name": "Ada", "last name": "Lovelace", "date of birth": "1815-12-10"}),
+        ),
+        (
+            r#"{"text": "She wrote "Dear John", best regards: Ann"}"#,
+            json!({"text": "She wrote \"Dear John\", best regards: Ann"}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}
+
 /// A string that lost its closing quote at the end of its line, in an object written with bare
 /// keys (as models write JSON5 or JavaScript objects): the next line, when it is a whole member
 /// (`priority: false,`), or a closer followed by one, ends the string there. Before, the

@@ -140,6 +140,27 @@ proptest! {
 /// A fence that closes inside a value with a run of more than three backticks: a chunk that
 /// ends inside the run must not make the rest of it a second fence, which would then cut off
 /// the next value at its own backticks (found by the stream fuzz target).
+/// A valid reply whose last item is a short string after a container (`[{}, "a"]`): the item
+/// may be the key of a record missing its `{` until what follows its closing quote is known,
+/// and once the reply's last byte has arrived it is. Before, the quote a few bytes from the
+/// end was taken for one that might still grow (`"""`), the container's closer stayed
+/// undecided, and the last snapshot lacked the item and more.
+#[test]
+fn a_short_string_item_after_a_container_shows_at_the_last_byte() {
+    for text in [
+        r#"[{}, "a"]"#,
+        r#"[[1], "a"]"#,
+        r#"[[],""]"#,
+        r#"{"k": [{"x": 1}, "a"]}"#,
+    ] {
+        let value: Value = serde_json::from_str(text).unwrap();
+        for size in [1, 2, 64] {
+            let (snaps, _) = stream_at::<Value>(text, &sized(text, size));
+            assert_eq!(snaps.last(), Some(&value), "{text} in {size}-byte chunks");
+        }
+    }
+}
+
 #[test]
 fn a_long_backtick_run_cut_anywhere_is_one_run() {
     let text = "```json\n[1, 2\n``````\nThen {\"a\": [1, ```\n2]}";

@@ -694,6 +694,42 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || self.key_missing_opening_quote(j)
             || self.object_starts(j)
             || self.words_then_key(j)
+            || (self.keys_are_phrases() && self.phrase_key_at(j))
+    }
+
+    /// Whether the member being read has a bare key of several words (`{first name: "Ada",
+    /// last name: ..}`): then the object's next key may be one too.
+    fn keys_are_phrases(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(super::Frame::Object { key: Some((key, _)), .. })
+                if key.quoting == Quoting::Unquoted && key.text.contains(' ')
+        )
+    }
+
+    /// Whether a bare key of a few words with its `:` starts at `at` (`last name:`).
+    fn phrase_key_at(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let mut i = at;
+        for _ in 0..4 {
+            let word = self.bytes[i..limit]
+                .iter()
+                .take_while(|&&b| crate::lex::is_key_byte(b))
+                .count();
+            if word == 0 {
+                return false;
+            }
+            i += word;
+            let next = space::skip_space(self.bytes, i, limit);
+            if next < limit && self.bytes[next] == b':' {
+                return true;
+            }
+            if next == i || next >= limit || self.bytes[i..next].contains(&b'\n') {
+                return false;
+            }
+            i = next;
+        }
+        false
     }
 
     /// `["a" "b" "c" 1` and `["value1" value2", "value3"]`: in an array, whether the quote at
@@ -1102,9 +1138,19 @@ fn key_reading(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
     let end = bytes.len();
     let limit = (at + KEY_LOOKAHEAD).min(end);
     // An opening quote of up to three bytes, or a doubled quote before a word, may still
-    // be cut.
-    let head_cut =
-        at + 6 > end && (bytes.get(at)).is_none_or(|b| matches!(b, b'"' | b'\'' | b'`' | 0xE2));
+    // be cut; not once a byte other than the quote follows an ASCII quote (`"a`), or other
+    // than the quote or a word follows two (`""]`).
+    let settled = matches!(bytes.get(at), Some(b'"' | b'\'' | b'`'))
+        && match bytes.get(at + 1) {
+            Some(&next) if next != bytes[at] => true,
+            Some(_) => bytes
+                .get(at + 2)
+                .is_some_and(|&third| third != bytes[at] && !starts_word(&bytes[at + 2..])),
+            None => false,
+        };
+    let head_cut = at + 6 > end
+        && !settled
+        && (bytes.get(at)).is_none_or(|b| matches!(b, b'"' | b'\'' | b'`' | 0xE2));
     let (mut i, mut word_cut) = (at, false);
     let doubled = doubled_quote(bytes, at, limit);
     if let Some((quote, len)) = opening_quote(&bytes[at..end]) {
