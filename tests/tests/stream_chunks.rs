@@ -161,6 +161,28 @@ fn a_short_string_item_after_a_container_shows_at_the_last_byte() {
     }
 }
 
+/// An array's string item of nearly the length a key may have, whose closing quote waits for
+/// what follows it: the item is as long as up to that quote, however far the text after it
+/// has arrived. Before, the scan past the quote made it count as too long to be a key, so it
+/// showed in some chunkings and not in one push (found by the stream fuzz target).
+#[test]
+fn a_string_item_near_the_key_length_shows_alike_in_any_chunks() {
+    for n in [250, 252, 254] {
+        for tail in ["\n\n\n\nef", "\r\r\r\r\u{fffd}\u{fffd}"] {
+            let text = format!("[\"{}\"{tail}", "x".repeat(n));
+            let (whole, _) = stream_at::<Value>(&text, &[]);
+            for size in [1, 2, 3, 7] {
+                let (snaps, _) = stream_at::<Value>(&text, &sized(&text, size));
+                assert_eq!(
+                    snaps.last(),
+                    whole.last(),
+                    "{n} {tail:?} in {size}-byte chunks"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_long_backtick_run_cut_anywhere_is_one_run() {
     let text = "```json\n[1, 2\n``````\nThen {\"a\": [1, ```\n2]}";

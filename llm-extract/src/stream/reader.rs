@@ -1545,9 +1545,20 @@ impl Reader {
     /// or the value of a bare key may turn out to be a key itself (`["q": 1}]`, `{a: "b": 1}`,
     /// which the parser reads as a member): it shows once closed, or once longer than a key
     /// the parser would look for.
-    fn shows_early(&self, start: usize, scan: usize) -> bool {
+    /// While a quote that may close it waits for the text after it, the string is as long as
+    /// up to that quote (the scan looks on past it, as far as the chunk goes).
+    fn shows_early(&self) -> bool {
+        let Tok::Str {
+            start,
+            scan,
+            close_at,
+            ..
+        } = self.tok
+        else {
+            return true;
+        };
         self.doubts == Doubts::Guess
-            || scan - start >= KEY_LOOKAHEAD
+            || close_at.map_or(scan, |c| c.q) - start >= KEY_LOOKAHEAD
             || self
                 .stack
                 .last()
@@ -1556,10 +1567,7 @@ impl Reader {
 
     fn string(&mut self, src: &str, sink: &mut dyn Sink) -> Step_ {
         let ended = self.scan_string(src);
-        let early = match self.tok {
-            Tok::Str { start, scan, .. } => self.shows_early(start, scan),
-            _ => true,
-        };
+        let early = self.shows_early();
         let Tok::Str {
             quote,
             key,
