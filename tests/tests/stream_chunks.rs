@@ -183,6 +183,25 @@ fn a_string_item_near_the_key_length_shows_alike_in_any_chunks() {
     }
 }
 
+/// A later value with prose before it on its line may be a mention, which the words after it
+/// decide; the stream stops looking at the next opener, so what it shows does not depend on
+/// how much of the text after that opener had arrived when the next value began (found by the
+/// stream fuzz target: `{}[]{ ... 2` showed `[]` in 16-byte chunks and `{}` in one push).
+#[test]
+fn whether_a_value_is_a_mention_does_not_depend_on_the_chunks() {
+    for text in [
+        "{}[]{ \u{fffd}\u{fffd}\u{fffd}\u{fffd}\u{fffd}\u{fffd} 2",
+        "{\"a\": 1} then {\"a\": 2} {\"b\" words",
+        "{\"a\": 1}\nOr {\"a\": 2} [x] maybe",
+    ] {
+        let (whole, _) = stream_at::<Value>(text, &[]);
+        for size in 1..=16 {
+            let (snaps, _) = stream_at::<Value>(text, &sized(text, size));
+            assert_eq!(snaps.last(), whole.last(), "{text:?} in {size}-byte chunks");
+        }
+    }
+}
+
 #[test]
 fn a_long_backtick_run_cut_anywhere_is_one_run() {
     let text = "```json\n[1, 2\n``````\nThen {\"a\": [1, ```\n2]}";

@@ -499,7 +499,9 @@ pub(crate) fn prose_before(text: &str, at: usize) -> bool {
 
 /// Whether a word follows `end` in its sentence, before the line or the sentence ends (within
 /// [`SENTENCE_LOOK`] characters): the second half of [`in_sentence`]. When `text` is not
-/// `whole` (a reply still arriving), `None` while the bytes so far cannot tell.
+/// `whole` (a reply still arriving), `None` while the bytes so far cannot tell, and the
+/// sentence also ends at an opener (`{`, `[`): a stream meets the next value there, and what
+/// it decides must not depend on how much of the text after that had arrived.
 pub(crate) fn sentence_goes_on(text: &str, end: usize, whole: bool) -> Option<bool> {
     let mut rest = text[end.min(text.len())..]
         .chars()
@@ -517,6 +519,7 @@ pub(crate) fn sentence_goes_on(text: &str, end: usize, whole: bool) -> Option<bo
                 Some(_) => {}
             },
             c if c.is_alphanumeric() => return Some(true),
+            '{' | '[' if !whole => return Some(false),
             _ => {}
         }
     }

@@ -99,7 +99,9 @@
 //! the earlier one first. A later value with prose before it on its line is shown while it is
 //! read; once the text after it shows it is mentioned inside a sentence (`If you wanted {..}
 //! instead, say so`), which `finish` ranks below the value before it, the stream goes back to
-//! that one (`shown_at` says so).
+//! that one (`shown_at` says so). The stream reads that sentence up to the next `{` or `[`
+//! (where it may meet the next value), so what it shows never depends on the chunks; `finish`
+//! reads past it.
 //! A run of closers that closes the value itself is read as written, so the containers it
 //! closes are marked complete even where more members follow it and a later closer makes the
 //! parser read the run as stray (`{"args": {"q": "x"}}, "limit": 5}`: `args` shows complete
@@ -691,8 +693,9 @@ impl<T: Extract> Values<T> {
         });
         let tied = self.provisional && self.kept.is_some() && fit == Some(kept_related);
         let mention = match tied && replaces {
-            true => match crate::locate::sentence_goes_on(text, span.end, last) {
-                None => return,
+            true => match crate::locate::sentence_goes_on(text, span.end, false) {
+                None if !last => return,
+                None => false,
                 Some(mention) => mention,
             },
             false => false,
