@@ -435,19 +435,14 @@ fn of_equally_clean_candidates_the_later_wins_by_default() {
     assert_eq!(llm_extract::repair(fences).unwrap()["product"], "final");
 }
 
-/// A value mentioned inside a sentence (words before it and after it in the same sentence) is
-/// an alternative or an example, not the answer: it loses a tie to a value standing on its
-/// own, before or after it, whichever way ties break.
-#[test]
-fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
-    let after = "{\"product\": \"real\", \"stars\": 4}\n\nIf you wanted {\"product\": \"other\", \"stars\": 2} instead, let me know.";
-    let label = "Answer: {\"product\": \"real\", \"stars\": 4}. Alternatively {\"product\": \"other\", \"stars\": 2} would also work.";
-    let before = "Something like {\"product\": \"demo\", \"stars\": 1} would do; my answer: {\"product\": \"real\", \"stars\": 4}";
+/// Each reply holds the review `"real"` and one other equally good: the real one wins, read
+/// typed and repaired, whichever way ties break.
+fn the_real_one_wins_either_way(replies: &[&str]) {
     for e in [
         Extractor::new(),
         Extractor::new().tie_break(TieBreak::First),
     ] {
-        for reply in [after, label, before] {
+        for reply in replies {
             assert_eq!(
                 e.from_str::<Review>(reply).unwrap().product,
                 "real",
@@ -456,6 +451,17 @@ fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
             assert_eq!(e.repair(reply).unwrap()["product"], "real", "{reply}");
         }
     }
+}
+
+/// A value mentioned inside a sentence (words before it and after it in the same sentence) is
+/// an alternative or an example, not the answer: it loses a tie to a value standing on its
+/// own, before or after it, whichever way ties break.
+#[test]
+fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
+    let after = "{\"product\": \"real\", \"stars\": 4}\n\nIf you wanted {\"product\": \"other\", \"stars\": 2} instead, let me know.";
+    let label = "Answer: {\"product\": \"real\", \"stars\": 4}. Alternatively {\"product\": \"other\", \"stars\": 2} would also work.";
+    let before = "Something like {\"product\": \"demo\", \"stars\": 1} would do; my answer: {\"product\": \"real\", \"stars\": 4}";
+    the_real_one_wins_either_way(&[after, label, before]);
     // Both inside sentences: the tie breaks as asked.
     let both = "Use {\"product\": \"a\", \"stars\": 1} as shown, or {\"product\": \"b\", \"stars\": 2} if you prefer.";
     assert_eq!(llm_extract::from_str::<Review>(both).unwrap().product, "b");
@@ -471,19 +477,7 @@ fn a_value_in_an_html_comment_loses_a_tie() {
     let after =
         "{\"product\": \"real\", \"stars\": 4}\n<!-- {\"product\": \"draft\", \"stars\": 2} -->";
     let before = "<!-- earlier: {\"product\": \"draft\", \"stars\": 2} -->\n{\"product\": \"real\", \"stars\": 4}";
-    for e in [
-        Extractor::new(),
-        Extractor::new().tie_break(TieBreak::First),
-    ] {
-        for reply in [after, before] {
-            assert_eq!(
-                e.from_str::<Review>(reply).unwrap().product,
-                "real",
-                "{reply}"
-            );
-            assert_eq!(e.repair(reply).unwrap()["product"], "real", "{reply}");
-        }
-    }
+    the_real_one_wins_either_way(&[after, before]);
     let alone = "<!-- {\"product\": \"draft\", \"stars\": 2} -->";
     assert_eq!(
         llm_extract::from_str::<Review>(alone).unwrap().product,
@@ -504,19 +498,7 @@ fn a_value_in_an_html_comment_loses_a_tie() {
 fn a_fenced_value_wins_a_tie_with_one_in_the_prose_around_it() {
     let after = "Sure!\n\n```json\n{\"product\": \"real\", \"stars\": 4}\n```\n\nLet me know if you need anything else, e.g. {\"product\": \"other\", \"stars\": 2}.";
     let before = "Schema: {\"product\": \"demo\", \"stars\": 1}\n```json\n{\"product\": \"real\", \"stars\": 4}\n```";
-    for e in [
-        Extractor::new(),
-        Extractor::new().tie_break(TieBreak::First),
-    ] {
-        for reply in [after, before] {
-            assert_eq!(
-                e.from_str::<Review>(reply).unwrap().product,
-                "real",
-                "{reply}"
-            );
-            assert_eq!(e.repair(reply).unwrap()["product"], "real", "{reply}");
-        }
-    }
+    the_real_one_wins_either_way(&[after, before]);
     // A fence holding more than the value (code around it) stands as prose does.
     let code = "```python\nx = {\"product\": \"code\", \"stars\": 1}\n```\nThe answer: {\"product\": \"real\", \"stars\": 4}";
     assert_eq!(

@@ -703,11 +703,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
 
     /// Where the list opening at `self.pos`, where a key belongs, ends: just after its `]`,
     /// when it is a list of items (no `:` or `}` of its own, no comment) whose `]` comes
-    /// before a `,`, a `}` or the next quoted key, within a bounded window (paid from the
-    /// profile budget).
+    /// before a `,`, a `}` or the next quoted key, within a bounded window. The bytes looked
+    /// at are paid from the profile budget, found or not.
     fn nameless_list_end(&mut self) -> Option<usize> {
         let at = self.pos;
         let limit = (at + 4 * string::KEY_LOOKAHEAD).min(self.end);
+        self.profile_budget = self.profile_budget.checked_sub(limit - at)?;
         let bytes = self.bytes;
         let mut depth = 0usize;
         let mut i = at + 1;
@@ -726,7 +727,6 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 b']' => {
                     let after = space::skip_space(bytes, i + 1, self.end);
                     let ends = after < self.end && matches!(bytes[after], b',' | b'}' | b'"');
-                    self.profile_budget = self.profile_budget.checked_sub(i - at)?;
                     return ends.then_some(i + 1);
                 }
                 _ => {}
