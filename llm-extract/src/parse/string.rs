@@ -1118,7 +1118,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// [`Self::looks_like_key`], saying whether a quoted key cut off by the end of the input
     /// counts.
     fn key_at(&self, at: usize, cut: Cut) -> bool {
-        key_reading(&self.bytes[..self.end], at, cut).0
+        key_reading::<false>(&self.bytes[..self.end], at, cut).0
     }
 }
 
@@ -1126,21 +1126,24 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
 /// arrived could change the answer. The stream asks this of the text it has, with the rule the
 /// parser reads the whole text by.
 pub(crate) fn key_so_far(bytes: &[u8], at: usize) -> Option<bool> {
-    match key_reading(bytes, at, Cut::Refused) {
+    match key_reading::<true>(bytes, at, Cut::Refused) {
         (_, true) => None,
         (key, false) => Some(key),
     }
 }
 
 /// [`Parser::key_at`] in `bytes`, and whether bytes after them could change the answer (it
-/// read up to their end, or the end cuts a character or a token it looks at).
-fn key_reading(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
+/// read up to their end, or the end cuts a character or a token it looks at). `SO_FAR` says
+/// whether more bytes may arrive: without it (a whole text) the second answer is not worked
+/// out, and is `false` but for a key cut off by the end.
+fn key_reading<const SO_FAR: bool>(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
     let end = bytes.len();
     let limit = (at + KEY_LOOKAHEAD).min(end);
     // An opening quote of up to three bytes, or a doubled quote before a word, may still
     // be cut; not once a byte other than the quote follows an ASCII quote (`"a`), or other
     // than the quote or a word follows two (`""]`).
-    let settled = matches!(bytes.get(at), Some(b'"' | b'\'' | b'`'))
+    let settled = SO_FAR
+        && matches!(bytes.get(at), Some(b'"' | b'\'' | b'`'))
         && match bytes.get(at + 1) {
             Some(&next) if next != bytes[at] => true,
             Some(_) => bytes
@@ -1148,7 +1151,8 @@ fn key_reading(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
                 .is_some_and(|&third| third != bytes[at] && !starts_word(&bytes[at + 2..])),
             None => false,
         };
-    let head_cut = at + 6 > end
+    let head_cut = SO_FAR
+        && at + 6 > end
         && !settled
         && (bytes.get(at)).is_none_or(|b| matches!(b, b'"' | b'\'' | b'`' | 0xE2));
     let (mut i, mut word_cut) = (at, false);
@@ -1195,14 +1199,14 @@ fn key_reading(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
             return (false, false);
         }
         // The word, or the `://` of a URL, may go on.
-        word_cut = i >= end || (rest.len() < 3 && b"://".starts_with(rest));
+        word_cut = SO_FAR && (i >= end || (rest.len() < 3 && b"://".starts_with(rest)));
     }
     if doubled && i < limit && bytes[i] == bytes[at] {
         i += 1;
     }
     let i = crate::lex::skip_inline_spaces(bytes, i, limit);
     // The end cuts the token after the key, or a character that may be a space or a `：`.
-    let ran_out = i >= end || (bytes[i] >= 0x80 && i + 4 > end);
+    let ran_out = SO_FAR && (i >= end || (bytes[i] >= 0x80 && i + 4 > end));
     let key =
         i < end && (bytes[i] == b':' || crate::lex::fullwidth_separator(&bytes[i..]) == Some(b':'));
     (key, head_cut || word_cut || ran_out)
