@@ -138,6 +138,13 @@ fn field_states_follow_the_reply() {
     assert_eq!(stream.state("year"), FieldState::Complete);
     assert_eq!(stream.state("tags"), FieldState::Incomplete);
     stream.push("]}");
+    // The run `]}` closes the reply's value: were it followed by `, "key": ...`, one of its
+    // closers would be stray, and only the rest of the reply says which, so `tags` waits for
+    // the first byte after it that is not a space.
+    assert_eq!(stream.state("tags"), FieldState::Incomplete);
+    stream.push("\n");
+    assert_eq!(stream.state("tags"), FieldState::Incomplete);
+    stream.push("Done.");
     assert_eq!(stream.state("tags"), FieldState::Complete);
     assert_eq!(stream.state("author"), FieldState::Pending);
     assert_eq!(stream.state("no_such_property"), FieldState::Pending);

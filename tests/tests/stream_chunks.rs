@@ -100,6 +100,13 @@ fn wrap(doc: &str, how: u8) -> String {
     }
 }
 
+/// Whether `doc` ends in two or more closers, with only spaces between them.
+fn ends_in_a_run(doc: &str) -> bool {
+    let mut tail = doc.bytes().rev().filter(|b| !b.is_ascii_whitespace());
+    tail.next().is_some_and(|b| matches!(b, b'}' | b']'))
+        && tail.next().is_some_and(|b| matches!(b, b'}' | b']'))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(160))]
 
@@ -118,7 +125,10 @@ proptest! {
         let (snaps, stream) = stream_at::<Value>(&text, &sized(&text, size));
         assert_grows(&text, &snaps);
         prop_assert_eq!(snaps.last().unwrap(), &value);
-        prop_assert!(stream.is_complete());
+        // A run of closers ending the reply's value waits for a byte after it that is not a
+        // space (it may be followed by `, "key": ...`, making one of them stray); with one,
+        // or with the value ending in a single closer, the value is complete.
+        prop_assert_eq!(stream.is_complete(), how != 0 || !ends_in_a_run(&doc));
         prop_assert_eq!(finished(stream), whole::<Value>(&text));
     }
 

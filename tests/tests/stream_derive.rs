@@ -645,3 +645,47 @@ fn a_closer_the_rest_of_the_text_may_find_stray_does_not_complete_its_object() {
         assert_eq!(stream.finish().unwrap().value.k, whole.k);
     }
 }
+
+#[derive(Extract, Debug, PartialEq, Clone)]
+struct Args {
+    language: String,
+    code: Option<String>,
+    timeout: Option<u64>,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Call {
+    tool: String,
+    arguments: Args,
+    reason: Option<String>,
+}
+
+/// A run of closers that closes the value, followed by members: one closer is stray and the
+/// whole read puts the members back where they belong (here in `arguments`). No snapshot may
+/// mark `arguments` complete before its last member has arrived; a run followed by anything
+/// else closes.
+#[test]
+fn a_run_closing_the_value_with_members_after_it_marks_nothing_complete() {
+    let text = "{\"tool\": \"run\", \"arguments\": {\"language\": \"python\"}}, \"code\": \"print(1)\", \"timeout\": 30}, \"reason\": \"asked\"}";
+    let done = llm_extract::from_str::<Call>(text).unwrap();
+    assert_eq!(done.arguments.timeout, Some(30));
+    for size in [1, 7, 64] {
+        let mut stream = Stream::<Call>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = stream.snapshot();
+            if snap.state("arguments") == FieldState::Complete {
+                let shown = snap.arguments.as_ref().unwrap();
+                assert_eq!(shown.timeout, Some(30), "chunks of {size}: {snap:?}");
+            }
+        }
+        assert_eq!(stream.finish().unwrap().value, done);
+    }
+    // The same run with prose after it: the containers close once that arrives.
+    let mut stream = Stream::<Call>::new();
+    stream.push("{\"tool\": \"run\", \"arguments\": {\"language\": \"python\"}}");
+    assert_eq!(stream.snapshot().state("arguments"), FieldState::Incomplete);
+    stream.push("\n\nDone.");
+    assert_eq!(stream.snapshot().state("arguments"), FieldState::Complete);
+    assert!(stream.is_complete());
+}

@@ -279,9 +279,7 @@ pub(crate) fn closer_as_written(
                 })
         };
         let next = probe.following_in(at + 1, depth, &object);
-        return Some(
-            next.is_none_or(|n| n.run + 1 >= depth || (fits(&n) && !laid_out_stray(n.token))),
-        );
+        return Some(next.is_none_or(|n| fits(&n) && !laid_out_stray(n.token)));
     }
     // The same rule on the bytes so far, answering only what more bytes cannot change.
     let bytes = text.as_bytes();
@@ -294,9 +292,8 @@ pub(crate) fn closer_as_written(
         next: i,
         ..
     } = closer_run(bytes, at + 1, end, depth, &object);
-    if run + 1 >= depth || i >= limit {
-        // The run closes the root (the value is read as written, and what follows is text
-        // after it), or nothing follows within the lookahead.
+    if i >= limit {
+        // Nothing follows within the lookahead.
         return Some(true);
     }
     let comma = match bytes.get(i) {
@@ -306,20 +303,26 @@ pub(crate) fn closer_as_written(
         }
         _ => 0,
     };
-    if comma == 0 && unsettled(i) {
-        return None;
-    }
-    if comma == 0 {
-        // Neither a `,` nor a quoted key (its comma missing): it closes as written.
-        return (!matches!(bytes[i], b'"' | b'\'' | b'`')).then_some(true);
-    }
-    let token = space::skip_space_comments(bytes, i + comma, end);
-    if token >= limit {
-        return Some(true);
-    }
-    if unsettled(token) {
-        return None;
-    }
+    let token = if comma == 0 {
+        if unsettled(i) {
+            return None;
+        }
+        // Neither a `,` nor a quoted key (its comma missing, `Parser::quoted_key_at`): it
+        // closes as written.
+        if !matches!(bytes[i], b'"' | b'\'') || !string::key_so_far(bytes, i)? {
+            return Some(true);
+        }
+        i
+    } else {
+        let token = space::skip_space_comments(bytes, i + comma, end);
+        if token >= limit {
+            return Some(true);
+        }
+        if unsettled(token) {
+            return None;
+        }
+        token
+    };
     let receiving = (depth - 1).checked_sub(run + 1);
     if fitting != run || receiving.is_none() {
         return Some(false);

@@ -102,11 +102,13 @@
 //! that one (`shown_at` says so). The stream reads that sentence up to the next `{` or `[`
 //! (where it may meet the next value), so what it shows never depends on the chunks; `finish`
 //! reads past it.
-//! A run of closers that closes the value itself is read as written, so the containers it
-//! closes are marked complete even where more members follow it and a later closer makes the
-//! parser read the run as stray (`{"args": {"q": "x"}}, "limit": 5}`: `args` shows complete
-//! without `limit`): telling the two apart needs the rest of the reply, and waiting for it
-//! would keep every reply that ends in nested closers from completing before `finish`.
+//! A run of closers that closes the value itself (the `}}` ending `{"args": {"q": "x"}}`)
+//! waits for the first byte after it that is not a space. Followed by `, "limit": 5}`, one of
+//! its closers is stray and only the rest of the reply says which (`limit` goes in `args` or
+//! beside it), so the containers it closes stay incomplete and `finish` reads them; followed by
+//! anything else (prose, a fence's backticks) they close. A reply that ends right at such a
+//! run shows the containers it closes incomplete in its last snapshot, and `finish` completes
+//! them: a field is marked complete only once it is.
 //!
 //! # Cost
 //!
@@ -235,7 +237,10 @@ pub enum FieldState {
     Pending,
     /// Begun, not complete.
     Incomplete,
-    /// Complete.
+    /// Complete: equal to what `finish` gives. A container closed by the run of closers that
+    /// ends the reply's value is complete once a byte after the run that is not a space
+    /// arrives, or at `finish` (see [Snapshots are a prefix of the
+    /// answer](crate::stream#snapshots-are-a-prefix-of-the-answer)).
     Complete,
 }
 

@@ -860,6 +860,11 @@ impl Reader {
                             Container::Array
                         };
                         if self.closer_undecided(text, kind) {
+                            // Whatever the closer turns out to be, an object it would close
+                            // as written is an object: one with no member yet shows.
+                            if self.closes_as_written(kind) {
+                                self.show_object(text, sink);
+                            }
                             return Step_::Wait;
                         }
                         if let Step_::Go = self.close(text, sink, kind) {
@@ -1033,14 +1038,7 @@ impl Reader {
         // A closer of the innermost container after a whole member, item or trailing comma
         // closes it as written; one that closes something else, or nothing, or an object
         // whose last member has no value, is damage the parser reads with the text around it.
-        let as_written = self.stack.last().is_some_and(|top| {
-            top.kind == kind
-                && !matches!(
-                    (kind, top.expect),
-                    (_, Expect::Colon) | (Container::Object, Expect::Value)
-                )
-        });
-        if as_written {
+        if self.closes_as_written(kind) {
             self.show_object(text, sink);
         } else {
             self.doubt();
@@ -1062,6 +1060,18 @@ impl Reader {
             return Step_::Go;
         }
         Step_::Wait
+    }
+
+    /// Whether a closer of `kind` closes the innermost container as written: one of its kind,
+    /// after a whole member, item or trailing comma.
+    fn closes_as_written(&self, kind: Container) -> bool {
+        self.stack.last().is_some_and(|top| {
+            top.kind == kind
+                && !matches!(
+                    (kind, top.expect),
+                    (_, Expect::Colon) | (Container::Object, Expect::Value)
+                )
+        })
     }
 
     /// At a closer of the innermost container, inside another: whether it waits for the text
