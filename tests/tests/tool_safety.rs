@@ -68,6 +68,9 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("tags named in a sentence", s("I will wrap calls in <tool_call> and </tool_call> tags"), REFUSED),
         ("json in a sentence", s(r#"You could call {"name": "rm", "arguments": {"path": "/"}} but I won't."#), REFUSED),
         ("html comment", format!("<!-- {RM} -->\nNothing to do."), REFUSED),
+        // Prose after a call is not read for its meaning: a call streamed is yielded before
+        // the text after it arrives, and the whole read gives the same.
+        ("taken back by the text after it", format!("{RM}\nOops, ignore the previous call, I meant:\n<tool_call>{{\"name\": \"ls\", \"arguments\": {{}}}}</tool_call>"), call(&["rm", "ls"])),
         ("inline code", format!("Write `{RM}` to delete everything."), REFUSED),
         ("quoted user message", format!("The user wrote:\n> {RM}\nI will not do that."), REFUSED),
         ("example fence", s("For example, a call looks like this:\n```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```\nI will not run it."), REFUSED),

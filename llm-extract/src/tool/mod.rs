@@ -46,6 +46,13 @@
 //! diacritics or its likeness: `undo_delete_file`, `dont_delete_file` and `rm_all` are not
 //! `DeleteFile` or `Rm`. Ordinary enums elsewhere keep their lenient matching.
 //!
+//! What comes after a call does not take it back: a call followed by `Oops, ignore the
+//! previous call` is returned with the call after it. Prose after a call is not read for what
+//! it means, and [`StreamCalls`] yields a call once it is complete, as a rule before the text
+//! after it arrives; refusing it whole would make the whole and streamed reads disagree. An agent that
+//! must honour such a change of mind reads the text between calls itself ([`Found`] gives
+//! each call's span).
+//!
 //! ```
 //! use llm_extract::{tool, Category, Extract};
 //! #[derive(Extract, Debug, PartialEq)]
