@@ -237,7 +237,8 @@ pub enum FieldState {
     Pending,
     /// Begun, not complete.
     Incomplete,
-    /// Complete: equal to what `finish` gives. A container closed by the run of closers that
+    /// Complete: equal to what `finish` gives (unless the reply writes the key again later:
+    /// the later value wins, as in `serde_json`). A container closed by the run of closers that
     /// ends the reply's value is complete once a byte after the run that is not a space
     /// arrives, or at `finish` (see [Snapshots are a prefix of the
     /// answer](crate::stream#snapshots-are-a-prefix-of-the-answer)).
