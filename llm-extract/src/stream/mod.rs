@@ -942,8 +942,24 @@ impl<T: Extract> Stream<T> {
         &self.text
     }
 
-    /// Whether a whole value was read (a later one may still replace it; [`Stream::finish`]
-    /// decides).
+    /// Whether a whole value was read. [`Stream::finish`] decides what the reply holds: a
+    /// later value may replace it, and members after the value's closer (`{"a": 1}, "b": 2}`)
+    /// are read into it when the rest of the reply shows that closer stray; no snapshot shows
+    /// them. A value that ends in a run of closers (`}}`, `]}`) is whole once a byte after the
+    /// run that is not a space has arrived, since a field it closes would be marked complete:
+    /// `, "key": ...` there would make one of its closers stray.
+    ///
+    /// ```
+    /// use llm_extract::Stream;
+    /// let mut stream = Stream::<serde_json::Value>::new();
+    /// stream.push(r#"{"a": 1}"#);
+    /// assert!(stream.is_complete());
+    /// let mut stream = Stream::<serde_json::Value>::new();
+    /// stream.push(r#"{"a": {"b": 1}}"#);
+    /// assert!(!stream.is_complete()); // `, "c": 2}` may follow
+    /// stream.push("\nDone.");
+    /// assert!(stream.is_complete());
+    /// ```
     pub fn is_complete(&self) -> bool {
         self.values.closed.is_some() || self.values.kept.is_some()
     }
