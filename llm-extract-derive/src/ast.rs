@@ -442,7 +442,6 @@ pub fn of_std_types(ty: &Type, params: &[&Ident]) -> bool {
 }
 
 /// Whether a field type is written as `Option<..>`.
-#[cfg_attr(not(feature = "schema"), allow(dead_code))] // used by the schema generation
 pub fn is_option(ty: &Type) -> bool {
     type_name(ty).as_deref() == Some("Option")
 }

@@ -404,10 +404,22 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         } else {
             quote!(false)
         };
+        // An `Option` field reads a placeholder (`N/A`, `none`) as `None`: once complete,
+        // it shows so.
+        let settle = (shown(f) && !f.strict && !c.strict && crate::ast::is_option(f.ty)).then(|| {
+            quote! {
+                if __t.__state.get(#i) == #rt::stream::FieldState::Complete {
+                    __changed |= #rt::stream::settle_option(&mut __t.#member);
+                }
+            }
+        });
         quote! {
             ::core::option::Option::Some(#slot) => {
                 __t.__state.note(#i, __rest, __event);
-                #apply
+                #[allow(unused_mut)]
+                let mut __changed = #apply;
+                #settle
+                __changed
             }
         }
     });

@@ -689,3 +689,143 @@ fn a_run_closing_the_value_with_members_after_it_marks_nothing_complete() {
     assert_eq!(stream.snapshot().state("arguments"), FieldState::Complete);
     assert!(stream.is_complete());
 }
+
+#[derive(Extract, serde::Serialize, Debug, PartialEq, Clone)]
+struct Part {
+    name: Option<String>,
+    n: Option<i64>,
+    list: Option<Vec<i64>>,
+}
+
+#[derive(Extract, serde::Serialize, Debug, PartialEq)]
+struct Whole {
+    title: Option<String>,
+    part: Option<Part>,
+    parts: Option<Vec<Part>>,
+    count: Option<i64>,
+}
+
+/// The text of `Whole`'s fields, in the order and with the members `keys` choose, written
+/// compactly or indented.
+fn whole_text(
+    title: &str,
+    part: &(String, i64, Vec<i64>),
+    parts: usize,
+    keys: u8,
+    pretty: bool,
+) -> String {
+    let part_json = json!({"name": part.0, "n": part.1, "list": part.2});
+    let mut doc = serde_json::Map::new();
+    let members = [
+        ("title", json!(title)),
+        ("part", part_json.clone()),
+        ("parts", Value::Array(vec![part_json; parts])),
+        ("count", json!(part.1)),
+    ];
+    // Rotated, and with some members left out, so each can come last.
+    for k in 0..4 {
+        let (key, value) = &members[(k + usize::from(keys)) % 4];
+        if keys & (16 << k) == 0 {
+            doc.insert(key.to_string(), value.clone());
+        }
+    }
+    let doc = Value::Object(doc);
+    if pretty {
+        serde_json::to_string_pretty(&doc).unwrap()
+    } else {
+        serde_json::to_string(&doc).unwrap()
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// A stray closer written after any closer of a value: in chunks of 1, 7 and 64 bytes, a
+    /// field a snapshot marks complete is the field `finish` gives.
+    #[test]
+    fn a_field_marked_complete_is_the_final_one_after_a_stray_closer(
+        title in "[a-z ]{0,12}",
+        part in ("[a-z]{0,8}", -99i64..99, proptest::collection::vec(0i64..9, 0..3)),
+        parts in 0usize..3,
+        keys in proptest::prelude::any::<u8>(),
+        pretty in proptest::prelude::any::<bool>(),
+        which in proptest::prelude::any::<proptest::sample::Index>(),
+    ) {
+        let doc = whole_text(&title, &part, parts, keys, pretty);
+        let closers: Vec<usize> = doc.match_indices(['}', ']']).map(|(i, _)| i).collect();
+        let at = closers[which.index(closers.len())];
+        let text = format!("{}{}", &doc[..=at], &doc[at..]);
+        let Ok(done) = llm_extract::from_str::<Whole>(&text) else { return Ok(()) };
+        // The final twin: the answer written as JSON, streamed whole and followed by text.
+        let mut whole = Stream::<Whole>::new();
+        whole.push(&serde_json::to_string(&done).unwrap());
+        whole.push("\nDone.");
+        let fin = whole.snapshot();
+        for size in [1, 7, 64] {
+            let mut stream = Stream::<Whole>::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+                let snap = stream.snapshot();
+                macro_rules! same_when_complete {
+                    ($($field:ident)*) => {$(
+                        if snap.state(stringify!($field)) == FieldState::Complete {
+                            proptest::prop_assert_eq!(
+                                format!("{:?}", snap.$field),
+                                format!("{:?}", fin.$field),
+                                "{} in {}-byte chunks: {:?}", stringify!($field), size, text
+                            );
+                        }
+                    )*};
+                }
+                same_when_complete!(title part parts count);
+            }
+        }
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Note {
+    note: Option<String>,
+    blank: Option<String>,
+    empty: Option<String>,
+    #[extract(strict)]
+    kept: Option<String>,
+}
+
+/// `Option<String>` reads a placeholder as `None` (`N/A`, a blank), and `""` as `Some("")`:
+/// a field the twin marks complete says the same; a strict field keeps the text.
+#[test]
+fn an_optional_placeholder_is_none_once_complete() {
+    let text = r#"{"note": "N/A", "blank": " ", "empty": "", "kept": "N/A", "more": 1}"#;
+    let done = llm_extract::from_str::<Note>(text).unwrap();
+    assert_eq!(
+        done,
+        Note {
+            note: None,
+            blank: None,
+            empty: Some(String::new()),
+            kept: Some("N/A".into())
+        }
+    );
+    for size in [1, 7, 64] {
+        let mut stream = Stream::<Note>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = stream.snapshot();
+            for (field, shown, want) in [
+                ("note", &snap.note, &done.note),
+                ("blank", &snap.blank, &done.blank),
+                ("empty", &snap.empty, &done.empty),
+                ("kept", &snap.kept, &done.kept),
+            ] {
+                if snap.state(field) == FieldState::Complete {
+                    assert_eq!(
+                        shown.as_deref(),
+                        want.as_deref(),
+                        "{field} in {size}-byte chunks"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -11,7 +11,9 @@
 //! What a snapshot shows:
 //! - numbers, bools, nulls and enum values only once complete (an unfinished `12` never shows
 //!   as `1`, `tru` never as anything);
-//! - strings as they grow, lists item by item (the last item may be incomplete);
+//! - strings as they grow, lists item by item (the last item may be incomplete); an
+//!   `Option<String>` field whose string turns out to be a placeholder (`N/A`, `none`, a blank)
+//!   becomes `None` once complete, as `finish` reads it (`""` stays `Some("")`);
 //! - values that open with `{` or `[`: a reply whose value is a lone string, number or word
 //!   (prose read as a `String`, `42`, `"Paris"`) shows nothing until [`Stream::finish`],
 //!   which reads it as [`extract`](crate::extract) does;

@@ -90,6 +90,16 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         let _ = this;
         None
     }
+
+    /// Whether this complete value says "no value" where an `Option` holds it: a non-empty
+    /// string that [`is_placeholder`](crate::coerce::is_placeholder) (`N/A`, `none`, a blank),
+    /// which `Option<String>` reads as `None`. The derive's twins then show the field as
+    /// `None`, as `finish` gives it. The default: no.
+    #[doc(hidden)]
+    fn is_placeholder(this: &Self) -> bool {
+        let _ = this;
+        false
+    }
 }
 
 /// The partial of a type that does not stream: always empty, serialized as `null`. The
@@ -304,6 +314,11 @@ impl Serialize for PartialString {
 }
 
 impl PartialValue for PartialString {
+    fn is_placeholder(this: &Self) -> bool {
+        // `""` is a value for `Option<String>`; `" "` and the placeholder words are not.
+        !this.is_empty() && crate::coerce::is_placeholder(this)
+    }
+
     fn apply(
         slot: &mut Option<Self>,
         at: &[Step<'_>],

@@ -164,3 +164,14 @@ pub fn trail_apply<P: PartialValue>(
     feed.trail_leaf(at, slot.as_mut());
     changed
 }
+
+/// For an `Option` field of a derived twin, once the field is complete: `None` where its
+/// value is a placeholder the `Option` reads as no value (`PartialValue::is_placeholder`).
+/// Whether it changed the field.
+pub fn settle_option<P: PartialValue>(slot: &mut Option<P>) -> bool {
+    if slot.as_ref().is_some_and(P::is_placeholder) {
+        *slot = None;
+        return true;
+    }
+    false
+}
