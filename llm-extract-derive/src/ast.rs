@@ -446,6 +446,11 @@ pub fn is_option(ty: &Type) -> bool {
     type_name(ty).as_deref() == Some("Option")
 }
 
+/// The `T` of a field type written as `Option<T>`.
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_arg(ty).and_then(|(ident, inner)| (ident == "Option").then_some(inner))
+}
+
 /// A layer around a value that a rule looks through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Peel {

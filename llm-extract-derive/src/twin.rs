@@ -288,7 +288,9 @@ fn shown(f: &Field<'_>) -> bool {
 }
 
 fn partial_of(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
-    let ty = f.ty;
+    // A twin's members are `Option`s already (`None` until something arrives, and for a
+    // `null`): an `Option<T>` field shows `T`'s partial there.
+    let ty = crate::ast::option_inner(f.ty).unwrap_or(f.ty);
     quote_spanned!(f.span=> <#ty as #rt::Extract>::Partial)
 }
 

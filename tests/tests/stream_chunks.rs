@@ -933,8 +933,9 @@ fn paths_of_every_depth_reach_their_place() {
     }
 }
 
-/// An item that shows nothing (a `null` or a word where a number belongs) leaves the item
-/// before it the last one, still shown and still growing; the item after it is appended.
+/// An item that shows nothing (a word where an object belongs, a `null` where a number does)
+/// leaves the item before it the last one, still shown and still growing; the item after it
+/// is appended. A `null` in a list of `Option`s is an item, shown in its place.
 #[test]
 fn an_item_that_shows_nothing_keeps_the_last_one() {
     let text = r#"[{"n": 1, "tags": ["a"]}, null, "x", {"n": 2, "tags": ["b", "c"]}]"#;
@@ -948,7 +949,7 @@ fn an_item_that_shows_nothing_keeps_the_last_one() {
         assert_grows(text, &snaps);
         assert_eq!(
             snaps.last().unwrap(),
-            &json!([{"n": 1, "tags": ["a"]}, {"n": 2, "tags": ["b", "c"]}]),
+            &json!([{"n": 1, "tags": ["a"]}, null, {"n": 2, "tags": ["b", "c"]}]),
             "chunks of {size}"
         );
     }

@@ -829,3 +829,42 @@ fn an_optional_placeholder_is_none_once_complete() {
         }
     }
 }
+
+#[derive(Extract, Debug, PartialEq)]
+struct Gaps {
+    points: Vec<Option<u32>>,
+    notes: Vec<Option<String>>,
+}
+
+/// A list of `Option`s keeps its `null` items in place, and reads a placeholder item as
+/// `None` once complete: every snapshot's items are the answer's first items.
+#[test]
+fn null_items_of_a_list_of_options_keep_their_places() {
+    let text = r#"{"points": [null, 7, null, 9], "notes": ["N/A", "ok", null, "fine", "none"]}"#;
+    let done = llm_extract::from_str::<Gaps>(text).unwrap();
+    assert_eq!(done.points, [None, Some(7), None, Some(9)]);
+    assert_eq!(done.notes[..2], [None, Some("ok".to_string())]);
+    for size in [1, 7, 64] {
+        let mut stream = Stream::<Gaps>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = stream.snapshot();
+            if let Some(points) = &snap.points {
+                let shown: Vec<Option<u32>> = points.iter().map(|p| **p).collect();
+                assert_eq!(shown[..], done.points[..shown.len()], "{size}-byte chunks");
+            }
+            if let Some(notes) = &snap.notes {
+                // The last item may still grow; those before it are whole.
+                let n = notes.len().saturating_sub(1);
+                let shown: Vec<Option<String>> = notes
+                    .iter()
+                    .take(n)
+                    .map(|s| s.as_deref().map(str::to_string))
+                    .collect();
+                assert_eq!(shown[..], done.notes[..n], "{size}-byte chunks");
+            }
+        }
+        let last = stream.snapshot();
+        assert_eq!(last.points.map(|p| p.len()), Some(4));
+    }
+}

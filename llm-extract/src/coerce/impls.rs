@@ -260,7 +260,7 @@ impl Extract for () {
 }
 
 impl<T: Extract> Extract for Option<T> {
-    type Partial = T::Partial;
+    type Partial = crate::stream::PartialOption<T::Partial>;
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         match &node.kind {

@@ -12,8 +12,9 @@
 //! - numbers, bools, nulls and enum values only once complete (an unfinished `12` never shows
 //!   as `1`, `tru` never as anything);
 //! - strings as they grow, lists item by item (the last item may be incomplete); an
-//!   `Option<String>` field whose string turns out to be a placeholder (`N/A`, `none`, a blank)
-//!   becomes `None` once complete, as `finish` reads it (`""` stays `Some("")`);
+//!   `Option<String>` field or item whose string turns out to be a placeholder (`N/A`, `none`,
+//!   a blank) becomes `None` once complete, as `finish` reads it (`""` stays `Some("")`), and a
+//!   `null` item of a list of `Option`s keeps its place ([`PartialOption`]);
 //! - values that open with `{` or `[`: a reply whose value is a lone string, number or word
 //!   (prose read as a `String`, `42`, `"Paris"`) shows nothing until [`Stream::finish`],
 //!   which reads it as [`extract`](crate::extract) does;
@@ -169,7 +170,8 @@ mod shared;
 pub(crate) mod twin;
 
 pub use partial::{
-    NoPartial, PartialJson, PartialList, PartialListIter, PartialMap, PartialString, PartialValue,
+    NoPartial, PartialJson, PartialList, PartialListIter, PartialMap, PartialOption, PartialString,
+    PartialValue,
 };
 pub use salvage::{extract_partial, Salvaged};
 

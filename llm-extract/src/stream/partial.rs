@@ -149,6 +149,100 @@ impl<P: PartialValue> PartialValue for Box<P> {
     }
 }
 
+/// The partial of an `Option<T>` where it is an item of a list or a value of a map: `T`'s
+/// partial, or no value (`null`, or a placeholder such as `N/A` read by `Option<String>` as
+/// `None`) once that is known, so items keep their places. Derefs to that `Option`; serializes
+/// as the partial or `null`. (A derived twin's `Option<T>` field shows `T`'s partial in the
+/// field's own `Option`.)
+///
+/// ```
+/// use llm_extract::{Extract, Stream};
+///
+/// #[derive(Extract, Debug)]
+/// struct Scores { points: Vec<Option<u32>> }
+///
+/// let mut stream = Stream::<Scores>::new();
+/// stream.push(r#"{"points": [null, 7, "#);
+/// let seen = stream.snapshot();
+/// let points: Vec<Option<u32>> = seen.points.unwrap().iter().map(|p| **p).collect();
+/// assert_eq!(points, [None, Some(7)]);
+/// ```
+#[derive(Clone, Default, PartialEq)]
+pub struct PartialOption<P>(Option<P>);
+
+impl<P> Deref for PartialOption<P> {
+    type Target = Option<P>;
+    fn deref(&self) -> &Option<P> {
+        &self.0
+    }
+}
+
+impl<P: fmt::Debug> fmt::Debug for PartialOption<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<P: Serialize> Serialize for PartialOption<P> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<P: PartialValue> PartialOption<P> {
+    /// Once the value at this place is complete: no value where it is a placeholder.
+    fn settle(&mut self, at: &[Step<'_>], event: &Event<'_>) -> bool {
+        if at.is_empty() && event.completes() && self.0.as_ref().is_some_and(P::is_placeholder) {
+            self.0 = None;
+            return true;
+        }
+        false
+    }
+}
+
+impl<P: PartialValue> PartialValue for PartialOption<P> {
+    fn apply(
+        slot: &mut Option<Self>,
+        at: &[Step<'_>],
+        event: &Event<'_>,
+        feed: &mut Feed<'_>,
+    ) -> bool {
+        if let Some(this) = slot {
+            return Self::apply_in(this, at, event, feed);
+        }
+        if at.is_empty() && event.is_null() {
+            *slot = Some(PartialOption(None));
+            return true;
+        }
+        let mut inner = None;
+        let changed = P::apply(&mut inner, at, event, feed);
+        if inner.is_some() {
+            let mut this = PartialOption(inner);
+            this.settle(at, event);
+            *slot = Some(this);
+        }
+        changed
+    }
+
+    fn apply_in(this: &mut Self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        match &mut this.0 {
+            Some(inner) => P::apply_in(inner, at, event, feed) | this.settle(at, event),
+            None => false,
+        }
+    }
+
+    fn salvage(slot: &mut Option<Self>, feed: &mut Feed<'_>) -> Vec<crate::Path> {
+        let mut inner = slot.take().and_then(|o| o.0);
+        let found = P::salvage(&mut inner, feed);
+        *slot = inner.map(|p| PartialOption(Some(p)));
+        found
+    }
+
+    fn grow_leaf(this: &mut Self) -> Option<&mut PartialString> {
+        this.0.as_mut().and_then(P::grow_leaf)
+    }
+}
+
 /// A string that grows as it streams in; shared between snapshots (cloning is a reference
 /// count). Derefs to `str`, serializes as a JSON string.
 ///
