@@ -830,20 +830,28 @@ fn an_optional_placeholder_is_none_once_complete() {
     }
 }
 
+#[derive(Extract, serde::Serialize, Debug, PartialEq)]
+struct Rec {
+    a: u32,
+}
+
 #[derive(Extract, Debug, PartialEq)]
 struct Gaps {
     points: Vec<Option<u32>>,
     notes: Vec<Option<String>>,
+    records: Vec<Option<Rec>>,
 }
 
 /// A list of `Option`s keeps its `null` items in place, and reads a placeholder item as
 /// `None` once complete: every snapshot's items are the answer's first items.
 #[test]
 fn null_items_of_a_list_of_options_keep_their_places() {
-    let text = r#"{"points": [null, 7, null, 9], "notes": ["N/A", "ok", null, "fine", "none"]}"#;
+    let text = r#"{"points": [null, 7, "N/A", 9], "notes": ["N/A", "ok", null, "fine", "none"], "records": [{"a": 1}, "N/A", {"a": 2}, "", {"a": 3}]}"#;
     let done = llm_extract::from_str::<Gaps>(text).unwrap();
     assert_eq!(done.points, [None, Some(7), None, Some(9)]);
     assert_eq!(done.notes[..2], [None, Some("ok".to_string())]);
+    let records = serde_json::to_value(&done.records).unwrap();
+    assert_eq!(records, json!([{"a": 1}, null, {"a": 2}, null, {"a": 3}]));
     for size in [1, 7, 64] {
         let mut stream = Stream::<Gaps>::new();
         for chunk in text.as_bytes().chunks(size) {
@@ -863,8 +871,17 @@ fn null_items_of_a_list_of_options_keep_their_places() {
                     .collect();
                 assert_eq!(shown[..], done.notes[..n], "{size}-byte chunks");
             }
+            if let Some(shown) = serde_json::to_value(&snap.records).unwrap().as_array() {
+                let n = shown.len().saturating_sub(1);
+                assert_eq!(
+                    shown[..n],
+                    records.as_array().unwrap()[..n],
+                    "{size}-byte chunks"
+                );
+            }
         }
         let last = stream.snapshot();
         assert_eq!(last.points.map(|p| p.len()), Some(4));
+        assert_eq!(serde_json::to_value(&last.records).unwrap(), records);
     }
 }

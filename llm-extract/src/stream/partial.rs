@@ -150,8 +150,8 @@ impl<P: PartialValue> PartialValue for Box<P> {
 }
 
 /// The partial of an `Option<T>` where it is an item of a list or a value of a map: `T`'s
-/// partial, or no value (`null`, or a placeholder such as `N/A` read by `Option<String>` as
-/// `None`) once that is known, so items keep their places. Derefs to that `Option`; serializes
+/// partial, or no value once that is known (`null`, or a placeholder such as `N/A`, which the
+/// `Option` reads as `None`), so items keep their places. Derefs to that `Option`; serializes
 /// as the partial or `null`. (A derived twin's `Option<T>` field shows `T`'s partial in the
 /// field's own `Option`.)
 ///
@@ -200,6 +200,12 @@ impl<P: PartialValue> PartialOption<P> {
     }
 }
 
+/// Whether `event` completes a string that an `Option` reads as no value when its `T` does
+/// not take it: a placeholder, `""` included.
+fn placeholder_string(event: &Event<'_>) -> bool {
+    matches!(event, Event::Value(node) if node.as_str().is_some_and(crate::coerce::is_placeholder))
+}
+
 impl<P: PartialValue> PartialValue for PartialOption<P> {
     fn apply(
         slot: &mut Option<Self>,
@@ -220,6 +226,10 @@ impl<P: PartialValue> PartialValue for PartialOption<P> {
             let mut this = PartialOption(inner);
             this.settle(at, event);
             *slot = Some(this);
+        } else if at.is_empty() && placeholder_string(event) {
+            // `"N/A"` (or `""`) where `T` takes no string: the `Option` reads no value.
+            *slot = Some(PartialOption(None));
+            return true;
         }
         changed
     }
