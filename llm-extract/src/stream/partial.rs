@@ -189,14 +189,21 @@ impl<P: Serialize> Serialize for PartialOption<P> {
     }
 }
 
+/// Once the value in `slot` is complete (an `Option`'s: a derived twin's `Option` field, or a
+/// [`PartialOption`]): `None` where it is a placeholder the `Option` reads as no value
+/// ([`PartialValue::is_placeholder`]). Whether it changed `slot`.
+pub fn settle_option<P: PartialValue>(slot: &mut Option<P>) -> bool {
+    if slot.as_ref().is_some_and(P::is_placeholder) {
+        *slot = None;
+        return true;
+    }
+    false
+}
+
 impl<P: PartialValue> PartialOption<P> {
-    /// Once the value at this place is complete: no value where it is a placeholder.
+    /// [`settle_option`], once an event completes the value at this place.
     fn settle(&mut self, at: &[Step<'_>], event: &Event<'_>) -> bool {
-        if at.is_empty() && event.completes() && self.0.as_ref().is_some_and(P::is_placeholder) {
-            self.0 = None;
-            return true;
-        }
-        false
+        at.is_empty() && event.completes() && settle_option(&mut self.0)
     }
 }
 

@@ -2,6 +2,7 @@
 //! holding back (`stream = "done"`, `stream = "required"`) and salvage the generated
 //! `PartialValue` impls call, so the generated code only wires them up.
 
+pub use super::partial::settle_option;
 use super::{Event, Feed, FieldState, FieldStates, PartialValue, Step};
 use crate::coerce::keys::{best_field, StructSpec};
 use crate::coerce::variants::{variant_key, EnumSpec};
@@ -163,15 +164,4 @@ pub fn trail_apply<P: PartialValue>(
     let changed = P::apply(slot, at, event, feed);
     feed.trail_leaf(at, slot.as_mut());
     changed
-}
-
-/// For an `Option` field of a derived twin, once the field is complete: `None` where its
-/// value is a placeholder the `Option` reads as no value (`PartialValue::is_placeholder`).
-/// Whether it changed the field.
-pub fn settle_option<P: PartialValue>(slot: &mut Option<P>) -> bool {
-    if slot.as_ref().is_some_and(P::is_placeholder) {
-        *slot = None;
-        return true;
-    }
-    false
 }
