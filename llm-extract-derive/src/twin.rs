@@ -385,43 +385,50 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         let (n, aliases) = (&f.name, &f.aliases);
         quote!(#rt::FieldSpec { name: #n, aliases: &[#(#aliases),*] })
     });
+    // An `Option` field reads a placeholder (`N/A`, `none`) as `None`: the field holds back a
+    // string that may still become one and shows a complete one as `None`
+    // (`stream::apply_option`), in the twin's `__held`.
+    let holds = |f: &Field<'_>| shown(f) && !f.strict && !c.strict && crate::ast::is_option(f.ty);
+    let any_holds = keyed.iter().any(|(_, f)| holds(f));
     let arms = keyed.iter().enumerate().map(|(slot, (i, f))| {
         let member = &f.member;
         let apply = if shown(f) {
             let p = partial_of(rt, f);
-            match f.stream {
+            // The walk of a growing string goes on into the member, and records it if it is
+            // the string (`stream/hot.rs`); a member held back hands nothing down.
+            let (s, r, e, fd) = (quote!(__s), quote!(__r), quote!(__e), quote!(__f));
+            let body = match f.stream {
                 Some(StreamMode::Done) => quote! {
-                    #rt::stream::done(&mut __t.#member, __rest, __event, __feed, <#p as #rt::stream::PartialValue>::apply)
+                    #rt::stream::done(#s, #r, #e, #fd, <#p as #rt::stream::PartialValue>::apply)
                 },
-                // The walk of a growing string goes on into the member, and records it if
-                // it is the string (`stream/hot.rs`); a member held back hands nothing down.
                 _ => quote! {
-                    if __feed.tracing() {
-                        #rt::stream::trail_apply(&mut __t.#member, __rest, __event, __feed)
+                    if #fd.tracing() {
+                        #rt::stream::trail_apply(#s, #r, #e, #fd)
                     } else {
-                        <#p as #rt::stream::PartialValue>::apply(&mut __t.#member, __rest, __event, __feed)
+                        <#p as #rt::stream::PartialValue>::apply(#s, #r, #e, #fd)
                     }
                 },
+            };
+            if holds(f) {
+                quote! {
+                    #rt::stream::apply_option(
+                        &mut __t.#member, &mut __t.__held, #i, __rest, __event, __feed,
+                        |#s, #r, #e, #fd| #body,
+                    )
+                }
+            } else {
+                quote! {{
+                    let (#s, #r, #e, #fd) = (&mut __t.#member, __rest, __event, &mut *__feed);
+                    #body
+                }}
             }
         } else {
             quote!(false)
         };
-        // An `Option` field reads a placeholder (`N/A`, `none`) as `None`: once complete,
-        // it shows so.
-        let settle = (shown(f) && !f.strict && !c.strict && crate::ast::is_option(f.ty)).then(|| {
-            quote! {
-                if __t.__state.get(#i) == #rt::stream::FieldState::Complete {
-                    __changed |= #rt::stream::settle_option(&mut __t.#member);
-                }
-            }
-        });
         quote! {
             ::core::option::Option::Some(#slot) => {
                 __t.__state.note(#i, __rest, __event);
-                #[allow(unused_mut)]
-                let mut __changed = #apply;
-                #settle
-                __changed
+                #apply
             }
         }
     });
@@ -518,6 +525,16 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         }
     });
 
+    let (held_field, held_init, held_clone) = if any_holds {
+        (
+            quote!(#[doc(hidden)] __held: #rt::stream::Held,),
+            quote!(__held: ::core::default::Default::default(),),
+            quote!(__held: ::core::clone::Clone::clone(&self.__held),),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new(), TokenStream::new())
+    };
+
     // Two bits per field, in as many words as the fields need.
     let words = t.fields.len().div_ceil(64).max(1);
     let _ = params;
@@ -527,6 +544,7 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
             #(#defs)*
             #[doc(hidden)]
             __state: #rt::stream::FieldStates<#words>,
+            #held_field
             #marker_field
         }
 
@@ -618,6 +636,7 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                     #name {
                         #(#idents: ::core::option::Option::None,)*
                         __state: ::core::default::Default::default(),
+                        #held_init
                         #marker_init
                     }
                 }
@@ -629,6 +648,7 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                     #name {
                         #(#idents: ::core::clone::Clone::clone(&self.#idents),)*
                         __state: ::core::clone::Clone::clone(&self.__state),
+                        #held_clone
                         #marker_init
                     }
                 }

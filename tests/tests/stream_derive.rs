@@ -830,6 +830,91 @@ fn an_optional_placeholder_is_none_once_complete() {
     }
 }
 
+#[derive(Extract, Debug, PartialEq)]
+struct Maybe {
+    a: Option<String>,
+    b: Option<String>,
+    c: Option<String>,
+    d: Option<String>,
+    e: Option<serde_json::Value>,
+    list: Vec<Option<String>>,
+}
+
+/// A string that more text may still make a placeholder (`N`, `Not a`, a blank) is not shown
+/// in an `Option` until its text tells or it completes: at every chunking, an `Option` shows
+/// no value or a prefix of the final one, never a placeholder's text that `finish` reads as
+/// `None`, and once it shows a value it keeps showing one.
+#[test]
+fn an_optional_string_that_may_be_a_placeholder_waits() {
+    let text = r#"{"a": "N/A", "b": "Nora", "c": "  not available ", "d": "No way", "e": "none", "list": ["n/a", "Nat", "  ", "-5 degrees", "—"]}"#;
+    let done = llm_extract::from_str::<Maybe>(text).unwrap();
+    assert_eq!(
+        (&done.a, &done.b, &done.c, &done.d, &done.e),
+        (
+            &None,
+            &Some("Nora".into()),
+            &None,
+            &Some("No way".into()),
+            &None
+        )
+    );
+    assert_eq!(
+        done.list,
+        [
+            None,
+            Some("Nat".into()),
+            None,
+            Some("-5 degrees".into()),
+            None
+        ]
+    );
+    let done_json = serde_json::json!({
+        "a": done.a, "b": done.b, "c": done.c, "d": done.d, "e": done.e, "list": done.list,
+    });
+    for size in [1, 2, 7, 64] {
+        let mut stream = Stream::<Maybe>::new();
+        let mut shown_before = serde_json::Map::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            let snap = snap.as_object().unwrap();
+            for field in ["a", "b", "c", "d", "e"] {
+                let want = &done_json[field];
+                match snap.get(field) {
+                    Some(Value::String(s)) => assert!(
+                        want.as_str().is_some_and(|w| w.starts_with(s.as_str())),
+                        "{field} shows {s:?}, finish gives {want} ({size}-byte chunks)"
+                    ),
+                    None | Some(Value::Null) => assert!(
+                        !shown_before.get(field).is_some_and(Value::is_string),
+                        "{field} was shown, then taken back ({size}-byte chunks)"
+                    ),
+                    Some(other) => panic!("{field} shows {other}"),
+                }
+            }
+            if let Some(Value::Array(items)) = snap.get("list") {
+                let want = done_json["list"].as_array().unwrap();
+                assert!(items.len() <= want.len());
+                for (i, item) in items.iter().enumerate() {
+                    if let Value::String(s) = item {
+                        assert!(
+                            want[i].as_str().is_some_and(|w| w.starts_with(s.as_str())),
+                            "list[{i}] shows {s:?}, finish gives {} ({size}-byte chunks)",
+                            want[i]
+                        );
+                    }
+                }
+            }
+            shown_before = snap.clone();
+        }
+        assert_eq!(
+            serde_json::to_value(stream.snapshot()).unwrap(),
+            done_json,
+            "{size}-byte chunks"
+        );
+    }
+}
+
 #[derive(Extract, serde::Serialize, Debug, PartialEq)]
 struct Rec {
     a: u32,

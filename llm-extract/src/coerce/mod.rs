@@ -49,6 +49,7 @@ pub use embedded::as_container;
 pub use impls::MapKey;
 pub(crate) use impls::{map, single};
 pub use keys::{keys_match, keys_match_folded, normalize_key};
+pub(crate) use readings::may_become_placeholder;
 pub use readings::{
     bool_in_text, is_placeholder, number_in_text, number_to_string, parse_bool, parse_number,
     words, SHORT_TEXT,

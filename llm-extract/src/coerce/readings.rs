@@ -350,26 +350,48 @@ pub(crate) fn listed_items(text: &str) -> Option<Vec<&str>> {
 /// assert!(!is_placeholder("Nora"));
 /// ```
 pub fn is_placeholder(text: &str) -> bool {
-    const WORDS: [&str; 16] = [
-        "",
-        "n/a",
-        "na",
-        "n.a.",
-        "none",
-        "null",
-        "nil",
-        "-",
-        "--",
-        "\u{2014}",
-        "undefined",
-        "not available",
-        "not applicable",
-        "not specified",
-        "not provided",
-        "tbd",
-    ];
     let t = text.trim();
-    t.len() <= 16 && WORDS.iter().any(|w| w.eq_ignore_ascii_case(t))
+    t.len() <= 16 && PLACEHOLDERS.iter().any(|w| w.eq_ignore_ascii_case(t))
+}
+
+/// What [`is_placeholder`] accepts, trimmed and in any case.
+const PLACEHOLDERS: [&str; 16] = [
+    "",
+    "n/a",
+    "na",
+    "n.a.",
+    "none",
+    "null",
+    "nil",
+    "-",
+    "--",
+    "\u{2014}",
+    "undefined",
+    "not available",
+    "not applicable",
+    "not specified",
+    "not provided",
+    "tbd",
+];
+
+/// How long a string still arriving may be and still be waited on as a possible placeholder
+/// ([`may_become_placeholder`]): the longest word with spaces around it. Longer text is shown
+/// as it grows, so the wait is bounded (and each check is).
+pub(crate) const PLACEHOLDER_WAIT: usize = 64;
+
+/// Whether more text after `text` (the start of a string still arriving) could make it a
+/// placeholder ([`is_placeholder`]): it is blank so far, or the start of a placeholder word,
+/// or one with spaces after it. `Nor` could not (`Nora`), `No` could (`None`).
+pub(crate) fn may_become_placeholder(text: &str) -> bool {
+    if text.len() > PLACEHOLDER_WAIT {
+        return false;
+    }
+    let t = text.trim_start();
+    let word = t.trim_end();
+    PLACEHOLDERS.iter().any(|w| {
+        w.eq_ignore_ascii_case(word)
+            || (w.len() >= t.len() && w.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes()))
+    })
 }
 
 /// The lowercase words of `text`, split at non-alphanumerics and at camelCase humps:

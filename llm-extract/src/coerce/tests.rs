@@ -109,6 +109,36 @@ fn bools_and_placeholders() {
     }
 }
 
+/// The start of a string may become a placeholder while some word it begins (or is, with
+/// spaces after it) is one; every placeholder's every prefix may.
+#[test]
+fn starts_that_may_become_placeholders() {
+    for t in [
+        "",
+        " ",
+        "N",
+        "n/",
+        "No",
+        "not a",
+        "NOT SPECIFIED  ",
+        "  und",
+        "\u{2014}",
+        "tb",
+    ] {
+        assert!(may_become_placeholder(t), "{t:?}");
+    }
+    for t in ["Nora", "Nan", "-5", "not sure", "none of them", "x", "tbd!"] {
+        assert!(!may_become_placeholder(t), "{t:?}");
+    }
+    let long = " ".repeat(readings::PLACEHOLDER_WAIT + 1);
+    assert!(is_placeholder(&long) && !may_become_placeholder(&long));
+    for word in ["N/A", "none", "not applicable", "--", "\u{2014}", "TBD"] {
+        for (end, _) in word.char_indices().chain([(word.len(), ' ')]) {
+            assert!(may_become_placeholder(&word[..end]), "{:?}", &word[..end]);
+        }
+    }
+}
+
 #[test]
 fn words_split_case_and_punctuation() {
     assert_eq!(words("InProgress"), vec!["in", "progress"]);

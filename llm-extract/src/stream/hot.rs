@@ -168,6 +168,13 @@ impl Hot {
         }
     }
 
+    /// The walk no longer finds a string (the one it recorded was taken out of the value),
+    /// whatever a level after records.
+    pub(crate) fn lose(&mut self) {
+        self.found = false;
+        self.broken = true;
+    }
+
     /// The string's slot is at `at`: the walk found it, if it is inside the root (no guard
     /// on the way) or inside the innermost guard's value.
     pub(crate) fn leaf(&mut self, at: usize) {

@@ -12,9 +12,12 @@
 //! - numbers, bools, nulls and enum values only once complete (an unfinished `12` never shows
 //!   as `1`, `tru` never as anything);
 //! - strings as they grow, lists item by item (the last item may be incomplete); an
-//!   `Option<String>` field or item whose string turns out to be a placeholder (`N/A`, `none`,
-//!   a blank) becomes `None` once complete, as `finish` reads it (`""` stays `Some("")`), and a
-//!   `null` item of a list of `Option`s keeps its place ([`PartialOption`]);
+//!   `Option<String>` field or item reads a placeholder (`N/A`, `none`, a blank) as `None`, as
+//!   `finish` does (`""` stays `Some("")`): while more text may still make its string one
+//!   (`N`, `Not a`, spaces), it shows no value, and then the string as it grows (`Nora`) or
+//!   `None` once the placeholder is complete; a string past 64 bytes is shown as it grows
+//!   (a blank that long is taken back at its end). A `null` item of a list of `Option`s keeps
+//!   its place ([`PartialOption`]);
 //! - values that open with `{` or `[`: a reply whose value is a lone string, number or word
 //!   (prose read as a `String`, `42`, `"Paris"`) shows nothing until [`Stream::finish`],
 //!   which reads it as [`extract`](crate::extract) does;
@@ -513,6 +516,14 @@ impl<'f> Feed<'f> {
         let out = read(self);
         self.wraps = saved;
         Some(out)
+    }
+
+    /// The walk took back the string it recorded as growing (an `Option` holds it back:
+    /// `partial::apply_option`): it is not where the walk found it.
+    pub(crate) fn trail_lose(&mut self) {
+        if let Some(trail) = self.trail.as_deref_mut() {
+            trail.lose();
+        }
     }
 
     /// For the derive's partial twins: whether this event's walk records where a growing

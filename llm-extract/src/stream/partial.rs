@@ -100,6 +100,16 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         let _ = this;
         false
     }
+
+    /// The text so far of a string still arriving that more text may still make a
+    /// placeholder (`N`, `not a`, a blank: see [`PartialValue::is_placeholder`]): an `Option`
+    /// holding it shows no value until the string tells (`Nora`) or completes. Only a partial
+    /// that starts a string from a `Grow` event with this text says so. The default: `None`.
+    #[doc(hidden)]
+    fn placeholder_so_far(this: &Self) -> Option<&str> {
+        let _ = this;
+        None
+    }
 }
 
 /// The partial of a type that does not stream: always empty, serialized as `null`. The
@@ -151,7 +161,8 @@ impl<P: PartialValue> PartialValue for Box<P> {
 
 /// The partial of an `Option<T>` where it is an item of a list or a value of a map: `T`'s
 /// partial, or no value once that is known (`null`, or a placeholder such as `N/A`, which the
-/// `Option` reads as `None`), so items keep their places. Derefs to that `Option`; serializes
+/// `Option` reads as `None`; while a string may still become one, no value yet), so items
+/// keep their places. Derefs to that `Option`; serializes
 /// as the partial or `null`. (A derived twin's `Option<T>` field shows `T`'s partial in the
 /// field's own `Option`.)
 ///
@@ -167,44 +178,94 @@ impl<P: PartialValue> PartialValue for Box<P> {
 /// let points: Vec<Option<u32>> = seen.points.unwrap().iter().map(|p| **p).collect();
 /// assert_eq!(points, [None, Some(7)]);
 /// ```
-#[derive(Clone, Default, PartialEq)]
-pub struct PartialOption<P>(Option<P>);
+#[derive(Clone, Default)]
+pub struct PartialOption<P> {
+    shown: Option<P>,
+    held: Held,
+}
+
+impl<P: PartialEq> PartialEq for PartialOption<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.shown == other.shown
+    }
+}
 
 impl<P> Deref for PartialOption<P> {
     type Target = Option<P>;
     fn deref(&self) -> &Option<P> {
-        &self.0
+        &self.shown
     }
 }
 
 impl<P: fmt::Debug> fmt::Debug for PartialOption<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        self.shown.fmt(f)
     }
 }
 
 impl<P: Serialize> Serialize for PartialOption<P> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
+        self.shown.serialize(serializer)
     }
 }
 
-/// Once the value in `slot` is complete (an `Option`'s: a derived twin's `Option` field, or a
-/// [`PartialOption`]): `None` where it is a placeholder the `Option` reads as no value
-/// ([`PartialValue::is_placeholder`]). Whether it changed `slot`.
-pub fn settle_option<P: PartialValue>(slot: &mut Option<P>) -> bool {
+/// The text of a string still arriving that an `Option` holds back, and which of its owner's
+/// `Option`s it belongs to (see [`apply_option`]).
+#[doc(hidden)]
+#[derive(Clone, Debug, Default)]
+pub struct Held(Option<(usize, Box<str>)>);
+
+/// [`PartialValue::apply`] (as `apply` does it) to the value of an `Option`: a derived twin's
+/// `Option` field (`index` tells it from the twin's other fields, which share `held`) or a
+/// [`PartialOption`]. The `Option` reads a placeholder (`N/A`, `none`, a blank) as `None`, so
+/// what it shows follows `finish`:
+/// - a string still arriving that more text may make a placeholder (`N`, `Not a`) is held
+///   back in `held` (the `Option` shows no value) until its text tells (`Nora`) or it
+///   completes;
+/// - a complete placeholder is `None`.
+///
+/// Whether what the `Option` shows changed.
+#[doc(hidden)]
+pub fn apply_option<P: PartialValue>(
+    slot: &mut Option<P>,
+    held: &mut Held,
+    index: usize,
+    at: &[Step<'_>],
+    event: &Event<'_>,
+    feed: &mut Feed<'_>,
+    apply: impl FnOnce(&mut Option<P>, &[Step<'_>], &Event<'_>, &mut Feed<'_>) -> bool,
+) -> bool {
+    let shown = slot.is_some();
+    if held.0.as_ref().is_some_and(|(i, _)| *i == index) {
+        // The event goes on from the string so far.
+        if let Some((_, text)) = held.0.take() {
+            *slot = None;
+            P::apply(slot, &[], &Event::Grow(&text), feed);
+        }
+    }
+    let mut changed = apply(slot, at, event, feed);
+    if at.is_empty() && event.completes() {
+        changed |= settle_option(slot);
+    }
+    if let Some(text) = slot.as_ref().and_then(P::placeholder_so_far) {
+        held.0 = Some((index, text.into()));
+        *slot = None;
+        // The walk may have recorded the string as the one growing (`stream/hot.rs`): it is
+        // not in the value now.
+        feed.trail_lose();
+        return shown;
+    }
+    changed || shown != slot.is_some()
+}
+
+/// Once the value in `slot` is complete (an `Option`'s): `None` where it is a placeholder the
+/// `Option` reads as no value ([`PartialValue::is_placeholder`]). Whether it changed `slot`.
+fn settle_option<P: PartialValue>(slot: &mut Option<P>) -> bool {
     if slot.as_ref().is_some_and(P::is_placeholder) {
         *slot = None;
         return true;
     }
     false
-}
-
-impl<P: PartialValue> PartialOption<P> {
-    /// [`settle_option`], once an event completes the value at this place.
-    fn settle(&mut self, at: &[Step<'_>], event: &Event<'_>) -> bool {
-        at.is_empty() && event.completes() && settle_option(&mut self.0)
-    }
 }
 
 /// Whether `event` completes a string that an `Option` reads as no value when its `T` does
@@ -224,39 +285,61 @@ impl<P: PartialValue> PartialValue for PartialOption<P> {
             return Self::apply_in(this, at, event, feed);
         }
         if at.is_empty() && event.is_null() {
-            *slot = Some(PartialOption(None));
+            *slot = Some(PartialOption::default());
             return true;
         }
-        let mut inner = None;
-        let changed = P::apply(&mut inner, at, event, feed);
-        if inner.is_some() {
-            let mut this = PartialOption(inner);
-            this.settle(at, event);
+        let mut this = PartialOption::default();
+        let changed = apply_option(
+            &mut this.shown,
+            &mut this.held,
+            0,
+            at,
+            event,
+            feed,
+            P::apply,
+        );
+        if this.shown.is_some() || this.held.0.is_some() {
             *slot = Some(this);
-        } else if at.is_empty() && placeholder_string(event) {
+            return true;
+        }
+        if at.is_empty() && placeholder_string(event) {
             // `"N/A"` (or `""`) where `T` takes no string: the `Option` reads no value.
-            *slot = Some(PartialOption(None));
+            *slot = Some(PartialOption::default());
             return true;
         }
         changed
     }
 
     fn apply_in(this: &mut Self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
-        match &mut this.0 {
-            Some(inner) => P::apply_in(inner, at, event, feed) | this.settle(at, event),
-            None => false,
+        if this.shown.is_none() && this.held.0.is_none() {
+            return false;
         }
+        apply_option(
+            &mut this.shown,
+            &mut this.held,
+            0,
+            at,
+            event,
+            feed,
+            |slot, at, event, feed| match slot {
+                Some(inner) => P::apply_in(inner, at, event, feed),
+                None => P::apply(slot, at, event, feed),
+            },
+        )
     }
 
     fn salvage(slot: &mut Option<Self>, feed: &mut Feed<'_>) -> Vec<crate::Path> {
-        let mut inner = slot.take().and_then(|o| o.0);
+        let mut inner = slot.take().and_then(|o| o.shown);
         let found = P::salvage(&mut inner, feed);
-        *slot = inner.map(|p| PartialOption(Some(p)));
+        *slot = inner.map(|p| PartialOption {
+            shown: Some(p),
+            held: Held::default(),
+        });
         found
     }
 
     fn grow_leaf(this: &mut Self) -> Option<&mut PartialString> {
-        this.0.as_mut().and_then(P::grow_leaf)
+        this.shown.as_mut().and_then(P::grow_leaf)
     }
 }
 
@@ -428,6 +511,10 @@ impl PartialValue for PartialString {
     fn is_placeholder(this: &Self) -> bool {
         // `""` is a value for `Option<String>`; `" "` and the placeholder words are not.
         !this.is_empty() && crate::coerce::is_placeholder(this)
+    }
+
+    fn placeholder_so_far(this: &Self) -> Option<&str> {
+        (!this.is_complete() && crate::coerce::may_become_placeholder(this)).then(|| this.as_str())
     }
 
     fn apply(
@@ -1139,6 +1226,17 @@ impl PartialValue for PartialJson {
     fn grow_leaf(this: &mut Self) -> Option<&mut PartialString> {
         match this {
             PartialJson::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn is_placeholder(this: &Self) -> bool {
+        matches!(this, PartialJson::String(s) if PartialString::is_placeholder(s))
+    }
+
+    fn placeholder_so_far(this: &Self) -> Option<&str> {
+        match this {
+            PartialJson::String(s) => PartialString::placeholder_so_far(s),
             _ => None,
         }
     }

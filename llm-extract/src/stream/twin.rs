@@ -2,7 +2,7 @@
 //! holding back (`stream = "done"`, `stream = "required"`) and salvage the generated
 //! `PartialValue` impls call, so the generated code only wires them up.
 
-pub use super::partial::settle_option;
+pub use super::partial::{apply_option, Held};
 use super::{Event, Feed, FieldState, FieldStates, PartialValue, Step};
 use crate::coerce::keys::{best_field, StructSpec};
 use crate::coerce::variants::{variant_key, EnumSpec};
