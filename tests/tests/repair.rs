@@ -1164,3 +1164,36 @@ fn a_last_string_cut_at_its_line_end_before_the_closers_ends_there() {
         assert_eq!(repair(text), expected, "{text}");
     }
 }
+
+/// A stray character or two between a value's closing quote (or the closer after it) and the
+/// separator (`"x"$, "b": 2`, `{"n": "x"}(, {...}`) is skipped, as it is after a number or a
+/// container: the quote closes the string. Read as the string's text, the quote, the comma
+/// and the next key's quote went into it, and in a list of records the next record's members
+/// overwrote the first's (`id` 1 with the second record's `name`).
+#[test]
+fn a_stray_character_after_a_closing_quote_is_skipped() {
+    for (text, expected) in [
+        (r#"{"a": "x"$, "b": 2}"#, json!({"a": "x", "b": 2})),
+        (r#"{"a": "x";, "b": 2}"#, json!({"a": "x", "b": 2})),
+        (
+            r#"{"a": {"n": "x"}(, "b": 2}"#,
+            json!({"a": {"n": "x"}, "b": 2}),
+        ),
+        (
+            r#"[{"id": 1, "name": "Ada", "notes": "shipped"}(, {"id": 2, "name": "Kai", "notes": "late"}]"#,
+            json!([{"id": 1, "name": "Ada", "notes": "shipped"}, [{"id": 2, "name": "Kai", "notes": "late"}]]),
+        ),
+        // Inner quotes that prose writes keep their reading.
+        (
+            r#"{"a": "say "hi" now", "b": 1}"#,
+            json!({"a": "say \"hi\" now", "b": 1}),
+        ),
+        (
+            r#"{"a": "x (see "y")!, z", "b": 1}"#,
+            json!({"a": "x (see \"y\")!, z", "b": 1}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+    assert!(repairs_of(r#"{"a": "x"$, "b": 2}"#).contains(&RepairKind::SkippedText));
+}

@@ -661,7 +661,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 b'{' => self.object_starts(i),
                 _ if comment => true,
                 b'#' => newline || self.comment_then_separator(i),
-                _ => self.looks_like_key(i),
+                _ => self.looks_like_key(i) || self.stray_then_separator(i),
             },
             Slot::ArrayValue => {
                 matches!(c, b',' | b'+')
@@ -674,6 +674,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || (c == b'#' && self.comment_then_separator(i))
                     || self.object_starts(i)
                     || self.array_starts(i)
+                    || self.stray_then_separator(i)
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
@@ -864,6 +865,60 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || self.looks_like_whole_key(next)
             // `[["x"] 2, "y"]`: so is the comma before the next item of the list around.
             || (self.parent_is_array() && self.item_starts(next))
+            // `{"a": "x"}(, {"b": 1}`: a stray character after the closer.
+            || self.after_stray(next).is_some_and(|j| {
+                matches!(self.bytes[j], b',' | b'}' | b']')
+            })
+    }
+
+    /// At `at`, after a value's closing quote: whether a stray character or two (`$`, `(`,
+    /// `;`) stand between it and the separator or closer that makes the quote close
+    /// (`"x"$, "b": 2`, `["a"(, "b"]`), as they would with nothing between. The parser skips
+    /// them after the value (`SkippedText`); read as the string's text instead, they would
+    /// take the quote, the comma and the next key's quote into it.
+    fn stray_then_separator(&self, at: usize) -> bool {
+        let Some(j) = self.after_stray(at) else {
+            return false;
+        };
+        match (self.bytes[j], self.stack.last()) {
+            (b',', Some(super::Frame::Object { .. })) => self.next_member_follows(j + 1),
+            (b',', _) => true,
+            (b'}' | b']', _) => self.closer_can_end_value(j),
+            _ => false,
+        }
+    }
+
+    /// Where a separator or closer may stand after a run of at most two stray characters
+    /// from `at` (punctuation no value starts with, on the same line) and the spaces after
+    /// it; `None` where no such run is there.
+    fn after_stray(&self, at: usize) -> Option<usize> {
+        let stray = |b: u8| {
+            matches!(
+                b,
+                b'(' | b')'
+                    | b'$'
+                    | b'%'
+                    | b';'
+                    | b'&'
+                    | b'*'
+                    | b'!'
+                    | b'?'
+                    | b'@'
+                    | b'^'
+                    | b'~'
+                    | b'|'
+            )
+        };
+        let run = self.bytes[at..self.end]
+            .iter()
+            .take(3)
+            .take_while(|&&b| stray(b))
+            .count();
+        if run == 0 || run > 2 {
+            return None;
+        }
+        let j = crate::lex::skip_inline_spaces(self.bytes, at + run, self.end);
+        (j < self.end).then_some(j)
     }
 
     /// Whether the container around the innermost one is an array.
