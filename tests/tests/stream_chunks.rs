@@ -155,6 +155,37 @@ proptest! {
 /// and once the reply's last byte has arrived it is. Before, the quote a few bytes from the
 /// end was taken for one that might still grow (`"""`), the container's closer stayed
 /// undecided, and the last snapshot lacked the item and more.
+/// A number shows as `finish` reads it: `-0` is the float `-0.0` (as serde_json and the
+/// parser read it), not the integer `0` (found by the stream fuzz target).
+#[test]
+fn a_negative_zero_shows_as_finish_reads_it() {
+    for text in ["[-0]", "[-0, 1]", r#"{"a": -0, "b": 1}"#, "[-0.0, -0e0, 0]"] {
+        let fin = whole::<Value>(text).unwrap();
+        for size in [1, 3, 64] {
+            let (snaps, _) = stream_at::<Value>(text, &sized(text, size));
+            let last = snaps.last().unwrap();
+            assert_eq!(
+                last.to_string(),
+                fin.to_string(),
+                "{text} in {size}-byte chunks"
+            );
+        }
+    }
+    // Typed, whatever features keep numbers as written.
+    let text = "[-0, 1]";
+    let fin = llm_extract::extract::<Vec<f64>>(text).unwrap().value;
+    assert!(fin[0].is_sign_negative());
+    for size in [1, 3, 64] {
+        let mut stream = Stream::<Vec<f64>>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            if let Some(first) = stream.snapshot().first() {
+                assert!(first.is_sign_negative(), "{size}-byte chunks");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_short_string_item_after_a_container_shows_at_the_last_byte() {
     for text in [

@@ -2096,10 +2096,13 @@ fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
         "false" => NodeKind::Bool(false),
         "null" => NodeKind::Null,
         _ if lex::is_json_number(word.as_bytes()) => {
-            let number = if let Ok(n) = word.parse::<u64>() {
-                crate::node::Number::PosInt(n)
-            } else if let Ok(n) = word.parse::<i64>() {
-                crate::node::Number::NegInt(n)
+            let integer = !word.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+            let number = if integer {
+                // As the parser reads it: `-0` is the float `-0.0`, as in serde_json.
+                match word.strip_prefix('-') {
+                    Some(digits) => crate::parse::number::integer(digits, true),
+                    None => crate::parse::number::integer(word, false),
+                }
             } else {
                 match word.parse::<f64>().ok()? {
                     // Past `f64`'s range (`1e400`): the parser reads it as `null`, as it does
