@@ -50,7 +50,7 @@ use proc_macro::TokenStream;
 /// | container | `validate` | `#[extract(validate = check_dates)]` | a cross-field rule, `fn(&Self) -> Result<(), E>` with `E: Display`: runs once every field is read, after the fields' own rules; its issue is at the container's path |
 /// | container | `crate` | `#[extract(crate = "my::extraction")]` | the runtime crate's path, for a crate that re-exports it |
 /// | container | `partial` | `#[extract(partial = "ReviewSoFar")]` | the name of the streaming twin (default `{Type}Partial`) |
-/// | container, field | `strict` | `#[extract(strict)]` | no value coercion here (`"42"` is not a number) |
+/// | container, field | `strict` | `#[extract(strict)]` | no value coercion here (`"42"` is not a number; `"N/A"` is `Some("N/A")` for an `Option<String>`), streamed the same way |
 /// | container, field | `stream` | `#[extract(stream = "done")]` | while streaming, shown only once complete |
 /// | field | `stream` | `#[extract(stream = "required")]` | while streaming, the object shows nothing until this field is complete |
 /// | field, variant | `rename` | `#[extract(rename = "mail")]` | the name written in replies and schemas |

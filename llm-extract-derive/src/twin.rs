@@ -425,6 +425,17 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         } else {
             quote!(false)
         };
+        // A strict field's values, and a strict type's, are read as `finish` reads them there.
+        let apply = if shown(f) && (f.strict || c.strict) {
+            quote! {{
+                let __was = __feed.set_strict(true);
+                let __changed = #apply;
+                __feed.set_strict(__was);
+                __changed
+            }}
+        } else {
+            apply
+        };
         quote! {
             ::core::option::Option::Some(#slot) => {
                 __t.__state.note(#i, __rest, __event);

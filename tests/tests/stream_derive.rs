@@ -915,6 +915,57 @@ fn an_optional_string_that_may_be_a_placeholder_waits() {
     }
 }
 
+#[derive(Extract, Debug, PartialEq)]
+struct StrictNotes {
+    #[extract(strict)]
+    notes: Vec<Option<String>>,
+    loose: Vec<Option<String>>,
+    #[extract(strict)]
+    count: Option<u32>,
+}
+
+/// A `strict` field is streamed as `finish` reads it: its list of `Option`s keeps a
+/// placeholder's text (`"N/A"` is `Some("N/A")` there), and a value it would have to coerce
+/// (`"7"` for a number) is not shown (`finish` fails on it) but reported.
+#[test]
+fn a_strict_field_streams_as_finish_reads_it() {
+    let text = r#"{"notes": ["N/A", "ok", null, "none"], "loose": ["N/A", "ok"], "count": 3}"#;
+    let done = llm_extract::from_str::<StrictNotes>(text).unwrap();
+    assert_eq!(
+        done.notes,
+        [
+            Some("N/A".into()),
+            Some("ok".into()),
+            None,
+            Some("none".into())
+        ]
+    );
+    assert_eq!(done.loose, [None, Some("ok".into())]);
+    let want = serde_json::json!({"notes": done.notes, "loose": done.loose, "count": 3});
+    for size in [1, 7, 64] {
+        let mut stream = Stream::<StrictNotes>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            for list in ["notes", "loose"] {
+                if let Some(items) = snap[list].as_array() {
+                    // The last item may still grow; those before it are whole.
+                    let n = items.len().saturating_sub(1);
+                    assert_eq!(items[..n], want[list].as_array().unwrap()[..n], "{list}");
+                }
+            }
+        }
+        assert_eq!(serde_json::to_value(stream.snapshot()).unwrap(), want);
+    }
+
+    let coerced = r#"{"notes": [], "loose": [], "count": "7"}"#;
+    assert!(llm_extract::from_str::<StrictNotes>(coerced).is_err());
+    let mut stream = Stream::<StrictNotes>::new();
+    stream.push(coerced);
+    assert_eq!(stream.snapshot().count, None);
+    assert!(!stream.issues().is_empty());
+}
+
 #[derive(Extract, serde::Serialize, Debug, PartialEq)]
 struct Rec {
     a: u32,

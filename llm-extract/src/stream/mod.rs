@@ -360,6 +360,9 @@ pub struct Feed<'f> {
     /// How often the value at a path this long is being read as a list of itself (a
     /// recursive list type meeting a scalar), bounded as `Context::wrapping` bounds it.
     wraps: (usize, usize),
+    /// The event is inside a `strict` field or type: values are read without coercion, and
+    /// an `Option` keeps a placeholder's text (as `finish` reads them).
+    strict: bool,
 }
 
 impl<'f> Feed<'f> {
@@ -377,7 +380,11 @@ impl<'f> Feed<'f> {
             }
             _ => return None,
         };
-        let mut cx = Context::new();
+        let mut cx = if self.strict {
+            Context::with_mode_set(crate::coerce::Mode::Strict)
+        } else {
+            Context::new()
+        };
         cx.set_max_depth(self.max_depth);
         let value = match event {
             // A scalar does not recurse.
@@ -438,6 +445,7 @@ impl<'f> Feed<'f> {
             prefix: &prefix,
             issues: self.issues,
             max_depth: self.max_depth,
+            strict: self.strict,
         };
         reader.advance(self.place.text, &mut sink);
         sink.slot
@@ -518,6 +526,19 @@ impl<'f> Feed<'f> {
         Some(out)
     }
 
+    /// For the derive's partial twins: the events below a `strict` field or inside a `strict`
+    /// type are read as `finish` reads them there (no coercion; an `Option` keeps a
+    /// placeholder's text). Returns the previous setting, which the caller restores.
+    #[doc(hidden)]
+    pub fn set_strict(&mut self, strict: bool) -> bool {
+        std::mem::replace(&mut self.strict, strict)
+    }
+
+    /// Whether the event is inside a `strict` field or type ([`Feed::set_strict`]).
+    pub(crate) fn strict(&self) -> bool {
+        self.strict
+    }
+
     /// The walk took back the string it recorded as growing (an `Option` holds it back:
     /// `partial::apply_option`): it is not where the walk found it.
     pub(crate) fn trail_lose(&mut self) {
@@ -556,6 +577,7 @@ struct Replay<'r, P> {
     prefix: &'r [Step<'r>],
     issues: &'r mut Issues,
     max_depth: usize,
+    strict: bool,
 }
 
 impl<P: PartialValue> Sink for Replay<'_, P> {
@@ -569,6 +591,7 @@ impl<P: PartialValue> Sink for Replay<'_, P> {
             unheld: Some(self.prefix.len()),
             trail: None,
             wraps: (0, 0),
+            strict: self.strict,
         };
         P::apply(&mut self.slot, at, event, &mut feed);
     }
@@ -1148,6 +1171,7 @@ impl<T: Extract> Sink for Root<'_, T> {
             unheld: None,
             trail: walk.then_some(&mut *self.hot),
             wraps: (0, 0),
+            strict: false,
         };
         self.changed |=
             <T::Partial as PartialValue>::apply(&mut values.partial, at, event, &mut feed);

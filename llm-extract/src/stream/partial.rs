@@ -235,6 +235,10 @@ pub fn apply_option<P: PartialValue>(
     feed: &mut Feed<'_>,
     apply: impl FnOnce(&mut Option<P>, &[Step<'_>], &Event<'_>, &mut Feed<'_>) -> bool,
 ) -> bool {
+    if feed.strict() {
+        // A strict `Option` keeps a placeholder's text.
+        return apply(slot, at, event, feed);
+    }
     let shown = slot.is_some();
     if held.0.as_ref().is_some_and(|(i, _)| *i == index) {
         // The event goes on from the string so far.
@@ -302,7 +306,7 @@ impl<P: PartialValue> PartialValue for PartialOption<P> {
             *slot = Some(this);
             return true;
         }
-        if at.is_empty() && placeholder_string(event) {
+        if at.is_empty() && !feed.strict() && placeholder_string(event) {
             // `"N/A"` (or `""`) where `T` takes no string: the `Option` reads no value.
             *slot = Some(PartialOption::default());
             return true;

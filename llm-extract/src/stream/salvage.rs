@@ -82,6 +82,7 @@ impl Extractor {
                 unheld: None,
                 trail: None,
                 wraps: (0, 0),
+                strict: false,
             };
             recovered = <T::Partial as PartialValue>::salvage(&mut partial, &mut feed);
             issues.extend(stream.issues().iter().cloned());
@@ -153,6 +154,7 @@ impl Feed<'_> {
             prefix: &prefix,
             issues: self.issues,
             max_depth: self.max_depth,
+            strict: self.strict,
         };
         reader.advance(self.place.text, &mut sink);
         let found = sink.slot?;
