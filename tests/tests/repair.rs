@@ -1197,3 +1197,46 @@ fn a_stray_character_after_a_closing_quote_is_skipped() {
     }
     assert!(repairs_of(r#"{"a": "x"$, "b": 2}"#).contains(&RepairKind::SkippedText));
 }
+
+/// A member whose `:` is missing after a string value (`"a": "x", "b" "y"`) is read as the
+/// member (`MissingColon`), as after a number value; the string before it ended at its
+/// quote. So is a key whose `:` is missing before a number that ends the member (`"b" 2,`). Read as text, that string took the comma, the key and the value. A list of quoted
+/// words in prose, with no key and `:` after it, stays the string's text.
+#[test]
+fn a_missing_colon_after_a_string_value_is_the_next_member() {
+    for (text, expected) in [
+        (r#"{"a": "x", "b" "y"}"#, json!({"a": "x", "b": "y"})),
+        (
+            r#"{"language": "sql", "code" "SELECT 1", "timeout": 30}"#,
+            json!({"language": "sql", "code": "SELECT 1", "timeout": 30}),
+        ),
+        (
+            "{\"text\": \"Bob\",\n  \"type\" \"PERSON\",\n  \"span\": [1, 2]}",
+            json!({"text": "Bob", "type": "PERSON", "span": [1, 2]}),
+        ),
+        (
+            r#"{"a": "x", "b" {"c": 1}}"#,
+            json!({"a": "x", "b": {"c": 1}}),
+        ),
+        (r#"{"a": "x", "b" true}"#, json!({"a": "x", "b": true})),
+        (
+            r#"{"a": "x", "b" 2, "c": 3}"#,
+            json!({"a": "x", "b": 2, "c": 3}),
+        ),
+        (
+            r#"{"a": 1, "b" -1.5, "c": 3}"#,
+            json!({"a": 1, "b": -1.5, "c": 3}),
+        ),
+        (r#"{"the "2" key": 1}"#, json!({"the \"2\" key": 1})),
+        (
+            r#"{"a": "list "x", "y" "z", "w"", "b": 1}"#,
+            json!({"a": "list \"x\", \"y\" \"z\", \"w\"", "b": 1}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+    assert_eq!(
+        repairs_of(r#"{"a": "x", "b" "y"}"#),
+        [RepairKind::MissingColon]
+    );
+}

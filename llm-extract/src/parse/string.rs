@@ -649,6 +649,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || matches!(c, b':' | b'}' | b',' | b'=' | b']' | b'{' | b'[')
                     || self.fullwidth_at(i).is_some()
                     || opening_quote(&self.bytes[i..self.end]).is_some()
+                    // `"b" 2, "c": 3`: the key's `:` is missing before a number.
+                    || (matches!(c, b'-' | b'0'..=b'9') && self.number_ends_member(i))
             }
             Slot::ObjectValue => match c {
                 b'}' | b']' => self.closer_can_end_value(i),
@@ -693,6 +695,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
             || self.looks_like_key(j)
             || self.key_missing_opening_quote(j)
+            || self.key_missing_colon(j)
             || self.object_starts(j)
             || self.words_then_key(j)
             || (self.keys_are_phrases() && self.phrase_key_at(j))
@@ -1140,6 +1143,70 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// `KEY_LOOKAHEAD` bytes ahead, which keeps string scanning linear.
     pub(crate) fn looks_like_key(&self, at: usize) -> bool {
         self.key_at(at, Cut::Allowed)
+    }
+
+    /// `"a": "x", "b" "y"`: whether a double-quoted key starts at `at` with its `:` missing:
+    /// on its line, a space after it, then a value that ends the member there (a string
+    /// closed before the object's `}` or before a `,` and the next key; a number before a
+    /// `,` or `}`; a literal; an opener). The
+    /// parser reads the member so (`MissingColon`), as it does after a number value; read as
+    /// text, the value before it took the comma, the key and this value into its string.
+    fn key_missing_colon(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        // The end of the double-quoted string opening at `from`, on its line.
+        let string_end = |from: usize| -> Option<usize> {
+            let mut i = from + 1;
+            loop {
+                let k = memchr::memchr3(b'"', b'\\', b'\n', &self.bytes[i.min(limit)..limit])?;
+                match self.bytes[i + k] {
+                    b'"' => return Some(i + k + 1),
+                    b'\\' => i += k + 2,
+                    _ => return None,
+                }
+            }
+        };
+        if at >= limit || self.bytes[at] != b'"' {
+            return false;
+        }
+        let Some(key_end) = string_end(at).filter(|&e| e > at + 2) else {
+            return false;
+        };
+        let v = crate::lex::skip_inline_spaces(self.bytes, key_end, limit);
+        if v == key_end || v >= limit {
+            return false;
+        }
+        match self.bytes[v] {
+            // The object goes on after it as written: its end, or a `,` and the next key
+            // with its `:` (`"x", "y" "z", "w"` in prose is a list of quoted words).
+            b'"' => string_end(v).is_some_and(|e| {
+                let after = crate::lex::skip_inline_spaces(self.bytes, e, self.end);
+                after >= self.end
+                    || self.bytes[after] == b'}'
+                    || (self.bytes[after] == b','
+                        && self.looks_like_key(space::skip_space(self.bytes, after + 1, self.end)))
+            }),
+            b'{' | b'[' => true,
+            b'-' | b'0'..=b'9' => self.number_ends_member(v),
+            _ => {
+                let word = self.bytes[v..limit]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphabetic())
+                    .count();
+                crate::lex::is_constant(&self.bytes[v..v + word])
+            }
+        }
+    }
+
+    /// Whether the number at `at` ends its member: a `,` or the object's `}` follows it on
+    /// its line (`"b" 2, "c": 3`; not `"the "2" key"`).
+    fn number_ends_member(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let digits = self.bytes[at + 1..limit]
+            .iter()
+            .take_while(|&&b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+            .count();
+        let after = crate::lex::skip_inline_spaces(self.bytes, at + 1 + digits, self.end);
+        after >= self.end || matches!(self.bytes[after], b',' | b'}')
     }
 
     /// `b":` at `at`, as after `"foo",b":"bar"`: a key whose opening quote is missing.
