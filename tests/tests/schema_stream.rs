@@ -345,3 +345,34 @@ fn an_optional_object_shows_its_members_while_it_arrives() {
         json!({"author": {"name": "Frank"}})
     );
 }
+
+/// A nullable string reads a placeholder (`N/A`, `none`) as `null`, as an `Option` does:
+/// while more text may still make its string one, the stream shows nothing there, so no
+/// snapshot shows text that `finish` reads as `null`.
+#[test]
+fn a_nullable_string_that_may_be_a_placeholder_waits() {
+    let schema = Schema::new(&json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": ["string", "null"]},
+            "b": {"type": ["string", "null"]},
+            "list": {"type": "array", "items": {"type": ["string", "null"]}}
+        }
+    }))
+    .unwrap();
+    let text = r#"{"a": "N/A", "b": "Nora", "list": ["none", "ok", "N/A"]}"#;
+    for size in [1, 2, 7, 64] {
+        let (snapshots, done) = streamed(&schema, text, size);
+        let done = done.unwrap();
+        assert_eq!(
+            done,
+            json!({"a": null, "b": "Nora", "list": [null, "ok", null]})
+        );
+        for snapshot in &snapshots {
+            assert!(
+                is_prefix(snapshot, &done),
+                "{snapshot} in {size}-byte chunks"
+            );
+        }
+    }
+}

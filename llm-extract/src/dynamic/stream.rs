@@ -16,7 +16,9 @@ use crate::error::{Error, Issue};
 use crate::extracted::Extracted;
 use crate::extractor::Extractor;
 use crate::path::Path;
-use crate::stream::{Event, Feed, FieldState, PartialJson, PartialValue, Step, Stream};
+use crate::stream::{
+    Event, Feed, FieldState, PartialJson, PartialString, PartialValue, Step, Stream,
+};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -55,7 +57,8 @@ use std::sync::Arc;
 /// What a snapshot shows, by the schema: an object's properties under the names the schema
 /// gives them (keys matched as [`Schema`] matches them; keys the schema drops are not shown);
 /// strings as they grow where the property is a string and nothing else (as a typed
-/// stream shows them: an array's string item once it closes); numbers, booleans,
+/// stream shows them: an array's string item once it closes; a nullable string, which reads
+/// a placeholder such as `N/A` as `null`, once more text cannot make it one); numbers, booleans,
 /// `enum` values, `anyOf`/`oneOf` choices and values of a type other than the one written
 /// once complete, read by their schema (`"19"` shows as `19` once its closing quote
 /// arrives); array items in order, the last while it grows. A snapshot is a copy: it costs
@@ -470,6 +473,13 @@ fn shown(
     match (&rule.shape, partial) {
         (Shape::Plain, _) if rule.types.is_none() && rule.checks.is_empty() => {
             Some(partial.to_value())
+        }
+        // A nullable string reads a placeholder (`N/A`) as `null`, as an `Option` does: while
+        // more text may still make it one, it shows nothing.
+        (Shape::Plain, PartialJson::String(s))
+            if rule.nullable && PartialString::placeholder_so_far(s).is_some() =>
+        {
+            None
         }
         (Shape::Plain, PartialJson::String(s)) if only(types::STRING) => {
             Some(Value::String(s.as_str().to_string()))
