@@ -966,6 +966,60 @@ fn a_strict_field_streams_as_finish_reads_it() {
     assert!(!stream.issues().is_empty());
 }
 
+#[derive(Extract, Debug, PartialEq, Clone, serde::Serialize)]
+enum Mood {
+    Happy,
+    Sad,
+    #[extract(other)]
+    Unknown,
+}
+
+#[derive(Extract, Debug, PartialEq, serde::Serialize)]
+struct Reading {
+    mood: Option<Mood>,
+    count: Option<u32>,
+    done: Option<bool>,
+    moods: Vec<Option<Mood>>,
+    label: Option<Mood>,
+}
+
+/// An `Option` reads a placeholder as `None` whatever its type (an enum with an `other`
+/// variant, a number, a bool), and `""` as `None` where the type does not take it as
+/// written: a stream shows the same, and reports nothing for them (the read of the type
+/// never happens, or is rolled back). Before, the enum showed its `other` variant, and the
+/// number and bool were reported as wrong types, though `finish` succeeds.
+#[test]
+fn an_option_of_any_type_reads_a_placeholder_as_none() {
+    let text = r#"{"mood": "N/A", "count": "none", "done": "n/a", "moods": ["-", "happy", ""], "label": ""}"#;
+    let done = llm_extract::from_str::<Reading>(text).unwrap();
+    assert_eq!(
+        done,
+        Reading {
+            mood: None,
+            count: None,
+            done: None,
+            moods: vec![None, Some(Mood::Happy), None],
+            label: None,
+        }
+    );
+    let want = serde_json::to_value(&done).unwrap();
+    for size in [1, 7, 64] {
+        let mut stream = Stream::<Reading>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            for field in ["mood", "count", "done", "label"] {
+                assert_eq!(snap[field], Value::Null, "{field} in {size}-byte chunks");
+            }
+            if let Some(items) = snap["moods"].as_array() {
+                assert_eq!(items[..], want["moods"].as_array().unwrap()[..items.len()]);
+            }
+        }
+        assert_eq!(serde_json::to_value(stream.snapshot()).unwrap(), want);
+        assert!(stream.issues().is_empty(), "{:?}", stream.issues());
+    }
+}
+
 #[derive(Extract, serde::Serialize, Debug, PartialEq)]
 struct Rec {
     a: u32,

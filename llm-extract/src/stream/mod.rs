@@ -12,8 +12,9 @@
 //! - numbers, bools, nulls and enum values only once complete (an unfinished `12` never shows
 //!   as `1`, `tru` never as anything);
 //! - strings as they grow, lists item by item (the last item may be incomplete); an
-//!   `Option<String>` field or item reads a placeholder (`N/A`, `none`, a blank) as `None`, as
-//!   `finish` does (`""` stays `Some("")`): while more text may still make its string one
+//!   `Option` field or item reads a placeholder (`N/A`, `none`, a blank) as `None` whatever
+//!   its type, as `finish` does (`""` stays `Some("")` for a string): while more text may
+//!   still make its string one
 //!   (`N`, `Not a`, spaces), it shows no value, and then the string as it grows (`Nora`) or
 //!   `None` once the placeholder is complete; a string past 64 bytes is shown as it grows
 //!   (a blank that long is taken back at its end). A `null` item of a list of `Option`s keeps
@@ -363,6 +364,9 @@ pub struct Feed<'f> {
     /// The event is inside a `strict` field or type: values are read without coercion, and
     /// an `Option` keeps a placeholder's text (as `finish` reads them).
     strict: bool,
+    /// Values are read without recording their issues: an `Option` tries whether its type
+    /// takes `""` (`partial::apply_option`), as the typed read tries and rolls back.
+    quiet: bool,
 }
 
 impl<'f> Feed<'f> {
@@ -392,7 +396,7 @@ impl<'f> Feed<'f> {
             _ => crate::deep::grow(|| T::from_node(node, &mut cx)),
         };
         let (_, issues) = cx.into_parts();
-        if !issues.is_empty() {
+        if !issues.is_empty() && !self.quiet {
             let base = self.full_path(&[]);
             let positioned = Error::new(
                 issues
@@ -446,6 +450,7 @@ impl<'f> Feed<'f> {
             issues: self.issues,
             max_depth: self.max_depth,
             strict: self.strict,
+            quiet: self.quiet,
         };
         reader.advance(self.place.text, &mut sink);
         sink.slot
@@ -534,6 +539,14 @@ impl<'f> Feed<'f> {
         std::mem::replace(&mut self.strict, strict)
     }
 
+    /// Runs `f` with this feed recording no issues of the values it reads.
+    pub(crate) fn quietly<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let was = std::mem::replace(&mut self.quiet, true);
+        let out = f(self);
+        self.quiet = was;
+        out
+    }
+
     /// Whether the event is inside a `strict` field or type ([`Feed::set_strict`]).
     pub(crate) fn strict(&self) -> bool {
         self.strict
@@ -578,6 +591,7 @@ struct Replay<'r, P> {
     issues: &'r mut Issues,
     max_depth: usize,
     strict: bool,
+    quiet: bool,
 }
 
 impl<P: PartialValue> Sink for Replay<'_, P> {
@@ -592,6 +606,7 @@ impl<P: PartialValue> Sink for Replay<'_, P> {
             trail: None,
             wraps: (0, 0),
             strict: self.strict,
+            quiet: self.quiet,
         };
         P::apply(&mut self.slot, at, event, &mut feed);
     }
@@ -1172,6 +1187,7 @@ impl<T: Extract> Sink for Root<'_, T> {
             trail: walk.then_some(&mut *self.hot),
             wraps: (0, 0),
             strict: false,
+            quiet: false,
         };
         self.changed |=
             <T::Partial as PartialValue>::apply(&mut values.partial, at, event, &mut feed);

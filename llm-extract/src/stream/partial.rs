@@ -91,18 +91,8 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         None
     }
 
-    /// Whether this complete value says "no value" where an `Option` holds it: a non-empty
-    /// string that [`is_placeholder`](crate::coerce::is_placeholder) (`N/A`, `none`, a blank),
-    /// which `Option<String>` reads as `None`. The derive's twins then show the field as
-    /// `None`, as `finish` gives it. The default: no.
-    #[doc(hidden)]
-    fn is_placeholder(this: &Self) -> bool {
-        let _ = this;
-        false
-    }
-
     /// The text so far of a string still arriving that more text may still make a
-    /// placeholder (`N`, `not a`, a blank: see [`PartialValue::is_placeholder`]): an `Option`
+    /// placeholder (`N`, `not a`, a blank: see [`is_placeholder`](crate::coerce::is_placeholder)): an `Option`
     /// holding it shows no value until the string tells (`Nora`) or completes. Only a partial
     /// that starts a string from a `Grow` event with this text says so. The default: `None`.
     #[doc(hidden)]
@@ -247,10 +237,29 @@ pub fn apply_option<P: PartialValue>(
             P::apply(slot, &[], &Event::Grow(&text), feed);
         }
     }
-    let mut changed = apply(slot, at, event, feed);
-    if at.is_empty() && event.completes() {
-        changed |= settle_option(slot);
-    }
+    let text = match event {
+        Event::Value(node) if at.is_empty() => node.as_str(),
+        _ => None,
+    };
+    let changed = match text {
+        // A placeholder is `None` whatever `T` is (`N/A` for an enum with an `other` variant,
+        // a number, a bool), as `Option`'s read has it: `T` does not read it, so it reports
+        // nothing either.
+        Some(text) if !text.is_empty() && crate::coerce::is_placeholder(text) => {
+            *slot = None;
+            false
+        }
+        // `""` is `Some` where `T` takes it as written (a string), else `None`; tried
+        // without its issues, as the read tries and rolls back.
+        Some("") => {
+            feed.quietly(|feed| apply(slot, at, event, feed));
+            if slot.as_mut().is_some_and(|p| P::grow_leaf(p).is_none()) {
+                *slot = None;
+            }
+            slot.is_some()
+        }
+        _ => apply(slot, at, event, feed),
+    };
     if let Some(text) = slot.as_ref().and_then(P::placeholder_so_far) {
         held.0 = Some((index, text.into()));
         *slot = None;
@@ -260,16 +269,6 @@ pub fn apply_option<P: PartialValue>(
         return shown;
     }
     changed || shown != slot.is_some()
-}
-
-/// Once the value in `slot` is complete (an `Option`'s): `None` where it is a placeholder the
-/// `Option` reads as no value ([`PartialValue::is_placeholder`]). Whether it changed `slot`.
-fn settle_option<P: PartialValue>(slot: &mut Option<P>) -> bool {
-    if slot.as_ref().is_some_and(P::is_placeholder) {
-        *slot = None;
-        return true;
-    }
-    false
 }
 
 /// Whether `event` completes a string that an `Option` reads as no value when its `T` does
@@ -512,11 +511,6 @@ impl Serialize for PartialString {
 }
 
 impl PartialValue for PartialString {
-    fn is_placeholder(this: &Self) -> bool {
-        // `""` is a value for `Option<String>`; `" "` and the placeholder words are not.
-        !this.is_empty() && crate::coerce::is_placeholder(this)
-    }
-
     fn placeholder_so_far(this: &Self) -> Option<&str> {
         (!this.is_complete() && crate::coerce::may_become_placeholder(this)).then(|| this.as_str())
     }
@@ -1232,10 +1226,6 @@ impl PartialValue for PartialJson {
             PartialJson::String(s) => Some(s),
             _ => None,
         }
-    }
-
-    fn is_placeholder(this: &Self) -> bool {
-        matches!(this, PartialJson::String(s) if PartialString::is_placeholder(s))
     }
 
     fn placeholder_so_far(this: &Self) -> Option<&str> {

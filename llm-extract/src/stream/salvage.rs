@@ -83,6 +83,7 @@ impl Extractor {
                 trail: None,
                 wraps: (0, 0),
                 strict: false,
+                quiet: false,
             };
             recovered = <T::Partial as PartialValue>::salvage(&mut partial, &mut feed);
             issues.extend(stream.issues().iter().cloned());
@@ -155,6 +156,7 @@ impl Feed<'_> {
             issues: self.issues,
             max_depth: self.max_depth,
             strict: self.strict,
+            quiet: self.quiet,
         };
         reader.advance(self.place.text, &mut sink);
         let found = sink.slot?;
