@@ -981,16 +981,17 @@ struct Reading {
     done: Option<bool>,
     moods: Vec<Option<Mood>>,
     label: Option<Mood>,
+    tags: Option<Vec<String>>,
 }
 
 /// An `Option` reads a placeholder as `None` whatever its type (an enum with an `other`
-/// variant, a number, a bool), and `""` as `None` where the type does not take it as
+/// variant, a number, a bool, a list that would take one string as its item), and `""` as `None` where the type does not take it as
 /// written: a stream shows the same, and reports nothing for them (the read of the type
 /// never happens, or is rolled back). Before, the enum showed its `other` variant, and the
 /// number and bool were reported as wrong types, though `finish` succeeds.
 #[test]
 fn an_option_of_any_type_reads_a_placeholder_as_none() {
-    let text = r#"{"mood": "N/A", "count": "none", "done": "n/a", "moods": ["-", "happy", ""], "label": ""}"#;
+    let text = r#"{"mood": "N/A", "count": "none", "done": "n/a", "moods": ["-", "happy", ""], "label": "", "tags": "N/A"}"#;
     let done = llm_extract::from_str::<Reading>(text).unwrap();
     assert_eq!(
         done,
@@ -1000,6 +1001,7 @@ fn an_option_of_any_type_reads_a_placeholder_as_none() {
             done: None,
             moods: vec![None, Some(Mood::Happy), None],
             label: None,
+            tags: None,
         }
     );
     let want = serde_json::to_value(&done).unwrap();
@@ -1008,7 +1010,7 @@ fn an_option_of_any_type_reads_a_placeholder_as_none() {
         for chunk in text.as_bytes().chunks(size) {
             stream.push_bytes(chunk);
             let snap = serde_json::to_value(stream.snapshot()).unwrap();
-            for field in ["mood", "count", "done", "label"] {
+            for field in ["mood", "count", "done", "label", "tags"] {
                 assert_eq!(snap[field], Value::Null, "{field} in {size}-byte chunks");
             }
             if let Some(items) = snap["moods"].as_array() {

@@ -14,11 +14,10 @@
 //! - strings as they grow, lists item by item (the last item may be incomplete); an
 //!   `Option` field or item reads a placeholder (`N/A`, `none`, a blank) as `None` whatever
 //!   its type, as `finish` does (`""` stays `Some("")` for a string): while more text may
-//!   still make its string one
-//!   (`N`, `Not a`, spaces), it shows no value, and then the string as it grows (`Nora`) or
-//!   `None` once the placeholder is complete; a string past 64 bytes is shown as it grows
-//!   (a blank that long is taken back at its end). A `null` item of a list of `Option`s keeps
-//!   its place ([`PartialOption`]);
+//!   still make its string one (`N`, `Not a`, spaces), it shows no value, and then the
+//!   string as it grows (`Nora`) or `None` once the placeholder is complete; a string past
+//!   64 bytes is shown as it grows (a blank that long is taken back at its end). A `null`
+//!   item of a list of `Option`s keeps its place ([`PartialOption`]);
 //! - values that open with `{` or `[`: a reply whose value is a lone string, number or word
 //!   (prose read as a `String`, `42`, `"Paris"`) shows nothing until [`Stream::finish`],
 //!   which reads it as [`extract`](crate::extract) does;

@@ -875,6 +875,15 @@ impl<T: PartialValue> PartialList<T> {
 }
 
 impl<T: PartialValue> PartialValue for PartialList<T> {
+    /// One string read as a list of it (`"N/A"` where an `Option<Vec<String>>` belongs): the
+    /// list is that string, which the `Option` around it may read as `None`.
+    fn placeholder_so_far(this: &Self) -> Option<&str> {
+        if !this.inner.single || this.len() != 1 {
+            return None;
+        }
+        this.last().and_then(T::placeholder_so_far)
+    }
+
     fn apply(
         slot: &mut Option<Self>,
         at: &[Step<'_>],
