@@ -155,6 +155,24 @@ proptest! {
 /// and once the reply's last byte has arrived it is. Before, the quote a few bytes from the
 /// end was taken for one that might still grow (`"""`), the container's closer stayed
 /// undecided, and the last snapshot lacked the item and more.
+/// An array's string item that turns doubtful (a raw line break after a fence's backticks,
+/// which may open a code block in the string) shows the same whatever the chunking: the scan
+/// stops at the line break, so whether the item is long enough to show no longer depends on
+/// how much text after it had arrived (found by the stream fuzz target).
+#[test]
+fn a_string_item_that_turns_doubtful_shows_alike_in_any_chunks() {
+    for body in ["x".repeat(300), "\u{fffd}".repeat(100), "```\n".repeat(80)] {
+        for head in ["```\n", "a ``` b\n", "``` json\n"] {
+            let text = format!("[\"{head}{body}");
+            let (whole, _) = stream_at::<Value>(&text, &[]);
+            for size in [1, 2, 7, 64] {
+                let (snaps, _) = stream_at::<Value>(&text, &sized(&text, size));
+                assert_eq!(snaps.last(), whole.last(), "{head:?} in {size}-byte chunks");
+            }
+        }
+    }
+}
+
 /// A number shows as `finish` reads it: `-0` is the float `-0.0` (as serde_json and the
 /// parser read it), not the integer `0` (found by the stream fuzz target).
 #[test]

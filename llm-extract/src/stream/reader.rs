@@ -1460,7 +1460,8 @@ impl Reader {
             Some(t) => t.len(),
             None => plain_end - content,
         };
-        // Plain text from `from` to `to` read into the string.
+        // Plain text from `from` to `to` read into the string; `Some` where it turned
+        // doubtful (a raw line break after a fence's backticks), wherever the text so far ends.
         let plain = |text: &mut Option<String>,
                      plain_end: &mut usize,
                      decided: &mut Decided,
@@ -1474,9 +1475,10 @@ impl Reader {
             match doubts {
                 Doubts::Guess => {
                     decided.safe = d0 + (to - from);
-                    true
+                    None
                 }
-                Doubts::Hold => key || decided.plain(&bytes[from..to], d0),
+                Doubts::Hold if key => None,
+                Doubts::Hold => decided.plain(&bytes[from..to], d0).map(|k| from + k),
             }
         };
         if decided.doubtful && doubts == Doubts::Hold {
@@ -1515,19 +1517,24 @@ impl Reader {
                 *scan = next;
                 continue;
             }
+            // Where the text turned doubtful, the scan stops (so that how far it got does
+            // not depend on how much text had arrived).
             let Some(i) = find_quote_or_backslash(&bytes[*scan..], quote) else {
                 let from = *scan;
                 *scan = end;
-                return if plain(text, plain_end, decided, from, end) {
-                    StrEnd::Open
-                } else {
-                    StrEnd::Doubt
+                return match plain(text, plain_end, decided, from, end) {
+                    None => StrEnd::Open,
+                    Some(doubt) => {
+                        *scan = doubt;
+                        StrEnd::Doubt
+                    }
                 };
             };
             let at = *scan + i;
             let from = *scan;
             *scan = at;
-            if !plain(text, plain_end, decided, from, at) {
+            if let Some(doubt) = plain(text, plain_end, decided, from, at) {
+                *scan = doubt;
                 return StrEnd::Doubt;
             }
             if bytes[at] == quote {
@@ -1761,10 +1768,11 @@ enum Pending {
 
 impl Decided {
     /// Plain text `seg` (no quote or backslash) of a value string, at `d0` in the decoded
-    /// text. `false` where it is doubtful: a raw line break after a run of three backticks.
-    fn plain(&mut self, seg: &[u8], d0: usize) -> bool {
+    /// text. `Some` (the offset in `seg`) where it is doubtful: a raw line break after a run
+    /// of three backticks.
+    fn plain(&mut self, seg: &[u8], d0: usize) -> Option<usize> {
         if seg.is_empty() {
-            return true;
+            return None;
         }
         let mut run = usize::from(self.ticks);
         let mut last: Option<usize> = None;
@@ -1790,11 +1798,11 @@ impl Decided {
                 // The text before the line break is the string's either way.
                 self.settle(&seg[..f + n], d0);
                 self.doubtful = true;
-                return false;
+                return Some(f + n);
             }
         }
         self.settle(seg, d0);
-        true
+        None
     }
 
     /// What of plain text `seg` at `d0` is decided, and what it leaves pending.
