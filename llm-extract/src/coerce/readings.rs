@@ -74,8 +74,8 @@ pub const SHORT_TEXT: usize = 200;
 ///
 /// `None` when the text is long, holds no number, holds several (which one was meant is then
 /// a guess, and we do not guess), or says the value is not that number: negated or a bound
-/// (`not 5`, `minus 5`, `less than 5`, `at least 5`, `up to 5`, `<5`, `5+`; see
-/// [`qualifies_number`]), or one end of a range (`from 5`, `since 2020`, `until 5`).
+/// (`not 5`, `minus 5`, `less than 5`, `at least 5`, `up to 5`, `<5`, `5+`), or one end of a
+/// range (`from 5`, `since 2020`, `until 5`).
 ///
 /// ```
 /// use llm_extract::coerce::{number_in_text, Number};
