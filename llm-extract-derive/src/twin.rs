@@ -287,6 +287,14 @@ fn shown(f: &Field<'_>) -> bool {
     !f.skip && f.with.is_none()
 }
 
+/// A newtype variant's payload partial: the field type's own, an `Option<T>` included (its
+/// `PartialOption` reads a placeholder as `None`, as the typed read does, where the variant's
+/// `Option` around the payload only says whether anything arrived yet).
+fn payload_partial_of(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
+    let ty = f.ty;
+    quote_spanned!(f.span=> <#ty as #rt::Extract>::Partial)
+}
+
 fn partial_of(rt: &TokenStream, f: &Field<'_>) -> TokenStream {
     // A twin's members are `Option`s already (`None` until something arrives, and for a
     // `null`): an `Option<T>` field shows `T`'s partial there.
@@ -802,7 +810,7 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         match p {
             Payload::None => quote!(#[doc = #doc] #vi,),
             Payload::Newtype(f) => {
-                let pt = partial_of(rt, f);
+                let pt = payload_partial_of(rt, f);
                 quote!(#[doc = #doc] #vi(::core::option::Option<#pt>),)
             }
             Payload::Struct(pname) => quote!(#[doc = #doc] #vi(#pname #ty_g),),
@@ -846,7 +854,7 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         match p {
             Payload::None => quote!(#i => ::core::option::Option::Some(Self::#vi),),
             Payload::Newtype(f) => {
-                let pt = partial_of(rt, f);
+                let pt = payload_partial_of(rt, f);
                 quote!(#i => ::core::option::Option::Some(Self::#vi(__feed.replay::<#pt>(__at))),)
             }
             Payload::Struct(pname) => quote!(#i => ::core::option::Option::Some(Self::#vi(__feed.replay::<#pname #ty_g>(__at).unwrap_or_default())),),
@@ -857,7 +865,7 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         match p {
             Payload::None => quote!(Self::#vi => false,),
             Payload::Newtype(f) => {
-                let pt = partial_of(rt, f);
+                let pt = payload_partial_of(rt, f);
                 quote!(Self::#vi(__p) => <#pt as #rt::stream::PartialValue>::apply(__p, __at, __event, __feed),)
             }
             Payload::Struct(_) => quote!(Self::#vi(__p) => #rt::stream::apply_in(__p, __at, __event, __feed),),

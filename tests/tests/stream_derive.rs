@@ -1022,6 +1022,55 @@ fn an_option_of_any_type_reads_a_placeholder_as_none() {
     }
 }
 
+#[derive(Extract, Debug, PartialEq, serde::Serialize)]
+enum Note2 {
+    Text(Option<String>),
+    Count(Option<u32>),
+}
+
+#[derive(Extract, Debug, PartialEq, serde::Serialize)]
+struct Notes2 {
+    a: Note2,
+    b: Note2,
+    c: Note2,
+}
+
+/// An enum's newtype variant holding an `Option` reads a placeholder as `None`, as the typed
+/// read does: its twin's payload is the `Option`'s own partial (`PartialOption`), which
+/// holds a string back while it may still become one.
+#[test]
+fn a_newtype_variant_holding_an_option_reads_a_placeholder_as_none() {
+    let text = r#"{"a": {"Text": "N/A"}, "b": {"Text": "Nora"}, "c": {"Count": "none"}}"#;
+    let done = llm_extract::from_str::<Notes2>(text).unwrap();
+    assert_eq!(
+        done,
+        Notes2 {
+            a: Note2::Text(None),
+            b: Note2::Text(Some("Nora".into())),
+            c: Note2::Count(None),
+        }
+    );
+    let want = serde_json::to_value(&done).unwrap();
+    for size in [1, 7, 64] {
+        let mut stream = Stream::<Notes2>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            for (field, variant) in [("a", "Text"), ("b", "Text"), ("c", "Count")] {
+                let shown = &snap[field][variant];
+                let wanted = want[field][variant].as_str().unwrap_or("");
+                match shown {
+                    Value::Null => {}
+                    Value::String(s) => assert!(wanted.starts_with(s.as_str()), "{field}: {s:?}"),
+                    other => panic!("{field} shows {other}"),
+                }
+            }
+        }
+        assert_eq!(serde_json::to_value(stream.snapshot()).unwrap(), want);
+        assert!(stream.issues().is_empty(), "{:?}", stream.issues());
+    }
+}
+
 #[derive(Extract, serde::Serialize, Debug, PartialEq)]
 struct Rec {
     a: u32,
