@@ -1,6 +1,7 @@
 //! Snapshots are a prefix of the answer: every snapshot of a stream is consistent with the
-//! value `finish` returns, on documents written elsewhere and on damage of our own, in chunks
-//! of 1, 7 and 64 bytes.
+//! value `finish` returns, and none takes back what the one before it showed, on documents
+//! written elsewhere and on damage of our own, in chunks of 1, 7 and 64 bytes and cut in two
+//! at every byte.
 
 use llm_extract::{RepairKind, Stream};
 use llm_extract_tests::strategies::json_value;
@@ -84,9 +85,19 @@ fn key_read_twice(text: &str) -> bool {
 /// not a prefix of it. Snapshots of another value of the reply (`shown_at` elsewhere) are
 /// counted in `switched`.
 fn check(text: &str, size: usize, switched: &mut usize) -> Option<String> {
+    check_pieces(text, text.as_bytes().chunks(size), switched)
+}
+
+/// [`check`] for `text` pushed in the pieces given, and one more property: no snapshot of the
+/// answer's value takes back what the one before it showed (each is a prefix of the next).
+fn check_pieces<'t>(
+    text: &str,
+    pieces: impl Iterator<Item = &'t [u8]>,
+    switched: &mut usize,
+) -> Option<String> {
     let mut stream = Stream::<Value>::new();
-    let mut snaps = Vec::new();
-    for chunk in text.as_bytes().chunks(size) {
+    let mut snaps: Vec<(Option<usize>, Value)> = Vec::new();
+    for chunk in pieces {
         stream.push_bytes(chunk);
         snaps.push((
             stream.shown_at(),
@@ -108,8 +119,22 @@ fn check(text: &str, size: usize, switched: &mut usize) -> Option<String> {
         Ok(e) => (e.value, e.report.span.start),
         Err(_) => return None,
     };
+    let of_answer = |shown_at: &Option<usize>| shown_at.is_none_or(|s| s == at);
+    let took_back = snaps.windows(2).enumerate().find_map(|(i, pair)| {
+        let [(before_at, before), (after_at, after)] = pair else {
+            return None;
+        };
+        if !of_answer(before_at) || before_at != after_at || after.is_null() {
+            return None;
+        }
+        not_prefix(text, before, after, "$")
+            .map(|w| format!("snapshot {} takes back snapshot {i}: {w}", i + 1))
+    });
+    if took_back.is_some() {
+        return took_back;
+    }
     snaps.iter().enumerate().find_map(|(i, (shown_at, s))| {
-        if shown_at.is_some_and(|s| s != at) {
+        if !of_answer(shown_at) {
             *switched += 1;
             return None;
         }
@@ -137,6 +162,33 @@ fn every_snapshot_is_a_prefix_of_the_answer() {
         println!("{b}");
     }
     println!("{switched} snapshots of another value than the answer's");
+    assert!(bad.is_empty(), "{} of {} replies", bad.len(), texts.len());
+}
+
+/// Every reply of the same collections cut in two at every byte (two pushes, a snapshot after
+/// each): where a reply is cut decides nothing a snapshot shows.
+#[test]
+fn a_reply_cut_anywhere_streams_as_prefixes() {
+    let mut texts = load("damage/cases.json");
+    texts.extend(load("peers/json_repair.json"));
+    texts.extend(load("peers/jsonrepair.json"));
+    let (mut bad, mut cuts, mut switched) = (Vec::new(), 0, 0);
+    for text in &texts {
+        let bytes = text.as_bytes();
+        for cut in 1..bytes.len() {
+            cuts += 1;
+            let pieces = [&bytes[..cut], &bytes[cut..]].into_iter();
+            if let Some(why) = check_pieces(text, pieces, &mut switched) {
+                bad.push(format!("{text:?} cut at byte {cut}: {why}"));
+                break;
+            }
+        }
+    }
+    for b in &bad {
+        println!("{b}");
+    }
+    println!("{cuts} cuts, {switched} snapshots of another value than the answer's");
+    assert!(cuts > 10_000, "the collections hold {cuts} cut points");
     assert!(bad.is_empty(), "{} of {} replies", bad.len(), texts.len());
 }
 
