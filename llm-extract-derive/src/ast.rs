@@ -443,12 +443,23 @@ pub fn of_std_types(ty: &Type, params: &[&Ident]) -> bool {
 
 /// Whether a field type is written as `Option<..>`.
 pub fn is_option(ty: &Type) -> bool {
-    type_name(ty).as_deref() == Some("Option")
+    option_inner(ty).is_some()
 }
 
 /// The `T` of a field type written as `Option<T>`.
 pub fn option_inner(ty: &Type) -> Option<&Type> {
     generic_arg(ty).and_then(|(ident, inner)| (ident == "Option").then_some(inner))
+}
+
+/// `ty` as written, without the parentheses around it or the invisible group a
+/// `macro_rules!` fragment (`$t:ty`) wraps it in: a struct declared by a macro has the same
+/// fields, twin and rules as one written out.
+pub fn unwrapped(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => unwrapped(&g.elem),
+        Type::Paren(p) => unwrapped(&p.elem),
+        _ => ty,
+    }
 }
 
 /// A layer around a value that a rule looks through.
@@ -468,7 +479,9 @@ pub enum Collection {
 }
 
 fn generic_arg(ty: &Type) -> Option<(&syn::Ident, &Type)> {
-    let Type::Path(p) = ty else { return None };
+    let Type::Path(p) = unwrapped(ty) else {
+        return None;
+    };
     let seg = p.path.segments.last()?;
     let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
         return None;
@@ -495,7 +508,7 @@ pub fn peel(ty: &Type) -> (Vec<Peel>, &Type) {
         layers.push(layer);
         ty = inner;
     }
-    (layers, ty)
+    (layers, unwrapped(ty))
 }
 
 /// For a collection field (inside `Option`/`Box` layers): the layers, the collection kind

@@ -415,7 +415,9 @@ fn kind(ty: &syn::Type) -> Option<(Kind, String)> {
         Kind::Number
     } else if name == "String" || name == "str" {
         Kind::Str
-    } else if LISTS.contains(&name.as_str()) || matches!(ty, syn::Type::Array(_)) {
+    } else if LISTS.contains(&name.as_str())
+        || matches!(crate::ast::unwrapped(ty), syn::Type::Array(_))
+    {
         Kind::List
     } else if name == "bool" {
         Kind::Bool
