@@ -1023,6 +1023,46 @@ fn an_option_of_any_type_reads_a_placeholder_as_none() {
 }
 
 #[derive(Extract, Debug, PartialEq, serde::Serialize)]
+struct Lists {
+    maybe: Option<Vec<Option<String>>>,
+    python: Option<Vec<Option<u32>>>,
+    nested: Option<Vec<Vec<Option<String>>>>,
+    pair: Option<[Option<String>; 2]>,
+    kept: Option<Vec<Option<String>>>,
+}
+
+/// An `Option` around a list of `Option`s (or of lists of them) reads `null` and a
+/// placeholder as `None`, as the typed read does: the list never sees them. A stream showed
+/// `[null]` (the list's reading of one `null` item, or of one string held back by the item's
+/// own `Option`), then `finish` gave `None`.
+#[test]
+fn an_option_of_a_list_of_options_reads_null_and_placeholders_as_none() {
+    let text = r#"{"maybe": null, "python": None, "nested": 'N/A', "pair": "Not applicable", "kept": ["Nadia", null]}"#;
+    let done = llm_extract::from_str::<Lists>(text).unwrap();
+    let kept = Some(vec![Some("Nadia".to_string()), None]);
+    let want = Lists {
+        maybe: None,
+        python: None,
+        nested: None,
+        pair: None,
+        kept,
+    };
+    assert_eq!(done, want);
+    let want = serde_json::to_value(&want).unwrap();
+    for size in [1, 2, 7, 64] {
+        let mut stream = Stream::<Lists>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            for field in ["maybe", "python", "nested", "pair"] {
+                assert_eq!(snap[field], Value::Null, "{field} in {size}-byte chunks");
+            }
+        }
+        assert_eq!(serde_json::to_value(stream.snapshot()).unwrap(), want);
+    }
+}
+
+#[derive(Extract, Debug, PartialEq, serde::Serialize)]
 enum Note2 {
     Text(Option<String>),
     Count(Option<u32>),

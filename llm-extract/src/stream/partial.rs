@@ -225,6 +225,14 @@ pub fn apply_option<P: PartialValue>(
     feed: &mut Feed<'_>,
     apply: impl FnOnce(&mut Option<P>, &[Step<'_>], &Event<'_>, &mut Feed<'_>) -> bool,
 ) -> bool {
+    if at.is_empty() && event.is_null() {
+        // `null` is `None` whatever `T` is, strict or not: `Option`'s read never hands it to
+        // `T` (a list of `Option`s would read it as one `null` item).
+        if held.0.as_ref().is_some_and(|(i, _)| *i == index) {
+            held.0 = None;
+        }
+        return slot.take().is_some();
+    }
     if feed.strict() {
         // A strict `Option` keeps a placeholder's text.
         return apply(slot, at, event, feed);
@@ -311,6 +319,15 @@ impl<P: PartialValue> PartialValue for PartialOption<P> {
             return true;
         }
         changed
+    }
+
+    /// A string held back because it may become a placeholder is one (a list holding only
+    /// it, inside another `Option`, is held back by that `Option` too).
+    fn placeholder_so_far(this: &Self) -> Option<&str> {
+        match (&this.shown, &this.held.0) {
+            (None, Some((_, text))) => Some(text),
+            _ => None,
+        }
     }
 
     fn apply_in(this: &mut Self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
