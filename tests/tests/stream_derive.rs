@@ -1029,15 +1029,16 @@ struct Lists {
     nested: Option<Vec<Vec<Option<String>>>>,
     pair: Option<[Option<String>; 2]>,
     kept: Option<Vec<Option<String>>>,
+    plain: Vec<Option<String>>,
 }
 
 /// An `Option` around a list of `Option`s (or of lists of them) reads `null` and a
 /// placeholder as `None`, as the typed read does: the list never sees them. A stream showed
 /// `[null]` (the list's reading of one `null` item, or of one string held back by the item's
-/// own `Option`), then `finish` gave `None`.
+/// own `Option`), then `finish` gave `None`. Without the `Option`, `null` is the empty list.
 #[test]
 fn an_option_of_a_list_of_options_reads_null_and_placeholders_as_none() {
-    let text = r#"{"maybe": null, "python": None, "nested": 'N/A', "pair": "Not applicable", "kept": ["Nadia", null]}"#;
+    let text = r#"{"maybe": null, "python": None, "nested": 'N/A', "pair": "Not applicable", "kept": ["Nadia", null], "plain": null}"#;
     let done = llm_extract::from_str::<Lists>(text).unwrap();
     let kept = Some(vec![Some("Nadia".to_string()), None]);
     let want = Lists {
@@ -1046,6 +1047,7 @@ fn an_option_of_a_list_of_options_reads_null_and_placeholders_as_none() {
         nested: None,
         pair: None,
         kept,
+        plain: Vec::new(),
     };
     assert_eq!(done, want);
     let want = serde_json::to_value(&want).unwrap();
@@ -1057,6 +1059,11 @@ fn an_option_of_a_list_of_options_reads_null_and_placeholders_as_none() {
             for field in ["maybe", "python", "nested", "pair"] {
                 assert_eq!(snap[field], Value::Null, "{field} in {size}-byte chunks");
             }
+            assert!(
+                snap["plain"].as_array().is_none_or(Vec::is_empty),
+                "plain in {size}-byte chunks: {}",
+                snap["plain"]
+            );
         }
         assert_eq!(serde_json::to_value(stream.snapshot()).unwrap(), want);
     }

@@ -843,6 +843,9 @@ impl<T: PartialValue> PartialList<T> {
         feed.trail_enter(self);
         match at.split_first() {
             None if matches!(event, Event::Open(Container::Array)) && !self.inner.single => false,
+            // `null` where a list belongs is the empty list (as `Vec`'s read has it; a strict
+            // read refuses it), not a list of one `null` (a list of `Option`s keeps those).
+            None if created && event.is_null() => !feed.strict(),
             Some((Step::Index(i), rest)) if !self.inner.single => {
                 let i = *i;
                 let new = match self.inner.last {
