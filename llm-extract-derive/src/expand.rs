@@ -94,6 +94,8 @@ fn map_key(c: &Container<'_>) -> TokenStream {
         let v = v.ident;
         quote!(#i => ::core::option::Option::Some(Self::#v),)
     });
+    // A snapshot shows a key as the twin shows the variant.
+    let names = variants.iter().map(|v| &v.name);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
@@ -106,6 +108,13 @@ fn map_key(c: &Container<'_>) -> TokenStream {
                         #(#arms)*
                         _ => ::core::option::Option::None,
                     }
+                }
+
+                fn key_text(__key: &str) -> ::core::option::Option<::std::borrow::Cow<'_, str>> {
+                    #spec
+                    const __NAMES: &[&str] = &[#(#names),*];
+                    let __i = #rt::variant_key(__key, &__ENUM)?;
+                    __NAMES.get(__i).map(|__n| ::std::borrow::Cow::Borrowed(*__n))
                 }
             }
         };

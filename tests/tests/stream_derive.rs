@@ -1069,6 +1069,98 @@ fn an_option_of_a_list_of_options_reads_null_and_placeholders_as_none() {
     }
 }
 
+/// A `Box` around a string is what is tested.
+#[allow(clippy::box_collection)]
+#[derive(Extract, Debug, PartialEq, serde::Serialize)]
+struct Boxed {
+    missing: Option<Box<String>>,
+    empty: Option<Box<String>>,
+    name: Option<Box<String>>,
+}
+
+/// A `Box` is its content to an `Option` around it: a boxed string that may still become a
+/// placeholder waits, and `""` is a string. Before, the stream showed `"N"`, `"N/"`, then
+/// `None` (finish's), and `None` for `""` (finish: `Some("")`).
+#[test]
+fn an_option_of_a_boxed_string_streams_as_one_of_a_string() {
+    let text = r#"{"missing": "N/A", "empty": "", "name": "Nadia"}"#;
+    let done = llm_extract::from_str::<Boxed>(text).unwrap();
+    let want = Boxed {
+        missing: None,
+        empty: Some(Box::default()),
+        name: Some(Box::new("Nadia".to_string())),
+    };
+    assert_eq!(done, want);
+    let want = serde_json::to_value(&want).unwrap();
+    for size in [1, 2, 7, 64] {
+        let mut stream = Stream::<Boxed>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            assert_eq!(snap["missing"], Value::Null, "{size}-byte chunks");
+        }
+        assert_eq!(serde_json::to_value(stream.snapshot()).unwrap(), want);
+    }
+}
+
+#[derive(Extract, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Extract, Debug, PartialEq, serde::Serialize)]
+struct Keyed {
+    counts: std::collections::BTreeMap<Color, u32>,
+    by_id: std::collections::HashMap<u32, String>,
+    tags: std::collections::BTreeSet<String>,
+    ids: std::collections::HashSet<u32>,
+}
+
+/// A map shows each key as the map `finish` returns writes it (`red` is the variant `Red`,
+/// ` 07` the number 7), and a set shows once complete, each item once: a key or an item
+/// shown as written was not in the answer (`red`), or was there once (`"b"` twice, `3` and
+/// `"3"`).
+#[test]
+fn map_keys_and_set_items_stream_as_the_answer_holds_them() {
+    let text = r#"{"counts": {"red": 2, "GREEN": 1}, "by_id": {" 07": "seven", "8": "eight"}, "tags": ["b", "a", "b"], "ids": [3, "3", 4]}"#;
+    let done = llm_extract::from_str::<Keyed>(text).unwrap();
+    let answer = serde_json::to_value(&done).unwrap();
+    for size in [1, 3, 64] {
+        let mut stream = Stream::<Keyed>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = serde_json::to_value(stream.snapshot()).unwrap();
+            for map in ["counts", "by_id"] {
+                for (key, value) in snap[map].as_object().into_iter().flatten() {
+                    let want = &answer[map][key];
+                    let grows = matches!((value.as_str(), want.as_str()), (Some(v), Some(w)) if w.starts_with(v));
+                    assert!(
+                        grows || want == value,
+                        "{map}.{key} in {size}-byte chunks: {value}"
+                    );
+                }
+            }
+            for set in ["tags", "ids"] {
+                let items = snap[set].as_array().cloned().unwrap_or_default();
+                let all = answer[set].as_array().unwrap();
+                assert!(
+                    items.is_empty() || items.len() == all.len(),
+                    "{set}: {items:?}"
+                );
+                assert!(items.iter().all(|i| all.contains(i)), "{set}: {items:?}");
+            }
+        }
+        let last = serde_json::to_value(stream.snapshot()).unwrap();
+        assert_eq!(last["counts"], answer["counts"], "{size}-byte chunks");
+        assert_eq!(
+            last["tags"],
+            serde_json::json!(["b", "a"]),
+            "{size}-byte chunks"
+        );
+    }
+}
+
 #[derive(Extract, Debug, PartialEq, serde::Serialize)]
 enum Note2 {
     Text(Option<String>),

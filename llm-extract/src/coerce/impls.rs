@@ -570,7 +570,7 @@ impl<T: Extract> Extract for VecDeque<T> {
 }
 
 impl<T: Extract + Ord> Extract for BTreeSet<T> {
-    type Partial = crate::stream::PartialList<T::Partial>;
+    type Partial = crate::stream::PartialSet<T::Partial>;
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
@@ -578,7 +578,7 @@ impl<T: Extract + Ord> Extract for BTreeSet<T> {
 }
 
 impl<T: Extract + Eq + Hash, S: BuildHasher + Default> Extract for HashSet<T, S> {
-    type Partial = crate::stream::PartialList<T::Partial>;
+    type Partial = crate::stream::PartialSet<T::Partial>;
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         sequence(node, cx)
@@ -646,31 +646,30 @@ tuples! {
 pub trait MapKey: Sized {
     /// The key, or `None` when the text cannot be one.
     fn from_key(key: &str) -> Option<Self>;
-}
 
-impl MapKey for String {
-    fn from_key(key: &str) -> Option<Self> {
-        Some(key.to_string())
+    /// The key read from `key` as a stream's snapshot shows it: as the value `finish`
+    /// returns writes it (`07` is `7` for a number, `fast` the variant `Fast`), or `None`
+    /// when the text cannot be one. The default: the text as written, if it is a key.
+    #[doc(hidden)]
+    fn key_text(key: &str) -> Option<Cow<'_, str>> {
+        Self::from_key(key).map(|_| Cow::Borrowed(key))
     }
 }
 
-impl MapKey for Box<str> {
-    fn from_key(key: &str) -> Option<Self> {
-        Some(key.into())
-    }
-}
+macro_rules! text_keys {
+    ($($t:ty),*) => {$(
+        impl MapKey for $t {
+            fn from_key(key: &str) -> Option<Self> {
+                Some(key.into())
+            }
 
-impl MapKey for Arc<str> {
-    fn from_key(key: &str) -> Option<Self> {
-        Some(key.into())
-    }
+            fn key_text(key: &str) -> Option<Cow<'_, str>> {
+                Some(Cow::Borrowed(key))
+            }
+        }
+    )*};
 }
-
-impl MapKey for Rc<str> {
-    fn from_key(key: &str) -> Option<Self> {
-        Some(key.into())
-    }
-}
+text_keys!(String, Box<str>, Arc<str>, Rc<str>);
 
 impl MapKey for char {
     fn from_key(key: &str) -> Option<Self> {
@@ -687,6 +686,10 @@ macro_rules! integer_keys {
         impl MapKey for $t {
             fn from_key(key: &str) -> Option<Self> {
                 key.trim().parse().ok()
+            }
+
+            fn key_text(key: &str) -> Option<Cow<'_, str>> {
+                Self::from_key(key).map(|n| Cow::Owned(n.to_string()))
             }
         }
     )*};
@@ -789,7 +792,7 @@ pub(crate) fn map<K: MapKey, V: Extract>(
 }
 
 impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for HashMap<K, V, S> {
-    type Partial = crate::stream::PartialMap<V::Partial>;
+    type Partial = crate::stream::PartialMap<V::Partial, K>;
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = HashMap::default();
@@ -807,7 +810,7 @@ impl<K: MapKey + Eq + Hash, V: Extract, S: BuildHasher + Default> Extract for Ha
 }
 
 impl<K: MapKey + Ord, V: Extract> Extract for BTreeMap<K, V> {
-    type Partial = crate::stream::PartialMap<V::Partial>;
+    type Partial = crate::stream::PartialMap<V::Partial, K>;
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let mut out = BTreeMap::new();

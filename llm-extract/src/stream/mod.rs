@@ -173,8 +173,8 @@ mod shared;
 pub(crate) mod twin;
 
 pub use partial::{
-    NoPartial, PartialJson, PartialList, PartialListIter, PartialMap, PartialOption, PartialString,
-    PartialValue,
+    NoPartial, PartialJson, PartialList, PartialListIter, PartialMap, PartialOption, PartialSet,
+    PartialString, PartialValue,
 };
 pub use salvage::{extract_partial, Salvaged};
 

@@ -8,11 +8,12 @@
 
 use super::shared::{make_mut, Shared, SharedStr, SmallStr, Text};
 use super::{Container, Event, Feed, Step};
-use crate::coerce::Extract;
+use crate::coerce::{Extract, MapKey};
 use crate::node::NodeKind;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use std::fmt;
+use std::marker::PhantomData;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -139,6 +140,14 @@ impl<P: PartialValue> PartialValue for Box<P> {
 
     fn apply_in(this: &mut Self, at: &[Step<'_>], event: &Event<'_>, feed: &mut Feed<'_>) -> bool {
         P::apply_in(this, at, event, feed)
+    }
+
+    fn grow_leaf(this: &mut Self) -> Option<&mut PartialString> {
+        P::grow_leaf(this)
+    }
+
+    fn placeholder_so_far(this: &Self) -> Option<&str> {
+        P::placeholder_so_far(this)
     }
 
     fn salvage(slot: &mut Option<Self>, feed: &mut Feed<'_>) -> Vec<crate::Path> {
@@ -894,6 +903,31 @@ impl<T: PartialValue> PartialList<T> {
     }
 }
 
+impl<T: Clone + Serialize> PartialList<T> {
+    /// Drops every item that serializes as an earlier one (a set's items, once complete).
+    fn keep_first_of_each(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        let unique: Vec<T> = (self.iter())
+            .filter(|item| seen.insert(serde_json::to_string(item).unwrap_or_default()))
+            .cloned()
+            .collect();
+        if unique.len() == self.len() {
+            return;
+        }
+        let items = make_mut(&mut self.inner);
+        let mut rest = unique.into_iter();
+        let mut done = Shared::default();
+        let mut open = rest.next();
+        for item in rest {
+            if let Some(before) = open.replace(item) {
+                done.push(before);
+            }
+        }
+        items.done = done;
+        items.open = open;
+    }
+}
+
 impl<T: PartialValue> PartialValue for PartialList<T> {
     /// One string read as a list of it (`"N/A"` where an `Option<Vec<String>>` belongs): the
     /// list is that string, which the `Option` around it may read as `None`.
@@ -921,30 +955,96 @@ impl<T: PartialValue> PartialValue for PartialList<T> {
     }
 }
 
-/// A map that grows entry by entry, in the order written; shared between snapshots like
-/// [`PartialList`]. Serializes as a JSON object.
-pub struct PartialMap<V> {
-    /// The entries, kept as a list's items are.
-    inner: Arc<Items<(String, V)>>,
+/// The partial of a set (`HashSet`, `BTreeSet`): nothing until the set is complete, then its
+/// items at once, each once, in the order written. A set drops an item written twice, which
+/// a snapshot that showed it could not take back; the set `finish` returns may order them
+/// differently (a `BTreeSet` is sorted). Derefs to the [`PartialList`] of the items.
+///
+/// ```
+/// use llm_extract::Stream;
+/// use std::collections::BTreeSet;
+///
+/// let mut stream = Stream::<BTreeSet<String>>::new();
+/// stream.push(r#"["b", "a", "b""#);
+/// assert!(stream.snapshot().is_empty());
+/// stream.push("]");
+/// assert_eq!(stream.snapshot().to_vec(), ["b", "a"]);
+/// ```
+#[derive(Clone, Default, PartialEq)]
+pub struct PartialSet<T>(PartialList<T>);
+
+impl<T> Deref for PartialSet<T> {
+    type Target = PartialList<T>;
+    fn deref(&self) -> &PartialList<T> {
+        &self.0
+    }
 }
 
-impl<V> Default for PartialMap<V> {
+impl<T: fmt::Debug> fmt::Debug for PartialSet<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<T: Serialize> Serialize for PartialSet<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<T: PartialValue> PartialValue for PartialSet<T> {
+    fn apply(
+        slot: &mut Option<Self>,
+        at: &[Step<'_>],
+        event: &Event<'_>,
+        feed: &mut Feed<'_>,
+    ) -> bool {
+        // Read again once complete (`stream = "done"`), then each item kept once: items
+        // compared as they serialize, which for the item types a set takes (`Eq`, so no
+        // floats) is as their values compare.
+        super::twin::done(slot, at, event, feed, |slot, at, event, feed| {
+            let mut list = slot.take().map(|set| set.0);
+            let changed = PartialList::apply(&mut list, at, event, feed);
+            if at.is_empty() && event.completes() {
+                if let Some(list) = &mut list {
+                    list.keep_first_of_each();
+                }
+            }
+            *slot = list.map(PartialSet);
+            changed
+        })
+    }
+}
+
+/// A map that grows entry by entry, in the order written; shared between snapshots like
+/// [`PartialList`]. Serializes as a JSON object. `K` is the map's key type: each key shows
+/// as the map `finish` returns writes it (a number's digits, an enum's variant name), and a
+/// key that type does not read is not shown.
+pub struct PartialMap<V, K = String> {
+    /// The entries, kept as a list's items are.
+    inner: Arc<Items<(String, V)>>,
+    key: PhantomData<fn() -> K>,
+}
+
+impl<V, K> Default for PartialMap<V, K> {
     fn default() -> Self {
         PartialMap {
             inner: Arc::default(),
+            key: PhantomData,
         }
     }
 }
 
-impl<V> Clone for PartialMap<V> {
+impl<V, K> Clone for PartialMap<V, K> {
     fn clone(&self) -> Self {
         PartialMap {
             inner: Arc::clone(&self.inner),
+            key: PhantomData,
         }
     }
 }
 
-impl<V> PartialMap<V> {
+impl<V, K> PartialMap<V, K> {
     /// The entries so far, in the order written.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> + '_ {
         (self.inner.done.as_slice().iter())
@@ -971,19 +1071,19 @@ impl<V> PartialMap<V> {
     }
 }
 
-impl<V: PartialEq> PartialEq for PartialMap<V> {
+impl<V: PartialEq, K> PartialEq for PartialMap<V, K> {
     fn eq(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
-impl<V: fmt::Debug> fmt::Debug for PartialMap<V> {
+impl<V: fmt::Debug, K> fmt::Debug for PartialMap<V, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }
 }
 
-impl<V: Serialize> Serialize for PartialMap<V> {
+impl<V: Serialize, K> Serialize for PartialMap<V, K> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.len()))?;
         for (k, v) in self.iter() {
@@ -993,7 +1093,7 @@ impl<V: Serialize> Serialize for PartialMap<V> {
     }
 }
 
-impl<V: PartialValue> PartialMap<V> {
+impl<V: PartialValue, K: MapKey> PartialMap<V, K> {
     /// An event at `rest` below the last entry, during a walk that records where a growing
     /// string is (`stream/hot.rs`), as [`PartialList`]'s `trail_last` does.
     #[inline(never)]
@@ -1016,7 +1116,10 @@ impl<V: PartialValue> PartialMap<V> {
         let Some((Step::Key(key), rest)) = at.split_first() else {
             return false;
         };
-        if self.inner.open.as_ref().is_some_and(|(k, _)| k == key) {
+        let Some(key) = K::key_text(key) else {
+            return false;
+        };
+        if self.inner.open.as_ref().is_some_and(|(k, _)| *k == key) {
             if feed.tracing() {
                 return self.trail_last(rest, event, feed);
             }
@@ -1027,13 +1130,13 @@ impl<V: PartialValue> PartialMap<V> {
         Items::push_with(&mut self.inner, |value| {
             let mut v = None;
             let changed = V::apply(&mut v, rest, event, feed);
-            *value = v.map(|v| (key.to_string(), v));
+            *value = v.map(|v| (key.into_owned(), v));
             changed
         })
     }
 }
 
-impl<V: PartialValue> PartialValue for PartialMap<V> {
+impl<V: PartialValue, K: MapKey> PartialValue for PartialMap<V, K> {
     fn apply(
         slot: &mut Option<Self>,
         at: &[Step<'_>],
