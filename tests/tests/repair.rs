@@ -1240,3 +1240,39 @@ fn a_missing_colon_after_a_string_value_is_the_next_member() {
         [RepairKind::MissingColon]
     );
 }
+
+/// A string quoted with `'` that lost its closing quote ends before the next member when that
+/// member's key is quoted with `"` (or the reverse), unless the string's own quote comes again
+/// on that key's line: it swallowed the members after it (and with a stray `'` before a value,
+/// the records after it). Both peers read these so.
+#[test]
+fn a_string_missing_its_closing_quote_ends_before_a_key_quoted_otherwise() {
+    for (text, expected) in [
+        (r#"{"a": 'x, "b": 1}"#, json!({"a": "x", "b": 1})),
+        (r#"{'a': "x, 'b': 1}"#, json!({"a": "x", "b": 1})),
+        (r#"{"a": 'O'Neil, "b": 1}"#, json!({"a": "O'Neil", "b": 1})),
+        (
+            "{\"a\":' 4,\n  \"b\": \"y\",\n  \"c\": 2\n}",
+            json!({"a": " 4", "b": "y", "c": 2}),
+        ),
+        (
+            r#"[{"id": 1,"name": '"Dana Smith","score": 81.7}, {"id": 2}]"#,
+            json!([{"id": 1, "name": "\"Dana Smith\"", "score": 81.7}, {"id": 2}]),
+        ),
+        // The string's own quote on the key's line: the key is its text.
+        (
+            r#"{'data': '{"a": 1, "b": 2}', 'c': 3}"#,
+            json!({"data": "{\"a\": 1, \"b\": 2}", "c": 3}),
+        ),
+        (
+            "{\"code\": 'print({\"a\": 1,\n \"b\": 2})', \"c\": 3}",
+            json!({"code": "print({\"a\": 1,\n \"b\": 2})", "c": 3}),
+        ),
+        (
+            r#"{"note": "He said, 'hi': then left", "n": 1}"#,
+            json!({"note": "He said, 'hi': then left", "n": 1}),
+        ),
+    ] {
+        assert_eq!(llm_extract::repair(text).unwrap(), expected, "{text}");
+    }
+}

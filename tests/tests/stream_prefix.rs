@@ -303,6 +303,13 @@ fn found_damage_streams_as_prefixes() {
         "{\"name\"：\"张三\"，\"tags\"：[\"a\"，1]，\"ok\"：true}",
         "{a：你好，世界，b：2}",
         "{\"a\": \"x\",, \"b\": [\"y\",, \"z\"]}",
+        // A string missing its closing quote before a key quoted otherwise, and strings
+        // holding such a key with their own quote after it.
+        "{\"a\": 'x, \"b\": 1}",
+        "{\"a\":' 4,\n  \"b\": \"y\",\n  \"c\": 2\n}",
+        "{\"a\": 'O'Neil, \"b\": 1, \"c\": 'y, \"d\": [2]}",
+        "{'data': '{\"a\": 1, \"b\": 2}', 'c': 3}",
+        "{\"note\": \"He said, 'hi': then left\", \"n\": 1}",
         // Spaces JSON does not allow, between every pair of tokens.
         "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",
     ];

@@ -150,6 +150,10 @@ enum Cut {
 /// How far ahead the parser looks to decide whether a quote ends a string.
 pub(crate) const KEY_LOOKAHEAD: usize = 256;
 
+/// How far past a key quoted unlike the string before it the parser looks for that string's
+/// own quote on the key's line ([`Parser::other_quote_key_at`]).
+pub(crate) const OWN_QUOTE_LOOKAHEAD: usize = 4096;
+
 impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Reads the string starting at `self.pos` (which holds an opening quote).
     pub(crate) fn string(&mut self, slot: Slot) -> Scanned<'a> {
@@ -972,7 +976,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         let j = space::skip_space(self.bytes, at + 1, limit);
         if !self.same_quote_opens(j, limit, quote, slot) {
             // In an object written with bare keys, a line that is a whole member.
-            return self.bytes[at] == b'\n' && slot == Slot::ObjectValue && self.bare_member_at(j);
+            return slot == Slot::ObjectValue
+                && ((self.bytes[at] == b'\n' && self.bare_member_at(j))
+                    || self.other_quote_key_at(at, j, quote));
         }
         match slot {
             Slot::ObjectValue => self.key_at(j, Cut::Refused),
@@ -989,6 +995,26 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             _ => false,
         }
+    }
+
+    /// `{"a": 'x, "b": 1}`: at a `,` or line break at `at` in a value string quoted with `'`
+    /// (or `"`), whether a key quoted with the other quote starts at `j` and the string's own
+    /// quote does not come again up to the end of that key's line: the string lost its
+    /// closing quote there (a `'` string holding `, "b": 1` closes on the line it goes on,
+    /// as `'{"a": 1, "b": 2}'` does). The line is looked at for [`OWN_QUOTE_LOOKAHEAD`]
+    /// bytes at most, so each separator costs a bounded look.
+    fn other_quote_key_at(&self, at: usize, j: usize, quote: Quote) -> bool {
+        let (own, other) = match quote {
+            Quote::Single => (b'\'', b'"'),
+            Quote::Double => (b'"', b'\''),
+            _ => return false,
+        };
+        if self.bytes.get(j) != Some(&other) || !self.key_at(j, Cut::Refused) {
+            return false;
+        }
+        let limit = (j + OWN_QUOTE_LOOKAHEAD).min(self.end);
+        let line_end = memchr::memchr(b'\n', &self.bytes[j..limit]).map_or(limit, |n| j + n);
+        memchr::memchr(own, &self.bytes[at + 1..line_end]).is_none()
     }
 
     /// Whether a quote like the string's own opens something at `j` (before `limit`) that

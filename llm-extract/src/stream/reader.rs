@@ -24,8 +24,8 @@ use crate::lex::{self, Escape};
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::skip_space;
-use crate::parse::KEY_LOOKAHEAD;
 use crate::parse::{code_block_body, code_block_end, code_block_text, CodeEnd};
+use crate::parse::{key_so_far, KEY_LOOKAHEAD, OWN_QUOTE_LOOKAHEAD};
 use crate::span::Span;
 use std::borrow::Cow;
 
@@ -1519,8 +1519,30 @@ impl Reader {
             }
             // Where the text turned doubtful, the scan stops (so that how far it got does
             // not depend on how much text had arrived).
-            let Some(i) = find_quote_or_backslash(&bytes[*scan..], quote) else {
-                let from = *scan;
+            let found = find_quote_or_backslash(&bytes[*scan..], quote);
+            let from = *scan;
+            let to = found.map_or(end, |i| from + i);
+            // A separator the parser may end the string at, a key quoted with the other
+            // quote after it: the text before it is read, then the scan stops there.
+            let other_key = match (doubts, key, frame.0) {
+                (Doubts::Hold, false, Some(Container::Object)) => {
+                    other_quote_key(bytes, from, to, quote)
+                }
+                _ => OtherKey::None,
+            };
+            if let OtherKey::Cut(at) | OtherKey::Wait(at) = other_key {
+                *scan = at;
+                if let Some(doubt) = plain(text, plain_end, decided, from, at) {
+                    *scan = doubt;
+                    return StrEnd::Doubt;
+                }
+                if let OtherKey::Cut(_) = other_key {
+                    decided.doubtful = true;
+                    return StrEnd::Doubt;
+                }
+                return StrEnd::Open;
+            }
+            let Some(i) = found else {
                 *scan = end;
                 return match plain(text, plain_end, decided, from, end) {
                     None => StrEnd::Open,
@@ -1531,7 +1553,6 @@ impl Reader {
                 };
             };
             let at = *scan + i;
-            let from = *scan;
             *scan = at;
             if let Some(doubt) = plain(text, plain_end, decided, from, at) {
                 *scan = doubt;
@@ -1720,6 +1741,62 @@ impl Reader {
             _ => false,
         }
     }
+}
+
+/// What a value string's separator followed by a key quoted with the other quote tells
+/// ([`other_quote_key`]).
+enum OtherKey {
+    None,
+    /// The parser ends the string at this separator (`Parser::other_quote_key_at`).
+    Cut(usize),
+    /// Whether it does at this separator, the text so far does not tell yet.
+    Wait(usize),
+}
+
+/// In an object's value string quoted with `quote`, the first separator in `from..to` where
+/// the parser may end the string because a key quoted with the other quote follows, the
+/// string's own quote not coming again on that key's line (`{"a": 'x, "b": 1}`), as far as
+/// the text so far `bytes` tells: the parser's rule (`Parser::other_quote_key_at`) asked of
+/// a prefix, with its key test ([`key_so_far`]) and its bound on the line.
+fn other_quote_key(bytes: &[u8], from: usize, to: usize, quote: u8) -> OtherKey {
+    let other = match quote {
+        b'\'' => b'"',
+        b'"' => b'\'',
+        _ => return OtherKey::None,
+    };
+    let end = bytes.len();
+    for p in memchr::memchr2_iter(b',', b'\n', &bytes[from..to]).map(|p| from + p) {
+        let j = skip_space(bytes, p + 1, end);
+        // A space still arriving (a byte of a wider one) may come before the quote.
+        if j == end || (bytes[j] >= 0x80 && end - j < 4) {
+            return OtherKey::Wait(p);
+        }
+        if bytes[j] != other {
+            continue;
+        }
+        match key_so_far(bytes, j) {
+            None => return OtherKey::Wait(p),
+            Some(false) => continue,
+            Some(true) => {}
+        }
+        let limit = (j + OWN_QUOTE_LOOKAHEAD).min(end);
+        let line_end = memchr::memchr(b'\n', &bytes[j..limit]).map(|n| j + n);
+        let own_on_line =
+            |line_end: usize| memchr::memchr(quote, &bytes[p + 1..line_end]).is_some();
+        match line_end {
+            Some(line_end) if own_on_line(line_end) => continue,
+            Some(_) => return OtherKey::Cut(p),
+            // The line goes on past the bound: as if it ended there.
+            None if j + OWN_QUOTE_LOOKAHEAD <= end => match own_on_line(limit) {
+                true => continue,
+                false => return OtherKey::Cut(p),
+            },
+            // The line has not ended yet: its own quote so far says no cut.
+            None if own_on_line(end) => continue,
+            None => return OtherKey::Wait(p),
+        }
+    }
+    OtherKey::None
 }
 
 /// The innermost container's kind and the depth.
