@@ -2,7 +2,8 @@
 //! UTF-8 characters too). No panic, no hang; the last snapshot, the thoughts and the outcome
 //! of `finish` do not depend on the chunking (they equal those of one push); and every
 //! snapshot of the value `finish` takes is a prefix of it (keys it shows are there, lists no
-//! longer, complete scalars equal, strings prefixes).
+//! longer, complete scalars equal, strings prefixes), as a `serde_json::Value` and as a
+//! derived type.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -10,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use llm_extract::{Extract, Stream};
 use std::collections::HashMap;
 
-#[derive(Extract, Debug)]
+#[derive(Extract, Debug, serde::Serialize)]
 #[allow(dead_code)] // fields are only built
 struct Reply {
     #[extract(alias = "items")]
@@ -20,9 +21,14 @@ struct Reply {
     #[extract(default)]
     extra: serde_json::Value,
     parent: Option<Box<Reply>>,
+    tags: Option<Vec<Option<String>>>,
+    mode: Option<Status>,
+    #[extract(default)]
+    pair: (Option<u8>, Vec<String>),
+    counts: Option<std::collections::BTreeMap<Status, u32>>,
 }
 
-#[derive(Extract, Debug)]
+#[derive(Extract, Debug, serde::Serialize)]
 #[allow(dead_code)]
 struct Line {
     #[extract(min_len = 1)]
@@ -32,7 +38,7 @@ struct Line {
     price: f64,
 }
 
-#[derive(Extract, Debug)]
+#[derive(Extract, Debug, serde::Serialize, PartialEq, Eq, PartialOrd, Ord)]
 #[allow(dead_code)]
 enum Status {
     Open,
@@ -107,9 +113,10 @@ fn not_prefix(shown: &serde_json::Value, fin: &serde_json::Value) -> bool {
     }
 }
 
-/// Every snapshot of the value `finish` takes, in the chunks `cuts` gives, is a prefix of it.
-fn check_prefix(bytes: &[u8], cuts: &[u8]) {
-    let mut stream = Stream::<serde_json::Value>::new();
+/// Every snapshot of the value `finish` takes, in the chunks `cuts` gives, is a prefix of it
+/// (both as JSON: a derived type's twin serializes as the type does).
+fn check_prefix<T: Extract + serde::Serialize>(bytes: &[u8], cuts: &[u8]) {
+    let mut stream = Stream::<T>::new();
     let mut snaps = Vec::new();
     let mut at = 0;
     let mut i = 0;
@@ -127,12 +134,12 @@ fn check_prefix(bytes: &[u8], cuts: &[u8]) {
     let Ok(done) = stream.finish() else {
         return;
     };
+    let answer = serde_json::to_value(&done.value).unwrap();
     for (shown_at, snap) in &snaps {
         if *shown_at == Some(done.report.span.start) {
             assert!(
-                !not_prefix(snap, &done.value),
-                "a snapshot is not a prefix of the answer: {snap} vs {}",
-                done.value
+                !not_prefix(snap, &answer),
+                "a snapshot is not a prefix of the answer: {snap} vs {answer}"
             );
         }
     }
@@ -145,10 +152,13 @@ fuzz_target!(|input: Input| {
     match input.target % 4 {
         0 => {
             check::<serde_json::Value>(&input.text, &input.cuts);
-            check_prefix(&input.text, &input.cuts);
+            check_prefix::<serde_json::Value>(&input.text, &input.cuts);
         }
         1 => check::<Vec<u32>>(&input.text, &input.cuts),
         2 => check::<HashMap<String, Vec<String>>>(&input.text, &input.cuts),
-        _ => check::<Reply>(&input.text, &input.cuts),
+        _ => {
+            check::<Reply>(&input.text, &input.cuts);
+            check_prefix::<Reply>(&input.text, &input.cuts);
+        }
     }
 });
