@@ -1526,11 +1526,14 @@ impl Reader {
             // quote after it: the text before it is read, then the scan stops there.
             let other_key = match (doubts, key, frame.0) {
                 (Doubts::Hold, false, Some(Container::Object)) => {
-                    other_quote_key(bytes, from, to, quote)
+                    let pending = decided.pending == Pending::Separator;
+                    other_quote_key(bytes, from, to, quote, pending)
                 }
                 _ => OtherKey::None,
             };
             if let OtherKey::Cut(at) | OtherKey::Wait(at) = other_key {
+                // A separator pending from the text before is at or before `from`.
+                let at = at.max(from);
                 *scan = at;
                 if let Some(doubt) = plain(text, plain_end, decided, from, at) {
                     *scan = doubt;
@@ -1757,46 +1760,88 @@ enum OtherKey {
 /// the parser may end the string because a key quoted with the other quote follows, the
 /// string's own quote not coming again on that key's line (`{"a": 'x, "b": 1}`), as far as
 /// the text so far `bytes` tells: the parser's rule (`Parser::other_quote_key_at`) asked of
-/// a prefix, with its key test ([`key_so_far`]) and its bound on the line.
-fn other_quote_key(bytes: &[u8], from: usize, to: usize, quote: u8) -> OtherKey {
+/// a prefix, with its key test ([`key_so_far`]) and its bounds. A separator before `from`
+/// with only spaces after it (left pending by the text before, `pending`) is asked first.
+fn other_quote_key(bytes: &[u8], from: usize, to: usize, quote: u8, pending: bool) -> OtherKey {
     let other = match quote {
         b'\'' => b'"',
         b'"' => b'\'',
         _ => return OtherKey::None,
     };
-    let end = bytes.len();
-    for p in memchr::memchr2_iter(b',', b'\n', &bytes[from..to]).map(|p| from + p) {
-        let j = skip_space(bytes, p + 1, end);
-        // A space still arriving (a byte of a wider one) may come before the quote.
-        if j == end || (bytes[j] >= 0x80 && end - j < 4) {
-            return OtherKey::Wait(p);
+    // No key quoted otherwise starts in the segment: nothing to ask (most segments).
+    if !pending && !bytes[from..to].contains(&other) {
+        return OtherKey::None;
+    }
+    if pending {
+        let mut q = from;
+        while q + KEY_LOOKAHEAD > from {
+            match lex::space_len_before(bytes, q) {
+                0 => break,
+                n => q -= n,
+            }
         }
-        if bytes[j] != other {
-            continue;
-        }
-        match key_so_far(bytes, j) {
-            None => return OtherKey::Wait(p),
-            Some(false) => continue,
-            Some(true) => {}
-        }
-        let limit = (j + OWN_QUOTE_LOOKAHEAD).min(end);
-        let line_end = memchr::memchr(b'\n', &bytes[j..limit]).map(|n| j + n);
-        let own_on_line =
-            |line_end: usize| memchr::memchr(quote, &bytes[p + 1..line_end]).is_some();
-        match line_end {
-            Some(line_end) if own_on_line(line_end) => continue,
-            Some(_) => return OtherKey::Cut(p),
-            // The line goes on past the bound: as if it ended there.
-            None if j + OWN_QUOTE_LOOKAHEAD <= end => match own_on_line(limit) {
-                true => continue,
-                false => return OtherKey::Cut(p),
-            },
-            // The line has not ended yet: its own quote so far says no cut.
-            None if own_on_line(end) => continue,
-            None => return OtherKey::Wait(p),
+        if let Some(p) = q
+            .checked_sub(1)
+            .filter(|&p| matches!(bytes[p], b',' | b'\n'))
+        {
+            match at_separator(bytes, p, quote) {
+                OtherKey::None => {}
+                // The text from `from` on waits with the separator.
+                OtherKey::Wait(_) => return OtherKey::Wait(from),
+                cut => return cut,
+            }
         }
     }
-    OtherKey::None
+    let mut next = from;
+    loop {
+        // Most segments are a chunk's few bytes, where a plain loop beats `memchr2`'s setup.
+        let found = if to - next < 64 {
+            (next..to).find(|&i| matches!(bytes[i], b',' | b'\n'))
+        } else {
+            memchr::memchr2(b',', b'\n', &bytes[next..to]).map(|k| next + k)
+        };
+        let Some(p) = found else {
+            return OtherKey::None;
+        };
+        next = p + 1;
+        match at_separator(bytes, p, quote) {
+            OtherKey::None => {}
+            found => return found,
+        }
+    }
+}
+
+/// [`other_quote_key`] at the separator at `p`. Only spaces after it so far: `None` (the
+/// string's text leaves the separator pending, and the next text asks again).
+fn at_separator(bytes: &[u8], p: usize, quote: u8) -> OtherKey {
+    let other = if quote == b'"' { b'\'' } else { b'"' };
+    let end = bytes.len();
+    let limit = (p + KEY_LOOKAHEAD).min(end);
+    let j = skip_space(bytes, p + 1, limit);
+    if j == end {
+        return OtherKey::None;
+    }
+    // A space still arriving (a byte of a wider one) may come before the quote.
+    if bytes[j] >= 0x80 && end - j < 4 {
+        return OtherKey::Wait(p);
+    }
+    if bytes[j] != other {
+        return OtherKey::None;
+    }
+    // The string's own quote on the key's line (as far as the parser looks, and as far as
+    // the text goes): no cut, whatever the key (a valid string holding `,'` ends so).
+    let limit = (j + OWN_QUOTE_LOOKAHEAD).min(end);
+    let line_end = memchr::memchr(b'\n', &bytes[j..limit]).map(|n| j + n);
+    if memchr::memchr(quote, &bytes[p + 1..line_end.unwrap_or(limit)]).is_some() {
+        return OtherKey::None;
+    }
+    match key_so_far(bytes, j) {
+        None => OtherKey::Wait(p),
+        Some(false) => OtherKey::None,
+        // The line ended (or goes on past the bound) without the string's own quote.
+        Some(true) if line_end.is_some() || j + OWN_QUOTE_LOOKAHEAD <= end => OtherKey::Cut(p),
+        Some(true) => OtherKey::Wait(p),
+    }
 }
 
 /// The innermost container's kind and the depth.
