@@ -25,7 +25,7 @@ mod triple;
 use balance::Profile;
 use build::{Build, Json, Tree};
 pub(crate) use closer::{closer_as_written, ends_alone, read_on, read_value, Keep, Kept, Read};
-pub(crate) use string::{key_so_far, KEY_LOOKAHEAD, OWN_QUOTE_LOOKAHEAD};
+pub(crate) use string::{key_so_far, own_quote_on_key_line, KEY_LOOKAHEAD};
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};
 
 /// How long the info string of a value written as a code block may be (```` ```ts main.ts ````).

@@ -152,7 +152,7 @@ pub(crate) const KEY_LOOKAHEAD: usize = 256;
 
 /// How far past a key quoted unlike the string before it the parser looks for that string's
 /// own quote on the key's line ([`Parser::other_quote_key_at`]).
-pub(crate) const OWN_QUOTE_LOOKAHEAD: usize = 4096;
+const OWN_QUOTE_LOOKAHEAD: usize = 4096;
 
 impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Reads the string starting at `self.pos` (which holds an opening quote).
@@ -1009,12 +1009,10 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             Quote::Double => (b'"', b'\''),
             _ => return false,
         };
-        if self.bytes.get(j) != Some(&other) || !self.key_at(j, Cut::Refused) {
-            return false;
-        }
-        let limit = (j + OWN_QUOTE_LOOKAHEAD).min(self.end);
-        let line_end = memchr::memchr(b'\n', &self.bytes[j..limit]).map_or(limit, |n| j + n);
-        memchr::memchr(own, &self.bytes[at + 1..line_end]).is_none()
+        self.bytes.get(j) == Some(&other)
+            && self.key_at(j, Cut::Refused)
+            // The whole text: a line it ends is over.
+            && own_quote_on_key_line(&self.bytes[..self.end], at, j, own) != Some(true)
     }
 
     /// Whether a quote like the string's own opens something at `j` (before `limit`) that
@@ -1268,6 +1266,20 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     fn key_at(&self, at: usize, cut: Cut) -> bool {
         key_reading::<false>(&self.bytes[..self.end], at, cut).0
     }
+}
+
+/// Whether the quote `own` comes again after the separator at `at`, up to the end of the line
+/// of the key at `j` (looked at for [`OWN_QUOTE_LOOKAHEAD`] bytes from `j`): the rule of
+/// [`Parser::other_quote_key_at`], for the parser and the stream reader alike. `None` while
+/// `bytes`, the text so far, has not reached that end.
+pub(crate) fn own_quote_on_key_line(bytes: &[u8], at: usize, j: usize, own: u8) -> Option<bool> {
+    let end = bytes.len();
+    let limit = (j + OWN_QUOTE_LOOKAHEAD).min(end);
+    let line_end = memchr::memchr(b'\n', &bytes[j..limit]).map(|n| j + n);
+    if memchr::memchr(own, &bytes[at + 1..line_end.unwrap_or(limit)]).is_some() {
+        return Some(true);
+    }
+    (line_end.is_some() || j + OWN_QUOTE_LOOKAHEAD <= end).then_some(false)
 }
 
 /// Whether a key starts at `at` in `bytes`, the text so far: `None` while bytes that have not

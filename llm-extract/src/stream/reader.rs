@@ -25,7 +25,7 @@ use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::skip_space;
 use crate::parse::{code_block_body, code_block_end, code_block_text, CodeEnd};
-use crate::parse::{key_so_far, KEY_LOOKAHEAD, OWN_QUOTE_LOOKAHEAD};
+use crate::parse::{key_so_far, own_quote_on_key_line, KEY_LOOKAHEAD};
 use crate::span::Span;
 use std::borrow::Cow;
 
@@ -1784,7 +1784,7 @@ fn other_quote_key(bytes: &[u8], from: usize, to: usize, quote: u8, pending: boo
             .checked_sub(1)
             .filter(|&p| matches!(bytes[p], b',' | b'\n'))
         {
-            match at_separator(bytes, p, quote) {
+            match at_separator(bytes, p, quote, other) {
                 OtherKey::None => {}
                 // The text from `from` on waits with the separator.
                 OtherKey::Wait(_) => return OtherKey::Wait(from),
@@ -1804,20 +1804,19 @@ fn other_quote_key(bytes: &[u8], from: usize, to: usize, quote: u8, pending: boo
             return OtherKey::None;
         };
         next = p + 1;
-        match at_separator(bytes, p, quote) {
+        match at_separator(bytes, p, quote, other) {
             OtherKey::None => {}
             found => return found,
         }
     }
 }
 
-/// [`other_quote_key`] at the separator at `p`. Only spaces after it so far: `None` (the
-/// string's text leaves the separator pending, and the next text asks again).
-fn at_separator(bytes: &[u8], p: usize, quote: u8) -> OtherKey {
-    let other = if quote == b'"' { b'\'' } else { b'"' };
+/// [`other_quote_key`] at the separator at `p` (`other`: the quote unlike the string's).
+/// Only spaces after it so far: `None` (the string's text leaves the separator pending, and
+/// the next text asks again).
+fn at_separator(bytes: &[u8], p: usize, quote: u8, other: u8) -> OtherKey {
     let end = bytes.len();
-    let limit = (p + KEY_LOOKAHEAD).min(end);
-    let j = skip_space(bytes, p + 1, limit);
+    let j = skip_space(bytes, p + 1, (p + KEY_LOOKAHEAD).min(end));
     if j == end {
         return OtherKey::None;
     }
@@ -1828,18 +1827,17 @@ fn at_separator(bytes: &[u8], p: usize, quote: u8) -> OtherKey {
     if bytes[j] != other {
         return OtherKey::None;
     }
-    // The string's own quote on the key's line (as far as the parser looks, and as far as
-    // the text goes): no cut, whatever the key (a valid string holding `,'` ends so).
-    let limit = (j + OWN_QUOTE_LOOKAHEAD).min(end);
-    let line_end = memchr::memchr(b'\n', &bytes[j..limit]).map(|n| j + n);
-    if memchr::memchr(quote, &bytes[p + 1..line_end.unwrap_or(limit)]).is_some() {
+    // The string's own quote on the key's line: no cut, whatever the key (a valid string
+    // holding `,'` ends so); asked first, so such a string never waits on the key test.
+    let own = own_quote_on_key_line(bytes, p, j, quote);
+    if own == Some(true) {
         return OtherKey::None;
     }
     match key_so_far(bytes, j) {
         None => OtherKey::Wait(p),
         Some(false) => OtherKey::None,
-        // The line ended (or goes on past the bound) without the string's own quote.
-        Some(true) if line_end.is_some() || j + OWN_QUOTE_LOOKAHEAD <= end => OtherKey::Cut(p),
+        Some(true) if own == Some(false) => OtherKey::Cut(p),
+        // The key's line has not ended yet.
         Some(true) => OtherKey::Wait(p),
     }
 }
