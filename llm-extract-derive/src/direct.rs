@@ -138,3 +138,68 @@ fn unit_variants(rt: &TokenStream, variants: &[Variant<'_>]) -> TokenStream {
         __r.by_node(<Self as #rt::Extract>::from_node)
     }
 }
+
+/// The `from_partial` method for `c` (the value a stream's complete partial twin holds, as
+/// `read_direct` would read it), or nothing to keep the trait's default (`None`: the stream
+/// reads the reply again on `finish`). A struct with named fields whose twin shows every
+/// field as it arrives: not `strict`, `validate` or `stream = "done"` on the container, no
+/// `flatten`, `with`, `strict` or `stream = "required"` on a field.
+pub fn from_partial(c: &Container<'_>) -> TokenStream {
+    if c.strict || c.validate.is_some() || c.stream_done {
+        return TokenStream::new();
+    }
+    let Data::Struct(Style::Named, fields) = &c.data else {
+        return TokenStream::new();
+    };
+    let plain = |f: &Field<'_>| {
+        f.skip
+            || (!f.is_flatten()
+                && f.with.is_none()
+                && !f.strict
+                && f.stream != Some(crate::attr::StreamMode::Required))
+    };
+    if !fields.iter().all(plain) {
+        return TokenStream::new();
+    }
+    let rt = &c.rt();
+    let inits = fields.iter().enumerate().map(|(i, f)| {
+        let member = &f.member;
+        if f.skip {
+            let value = crate::field::skipped_value(f);
+            return quote!(#member: #value);
+        }
+        // Absent (its key never came): the type's value for absence, unless the field has a
+        // default (the full path records it). Present with nothing shown: `null` or a
+        // placeholder in an `Option`, which a strict read would have given `None` without
+        // a coercion only for `null` (a placeholder was recorded as lenient).
+        let ty = f.ty;
+        let missing = if f.default.is_some() {
+            quote!(return ::core::option::Option::None)
+        } else {
+            quote_spanned!(f.span=> <#ty as #rt::Extract>::from_missing()?)
+        };
+        let (present, empty) = match crate::ast::option_inner(ty) {
+            Some(inner) => (
+                quote_spanned!(f.span=> ::core::option::Option::Some(<#inner as #rt::Extract>::from_partial(__v)?)),
+                quote!(::core::option::Option::None),
+            ),
+            None => (
+                quote_spanned!(f.span=> <#ty as #rt::Extract>::from_partial(__v)?),
+                quote!(return ::core::option::Option::None),
+            ),
+        };
+        quote! {
+            #member: match &__p.#member {
+                ::core::option::Option::Some(__v) => #present,
+                ::core::option::Option::None
+                    if __p.__state.get(#i) == #rt::stream::FieldState::Pending => #missing,
+                ::core::option::Option::None => #empty,
+            }
+        }
+    });
+    quote! {
+        fn from_partial(__p: &Self::Partial) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self { #(#inits),* })
+        }
+    }
+}

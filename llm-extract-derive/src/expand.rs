@@ -49,6 +49,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     let (impl_g, ty_g, where_clause) = generics.split_for_impl();
     let map_key = map_key(c);
     let read_direct = crate::direct::read_direct(c);
+    let from_partial = crate::direct::from_partial(c);
     let crate::twin::Twin {
         items: twin,
         partial,
@@ -70,6 +71,8 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 }
 
                 #read_direct
+
+                #from_partial
             }
         };
     }

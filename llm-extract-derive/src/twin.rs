@@ -446,7 +446,7 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         };
         quote! {
             ::core::option::Option::Some(#slot) => {
-                __t.__state.note(#i, __rest, __event);
+                #rt::stream::note_field(&mut __t.__state, #i, __rest, __event, __feed);
                 #apply
             }
         }
@@ -608,14 +608,20 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                                 #read_whole
                                 false
                             }
-                            _ => false,
+                            _ => {
+                                __feed.lenient();
+                                false
+                            }
                         },
                         ::core::option::Option::Some((#rt::stream::Step::Key(__k), __rest)) => {
                             let __created = __slot.is_none();
                             let __t = __slot.get_or_insert_with(::core::default::Default::default);
                             Self::__llm_extract_key(__t, __k, __rest, __at, __event, __feed) || __created
                         }
-                        _ => false,
+                        _ => {
+                            __feed.lenient();
+                            false
+                        }
                     }
                 }
 
@@ -635,7 +641,10 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                     // The names as written first (a jump on the key), then the full matching.
                     let __field = match __k {
                         #(#exact => ::core::option::Option::Some(#exact_slots),)*
-                        _ => #rt::stream::field_index(Self::__llm_extract_spec(), __k),
+                        _ => {
+                            __feed.lenient();
+                            #rt::stream::field_index(Self::__llm_extract_spec(), __k)
+                        }
                     };
                     let _ = (__rest, __at);
                     match __field {

@@ -277,13 +277,28 @@ impl Extractor {
         text: &str,
         paths: RepairPaths,
     ) -> Result<Extracted<T>, Error> {
-        if let Some(done) = self.direct(text) {
+        self.extract_given(text, paths, None)
+    }
+
+    /// [`Extractor::extract`] of a reply whose value at `given`'s span was read already (a
+    /// stream's value, [`Extract::from_partial`]): where the direct path would read that
+    /// container, it takes the value instead, once the container's text is checked to be
+    /// strict JSON. Everything else is `extract`'s own: which value the reply holds, its
+    /// report, the errors.
+    pub(crate) fn extract_given<T: Extract>(
+        &self,
+        text: &str,
+        paths: RepairPaths,
+        given: Option<(Span, T)>,
+    ) -> Result<Extracted<T>, Error> {
+        let given = crate::coerce::Given::new(given.filter(|_| self.settings.direct));
+        if let Some(done) = self.direct(text, &given) {
             return Ok(done);
         }
         if let Some(done) = self.whole_clean_value(text, paths) {
             return Ok(done);
         }
-        let typed = select::TypedReads::<T>::new(self.settings.max_depth);
+        let typed = select::TypedReads::<T>::new(self.settings.max_depth, given.into_inner());
         let located = locate::locate_typed(text, &self.settings, Keep::Tree(paths), Some(&typed));
         let mut extracted = select::best::<T>(&self.settings, text, &located, paths, Some(&typed))?;
         extracted.thoughts = thoughts(text, &located.thoughts);
@@ -311,12 +326,17 @@ impl Extractor {
     /// The direct path (see [`Direct`](crate::coerce::Direct)): a document that is strict
     /// JSON, read as it streams past into a `T` with nothing to report. `None` whenever it
     /// would need leniency; the full path then reads it.
-    fn direct<T: Extract>(&self, text: &str) -> Option<Extracted<T>> {
+    fn direct<T: Extract>(
+        &self,
+        text: &str,
+        given: &crate::coerce::Given<T>,
+    ) -> Option<Extracted<T>> {
         if !self.settings.direct {
             return None;
         }
         let span = self.whole_span(text)?;
-        let (value, span) = crate::coerce::read_direct::<T>(text, span, self.settings.max_depth)?;
+        let (value, span) =
+            crate::coerce::read_direct_with::<T>(text, span, self.settings.max_depth, given)?;
         Some(Extracted {
             value,
             report: Report::new(Vec::new(), Vec::new(), true, span),

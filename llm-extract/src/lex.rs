@@ -293,6 +293,56 @@ pub(crate) fn is_constant(word: &[u8]) -> bool {
     )
 }
 
+/// Whether `body`, a string's text between its double quotes, is written as JSON writes
+/// strings: no raw control character, and only JSON's escapes (`\uXXXX` of a surrogate only
+/// as a high one followed by a low one).
+pub(crate) fn strict_string_body(body: &[u8]) -> bool {
+    if has_control(body) {
+        return false;
+    }
+    let unit = |at: usize| -> Option<u16> {
+        let hex = std::str::from_utf8(body.get(at..at + 4)?).ok()?;
+        hex.bytes()
+            .all(|b| b.is_ascii_hexdigit())
+            .then(|| u16::from_str_radix(hex, 16).ok())?
+    };
+    let mut i = 0;
+    while let Some(j) = memchr::memchr(b'\\', &body[i..]) {
+        let at = i + j;
+        i = match body.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at + 2,
+            Some(b'u') => match unit(at + 2) {
+                Some(0xD800..=0xDBFF)
+                    if body.get(at + 6..at + 8) == Some(b"\\u")
+                        && matches!(unit(at + 8), Some(0xDC00..=0xDFFF)) =>
+                {
+                    at + 12
+                }
+                Some(0xD800..=0xDFFF) | None => return false,
+                Some(_) => at + 6,
+            },
+            _ => return false,
+        };
+    }
+    true
+}
+
+/// Whether `bytes` hold a byte below `0x20` (a raw control character), eight at a time.
+#[inline]
+pub(crate) fn has_control(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let mut words = bytes.chunks_exact(8);
+    for word in words.by_ref() {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        // A byte below 0x20 borrows through its high bit when 0x20 is taken from it.
+        if w.wrapping_sub(ONES * 0x20) & !w & HIGHS != 0 {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| b < 0x20)
+}
+
 /// Whether `s` is a number in JSON's own grammar (`-12`, `3.25`, `1e-3`): an optional `-`, an
 /// integer part without leading zeros, an optional fraction and exponent, each with digits.
 /// Such a number reads the same to every reader.

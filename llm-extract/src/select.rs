@@ -771,7 +771,15 @@ fn direct<T: Extract>(
     check_nested(settings, text, candidate).ok()?;
     let (value, span) = match typed.and_then(|typed| typed.take(text, candidate.span)) {
         Some(read) => read,
-        None => crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?,
+        None => match typed {
+            Some(typed) => crate::coerce::read_direct_with(
+                text,
+                candidate.span,
+                settings.max_depth,
+                &typed.given,
+            )?,
+            None => crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?,
+        },
     };
     let mut repairs = Vec::new();
     frame_repairs(text, candidate, span.end, &mut repairs);
@@ -788,13 +796,16 @@ fn direct<T: Extract>(
 pub(crate) struct TypedReads<T> {
     max_depth: usize,
     reads: std::cell::RefCell<Vec<(Span, T)>>,
+    /// A value already read (a stream's), taken instead of reading its container.
+    given: crate::coerce::Given<T>,
 }
 
 impl<T> TypedReads<T> {
-    pub(crate) fn new(max_depth: usize) -> Self {
+    pub(crate) fn new(max_depth: usize, given: Option<(Span, T)>) -> Self {
         TypedReads {
             max_depth,
             reads: std::cell::RefCell::new(Vec::new()),
+            given: crate::coerce::Given::new(given),
         }
     }
 
@@ -816,7 +827,8 @@ impl<T> TypedReads<T> {
 
 impl<T: Extract> crate::locate::ReadTyped for TypedReads<T> {
     fn read(&self, text: &str, span: Span) -> Option<usize> {
-        let (value, read) = crate::coerce::read_container::<T>(text, span, self.max_depth)?;
+        let (value, read) =
+            crate::coerce::read_container::<T>(text, span, self.max_depth, &self.given)?;
         self.reads.borrow_mut().push((read, value));
         Some(read.end)
     }

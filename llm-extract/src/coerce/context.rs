@@ -619,4 +619,21 @@ pub trait Extract: Sized {
     fn read_direct(reader: &mut crate::coerce::Direct<'_>) -> Option<Self> {
         reader.by_node(Self::from_node)
     }
+
+    /// The value a [`Stream`](crate::Stream)'s partial holds once the reply is complete, so
+    /// that [`Stream::finish`](crate::Stream::finish) need not read the reply again; `None`
+    /// to have it read on the ordinary path instead.
+    ///
+    /// There is no need to implement this: the default is `None`, which is always right.
+    /// `#[derive(Extract)]` and the crate's impls for numbers, strings, lists, `Option` and
+    /// pointers implement it. The stream asks only when the value's text was strict JSON and
+    /// streaming it recorded no coercion, no issue and nothing the partial could not take
+    /// (see `Feed::lenient`); an implementation must then give exactly what
+    /// [`Extract::read_direct`] gives on that JSON, and `None` where that would be `None`
+    /// (a key not written as the field's name, a field left to its default, ...).
+    #[inline]
+    fn from_partial(partial: &Self::Partial) -> Option<Self> {
+        let _ = partial;
+        None
+    }
 }

@@ -460,9 +460,26 @@ impl<'a> Direct<'a> {
 /// when only spaces follow it up to `span.end`: the value and its span. `None` sends the
 /// caller down the full path.
 pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<(T, Span)> {
+    read_with(text, span, max_depth, &Given::new(None))
+}
+
+/// [`read`], taking the value `given` holds if it was read from there.
+pub(crate) fn read_with<T: Extract>(
+    text: &str,
+    span: Span,
+    max_depth: usize,
+    given: &Given<T>,
+) -> Option<(T, Span)> {
     let mut r = Direct::new(text, span, max_depth);
     r.peek()?;
     let start = r.pos;
+    if let Some((value, read)) = given.take(start) {
+        let only_space = text
+            .as_bytes()
+            .get(read.end..span.end)
+            .is_some_and(json_space_only);
+        return only_space.then_some((value, read));
+    }
     let value = T::read_direct(&mut r)?;
     let end = r.pos;
     let only_space = text
@@ -470,6 +487,33 @@ pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Opti
         .get(end..span.end)
         .is_some_and(json_space_only);
     (only_space && r.clean()).then_some((value, Span::new(start, end)))
+}
+
+/// A value of `T` already read from the strict JSON container at `span`: a
+/// [`Stream`](crate::Stream)'s, built from its partial ([`Extract::from_partial`]), whose
+/// reader saw every token of that text written as JSON writes it. The direct path takes it
+/// instead of reading that container again; everything else about the reading (where the
+/// value was found, the candidates, the report) is the ordinary path's.
+pub(crate) struct Given<T>(std::cell::RefCell<Option<(Span, T)>>);
+
+impl<T> Given<T> {
+    pub(crate) fn new(value: Option<(Span, T)>) -> Self {
+        Given(std::cell::RefCell::new(value))
+    }
+
+    /// The value, if not taken.
+    pub(crate) fn into_inner(self) -> Option<(Span, T)> {
+        self.0.into_inner()
+    }
+
+    /// The value and the container's span, if it was read from the container opening at
+    /// `start` (taken once).
+    pub(crate) fn take(&self, start: usize) -> Option<(T, Span)> {
+        let mut given = self.0.borrow_mut();
+        given.as_ref().filter(|(span, _)| span.start == start)?;
+        let (span, value) = given.take()?;
+        Some((value, span))
+    }
 }
 
 /// Whether `bytes` are JSON whitespace only: what may follow a value in a candidate the direct
@@ -481,18 +525,23 @@ pub(crate) fn json_space_only(bytes: &[u8]) -> bool {
 }
 
 /// Reads `T` from the strict JSON object or array that opens at `span.start` and closes before
-/// `span.end`, whatever follows it: the value and the container's span. `None` when it is not
-/// strict JSON, does not fit `T` without a coercion, or ends past `span.end`.
+/// `span.end`, whatever follows it: the value and the container's span (the value `given`
+/// holds, if it was read from there). `None` when it is not strict JSON, does not fit `T`
+/// without a coercion, or ends past `span.end`.
 pub(crate) fn read_container<T: Extract>(
     text: &str,
     span: Span,
     max_depth: usize,
+    given: &Given<T>,
 ) -> Option<(T, Span)> {
     let closer = match text.as_bytes().get(span.start)? {
         b'{' => b'}',
         b'[' => b']',
         _ => return None,
     };
+    if let Some((value, read)) = given.take(span.start) {
+        return (read.end <= span.end).then_some((value, read));
+    }
     let mut r = Direct::new(text, span, max_depth);
     let value = T::read_direct(&mut r)?;
     let end = r.pos;

@@ -115,6 +115,11 @@ macro_rules! integers {
                     _ => r.by_node(Self::from_node),
                 }
             }
+
+            #[inline]
+            fn from_partial(partial: &Self) -> Option<Self> {
+                Some(*partial)
+            }
         }
     )*};
 }
@@ -146,6 +151,11 @@ impl Extract for f64 {
             _ => r.by_node(Self::from_node),
         }
     }
+
+    #[inline]
+    fn from_partial(partial: &Self) -> Option<Self> {
+        Some(*partial)
+    }
 }
 
 impl Extract for f32 {
@@ -159,6 +169,11 @@ impl Extract for f32 {
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
         f64::read_direct(r).map(|f| f as f32)
     }
+
+    #[inline]
+    fn from_partial(partial: &Self) -> Option<Self> {
+        Some(*partial)
+    }
 }
 
 impl Extract for bool {
@@ -170,6 +185,11 @@ impl Extract for bool {
             b't' | b'f' => r.bool(),
             _ => r.by_node(Self::from_node),
         }
+    }
+
+    #[inline]
+    fn from_partial(partial: &Self) -> Option<Self> {
+        Some(*partial)
     }
 
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
@@ -211,6 +231,10 @@ impl Extract for String {
         }
     }
 
+    fn from_partial(partial: &crate::stream::PartialString) -> Option<Self> {
+        partial.complete_str().map(str::to_owned)
+    }
+
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         let node = single(node, cx);
         let text = match &node.kind {
@@ -230,6 +254,10 @@ impl Extract for Box<str> {
     fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
         String::from_node(node, cx).map(String::into_boxed_str)
     }
+
+    fn from_partial(partial: &crate::stream::PartialString) -> Option<Self> {
+        partial.complete_str().map(Box::from)
+    }
 }
 
 impl Extract for char {
@@ -245,6 +273,10 @@ impl Extract for char {
             }
         }
         Err(cx.mismatch("a single character", node))
+    }
+
+    fn from_partial(partial: &Self) -> Option<Self> {
+        Some(*partial)
     }
 }
 
@@ -309,6 +341,16 @@ impl<T: Extract> Extract for Option<T> {
             _ => T::read_direct(r).map(Some),
         }
     }
+
+    fn from_partial(partial: &Self::Partial) -> Option<Self> {
+        match partial.held_back() {
+            true => None,
+            false => match &**partial {
+                Some(inner) => T::from_partial(inner).map(Some),
+                None => Some(None),
+            },
+        }
+    }
 }
 
 macro_rules! pointers {
@@ -327,6 +369,10 @@ macro_rules! pointers {
 
             fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
                 T::read_direct(r).map($p::new)
+            }
+
+            fn from_partial(partial: &Self::Partial) -> Option<Self> {
+                T::from_partial(partial).map($p::new)
             }
         }
     )*};
@@ -554,6 +600,10 @@ impl<T: Extract> Extract for Vec<T> {
 
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
         direct_items(r)
+    }
+
+    fn from_partial(partial: &Self::Partial) -> Option<Self> {
+        partial.items_as_read()?.map(T::from_partial).collect()
     }
 }
 

@@ -249,17 +249,19 @@ fn continues_after(text: &str, span: Span, end: usize) -> Continues {
 /// nothing after it says it is wrong, and the parser closes it as written; `Some(false)` when
 /// what follows it does not fit the container it returns to, a closer the parser judges by
 /// the rest of the text; `None` while the text so far cannot tell. `depth` containers are
-/// open; `object(i)` says whether the one at index `i` (from the root) is an object.
+/// open; `object(i)` says whether the one at index `i` (from the root) is an object; `ended`
+/// when `text` is all there is.
 ///
 /// The rule is [`Parser::following`] and the fit of its token, the parser's own: the answer
-/// is given once every byte that rule reads has arrived, or earlier where the bytes so far
-/// settle it whatever comes next.
+/// is given once every byte that rule reads has arrived (all of them when the text has
+/// ended), or earlier where the bytes so far settle it whatever comes next.
 pub(crate) fn closer_as_written(
     text: &str,
     at: usize,
     depth: usize,
     object: impl Fn(usize) -> bool,
     start: impl Fn(usize) -> usize,
+    ended: bool,
 ) -> Option<bool> {
     let probe = || Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
     // The layout's evidence, which the parser weighs against the whole text's brackets.
@@ -268,7 +270,7 @@ pub(crate) fn closer_as_written(
         layout_says_stray(text.as_bytes(), at, token, start(depth - 1), outer)
     };
     // Everything the rule reads: the run and the `,` within the lookahead, then a key.
-    if text.len() > at + 2 * string::KEY_LOOKAHEAD + 8 {
+    if ended || text.len() > at + 2 * string::KEY_LOOKAHEAD + 8 {
         let probe = probe();
         let fits = |next: &Following| {
             let receiving = (depth - 1).checked_sub(next.run + 1);

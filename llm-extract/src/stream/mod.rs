@@ -183,6 +183,7 @@ use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
 use crate::extractor::Extractor;
 use crate::node::NodeKind;
+use crate::parse::RepairPaths;
 use crate::path::{Path, Segment};
 use crate::span::Span;
 use hot::Hot;
@@ -329,6 +330,9 @@ impl<const N: usize> FieldStates<N> {
 pub(crate) struct Issues {
     list: Vec<Issue>,
     seen: HashSet<(Path, String)>,
+    /// Streaming took something a strict read would not have as written: a coercion, a key
+    /// matched by another name, a value the partial could not take (see [`Feed::lenient`]).
+    lenient: bool,
 }
 
 impl Issues {
@@ -394,7 +398,10 @@ impl<'f> Feed<'f> {
             Event::Value(_) => T::from_node(node, &mut cx),
             _ => crate::deep::grow(|| T::from_node(node, &mut cx)),
         };
-        let (_, issues) = cx.into_parts();
+        let (coercions, issues) = cx.into_parts();
+        if !coercions.is_empty() || !issues.is_empty() || value.is_err() {
+            self.lenient();
+        }
         if !issues.is_empty() && !self.quiet {
             let base = self.full_path(&[]);
             let positioned = Error::new(
@@ -416,6 +423,17 @@ impl<'f> Feed<'f> {
             }
         }
         value.ok()
+    }
+
+    /// Records that the event was taken as a strict read would not take it as written (a key
+    /// matched by another name or not at all, a repeated key, one value read as a list, a
+    /// placeholder read as `None`, a value the partial does not take): then
+    /// [`Stream::finish`] reads the reply on the ordinary path, which records what it did,
+    /// instead of building the value from the partial ([`Extract::from_partial`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn lenient(&mut self) {
+        self.issues.lenient = true;
     }
 
     /// Whether the value at `at` may be held back (`stream = "done"` / `"required"`): not
@@ -881,14 +899,7 @@ impl<T: Extract> Stream<T> {
             Grew::No => self.text.push_str(chunk),
             Grew::Pushed => {}
         }
-        let mut sink = Root::<T> {
-            values: &mut self.values,
-            thoughts: &mut self.thoughts,
-            hot: &mut self.hot,
-            changed: false,
-        };
-        self.reader.advance(&self.text, &mut sink);
-        let mut changed = sink.changed;
+        let mut changed = self.read_on(false);
         if self.values.provisional && self.values.closed.is_some() {
             // The text after a value that may be a mention: settled once it tells.
             let before = self.values.shown_at();
@@ -1022,7 +1033,7 @@ impl<T: Extract> Stream<T> {
         if let Some(issue) = &self.too_large {
             return Err(Error::new(vec![issue.clone()]).with_positions(&self.text));
         }
-        let done = self.extractor.extract::<T>(&self.text)?;
+        let done = (self.extractor).extract_given(&self.text, RepairPaths::Record, self.given())?;
         if done.report.complete {
             return Ok(done);
         }
@@ -1040,13 +1051,73 @@ impl<T: Extract> Stream<T> {
         Err(Error::new(vec![issue]).with_positions(&self.text))
     }
 
-    /// Reads the whole reply once on the ordinary path (the same value, report and errors as
-    /// [`Extractor::extract`]), except that a value cut off by the end of the reply is an
+    /// The value the stream read, when it can stand for `extract`'s reading of its container
+    /// ([`Extractor::extract_given`]): the value read last, whole, written as strict JSON,
+    /// every event of it sent and taken as a strict read takes it (no coercion, no key
+    /// matched by another name, no issue: see [`Feed::lenient`]), into a type that builds its
+    /// value from its partial ([`Extract::from_partial`]).
+    fn given(&self) -> Option<(Span, T)> {
+        let values = &self.values;
+        let span = values.closed?;
+        if values.at != Some(span.start)
+            || values.issues.lenient
+            || !values.issues.list.is_empty()
+            || !self.reader.sent_everything()
+            || !self.reader.strict_from(span.start)
+        {
+            return None;
+        }
+        Some((span, T::from_partial(values.partial.as_ref()?)?))
+    }
+
+    /// The value of the reply: the same value, report and errors as
+    /// [`Extractor::extract`], except that a value cut off by the end of the reply is an
     /// error (`Category::Incomplete`, saying where the value starts and where the reply
     /// ends): take a [`Stream::snapshot`] first to keep what arrived, or call
     /// [`extract_partial`] on [`Stream::text`].
-    pub fn finish(self) -> Result<Extracted<T>, Error> {
+    ///
+    /// A value written as strict JSON, which the stream took as a strict read takes it (no
+    /// coercion, every key written as its field's name, once), is not read again: `finish`
+    /// builds it from what the stream read ([`Extract::from_partial`]); `extract`'s reading of
+    /// the rest of the reply (where the value is, its report) is run as usual. Any other
+    /// reply is read again whole, as `extract` reads it.
+    ///
+    /// ```
+    /// #[derive(llm_extract::Extract, Debug, PartialEq)]
+    /// struct Order {
+    ///     id: u64,
+    ///     items: Vec<String>,
+    /// }
+    /// let mut stream = llm_extract::Stream::<Order>::new();
+    /// for chunk in ["```json\n{\"id\": 7, \"ite", "ms\": [\"tea\"]}\n", "```"] {
+    ///     stream.push(chunk);
+    /// }
+    /// let done = stream.finish().unwrap();
+    /// assert_eq!(done.value, Order { id: 7, items: vec!["tea".into()] });
+    /// assert_eq!(done.report.repairs.len(), 1); // the fence, as `extract` reports it
+    /// ```
+    pub fn finish(mut self) -> Result<Extracted<T>, Error> {
+        if self.too_large.is_none() {
+            // The reply is all there: a closer that waited for the text after it is decided.
+            self.read_on(true);
+        }
         self.outcome()
+    }
+
+    /// The reader reads the text added since it last did (to the end of the reply when
+    /// `ended`) into the stream's values; whether what the stream shows changed.
+    fn read_on(&mut self, ended: bool) -> bool {
+        let mut sink = Root::<T> {
+            values: &mut self.values,
+            thoughts: &mut self.thoughts,
+            hot: &mut self.hot,
+            changed: false,
+        };
+        match ended {
+            false => self.reader.advance(&self.text, &mut sink),
+            true => self.reader.end(&self.text, &mut sink),
+        }
+        sink.changed
     }
 }
 

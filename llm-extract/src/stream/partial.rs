@@ -115,7 +115,9 @@ impl Serialize for NoPartial {
 }
 
 impl PartialValue for NoPartial {
-    fn apply(_: &mut Option<Self>, _: &[Step<'_>], _: &Event<'_>, _: &mut Feed<'_>) -> bool {
+    fn apply(_: &mut Option<Self>, _: &[Step<'_>], _: &Event<'_>, feed: &mut Feed<'_>) -> bool {
+        // The value is not built while streaming: `finish` reads it.
+        feed.lenient();
         false
     }
 }
@@ -186,6 +188,13 @@ pub struct PartialOption<P> {
 impl<P: PartialEq> PartialEq for PartialOption<P> {
     fn eq(&self, other: &Self) -> bool {
         self.shown == other.shown
+    }
+}
+
+impl<P> PartialOption<P> {
+    /// Whether it holds back a string that may still become a placeholder.
+    pub(crate) fn held_back(&self) -> bool {
+        self.held.0.is_some()
     }
 }
 
@@ -263,12 +272,14 @@ pub fn apply_option<P: PartialValue>(
         // a number, a bool), as `Option`'s read has it: `T` does not read it, so it reports
         // nothing either.
         Some(text) if !text.is_empty() && crate::coerce::is_placeholder(text) => {
+            feed.lenient();
             *slot = None;
             false
         }
         // `""` is `Some` where `T` takes it as written (a string), else `None`; tried
         // without its issues, as the read tries and rolls back.
         Some("") => {
+            feed.lenient();
             feed.quietly(|feed| apply(slot, at, event, feed));
             if slot.as_mut().is_some_and(|p| P::grow_leaf(p).is_none()) {
                 *slot = None;
@@ -284,6 +295,10 @@ pub fn apply_option<P: PartialValue>(
         // not in the value now.
         feed.trail_lose();
         return shown;
+    }
+    if slot.is_none() && at.is_empty() && !matches!(event, Event::Close) {
+        // A value `T` shows nothing of (not `null`): the final value says what it is.
+        feed.lenient();
     }
     changed || shown != slot.is_some()
 }
@@ -324,6 +339,7 @@ impl<P: PartialValue> PartialValue for PartialOption<P> {
         }
         if at.is_empty() && !feed.strict() && placeholder_string(event) {
             // `"N/A"` (or `""`) where `T` takes no string: the `Option` reads no value.
+            feed.lenient();
             *slot = Some(PartialOption::default());
             return true;
         }
@@ -461,6 +477,11 @@ impl PartialString {
         growing
     }
 
+    /// The text, if the string is complete.
+    pub(crate) fn complete_str(&self) -> Option<&str> {
+        self.is_complete().then(|| self.as_str())
+    }
+
     /// Whether the string is complete (its closing quote was read).
     fn is_complete(&self) -> bool {
         match &self.0 {
@@ -548,6 +569,7 @@ impl PartialValue for PartialString {
         feed: &mut Feed<'_>,
     ) -> bool {
         if !at.is_empty() {
+            feed.lenient();
             return false;
         }
         match event {
@@ -575,7 +597,10 @@ impl PartialValue for PartialString {
                         }
                         None => return false,
                     },
-                    None => return false,
+                    None => {
+                        feed.lenient();
+                        return false;
+                    }
                 };
                 // Compared before the new string is made, which then goes straight to the
                 // slot: made first, it was stored in words and copied back in wider loads
@@ -584,7 +609,10 @@ impl PartialValue for PartialString {
                 *slot = Some(PartialString::from(text));
                 changed
             }
-            _ => false,
+            _ => {
+                feed.lenient();
+                false
+            }
         }
     }
 
@@ -691,6 +719,12 @@ impl<T> Clone for PartialList<T> {
 }
 
 impl<T> PartialList<T> {
+    /// The items, unless one value was read as a one-item list (which `Vec`'s read records
+    /// as a coercion).
+    pub(crate) fn items_as_read(&self) -> Option<impl Iterator<Item = &T>> {
+        (!self.inner.single).then(|| self.iter())
+    }
+
     /// How many items there are so far.
     pub fn len(&self) -> usize {
         self.inner.len()
@@ -854,12 +888,18 @@ impl<T: PartialValue> PartialList<T> {
             None if matches!(event, Event::Open(Container::Array)) && !self.inner.single => false,
             // `null` where a list belongs is the empty list (as `Vec`'s read has it; a strict
             // read refuses it), not a list of one `null` (a list of `Option`s keeps those).
-            None if created && event.is_null() => !feed.strict(),
+            None if created && event.is_null() => {
+                feed.lenient();
+                !feed.strict()
+            }
             Some((Step::Index(i), rest)) if !self.inner.single => {
                 let i = *i;
                 let new = match self.inner.last {
                     Some(last) if last == i && self.inner.open.is_some() => false,
-                    Some(last) if last > i => return false,
+                    Some(last) if last > i => {
+                        feed.lenient();
+                        return false;
+                    }
                     _ => true,
                 };
                 if !new && self.inner.open.is_some() {
@@ -872,6 +912,11 @@ impl<T: PartialValue> PartialList<T> {
                 }
                 let changed =
                     Items::push_with(&mut self.inner, |item| T::apply(item, rest, event, feed));
+                if !changed && new {
+                    // An item that shows nothing where it starts may never show: the final
+                    // value says how many there are.
+                    feed.lenient();
+                }
                 if changed {
                     make_mut(&mut self.inner).last = Some(i);
                     if feed.tracing() {
@@ -898,7 +943,13 @@ impl<T: PartialValue> PartialList<T> {
                 });
                 read.unwrap_or(false)
             }
-            _ => false,
+            // The list's own close; anything else is not a list's.
+            _ => {
+                if !(at.is_empty() && matches!(event, Event::Close)) {
+                    feed.lenient();
+                }
+                false
+            }
         }
     }
 }
@@ -1168,6 +1219,7 @@ fn complete<T: Extract>(
 ) -> bool {
     // A null in an optional field shows as absent; the final value says the rest.
     if !at.is_empty() || !event.completes() || event.is_null() {
+        feed.lenient();
         return false;
     }
     match feed.read::<T>(event) {

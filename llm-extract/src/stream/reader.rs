@@ -230,6 +230,13 @@ pub(crate) struct Reader {
     doubts: Doubts,
     /// The value met doubtful text under [`Doubts::Hold`]: nothing more is read or sent.
     held: bool,
+    /// The most containers open at once so far.
+    deepest: usize,
+    /// Where the last token read that is not written as strict JSON is (a single quote, a
+    /// comment, a bare word, an escape JSON does not have, a trailing comma, ...).
+    not_strict: Option<usize>,
+    /// The text has ended: what waited for more text is decided by what there is.
+    ended: bool,
     /// Just after the closer that closed the last value read, until the first byte after it
     /// that is not a space has been looked at (`Reader::continues_value`).
     after_value: Option<usize>,
@@ -347,6 +354,9 @@ impl Reader {
             run: (usize::MAX, 0),
             doubts,
             held: false,
+            deepest: 0,
+            not_strict: None,
+            ended: false,
             after_value: None,
             goes_on: false,
             value_from: 0,
@@ -477,6 +487,13 @@ impl Reader {
             self.values = false;
             self.doubts = Doubts::Guess;
         }
+    }
+
+    /// Reads on to the end of `text`, which is all there is: a closer that waited for the text
+    /// after it (the rule that judges it reads the whole text) is decided.
+    pub(crate) fn end(&mut self, text: &str, sink: &mut dyn Sink) {
+        self.ended = true;
+        self.advance(text, sink);
     }
 
     /// Reads what `text` adds since the last call; `text` only ever grows.
@@ -849,6 +866,7 @@ impl Reader {
                     b' ' | b'\t' | b'\n' | b'\r' => self.skip_spaces(bytes, self.pos + 1),
                     // The other spaces `lex` counts (a vertical tab, U+00A0, a BOM, ...).
                     b if lex::may_start_space(b) && lex::space_len(&bytes[self.pos..end]) > 0 => {
+                        self.not_strict();
                         self.skip_spaces(bytes, self.pos)
                     }
                     b'{' => self.open(text, sink, Container::Object),
@@ -881,6 +899,7 @@ impl Reader {
                     }
                     // `：` and `，`, as the parser reads them between tokens.
                     0xEF if lex::fullwidth_separator(&bytes[self.pos..end]).is_some() => {
+                        self.not_strict();
                         match lex::fullwidth_separator(&bytes[self.pos..end]) {
                             Some(b':') => self.colon(text, sink),
                             _ => self.comma(),
@@ -909,6 +928,10 @@ impl Reader {
     /// `None` when a token is open for [`Reader::token`].
     #[inline]
     fn opens_token(&mut self, bytes: &[u8], sink: &mut dyn Sink, b: u8) -> Option<Step_> {
+        // JSON's bare tokens are its literals and numbers (which `bare` checks whole).
+        if !matches!(b, b't' | b'f' | b'n' | b'-' | b'0'..=b'9') {
+            self.not_strict();
+        }
         // A `#` comment or word: the parser reads it with the lines around it.
         if b == b'#' {
             self.doubt();
@@ -949,7 +972,12 @@ impl Reader {
     /// Moves past the spaces and line breaks from `from` on (the parser's `skip_space`).
     #[inline]
     fn skip_spaces(&mut self, bytes: &[u8], from: usize) {
-        self.pos = skip_space(bytes, from, bytes.len());
+        let to = skip_space(bytes, from, bytes.len());
+        // Past one space, the run may hold spaces JSON does not have.
+        if to > from + 1 && !crate::coerce::json_space_only(&bytes[from..to]) {
+            self.not_strict();
+        }
+        self.pos = to;
     }
 
     /// Goes on with the token the text so far ended inside, if any; `Wait` if it still does.
@@ -1027,7 +1055,38 @@ impl Reader {
                 Expect::Value
             },
         });
+        self.deepest = self.deepest.max(self.stack.len());
         self.pos += 1;
+    }
+
+    /// Whether every event of what was read so far was sent: no doubt held the value back,
+    /// and no container was deeper than events go.
+    pub(crate) fn sent_everything(&self) -> bool {
+        !self.held && self.deepest < self.max_depth
+    }
+
+    /// Whether everything read from `start` on was written as strict JSON.
+    pub(crate) fn strict_from(&self, start: usize) -> bool {
+        self.not_strict.is_none_or(|at| at < start)
+    }
+
+    /// Records that the token at the reader's position is not written as strict JSON.
+    fn not_strict(&mut self) {
+        self.not_strict = Some(self.pos);
+    }
+
+    /// Records a string that closes at `q` (opening at `start`) if its text is not written as
+    /// JSON writes strings; `escaped` when it holds a backslash.
+    #[inline]
+    fn check_string(&mut self, bytes: &[u8], start: usize, q: usize, quote: u8, escaped: bool) {
+        let body = &bytes[start + 1..q];
+        let strict = match escaped {
+            false => !lex::has_control(body),
+            true => lex::strict_string_body(body),
+        };
+        if quote != b'"' || !strict {
+            self.not_strict = Some(q);
+        }
     }
 
     /// A closer: closes the innermost open container of its kind (containers left open
@@ -1039,6 +1098,11 @@ impl Reader {
         // closes it as written; one that closes something else, or nothing, or an object
         // whose last member has no value, is damage the parser reads with the text around it.
         if self.closes_as_written(kind) {
+            let top = self.stack.last();
+            if top.is_some_and(|f| f.index > 0 && f.expect != Expect::After) {
+                // A trailing comma.
+                self.not_strict();
+            }
             self.show_object(text, sink);
         } else {
             self.doubt();
@@ -1086,7 +1150,7 @@ impl Reader {
         let text = text.get(..self.stop_at).unwrap_or(text);
         let object = |i: usize| self.stack[i].kind == Container::Object;
         let start = |i: usize| self.stack[i].start;
-        match crate::parse::closer_as_written(text, self.pos, n, object, start) {
+        match crate::parse::closer_as_written(text, self.pos, n, object, start, self.ended) {
             None => true,
             Some(true) => false,
             Some(false) => {
@@ -1114,6 +1178,9 @@ impl Reader {
                 (Container::Object, _) => {
                     top.key = None;
                     top.expect = Expect::Key;
+                    // Counted for an object too: a closer right after a comma is a trailing
+                    // comma (`Reader::close`).
+                    top.index += 1;
                 }
                 _ => {}
             }
@@ -1209,6 +1276,7 @@ impl Reader {
         if !closes {
             return false;
         }
+        self.check_string(bytes, start, q, quote, false);
         self.pos = q + 1;
         if key {
             if !key_as_written(bytes, start, q + 1) {
@@ -1387,6 +1455,9 @@ impl Reader {
             self.doubt();
         }
         if key {
+            self.not_strict();
+        }
+        if key {
             if let Some(top) = self.stack.last_mut() {
                 top.key = Some(Key::At(start, start + word.len()));
                 top.expect = Expect::Colon;
@@ -1395,7 +1466,11 @@ impl Reader {
             return Step_::Go;
         }
         // The lenient parser reads the literal (`True`, `None`, `1e3`, `-0.5`, a bare word).
-        if let Some(node) = scalar(word, start) {
+        let (node, strict) = scalar(word, start);
+        if !strict {
+            self.not_strict();
+        }
+        if let Some(node) = node {
             self.send(text, sink, &Event::Value(&node), Span::default());
         }
         self.value_done();
@@ -1667,6 +1742,8 @@ impl Reader {
                 return Step_::Wait;
             }
         };
+        let escaped = matches!(self.tok, Tok::Str { text: Some(_), .. });
+        self.check_string(src.as_bytes(), start, after - 1, quote, escaped);
         let text = match std::mem::replace(&mut self.tok, Tok::None) {
             Tok::Str { text: Some(t), .. } => Cow::Owned(t),
             _ => Cow::Borrowed(&src[content..plain_end]),
@@ -1682,7 +1759,11 @@ impl Reader {
     fn key_string(&mut self, bytes: &[u8], ended: StrEnd, name: Key, at: (usize, usize)) -> Step_ {
         let (start, scan) = at;
         let after = match ended {
-            StrEnd::Closed(after) => after,
+            StrEnd::Closed(after) => {
+                let escaped = matches!(name, Key::Owned(_));
+                self.check_string(bytes, start, after - 1, bytes[start], escaped);
+                after
+            }
             StrEnd::Open => {
                 if let (Key::Owned(t), Tok::Str { text, .. }) = (name, &mut self.tok) {
                     *text = Some(t);
@@ -2214,10 +2295,11 @@ fn closing_tag(rest: &[u8], name: &[u8]) -> TokenAt {
     }
 }
 
-/// The literal `word` (at `start`) as the lenient parser reads it: JSON's own literals and
-/// plain numbers directly, anything else (`True`, `None`, `NaN`, `.5`, a bare word) through
+/// The literal `word` (at `start`) as the lenient parser reads it, and whether it is written
+/// as JSON writes it: JSON's own literals and plain numbers directly, anything else (`True`,
+/// `None`, `NaN`, `.5`, a bare word) through
 /// the parser.
-fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
+fn scalar(word: &str, start: usize) -> (Option<Node<'_>>, bool) {
     let span = Span::new(start, start + word.len());
     let kind = match word {
         "true" => NodeKind::Bool(true),
@@ -2232,11 +2314,14 @@ fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
                     None => crate::parse::number::integer(word, false),
                 }
             } else {
-                match word.parse::<f64>().ok()? {
+                let Ok(n) = word.parse::<f64>() else {
+                    return (None, false);
+                };
+                match n {
                     // Past `f64`'s range (`1e400`): the parser reads it as `null`, as it does
                     // `Infinity` (unless serde_json keeps numbers as written).
                     n if !n.is_finite() && cfg!(not(feature = "arbitrary_precision")) => {
-                        return Some(Node::new(NodeKind::Null, span));
+                        return (Some(Node::new(NodeKind::Null, span)), false);
                     }
                     n => crate::node::Number::Float(n),
                 }
@@ -2244,16 +2329,18 @@ fn scalar(word: &str, start: usize) -> Option<Node<'_>> {
             NodeKind::Number(number)
         }
         _ => {
-            let parsed = crate::parse::parse(word, 1).ok()?;
+            let Ok(parsed) = crate::parse::parse(word, 1) else {
+                return (None, false);
+            };
             if !parsed.node.complete {
-                return None;
+                return (None, false);
             }
             let mut node = parsed.node;
             node.span = Span::new(start + node.span.start, start + node.span.end);
-            return Some(node);
+            return (Some(node), false);
         }
     };
-    Some(Node::new(kind, span))
+    (Some(Node::new(kind, span)), true)
 }
 
 /// A string value's node.

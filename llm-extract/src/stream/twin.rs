@@ -30,6 +30,8 @@ pub fn done<P: PartialValue>(
     feed: &mut Feed<'_>,
     apply: impl FnOnce(&mut Option<P>, &[Step<'_>], &Event<'_>, &mut Feed<'_>) -> bool,
 ) -> bool {
+    // What is held back shows later or never: `finish` reads the reply on the ordinary path.
+    feed.lenient();
     if !feed.may_hold(at) {
         return apply(slot, at, event, feed);
     }
@@ -72,6 +74,7 @@ pub fn require<P: PartialValue>(
     required: &Required<'_, P>,
     apply: impl FnOnce(&mut Option<P>, &[Step<'_>], &Event<'_>, &mut Feed<'_>) -> bool,
 ) -> bool {
+    feed.lenient();
     if slot.is_some() || !feed.may_hold(at) {
         return apply(slot, at, event, feed);
     }
@@ -116,6 +119,23 @@ pub fn salvage_field<P: PartialValue, const N: usize>(
         }
         None => false,
     }
+}
+
+/// Records that field `i` of a twin saw `event` at `at` below it (`FieldStates::note`); a
+/// value starting in a field already complete is a repeated key, which a strict read does not
+/// take as written ([`Feed::lenient`]).
+#[inline]
+pub fn note_field<const N: usize>(
+    states: &mut FieldStates<N>,
+    i: usize,
+    at: &[Step<'_>],
+    event: &Event<'_>,
+    feed: &mut Feed<'_>,
+) {
+    if at.is_empty() && !matches!(event, Event::Close) && states.get(i) == FieldState::Complete {
+        feed.lenient();
+    }
+    states.note(i, at, event);
 }
 
 /// The state of the field named `name` (Rust name or wire name, as `names` lists them in

@@ -1,0 +1,460 @@
+//! `Stream::finish` gives exactly what `extract` gives (value, report, reasoning, errors),
+//! and a reply written as strict JSON is not read again: the value is built from what the
+//! stream read (`Extract::from_partial`).
+
+use llm_extract::coerce::{Context, Direct, Failed, Node, NodeKind, Number};
+use llm_extract::{stream::NoPartial, Extract, Stream};
+use std::fmt::Debug;
+
+#[derive(Extract, Debug, PartialEq)]
+struct Inner {
+    x: Option<f64>,
+    y: f32,
+    label: String,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+enum Status {
+    Open,
+    Closed,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Wide {
+    id: u64,
+    small: i8,
+    name: String,
+    note: Option<String>,
+    tags: Vec<String>,
+    maybe: Option<Vec<Option<String>>>,
+    inner: Inner,
+    boxed: Option<Box<Inner>>,
+    flag: bool,
+    letter: Option<char>,
+    #[extract(default)]
+    count: u32,
+    #[extract(alias = "nums")]
+    numbers: Vec<i64>,
+    #[extract(skip)]
+    skipped: u8,
+    deep: Option<Vec<Vec<u16>>>,
+    #[extract(min_len = 2)]
+    code: Option<String>,
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct WithEnum {
+    status: Status,
+    n: u32,
+}
+
+/// A small deterministic generator (xorshift), so that a failure names its case.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a>(&mut self, of: &[&'a str]) -> &'a str {
+        of[self.below(of.len())]
+    }
+}
+
+/// A value of `kind`, mostly as the type wants it, sometimes in one of the shapes a model
+/// writes instead (a string for a number, a list for a scalar, a placeholder, ...).
+fn scalar(r: &mut Rng, kind: &str) -> String {
+    if r.chance(12) {
+        let wrong = [
+            "null",
+            "\"N/A\"",
+            "\"\"",
+            "\"42\"",
+            "[1]",
+            "{\"a\": 1}",
+            "true",
+            "1.5",
+            "-3",
+            "\"x\"",
+            "1e3",
+            "[\"s\"]",
+        ];
+        return r.pick(&wrong).to_string();
+    }
+    match kind {
+        "u" => r.below(1000).to_string(),
+        "i" => (r.below(200) as i64 - 100).to_string(),
+        "f" => r
+            .pick(&["7", "62.5", "-0.0", "1.25e-2", "3.0", "1e2"])
+            .to_string(),
+        "s" => r
+            .pick(&[
+                r#""hello""#,
+                r#""a \"q\" b\n""#,
+                r#""é\u00e9""#,
+                r#""""#,
+                r#""none""#,
+                r#""w\ud83d\ude00""#,
+                r#""w17""#,
+            ])
+            .to_string(),
+        "b" => r.pick(&["true", "false"]).to_string(),
+        "c" => r.pick(&[r#""x""#, r#"" y ""#, r#""ab""#]).to_string(),
+        "status" => r
+            .pick(&[r#""Open""#, r#""Closed""#, r#""open""#, r#""CLOSED""#])
+            .to_string(),
+        _ => unreachable!("{kind}"),
+    }
+}
+
+fn list(r: &mut Rng, kind: &str) -> String {
+    if r.chance(8) {
+        return scalar(r, kind);
+    }
+    let items: Vec<String> = (0..r.below(4)).map(|_| scalar(r, kind)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn inner(r: &mut Rng) -> String {
+    if r.chance(5) {
+        return scalar(r, "s");
+    }
+    object(r, &[("x", "f"), ("y", "f"), ("label", "s")])
+}
+
+/// An object of `fields` (name, kind): members left out, keys spelled otherwise, written
+/// twice, an unknown key, members in another order.
+fn object(r: &mut Rng, fields: &[(&str, &str)]) -> String {
+    let mut members = Vec::new();
+    for (key, kind) in fields {
+        if r.chance(6) {
+            continue;
+        }
+        let value = match *kind {
+            "list_s" => list(r, "s"),
+            "list_i" => list(r, "i"),
+            "inner" => inner(r),
+            "maybe" if r.chance(30) => "null".to_string(),
+            "maybe" => list(r, "s"),
+            "deep" if r.chance(20) => "null".to_string(),
+            "deep" => {
+                let rows: Vec<String> = (0..r.below(3)).map(|_| list(r, "u")).collect();
+                format!("[{}]", rows.join(","))
+            }
+            kind => scalar(r, kind),
+        };
+        let written = match r.below(20) {
+            0 => key.to_uppercase(),
+            1 => format!("_{key}"),
+            _ => key.to_string(),
+        };
+        members.push(format!("\"{written}\": {value}"));
+        if r.chance(3) {
+            members.push(format!("\"{key}\": {}", scalar(r, "u")));
+        }
+    }
+    if r.chance(5) {
+        members.push("\"extra\": 1".to_string());
+    }
+    if r.chance(3) {
+        members.reverse();
+    }
+    let sep = if r.chance(50) { ", " } else { ",\n  " };
+    format!("{{{}}}", members.join(sep))
+}
+
+/// One change a model makes to JSON that the lenient reader takes without doubt (a single
+/// quote, a comment, a trailing comma, a Python literal, an escape JSON does not have, a
+/// raw tab, a space JSON does not have, ...), or none.
+fn mild_damage(r: &mut Rng, json: &str) -> String {
+    if !r.chance(35) {
+        return json.to_string();
+    }
+    let edits: &[(&str, &str)] = &[
+        ("\"", "'"),
+        (", \"", ", // note\n\""),
+        ("}", ",}"),
+        ("]", ",]"),
+        ("true", "True"),
+        ("null", "None"),
+        ("\"id\"", "id"),
+        ("hello", "hel\tlo"),
+        ("hello", "hel\\qlo"),
+        ("hello", "h\\ud800i"),
+        (": ", ":\u{a0}"),
+        (", ", "\u{ff0c}"),
+        ("1", "1e400"),
+        ("w17", "w\u{7f}17"),
+        ("-3", "+3"),
+        ("1.5", ".5"),
+        ("{", "{ /* c */ "),
+        ("2", "99999999999999999999999"),
+        ("\"", "\u{201c}"),
+    ];
+    let (from, to) = edits[r.below(edits.len())];
+    let at: Vec<usize> = json.match_indices(from).map(|(i, _)| i).collect();
+    if at.is_empty() {
+        return json.to_string();
+    }
+    let at = at[r.below(at.len())];
+    format!("{}{to}{}", &json[..at], &json[at + from.len()..])
+}
+
+/// `json` as a model replies with it: alone, in a fence, after reasoning, inside prose, twice.
+fn reply(r: &mut Rng, json: &str) -> String {
+    let json = mild_damage(r, json);
+    match r.below(7) {
+        0 => json,
+        1 => format!("```json\n{json}\n```"),
+        2 => format!("<think>Let me think.</think>\n```json\n{json}\n```\nDone."),
+        3 => format!("Here it is:\n{json}\nHope that helps."),
+        4 => format!("<think>the {{a}} [b] \"c\"</think>{json}"),
+        5 => format!("Sure! {json} and also {json}"),
+        _ => format!("```\n{json}\n```\n"),
+    }
+}
+
+/// `text` in `size`-byte pieces, each cut back to a character boundary.
+fn pieces(text: &str, size: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + size).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[at..end]);
+        at = end;
+    }
+    out
+}
+
+/// What a reading gives, in words: value, report and reasoning, or the error.
+fn outcome<T: Debug>(read: Result<llm_extract::Extracted<T>, llm_extract::Error>) -> String {
+    match read {
+        Ok(e) => format!("{:?} {:?} {:?}", e.value, e.report, e.thoughts),
+        Err(e) => format!("error {e:?}"),
+    }
+}
+
+/// Where `finish` of `text` streamed in chunks of 1, 7, 64 bytes and whole differs from
+/// `extract` (a reply cut off inside its value is left out: `finish` calls that an error).
+fn differs<T: Extract + Debug>(text: &str) -> Option<String> {
+    let want = llm_extract::extract::<T>(text);
+    if want.as_ref().is_ok_and(|w| !w.report.complete) {
+        return None;
+    }
+    let want = outcome(want);
+    [1, 7, 64, text.len().max(1)].into_iter().find_map(|size| {
+        let mut stream = Stream::<T>::new();
+        for piece in pieces(text, size) {
+            stream.push(piece);
+        }
+        let got = outcome(stream.finish());
+        (got != want).then(|| {
+            format!(
+                "{} in {size}-byte chunks: {text:?}\n  extract: {want}\n  finish:  {got}",
+                std::any::type_name::<T>()
+            )
+        })
+    })
+}
+
+#[test]
+fn finish_gives_what_extract_gives() {
+    const WIDE: &[(&str, &str)] = &[
+        ("id", "u"),
+        ("small", "i"),
+        ("name", "s"),
+        ("note", "s"),
+        ("tags", "list_s"),
+        ("maybe", "maybe"),
+        ("inner", "inner"),
+        ("boxed", "inner"),
+        ("flag", "b"),
+        ("letter", "c"),
+        ("count", "u"),
+        ("numbers", "list_i"),
+        ("deep", "deep"),
+        ("code", "s"),
+    ];
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut bad = Vec::new();
+    for _ in 0..600 {
+        let wide = object(&mut r, WIDE);
+        let texts = [
+            (reply(&mut r, &wide), 0),
+            (format!("[{wide}, {}]", object(&mut r, WIDE)), 1),
+        ];
+        bad.extend(differs::<Wide>(&texts[0].0));
+        bad.extend(differs::<Vec<Wide>>(&texts[1].0));
+        let with_enum = object(&mut r, &[("status", "status"), ("n", "u")]);
+        bad.extend(differs::<WithEnum>(&reply(&mut r, &with_enum)));
+        let one = inner(&mut r);
+        bad.extend(differs::<Inner>(&reply(&mut r, &one)));
+        let numbers = list(&mut r, "u");
+        bad.extend(differs::<Vec<u64>>(&reply(&mut r, &numbers)));
+        let strings = list(&mut r, "s");
+        bad.extend(differs::<Vec<String>>(&reply(&mut r, &strings)));
+        let floats = list(&mut r, "f");
+        bad.extend(differs::<Option<Vec<Option<f32>>>>(&reply(&mut r, &floats)));
+    }
+    for b in bad.iter().take(5) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} differences", bad.len());
+}
+
+#[test]
+fn finish_gives_what_extract_gives_on_damaged_replies() {
+    let mut texts = Vec::new();
+    for path in [
+        "damage/cases.json",
+        "peers/json_repair.json",
+        "peers/jsonrepair.json",
+    ] {
+        let raw =
+            std::fs::read_to_string(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        let cases: Vec<serde_json::Value> = serde_json::from_str(&raw).unwrap();
+        texts.extend(
+            cases
+                .iter()
+                .filter_map(|c| c["input"].as_str().map(str::to_string)),
+        );
+    }
+    let mut bad = Vec::new();
+    for text in &texts {
+        bad.extend(differs::<Wide>(text));
+        bad.extend(differs::<Vec<Inner>>(text));
+    }
+    for b in bad.iter().take(5) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} differences", bad.len());
+}
+
+/// A number that tells how it was read: `from_node` (and `read_direct`, its default) reads
+/// it as written, `from_partial` adds 1000. (A real type gives the same either way; this one
+/// breaks that contract on purpose, to show which way `finish` went.)
+#[derive(Debug, PartialEq)]
+struct Marked(u64);
+
+impl Extract for Marked {
+    type Partial = u64;
+
+    fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
+        match node.kind {
+            NodeKind::Number(Number::PosInt(n)) => Ok(Marked(n)),
+            _ => u64::from_node(node, cx).map(Marked),
+        }
+    }
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        u64::read_direct(r).map(Marked)
+    }
+
+    fn from_partial(partial: &u64) -> Option<Self> {
+        Some(Marked(partial + 1000))
+    }
+}
+
+/// The schema the derive asks of a field's type: a number's.
+impl llm_extract::JsonSchema for Marked {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Marked".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        u64::json_schema(generator)
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Counts {
+    first: Marked,
+    rest: Vec<Marked>,
+    note: Option<String>,
+}
+
+fn finished(text: &str) -> Counts {
+    let mut stream = Stream::<Counts>::new();
+    for piece in pieces(text, 5) {
+        stream.push(piece);
+    }
+    stream.finish().unwrap().value
+}
+
+#[test]
+fn a_strict_reply_is_not_read_again() {
+    let built = Counts {
+        first: Marked(1001),
+        rest: vec![Marked(1002), Marked(1003)],
+        note: None,
+    };
+    for text in [
+        r#"{"first": 1, "rest": [2, 3]}"#,
+        "```json\n{\"first\": 1,\n  \"rest\": [2, 3], \"note\": null}\n```",
+        "<think>Count {it}.</think>\nHere: {\"first\": 1, \"rest\": [2, 3]} as asked.",
+    ] {
+        assert_eq!(finished(text), built, "{text:?}");
+    }
+    let escaped = r#"{"first": 1, "rest": [2, 3], "note": "\u00e9\ud83d\ude00\n\"\/"}"#;
+    assert_eq!(
+        finished(escaped),
+        Counts {
+            note: Some("é😀\n\"/".to_string()),
+            ..built
+        }
+    );
+    // Read again on the ordinary path (the values as `extract` reads them, not marked):
+    // text a strict read does not take as written, and values the stream took as a strict
+    // read would not.
+    for text in [
+        r#"{'first': 1, 'rest': [2, 3]}"#,
+        r#"{"first": 1, "rest": [2, 3,]}"#,
+        "{\"first\": 1, // one\n \"rest\": [2, 3]}",
+        r#"{first: 1, "rest": [2, 3]}"#,
+        r#"{"First": 1, "rest": [2, 3]}"#,
+        r#"{"first": 1, "rest": [2, 3], "other": true}"#,
+        r#"{"first": 7, "first": 1, "rest": [2, 3]}"#,
+        r#"{"first": "1", "rest": [2, 3]}"#,
+        "{\"first\": 1,\u{a0}\"rest\": [2, 3]}",
+        "{\"first\": 1, \"rest\": [2, 3], \"note\": \"a\tb\"}",
+        r#"{"first": 1, "rest": [2, 3], "note": "\q"}"#,
+        r#"{"first": 1, "rest": [2, 3], "note": "\ud800"}"#,
+        r#"{"first": 1, "rest": [2, 3], "note": None}"#,
+        r#"{"first": 1, "rest": [2, 3], "note": "N/A"}"#,
+        r#"{"first": 1, "rest": [2, 3], "note": 5}"#,
+        r#"{"first": 1, "rest": [2, 3], "note": 1e400}"#,
+        r#"{"first": 1, "rest": 2}"#,
+    ] {
+        let value = finished(text);
+        assert_eq!(value.first, Marked(1), "{text:?}");
+        assert_eq!(value, llm_extract::extract::<Counts>(text).unwrap().value);
+    }
+}
+
+/// A type without a partial is read on the ordinary path: the default `from_partial`.
+#[test]
+fn a_type_that_does_not_stream_is_read_again() {
+    #[derive(Debug, PartialEq)]
+    struct Plain(u64);
+    impl Extract for Plain {
+        type Partial = NoPartial;
+        fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
+            u64::from_node(node, cx).map(Plain)
+        }
+    }
+    let mut stream = Stream::<Vec<Plain>>::new();
+    stream.push("[1, 2]");
+    assert_eq!(stream.finish().unwrap().value, [Plain(1), Plain(2)]);
+}
