@@ -3,7 +3,8 @@
 //! of `finish` do not depend on the chunking (they equal those of one push); and every
 //! snapshot of the value `finish` takes is a prefix of it (keys it shows are there, lists no
 //! longer, complete scalars equal, strings prefixes), as a `serde_json::Value` and as a
-//! derived type.
+//! derived type; and `finish` gives what `extract` gives (a type whose value it may build from
+//! what the stream read, `Extract::from_partial`).
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -28,7 +29,20 @@ struct Reply {
     counts: Option<std::collections::BTreeMap<Status, u32>>,
 }
 
-#[derive(Extract, Debug, serde::Serialize)]
+/// A type whose every part builds its value from its partial (`finish` need not read again).
+#[derive(Extract, Debug, PartialEq)]
+struct Order {
+    lines: Vec<Line>,
+    note: Option<String>,
+    tags: Vec<String>,
+    parent: Option<Box<Order>>,
+    flag: Option<bool>,
+    #[extract(alias = "count")]
+    n: Option<i64>,
+    ratio: Option<f32>,
+}
+
+#[derive(Extract, Debug, serde::Serialize, PartialEq)]
 #[allow(dead_code)]
 struct Line {
     #[extract(min_len = 1)]
@@ -145,17 +159,52 @@ fn check_prefix<T: Extract + serde::Serialize>(bytes: &[u8], cuts: &[u8]) {
     }
 }
 
+/// `finish` of the text in the chunks `cuts` gives is what `extract` gives (value, report,
+/// reasoning; the error's category), unless the reply is cut off inside its value (an error
+/// for `finish`).
+fn check_finish<T: Extract + PartialEq + std::fmt::Debug>(bytes: &[u8], cuts: &[u8]) {
+    let mut stream = Stream::<T>::new();
+    let mut at = 0;
+    let mut i = 0;
+    while at < bytes.len() && i <= bytes.len() + cuts.len() {
+        let len = cuts.get(i % cuts.len().max(1)).copied().unwrap_or(16) as usize;
+        let end = (at + len).min(bytes.len());
+        stream.push_bytes(&bytes[at..end]);
+        at = end;
+        i += 1;
+    }
+    stream.push_bytes(&bytes[at..]);
+    let text = stream.text().to_string();
+    let want = llm_extract::extract::<T>(&text);
+    if want.as_ref().is_ok_and(|w| !w.report.complete) {
+        return;
+    }
+    match (stream.finish(), want) {
+        (Ok(got), Ok(want)) => {
+            assert_eq!(got.value, want.value, "finish's value is not extract's: {text:?}");
+            assert_eq!(got.report, want.report, "finish's report is not extract's: {text:?}");
+            assert_eq!(got.thoughts, want.thoughts);
+        }
+        (Err(got), Err(want)) => assert_eq!(got.category(), want.category()),
+        (got, want) => panic!("finish {got:?}, extract {want:?}: {text:?}"),
+    }
+}
+
 fuzz_target!(|input: Input| {
     if input.text.len() > 1 << 16 {
         return;
     }
-    match input.target % 4 {
+    match input.target % 5 {
         0 => {
             check::<serde_json::Value>(&input.text, &input.cuts);
             check_prefix::<serde_json::Value>(&input.text, &input.cuts);
         }
         1 => check::<Vec<u32>>(&input.text, &input.cuts),
         2 => check::<HashMap<String, Vec<String>>>(&input.text, &input.cuts),
+        3 => {
+            check_finish::<Order>(&input.text, &input.cuts);
+            check_finish::<Vec<Line>>(&input.text, &input.cuts);
+        }
         _ => {
             check::<Reply>(&input.text, &input.cuts);
             check_prefix::<Reply>(&input.text, &input.cuts);

@@ -142,14 +142,17 @@ fn unit_variants(rt: &TokenStream, variants: &[Variant<'_>]) -> TokenStream {
 /// The `from_partial` method for `c` (the value a stream's complete partial twin holds, as
 /// `read_direct` would read it), or nothing to keep the trait's default (`None`: the stream
 /// reads the reply again on `finish`). A struct with named fields whose twin shows every
-/// field as it arrives: not `strict`, `validate` or `stream = "done"` on the container, no
-/// `flatten`, `with`, `strict` or `stream = "required"` on a field.
+/// field as it arrives (not `strict`, `validate` or `stream = "done"` on the container, no
+/// `flatten`, `with`, `strict` or `stream = "required"` on a field), or an externally tagged
+/// enum of unit variants (whose twin shows a variant once its complete value reads as one).
 pub fn from_partial(c: &Container<'_>) -> TokenStream {
     if c.strict || c.validate.is_some() || c.stream_done {
         return TokenStream::new();
     }
-    let Data::Struct(Style::Named, fields) = &c.data else {
-        return TokenStream::new();
+    let fields = match &c.data {
+        Data::Struct(Style::Named, fields) => fields,
+        Data::Enum(variants) => return unit_from_partial(c, variants),
+        _ => return TokenStream::new(),
     };
     let plain = |f: &Field<'_>| {
         f.skip
@@ -200,6 +203,30 @@ pub fn from_partial(c: &Container<'_>) -> TokenStream {
     quote! {
         fn from_partial(__p: &Self::Partial) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self { #(#inits),* })
+        }
+    }
+}
+
+/// [`from_partial`] of an externally tagged enum of unit variants: the twin's variant.
+fn unit_from_partial(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let unit_only = variants
+        .iter()
+        .all(|v| v.style == Style::Unit && !v.fields.iter().any(|f| !f.skip));
+    if variants.is_empty() || !unit_only || !matches!(c.tagging(), Tagging::External) {
+        return TokenStream::new();
+    }
+    let twin = &c.partial;
+    let arms = variants.iter().map(|v| {
+        let vi = v.ident;
+        quote!(#twin::#vi => ::core::option::Option::Some(Self::#vi),)
+    });
+    quote! {
+        fn from_partial(__p: &Self::Partial) -> ::core::option::Option<Self> {
+            #[allow(unreachable_patterns)]
+            match __p {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
         }
     }
 }

@@ -948,6 +948,9 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let keyed = match c.tagging() {
         Tagging::External => quote! {
             ::core::option::Option::Some((#rt::stream::Step::Key(__k), __rest)) => {
+                // A variant named by a key: what the typed read makes of it (a unit variant
+                // written as an object, a key matched by another name) is its to say.
+                __feed.lenient();
                 let __i = #rt::stream::variant_index(Self::__llm_extract_spec(), __k);
                 match __slot {
                     ::core::option::Option::None => match __i {

@@ -296,6 +296,8 @@ fn finish_gives_what_extract_gives() {
         ];
         bad.extend(differs::<Wide>(&texts[0].0));
         bad.extend(differs::<Vec<Wide>>(&texts[1].0));
+        bad.extend(differs::<serde_json::Value>(&texts[0].0));
+        bad.extend(differs::<Vec<serde_json::Value>>(&texts[1].0));
         let with_enum = object(&mut r, &[("status", "status"), ("n", "u")]);
         bad.extend(differs::<WithEnum>(&reply(&mut r, &with_enum)));
         let one = inner(&mut r);
@@ -335,6 +337,7 @@ fn finish_gives_what_extract_gives_on_damaged_replies() {
     for text in &texts {
         bad.extend(differs::<Wide>(text));
         bad.extend(differs::<Vec<Inner>>(text));
+        bad.extend(differs::<serde_json::Value>(text));
     }
     for b in bad.iter().take(5) {
         println!("{b}");
@@ -383,6 +386,7 @@ struct Counts {
     first: Marked,
     rest: Vec<Marked>,
     note: Option<String>,
+    status: Option<Status>,
 }
 
 fn finished(text: &str) -> Counts {
@@ -395,24 +399,33 @@ fn finished(text: &str) -> Counts {
 
 #[test]
 fn a_strict_reply_is_not_read_again() {
-    let built = Counts {
+    let built = || Counts {
         first: Marked(1001),
         rest: vec![Marked(1002), Marked(1003)],
         note: None,
+        status: None,
     };
     for text in [
         r#"{"first": 1, "rest": [2, 3]}"#,
         "```json\n{\"first\": 1,\n  \"rest\": [2, 3], \"note\": null}\n```",
         "<think>Count {it}.</think>\nHere: {\"first\": 1, \"rest\": [2, 3]} as asked.",
     ] {
-        assert_eq!(finished(text), built, "{text:?}");
+        assert_eq!(finished(text), built(), "{text:?}");
     }
     let escaped = r#"{"first": 1, "rest": [2, 3], "note": "\u00e9\ud83d\ude00\n\"\/"}"#;
     assert_eq!(
         finished(escaped),
         Counts {
             note: Some("é😀\n\"/".to_string()),
-            ..built
+            ..built()
+        }
+    );
+    let with_status = r#"{"first": 1, "rest": [2, 3], "status": "Closed"}"#;
+    assert_eq!(
+        finished(with_status),
+        Counts {
+            status: Some(Status::Closed),
+            ..built()
         }
     );
     // Read again on the ordinary path (the values as `extract` reads them, not marked):
@@ -436,6 +449,8 @@ fn a_strict_reply_is_not_read_again() {
         r#"{"first": 1, "rest": [2, 3], "note": 5}"#,
         r#"{"first": 1, "rest": [2, 3], "note": 1e400}"#,
         r#"{"first": 1, "rest": 2}"#,
+        r#"{"first": 1, "rest": [2, 3], "status": "closed"}"#,
+        r#"{"first": 1, "rest": [2, 3], "status": {"Closed": null}}"#,
     ] {
         let value = finished(text);
         assert_eq!(value.first, Marked(1), "{text:?}");

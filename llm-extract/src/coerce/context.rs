@@ -625,8 +625,8 @@ pub trait Extract: Sized {
     /// to have it read on the ordinary path instead.
     ///
     /// There is no need to implement this: the default is `None`, which is always right.
-    /// `#[derive(Extract)]` and the crate's impls for numbers, strings, lists, `Option` and
-    /// pointers implement it. The stream asks only when the value's text was strict JSON and
+    /// `#[derive(Extract)]` (structs, enums of unit variants) and the crate's impls for
+    /// numbers, strings, lists, `Option`, pointers and `serde_json::Value` implement it. The stream asks only when the value's text was strict JSON and
     /// streaming it recorded no coercion, no issue and nothing the partial could not take
     /// (see `Feed::lenient`); an implementation must then give exactly what
     /// [`Extract::read_direct`] gives on that JSON, and `None` where that would be `None`

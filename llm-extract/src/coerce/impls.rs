@@ -897,6 +897,14 @@ impl Extract for serde_json::Value {
     fn from_missing() -> Option<Self> {
         None
     }
+
+    fn from_partial(partial: &crate::stream::PartialJson) -> Option<Self> {
+        // Numbers as written need the source text.
+        if cfg!(feature = "arbitrary_precision") {
+            return None;
+        }
+        partial.to_complete_value()
+    }
 }
 
 impl Extract for serde_json::Map<String, serde_json::Value> {

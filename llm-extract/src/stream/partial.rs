@@ -296,8 +296,8 @@ pub fn apply_option<P: PartialValue>(
         feed.trail_lose();
         return shown;
     }
-    if slot.is_none() && at.is_empty() && !matches!(event, Event::Close) {
-        // A value `T` shows nothing of (not `null`): the final value says what it is.
+    if slot.is_none() && at.is_empty() && event.completes() {
+        // A complete value `T` shows nothing of (not `null`): the final value says what it is.
         feed.lenient();
     }
     changed || shown != slot.is_some()
@@ -574,18 +574,26 @@ impl PartialValue for PartialString {
         }
         match event {
             Event::Grow(more) => match slot {
-                // A string after a complete one at the same place (a repeated key): the later
-                // one replaces it, as it does when it arrives whole.
                 Some(s) if !s.is_complete() => {
                     s.push_str(more);
                     !more.is_empty()
                 }
-                _ => {
+                // A string after a complete one at the same place (a repeated key): the later
+                // one replaces it, as it does when it arrives whole.
+                Some(_) => {
+                    feed.lenient();
+                    *slot = Some(PartialString::growing(more));
+                    true
+                }
+                None => {
                     *slot = Some(PartialString::growing(more));
                     true
                 }
             },
             Event::Value(node) => {
+                if slot.as_ref().is_some_and(PartialString::is_complete) {
+                    feed.lenient();
+                }
                 let read;
                 let text = match node.as_str() {
                     Some(text) => text,
@@ -912,9 +920,9 @@ impl<T: PartialValue> PartialList<T> {
                 }
                 let changed =
                     Items::push_with(&mut self.inner, |item| T::apply(item, rest, event, feed));
-                if !changed && new {
-                    // An item that shows nothing where it starts may never show: the final
-                    // value says how many there are.
+                if !changed && new && rest.is_empty() && event.completes() {
+                    // A complete item that shows nothing: the final value says how many
+                    // items there are.
                     feed.lenient();
                 }
                 if changed {
@@ -1352,6 +1360,34 @@ impl PartialJson {
     pub fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
+
+    /// The complete JSON as the direct path reads it (a key written twice is its to read).
+    pub(crate) fn to_complete_value(&self) -> Option<serde_json::Value> {
+        use serde_json::Value;
+        Some(match self {
+            PartialJson::Null => Value::Null,
+            PartialJson::Bool(b) => Value::Bool(*b),
+            PartialJson::Number(n) => Value::Number(n.clone()),
+            PartialJson::String(s) => Value::String(s.complete_str()?.to_owned()),
+            PartialJson::Array(items) => Value::Array(
+                (items.items_as_read()?)
+                    .map(PartialJson::to_complete_value)
+                    .collect::<Option<_>>()?,
+            ),
+            PartialJson::Object(entries) => {
+                let mut map = serde_json::Map::new();
+                for (key, value) in entries.iter() {
+                    if map
+                        .insert(key.to_owned(), value.to_complete_value()?)
+                        .is_some()
+                    {
+                        return None;
+                    }
+                }
+                Value::Object(map)
+            }
+        })
+    }
 }
 
 impl PartialValue for PartialJson {
@@ -1401,7 +1437,13 @@ impl PartialValue for PartialJson {
             (false, Some(json @ (PartialJson::Object(_) | PartialJson::Array(_))), _) => {
                 Self::apply_in(json, at, event, feed)
             }
-            _ => false,
+            // An array's or object's own close; anything else is a value where one was
+            // already (a repeated key: the typed read keeps the later one).
+            (true, Some(_), Event::Close) => false,
+            _ => {
+                feed.lenient();
+                false
+            }
         }
     }
 
