@@ -1276,3 +1276,35 @@ fn a_string_missing_its_closing_quote_ends_before_a_key_quoted_otherwise() {
         assert_eq!(llm_extract::repair(text).unwrap(), expected, "{text}");
     }
 }
+
+/// A stray character or two between a key's closing quote and its `:` are skipped, as they
+/// are between a value and its separator: read as the key's text, they took the `:` and the
+/// value's opening quote into the key, and the member had no value.
+#[test]
+fn stray_characters_before_a_keys_colon_are_skipped() {
+    for (text, expected) in [
+        (
+            r#"{"reason"+: "y", "n": 1}"#,
+            json!({"reason": "y", "n": 1}),
+        ),
+        (
+            r#"{"reason"$ : "y", "n": 1}"#,
+            json!({"reason": "y", "n": 1}),
+        ),
+        (r#"{"a"(: 1}"#, json!({"a": 1})),
+        (r#"{"a"!: "x"}"#, json!({"a": "x"})),
+        // A quote inside the key, then its `:`, stays the key's text.
+        (r#"{"say "hi": 1}"#, json!({"say \"hi": 1})),
+    ] {
+        assert_eq!(llm_extract::repair(text).unwrap(), expected, "{text}");
+    }
+    let done = llm_extract::extract::<serde_json::Value>(r#"{"reason"+: "y"}"#).unwrap();
+    assert!(
+        done.report
+            .repairs
+            .iter()
+            .any(|r| r.kind == llm_extract::RepairKind::SkippedText),
+        "{:?}",
+        done.report
+    );
+}

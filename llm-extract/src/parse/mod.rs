@@ -763,10 +763,18 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 }
                 Expect::Separator
             }
-            _ => {
-                self.repair(RepairKind::MissingColon, Span::at(self.pos));
-                Expect::Value
-            }
+            _ => match self.stray_then_colon(self.pos) {
+                // `"b"$: 2`: stray characters before the `:`.
+                Some(colon) => {
+                    self.repair(RepairKind::SkippedText, Span::new(self.pos, colon));
+                    self.pos = colon + 1;
+                    Expect::Value
+                }
+                None => {
+                    self.repair(RepairKind::MissingColon, Span::at(self.pos));
+                    Expect::Value
+                }
+            },
         };
         Ok(Step::Next(expect))
     }

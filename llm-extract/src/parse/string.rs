@@ -655,6 +655,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || opening_quote(&self.bytes[i..self.end]).is_some()
                     // `"b" 2, "c": 3`: the key's `:` is missing before a number.
                     || (matches!(c, b'-' | b'0'..=b'9') && self.number_ends_member(i))
+                    // `"b"$: 2`: a stray character or two before the key's `:`.
+                    || self.stray_then_colon(i).is_some()
             }
             Slot::ObjectValue => match c {
                 b'}' | b']' => self.closer_can_end_value(i),
@@ -893,6 +895,22 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             (b'}' | b']', _) => self.closer_can_end_value(j),
             _ => false,
         }
+    }
+
+    /// At `at`, after a key's closing quote: where the key's `:` stands after a run of at most
+    /// two stray characters (`"b"$: 2`, `"b"+ : 2`), which the parser skips (`SkippedText`).
+    /// Read as the key's text instead, they would take the quote, the `:` and the value's
+    /// opening quote into the key.
+    pub(super) fn stray_then_colon(&self, at: usize) -> Option<usize> {
+        let at = match self.bytes.get(at) {
+            Some(b'+') => at + 1,
+            _ => at,
+        };
+        let j = match self.bytes.get(at) {
+            Some(b':') => at,
+            _ => self.after_stray(at)?,
+        };
+        (self.bytes[j] == b':').then_some(j)
     }
 
     /// Where a separator or closer may stand after a run of at most two stray characters
