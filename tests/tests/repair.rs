@@ -1308,3 +1308,21 @@ fn stray_characters_before_a_keys_colon_are_skipped() {
         done.report
     );
 }
+
+/// In an array, a quoted string after a bare word and a space is the next item, its comma
+/// missing (as both peers read it): the word took the quote and the string into it, and the
+/// string's closing quote was lost.
+#[test]
+fn a_quoted_string_after_a_bare_word_in_an_array_is_the_next_item() {
+    for (text, expected) in [
+        ("[\n  L  \"ops\"\n]", json!(["L", "ops"])),
+        (r#"[He said "hi"]"#, json!(["He said", "hi"])),
+        (r#"[say "hi" now]"#, json!(["say", "hi", "now"])),
+        (r#"["a", b "c", "d"]"#, json!(["a", "b", "c", "d"])),
+        (r#"{"a": [x "y"]}"#, json!({"a": ["x", "y"]})),
+        // A quote inside a word is the word's.
+        (r#"[it"s]"#, json!(["it\"s"])),
+    ] {
+        assert_eq!(llm_extract::repair(text).unwrap(), expected, "{text}");
+    }
+}

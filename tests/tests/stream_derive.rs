@@ -1265,3 +1265,43 @@ fn null_items_of_a_list_of_options_keep_their_places() {
         assert_eq!(serde_json::to_value(&last.records).unwrap(), records);
     }
 }
+
+/// A blank longer than the stream waits on (64 bytes) is text, not a placeholder: shown as it
+/// grows and kept by `finish`. Before, the stream showed the spaces past 64 bytes and `finish`
+/// read the blank as `None`.
+#[test]
+fn a_blank_longer_than_the_wait_is_text_in_an_option() {
+    #[derive(Extract, Debug, PartialEq)]
+    struct Note {
+        note: Option<String>,
+    }
+    for (len, expected) in [
+        (60, None),
+        (64, None),
+        (65, Some(" ".repeat(65))),
+        (200, Some(" ".repeat(200))),
+    ] {
+        let text = format!(r#"{{"note": "{}"}}"#, " ".repeat(len));
+        assert_eq!(
+            llm_extract::from_str::<Note>(&text).unwrap().note,
+            expected,
+            "{len}"
+        );
+        for size in [1, 7, 64] {
+            let mut stream = Stream::<Note>::new();
+            let mut shown = Vec::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+                shown.push(stream.snapshot().note.as_deref().map(str::to_string));
+            }
+            let done = stream.finish().unwrap().value.note;
+            assert_eq!(done, expected, "{len} in {size}-byte chunks");
+            for s in shown.iter().flatten() {
+                let fin = done
+                    .as_deref()
+                    .unwrap_or_else(|| panic!("{len}: showed {s:?}, answer None"));
+                assert!(fin.starts_with(s.as_str()), "{len} in {size}-byte chunks");
+            }
+        }
+    }
+}

@@ -341,17 +341,21 @@ pub(crate) fn listed_items(text: &str) -> Option<Vec<&str>> {
 }
 
 /// Whether `text` is a placeholder for "no value": `N/A`, `none`, `null`, `-`, an empty
-/// string, `not available`, ...
+/// string, `not available`, ..., with spaces around it, in all at most 64 bytes (a stream
+/// waits that long on a string that may become one before showing it).
 ///
 /// ```
 /// use llm_extract::coerce::is_placeholder;
 /// assert!(is_placeholder("N/A"));
 /// assert!(is_placeholder("  None "));
 /// assert!(!is_placeholder("Nora"));
+/// assert!(!is_placeholder(&" ".repeat(65)));
 /// ```
 pub fn is_placeholder(text: &str) -> bool {
     let t = text.trim();
-    t.len() <= 16 && PLACEHOLDERS.iter().any(|w| w.eq_ignore_ascii_case(t))
+    text.len() <= PLACEHOLDER_WAIT
+        && t.len() <= 16
+        && PLACEHOLDERS.iter().any(|w| w.eq_ignore_ascii_case(t))
 }
 
 /// What [`is_placeholder`] accepts, trimmed and in any case.

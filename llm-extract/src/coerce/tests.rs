@@ -130,8 +130,12 @@ fn starts_that_may_become_placeholders() {
     for t in ["Nora", "Nan", "-5", "not sure", "none of them", "x", "tbd!"] {
         assert!(!may_become_placeholder(t), "{t:?}");
     }
+    // Past the wait, text is text: neither a placeholder nor the start of one (what a stream
+    // shows of it is what `finish` returns).
     let long = " ".repeat(readings::PLACEHOLDER_WAIT + 1);
-    assert!(is_placeholder(&long) && !may_become_placeholder(&long));
+    assert!(!is_placeholder(&long) && !may_become_placeholder(&long));
+    let padded = format!("{}N/A", " ".repeat(readings::PLACEHOLDER_WAIT));
+    assert!(!is_placeholder(&padded) && !may_become_placeholder(&padded));
     for word in ["N/A", "none", "not applicable", "--", "\u{2014}", "TBD"] {
         for (end, _) in word.char_indices().chain([(word.len(), ' ')]) {
             assert!(may_become_placeholder(&word[..end]), "{:?}", &word[..end]);

@@ -1566,13 +1566,17 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 b'}' | b']' => true,
                 b'{' | b'[' => self.pos > start,
                 b'"' => {
+                    let after_space =
+                        self.pos > start && matches!(self.bytes[self.pos - 1], b' ' | b'\t');
                     slot != Slot::Root
                         && self.pos > start
                         && (self.stray_quote_closes(self.pos)
                             // `{"key": value "key2": ..`: the next member, its comma missing.
                             || (slot == Slot::ObjectValue
-                                && matches!(self.bytes[self.pos - 1], b' ' | b'\t')
-                                && self.quoted_key_at(self.pos)))
+                                && after_space
+                                && self.quoted_key_at(self.pos))
+                            // `[said "hi"]`: the next item, its comma missing.
+                            || (slot == Slot::ArrayValue && after_space))
                 }
                 // `{"a": x，"b": 1}`: a full-width comma before the next key; one in the
                 // text (`你好，世界`) is the text's.
