@@ -127,24 +127,33 @@ fn not_prefix(shown: &serde_json::Value, fin: &serde_json::Value) -> bool {
     }
 }
 
-/// Every snapshot of the value `finish` takes, in the chunks `cuts` gives, is a prefix of it
-/// (both as JSON: a derived type's twin serializes as the type does).
-fn check_prefix<T: Extract + serde::Serialize>(bytes: &[u8], cuts: &[u8]) {
+/// `bytes` pushed in the chunks `cuts` gives (the rest at once after as many chunks as bytes
+/// and cuts), `each` called after every chunk.
+fn pushed<T: Extract>(bytes: &[u8], cuts: &[u8], mut each: impl FnMut(&Stream<T>)) -> Stream<T> {
     let mut stream = Stream::<T>::new();
-    let mut snaps = Vec::new();
     let mut at = 0;
     let mut i = 0;
     while at < bytes.len() && i <= bytes.len() + cuts.len() {
         let len = cuts.get(i % cuts.len().max(1)).copied().unwrap_or(16) as usize;
         let end = (at + len).min(bytes.len());
         stream.push_bytes(&bytes[at..end]);
-        if snaps.len() < 256 {
-            snaps.push((stream.shown_at(), serde_json::to_value(stream.snapshot()).unwrap()));
-        }
+        each(&stream);
         at = end;
         i += 1;
     }
     stream.push_bytes(&bytes[at..]);
+    stream
+}
+
+/// Every snapshot of the value `finish` takes, in the chunks `cuts` gives, is a prefix of it
+/// (both as JSON: a derived type's twin serializes as the type does).
+fn check_prefix<T: Extract + serde::Serialize>(bytes: &[u8], cuts: &[u8]) {
+    let mut snaps = Vec::new();
+    let stream = pushed::<T>(bytes, cuts, |stream| {
+        if snaps.len() < 256 {
+            snaps.push((stream.shown_at(), serde_json::to_value(stream.snapshot()).unwrap()));
+        }
+    });
     let Ok(done) = stream.finish() else {
         return;
     };
@@ -163,17 +172,7 @@ fn check_prefix<T: Extract + serde::Serialize>(bytes: &[u8], cuts: &[u8]) {
 /// reasoning; the error's category), unless the reply is cut off inside its value (an error
 /// for `finish`).
 fn check_finish<T: Extract + PartialEq + std::fmt::Debug>(bytes: &[u8], cuts: &[u8]) {
-    let mut stream = Stream::<T>::new();
-    let mut at = 0;
-    let mut i = 0;
-    while at < bytes.len() && i <= bytes.len() + cuts.len() {
-        let len = cuts.get(i % cuts.len().max(1)).copied().unwrap_or(16) as usize;
-        let end = (at + len).min(bytes.len());
-        stream.push_bytes(&bytes[at..end]);
-        at = end;
-        i += 1;
-    }
-    stream.push_bytes(&bytes[at..]);
+    let stream = pushed::<T>(bytes, cuts, |_| {});
     let text = stream.text().to_string();
     let want = llm_extract::extract::<T>(&text);
     if want.as_ref().is_ok_and(|w| !w.report.complete) {

@@ -1,5 +1,8 @@
 //! Code generation for `Extract::read_direct`, the direct path: a struct read from strict JSON
-//! as it streams past, keys matched by a generated `match` on the fields' exact names.
+//! as it streams past, keys matched by a generated `match` on the fields' exact names; and for
+//! `Extract::from_partial`, the same value built from a stream's partial twin once the reply
+//! is complete (`Stream::finish` takes it instead of reading the container again), under the
+//! same conditions.
 //!
 //! Anything else (an alias or a normalized key, an unknown key, a repeated key, a field left
 //! to its default) makes the generated reader return `None`, and the document is read on the

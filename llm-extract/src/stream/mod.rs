@@ -5,8 +5,9 @@
 //! [`Stream::push_bytes`], an escape, a `<think>` tag, a fence) and grows the partial value,
 //! `<T as Extract>::Partial`, in place. [`Stream::snapshot`] clones it: strings, lists and
 //! maps are shared, so a snapshot costs the number of fields, not the size of the data.
-//! [`Stream::finish`] reads the whole reply once on the ordinary path, so the final value,
-//! report and errors are exactly what [`extract`](crate::extract) gives.
+//! [`Stream::finish`] runs the ordinary path once, so the final value, report and errors are
+//! exactly what [`extract`](crate::extract) gives; a value written as strict JSON is built
+//! from what the stream read instead of being read again ([`Extract::from_partial`]).
 //!
 //! What a snapshot shows:
 //! - numbers, bools, nulls and enum values only once complete (an unfinished `12` never shows
@@ -123,9 +124,9 @@
 //! snapshot clones the partial, whose strings, lists and maps are shared, so it costs the
 //! number of fields, not the size of the data; and a push appends past what older snapshots see
 //! instead of copying the part they hold, so keeping every snapshot (`Snapshots::collect`) stays
-//! linear in time and memory. `finish()` reads the whole reply once on the
-//! ordinary path, so the final value, report and errors are exactly `extract`'s. The numbers are in
-//! `docs/benchmarks.md`.
+//! linear in time and memory. `finish()` runs the ordinary path once, so the final value,
+//! report and errors are exactly `extract`'s (a strict value built from the stream's partial,
+//! any other read again). The numbers are in `docs/benchmarks.md`.
 //!
 //! # Bad input
 //!

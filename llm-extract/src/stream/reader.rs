@@ -13,8 +13,10 @@
 //! string. The lexical rules are the lenient parser's in small: double, single and unquoted
 //! strings and keys, comments, `True`/`None`, trailing and missing commas, fences, reasoning
 //! tags and the reasoning blocks written with special tokens (the markup pass's
-//! `tags::TOKEN_BLOCKS`, read as it reads them) around the value. The full parser reads the
-//! whole reply once more at `finish`; this reader only shows what is certain so far, and what
+//! `tags::TOKEN_BLOCKS`, read as it reads them) around the value. The full parser reads a
+//! reply with repairs once more at `finish` (a value written as strict JSON, which this reader
+//! tells by [`Reader::strict_from`], is built from the events it sent); this reader only shows
+//! what is certain so far, and what
 //! the parser will read the same way ([`Doubts::Hold`]): a string's closing quote is decided
 //! by what valid JSON writes after it, text a missing closing quote may cut from a string
 //! waits, and damage that only the text around it can settle stops the preview there.
