@@ -975,8 +975,8 @@ impl Reader {
     #[inline]
     fn skip_spaces(&mut self, bytes: &[u8], from: usize) {
         let to = skip_space(bytes, from, bytes.len());
-        // Past one space, the run may hold spaces JSON does not have.
-        if to > from + 1 && !crate::coerce::json_space_only(&bytes[from..to]) {
+        // The run may hold spaces JSON does not have (a form feed, U+00A0).
+        if to > from && !crate::coerce::json_space_only(&bytes[from..to]) {
             self.not_strict();
         }
         self.pos = to;
@@ -1469,7 +1469,9 @@ impl Reader {
         }
         // The lenient parser reads the literal (`True`, `None`, `1e3`, `-0.5`, a bare word).
         let (node, strict) = scalar(word, start);
-        if !strict {
+        // The spaces the token ran on through (`true\u{c},`) may be ones JSON does not have.
+        let after = &text.as_bytes()[start + word.len()..end];
+        if !strict || !crate::coerce::json_space_only(after) {
             self.not_strict();
         }
         if let Some(node) = node {
