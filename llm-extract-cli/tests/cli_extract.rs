@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// `schema` written to a file of its own (named after the test, so tests run in parallel).
 fn schema_file(name: &str, schema: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("llm-extract-cli-extract-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-extract");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{name}.schema.json"));
     std::fs::write(&file, schema).unwrap();

@@ -19,7 +19,7 @@ fn repairs_stdin_compactly() {
 
 #[test]
 fn reads_a_file_and_pretty_prints() {
-    let dir = std::env::temp_dir().join(format!("llm-extract-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-repair");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("reply.txt");
     std::fs::write(&file, "Result: {\"a\": [1, 2]}").unwrap();
@@ -395,7 +395,7 @@ fn jsonl_on_several_threads_keeps_the_input_order() {
         );
     }
     // The default (one thread per core) too, and from a file.
-    let path = std::env::temp_dir().join(format!("llm-extract-jsonl-{}.jsonl", std::process::id()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-repair-lines.jsonl");
     std::fs::write(&path, &input).unwrap();
     let from_file = run(&["repair", "--jsonl", path.to_str().unwrap()], "");
     std::fs::remove_file(&path).unwrap();

@@ -25,10 +25,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// A fresh scratch directory for files a test writes.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "llm-extract-cli-test-{}-{name}",
-        std::process::id()
-    ));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-test-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
