@@ -787,17 +787,18 @@ mod tests {
         );
     }
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("llm-extract-history-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A folder of its own for one test, removed when the test ends (passed or failed).
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("llm-extract-history-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn a_database_from_a_newer_version_is_refused_with_a_message() {
-        let path = scratch("newer").join("runs.sqlite");
+        let folder = scratch("newer");
+        let path = folder.path().join("runs.sqlite");
         drop(Store::open(&path).unwrap());
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", 99).unwrap();
@@ -812,7 +813,8 @@ mod tests {
 
     #[test]
     fn a_file_that_is_not_a_database_is_an_error_not_a_crash() {
-        let path = scratch("garbage").join("runs.sqlite");
+        let folder = scratch("garbage");
+        let path = folder.path().join("runs.sqlite");
         std::fs::write(
             &path,
             "this is not sqlite, just some text that is long enough",
@@ -825,7 +827,8 @@ mod tests {
     /// and is left as it was: never a new, empty history.
     #[test]
     fn an_empty_or_foreign_database_is_refused_and_left_alone() {
-        let dir = scratch("foreign");
+        let folder = scratch("foreign");
+        let dir = folder.path();
         let empty = dir.join("empty.sqlite");
         std::fs::write(&empty, "").unwrap();
         let err = Store::open(&empty).err().expect("refused");
@@ -866,7 +869,8 @@ mod tests {
 
     #[test]
     fn opening_sets_wal_and_migrates_to_the_latest_version() {
-        let path = scratch("wal").join("nested/runs.sqlite");
+        let folder = scratch("wal");
+        let path = folder.path().join("nested/runs.sqlite");
         let store = Store::open(&path).unwrap();
         let mode: String = store
             .conn
@@ -883,7 +887,8 @@ mod tests {
 
     #[test]
     fn concurrent_writers_both_land_whole() {
-        let dir = scratch("concurrent");
+        let folder = scratch("concurrent");
+        let dir = folder.path();
         let path = dir.join("runs.sqlite");
         let suite = dir.join("s.json");
         std::fs::write(&suite, "{}").unwrap();

@@ -524,14 +524,12 @@ fn sync_folder(_: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "llm-extract-workbench-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A folder of its own for one test, removed when the test ends (passed or failed).
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("llm-extract-workbench-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     fn status(result: Result<Value, Failure>) -> (StatusCode, String) {
@@ -544,9 +542,9 @@ mod tests {
     #[test]
     fn an_output_file_outside_the_suite_folder_is_refused_and_not_served() {
         let root = scratch("traversal");
-        let dir = root.join("suite");
+        let dir = root.path().join("suite");
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(root.join("secret.txt"), "{\"secret\": 1}").unwrap();
+        std::fs::write(root.path().join("secret.txt"), "{\"secret\": 1}").unwrap();
         std::fs::write(dir.join("ok.txt"), "{\"fine\": 1}").unwrap();
         let suite = dir.join("s.json");
         std::fs::write(
@@ -578,7 +576,8 @@ mod tests {
 
     #[test]
     fn bad_bodies_are_400_with_a_message() {
-        let dir = scratch("bodies");
+        let folder = scratch("bodies");
+        let dir = folder.path();
         let suite = dir.join("s.json");
         std::fs::write(&suite, r#"{"cases": []}"#).unwrap();
         let wb = Workbench::new(suite, None);
@@ -621,7 +620,8 @@ mod tests {
 
     #[test]
     fn row_checks_name_the_field_of_each_problem() {
-        let dir = scratch("check");
+        let folder = scratch("check");
+        let dir = folder.path();
         let suite = dir.join("s.json");
         std::fs::write(&suite, r#"{"cases": []}"#).unwrap();
         let wb = Workbench::new(suite, None);
@@ -654,7 +654,8 @@ mod tests {
 
     #[test]
     fn preview_evaluates_with_the_runner_and_prefers_a_pasted_sample() {
-        let dir = scratch("preview");
+        let folder = scratch("preview");
+        let dir = folder.path();
         let suite = dir.join("s.json");
         std::fs::write(
             &suite,
@@ -697,7 +698,8 @@ mod tests {
 
     #[test]
     fn save_keeps_format_and_order_refuses_a_changed_file_and_leaves_no_temp_file() {
-        let dir = scratch("save");
+        let folder = scratch("save");
+        let dir = folder.path();
         let suite = dir.join("s.yaml");
         let original = "title: my suite\ncases:\n  - name: a\n    output: \"{}\"\n    assertions:\n      - {path: $.x, matcher: toBeNull}\nafter: kept\n";
         std::fs::write(&suite, original).unwrap();
@@ -718,7 +720,7 @@ mod tests {
         assert_eq!(keys, ["title", "cases", "after"], "{text}");
         assert_eq!(back["cases"], cases);
         assert!(text.contains("title: my suite"), "{text}");
-        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        let leftovers: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
@@ -737,7 +739,8 @@ mod tests {
 
     #[test]
     fn a_suite_that_does_not_load_still_answers_with_its_errors() {
-        let dir = scratch("broken");
+        let folder = scratch("broken");
+        let dir = folder.path();
         let suite = dir.join("s.json");
         std::fs::write(&suite, "{\"cases\": [").unwrap();
         let page = Workbench::new(suite.clone(), None).suite();
