@@ -773,3 +773,67 @@ fn a_call_after_suffixed_or_inkling_reasoning_streams_before_the_end() {
         }
     }
 }
+
+/// A token that names a tool between its prefix and a `>` (`<function=`, `<invoke name="`) or
+/// an XTML marker waiting for its `<|sep|>` takes in whatever follows its prefix once its end
+/// comes: a call written after the prefix may not be in the reply at all. While the token is
+/// undecided the stream yields nothing from its start on, so what it yields is always the
+/// start of what the whole reply returns, at every push.
+#[test]
+fn a_call_an_unfinished_name_token_may_take_in_is_not_yielded_early() {
+    let mistral = r#"[TOOL_CALLS]f[ARGS]{"a": 1}"#;
+    let replies = [
+        // The token closes around the call: the reply holds no call.
+        format!("<function=a {mistral} >"),
+        format!("<invoke name=\"{mistral}\">"),
+        format!("<|open|>call {mistral} <|sep|>"),
+        // A line break ends the name: the call is the reply's.
+        format!("<function=a {mistral}\nDone."),
+        // More than a name's room: the call is the reply's.
+        format!("<function=a {mistral}{}>", " ".repeat(200)),
+        // A JSON call cut off by what looked like Mistral's `[ARGS]` and then was a name.
+        "{name\"f\"arguments{<function=][ARGS]>".to_string(),
+    ];
+    let answer = Extractor::new().tool_reply_begins_in_answer();
+    let settings = [
+        answer.clone(),
+        answer
+            .allow_incomplete_tool_calls()
+            .allow_doubtful_tool_calls(),
+    ];
+    for e in &settings {
+        for text in &replies {
+            let returned: Vec<ToolCall> = (e.read_tool_calls(text).calls.into_iter())
+                .map(|f| f.call)
+                .collect();
+            let mut stream = e.stream_calls::<ToolCall>();
+            let mut got = Vec::new();
+            for (i, b) in text.bytes().enumerate() {
+                got.extend(stream.push_bytes(&[b]));
+                assert!(
+                    got.len() <= returned.len() && got[..] == returned[..got.len()],
+                    "{text:?} after {} bytes: yielded {got:?}, the whole reply returns {returned:?}",
+                    i + 1
+                );
+            }
+            match (stream.finish(), e.calls::<ToolCall>(text)) {
+                (Ok(rest), Ok(calls)) => {
+                    got.extend(rest);
+                    assert_eq!(got, calls, "{text:?}");
+                }
+                (Err(s), Err(w)) => assert_eq!(s.category(), w.category(), "{text:?}"),
+                (s, w) => panic!("{text:?}: streamed {s:?}, whole {w:?}"),
+            }
+        }
+    }
+    // The cases above are not vacuous: the whole read returns the call where the token is
+    // settled as text, and none where it takes the call in.
+    let calls = |text: String| answer_calls(&text);
+    assert!(calls(format!("<function=a {mistral} >")).is_empty());
+    assert_eq!(calls(format!("<function=a {mistral}\nDone.")), ["f"]);
+}
+
+fn answer_calls(text: &str) -> Vec<String> {
+    let e = Extractor::new().tool_reply_begins_in_answer();
+    names(&e.calls::<ToolCall>(text).unwrap_or_default())
+}

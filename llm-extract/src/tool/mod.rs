@@ -83,7 +83,12 @@
 //! brackets runs to the end of its body, and bare pythonic calls that are the whole reply
 //! wait for its end; a JSON value in prose waits for the first byte after it other than
 //! spaces and closers, and when that is a `,` or a quote (which may continue the value past
-//! its closer, `{...}, "id": 1}`), until later text settles it. A reply may begin inside reasoning opened by the chat template, as a
+//! its closer, `{...}, "id": 1}`), until later text settles it. A token that names a tool
+//! and ends with `>` (`<function=`, `<invoke name="`) or an XTML marker whose `<|sep|>` has not
+//! come holds everything after its start: once its end comes it takes in what followed its
+//! prefix (`<function=a [TOOL_CALLS]f[ARGS]{..} >` holds no call), so calls written there wait
+//! until its end, a line break or more than a name's room (160 bytes) settles it. A reply may
+//! begin inside reasoning opened by the chat template, as a
 //! read of the whole reply assumes: a call before the first reasoning token waits for that
 //! token (a closer makes it a draft) or for the end. [`StreamCalls::begins_in_answer`] (and
 //! [`Extractor::tool_reply_begins_in_answer`], for both reads) says the reply begins in the

@@ -314,6 +314,54 @@ const MAX_INLINE_CODE: usize = 512;
 /// short, and the bound keeps a token without its `>` from costing more than a constant.
 const MAX_NAMED_TOKEN: usize = 160;
 
+/// The tokens that name a tool between a prefix and a `>` ([`named`]): the prefix, the quote
+/// closing the name (if any) and the token.
+const NAMED: [(&str, &str, Tok); 5] = [
+    ("<function=", "", Tok::FunctionOpen),
+    ("<invoke name=\"", "\"", Tok::InvokeOpen),
+    ("<｜DSML｜invoke name=\"", "\"", Tok::DsmlInvoke),
+    ("<steptml:invoke name=\"", "\"", Tok::StepInvoke),
+    ("<function name=\"", "\"", Tok::FunctionNamed),
+];
+
+/// MiniMax M3's call opener, read as [`NAMED`]'s are.
+const M3_INVOKE: (&str, &str, Tok) = ("]<]minimax[>[<invoke name=\"", "\"", Tok::M3Invoke);
+
+/// Kimi K3's XTML openers, whose `<|sep|>` ends them ([`xtml`]).
+const XTML: [&str; 2] = ["<|open|>", "<|close|>"];
+
+/// Where the first token begins that the end of `text` leaves undecided: the prefix of a
+/// [`NAMED`] token or an XTML marker is there, and its end (`>`, `<|sep|>`) has not come
+/// while more text may still bring it within [`MAX_NAMED_TOKEN`] bytes (and, for a name,
+/// before a line break). Once it comes, the token holds whatever the text after its prefix
+/// read as (`<function=][ARGS]>` holds an `[ARGS]`), so a reader of a text still arriving
+/// decides nothing from there on. `None` when no token is undecided.
+pub(crate) fn undecided_token(text: &str) -> Option<usize> {
+    let longest = (NAMED.iter().map(|n| n.0.len()))
+        .chain([M3_INVOKE.0.len()])
+        .chain(XTML.iter().map(|x| x.len()))
+        .max()
+        .unwrap_or(0);
+    let bytes = text.as_bytes();
+    let from = bytes.len().saturating_sub(MAX_NAMED_TOKEN + longest);
+    memchr::memchr2_iter(b'<', b']', &bytes[from..])
+        .map(|i| from + i)
+        .find(|&at| {
+            let rest = &bytes[at..];
+            let after = |prefix: &str| rest.strip_prefix(prefix.as_bytes());
+            let named = (NAMED.iter().map(|n| n.0))
+                .chain([M3_INVOKE.0])
+                .filter_map(after)
+                .any(|after| {
+                    after.len() < MAX_NAMED_TOKEN && !after.iter().any(|&b| b == b'>' || b == b'\n')
+                });
+            let xtml = XTML.iter().filter_map(|x| after(x)).any(|after| {
+                after.len() < MAX_NAMED_TOKEN && memchr::memmem::find(after, b"<|sep|>").is_none()
+            });
+            named || xtml
+        })
+}
+
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
 /// reasoning tags. `before` is the reply's byte before `text` (`None` at the start of the
 /// reply): whether `text` begins a line, or goes on with a run of backticks, is read from it.
@@ -628,11 +676,8 @@ fn token_at(text: &str, i: usize, reasoning: &[String], prev: Option<u8>) -> Opt
             if let Some(token) = suffixed(text, i) {
                 return Some(token);
             }
-            named(text, i, "<function=", "", Tok::FunctionOpen)
-                .or_else(|| named(text, i, "<invoke name=\"", "\"", Tok::InvokeOpen))
-                .or_else(|| named(text, i, "<｜DSML｜invoke name=\"", "\"", Tok::DsmlInvoke))
-                .or_else(|| named(text, i, "<steptml:invoke name=\"", "\"", Tok::StepInvoke))
-                .or_else(|| named(text, i, "<function name=\"", "\"", Tok::FunctionNamed))
+            (NAMED.iter())
+                .find_map(|&(prefix, quote, tok)| named(text, i, prefix, quote, tok))
                 .or_else(|| xtml(text, i))
         }
         b'`' => tool_code(text, i, prev),
@@ -640,7 +685,7 @@ fn token_at(text: &str, i: usize, reasoning: &[String], prev: Option<u8>) -> Opt
             .iter()
             .find(|(lit, _)| lit.as_bytes()[0] == b']' && rest.starts_with(lit))
             .map(|(lit, tok)| plain(*tok, lit.len()))
-            .or_else(|| named(text, i, "]<]minimax[>[<invoke name=\"", "\"", Tok::M3Invoke)),
+            .or_else(|| named(text, i, M3_INVOKE.0, M3_INVOKE.1, M3_INVOKE.2)),
         b'[' => LITERALS
             .iter()
             .find(|(lit, _)| lit.as_bytes()[0] == b'[' && rest.starts_with(lit))

@@ -10,7 +10,7 @@
 //! cannot move (a long stretch of prose or one long call), the reads are paid for from a
 //! credit of [`CREDIT`] bytes per byte pushed: whatever the chunking, the work stays linear.
 
-use super::scan::MAX_SUFFIX;
+use super::scan::{self, MAX_SUFFIX};
 use super::verdict::{self, Verdict};
 use super::wire::{self, Opening, Region};
 use super::{arguments_node, call_issues, find_calls_from, typed, Found};
@@ -348,6 +348,13 @@ impl<T: Extract> StreamCalls<T> {
         // region is known yet.
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
         let resume_at = found.resume.map(|r| r.at);
+        // A token the text may still complete (`<function=` waiting for its `>`) may take in
+        // what was read after its start: nothing from there on is decided.
+        let undecided = if at_end {
+            None
+        } else {
+            scan::undecided_token(tail)
+        };
         let mut out = Vec::new();
         let mut calls = 0;
         let mut calls_before_resume = 0;
@@ -360,7 +367,10 @@ impl<T: Extract> StreamCalls<T> {
             let open = hit.span.start >= found.open_from;
             let pending = if at_end {
                 false
-            } else if hit.region == Region::OpenReasoning || !region_known {
+            } else if undecided.is_some_and(|at| hit.span.end > at)
+                || hit.region == Region::OpenReasoning
+                || !region_known
+            {
                 true
             } else {
                 // A guess may read otherwise once more text comes: a doubtful call is final
@@ -414,26 +424,28 @@ impl<T: Extract> StreamCalls<T> {
         if at_end {
             return out;
         }
-        let moved = self.settle(&found, first_pending, calls_before_resume, region_known);
+        let unsettled = first_pending.into_iter().chain(undecided).min();
+        let moved = self.settle(&found, unsettled, calls_before_resume, region_known);
         self.standalone |= moved && standalone_before_resume;
         self.searched = self.text.len();
         out
     }
 
     /// After a read: the settled point moves to the resume point when every call before it
-    /// is handled (the calls after it are counted afresh by the next read), and the stream
-    /// waits for what may change the reading.
+    /// is handled and nothing before it is undecided (`unsettled`: the first pending call or
+    /// undecided token; the calls after it are counted afresh by the next read), and the
+    /// stream waits for what may change the reading.
     /// Returns whether the settled point moved.
     fn settle(
         &mut self,
         found: &super::Calls,
-        first_pending: Option<usize>,
+        unsettled: Option<usize>,
         calls_before_resume: usize,
         region_known: bool,
     ) -> bool {
         let mut moved = false;
         if let Some(resume) = found.resume {
-            if resume.at > 0 && first_pending.is_none_or(|p| p >= resume.at) {
+            if resume.at > 0 && unsettled.is_none_or(|p| p >= resume.at) {
                 moved = true;
                 self.taken_before += calls_before_resume;
                 self.taken -= calls_before_resume;
