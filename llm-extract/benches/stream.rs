@@ -237,6 +237,75 @@ fn bench_floor(c: &mut Criterion) {
     group.finish();
 }
 
+/// For scale: two resumable JSON tokenizers from crates.io, strict JSON only, fed the 1 MB
+/// Order document (no prose or fence around it) in the same 16-byte chunks, every string,
+/// key and number read out. They build no value, show nothing and repair nothing: any stream
+/// that shows a typed value as it arrives does at least this much before its own work. Compare
+/// with `stream/extract/1` (one whole read, value built).
+fn bench_tokenizers(c: &mut Criterion) {
+    let doc = common::order_doc(1 << 20);
+    let mut group = c.benchmark_group("stream-tokenizers");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
+    group.throughput(Throughput::Bytes(doc.len() as u64));
+    group.bench_function("actson/16-byte chunks/1", |b| {
+        b.iter(|| actson_tokens(black_box(doc.as_bytes()), 16))
+    });
+    group.bench_function("json-event-parser/16-byte chunks/1", |b| {
+        b.iter(|| json_event_parser_tokens(black_box(doc.as_bytes()), 16))
+    });
+    group.finish();
+}
+
+/// Every event of `json` read by `actson`'s push parser, `chunk` bytes at a time; the sum of
+/// the lengths and values read (so nothing is optimized away).
+fn actson_tokens(json: &[u8], chunk: usize) -> usize {
+    use actson::feeder::PushJsonFeeder;
+    use actson::{JsonEvent, JsonParser};
+    let mut parser = JsonParser::new(PushJsonFeeder::new());
+    let (mut at, mut sum) = (0, 0usize);
+    while let Some(event) = parser.next_event().expect("valid JSON") {
+        match event {
+            JsonEvent::NeedMoreInput => {
+                let end = (at + chunk).min(json.len());
+                at += parser.feeder.push_bytes(&json[at..end]);
+                if at == json.len() {
+                    parser.feeder.done();
+                }
+            }
+            JsonEvent::FieldName | JsonEvent::ValueString => {
+                sum += parser.current_str().expect("a string").len();
+            }
+            JsonEvent::ValueInt => sum += parser.current_int::<i64>().expect("an int") as usize,
+            JsonEvent::ValueFloat => sum += parser.current_float().expect("a float") as usize,
+            _ => sum += 1,
+        }
+    }
+    sum
+}
+
+/// [`actson_tokens`] with `json-event-parser`'s low-level parser (the caller keeps the bytes
+/// not consumed yet).
+fn json_event_parser_tokens(json: &[u8], chunk: usize) -> usize {
+    use json_event_parser::{JsonEvent, LowLevelJsonParser};
+    let mut parser = LowLevelJsonParser::new();
+    let (mut consumed, mut received, mut sum) = (0, 0, 0usize);
+    loop {
+        let read = parser.parse_next(&json[consumed..received], received == json.len());
+        consumed += read.consumed_bytes;
+        match read.event {
+            None => received = (received + chunk).min(json.len()),
+            Some(Ok(JsonEvent::Eof)) => return sum,
+            Some(Ok(JsonEvent::String(s) | JsonEvent::ObjectKey(s) | JsonEvent::Number(s))) => {
+                sum += s.len()
+            }
+            Some(Ok(_)) => sum += 1,
+            Some(Err(e)) => panic!("valid JSON: {e}"),
+        }
+    }
+}
+
 /// Hostile replies pushed a byte at a time, at two sizes to show the time grows linearly: a
 /// token the reader waits on (a backtick run that may still become a fence) is counted on
 /// from where it stopped, not again from its start at every chunk.
@@ -258,5 +327,11 @@ fn bench_adversarial(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_stream, bench_floor, bench_adversarial);
+criterion_group!(
+    benches,
+    bench_stream,
+    bench_floor,
+    bench_tokenizers,
+    bench_adversarial
+);
 criterion_main!(benches);
