@@ -363,23 +363,7 @@ impl<T: Extract> StreamCalls<T> {
         let tool = self.settings.tool;
         for hit in std::mem::take(&mut found.hits) {
             let verdict = verdict::verdict(&hit, tool);
-            // In the last step or the text after it: more text may still change it.
-            let open = hit.span.start >= found.open_from;
-            let pending = if at_end {
-                false
-            } else if undecided.is_some_and(|at| hit.span.end > at)
-                || hit.region == Region::OpenReasoning
-                || !region_known
-            {
-                true
-            } else {
-                // A guess may read otherwise once more text comes: a doubtful call is final
-                // only when a later step settled it, or at the end.
-                // A call whose reading depends on the end of the text (a block closed just
-                // now, prose before it on its line) waits wherever its step began.
-                hit.until_end
-                    || open && (!hit.complete || found.held || verdict == Verdict::Doubtful)
-            };
+            let pending = !at_end && pending(&hit, &verdict, &found, region_known, undecided);
             if pending {
                 first_pending = Some(hit.span.start);
                 break;
@@ -482,6 +466,30 @@ fn typed_call<T: Extract>(
             .map(|i| shifted(i, base))
             .collect()
     })
+}
+
+/// Whether more text may still change how `hit` (with its verdict) reads, in a text still
+/// arriving: it reaches past a token still undecided (`undecided`), lies in reasoning still
+/// open or in a region not known yet, or its reading depends on what follows.
+fn pending(
+    hit: &wire::Hit,
+    verdict: &Verdict,
+    found: &super::Calls,
+    region_known: bool,
+    undecided: Option<usize>,
+) -> bool {
+    if undecided.is_some_and(|at| hit.span.end > at)
+        || hit.region == Region::OpenReasoning
+        || !region_known
+    {
+        return true;
+    }
+    // In the last step or the text after it: more text may still change it. A guess may read
+    // otherwise once more text comes: a doubtful call is final only when a later step settled
+    // it, or at the end. A call whose reading depends on the end of the text (a block closed
+    // just now, prose before it on its line) waits wherever its step began.
+    let open = hit.span.start >= found.open_from;
+    hit.until_end || open && (!hit.complete || found.held || *verdict == Verdict::Doubtful)
 }
 
 /// Whether the settings let a call cut off or doubtful be yielded.
