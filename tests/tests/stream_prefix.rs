@@ -282,6 +282,73 @@ fn the_last_snapshot_shows_what_finish_chose_of_a_mention_and_a_later_answer() {
     }
 }
 
+/// Objects written one after another with commas between them (records whose `[` went
+/// missing): the parser closes an object there (a key would have to follow the comma for it
+/// to read on), so each object is a value of its own. For a type that is one of them the
+/// stream shows each in turn, as any later value (`shown_at` says which), and the last
+/// snapshot is the one `finish` returns; for a list type, which `finish` reads as the items
+/// of one list, the stream stays on the first, the start of that list.
+#[test]
+fn objects_joined_by_commas_show_in_turn_or_stay_the_start_of_a_list() {
+    #[derive(llm_extract::Extract, Debug, Clone, PartialEq)]
+    struct Rec {
+        id: u32,
+        name: String,
+    }
+    let texts = [
+        r#"{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "c"}"#,
+        "{\"id\": 1, \"name\": \"a\"},\n{\"id\": 2, \"name\": \"b\"}",
+        "{\"id\": 1, \"name\": \"a\"}\u{ff0c} {\"id\": 2, \"name\": \"b\"}",
+    ];
+    for text in texts {
+        for size in [1, 7, 64] {
+            let mut stream = Stream::<Rec>::new();
+            let mut starts = Vec::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+                if let Some(at) = stream.shown_at().filter(|at| starts.last() != Some(at)) {
+                    starts.push(at);
+                }
+            }
+            let last = stream.snapshot();
+            let done = stream.finish().unwrap();
+            assert_eq!(
+                last.id,
+                Some(done.value.id),
+                "{text:?} in {size}-byte chunks"
+            );
+            assert_eq!(last.name.as_deref(), Some(&*done.value.name), "{text:?}");
+            assert_eq!(starts.last(), Some(&done.report.span.start), "{text:?}");
+            if size == 1 {
+                // A byte at a time, each object is shown while it is read.
+                assert_eq!(
+                    starts.len(),
+                    text.matches("\"id\"").count(),
+                    "{text:?}: {starts:?}"
+                );
+            }
+
+            let mut stream = Stream::<Vec<Rec>>::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+                let at = stream.shown_at();
+                assert!(
+                    at.is_none_or(|at| at == 0),
+                    "{text:?} in {size}-byte chunks: {at:?}"
+                );
+            }
+            let last = stream.snapshot().to_vec();
+            let done = stream.finish().unwrap();
+            assert_eq!(done.value.len(), text.matches("\"id\"").count(), "{text:?}");
+            assert_eq!(last.len(), 1, "{text:?}");
+            assert_eq!(last[0].id, Some(done.value[0].id), "{text:?}");
+        }
+    }
+    // Before an object whose comma is followed by a key, the stream does not move on: the
+    // parser reads the key into the object (`{"a": 1}, "b": 2}`).
+    shows_only_the_answer(&[r#"{"a": 1}, "b": {"c": 2}}"#]);
+}
+
 #[test]
 fn found_damage_streams_as_prefixes() {
     let texts = [

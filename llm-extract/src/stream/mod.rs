@@ -101,6 +101,9 @@
 //! No later value is shown when the text after a value's closer goes on with a `,` or another
 //! closer (`{"a": 1}}, "b": {"c": 2}}`): that closer may be stray, which only the rest of the
 //! reply settles, so the snapshot stays on the value it closed and `finish` says which it was.
+//! Objects joined by commas alone (`{..}, {..}`, records whose `[` went missing) are values of
+//! their own, each shown in turn; for a list type, whose `finish` reads them as the items of
+//! one list, the stream stays on the first, the start of that list.
 //! Nor is a value in the prose after one that was all a JSON fence held (`e.g. adding
 //! {"id": 3}` after a fenced answer), or one in an HTML comment after a value: `finish` ranks
 //! the earlier one first. A later value with prose before it on its line is shown while it is
@@ -1292,6 +1295,10 @@ impl<T: Extract> Sink for Root<'_, T> {
         values.at = Some(start);
         values.provisional = values.kept.is_some() && crate::locate::prose_before(text, start);
         true
+    }
+
+    fn gathers(&self) -> bool {
+        (self.values.partial.as_ref()).is_some_and(<T::Partial as PartialValue>::one_as_list)
     }
 
     fn abandoned(&mut self) {

@@ -101,6 +101,17 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         let _ = this;
         None
     }
+
+    /// Whether this is a list that read one value written on its own as its one item (`{..}`
+    /// where a list belongs). Values written one after another with commas between them
+    /// (`{..}, {..}`, records whose `[` went missing) are then the items of one list for
+    /// `finish`, and a stream showing this one does not show the next in its place. The
+    /// default: `false`.
+    #[doc(hidden)]
+    fn one_as_list(this: &Self) -> bool {
+        let _ = this;
+        false
+    }
 }
 
 /// The partial of a type that does not stream: always empty, serialized as `null`. The
@@ -125,6 +136,10 @@ impl PartialValue for NoPartial {
 /// The partial of `Box<T>`, `Rc<T>` and `Arc<T>`: `T`'s, boxed so that a recursive type's
 /// partial twin has a size.
 impl<P: PartialValue> PartialValue for Box<P> {
+    fn one_as_list(this: &Self) -> bool {
+        P::one_as_list(this)
+    }
+
     fn apply(
         slot: &mut Option<Self>,
         at: &[Step<'_>],
@@ -310,6 +325,10 @@ fn placeholder_string(event: &Event<'_>) -> bool {
 }
 
 impl<P: PartialValue> PartialValue for PartialOption<P> {
+    fn one_as_list(this: &Self) -> bool {
+        this.shown.as_ref().is_some_and(P::one_as_list)
+    }
+
     fn apply(
         slot: &mut Option<Self>,
         at: &[Step<'_>],
@@ -988,6 +1007,10 @@ impl<T: Clone + Serialize> PartialList<T> {
 }
 
 impl<T: PartialValue> PartialValue for PartialList<T> {
+    fn one_as_list(this: &Self) -> bool {
+        this.inner.single
+    }
+
     /// One string read as a list of it (`"N/A"` where an `Option<Vec<String>>` belongs): the
     /// list is that string, which the `Option` around it may read as `None`.
     fn placeholder_so_far(this: &Self) -> Option<&str> {
@@ -1052,6 +1075,10 @@ impl<T: Serialize> Serialize for PartialSet<T> {
 }
 
 impl<T: PartialValue> PartialValue for PartialSet<T> {
+    fn one_as_list(this: &Self) -> bool {
+        PartialList::one_as_list(&this.0)
+    }
+
     fn apply(
         slot: &mut Option<Self>,
         at: &[Step<'_>],

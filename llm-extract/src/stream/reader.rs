@@ -69,6 +69,12 @@ pub(crate) trait Sink {
     }
     /// The value being read was cut off (a fence closed inside it); it will not complete.
     fn abandoned(&mut self) {}
+    /// Whether the last value read takes a value written after it with a comma between
+    /// (`{..}, {..}`) as more of itself rather than a rival: a list that read one value as
+    /// its one item, which `finish` gathers the values into.
+    fn gathers(&self) -> bool {
+        false
+    }
     /// Reasoning text arrived: `more` extends the last block, or starts one when `new`.
     fn thought(&mut self, _more: &str, _new: bool) {}
 }
@@ -548,7 +554,7 @@ impl Reader {
                 }
                 b'{' | b'['
                     if self.values
-                        && !self.continues_value(bytes)
+                        && !self.continues_value(bytes, sink)
                         && !(self.fenced_value && !(self.fence && self.fence_open.1))
                         && !(self.value_end > 0
                             && crate::locate::in_html_comment(bytes, self.pos))
@@ -566,15 +572,32 @@ impl Reader {
     /// Whether the text since the last value's closer goes on as that value would, a `,` or
     /// a closer first (`{"a": 1}}, "b": {..}`): the parser may read that closer as stray, as
     /// only the rest of the text settles (its bracket profile), so no value after it is shown
-    /// in place of the one it closed; `finish` reads which it is.
+    /// in place of the one it closed; `finish` reads which it is. One exception: an object
+    /// followed by a `,` and, after spaces, the opener at hand (`{..}, {..}`, records whose
+    /// `[` went missing). The parser reads an object's closer on only into a quoted key
+    /// (`Parser::root_reads_on`), so the object closed there and the opener starts the next
+    /// value, shown as any later value is; unless the sink gathers such values into one
+    /// ([`Sink::gathers`]).
     /// Looked at once per value (the first opener after it), so a run of openers after a long
     /// gap costs the gap once.
-    fn continues_value(&mut self, bytes: &[u8]) -> bool {
+    fn continues_value(&mut self, bytes: &[u8], sink: &dyn Sink) -> bool {
         if let Some(after) = self.after_value.take() {
             let at = skip_space(bytes, after, self.pos);
+            let comma = match bytes.get(at) {
+                Some(b',') => Some(1),
+                _ if lex::fullwidth_separator(&bytes[at..self.pos]) == Some(b',') => {
+                    Some(lex::FULLWIDTH_LEN)
+                }
+                _ => None,
+            };
+            let next_value = comma.is_some_and(|len| {
+                bytes[self.value_from] == b'{'
+                    && skip_space(bytes, at + len, self.pos) == self.pos
+                    && !sink.gathers()
+            });
             self.goes_on = at < self.pos
-                && (matches!(bytes[at], b',' | b'}' | b']')
-                    || lex::fullwidth_separator(&bytes[at..self.pos]) == Some(b','));
+                && !next_value
+                && (comma.is_some() || matches!(bytes[at], b'}' | b']'));
         }
         self.goes_on
     }
