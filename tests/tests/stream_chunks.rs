@@ -242,6 +242,23 @@ fn a_string_item_near_the_key_length_shows_alike_in_any_chunks() {
     }
 }
 
+/// An empty object closed by a closer the rest of the text judges (here the array's `]` after
+/// it closes the root and a `,` goes on) is an object whatever that closer turns out to be: it
+/// shows whether the closer was undecided when it arrived (chunks) or already judged (one
+/// push). It showed in chunks and not in one push (found by the stream fuzz target).
+#[test]
+fn an_empty_object_before_a_judged_closer_shows_alike_in_any_chunks() {
+    let (whole, _) = stream_at::<Value>("[{}],{", &[]);
+    assert_eq!(whole.last(), Some(&serde_json::json!([{}])));
+    for text in ["[{}],{", "[{}]],{", "[[{}]],[", "\u{fffd}[{}}]],{\u{fffd}}"] {
+        let (whole, _) = stream_at::<Value>(text, &[]);
+        for size in [1, 2, 3, 7] {
+            let (snaps, _) = stream_at::<Value>(text, &sized(text, size));
+            assert_eq!(snaps.last(), whole.last(), "{text:?} in {size}-byte chunks");
+        }
+    }
+}
+
 /// A later value with prose before it on its line may be a mention, which the words after it
 /// decide; the stream stops looking at the next opener, so what it shows does not depend on
 /// how much of the text after that opener had arrived when the next value began (found by the

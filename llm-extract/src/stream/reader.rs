@@ -902,12 +902,13 @@ impl Reader {
                         } else {
                             Container::Array
                         };
+                        // Whatever the closer turns out to be (undecided, or judged by the
+                        // rest of the text), an object it would close as written is an
+                        // object: one with no member yet shows.
+                        if self.closes_as_written(kind) {
+                            self.show_object(text, sink);
+                        }
                         if self.closer_undecided(text, kind) {
-                            // Whatever the closer turns out to be, an object it would close
-                            // as written is an object: one with no member yet shows.
-                            if self.closes_as_written(kind) {
-                                self.show_object(text, sink);
-                            }
                             return Step_::Wait;
                         }
                         if let Step_::Go = self.close(text, sink, kind) {
