@@ -210,11 +210,7 @@ fn bench_floor(c: &mut Criterion) {
         list: Option<Arc<Vec<u8>>>,
     }
     let text = article(1 << 20);
-    let mut group = c.benchmark_group("stream-floor");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(3));
-    group.throughput(Throughput::Bytes(text.len() as u64));
+    let mut group = one_mb_group(c, "stream-floor", text.len());
     group.bench_function("article/1", |b| {
         b.iter(|| {
             let mut reply = String::new();
@@ -237,18 +233,28 @@ fn bench_floor(c: &mut Criterion) {
     group.finish();
 }
 
-/// For scale: two resumable JSON tokenizers from crates.io, strict JSON only, fed the 1 MB
-/// Order document (no prose or fence around it) in the same 16-byte chunks, every string,
-/// key and number read out. They build no value, show nothing and repair nothing: any stream
-/// that shows a typed value as it arrives does at least this much before its own work. Compare
-/// with `stream/extract/1` (one whole read, value built).
-fn bench_tokenizers(c: &mut Criterion) {
-    let doc = common::order_doc(1 << 20);
-    let mut group = c.benchmark_group("stream-tokenizers");
+/// A group of ten samples over three seconds, for a 1 MB text of `bytes` bytes.
+fn one_mb_group<'c>(
+    c: &'c mut Criterion,
+    name: &str,
+    bytes: usize,
+) -> criterion::BenchmarkGroup<'c, criterion::measurement::WallTime> {
+    let mut group = c.benchmark_group(name);
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(3));
-    group.throughput(Throughput::Bytes(doc.len() as u64));
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group
+}
+
+/// For scale: two resumable JSON tokenizers from crates.io, strict JSON only, fed the 1 MB
+/// Order document (no prose or fence around it) in the same 16-byte chunks, every string,
+/// key and number read out. They build no value, show nothing and repair nothing: a stream
+/// built on one would do this much before any of its own work. Compare with
+/// `stream/extract/1` (one whole read, value built).
+fn bench_tokenizers(c: &mut Criterion) {
+    let doc = common::order_doc(1 << 20);
+    let mut group = one_mb_group(c, "stream-tokenizers", doc.len());
     group.bench_function("actson/16-byte chunks/1", |b| {
         b.iter(|| actson_tokens(black_box(doc.as_bytes()), 16))
     });
