@@ -610,13 +610,30 @@ fn jsonp_wrapper(text: &str, value: Span) -> Option<Span> {
     Some(Span::new(name_start, value.start))
 }
 
+/// Where `marker` first occurs in `hay`: its first byte found with `memchr`, then compared.
+/// A substring searcher (`str::find`, `memmem`) sets up more for each call than this costs on
+/// a reply that holds no marker, the usual case.
+fn find_marker(hay: &[u8], marker: &[u8]) -> Option<usize> {
+    let (&first, _) = marker.split_first()?;
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(first, &hay[from..]) {
+        let at = from + k;
+        if hay[at..].starts_with(marker) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// Regions between each `start` marker and the next `end` marker (or the end of the text).
 fn marker_pair_regions(text: &str, start: &str, end: &str) -> Vec<Span> {
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(i) = text[from..].find(start) {
+    let bytes = text.as_bytes();
+    while let Some(i) = find_marker(&bytes[from..], start.as_bytes()) {
         let content_start = from + i + start.len();
-        match text[content_start..].find(end) {
+        match find_marker(&bytes[content_start..], end.as_bytes()) {
             Some(j) => {
                 out.push(Span::new(content_start, content_start + j));
                 from = content_start + j + end.len();

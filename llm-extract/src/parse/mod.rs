@@ -414,18 +414,21 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// Logs a repair to the value being read.
     pub(crate) fn repair(&mut self, kind: RepairKind, span: Span) {
         let path = self.path(false);
-        self.repairs.push(Repair {
-            kind,
-            span,
-            path,
-            position: None,
-            cost: kind.cost(),
-        });
+        self.log(kind, span, path);
     }
 
     /// Logs a repair to the innermost open container itself (its brackets and commas).
     fn repair_container(&mut self, kind: RepairKind, span: Span) {
         let path = self.path(true);
+        self.log(kind, span, path);
+    }
+
+    fn log(&mut self, kind: RepairKind, span: Span, path: Path) {
+        // A damaged value is seldom repaired once: room for the usual count at the first
+        // repair, rather than growing (and copying) the list from one at a time.
+        if self.repairs.capacity() == 0 {
+            self.repairs.reserve(16);
+        }
         self.repairs.push(Repair {
             kind,
             span,
