@@ -148,6 +148,9 @@ enum Cut {
 }
 
 /// How far ahead the parser looks to decide whether a quote ends a string.
+/// The longest word read as stray between a key and its `:` (`"name" is: "Bob"`).
+const STRAY_WORD: usize = 24;
+
 pub(crate) const KEY_LOOKAHEAD: usize = 256;
 
 /// How far past a key quoted unlike the string before it the parser looks for that string's
@@ -898,19 +901,35 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     }
 
     /// At `at`, after a key's closing quote: where the key's `:` stands after a run of at most
-    /// two stray characters (`"b"$: 2`, `"b"+ : 2`), which the parser skips (`SkippedText`).
-    /// Read as the key's text instead, they would take the quote, the `:` and the value's
-    /// opening quote into the key.
+    /// two stray characters (`"b"$: 2`, `"b"+ : 2`) or one stray word (`"name" is: "Bob"`),
+    /// which the parser skips (`SkippedText`). Read as the key's text instead, they would take
+    /// the quote, the `:` and the value's opening quote into the key.
     pub(super) fn stray_then_colon(&self, at: usize) -> Option<usize> {
         let at = match self.bytes.get(at) {
-            Some(b'+') => at + 1,
+            Some(b'+') => crate::lex::skip_inline_spaces(self.bytes, at + 1, self.end),
             _ => at,
         };
         let j = match self.bytes.get(at) {
             Some(b':') => at,
+            Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => self.after_stray_word(at)?,
             _ => self.after_stray(at)?,
         };
         (self.bytes[j] == b':').then_some(j)
+    }
+
+    /// Where the next token stands after one word at `at` (ASCII letters, digits and `_`, at
+    /// most [`STRAY_WORD`] bytes) and the spaces after it on its line.
+    fn after_stray_word(&self, at: usize) -> Option<usize> {
+        let limit = (at + STRAY_WORD + 1).min(self.end);
+        let len = self.bytes[at..limit]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+            .count();
+        if len > STRAY_WORD {
+            return None;
+        }
+        let j = crate::lex::skip_inline_spaces(self.bytes, at + len, self.end);
+        (j < self.end).then_some(j)
     }
 
     /// Where a separator or closer may stand after a run of at most two stray characters

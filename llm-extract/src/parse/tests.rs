@@ -1035,6 +1035,46 @@ fn an_array_where_a_key_belongs_ends_the_string_before_it() {
     )]);
 }
 
+#[test]
+fn stray_text_between_a_key_and_its_colon_is_skipped() {
+    assert_rows(&[
+        (
+            r#"{"a": 1, "b"$: 2}"#,
+            json!({"a": 1, "b": 2}),
+            &[SkippedText],
+        ),
+        (r#"{"b"+ : 2}"#, json!({"b": 2}), &[SkippedText]),
+        // One word: the key keeps its quotes, and the word goes.
+        (
+            r#"{"name" is: "Bob", "age": 3}"#,
+            json!({"name": "Bob", "age": 3}),
+            &[SkippedText],
+        ),
+        (
+            r#"{"id"o: 4, "name": "Lena"}"#,
+            json!({"id": 4, "name": "Lena"}),
+            &[SkippedText],
+        ),
+        (
+            r#"{'a' x: 1}"#,
+            json!({"a": 1}),
+            &[NonStandardQuotes, SkippedText],
+        ),
+        // Not a word before a colon: the quotes inside the key are its text.
+        (
+            r#"{"the "best" choice": 1}"#,
+            json!({"the \"best\" choice": 1}),
+            &[UnescapedQuote, UnescapedQuote],
+        ),
+        // Two words are a value whose `:` is missing, as before.
+        (
+            r#"{"a" b c: 1}"#,
+            json!({"a": "b c: 1"}),
+            &[MissingColon, UnquotedString],
+        ),
+    ]);
+}
+
 mod builders_agree {
     use super::*;
     use proptest::prelude::*;
