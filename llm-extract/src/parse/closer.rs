@@ -439,11 +439,13 @@ fn closer_run(
 
 /// Hashes of the first few keys of an object: enough to see that `"id"` after
 /// `[{"id": 1, "n": 2}, ` starts the next record (whose `{` is missing), without keeping the
-/// keys or searching them all.
+/// keys or searching them all; and how many keys the object had.
 #[derive(Clone, Copy, Default)]
 pub(super) struct KeySample {
     hashes: [u64; 8],
     len: usize,
+    /// Every key added, the first eight hashed.
+    keys: usize,
 }
 
 impl KeySample {
@@ -452,11 +454,12 @@ impl KeySample {
             self.hashes[self.len] = key_hash(key);
             self.len += 1;
         }
+        self.keys += 1;
     }
 
-    /// How many keys it holds (at most eight).
-    pub(super) fn len(&self) -> usize {
-        self.len
+    /// How many keys were added (hashed or not).
+    pub(super) fn keys(&self) -> usize {
+        self.keys
     }
 
     fn contains(&self, key: &[u8]) -> bool {
