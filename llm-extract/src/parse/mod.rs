@@ -1023,10 +1023,10 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// The members of an object being opened, with room for as many as the last object that
     /// ended at its depth had (records and the objects inside them mostly have the same
     /// keys), and for at least [`OBJECT_ROOM`]; for [`FIRST_OBJECT_ROOM`] when no object
-    /// with members ended there yet. Grown from nothing instead, a map is made again at its fourth and eighth
-    /// members: on the damaged corpus that growing cost about 2% of `repair`. The room given
-    /// is what some object of the value has, or a few members, so it adds at most the size
-    /// of the value.
+    /// with members ended there yet. Grown from nothing instead, a map is made again at its
+    /// fourth and eighth members: on the damaged corpus that growing cost about 2% of
+    /// `repair`. The room given is what some object of the value has, or a few members, so
+    /// it adds at most the size of the value.
     fn new_entries(&self) -> B::Object {
         let room = match self.room.get(self.stack.len()) {
             Some(&members) if members > 0 => members.max(OBJECT_ROOM),
@@ -1473,6 +1473,25 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         at < self.end && self.bytes[at] == b'"' && token_ends_at(self.bytes, at, self.end)
     }
 
+    /// Whether the bare text of an object value goes on past its `,` at `at - 1`: the rest
+    /// of its line up to a quote that closes a value ([`Self::stray_quote_closes`]), within
+    /// [`string::KEY_LOOKAHEAD`] bytes, holds no `:`, quote, bracket or comment, so the quote
+    /// is the value's own closing one, its opening one missing. `{"a": x, "b": 1}` and
+    /// `{"a": x, b: 1}` have a key after the comma; `{"a": ipsum, sic, datum."}` does not.
+    fn text_runs_to_stray_quote(&self, at: usize, slot: Slot) -> bool {
+        if slot != Slot::ObjectValue {
+            return false;
+        }
+        let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
+        let run = self.bytes[at..limit].iter().position(|&b| {
+            matches!(
+                b,
+                b'"' | b':' | b'\n' | b'\r' | b'{' | b'[' | b'}' | b']' | b'/' | b'#' | b'\''
+            )
+        });
+        run.is_some_and(|k| self.bytes[at + k] == b'"' && k > 0 && self.stray_quote_closes(at + k))
+    }
+
     /// After a bare value in a container: the stray quote closing it (see
     /// [`Self::stray_quote_closes`]) is skipped, its opening quote missing.
     fn skip_stray_closing_quote(&mut self, slot: Slot) {
@@ -1582,7 +1601,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         while let Some(b) = self.peek() {
             let stop = match b {
                 b'\n' | b'\r' => true,
-                b',' => slot != Slot::Root,
+                // `{"a": ipsum, sic, datum.", ...}`: commas inside text whose opening quote is
+                // missing, its closing quote ending the run.
+                b',' => slot != Slot::Root && !self.text_runs_to_stray_quote(self.pos + 1, slot),
                 b'}' | b']' => true,
                 b'{' | b'[' => self.pos > start,
                 b'"' => {

@@ -147,10 +147,10 @@ enum Cut {
     Refused,
 }
 
-/// How far ahead the parser looks to decide whether a quote ends a string.
 /// The longest word read as stray between a key and its `:` (`"name" is: "Bob"`).
 const STRAY_WORD: usize = 24;
 
+/// How far ahead the parser looks to decide whether a quote ends a string.
 pub(crate) const KEY_LOOKAHEAD: usize = 256;
 
 /// How far past a key quoted unlike the string before it the parser looks for that string's
@@ -918,8 +918,16 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     }
 
     /// Where the next token stands after one word at `at` (ASCII letters, digits and `_`, at
-    /// most [`STRAY_WORD`] bytes) and the spaces after it on its line.
+    /// most [`STRAY_WORD`] bytes) and the spaces after it on its line. A word that starts its
+    /// line is none: `{"a"\n  b: 1}` is a key missing its value, then the next member.
     fn after_stray_word(&self, at: usize) -> Option<usize> {
+        let before = self.bytes[..at]
+            .iter()
+            .rev()
+            .find(|&&b| !matches!(b, b' ' | b'\t'));
+        if matches!(before, Some(b'\n' | b'\r')) {
+            return None;
+        }
         let limit = (at + STRAY_WORD + 1).min(self.end);
         let len = self.bytes[at..limit]
             .iter()

@@ -1066,11 +1066,50 @@ fn stray_text_between_a_key_and_its_colon_is_skipped() {
             json!({"the \"best\" choice": 1}),
             &[UnescapedQuote, UnescapedQuote],
         ),
+        // A word that starts its line is no stray word: the key's `:` is missing.
+        (
+            "{\"a\"\n  b: 1}",
+            json!({"a": "b: 1"}),
+            &[MissingColon, UnquotedString],
+        ),
         // Two words are a value whose `:` is missing, as before.
         (
             r#"{"a" b c: 1}"#,
             json!({"a": "b c: 1"}),
             &[MissingColon, UnquotedString],
+        ),
+    ]);
+}
+
+#[test]
+fn bare_text_runs_past_its_commas_to_the_quote_that_closes_it() {
+    assert_rows(&[
+        (
+            r#"{"lorem": ipsum, sic, datum.", "n": 1}"#,
+            json!({"lorem": "ipsum, sic, datum.", "n": 1}),
+            &[UnquotedString, MissingQuote],
+        ),
+        (
+            r#"{"name": Smith, John"}"#,
+            json!({"name": "Smith, John"}),
+            &[UnquotedString, MissingQuote],
+        ),
+        // A key after the comma, quoted or not: the text ends there.
+        (
+            r#"{"a": hello, "b": "c"}"#,
+            json!({"a": "hello", "b": "c"}),
+            &[UnquotedString],
+        ),
+        (
+            r#"{"a": hello, b: "c"}"#,
+            json!({"a": "hello", "b": "c"}),
+            &[UnquotedString, UnquotedKey],
+        ),
+        // In an array the comma separates items.
+        (
+            r#"[a, b"]"#,
+            json!(["a", "b"]),
+            &[UnquotedString, UnquotedString, MissingQuote],
         ),
     ]);
 }
