@@ -1473,6 +1473,30 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         at < self.end && self.bytes[at] == b'"' && token_ends_at(self.bytes, at, self.end)
     }
 
+    /// Where the `}` closing the `{` at `at` inside bare text stands, when only words and
+    /// spaces lie between them on the line (within [`string::KEY_LOOKAHEAD`] bytes): no
+    /// `:`, quote, comma, bracket or comment, so they hold no member and are text.
+    fn braced_words_end(&self, at: usize) -> Option<usize> {
+        let limit = (at + 1 + string::KEY_LOOKAHEAD).min(self.end);
+        let k = self.bytes[at + 1..limit].iter().position(|&b| {
+            matches!(
+                b,
+                b'}' | b':'
+                    | b'"'
+                    | b'\''
+                    | b','
+                    | b'{'
+                    | b'['
+                    | b']'
+                    | b'\n'
+                    | b'\r'
+                    | b'/'
+                    | b'#'
+            )
+        })?;
+        (k > 0 && self.bytes[at + 1 + k] == b'}').then_some(at + 1 + k)
+    }
+
     /// Whether the bare text of an object value goes on past its `,` at `at - 1`: the rest
     /// of its line up to a quote that closes a value ([`Self::stray_quote_closes`]), within
     /// [`string::KEY_LOOKAHEAD`] bytes, holds no `:`, quote, bracket or comment, so the quote
@@ -1599,6 +1623,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     fn bare_string(&mut self, slot: Slot) -> Node<'a> {
         let start = self.pos;
         while let Some(b) = self.peek() {
+            // `{"msg": Hello {name}, welcome}`: braces around words are the text's own.
+            if b == b'{' && self.pos > start && slot != Slot::Root {
+                if let Some(close) = self.braced_words_end(self.pos) {
+                    self.pos = close + 1;
+                    continue;
+                }
+            }
             let stop = match b {
                 b'\n' | b'\r' => true,
                 // `{"a": ipsum, sic, datum.", ...}`: commas inside text whose opening quote is

@@ -1082,7 +1082,7 @@ fn stray_text_between_a_key_and_its_colon_is_skipped() {
 }
 
 #[test]
-fn bare_text_runs_past_its_commas_to_the_quote_that_closes_it() {
+fn bare_text_keeps_its_commas_and_braced_words() {
     assert_rows(&[
         (
             r#"{"lorem": ipsum, sic, datum.", "n": 1}"#,
@@ -1104,6 +1104,17 @@ fn bare_text_runs_past_its_commas_to_the_quote_that_closes_it() {
             r#"{"a": hello, b: "c"}"#,
             json!({"a": "hello", "b": "c"}),
             &[UnquotedString, UnquotedKey],
+        ),
+        // Braces around words inside the text are its own.
+        (
+            "{text: words{words in brackets}m}",
+            json!({"text": "words{words in brackets}m"}),
+            &[UnquotedKey, UnquotedString],
+        ),
+        (
+            r#"{"a": x{"b": 1}}"#,
+            json!({"a": "x", "b": 1}),
+            &[UnquotedString, MissingComma, SkippedText],
         ),
         // In an array the comma separates items.
         (
