@@ -775,6 +775,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 }
                 Expect::Separator
             }
+            // `{"a"\n  "b": 1}`: the next member on the next line; this key has no value.
+            _ if self.starts_line(self.pos) && self.looks_like_whole_key(self.pos) => {
+                self.missing_value();
+                Expect::Separator
+            }
             _ => match self.stray_then_colon(self.pos) {
                 // `"b"$: 2`: stray characters before the `:`.
                 Some(colon) => {

@@ -921,11 +921,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// most [`STRAY_WORD`] bytes) and the spaces after it on its line. A word that starts its
     /// line is none: `{"a"\n  b: 1}` is a key missing its value, then the next member.
     fn after_stray_word(&self, at: usize) -> Option<usize> {
-        let before = self.bytes[..at]
-            .iter()
-            .rev()
-            .find(|&&b| !matches!(b, b' ' | b'\t'));
-        if matches!(before, Some(b'\n' | b'\r')) {
+        if self.starts_line(at) {
             return None;
         }
         let limit = (at + STRAY_WORD + 1).min(self.end);
@@ -938,6 +934,15 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
         let j = crate::lex::skip_inline_spaces(self.bytes, at + len, self.end);
         (j < self.end).then_some(j)
+    }
+
+    /// Whether only spaces stand between a line break and `at`.
+    pub(super) fn starts_line(&self, at: usize) -> bool {
+        let before = self.bytes[..at]
+            .iter()
+            .rev()
+            .find(|&&b| !matches!(b, b' ' | b'\t'));
+        matches!(before, Some(b'\n' | b'\r'))
     }
 
     /// Where a separator or closer may stand after a run of at most two stray characters

@@ -1066,11 +1066,17 @@ fn stray_text_between_a_key_and_its_colon_is_skipped() {
             json!({"the \"best\" choice": 1}),
             &[UnescapedQuote, UnescapedQuote],
         ),
-        // A word that starts its line is no stray word: the key's `:` is missing.
+        // A key that starts the next line is no stray word: the next member, this key's
+        // value missing.
         (
             "{\"a\"\n  b: 1}",
-            json!({"a": "b: 1"}),
-            &[MissingColon, UnquotedString],
+            json!({"a": null, "b": 1}),
+            &[MissingValue, MissingComma, UnquotedKey],
+        ),
+        (
+            "{\n  \"a\"\n  \"b\": 1\n}",
+            json!({"a": null, "b": 1}),
+            &[MissingValue, MissingComma],
         ),
         // Two words are a value whose `:` is missing, as before.
         (
