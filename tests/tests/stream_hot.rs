@@ -215,6 +215,31 @@ fn a_stream_moved_between_pushes_goes_on() {
     }
 }
 
+#[test]
+fn a_separator_then_a_character_outside_ascii_reads_as_at_once() {
+    // A `,` inside a string may start the next member; a whole character after it that is not
+    // a space or a quote says it does not, in whichever push it arrives.
+    for (before, after) in [
+        ("{\"title\": \"a,", "é"),
+        ("{\"title\": \"a, ", "é"),
+        ("{\"title\": \"a,", "\u{800}"),
+        ("{\"title\": \"a,", "🦀"),
+        ("{\"title\": \"a,", "\u{3000}"),
+        ("{\"title\": \"a,\n", "ü: 1"),
+    ] {
+        let text = format!("{before}{after}\"}}");
+        let cuts = [before.len(), before.len() + after.len()];
+        check_as::<Value>(&text, &cuts, |_| true, 0);
+    }
+    let mut stream = Stream::<Value>::new();
+    stream.push("{\"title\": \"a,");
+    stream.push("é");
+    assert_eq!(
+        shown(&stream.snapshot()),
+        serde_json::json!({"title": "a,é"})
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

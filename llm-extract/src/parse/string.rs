@@ -1416,7 +1416,7 @@ fn key_reading<const SO_FAR: bool>(bytes: &[u8], at: usize, cut: Cut) -> (bool, 
     }
     let i = crate::lex::skip_inline_spaces(bytes, i, limit);
     // The end cuts the token after the key, or a character that may be a space or a `：`.
-    let ran_out = SO_FAR && (i >= end || (bytes[i] >= 0x80 && i + 4 > end));
+    let ran_out = SO_FAR && (i >= end || i + crate::lex::utf8_len(bytes[i]) > end);
     let key =
         i < end && (bytes[i] == b':' || crate::lex::fullwidth_separator(&bytes[i..]) == Some(b':'));
     (key, head_cut || word_cut || ran_out)

@@ -1929,8 +1929,8 @@ fn at_separator(bytes: &[u8], p: usize, quote: u8, other: u8) -> OtherKey {
     if j == end {
         return OtherKey::None;
     }
-    // A space still arriving (a byte of a wider one) may come before the quote.
-    if bytes[j] >= 0x80 && end - j < 4 {
+    // A character cut by the end may be a space, with the quote after it.
+    if j + lex::utf8_len(bytes[j]) > end {
         return OtherKey::Wait(p);
     }
     if bytes[j] != other {
