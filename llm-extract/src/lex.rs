@@ -284,6 +284,40 @@ pub(crate) fn is_key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$')
 }
 
+/// The length of the word of a key written without quotes at the start of `bytes`, as the
+/// tests for a key ahead read it: the bytes of [`is_key_byte`], letters and digits outside
+/// ASCII (`año`, `名前`), and a `.` between them (`user.name`, `2.17`; not the last `.` of
+/// `e.g.`), or last in `bytes`, where more of the word may follow. A character cut by the end
+/// of `bytes` ends it.
+pub(crate) fn bare_key_len(bytes: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let inner_dot = b == b'.'
+            && i > 0
+            && bytes
+                .get(i + 1)
+                .is_none_or(|&next| is_key_byte(next) || next >= 0x80);
+        if is_key_byte(b) || inner_dot {
+            i += 1;
+            continue;
+        }
+        if b < 0x80 {
+            break;
+        }
+        let len = utf8_len(b);
+        let letter = bytes
+            .get(i..i + len)
+            .and_then(|c| std::str::from_utf8(c).ok())
+            .and_then(|c| c.chars().next())
+            .is_some_and(char::is_alphanumeric);
+        if !letter {
+            break;
+        }
+        i += len;
+    }
+    i
+}
+
 /// Whether `word` is one of the constants every reader reads alike: JSON's `true`, `false`,
 /// `null` and Python's `True`, `False`, `None`.
 pub(crate) fn is_constant(word: &[u8]) -> bool {

@@ -24,8 +24,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Cases that pass, measured on main; raise it as reading improves.
-const FLOOR: usize = 191;
+/// Cases that pass, measured on main; raise it as reading improves. 193: a bare key ahead may
+/// hold a dot (`2.17:`, test_maps.rs:test_map_key_coercion).
+const FLOOR: usize = 193;
 
 struct Case {
     source: &'static str,

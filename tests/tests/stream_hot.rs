@@ -240,6 +240,21 @@ fn a_separator_then_a_character_outside_ascii_reads_as_at_once() {
     );
 }
 
+#[test]
+fn a_key_with_dots_or_letters_outside_ascii_reads_as_at_once_cut_anywhere() {
+    // Whether the quote before `, 2.17:` closes its string waits on the key's word.
+    for text in [
+        "{\n  \"a\": \"b\",\n  2.17: \"e\",\n  x: \"n\"\n}",
+        "{\"a\": \"b\", user.name: \"e\"}",
+        "{\"a\": \"b\", año: \"e\"}",
+        "{\"a\": \"He said \"no\", e.g.: fine\"}",
+    ] {
+        for cut in (1..text.len()).filter(|&c| text.is_char_boundary(c)) {
+            check_as::<Value>(text, &[cut], |_| true, 0);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

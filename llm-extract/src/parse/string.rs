@@ -1397,9 +1397,7 @@ fn key_reading<const SO_FAR: bool>(bytes: &[u8], at: usize, cut: Cut) -> (bool, 
         }
     } else {
         let start = i;
-        while i < limit && crate::lex::is_key_byte(bytes[i]) {
-            i += 1;
-        }
+        i += crate::lex::bare_key_len(&bytes[i..limit]);
         if i == start {
             return (false, head_cut);
         }

@@ -1227,3 +1227,30 @@ fn a_key_opened_by_a_doubled_quote_splits_at_its_colon() {
         assert_eq!(parsed.node.to_value(), want, "{text:?}");
     }
 }
+
+#[test]
+fn a_bare_key_ahead_may_hold_dots_and_letters_outside_ascii() {
+    // The quote before `, 2.17:` closes its string: a key follows (its value in quotes too,
+    // so only the key test tells the quote from one inside the string).
+    for (input, want) in [
+        (
+            "{\n  5: \"b\",\n  2.17: \"e\",\n  null: \"n\"\n}",
+            json!({"5": "b", "2.17": "e", "null": "n"}),
+        ),
+        (
+            r#"{"a": "b", user.name: "e"}"#,
+            json!({"a": "b", "user.name": "e"}),
+        ),
+        (r#"{"a": "b", año: "e"}"#, json!({"a": "b", "año": "e"})),
+        (r#"{"a": "b", 名前: "e"}"#, json!({"a": "b", "名前": "e"})),
+        // A `.` that ends the word is not the key's: `e.g.:` in a sentence is text.
+        (
+            r#"{"a": "He said "no", e.g.: fine"}"#,
+            json!({"a": "He said \"no\", e.g.: fine"}),
+        ),
+        // A full-width colon ends the word and separates.
+        (r#"{"a": "b", año："e"}"#, json!({"a": "b", "año": "e"})),
+    ] {
+        assert_eq!(value(input).0, want, "{input}");
+    }
+}

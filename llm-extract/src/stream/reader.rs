@@ -2213,11 +2213,8 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
             }
             Phase::BareKey => {
                 let limit = (c.key + KEY_LOOKAHEAD).min(end);
-                let word = bytes[c.at..limit]
-                    .iter()
-                    .take_while(|&&b| lex::is_key_byte(b))
-                    .count();
-                c.at += word;
+                // From the key's start: a `.` inside the word reads so only after a letter.
+                c.at = c.key + lex::bare_key_len(&bytes[c.key..limit]);
                 if c.at == end && limit == end && end < c.key + KEY_LOOKAHEAD {
                     return None;
                 }
