@@ -25,8 +25,9 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Cases that pass, measured on main; raise it as reading improves. 193: a bare key ahead may
-/// hold a dot (`2.17:`, test_maps.rs:test_map_key_coercion).
-const FLOOR: usize = 193;
+/// hold a dot (`2.17:`, test_maps.rs:test_map_key_coercion). 194: an object value's bare text
+/// runs past commas and lines that hold no key (test_basics.rs:test_json_with_markdown_without_quotes).
+const FLOOR: usize = 194;
 
 struct Case {
     source: &'static str,

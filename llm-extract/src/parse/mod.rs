@@ -1483,23 +1483,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// `:`, quote, comma, bracket or comment, so they hold no member and are text.
     fn braced_words_end(&self, at: usize) -> Option<usize> {
         let limit = (at + 1 + string::KEY_LOOKAHEAD).min(self.end);
-        let k = self.bytes[at + 1..limit].iter().position(|&b| {
-            matches!(
-                b,
-                b'}' | b':'
-                    | b'"'
-                    | b'\''
-                    | b','
-                    | b'{'
-                    | b'['
-                    | b']'
-                    | b'\n'
-                    | b'\r'
-                    | b'/'
-                    | b'#'
-            )
-        })?;
-        (k > 0 && self.bytes[at + 1 + k] == b'}').then_some(at + 1 + k)
+        let k = self.text_stop(at + 1, limit, true)?;
+        (k > at + 1 && self.bytes[k] == b'}').then_some(k)
     }
 
     /// Whether the bare text of an object value goes on past its `,` at `at - 1`: the rest
@@ -1512,13 +1497,90 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             return false;
         }
         let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
-        let run = self.bytes[at..limit].iter().position(|&b| {
-            matches!(
-                b,
-                b'"' | b':' | b'\n' | b'\r' | b'{' | b'[' | b'}' | b']' | b'/' | b'#' | b'\''
-            )
-        });
-        run.is_some_and(|k| self.bytes[at + k] == b'"' && k > 0 && self.stray_quote_closes(at + k))
+        self.text_stop(at, limit, false)
+            .is_some_and(|k| k > at && self.bytes[k] == b'"' && self.stray_quote_closes(k))
+    }
+
+    /// The first byte in `from..limit` that words of bare text cannot hold without a doubt
+    /// about what they are: a quote (not an apostrophe inside a word, `it's`), `:` (full-width
+    /// too), bracket, line break or comment start, and a `,` when `comma`.
+    fn text_stop(&self, from: usize, limit: usize, comma: bool) -> Option<usize> {
+        let in_word = |at: usize| {
+            self.bytes
+                .get(at)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)
+        };
+        let mut i = from;
+        while i < limit {
+            let k = i + self.bytes[i..limit].iter().position(|&b| {
+                matches!(
+                    b,
+                    b'"' | b'\''
+                        | b':'
+                        | b'{'
+                        | b'['
+                        | b'}'
+                        | b']'
+                        | b'\n'
+                        | b'\r'
+                        | b'/'
+                        | b'#'
+                        | 0xEF
+                ) || (comma && b == b',')
+            })?;
+            match self.bytes[k] {
+                b'\'' if k > from && in_word(k - 1) && k + 1 < limit && in_word(k + 1) => {}
+                0xEF if self.fullwidth_at(k) != Some(b':') => {}
+                _ => return Some(k),
+            }
+            i = k + 1;
+        }
+        None
+    }
+
+    /// Whether the bare text of an object value goes on past its `,` at `at - 1`: words
+    /// follow on the line ([`Self::words_ahead`] up to the next `,`, the line's end or a
+    /// `}`: `{"tags": red, green, blue}`, `{"a": hello, world}`). A key
+    /// after the comma (`{"a": x, b: 1}`, `{"a": x, "b": 1}`) or nothing more on the line
+    /// ends the value there.
+    fn words_go_on_after_comma(&self, at: usize, slot: Slot) -> bool {
+        if slot != Slot::ObjectValue {
+            return false;
+        }
+        let j = crate::lex::skip_inline_spaces(self.bytes, at, self.end);
+        if j >= self.end || !starts_text_word(self.bytes[j]) {
+            return false;
+        }
+        self.words_ahead(j, true)
+    }
+
+    /// Whether the bare text of an object value goes on past the line break at `at`: the
+    /// next line that is not blank starts with a word that is no key, and holds only words
+    /// ([`Self::words_ahead`]) up to its end or a `}` (`{"a": First line\n\nsecond line\n}`).
+    fn text_goes_on_next_line(&self, at: usize) -> bool {
+        let j = space::skip_space(self.bytes, at, self.end);
+        if j >= self.end || !starts_text_word(self.bytes[j]) || self.looks_like_key(j) {
+            return false;
+        }
+        self.words_ahead(j, false)
+    }
+
+    /// Whether only words lie from `at` to the end of the line, a `}`, or (when `comma`) the
+    /// next `,`, within [`string::KEY_LOOKAHEAD`] bytes: no `:`, bracket or comment, and
+    /// quotes only around words (`"like this"`), none opening a key.
+    fn words_ahead(&self, at: usize, comma: bool) -> bool {
+        let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
+        let mut from = at;
+        loop {
+            match self.text_stop(from, limit, comma) {
+                None => return limit == self.end,
+                Some(k) => match self.bytes[k] {
+                    b',' | b'\n' | b'\r' | b'}' => return true,
+                    b'"' | b'\'' if !self.quoted_key_at(k) => from = k + 1,
+                    _ => return false,
+                },
+            }
+        }
     }
 
     /// After a bare value in a container: the stray quote closing it (see
@@ -1624,6 +1686,59 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         Some(Node::new(kind, span))
     }
 
+    /// Whether the byte `b` at `self.pos` ends the bare text that started at `start`.
+    #[inline]
+    fn ends_bare_text(&self, b: u8, start: usize, slot: Slot) -> bool {
+        match b {
+            // `{"a": First line\nsecond line\n}`: a paragraph of the value's text.
+            b'\n' | b'\r' => {
+                !(slot == Slot::ObjectValue
+                    && self.pos > start
+                    && self.text_goes_on_next_line(self.pos))
+            }
+            // `{"a": ipsum, sic, datum.", ...}`: commas inside text whose opening quote is
+            // missing, its closing quote ending the run; `{"tags": red, green}`: words
+            // after the comma that are no key.
+            b',' => {
+                slot != Slot::Root
+                    && !self.text_runs_to_stray_quote(self.pos + 1, slot)
+                    && !self.words_go_on_after_comma(self.pos + 1, slot)
+            }
+            b'}' | b']' => true,
+            b'{' | b'[' => self.pos > start,
+            b'"' => {
+                let after_space =
+                    self.pos > start && matches!(self.bytes[self.pos - 1], b' ' | b'\t');
+                slot != Slot::Root
+                    && self.pos > start
+                    && (self.stray_quote_closes(self.pos)
+                        // `{"key": value "key2": ..`: the next member, its comma missing.
+                        || (slot == Slot::ObjectValue
+                            && after_space
+                            && self.quoted_key_at(self.pos))
+                        // `[said "hi"]`: the next item, its comma missing.
+                        || (slot == Slot::ArrayValue && after_space))
+            }
+            // `{"a": x，"b": 1}`: a full-width comma before the next key; one in the
+            // text (`你好，世界`) is the text's.
+            0xEF if slot == Slot::ObjectValue
+                && self.pos > start
+                && self.fullwidth_at(self.pos) == Some(b',') =>
+            {
+                let next =
+                    space::skip_space(self.bytes, self.pos + crate::lex::FULLWIDTH_LEN, self.end);
+                next < self.end && self.looks_like_whole_key(next)
+            }
+            b'/' => {
+                // ` // comment` ends the value; `http://` does not.
+                self.bytes.get(self.pos + 1) == Some(&b'/')
+                    && self.pos > start
+                    && matches!(self.bytes[self.pos - 1], b' ' | b'\t')
+            }
+            _ => false,
+        }
+    }
+
     /// A bare word or phrase used as a string value, up to the next separator.
     fn bare_string(&mut self, slot: Slot) -> Node<'a> {
         let start = self.pos;
@@ -1635,48 +1750,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     continue;
                 }
             }
-            let stop = match b {
-                b'\n' | b'\r' => true,
-                // `{"a": ipsum, sic, datum.", ...}`: commas inside text whose opening quote is
-                // missing, its closing quote ending the run.
-                b',' => slot != Slot::Root && !self.text_runs_to_stray_quote(self.pos + 1, slot),
-                b'}' | b']' => true,
-                b'{' | b'[' => self.pos > start,
-                b'"' => {
-                    let after_space =
-                        self.pos > start && matches!(self.bytes[self.pos - 1], b' ' | b'\t');
-                    slot != Slot::Root
-                        && self.pos > start
-                        && (self.stray_quote_closes(self.pos)
-                            // `{"key": value "key2": ..`: the next member, its comma missing.
-                            || (slot == Slot::ObjectValue
-                                && after_space
-                                && self.quoted_key_at(self.pos))
-                            // `[said "hi"]`: the next item, its comma missing.
-                            || (slot == Slot::ArrayValue && after_space))
-                }
-                // `{"a": x，"b": 1}`: a full-width comma before the next key; one in the
-                // text (`你好，世界`) is the text's.
-                0xEF if slot == Slot::ObjectValue
-                    && self.pos > start
-                    && self.fullwidth_at(self.pos) == Some(b',') =>
-                {
-                    let next = space::skip_space(
-                        self.bytes,
-                        self.pos + crate::lex::FULLWIDTH_LEN,
-                        self.end,
-                    );
-                    next < self.end && self.looks_like_whole_key(next)
-                }
-                b'/' => {
-                    // ` // comment` ends the value; `http://` does not.
-                    self.bytes.get(self.pos + 1) == Some(&b'/')
-                        && self.pos > start
-                        && matches!(self.bytes[self.pos - 1], b' ' | b'\t')
-                }
-                _ => false,
-            };
-            if stop {
+            if self.ends_bare_text(b, start, slot) {
                 break;
             }
             self.pos += 1;
@@ -1700,6 +1774,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             complete: self.pos < self.end || self.stack.is_empty(),
         }
     }
+}
+
+/// Whether `b` may start a word of bare text that goes on a value's text: a letter or digit,
+/// any byte outside ASCII, or `*`, `_`, `(` (Markdown's emphasis, a parenthesis).
+fn starts_text_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'*' | b'_' | b'(')
 }
 
 /// Whether `b` starts neither a space nor a comment: ASCII other than spaces, `/` and `#`.

@@ -1254,3 +1254,39 @@ fn a_bare_key_ahead_may_hold_dots_and_letters_outside_ascii() {
         assert_eq!(value(input).0, want, "{input}");
     }
 }
+
+#[test]
+fn an_object_values_bare_text_runs_past_commas_and_lines_that_hold_no_key() {
+    for (input, want) in [
+        (r#"{"a": hello, world}"#, json!({"a": "hello, world"})),
+        (
+            r#"{"tags": red, green, blue, "n": 1}"#,
+            json!({"tags": "red, green, blue", "n": 1}),
+        ),
+        (
+            r#"{"city": Paris, France, country: FR}"#,
+            json!({"city": "Paris, France", "country": "FR"}),
+        ),
+        (r#"{"a": it's fine, ok}"#, json!({"a": "it's fine, ok"})),
+        (
+            "{\"a\": 1, \"b\": **One, two**\n\nThree, then \"four\" five.\n}",
+            json!({"a": 1, "b": "**One, two**\n\nThree, then \"four\" five."}),
+        ),
+        (
+            "{\"a\": first line\nsecond line\nb: 3}",
+            json!({"a": "first line\nsecond line", "b": 3}),
+        ),
+        // A comma that ends its line, a key after it, or a key on the next line: the value
+        // ends there.
+        ("{\"a\": x,\n \"b\": 2}", json!({"a": "x", "b": 2})),
+        ("{\"a\": x,\n b: 2}", json!({"a": "x", "b": 2})),
+        ("{\"a\": hello\n  \"b\": 1}", json!({"a": "hello", "b": 1})),
+        ("{\"a\": hello\n  b: 1}", json!({"a": "hello", "b": 1})),
+        (r#"{"a": x, "b": 1}"#, json!({"a": "x", "b": 1})),
+        (r#"{"a": x, b：1}"#, json!({"a": "x", "b": 1})),
+        // In an array each word is an item, as before.
+        (r#"[red, green]"#, json!(["red", "green"])),
+    ] {
+        assert_eq!(value(input).0, want, "{input}");
+    }
+}
