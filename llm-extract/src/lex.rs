@@ -289,8 +289,10 @@ pub(crate) fn is_key_byte(b: u8) -> bool {
 /// ASCII (`año`, `名前`), and a `.` between them (`user.name`, `2.17`; not the last `.` of
 /// `e.g.`), or last in `bytes`, where more of the word may follow. A character cut by the end
 /// of `bytes` ends it.
+#[inline]
 pub(crate) fn bare_key_len(bytes: &[u8]) -> usize {
-    let mut i = 0;
+    // The usual key, ASCII word bytes only, in a tight loop.
+    let mut i = bytes.iter().take_while(|&&b| is_key_byte(b)).count();
     while let Some(&b) = bytes.get(i) {
         let inner_dot = b == b'.'
             && i > 0
