@@ -1701,8 +1701,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             // after the comma that are no key.
             b',' => {
                 slot != Slot::Root
-                    && !self.text_runs_to_stray_quote(self.pos + 1, slot)
                     && !self.words_go_on_after_comma(self.pos + 1, slot)
+                    && !self.text_runs_to_stray_quote(self.pos + 1, slot)
             }
             b'}' | b']' => true,
             b'{' | b'[' => self.pos > start,
