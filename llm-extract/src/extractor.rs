@@ -281,22 +281,26 @@ impl Extractor {
     }
 
     /// [`Extractor::extract`] of a reply whose value at `given`'s span was read already (a
-    /// stream's value, [`Extract::from_partial`]): where the direct path would read that
-    /// container, it takes the value instead, once the container's text is checked to be
-    /// strict JSON. Everything else is `extract`'s own: which value the reply holds, its
-    /// report, the errors.
+    /// stream's value, [`Extract::from_partial`], and the repairs reading it made): where the
+    /// direct path would read that container, or the parser would, it takes the value
+    /// instead. Everything else is `extract`'s own: which value the reply holds, the rest of
+    /// its report, the errors.
     pub(crate) fn extract_given<T: Extract>(
         &self,
         text: &str,
         paths: RepairPaths,
-        given: Option<(Span, T)>,
+        given: Option<crate::coerce::GivenValue<T>>,
     ) -> Result<Extracted<T>, Error> {
         let given = crate::coerce::Given::new(given.filter(|_| self.settings.direct));
         if let Some(done) = self.direct(text, &given) {
             return Ok(done);
         }
-        if let Some(done) = self.whole_clean_value(text, paths) {
-            return Ok(done);
+        // The shortcut parses the whole text: not when the value it holds was read already
+        // (the general path takes it, and reads the same as the shortcut).
+        if !given.is_pending() {
+            if let Some(done) = self.whole_clean_value(text, paths) {
+                return Ok(done);
+            }
         }
         let typed = select::TypedReads::<T>::new(self.settings.max_depth, given.into_inner());
         let located = locate::locate_typed(text, &self.settings, Keep::Tree(paths), Some(&typed));
@@ -331,12 +335,16 @@ impl Extractor {
         text: &str,
         given: &crate::coerce::Given<T>,
     ) -> Option<Extracted<T>> {
-        if !self.settings.direct {
+        // A stream's value read with repairs is not strict JSON: where it stands in the reply
+        // is the general path's to say (all of `['a \"b\"']` may be a document written
+        // escaped), which takes the value where it reads that container.
+        if !self.settings.direct || given.repaired() {
             return None;
         }
         let span = self.whole_span(text)?;
-        let (value, span) =
-            crate::coerce::read_direct_with::<T>(text, span, self.settings.max_depth, given)?;
+        let max_depth = self.settings.max_depth;
+        let (value, span, _) =
+            crate::coerce::read_direct_with::<T>(text, span, max_depth, given, false)?;
         Some(Extracted {
             value,
             report: Report::new(Vec::new(), Vec::new(), true, span),

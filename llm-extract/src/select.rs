@@ -756,20 +756,27 @@ fn check_complete(settings: &Settings, parsed: &Parsed<'_>, text: &str) -> Resul
 
 /// The direct path (see [`Direct`](crate::coerce::Direct)) on one candidate whose text is
 /// strict JSON: what [`read`] gives for it when its parse repairs nothing and its reading
-/// records no coercion, without the tree. `None` when it does not apply; the candidate is
-/// then parsed and read.
+/// records no coercion, without the tree; or a stream's reading of the candidate's value
+/// ([`Given`](crate::coerce::Given)) with the repairs it logged. `None` when it does not
+/// apply; the candidate is then parsed and read.
 fn direct<T: Extract>(
     settings: &Settings,
     text: &str,
     candidate: &Candidate,
     typed: Option<&TypedReads<T>>,
 ) -> Option<Extracted<T>> {
-    if !settings.direct || candidate.form != Form::Value || candidate.nonstandard {
+    if !settings.direct || candidate.form != Form::Value {
+        return None;
+    }
+    // A candidate whose text is not strict JSON is read here only from a stream's reading.
+    let given_only = candidate.nonstandard;
+    if given_only && typed.is_none() {
         return None;
     }
     check_size(settings, text, candidate).ok()?;
     check_nested(settings, text, candidate).ok()?;
-    let (value, span) = match typed.and_then(|typed| typed.take(text, candidate.span)) {
+    let (value, span, mut repairs) = match typed.and_then(|typed| typed.take(text, candidate.span))
+    {
         Some(read) => read,
         None => match typed {
             Some(typed) => crate::coerce::read_direct_with(
@@ -777,11 +784,15 @@ fn direct<T: Extract>(
                 candidate.span,
                 settings.max_depth,
                 &typed.given,
+                given_only,
             )?,
-            None => crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?,
+            None => {
+                let (value, span) =
+                    crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
+                (value, span, Vec::new())
+            }
         },
     };
-    let mut repairs = Vec::new();
     frame_repairs(text, candidate, span.end, &mut repairs);
     Some(Extracted {
         value,
@@ -795,13 +806,13 @@ fn direct<T: Extract>(
 /// that way, made once, and taken by [`direct`] when its candidate is considered.
 pub(crate) struct TypedReads<T> {
     max_depth: usize,
-    reads: std::cell::RefCell<Vec<(Span, T)>>,
+    reads: std::cell::RefCell<Vec<crate::coerce::GivenValue<T>>>,
     /// A value already read (a stream's), taken instead of reading its container.
     given: crate::coerce::Given<T>,
 }
 
 impl<T> TypedReads<T> {
-    pub(crate) fn new(max_depth: usize, given: Option<(Span, T)>) -> Self {
+    pub(crate) fn new(max_depth: usize, given: Option<crate::coerce::GivenValue<T>>) -> Self {
         TypedReads {
             max_depth,
             reads: std::cell::RefCell::new(Vec::new()),
@@ -811,31 +822,31 @@ impl<T> TypedReads<T> {
 
     /// The value read of the container at the start of `span`, when only spaces follow it up
     /// to `span.end` (what the direct path asks of a candidate).
-    fn take(&self, text: &str, span: Span) -> Option<(T, Span)> {
+    fn take(&self, text: &str, span: Span) -> Option<(T, Span, Vec<Repair>)> {
         let mut reads = self.reads.borrow_mut();
         let i = reads
             .iter()
-            .position(|(read, _)| read.start == span.start)?;
+            .position(|(read, ..)| read.start == span.start)?;
         let rest = text.as_bytes().get(reads[i].0.end..span.end)?;
         if !crate::coerce::json_space_only(rest) {
             return None;
         }
-        let (read, value) = reads.swap_remove(i);
-        Some((value, read))
+        let (read, value, repairs) = reads.swap_remove(i);
+        Some((value, read, repairs))
     }
 }
 
 impl<T: Extract> crate::locate::ReadTyped for TypedReads<T> {
     fn read(&self, text: &str, span: Span) -> Option<usize> {
-        let (value, read) =
+        let (value, read, repairs) =
             crate::coerce::read_container::<T>(text, span, self.max_depth, &self.given)?;
-        self.reads.borrow_mut().push((read, value));
+        self.reads.borrow_mut().push((read, value, repairs));
         Some(read.end)
     }
 
     fn forget(&self, at: usize) {
         let mut reads = self.reads.borrow_mut();
-        if reads.last().is_some_and(|(read, _)| read.start == at) {
+        if reads.last().is_some_and(|(read, ..)| read.start == at) {
             reads.pop();
         }
     }

@@ -1,6 +1,8 @@
 //! `Stream::finish` gives exactly what `extract` gives (value, report, reasoning, errors),
-//! and a reply written as strict JSON is not read again: the value is built from what the
-//! stream read (`Extract::from_partial`).
+//! and a reply written as strict JSON, or with repairs that keep the meaning (single quotes,
+//! Python literals, comments, trailing commas, bare keys), is not read again: the value is
+//! built from what the stream read (`Extract::from_partial`), its repairs from what the
+//! stream logged.
 
 use llm_extract::coerce::{Context, Direct, Failed, Node, NodeKind, Number};
 use llm_extract::{stream::NoPartial, Extract, Stream};
@@ -208,9 +210,51 @@ fn mild_damage(r: &mut Rng, json: &str) -> String {
     format!("{}{to}{}", &json[..at], &json[at + from.len()..])
 }
 
+/// One to four changes that keep the meaning, as models mix them: the repairs the stream
+/// logs itself, with a few it leaves to the parser (`#` comments, `undefined`, a key in
+/// single quotes after a comment).
+fn lexical_damage(r: &mut Rng, json: &str) -> String {
+    let edits: &[(&str, &str)] = &[
+        ("\"", "'"),
+        (", \"", ", // c\n\""),
+        ("}", ",}"),
+        ("]", ",]"),
+        ("true", "True"),
+        ("false", "False"),
+        ("null", "None"),
+        ("null", "undefined"),
+        ("\"id\"", "id"),
+        ("\"name\"", "name"),
+        ("\"x\"", "x"),
+        ("{", "{ /* x */ "),
+        (", ", " /* y */, "),
+        ("[", "[ // z\n"),
+        ("\"tags\"", "'tags'"),
+        ("\"hello\"", "'hello'"),
+        ("1,", "1 // one\n,"),
+        ("]", " # h\n]"),
+        (": ", " /* k */ : "),
+        ("\r\n", "\n"),
+    ];
+    let mut out = json.to_string();
+    for _ in 0..=r.below(4) {
+        let (from, to) = edits[r.below(edits.len())];
+        let at: Vec<usize> = out.match_indices(from).map(|(i, _)| i).collect();
+        if !at.is_empty() {
+            let at = at[r.below(at.len())];
+            out = format!("{}{to}{}", &out[..at], &out[at + from.len()..]);
+        }
+    }
+    out
+}
+
 /// `json` as a model replies with it: alone, in a fence, after reasoning, inside prose, twice.
 fn reply(r: &mut Rng, json: &str) -> String {
     let json = mild_damage(r, json);
+    framed(r, json)
+}
+
+fn framed(r: &mut Rng, json: String) -> String {
     match r.below(7) {
         0 => json,
         1 => format!("```json\n{json}\n```"),
@@ -308,6 +352,38 @@ fn finish_gives_what_extract_gives() {
         bad.extend(differs::<Vec<String>>(&reply(&mut r, &strings)));
         let floats = list(&mut r, "f");
         bad.extend(differs::<Option<Vec<Option<f32>>>>(&reply(&mut r, &floats)));
+    }
+    for b in bad.iter().take(5) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} differences", bad.len());
+}
+
+/// Replies with several repairs that keep the meaning: `finish` builds most of them from
+/// what the stream read and logged, and gives `extract`'s report to the repair (kind, span,
+/// path, position, order).
+#[test]
+fn finish_gives_what_extract_gives_with_repairs_that_keep_the_meaning() {
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    let mut bad = Vec::new();
+    for _ in 0..400 {
+        let fields = [
+            ("id", "u"),
+            ("name", "s"),
+            ("tags", "list_s"),
+            ("inner", "inner"),
+        ];
+        let json = object(&mut r, &fields);
+        let text = lexical_damage(&mut r, &json);
+        let text = framed(&mut r, text);
+        bad.extend(differs::<Wide>(&text));
+        bad.extend(differs::<serde_json::Value>(&text));
+        let list = format!("[{json}, {}]", object(&mut r, &fields));
+        bad.extend(differs::<Vec<serde_json::Value>>(&lexical_damage(
+            &mut r, &list,
+        )));
+        let one = inner(&mut r);
+        bad.extend(differs::<Inner>(&lexical_damage(&mut r, &one)));
     }
     for b in bad.iter().take(5) {
         println!("{b}");
@@ -429,13 +505,11 @@ fn a_strict_reply_is_not_read_again() {
         }
     );
     // Read again on the ordinary path (the values as `extract` reads them, not marked):
-    // text a strict read does not take as written, and values the stream took as a strict
-    // read would not.
+    // text the stream does not read as the parser does without a guess, and values the
+    // stream took as a strict read would not.
     for text in [
-        r#"{'first': 1, 'rest': [2, 3]}"#,
-        r#"{"first": 1, "rest": [2, 3,]}"#,
-        "{\"first\": 1, // one\n \"rest\": [2, 3]}",
-        r#"{first: 1, "rest": [2, 3]}"#,
+        r#"{"first": 1, "rest": [2, 3], "note": 'it\'s'}"#,
+        "{\"first\": 1, # one\n \"rest\": [2, 3]}",
         r#"{"First": 1, "rest": [2, 3]}"#,
         r#"{"first": 1, "rest": [2, 3], "other": true}"#,
         r#"{"first": 7, "first": 1, "rest": [2, 3]}"#,
@@ -444,10 +518,10 @@ fn a_strict_reply_is_not_read_again() {
         "{\"first\": 1, \"rest\": [2,\r\u{c}3]}",
         "{\"first\": 1, \"rest\": [2,\u{b}3]}",
         "{\"first\": 1, \"rest\": [2, 3 \u{c}]}",
-        "{\"first\": 1, \"rest\": [2, 3], \"note\": \"a\tb\"}",
+        "{\"first\": 1, \"rest\": [2, 3], \"note\": \"a `b`\tc\"}",
         r#"{"first": 1, "rest": [2, 3], "note": "\q"}"#,
         r#"{"first": 1, "rest": [2, 3], "note": "\ud800"}"#,
-        r#"{"first": 1, "rest": [2, 3], "note": None}"#,
+        r#"{"first": 1, "rest": [2, 3], "note": NaN}"#,
         r#"{"first": 1, "rest": [2, 3], "note": "N/A"}"#,
         r#"{"first": 1, "rest": [2, 3], "note": 5}"#,
         r#"{"first": 1, "rest": [2, 3], "note": 1e400}"#,
@@ -458,6 +532,50 @@ fn a_strict_reply_is_not_read_again() {
         let value = finished(text);
         assert_eq!(value.first, Marked(1), "{text:?}");
         assert_eq!(value, llm_extract::extract::<Counts>(text).unwrap().value);
+    }
+}
+
+/// Repairs that keep the meaning (quotes, literals, comments, trailing commas, bare keys, raw
+/// line breaks and tabs in strings) are
+/// logged by the stream as the parser logs them: the value is built from the stream's reading,
+/// and the report is `extract`'s.
+#[test]
+fn a_reply_whose_repairs_keep_the_meaning_is_not_read_again() {
+    let built = |note: Option<&str>| Counts {
+        first: Marked(1001),
+        rest: vec![Marked(1002), Marked(1003)],
+        note: note.map(str::to_string),
+        status: None,
+    };
+    for (text, note) in [
+        (r#"{'first': 1, 'rest': [2, 3]}"#, None),
+        (r#"{"rest": [2, 3,], "first": 1,}"#, None),
+        ("{\"first\": 1, // one\n \"rest\": [2, 3]}", None),
+        ("{\"first\": 1, /* one */ \"rest\": [2, /* two */ 3]}", None),
+        (r#"{first: 1, rest : [2, 3]}"#, None),
+        (r#"{"first": 1, "rest": [2, 3], "note": None}"#, None),
+        (
+            r#"{"first": 1, "rest": [2, 3], 'note': 'say "hi"'}"#,
+            Some("say \"hi\""),
+        ),
+        (
+            "{\"first\": 1, \"rest\": [2, 3], 'note': 'one\ttwo\r\nthree'}",
+            Some("one\ttwo\r\nthree"),
+        ),
+        (
+            "<think>Use {braces}.</think>\n```json\n{first: 1, 'rest': [2, 3,] // done\n}\n```",
+            None,
+        ),
+    ] {
+        assert_eq!(finished(text), built(note), "{text:?}");
+        let mut stream = Stream::<Counts>::new();
+        for piece in pieces(text, 3) {
+            stream.push(piece);
+        }
+        let report = stream.finish().unwrap().report;
+        let want = llm_extract::extract::<Counts>(text).unwrap().report;
+        assert!(!report.repairs.is_empty(), "{text:?}");
+        assert_eq!(format!("{report:?}"), format!("{want:?}"), "{text:?}");
     }
 }
 

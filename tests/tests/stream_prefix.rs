@@ -377,6 +377,9 @@ fn found_damage_streams_as_prefixes() {
         "{\"a\": 'O'Neil, \"b\": 1, \"c\": 'y, \"d\": [2]}",
         "{'data': '{\"a\": 1, \"b\": 2}', 'c': 3}",
         "{\"note\": \"He said, 'hi': then left\", \"n\": 1}",
+        // A comment between a bare key and its `:`, which the parser reads as the key's text.
+        "{x /* k */ : -0.0, \"y\": 7}",
+        "{a // note\n: 1, \"b\": 2}",
         // Spaces JSON does not allow, between every pair of tokens.
         "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",
     ];

@@ -22,6 +22,7 @@
 use crate::coerce::{Context, Extract};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::{self, RepairPaths};
+use crate::report::Repair;
 use crate::span::Span;
 use std::borrow::Cow;
 
@@ -460,25 +461,32 @@ impl<'a> Direct<'a> {
 /// when only spaces follow it up to `span.end`: the value and its span. `None` sends the
 /// caller down the full path.
 pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Option<(T, Span)> {
-    read_with(text, span, max_depth, &Given::new(None))
+    let (value, span, _) = read_with(text, span, max_depth, &Given::new(None), false)?;
+    Some((value, span))
 }
 
-/// [`read`], taking the value `given` holds if it was read from there.
+/// [`read`], taking the value `given` holds if it was read from there, with the repairs its
+/// reading made (none when read here); only that value when `given_only` (the text is known
+/// not to be strict JSON).
 pub(crate) fn read_with<T: Extract>(
     text: &str,
     span: Span,
     max_depth: usize,
     given: &Given<T>,
-) -> Option<(T, Span)> {
+    given_only: bool,
+) -> Option<(T, Span, Vec<Repair>)> {
     let mut r = Direct::new(text, span, max_depth);
     r.peek()?;
     let start = r.pos;
-    if let Some((value, read)) = given.take(start) {
+    if let Some((value, read, repairs)) = given.take(start) {
         let only_space = text
             .as_bytes()
             .get(read.end..span.end)
             .is_some_and(json_space_only);
-        return only_space.then_some((value, read));
+        return only_space.then_some((value, read, repairs));
+    }
+    if given_only {
+        return None;
     }
     let value = T::read_direct(&mut r)?;
     let end = r.pos;
@@ -486,33 +494,47 @@ pub(crate) fn read_with<T: Extract>(
         .as_bytes()
         .get(end..span.end)
         .is_some_and(json_space_only);
-    (only_space && r.clean()).then_some((value, Span::new(start, end)))
+    (only_space && r.clean()).then_some((value, Span::new(start, end), Vec::new()))
 }
 
-/// A value of `T` already read from the strict JSON container at `span`: a
-/// [`Stream`](crate::Stream)'s, built from its partial ([`Extract::from_partial`]), whose
-/// reader saw every token of that text written as JSON writes it. The direct path takes it
-/// instead of reading that container again; everything else about the reading (where the
-/// value was found, the candidates, the report) is the ordinary path's.
-pub(crate) struct Given<T>(std::cell::RefCell<Option<(Span, T)>>);
+/// A value of `T` already read from the container at `span`: a [`Stream`](crate::Stream)'s,
+/// built from its partial ([`Extract::from_partial`]), whose reader saw every token of that
+/// text written as JSON writes it or with a repair that keeps the meaning, which it logged as
+/// the parser logs it (the repairs given). The direct path takes it instead of reading that
+/// container again; everything else about the reading (where the value was found, the
+/// candidates, the rest of the report) is the ordinary path's.
+pub(crate) struct Given<T>(std::cell::RefCell<Option<GivenValue<T>>>);
+
+/// What a [`Given`] holds: the container's span, the value, the repairs reading it made.
+pub(crate) type GivenValue<T> = (Span, T, Vec<Repair>);
 
 impl<T> Given<T> {
-    pub(crate) fn new(value: Option<(Span, T)>) -> Self {
+    pub(crate) fn new(value: Option<GivenValue<T>>) -> Self {
         Given(std::cell::RefCell::new(value))
     }
 
+    /// Whether it holds a value not yet taken.
+    pub(crate) fn is_pending(&self) -> bool {
+        self.0.borrow().is_some()
+    }
+
+    /// Whether it holds a value read with repairs (not strict JSON).
+    pub(crate) fn repaired(&self) -> bool {
+        (self.0.borrow().as_ref()).is_some_and(|(.., repairs)| !repairs.is_empty())
+    }
+
     /// The value, if not taken.
-    pub(crate) fn into_inner(self) -> Option<(Span, T)> {
+    pub(crate) fn into_inner(self) -> Option<GivenValue<T>> {
         self.0.into_inner()
     }
 
-    /// The value and the container's span, if it was read from the container opening at
-    /// `start` (taken once).
-    pub(crate) fn take(&self, start: usize) -> Option<(T, Span)> {
+    /// The value, the container's span and the repairs, if it was read from the container
+    /// opening at `start` (taken once).
+    pub(crate) fn take(&self, start: usize) -> Option<(T, Span, Vec<Repair>)> {
         let mut given = self.0.borrow_mut();
-        given.as_ref().filter(|(span, _)| span.start == start)?;
-        let (span, value) = given.take()?;
-        Some((value, span))
+        given.as_ref().filter(|(span, ..)| span.start == start)?;
+        let (span, value, repairs) = given.take()?;
+        Some((value, span, repairs))
     }
 }
 
@@ -533,14 +555,14 @@ pub(crate) fn read_container<T: Extract>(
     span: Span,
     max_depth: usize,
     given: &Given<T>,
-) -> Option<(T, Span)> {
+) -> Option<(T, Span, Vec<Repair>)> {
     let closer = match text.as_bytes().get(span.start)? {
         b'{' => b'}',
         b'[' => b']',
         _ => return None,
     };
-    if let Some((value, read)) = given.take(span.start) {
-        return (read.end <= span.end).then_some((value, read));
+    if let Some((value, read, repairs)) = given.take(span.start) {
+        return (read.end <= span.end).then_some((value, read, repairs));
     }
     let mut r = Direct::new(text, span, max_depth);
     let value = T::read_direct(&mut r)?;
@@ -548,5 +570,5 @@ pub(crate) fn read_container<T: Extract>(
     // The cursor moves on only through whole strict tokens: a reader that took the value
     // read the container opening here, which ends with its closer.
     let whole = end > span.start && end <= span.end && text.as_bytes()[end - 1] == closer;
-    (whole && r.clean()).then_some((value, Span::new(span.start, end)))
+    (whole && r.clean()).then_some((value, Span::new(span.start, end), Vec::new()))
 }

@@ -321,7 +321,7 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
 /// logging linear however far `max_depth` is raised.
-const MAX_REPAIR_PATH: usize = 256;
+pub(crate) const MAX_REPAIR_PATH: usize = 256;
 
 /// Whether a scalar token (number or literal) may end just before `i`: at the end, or at a
 /// delimiter. A `/` delimits only when it starts a comment, so `1/3` stays one token.

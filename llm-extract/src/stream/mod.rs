@@ -1056,11 +1056,13 @@ impl<T: Extract> Stream<T> {
     }
 
     /// The value the stream read, when it can stand for `extract`'s reading of its container
-    /// ([`Extractor::extract_given`]): the value read last, whole, written as strict JSON,
-    /// every event of it sent and taken as a strict read takes it (no coercion, no key
-    /// matched by another name, no issue: see [`Feed::lenient`]), into a type that builds its
-    /// value from its partial ([`Extract::from_partial`]).
-    fn given(&self) -> Option<(Span, T)> {
+    /// ([`Extractor::extract_given`]): the value read last, whole, written as strict JSON or
+    /// with repairs that keep the meaning (single quotes, Python literals, comments, trailing
+    /// commas, bare keys, which the reader logs as the parser does), every event of it sent
+    /// and taken as a strict read takes it (no coercion, no key matched by another name, no
+    /// issue: see [`Feed::lenient`]), into a type that builds its value from its partial
+    /// ([`Extract::from_partial`]).
+    fn given(&self) -> Option<crate::coerce::GivenValue<T>> {
         let values = &self.values;
         let span = values.closed?;
         if values.at != Some(span.start)
@@ -1071,7 +1073,8 @@ impl<T: Extract> Stream<T> {
         {
             return None;
         }
-        Some((span, T::from_partial(values.partial.as_ref()?)?))
+        let value = T::from_partial(values.partial.as_ref()?)?;
+        Some((span, value, self.reader.repairs_in(span)))
     }
 
     /// The value of the reply: the same value, report and errors as
@@ -1083,8 +1086,11 @@ impl<T: Extract> Stream<T> {
     /// A value written as strict JSON, which the stream took as a strict read takes it (no
     /// coercion, every key written as its field's name, once), is not read again: `finish`
     /// builds it from what the stream read ([`Extract::from_partial`]); `extract`'s reading of
-    /// the rest of the reply (where the value is, its report) is run as usual. Any other
-    /// reply is read again whole, as `extract` reads it.
+    /// the rest of the reply (where the value is, its report) is run as usual. Nor is a value
+    /// whose only repairs keep the meaning and are ones the stream logs as the parser does
+    /// (single quotes, `True`/`None`, `//` and `/* */` comments, trailing commas, bare keys):
+    /// the report holds those repairs as `extract` would. Any other reply is read again
+    /// whole, as `extract` reads it.
     ///
     /// ```
     /// #[derive(llm_extract::Extract, Debug, PartialEq)]

@@ -14,8 +14,10 @@
 //! strings and keys, comments, `True`/`None`, trailing and missing commas, fences, reasoning
 //! tags and the reasoning blocks written with special tokens (the markup pass's
 //! `tags::TOKEN_BLOCKS`, read as it reads them) around the value. The full parser reads a
-//! reply with repairs once more at `finish` (a value written as strict JSON, which this reader
-//! tells by [`Reader::strict_from`], is built from the events it sent); this reader only shows
+//! reply with repairs once more at `finish`, unless its only repairs are ones this reader logs
+//! as the parser does ([`Reader::repairs_in`]: quotes, Python literals, comments, trailing
+//! commas, bare keys); a value written as strict JSON or so repaired, which this reader tells
+//! by [`Reader::strict_from`], is built from the events it sent. This reader only shows
 //! what is certain so far, and what
 //! the parser will read the same way ([`Doubts::Hold`]): a string's closing quote is decided
 //! by what valid JSON writes after it, text a missing closing quote may cut from a string
@@ -28,6 +30,8 @@ use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::skip_space;
 use crate::parse::{code_block_body, code_block_end, code_block_text, CodeEnd};
 use crate::parse::{key_so_far, own_quote_on_key_line, KEY_LOOKAHEAD};
+use crate::path::{Path, Segment};
+use crate::report::{Repair, RepairKind};
 use crate::span::Span;
 use std::borrow::Cow;
 
@@ -97,6 +101,8 @@ struct Frame {
     expect: Expect,
     /// The current member's key was a bare word.
     bare_key: bool,
+    /// Where the last comma in it is (a comma before the closer is a trailing comma).
+    comma: usize,
     /// Its `Open` event was sent. Under [`Doubts::Hold`] an object's waits for its first
     /// key's `:` (or its closer): `{'a', 'b'}` is a Python set, which the parser reads as a
     /// list.
@@ -168,8 +174,9 @@ enum Tok {
         start: usize,
         scan: usize,
     },
-    LineComment,
-    BlockComment,
+    /// A comment and where it starts.
+    LineComment(usize),
+    BlockComment(usize),
     /// A value written as a markdown code block (`"code": ```py` and a line break): shown
     /// once its closing run arrives, as the code (what the parser reads, `FencedValue`).
     Fenced {
@@ -240,9 +247,14 @@ pub(crate) struct Reader {
     held: bool,
     /// The most containers open at once so far.
     deepest: usize,
-    /// Where the last token read that is not written as strict JSON is (a single quote, a
-    /// comment, a bare word, an escape JSON does not have, a trailing comma, ...).
+    /// Where the last token read that is not written as strict JSON, and not logged in
+    /// `repairs` either, is (a bare word, an escape JSON does not have, a Unicode space, ...).
     not_strict: Option<usize>,
+    /// The repairs that keep the meaning read so far, logged as the parser logs them (kind,
+    /// span, path): single quotes, Python literals, comments, trailing commas, bare keys. A
+    /// value read with these and nothing else not strict is built from the events, its
+    /// report from these ([`Reader::repairs_in`]), and not read again at `finish`.
+    repairs: Vec<Repair>,
     /// The text has ended: what waited for more text is decided by what there is.
     ended: bool,
     /// Just after the closer that closed the last value read, until the first byte after it
@@ -364,6 +376,7 @@ impl Reader {
             held: false,
             deepest: 0,
             not_strict: None,
+            repairs: Vec::new(),
             ended: false,
             after_value: None,
             goes_on: false,
@@ -954,9 +967,17 @@ impl Reader {
     /// `None` when a token is open for [`Reader::token`].
     #[inline]
     fn opens_token(&mut self, bytes: &[u8], sink: &mut dyn Sink, b: u8) -> Option<Step_> {
-        // JSON's bare tokens are its literals and numbers (which `bare` checks whole).
-        if !matches!(b, b't' | b'f' | b'n' | b'-' | b'0'..=b'9') {
+        // A bare word is checked whole (`bare`), a comment logged where it ends.
+        if matches!(b, b'`' | b'<' | b'#') {
             self.not_strict();
+        }
+        // A bare key's text runs on to its `:` (`{a /* c */: 1}` has the key `a /* c */`).
+        if b == b'/'
+            && self.stack.last().is_some_and(|top| {
+                top.kind == Container::Object && top.expect == Expect::Colon && top.bare_key
+            })
+        {
+            self.doubt();
         }
         // A `#` comment or word: the parser reads it with the lines around it.
         if b == b'#' {
@@ -967,11 +988,11 @@ impl Reader {
             b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
                 (b'/', None) => return Some(Step_::Wait),
                 (b'/', Some(b'/')) | (b'#', _) => {
-                    self.tok = Tok::LineComment;
+                    self.tok = Tok::LineComment(self.pos);
                     self.pos += 1;
                 }
                 (b'/', Some(b'*')) => {
-                    self.tok = Tok::BlockComment;
+                    self.tok = Tok::BlockComment(self.pos);
                     self.pos += 2;
                 }
                 _ => self.start_bare(),
@@ -1015,7 +1036,7 @@ impl Reader {
                 Tok::Str { .. } => self.string(text, sink),
                 Tok::Bare { .. } => self.bare(text, sink),
                 Tok::Fenced { .. } => self.fenced(text, sink),
-                Tok::LineComment => {
+                Tok::LineComment(start) => {
                     let found = memchr::memchr(b'\n', &bytes[self.pos..]);
                     let body = &bytes[self.pos..found.map_or(bytes.len(), |i| self.pos + i)];
                     if has_closer(body) {
@@ -1023,6 +1044,7 @@ impl Reader {
                     }
                     match found {
                         Some(i) => {
+                            self.log(text, RepairKind::Comment, Span::new(start, self.pos + i));
                             self.pos += i + 1;
                             self.tok = Tok::None;
                             Step_::Go
@@ -1033,7 +1055,7 @@ impl Reader {
                         }
                     }
                 }
-                Tok::BlockComment => {
+                Tok::BlockComment(start) => {
                     let found = memchr::memmem::find(&bytes[self.pos..], b"*/");
                     let body = &bytes[self.pos..found.map_or(bytes.len(), |i| self.pos + i)];
                     if has_closer(body) {
@@ -1042,6 +1064,7 @@ impl Reader {
                     match found {
                         Some(i) => {
                             self.pos += i + 2;
+                            self.log(text, RepairKind::Comment, Span::new(start, self.pos));
                             self.tok = Tok::None;
                             Step_::Go
                         }
@@ -1074,6 +1097,7 @@ impl Reader {
             key: None,
             index: 0,
             bare_key: false,
+            comma: 0,
             shown,
             expect: if kind == Container::Object {
                 Expect::Key
@@ -1101,17 +1125,105 @@ impl Reader {
         self.not_strict = Some(self.pos);
     }
 
+    /// The repairs logged in `span` (a value's), when everything else in it was written as
+    /// strict JSON.
+    pub(crate) fn repairs_in(&self, span: Span) -> Vec<Repair> {
+        // In the order they were logged, which is the parser's (a trailing comma is logged
+        // at the closer, after a comment between them).
+        let inside = |r: &&Repair| span.start <= r.span.start && r.span.start < span.end;
+        self.repairs.iter().filter(inside).cloned().collect()
+    }
+
+    /// Logs a repair that keeps the meaning at `span`, with the path the parser gives it there
+    /// (`Parser::repair`): the member or item being read. Under [`Doubts::Guess`] nothing is
+    /// built from the events, so nothing is logged.
+    fn log(&mut self, text: &str, kind: RepairKind, span: Span) {
+        self.log_at(text, kind, span, false);
+    }
+
+    /// [`Reader::log`] of a repair to the innermost container itself (its commas, its
+    /// closer), as `Parser::repair_container` paths it.
+    fn log_at(&mut self, text: &str, kind: RepairKind, span: Span, of_container: bool) {
+        if self.held || self.doubts == Doubts::Guess {
+            return;
+        }
+        let depth = self.stack.len();
+        let path: Path = (self.stack.iter().enumerate())
+            .take(crate::parse::MAX_REPAIR_PATH)
+            .filter_map(|(i, f)| {
+                let top = i + 1 == depth;
+                match (f.kind, &f.key) {
+                    _ if top && of_container => None,
+                    // An item read and not yet followed by its comma counts as read.
+                    (Container::Array, _) => Some(Segment::Index(
+                        f.index + usize::from(f.expect == Expect::After),
+                    )),
+                    // A member whose value was read is over: the parser drops its key.
+                    (Container::Object, None) => None,
+                    (Container::Object, Some(_)) if f.expect == Expect::After => None,
+                    (Container::Object, Some(k)) => Some(Segment::Key(k.text(text).to_owned())),
+                }
+            })
+            .collect();
+        self.repairs.push(Repair {
+            path,
+            ..Repair::new(kind, span)
+        });
+    }
+
     /// Records a string that closes at `q` (opening at `start`) if its text is not written as
-    /// JSON writes strings; `escaped` when it holds a backslash.
+    /// JSON writes strings; `escaped` when it holds a backslash. Returns what of it the caller
+    /// logs once the string's path is known, when that is all that is not JSON's: its quotes,
+    /// the raw control characters in its text.
     #[inline]
-    fn check_string(&mut self, bytes: &[u8], start: usize, q: usize, quote: u8, escaped: bool) {
+    fn check_string(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        q: usize,
+        quote: u8,
+        escaped: bool,
+    ) -> Option<StringRepairs> {
         let body = &bytes[start + 1..q];
-        let strict = match escaped {
-            false => !lex::has_control(body),
-            true => lex::strict_string_body(body),
+        let (strict, controls) = match escaped {
+            // A raw line break or tab, logged a byte at a time as the parser logs them; not
+            // in text that holds a backtick, which may open a code fence in the string.
+            false if lex::has_control(body) => (!body.contains(&b'`'), true),
+            false => (true, false),
+            true => (lex::strict_string_body(body), false),
         };
-        if quote != b'"' || !strict {
+        if !strict {
             self.not_strict = Some(q);
+            return None;
+        }
+        let quotes = quote != b'"';
+        (quotes || controls).then_some(StringRepairs {
+            span: Span::new(start, q + 1),
+            quotes,
+            controls,
+        })
+    }
+
+    /// Logs a string's repairs, if it has any, in the parser's order: the quotes (logged
+    /// where the string opens), then each control character.
+    fn log_string(&mut self, text: &str, repairs: Option<StringRepairs>) {
+        let Some(StringRepairs {
+            span,
+            quotes,
+            controls,
+        }) = repairs
+        else {
+            return;
+        };
+        if quotes {
+            self.log(text, RepairKind::NonStandardQuotes, span);
+        }
+        if controls {
+            for i in span.start + 1..span.end - 1 {
+                if text.as_bytes()[i] < 0x20 {
+                    self.log(text, RepairKind::ControlCharacter, Span::new(i, i + 1));
+                }
+            }
         }
     }
 
@@ -1125,9 +1237,9 @@ impl Reader {
         // whose last member has no value, is damage the parser reads with the text around it.
         if self.closes_as_written(kind) {
             let top = self.stack.last();
-            if top.is_some_and(|f| f.index > 0 && f.expect != Expect::After) {
-                // A trailing comma.
-                self.not_strict();
+            if let Some(f) = top.filter(|f| f.index > 0 && f.expect != Expect::After) {
+                let comma = Span::new(f.comma, f.comma + 1);
+                self.log_at(text, RepairKind::TrailingComma, comma, true);
             }
             self.show_object(text, sink);
         } else {
@@ -1187,6 +1299,9 @@ impl Reader {
     }
 
     fn comma(&mut self) {
+        if let Some(top) = self.stack.last_mut() {
+            top.comma = self.pos;
+        }
         self.pos += 1;
         let expected = self
             .stack
@@ -1302,7 +1417,7 @@ impl Reader {
         if !closes {
             return false;
         }
-        self.check_string(bytes, start, q, quote, false);
+        let quotes = self.check_string(bytes, start, q, quote, false);
         self.pos = q + 1;
         if key {
             if !key_as_written(bytes, start, q + 1) {
@@ -1313,8 +1428,10 @@ impl Reader {
                 top.expect = Expect::Colon;
                 top.bare_key = false;
             }
+            self.log_string(text, quotes);
             return true;
         }
+        self.log_string(text, quotes);
         let node = Node::new(
             NodeKind::String(Str {
                 text: Cow::Borrowed(&text[start + 1..q]),
@@ -1479,8 +1596,6 @@ impl Reader {
         // read with the text around it.
         if !bare_as_written(word, key) {
             self.doubt();
-        }
-        if key {
             self.not_strict();
         }
         if key {
@@ -1489,14 +1604,24 @@ impl Reader {
                 top.expect = Expect::Colon;
                 top.bare_key = true;
             }
+            let span = Span::new(start, start + word.len());
+            self.log(text, RepairKind::UnquotedKey, span);
             return Step_::Go;
         }
         // The lenient parser reads the literal (`True`, `None`, `1e3`, `-0.5`, a bare word).
-        let (node, strict) = scalar(word, start);
+        let (node, literal) = scalar(word, start);
         // The spaces the token ran on through (`true\u{c},`) may be ones JSON does not have.
         let after = &text.as_bytes()[start + word.len()..end];
-        if !strict || !crate::coerce::json_space_only(after) {
+        if !crate::coerce::json_space_only(after) {
             self.not_strict();
+        }
+        match literal {
+            Literal::Json => {}
+            Literal::Other => {
+                let span = Span::new(start, start + word.len());
+                self.log(text, RepairKind::NonStandardLiteral, span);
+            }
+            Literal::Repaired => self.not_strict(),
         }
         if let Some(node) = node {
             self.send(text, sink, &Event::Value(&node), Span::default());
@@ -1733,7 +1858,7 @@ impl Reader {
                 Some(t) => Key::Owned(t),
                 None => Key::At(content, plain_end),
             };
-            return self.key_string(src.as_bytes(), ended, name, (start, scan));
+            return self.key_string(src, ended, name, (start, scan));
         }
         let scanned = scan;
         // Sent as it grows: everything decided so far.
@@ -1771,7 +1896,8 @@ impl Reader {
             }
         };
         let escaped = matches!(self.tok, Tok::Str { text: Some(_), .. });
-        self.check_string(src.as_bytes(), start, after - 1, quote, escaped);
+        let quotes = self.check_string(src.as_bytes(), start, after - 1, quote, escaped);
+        self.log_string(src, quotes);
         let text = match std::mem::replace(&mut self.tok, Tok::None) {
             Tok::Str { text: Some(t), .. } => Cow::Owned(t),
             _ => Cow::Borrowed(&src[content..plain_end]),
@@ -1784,13 +1910,14 @@ impl Reader {
     }
 
     /// A key's string token where its scan stopped: `name` is its text so far.
-    fn key_string(&mut self, bytes: &[u8], ended: StrEnd, name: Key, at: (usize, usize)) -> Step_ {
+    fn key_string(&mut self, src: &str, ended: StrEnd, name: Key, at: (usize, usize)) -> Step_ {
+        let bytes = src.as_bytes();
         let (start, scan) = at;
-        let after = match ended {
+        let (after, quotes) = match ended {
             StrEnd::Closed(after) => {
                 let escaped = matches!(name, Key::Owned(_));
-                self.check_string(bytes, start, after - 1, bytes[start], escaped);
-                after
+                let quotes = self.check_string(bytes, start, after - 1, bytes[start], escaped);
+                (after, quotes)
             }
             StrEnd::Open => {
                 if let (Key::Owned(t), Tok::Str { text, .. }) = (name, &mut self.tok) {
@@ -1818,6 +1945,7 @@ impl Reader {
             top.expect = Expect::Colon;
             top.bare_key = false;
         }
+        self.log_string(src, quotes);
         Step_::Go
     }
 
@@ -2320,11 +2448,32 @@ fn closing_tag(rest: &[u8], name: &[u8]) -> TokenAt {
     }
 }
 
-/// The literal `word` (at `start`) as the lenient parser reads it, and whether it is written
-/// as JSON writes it: JSON's own literals and plain numbers directly, anything else (`True`,
-/// `None`, `NaN`, `.5`, a bare word) through
-/// the parser.
-fn scalar(word: &str, start: usize) -> (Option<Node<'_>>, bool) {
+/// What [`Reader::check_string`] leaves its caller to log of a string at `span`.
+#[derive(Clone, Copy, Debug)]
+struct StringRepairs {
+    span: Span,
+    /// In quotes JSON does not have.
+    quotes: bool,
+    /// Holding raw control characters (a line break, a tab).
+    controls: bool,
+}
+
+/// How a bare value is written, as the parser logs it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Literal {
+    /// A JSON literal or a plain number.
+    Json,
+    /// Another language's literal (`True`, `None`, `undefined`): a `NonStandardLiteral` of
+    /// the whole word and nothing else.
+    Other,
+    /// Anything else the parser repairs (`NaN`, `.5`, a bare word).
+    Repaired,
+}
+
+/// The literal `word` (at `start`) as the lenient parser reads it, and how it is written:
+/// JSON's own literals and plain numbers directly, anything else (`True`, `None`, `NaN`,
+/// `.5`, a bare word) through the parser.
+fn scalar(word: &str, start: usize) -> (Option<Node<'_>>, Literal) {
     let span = Span::new(start, start + word.len());
     let kind = match word {
         "true" => NodeKind::Bool(true),
@@ -2340,13 +2489,13 @@ fn scalar(word: &str, start: usize) -> (Option<Node<'_>>, bool) {
                 }
             } else {
                 let Ok(n) = word.parse::<f64>() else {
-                    return (None, false);
+                    return (None, Literal::Repaired);
                 };
                 match n {
                     // Past `f64`'s range (`1e400`): the parser reads it as `null`, as it does
                     // `Infinity` (unless serde_json keeps numbers as written).
                     n if !n.is_finite() && cfg!(not(feature = "arbitrary_precision")) => {
-                        return (Some(Node::new(NodeKind::Null, span)), false);
+                        return (Some(Node::new(NodeKind::Null, span)), Literal::Repaired);
                     }
                     n => crate::node::Number::Float(n),
                 }
@@ -2355,17 +2504,26 @@ fn scalar(word: &str, start: usize) -> (Option<Node<'_>>, bool) {
         }
         _ => {
             let Ok(parsed) = crate::parse::parse(word, 1) else {
-                return (None, false);
+                return (None, Literal::Repaired);
             };
             if !parsed.node.complete {
-                return (None, false);
+                return (None, Literal::Repaired);
             }
+            let literal = match parsed.repairs.as_slice() {
+                [only]
+                    if only.kind == RepairKind::NonStandardLiteral
+                        && only.span == Span::new(0, word.len()) =>
+                {
+                    Literal::Other
+                }
+                _ => Literal::Repaired,
+            };
             let mut node = parsed.node;
             node.span = Span::new(start + node.span.start, start + node.span.end);
-            return (Some(node), false);
+            return (Some(node), literal);
         }
     };
-    (Some(Node::new(kind, span)), true)
+    (Some(Node::new(kind, span)), Literal::Json)
 }
 
 /// A string value's node.
