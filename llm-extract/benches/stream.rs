@@ -81,6 +81,25 @@ fn reply(bytes: usize) -> String {
     )
 }
 
+/// The order written as models often write it when not held to JSON: single quotes, bare
+/// keys, `True` and `None`, trailing commas, a `//` comment after each item, about `bytes`
+/// long, in a fence. Every repair it needs is one the stream logs itself, so `finish` builds
+/// the value and its report from what the stream read instead of parsing the reply again.
+fn repaired_reply(bytes: usize) -> String {
+    let mut out = String::from("```json\n{'items': [\n");
+    let mut i = 0;
+    while out.len() < bytes {
+        out.push_str(&format!(
+            "  {{id: {i}, 'name': 'item number {i}', price: {}.{:02}, 'tags': ['a', 'b\\n', 'é',], ok: True, 'meta': {{'x': None, 'y': -1.5e-3}}}}, // item {i}\n",
+            i * 7 % 1000,
+            i % 100
+        ));
+        i += 1;
+    }
+    out.push_str("], 'story': 'done'}\n```\n");
+    out
+}
+
 /// `text` in `chunk`-byte pieces, each cut back to a character boundary.
 fn pieces(text: &str, chunk: usize) -> impl Iterator<Item = &str> {
     let mut at = 0;
@@ -165,6 +184,26 @@ fn bench_stream(c: &mut Criterion) {
             |b, text| b.iter(|| streamed::<serde_json::Value>(black_box(text), 16)),
         );
     }
+    group.finish();
+
+    let mut group = c.benchmark_group("stream-repaired");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(6));
+    let text = repaired_reply(1 << 20);
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_with_input(BenchmarkId::new("extract", 1), &text, |b, text| {
+        b.iter(|| llm_extract::extract::<Order>(black_box(text)).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("16-byte chunks", 1), &text, |b, text| {
+        b.iter(|| streamed::<Order>(black_box(text), 16))
+    });
+    group.bench_with_input(
+        BenchmarkId::new("16-byte chunks, no finish", 1),
+        &text,
+        |b, text| b.iter(|| pushed::<Order>(black_box(text), 16)),
+    );
     group.finish();
 
     let mut group = c.benchmark_group("stream-prose");

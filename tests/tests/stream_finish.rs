@@ -1,6 +1,7 @@
 //! `Stream::finish` gives exactly what `extract` gives (value, report, reasoning, errors),
-//! and a reply written as strict JSON, or with repairs that keep the meaning (single quotes,
-//! Python literals, comments, trailing commas, bare keys), is not read again: the value is
+//! and a reply written as strict JSON, or with repairs of how it is written (single quotes,
+//! raw control characters, other languages' literals, comments, trailing commas,
+//! bare keys), is not read again: the value is
 //! built from what the stream read (`Extract::from_partial`), its repairs from what the
 //! stream logged.
 
@@ -210,7 +211,7 @@ fn mild_damage(r: &mut Rng, json: &str) -> String {
     format!("{}{to}{}", &json[..at], &json[at + from.len()..])
 }
 
-/// One to four changes that keep the meaning, as models mix them: the repairs the stream
+/// One to four changes of how the value is written, as models mix them: the repairs the stream
 /// logs itself, with a few it leaves to the parser (`#` comments, `undefined`, a key in
 /// single quotes after a comment).
 fn lexical_damage(r: &mut Rng, json: &str) -> String {
@@ -359,11 +360,11 @@ fn finish_gives_what_extract_gives() {
     assert!(bad.is_empty(), "{} differences", bad.len());
 }
 
-/// Replies with several repairs that keep the meaning: `finish` builds most of them from
+/// Replies with several repairs of how they are written: `finish` builds most of them from
 /// what the stream read and logged, and gives `extract`'s report to the repair (kind, span,
 /// path, position, order).
 #[test]
-fn finish_gives_what_extract_gives_with_repairs_that_keep_the_meaning() {
+fn finish_gives_what_extract_gives_with_repairs_the_stream_logs() {
     let mut r = Rng(0x2545_F491_4F6C_DD1D);
     let mut bad = Vec::new();
     for _ in 0..400 {
@@ -522,6 +523,7 @@ fn a_strict_reply_is_not_read_again() {
         r#"{"first": 1, "rest": [2, 3], "note": "\q"}"#,
         r#"{"first": 1, "rest": [2, 3], "note": "\ud800"}"#,
         r#"{"first": 1, "rest": [2, 3], "note": NaN}"#,
+        r#"{"first": +1, "rest": [2, 0x3]}"#,
         r#"{"first": 1, "rest": [2, 3], "note": "N/A"}"#,
         r#"{"first": 1, "rest": [2, 3], "note": 5}"#,
         r#"{"first": 1, "rest": [2, 3], "note": 1e400}"#,
@@ -535,12 +537,11 @@ fn a_strict_reply_is_not_read_again() {
     }
 }
 
-/// Repairs that keep the meaning (quotes, literals, comments, trailing commas, bare keys, raw
-/// line breaks and tabs in strings) are
-/// logged by the stream as the parser logs them: the value is built from the stream's reading,
+/// Repairs of how the value is written (quotes, literals, comments, trailing commas, bare
+/// keys, raw line breaks and tabs in strings) are logged by the stream as the parser logs them: the value is built from the stream's reading,
 /// and the report is `extract`'s.
 #[test]
-fn a_reply_whose_repairs_keep_the_meaning_is_not_read_again() {
+fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
     let built = |note: Option<&str>| Counts {
         first: Marked(1001),
         rest: vec![Marked(1002), Marked(1003)],

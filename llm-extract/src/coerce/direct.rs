@@ -499,7 +499,7 @@ pub(crate) fn read_with<T: Extract>(
 
 /// A value of `T` already read from the container at `span`: a [`Stream`](crate::Stream)'s,
 /// built from its partial ([`Extract::from_partial`]), whose reader saw every token of that
-/// text written as JSON writes it or with a repair that keeps the meaning, which it logged as
+/// text written as JSON writes it or with a repair of how it is written, which it logged as
 /// the parser logs it (the repairs given). The direct path takes it instead of reading that
 /// container again; everything else about the reading (where the value was found, the
 /// candidates, the rest of the report) is the ordinary path's.

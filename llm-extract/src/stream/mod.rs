@@ -1033,11 +1033,12 @@ impl<T: Extract> Stream<T> {
 
     /// The outcome of the whole reply: [`Extractor::extract`], where a value cut off by the
     /// end of the reply is an error saying so and where.
-    fn outcome(&self) -> Result<Extracted<T>, Error> {
+    fn outcome(&mut self) -> Result<Extracted<T>, Error> {
         if let Some(issue) = &self.too_large {
             return Err(Error::new(vec![issue.clone()]).with_positions(&self.text));
         }
-        let done = (self.extractor).extract_given(&self.text, RepairPaths::Record, self.given())?;
+        let given = self.given();
+        let done = (self.extractor).extract_given(&self.text, RepairPaths::Record, given)?;
         if done.report.complete {
             return Ok(done);
         }
@@ -1057,12 +1058,12 @@ impl<T: Extract> Stream<T> {
 
     /// The value the stream read, when it can stand for `extract`'s reading of its container
     /// ([`Extractor::extract_given`]): the value read last, whole, written as strict JSON or
-    /// with repairs that keep the meaning (single quotes, Python literals, comments, trailing
-    /// commas, bare keys, which the reader logs as the parser does), every event of it sent
+    /// with repairs of how it is written that the reader logs as the parser does
+    /// (`Reader::take_repairs_in`), every event of it sent
     /// and taken as a strict read takes it (no coercion, no key matched by another name, no
     /// issue: see [`Feed::lenient`]), into a type that builds its value from its partial
     /// ([`Extract::from_partial`]).
-    fn given(&self) -> Option<crate::coerce::GivenValue<T>> {
+    fn given(&mut self) -> Option<crate::coerce::GivenValue<T>> {
         let values = &self.values;
         let span = values.closed?;
         if values.at != Some(span.start)
@@ -1074,7 +1075,7 @@ impl<T: Extract> Stream<T> {
             return None;
         }
         let value = T::from_partial(values.partial.as_ref()?)?;
-        Some((span, value, self.reader.repairs_in(span)))
+        Some((span, value, self.reader.take_repairs_in(span)))
     }
 
     /// The value of the reply: the same value, report and errors as
@@ -1087,10 +1088,10 @@ impl<T: Extract> Stream<T> {
     /// coercion, every key written as its field's name, once), is not read again: `finish`
     /// builds it from what the stream read ([`Extract::from_partial`]); `extract`'s reading of
     /// the rest of the reply (where the value is, its report) is run as usual. Nor is a value
-    /// whose only repairs keep the meaning and are ones the stream logs as the parser does
-    /// (single quotes, `True`/`None`, `//` and `/* */` comments, trailing commas, bare keys):
-    /// the report holds those repairs as `extract` would. Any other reply is read again
-    /// whole, as `extract` reads it.
+    /// whose only repairs are of how it is written, ones the stream logs as the parser does
+    /// (strings in single quotes, raw line breaks and tabs in strings, `True`/`None`/
+    /// `undefined`, `//` and `/* */` comments, trailing commas, bare keys): the report holds those repairs as `extract` gives them. Any other reply is read
+    /// again whole, as `extract` reads it.
     ///
     /// ```
     /// #[derive(llm_extract::Extract, Debug, PartialEq)]

@@ -15,9 +15,10 @@
 //! tags and the reasoning blocks written with special tokens (the markup pass's
 //! `tags::TOKEN_BLOCKS`, read as it reads them) around the value. The full parser reads a
 //! reply with repairs once more at `finish`, unless its only repairs are ones this reader logs
-//! as the parser does ([`Reader::repairs_in`]: quotes, Python literals, comments, trailing
-//! commas, bare keys); a value written as strict JSON or so repaired, which this reader tells
-//! by [`Reader::strict_from`], is built from the events it sent. This reader only shows
+//! as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in strings,
+//! other languages' literals, comments, trailing commas, bare keys); a value
+//! written as strict JSON or so repaired, which this reader tells by [`Reader::strict_from`],
+//! is built from the events it sent. This reader only shows
 //! what is certain so far, and what
 //! the parser will read the same way ([`Doubts::Hold`]): a string's closing quote is decided
 //! by what valid JSON writes after it, text a missing closing quote may cut from a string
@@ -250,10 +251,11 @@ pub(crate) struct Reader {
     /// Where the last token read that is not written as strict JSON, and not logged in
     /// `repairs` either, is (a bare word, an escape JSON does not have, a Unicode space, ...).
     not_strict: Option<usize>,
-    /// The repairs that keep the meaning read so far, logged as the parser logs them (kind,
-    /// span, path): single quotes, Python literals, comments, trailing commas, bare keys. A
-    /// value read with these and nothing else not strict is built from the events, its
-    /// report from these ([`Reader::repairs_in`]), and not read again at `finish`.
+    /// The repairs of how the value is written read so far, logged as the parser logs them
+    /// (kind, span, path, order): single quotes, raw control characters in strings, other
+    /// languages' literals, comments, trailing commas, bare keys. A value read
+    /// with these and nothing else not strict is built from the events, its report from these
+    /// ([`Reader::take_repairs_in`]), and not read again at `finish`.
     repairs: Vec<Repair>,
     /// The text has ended: what waited for more text is decided by what there is.
     ended: bool,
@@ -1125,17 +1127,17 @@ impl Reader {
         self.not_strict = Some(self.pos);
     }
 
-    /// The repairs logged in `span` (a value's), when everything else in it was written as
-    /// strict JSON.
-    pub(crate) fn repairs_in(&self, span: Span) -> Vec<Repair> {
-        // In the order they were logged, which is the parser's (a trailing comma is logged
-        // at the closer, after a comment between them).
-        let inside = |r: &&Repair| span.start <= r.span.start && r.span.start < span.end;
-        self.repairs.iter().filter(inside).cloned().collect()
+    /// The repairs logged in `span` (a value's), taken: for the report of a value whose text
+    /// is strict JSON but for them. In the order they were logged, which is the parser's (a
+    /// trailing comma is logged at its closer, after a comment between them).
+    pub(crate) fn take_repairs_in(&mut self, span: Span) -> Vec<Repair> {
+        let mut repairs = std::mem::take(&mut self.repairs);
+        repairs.retain(|r| span.start <= r.span.start && r.span.start < span.end);
+        repairs
     }
 
-    /// Logs a repair that keeps the meaning at `span`, with the path the parser gives it there
-    /// (`Parser::repair`): the member or item being read. Under [`Doubts::Guess`] nothing is
+    /// Logs a repair of how the value is written at `span`, with the path the parser gives it
+    /// there (`Parser::repair`): the member or item being read. Under [`Doubts::Guess`] nothing is
     /// built from the events, so nothing is logged.
     fn log(&mut self, text: &str, kind: RepairKind, span: Span) {
         self.log_at(text, kind, span, false);
@@ -1617,9 +1619,10 @@ impl Reader {
         }
         match literal {
             Literal::Json => {}
-            Literal::Other => {
-                let span = Span::new(start, start + word.len());
-                self.log(text, RepairKind::NonStandardLiteral, span);
+            Literal::Other(repairs) => {
+                for (kind, span) in repairs {
+                    self.log(text, kind, span);
+                }
             }
             Literal::Repaired => self.not_strict(),
         }
@@ -2459,14 +2462,15 @@ struct StringRepairs {
 }
 
 /// How a bare value is written, as the parser logs it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum Literal {
     /// A JSON literal or a plain number.
     Json,
-    /// Another language's literal (`True`, `None`, `undefined`): a `NonStandardLiteral` of
-    /// the whole word and nothing else.
-    Other,
-    /// Anything else the parser repairs (`NaN`, `.5`, a bare word).
+    /// Another language's literal (`True`, `None`, `undefined`): the parser's repairs of it,
+    /// which say how it was written. (Numbers JSON forbids, `+5`, `0x1F`, are doubted before:
+    /// the words after one may make it text.)
+    Other(Vec<(RepairKind, Span)>),
+    /// Anything else the parser repairs (`NaN`, `1e400`, a bare word).
     Repaired,
 }
 
@@ -2509,14 +2513,18 @@ fn scalar(word: &str, start: usize) -> (Option<Node<'_>>, Literal) {
             if !parsed.node.complete {
                 return (None, Literal::Repaired);
             }
-            let literal = match parsed.repairs.as_slice() {
-                [only]
-                    if only.kind == RepairKind::NonStandardLiteral
-                        && only.span == Span::new(0, word.len()) =>
-                {
-                    Literal::Other
-                }
-                _ => Literal::Repaired,
+            let written = |r: &Repair| {
+                use RepairKind::*;
+                matches!(
+                    r.kind,
+                    NonStandardLiteral | NonStandardNumber | DigitSeparator | NumberAsString
+                ) && r.span.end <= word.len()
+            };
+            let literal = if !parsed.repairs.is_empty() && parsed.repairs.iter().all(written) {
+                let at = |r: &Repair| (r.kind, Span::new(start + r.span.start, start + r.span.end));
+                Literal::Other(parsed.repairs.iter().map(at).collect())
+            } else {
+                Literal::Repaired
             };
             let mut node = parsed.node;
             node.span = Span::new(start + node.span.start, start + node.span.end);
