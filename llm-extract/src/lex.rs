@@ -329,10 +329,11 @@ pub(crate) fn is_constant(word: &[u8]) -> bool {
     )
 }
 
-/// Whether `body`, a string's text between its double quotes, is written as JSON writes
-/// strings: no raw control character, and only JSON's escapes (`\uXXXX` of a surrogate only
-/// as a high one followed by a low one).
-pub(crate) fn strict_string_body(body: &[u8]) -> bool {
+/// Whether `body`, a string's text between its `quote`s, is written as JSON writes strings: no
+/// raw control character, and only JSON's escapes (`\uXXXX` of a surrogate only as a high one
+/// followed by a low one), and `\'` in single quotes (the quote escaped, as JavaScript and
+/// Python write it, which the parser reads with no repair of its own).
+pub(crate) fn strict_string_body(body: &[u8], quote: u8) -> bool {
     if has_control(body) {
         return false;
     }
@@ -347,6 +348,7 @@ pub(crate) fn strict_string_body(body: &[u8]) -> bool {
         let at = i + j;
         i = match body.get(at + 1) {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at + 2,
+            Some(b'\'') if quote == b'\'' => at + 2,
             Some(b'u') => match unit(at + 2) {
                 Some(0xD800..=0xDBFF)
                     if body.get(at + 6..at + 8) == Some(b"\\u")

@@ -1090,7 +1090,8 @@ impl<T: Extract> Stream<T> {
     /// the rest of the reply (where the value is, its report) is run as usual. Nor is a value
     /// whose only repairs are of how it is written, ones the stream logs as the parser does
     /// (strings in single quotes, raw line breaks and tabs in strings, `True`/`None`/
-    /// `undefined`, `//` and `/* */` comments, trailing commas, bare keys): the report holds those repairs as `extract` gives them. Any other reply is read
+    /// `undefined`, `//` and `/* */` comments, trailing commas, bare keys, spaces JSON lacks,
+    /// full-width `：` and `，`): the report holds those repairs as `extract` gives them. Any other reply is read
     /// again whole, as `extract` reads it.
     ///
     /// ```

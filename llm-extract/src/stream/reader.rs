@@ -14,15 +14,15 @@
 //! strings and keys, comments, `True`/`None`, trailing and missing commas, fences, reasoning
 //! tags and the reasoning blocks written with special tokens (the markup pass's
 //! `tags::TOKEN_BLOCKS`, read as it reads them) around the value. The full parser reads a
-//! reply with repairs once more at `finish`, unless its only repairs are ones this reader logs
-//! as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in strings,
-//! other languages' literals, comments, trailing commas, bare keys); a value
-//! written as strict JSON or so repaired, which this reader tells by [`Reader::strict_from`],
-//! is built from the events it sent. This reader only shows
-//! what is certain so far, and what
-//! the parser will read the same way ([`Doubts::Hold`]): a string's closing quote is decided
-//! by what valid JSON writes after it, text a missing closing quote may cut from a string
-//! waits, and damage that only the text around it can settle stops the preview there.
+//! reply with repairs once more at `finish`, unless its only repairs are ones this reader
+//! logs as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in
+//! strings, other languages' literals, comments, trailing commas, bare keys, spaces JSON
+//! lacks, full-width separators); a value written as strict JSON or so repaired, which this
+//! reader tells by [`Reader::strict_from`], is built from the events it sent. This reader
+//! only shows what is certain so far, and what the parser will read the same way
+//! ([`Doubts::Hold`]): a string's closing quote is decided by what valid JSON writes after
+//! it, text a missing closing quote may cut from a string waits, and damage that only the
+//! text around it can settle stops the preview there.
 
 use super::{Container, Event, Step};
 use crate::lex::{self, Escape};
@@ -253,7 +253,8 @@ pub(crate) struct Reader {
     not_strict: Option<usize>,
     /// The repairs of how the value is written read so far, logged as the parser logs them
     /// (kind, span, path, order): single quotes, raw control characters in strings, other
-    /// languages' literals, comments, trailing commas, bare keys. A value read
+    /// languages' literals, comments, trailing commas, bare keys, spaces JSON lacks, full-width
+    /// separators. A value read
     /// with these and nothing else not strict is built from the events, its report from these
     /// ([`Reader::take_repairs_in`]), and not read again at `finish`.
     repairs: Vec<Repair>,
@@ -903,11 +904,10 @@ impl Reader {
                 }
                 let b = bytes[self.pos];
                 match b {
-                    b' ' | b'\t' | b'\n' | b'\r' => self.skip_spaces(bytes, self.pos + 1),
+                    b' ' | b'\t' | b'\n' | b'\r' => self.skip_spaces(text, self.pos + 1),
                     // The other spaces `lex` counts (a vertical tab, U+00A0, a BOM, ...).
                     b if lex::may_start_space(b) && lex::space_len(&bytes[self.pos..end]) > 0 => {
-                        self.not_strict();
-                        self.skip_spaces(bytes, self.pos)
+                        self.skip_spaces(text, self.pos)
                     }
                     b'{' => self.open(text, sink, Container::Object),
                     b'[' => self.open(text, sink, Container::Array),
@@ -932,21 +932,22 @@ impl Reader {
                     }
                     b',' => {
                         self.comma();
-                        self.skip_spaces(bytes, self.pos);
+                        self.skip_spaces(text, self.pos);
                     }
                     b':' => {
                         self.colon(text, sink);
-                        self.skip_spaces(bytes, self.pos);
+                        self.skip_spaces(text, self.pos);
                     }
                     // `：` and `，`, as the parser reads them between tokens.
                     0xEF if lex::fullwidth_separator(&bytes[self.pos..end]).is_some() => {
-                        self.not_strict();
+                        let span = Span::new(self.pos, self.pos + lex::FULLWIDTH_LEN);
+                        self.log(text, RepairKind::FullWidthPunctuation, span);
                         match lex::fullwidth_separator(&bytes[self.pos..end]) {
                             Some(b':') => self.colon(text, sink),
                             _ => self.comma(),
                         }
                         self.pos += lex::FULLWIDTH_LEN - 1;
-                        self.skip_spaces(bytes, self.pos);
+                        self.skip_spaces(text, self.pos);
                     }
                     b'"' | b'\'' => {
                         if !self.start_string(text, sink, b) || self.stack.is_empty() {
@@ -1020,13 +1021,57 @@ impl Reader {
 
     /// Moves past the spaces and line breaks from `from` on (the parser's `skip_space`).
     #[inline]
-    fn skip_spaces(&mut self, bytes: &[u8], from: usize) {
+    fn skip_spaces(&mut self, text: &str, from: usize) {
+        let bytes = text.as_bytes();
         let to = skip_space(bytes, from, bytes.len());
         // The run may hold spaces JSON does not have (a form feed, U+00A0).
         if to > from && !crate::coerce::json_space_only(&bytes[from..to]) {
-            self.not_strict();
+            self.log_spaces(text, from, to);
         }
         self.pos = to;
+    }
+
+    /// Logs the spaces JSON does not have in the run `from..to`, as the parser does: one
+    /// repair from the first to the last. A run the end of the text cut is one run with what
+    /// continues it (only spaces between), as in the text read whole.
+    #[cold]
+    fn log_spaces(&mut self, text: &str, from: usize, to: usize) {
+        // After a bare key, those on its line are the key's text, which runs to its `:` or
+        // the line's end and drops the spaces at its end (`Parser::key`): not repaired.
+        let key_end = self
+            .stack
+            .last()
+            .and_then(|top| match (top.kind, top.expect, &top.key) {
+                (Container::Object, Expect::Colon, Some(Key::At(_, end))) if top.bare_key => {
+                    Some(*end)
+                }
+                _ => None,
+            });
+        let from = match key_end {
+            Some(end) => match memchr::memchr2(b'\n', b'\r', &text.as_bytes()[end..to]) {
+                Some(i) => from.max(end + i),
+                None => return,
+            },
+            None => from,
+        };
+        let json = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+        let run = &text.as_bytes()[from..to];
+        let (Some(first), Some(last)) = (
+            run.iter().position(|b| !json(b)),
+            run.iter().rposition(|b| !json(b)),
+        ) else {
+            return;
+        };
+        let span = Span::new(from + first, from + last + 1);
+        let last = self.repairs.last_mut().filter(|r| {
+            r.kind == RepairKind::UnicodeWhitespace
+                && r.span.end <= span.start
+                && text.as_bytes()[r.span.end..span.start].iter().all(json)
+        });
+        match last {
+            Some(r) if !self.held && self.doubts == Doubts::Hold => r.span.end = span.end,
+            _ => self.log(text, RepairKind::UnicodeWhitespace, span),
+        }
     }
 
     /// Goes on with the token the text so far ended inside, if any; `Wait` if it still does.
@@ -1192,7 +1237,7 @@ impl Reader {
             // in text that holds a backtick, which may open a code fence in the string.
             false if lex::has_control(body) => (!body.contains(&b'`'), true),
             false => (true, false),
-            true => (lex::strict_string_body(body), false),
+            true => (lex::strict_string_body(body, quote), false),
         };
         if !strict {
             self.not_strict = Some(q);
