@@ -81,23 +81,22 @@ fn reply(bytes: usize) -> String {
     )
 }
 
-/// The order written as models often write it when not held to JSON: single quotes, bare
-/// keys, `True` and `None`, trailing commas, a `//` comment after each item, about `bytes`
-/// long, in a fence. Every repair it needs is one the stream logs itself, so `finish` builds
-/// the value and its report from what the stream read instead of parsing the reply again.
+/// The order (`common::order_doc`) written as models often write it when not held to JSON:
+/// single quotes, bare keys, `True` and `None`, trailing commas, a `//` comment between items,
+/// about `bytes` long, in a fence. Every repair it needs is one the stream logs itself, so
+/// `finish` builds the value and its report from what the stream read instead of parsing the
+/// reply again.
 fn repaired_reply(bytes: usize) -> String {
-    let mut out = String::from("```json\n{'items': [\n");
-    let mut i = 0;
-    while out.len() < bytes {
-        out.push_str(&format!(
-            "  {{id: {i}, 'name': 'item number {i}', price: {}.{:02}, 'tags': ['a', 'b\\n', 'é',], ok: True, 'meta': {{'x': None, 'y': -1.5e-3}}}}, // item {i}\n",
-            i * 7 % 1000,
-            i % 100
-        ));
-        i += 1;
-    }
-    out.push_str("], 'story': 'done'}\n```\n");
-    out
+    let doc = common::order_doc(bytes)
+        .replace("\"id\": ", "id: ")
+        .replace("\"price\": ", "price: ")
+        .replace("\"ok\": ", "ok: ")
+        .replace('"', "'")
+        .replace("true", "True")
+        .replace("null", "None")
+        .replace("'é']", "'é',]")
+        .replace("}},{", "}}, // item\n{");
+    format!("```json\n{doc}\n```\n")
 }
 
 /// `text` in `chunk`-byte pieces, each cut back to a character boundary.

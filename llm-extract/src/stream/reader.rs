@@ -1069,7 +1069,7 @@ impl Reader {
                 && text.as_bytes()[r.span.end..span.start].iter().all(json)
         });
         match last {
-            Some(r) if !self.held && self.doubts == Doubts::Hold => r.span.end = span.end,
+            Some(r) if self.doubts == Doubts::Hold => r.span.end = span.end,
             _ => self.log(text, RepairKind::UnicodeWhitespace, span),
         }
     }
@@ -1182,8 +1182,9 @@ impl Reader {
     }
 
     /// Logs a repair of how the value is written at `span`, with the path the parser gives it
-    /// there (`Parser::repair`): the member or item being read. Under [`Doubts::Guess`] nothing is
-    /// built from the events, so nothing is logged.
+    /// there (`Parser::repair`): the member or item being read. Under [`Doubts::Guess`] (which
+    /// a doubt under [`Doubts::Hold`] switches to) nothing is built from the events, so nothing
+    /// is logged.
     fn log(&mut self, text: &str, kind: RepairKind, span: Span) {
         self.log_at(text, kind, span, false);
     }
@@ -1191,7 +1192,7 @@ impl Reader {
     /// [`Reader::log`] of a repair to the innermost container itself (its commas, its
     /// closer), as `Parser::repair_container` paths it.
     fn log_at(&mut self, text: &str, kind: RepairKind, span: Span, of_container: bool) {
-        if self.held || self.doubts == Doubts::Guess {
+        if self.doubts == Doubts::Guess {
             return;
         }
         let depth = self.stack.len();
