@@ -575,6 +575,17 @@ fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
             "<think>Use {braces}.</think>\n```json\n{first: 1, 'rest': [2, 3,] // done\n}\n```",
             None,
         ),
+        // A string value ended by what the parser ends it at: the next key in single
+        // quotes, a comment after its comma, a comment right after its quote.
+        (r#"{'note': 'x', 'first': 1, 'rest': [2, 3]}"#, Some("x")),
+        (
+            "{\"note\": \"x\", // one\n \"first\": 1, \"rest\": [2, 3]}",
+            Some("x"),
+        ),
+        (
+            "{'note': 'x' /* one */, first: 1, 'rest': [2, 3]}",
+            Some("x"),
+        ),
     ] {
         assert_eq!(finished(text), built(note), "{text:?}");
         let mut stream = Stream::<Counts>::new();

@@ -79,7 +79,8 @@
 //! and the reader decides only what the full parser will read the same way: strings grow, but
 //! a quote, a comma or a line break inside a string waits for the bytes that tell whether the
 //! string ended there; a string closes once what follows its quote is what valid JSON writes
-//! there (the next member's key and `:`, the next item's `,`, a closer); an object shows once
+//! there (the next member's key, in either quotes, and `:`, the next item's `,`, a closer) or
+//! a comment; an object shows once
 //! its first key's `:` arrives (`{'a', 'b'}` is a Python set, read as a list); an array's string
 //! item shows once it closes (it may be the key of an object whose `{` went missing); a closer
 //! followed by a `,` closes once the token after the comma shows it fits where the closer

@@ -2310,8 +2310,11 @@ fn after_spaces(bytes: &[u8], at: usize) -> Option<usize> {
 /// (`None` while the text so far ends before that is decided). Only what valid JSON writes
 /// after a string is decided as closing: a key's `:`; after a value, the next item's `,`, the
 /// next member's `,` and quoted or bare key with its `:`, or the container's closer followed
-/// by what may follow a value (the parser looks as far, so it reads the same). Anything else is
-/// doubtful. Resumable: the text looked at is not looked at again.
+/// by what may follow a value (the parser looks as far, so it reads the same); and what the
+/// parser ends a string at as surely: a comment right after the quote, a comment, `#` or `[`
+/// after a member's `,`, a key in single quotes by the parser's own test. Anything else is
+/// doubtful. Resumable: the text looked at is not looked at again (but for a key in single
+/// quotes, tested again from its quote, within the key's bounded lookahead).
 // Long: one resumable state machine; its phases hand each other the position, and a split
 // would pass the phase back and forth instead.
 fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
@@ -2340,6 +2343,19 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     // `"x",, "b": 2`: a doubled comma separates all the same.
                     (Phase::Quote, false, Some(Container::Object), b',')
                     | (Phase::Comma, _, _, b',') => Phase::Comma,
+                    // After a value's `,`: a comment, a `#` or a `[` ends the value as the
+                    // parser reads it (`Parser::next_member_follows`); what they are is read
+                    // after it.
+                    (Phase::Comma, _, _, b'/' | b'#' | b'[') => return Some(Verdict::Closes),
+                    // A comment right after the quote ends the string (`Parser::closes_here`).
+                    (Phase::Quote, _, _, b'/') => match bytes.get(p + 1) {
+                        None => {
+                            c.at = p;
+                            return None;
+                        }
+                        Some(b'/' | b'*') => return Some(Verdict::Closes),
+                        Some(_) => return Some(Verdict::Doubt),
+                    },
                     (Phase::Quote, false, Some(Container::Object), b'}')
                     | (Phase::Quote, false, Some(Container::Array), b']') => {
                         if depth == 1 {
@@ -2350,6 +2366,18 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Comma, _, _, b'"') => {
                         c.key = p;
                         Phase::Key
+                    }
+                    // A key in single quotes (a Python-style dict): the parser's own key
+                    // test (`key_so_far`), asked again while the bytes it reads arrive.
+                    (Phase::Comma, _, _, b'\'') => {
+                        return match key_so_far(bytes, p) {
+                            Some(true) => Some(Verdict::Closes),
+                            Some(false) => Some(Verdict::Doubt),
+                            None => {
+                                c.at = p;
+                                None
+                            }
+                        };
                     }
                     (Phase::Comma, _, _, b) if b.is_ascii_alphanumeric() || b == b'_' => {
                         c.key = p;
