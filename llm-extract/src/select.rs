@@ -837,11 +837,12 @@ impl<T> TypedReads<T> {
 }
 
 impl<T: Extract> crate::locate::ReadTyped for TypedReads<T> {
-    fn read(&self, text: &str, span: Span) -> Option<usize> {
+    fn read(&self, text: &str, span: Span) -> Option<(usize, bool)> {
         let (value, read, repairs) =
             crate::coerce::read_container::<T>(text, span, self.max_depth, &self.given)?;
+        let strict = repairs.is_empty();
         self.reads.borrow_mut().push((read, value, repairs));
-        Some(read.end)
+        Some((read.end, strict))
     }
 
     fn forget(&self, at: usize) {

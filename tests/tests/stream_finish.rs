@@ -530,6 +530,14 @@ fn a_strict_reply_is_not_read_again() {
         r#"{"first": 1, "rest": 2}"#,
         r#"{"first": 1, "rest": [2, 3], "status": "closed"}"#,
         r#"{"first": 1, "rest": [2, 3], "status": {"Closed": null}}"#,
+        // A closer to spare in the reply: the parser weighs where it is stray.
+        r#"{"first": 1, "rest": [2, 3],}}"#,
+        "{\"first\": 1, \"rest\": [2, 3],}\nThat is all :}",
+        // A member after the root's closer, which the parser reads into the value.
+        r#"{"first": 1, "rest": [2, 3]} /* more */ "note": "n"}"#,
+        r#"{'first': 1, 'rest': [2, 3]}，'note': 'n'}"#,
+        // Closers after a value with repairs: where it ends is the parser's to say.
+        "{'first': 1, 'rest': [2, 3]} :}",
     ] {
         let value = finished(text);
         assert_eq!(value.first, Marked(1), "{text:?}");
@@ -586,6 +594,16 @@ fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
             "{'note': 'x' /* one */, first: 1, 'rest': [2, 3]}",
             Some("x"),
         ),
+        // A trailing comma after a nested container: its closer waits for the end of the
+        // reply, which holds no closer to spare, so it closes as written.
+        (r#"{"first": 1, "rest": [2, 3],}"#, None),
+        (
+            "```json\n{\n  \"rest\": [\n    2,\n    3,\n  ],\n  \"first\": 1,\n}\n```",
+            None,
+        ),
+        // A full-width `，` before a closer is logged as such, not as a trailing comma.
+        ("{\"first\": 1, \"rest\": [2, 3，]}", None),
+        ("{\"first\": 1, \"rest\": [2, 3]，}", None),
     ] {
         assert_eq!(finished(text), built(note), "{text:?}");
         let mut stream = Stream::<Counts>::new();

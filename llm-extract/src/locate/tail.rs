@@ -46,9 +46,11 @@ pub(crate) struct TailReading<'r> {
 /// A caller's type read from the strict JSON container that opens at `span.start`, kept by
 /// the reader for the caller (who takes it when it chooses that value).
 pub(crate) trait ReadTyped {
-    /// Reads the container, keeps the value, and says where the container ends; `None` when
-    /// it is not strict JSON or does not fit the type as written.
-    fn read(&self, text: &str, span: Span) -> Option<usize>;
+    /// Reads the container, keeps the value, and says where the container ends and whether
+    /// it is written as strict JSON (`false` for a stream's reading with repairs of how it is
+    /// written, [`Given`](crate::coerce::Given)); `None` when it is neither, or does not fit
+    /// the type as written.
+    fn read(&self, text: &str, span: Span) -> Option<(usize, bool)>;
     /// Drops the value kept for the container opening at `at`.
     fn forget(&self, at: usize);
 }
@@ -149,17 +151,21 @@ fn parts_wanted(read: &parse::Read<'_>, reading: TailReading<'_>) -> bool {
 fn typed_read<'a>(text: &'a str, span: Span, reading: TailReading<'_>) -> Option<parse::Read<'a>> {
     // Below serde_json's own depth limit the strict reading is not tried: nor is this one.
     let typed = reading.typed.filter(|_| reading.max_depth >= 128)?;
-    let end = typed.read(text, span)?;
-    if !parse::ends_alone(text, Span::new(span.start, end), span.end) {
+    let (end, strict) = typed.read(text, span)?;
+    let read = parse::Read {
+        end,
+        complete: true,
+        strict,
+        kept: None,
+    };
+    // A stream's reading with repairs stands for the parser's, judged as the parser's is.
+    if !parse::ends_alone(text, Span::new(span.start, end), span.end)
+        || closed_early(text, &read, span.end)
+    {
         typed.forget(span.start);
         return None;
     }
-    Some(parse::Read {
-        end,
-        complete: true,
-        strict: true,
-        kept: None,
-    })
+    Some(read)
 }
 
 /// Where the values of `start..end` end: after its last closer when only prose follows it

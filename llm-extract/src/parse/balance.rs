@@ -178,6 +178,24 @@ pub(crate) fn net(bytes: &[u8], from: usize, end: usize) -> isize {
     net
 }
 
+/// The most that closing brackets outnumber opening ones in any `bytes[from..end]` with
+/// `end` up to `to` (strings and comments left out, as [`net`] counts): at most 0 when no
+/// such stretch holds more closers than openers.
+pub(crate) fn most_net(bytes: &[u8], from: usize, to: usize) -> isize {
+    let (mut net, mut most) = (0isize, 0isize);
+    lex(
+        bytes,
+        from,
+        to,
+        |_, closes| {
+            net += if closes { 1 } else { -1 };
+            most = most.max(net);
+        },
+        |_, _| {},
+    );
+    most
+}
+
 /// The bytes the code state of [`lex`] looks at: brackets, and what opens a string or a
 /// comment.
 static CODE_STOPS: [bool; 256] = {
@@ -285,6 +303,17 @@ mod tests {
 
     fn rest(text: &str) -> Rest {
         Profile::build(text.as_bytes(), 0, text.len()).rest(0)
+    }
+
+    #[test]
+    fn most_net_is_the_largest_excess_of_closers_over_any_prefix() {
+        let most = |text: &str| most_net(text.as_bytes(), 0, text.len());
+        assert_eq!(most(r#"{"a": [1],}"#), 0);
+        // A closer to spare, then an opener: the whole balances, a prefix does not.
+        assert_eq!(most(r#"{"a": 1}} {"#), 1);
+        assert_eq!(net(br#"{"a": 1}} {"#, 0, 11), 0);
+        // Brackets in strings and comments are not counted.
+        assert_eq!(most(r#"{"a": "}}"} // ]]"#), 0);
     }
 
     #[test]

@@ -336,6 +336,40 @@ pub(crate) fn closer_as_written(
     Some(key == in_object && !laid_out_stray(token))
 }
 
+/// At a closer of the innermost container's kind at `at` whose reading
+/// [`closer_as_written`] answers `Some(false)` in `text` (all of the reply): whether that is
+/// only because a closer follows its `,` (`{"a": [1],}`, a trailing comma after a nested
+/// container), where the parser closes it as written unless the text holds more closers than
+/// openers ([`Parser::matching_closer`]: no rule after the fit asks anything else of a closer).
+/// `depth` and `object` as for [`closer_as_written`].
+pub(crate) fn closer_before_closer(
+    text: &str,
+    at: usize,
+    depth: usize,
+    object: impl Fn(usize) -> bool,
+) -> bool {
+    let probe = Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
+    probe
+        .following_in(at + 1, depth, &object)
+        .is_some_and(|next| {
+            next.fitting == next.run
+                && (depth - 1).checked_sub(next.run + 1).is_some()
+                && matches!(text.as_bytes().get(next.token), Some(b'}' | b']'))
+        })
+}
+
+/// At the closer `at` of a value's root (an object when `object`), in `text`, all of the
+/// reply: whether the parser may read the value on past it ([`Parser::root_reads_on`]):
+/// after it (spaces, comments and closers between) a `,` or a full-width `，` and an object's
+/// quoted key (`{"a": 1}, "b": 2}`), or such a key with its comma missing; after an array's,
+/// any token after a `,` (the parser weighs the rest of the text there).
+pub(crate) fn root_may_read_on(text: &str, at: usize, object: bool) -> bool {
+    let probe = Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
+    probe
+        .following_in(at + 1, 1, |_| object)
+        .is_some_and(|next| !object || probe.quoted_key_at(next.token))
+}
+
 /// How far the indentation rule looks back for a line's start, or on from an opener for its
 /// first member: a bounded look per closer keeps reading linear.
 const INDENT_LOOK: usize = 256;

@@ -87,7 +87,10 @@
 //! returns (the parser's own rule, `[1], "b":` in an object, `{...}, {` in a list) and the
 //! layout does not say it is stray (a closer ending a line of an indented container whose next
 //! line starts a member at that container's indentation is held: the parser reads it as stray
-//! when the reply holds a closer to spare, which only its end tells). Where the
+//! when the reply holds a closer to spare, which only its end tells). A closer whose `,` is
+//! followed by another closer (`{"a": [1],}`, a trailing comma after a nested container) is
+//! held until the reply ends: the parser closes it as written unless the reply holds a closer
+//! to spare. Where the
 //! reply is damaged in a way only the text around it can settle (an unescaped quote, a bare
 //! word, a missing comma or colon, a closer that closes something else, a comment holding a
 //! closer, a code fence opened inside a string), the snapshot stops growing there and `finish`
@@ -1072,6 +1075,13 @@ impl<T: Extract> Stream<T> {
             || !values.issues.list.is_empty()
             || !self.reader.sent_everything()
             || !self.reader.strict_from(span.start)
+        {
+            return None;
+        }
+        // A value whose root closer the parser may read past, into a member after it (read
+        // from the whole reply): the general path says where the value ends.
+        let object = self.text.as_bytes().get(span.start) == Some(&b'{');
+        if span.end > span.start && crate::parse::root_may_read_on(&self.text, span.end - 1, object)
         {
             return None;
         }

@@ -102,8 +102,10 @@ struct Frame {
     expect: Expect,
     /// The current member's key was a bare word.
     bare_key: bool,
-    /// Where the last comma in it is (a comma before the closer is a trailing comma).
-    comma: usize,
+    /// Where the last comma in it is (a comma before the closer is a trailing comma);
+    /// `None` for a full-width `，`, which the parser logs as such and not as a trailing
+    /// comma (its span would cut the character).
+    comma: Option<usize>,
     /// Its `Open` event was sent. Under [`Doubts::Hold`] an object's waits for its first
     /// key's `:` (or its closer): `{'a', 'b'}` is a Python set, which the parser reads as a
     /// list.
@@ -228,6 +230,8 @@ enum Ends {
 #[derive(Debug, Clone)]
 pub(crate) struct Reader {
     pos: usize,
+    /// A closer that waits for the end of the reply (see [`Reader::closer_undecided`]).
+    waits_for_end: Option<usize>,
     state: State,
     stack: Vec<Frame>,
     /// The start of each frame of `stack` (what the sink is given).
@@ -365,6 +369,7 @@ impl Reader {
         let max_depth = max_depth.min(PREVIEW_DEPTH);
         Reader {
             pos: 0,
+            waits_for_end: None,
             state: State::Prose,
             stack: Vec::new(),
             opens: Vec::new(),
@@ -939,16 +944,15 @@ impl Reader {
                         self.skip_spaces(text, self.pos);
                     }
                     // `：` and `，`, as the parser reads them between tokens.
-                    0xEF if lex::fullwidth_separator(&bytes[self.pos..end]).is_some() => {
-                        let span = Span::new(self.pos, self.pos + lex::FULLWIDTH_LEN);
-                        self.log(text, RepairKind::FullWidthPunctuation, span);
-                        match lex::fullwidth_separator(&bytes[self.pos..end]) {
-                            Some(b':') => self.colon(text, sink),
-                            _ => self.comma(),
+                    0xEF => match lex::fullwidth_separator(&bytes[self.pos..end]) {
+                        Some(separator) => self.fullwidth(text, sink, separator),
+                        None => {
+                            if let Some(step) = self.opens_token(bytes, sink, b) {
+                                return step;
+                            }
+                            break;
                         }
-                        self.pos += lex::FULLWIDTH_LEN - 1;
-                        self.skip_spaces(text, self.pos);
-                    }
+                    },
                     b'"' | b'\'' => {
                         if !self.start_string(text, sink, b) || self.stack.is_empty() {
                             break;
@@ -963,6 +967,24 @@ impl Reader {
                 }
             }
         }
+    }
+
+    /// A full-width `：` or `，` (`separator` says which) between tokens, as the parser reads
+    /// it: logged, then read as the ASCII one, but that a `，` before a closer is no trailing
+    /// comma the parser logs (its span would cut the character).
+    fn fullwidth(&mut self, text: &str, sink: &mut dyn Sink, separator: u8) {
+        let span = Span::new(self.pos, self.pos + lex::FULLWIDTH_LEN);
+        self.log(text, RepairKind::FullWidthPunctuation, span);
+        if separator == b':' {
+            self.colon(text, sink);
+        } else {
+            self.comma();
+            if let Some(top) = self.stack.last_mut() {
+                top.comma = None;
+            }
+        }
+        self.pos += lex::FULLWIDTH_LEN - 1;
+        self.skip_spaces(text, self.pos);
     }
 
     /// A byte between a value's tokens that opens a token (a comment, a bare word) or cuts
@@ -1144,7 +1166,7 @@ impl Reader {
             key: None,
             index: 0,
             bare_key: false,
-            comma: 0,
+            comma: None,
             shown,
             expect: if kind == Container::Object {
                 Expect::Key
@@ -1286,8 +1308,10 @@ impl Reader {
         if self.closes_as_written(kind) {
             let top = self.stack.last();
             if let Some(f) = top.filter(|f| f.index > 0 && f.expect != Expect::After) {
-                let comma = Span::new(f.comma, f.comma + 1);
-                self.log_at(text, RepairKind::TrailingComma, comma, true);
+                if let Some(at) = f.comma {
+                    let comma = Span::new(at, at + 1);
+                    self.log_at(text, RepairKind::TrailingComma, comma, true);
+                }
             }
             self.show_object(text, sink);
         } else {
@@ -1328,10 +1352,19 @@ impl Reader {
     /// after it. The parser closes it as written unless the token after its `,` does not fit
     /// the container it returns to (then the rest of the text decides, and the preview holds);
     /// until the bytes that rule reads have arrived, nothing after the closer is shown.
+    ///
+    /// A closer followed by its `,` and another closer (`{"a": [1],}`) is closed as written
+    /// unless the text holds more closers than openers, which only its end tells: it waits
+    /// there for the end of the reply, then is read as written if no stretch of the text from
+    /// the value's start on holds more closers than openers (so neither does the one the
+    /// parser reads), and is doubtful otherwise.
     fn closer_undecided(&mut self, text: &str, kind: Container) -> bool {
         let n = self.stack.len();
         if self.doubts != Doubts::Hold || n < 2 || self.stack[n - 1].kind != kind {
             return false;
+        }
+        if self.waits_for_end == Some(self.pos) && !self.ended {
+            return true;
         }
         let text = text.get(..self.stop_at).unwrap_or(text);
         let object = |i: usize| self.stack[i].kind == Container::Object;
@@ -1339,6 +1372,17 @@ impl Reader {
         match crate::parse::closer_as_written(text, self.pos, n, object, start, self.ended) {
             None => true,
             Some(true) => false,
+            Some(false) if crate::parse::closer_before_closer(text, self.pos, n, object) => {
+                if !self.ended {
+                    self.waits_for_end = Some(self.pos);
+                    return true;
+                }
+                let bytes = text.as_bytes();
+                if crate::parse::most_net(bytes, self.stack[0].start, bytes.len()) > 0 {
+                    self.doubt();
+                }
+                false
+            }
             Some(false) => {
                 self.doubt();
                 false
@@ -1348,7 +1392,7 @@ impl Reader {
 
     fn comma(&mut self) {
         if let Some(top) = self.stack.last_mut() {
-            top.comma = self.pos;
+            top.comma = Some(self.pos);
         }
         self.pos += 1;
         let expected = self
