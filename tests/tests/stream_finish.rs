@@ -601,6 +601,12 @@ fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
             "```json\n{\n  \"rest\": [\n    2,\n    3,\n  ],\n  \"first\": 1,\n}\n```",
             None,
         ),
+        // A member's comma missing before a quoted key, on the same line or the next.
+        (
+            "{\"note\": \"x\"\n \"first\": 1, \"rest\": [2, 3]}",
+            Some("x"),
+        ),
+        ("{'rest': [2, 3] 'first': 1}", None),
         // A full-width `，` before a closer is logged as such, not as a trailing comma.
         ("{\"first\": 1, \"rest\": [2, 3，]}", None),
         ("{\"first\": 1, \"rest\": [2, 3]，}", None),

@@ -17,7 +17,7 @@
 //! reply with repairs once more at `finish`, unless its only repairs are ones this reader
 //! logs as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in
 //! strings, other languages' literals, comments, trailing commas, bare keys, spaces JSON
-//! lacks, full-width separators); a value written as strict JSON or so repaired, which this
+//! lacks, full-width separators, a member's comma missing before a quoted key); a value written as strict JSON or so repaired, which this
 //! reader tells by [`Reader::strict_from`], is built from the events it sent. This reader
 //! only shows what is certain so far, and what the parser will read the same way
 //! ([`Doubts::Hold`]): a string's closing quote is decided by what valid JSON writes after
@@ -1462,6 +1462,18 @@ impl Reader {
     /// A quote between tokens: the string read at once if it is whole (`true`), else its
     /// token opened (`false`).
     fn start_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8) -> bool {
+        // A quote where an object's `,` belongs: the parser logs the comma missing there and
+        // reads a key (`Parser::on_separator`); whether it is one is the key's own check.
+        let missing_comma = self.stack.last().is_some_and(|top| {
+            top.kind == Container::Object && top.expect == Expect::After && !self.held
+        });
+        if missing_comma {
+            self.log(text, RepairKind::MissingComma, Span::at(self.pos));
+            if let Some(top) = self.stack.last_mut() {
+                top.expect = Expect::Key;
+                top.key = None;
+            }
+        }
         let key = self.value_starts(true);
         if self.whole_string(text, sink, quote, key) {
             return true;
@@ -2384,6 +2396,20 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
                     | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
+                    // The next member's key, its comma missing (`Parser::closes_here`), or
+                    // after the comma a key in single quotes (a Python-style dict): the
+                    // parser's own key test, asked again while the bytes it reads arrive.
+                    (Phase::Quote, false, Some(Container::Object), b'"' | b'\'')
+                    | (Phase::Comma, _, _, b'\'') => {
+                        return match key_so_far(bytes, p) {
+                            Some(true) => Some(Verdict::Closes),
+                            Some(false) => Some(Verdict::Doubt),
+                            None => {
+                                c.at = p;
+                                None
+                            }
+                        };
+                    }
                     // `"x",, "b": 2`: a doubled comma separates all the same.
                     (Phase::Quote, false, Some(Container::Object), b',')
                     | (Phase::Comma, _, _, b',') => Phase::Comma,
@@ -2410,18 +2436,6 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Comma, _, _, b'"') => {
                         c.key = p;
                         Phase::Key
-                    }
-                    // A key in single quotes (a Python-style dict): the parser's own key
-                    // test (`key_so_far`), asked again while the bytes it reads arrive.
-                    (Phase::Comma, _, _, b'\'') => {
-                        return match key_so_far(bytes, p) {
-                            Some(true) => Some(Verdict::Closes),
-                            Some(false) => Some(Verdict::Doubt),
-                            None => {
-                                c.at = p;
-                                None
-                            }
-                        };
                     }
                     (Phase::Comma, _, _, b) if b.is_ascii_alphanumeric() || b == b'_' => {
                         c.key = p;
