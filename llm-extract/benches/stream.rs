@@ -8,6 +8,8 @@ use llm_extract::{Extract, Stream};
 use std::time::Duration;
 
 mod common;
+#[allow(dead_code)] // `bench_repair` is the `repair` bench's
+mod corpus;
 
 #[derive(Extract, Debug)]
 #[allow(dead_code)] // fields are read by the benchmark only through black_box
@@ -371,11 +373,44 @@ fn bench_adversarial(c: &mut Criterion) {
     group.finish();
 }
 
+/// The corpus of realistic damaged replies (`corpus`), each streamed as a `Value` in 16-byte
+/// chunks with a snapshot after every chunk, then `finish`, against `extract` of each: what
+/// streaming costs on replies as models write them, where `finish` reads again every reply
+/// whose repairs the stream does not log itself.
+fn bench_corpus(c: &mut Criterion) {
+    let replies = corpus::replies(corpus::SEED, corpus::REPLIES);
+    let bytes: usize = replies.iter().map(String::len).sum();
+    let mut group = c.benchmark_group("stream-corpus");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(6));
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("extract", |b| {
+        b.iter(|| {
+            (replies.iter())
+                .filter(|r| llm_extract::extract::<serde_json::Value>(black_box(r)).is_ok())
+                .count()
+        })
+    });
+    group.bench_function("16-byte chunks", |b| {
+        b.iter(|| {
+            (replies.iter())
+                .filter(|r| {
+                    let (stream, _) = pushed_stream::<serde_json::Value>(black_box(r), 16);
+                    stream.finish().is_ok()
+                })
+                .count()
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_stream,
     bench_floor,
     bench_tokenizers,
-    bench_adversarial
+    bench_adversarial,
+    bench_corpus
 );
 criterion_main!(benches);
