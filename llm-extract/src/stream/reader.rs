@@ -17,8 +17,9 @@
 //! reply with repairs once more at `finish`, unless its only repairs are ones this reader
 //! logs as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in
 //! strings, other languages' literals, comments, trailing commas, bare keys, spaces JSON
-//! lacks, full-width separators, a member's comma missing before a quoted key); a value written as strict JSON or so repaired, which this
-//! reader tells by [`Reader::strict_from`], is built from the events it sent. This reader
+//! lacks, full-width separators, a member's comma missing before a quoted key); a value
+//! written as strict JSON or so repaired, which this reader tells by
+//! [`Reader::strict_from`], is built from the events it sent. This reader
 //! only shows what is certain so far, and what the parser will read the same way
 //! ([`Doubts::Hold`]): a string's closing quote is decided by what valid JSON writes after
 //! it, text a missing closing quote may cut from a string waits, and damage that only the
