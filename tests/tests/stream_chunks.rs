@@ -1022,3 +1022,49 @@ fn an_item_that_shows_nothing_keeps_the_last_one() {
     let (snaps, _) = stream_at::<Vec<u32>>("[1, null, \"x\", 2]", &[]);
     assert_eq!(snaps, [json!([1, 2])]);
 }
+
+/// Damage the parser reads one way only, whatever follows, does not stop the preview: a dict
+/// in single quotes, a comment after a string value, a member's comma missing before a quoted
+/// key. Each member shows once the bytes that decide it arrive, as `finish` reads it.
+#[test]
+fn a_python_style_dict_and_comments_stream_member_by_member() {
+    for (chunks, shown) in [
+        (
+            &["{'city': 'Paris', ", "'n': 1, 'tags': ['a', ", "'b']}"][..],
+            &[
+                json!({"city": "Paris"}),
+                json!({"city": "Paris", "n": 1, "tags": ["a"]}),
+            ][..],
+        ),
+        (
+            &[
+                "{\"a\": \"x\" // first\n",
+                ", \"b\": \"y\", /* c */ ",
+                "\"c\": 3}",
+            ],
+            &[json!({"a": "x"}), json!({"a": "x", "b": "y"})],
+        ),
+        (
+            &["{\"a\": \"x\"\n", " \"b\": [1] \"c\": 2", "}"],
+            // `2` may go on until the closer arrives.
+            &[json!({"a": "x"}), json!({"a": "x", "b": [1]})],
+        ),
+    ] {
+        let mut stream = Stream::<Value>::new();
+        for (chunk, want) in chunks.iter().zip(shown) {
+            stream.push(chunk);
+            assert_eq!(
+                &serde_json::to_value(stream.snapshot()).unwrap(),
+                want,
+                "{chunks:?}"
+            );
+        }
+        stream.push(chunks.last().unwrap());
+        let text: String = chunks.concat();
+        let done = stream.finish().unwrap();
+        assert_eq!(
+            done.value,
+            llm_extract::extract::<Value>(&text).unwrap().value
+        );
+    }
+}
