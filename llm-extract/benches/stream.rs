@@ -370,6 +370,19 @@ fn bench_adversarial(c: &mut Criterion) {
             |b, text| b.iter(|| pushed::<serde_json::Value>(black_box(text), 1)),
         );
     }
+    // Records each with a trailing comma after a nested list: the first such closer waits
+    // for the end of the reply, and every one after it is judged then, by one count of the
+    // reply's brackets, not one per closer.
+    for n in [100_000, 200_000] {
+        let records = vec![r#"{"a": [1],}"#; n / 13].join(", ");
+        let text = format!("[{records}]");
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(
+            BenchmarkId::new("trailing commas after lists, 16-byte chunks", n),
+            &text,
+            |b, text| b.iter(|| streamed::<serde_json::Value>(black_box(text), 16)),
+        );
+    }
     group.finish();
 }
 

@@ -233,6 +233,10 @@ pub(crate) struct Reader {
     pos: usize,
     /// A closer that waits for the end of the reply (see [`Reader::closer_undecided`]).
     waits_for_end: Option<usize>,
+    /// Once the reply has ended, whether the text from the value starting at `.0` holds
+    /// more closers than openers somewhere (`parse::most_net`): counted once per value, as
+    /// every such closer of it asks the same.
+    excess_from: Option<(usize, bool)>,
     state: State,
     stack: Vec<Frame>,
     /// The start of each frame of `stack` (what the sink is given).
@@ -371,6 +375,7 @@ impl Reader {
         Reader {
             pos: 0,
             waits_for_end: None,
+            excess_from: None,
             state: State::Prose,
             stack: Vec::new(),
             opens: Vec::new(),
@@ -1378,8 +1383,17 @@ impl Reader {
                     self.waits_for_end = Some(self.pos);
                     return true;
                 }
-                let bytes = text.as_bytes();
-                if crate::parse::most_net(bytes, self.stack[0].start, bytes.len()) > 0 {
+                let from = self.stack[0].start;
+                let excess = match self.excess_from {
+                    Some((at, excess)) if at == from => excess,
+                    _ => {
+                        let bytes = text.as_bytes();
+                        let excess = crate::parse::most_net(bytes, from, bytes.len()) > 0;
+                        self.excess_from = Some((from, excess));
+                        excess
+                    }
+                };
+                if excess {
                     self.doubt();
                 }
                 false
