@@ -396,6 +396,46 @@ fn found_damage_streams_as_prefixes() {
     }
 }
 
+/// A reply cut off inside a string, then the fence around it closing: the string ends before
+/// the fence's line, so no snapshot shows its backticks as the string's text, wherever the
+/// reply is cut. (`finish` calls such a reply cut off; the value is `extract`'s.) Backticks
+/// that are the string's show once the text after them says so, whatever the chunks.
+#[test]
+fn a_string_cut_off_before_its_closing_fence_never_shows_the_fence() {
+    let texts = [
+        "Here it is:\n```json\n{\n  \"a\": 1,\n  \"note\": \"the app \\\"freezes\\\" o\n```",
+        "```json\n{\"ok\": true, \"note\": \"Refund the second charge, \n```\nNote: a guess.",
+        "Sure! ```JSON\n{\"a\": \"x\", \"b\": \"said \\\"hi\n```\n\nAnything else?",
+        "```\n{'id': 'x', 'note': 'Re\n  ```\n",
+        "```json\n{\"a\": \"x\n```  \r\n",
+        // Backticks that are the string's: a shorter run, or text after a run of three.
+        "```json\n{\"a\": \"x `` y\n``\nz\", \"b\": \"run ``` then ```python\nprint(1)\"}\n```",
+        "{\"a\": \"x\n`` \", \"b\": \"```  x\"}",
+    ];
+    for text in texts {
+        let answer = llm_extract::extract::<Value>(text).unwrap();
+        // The last snapshot does not depend on how the reply was cut.
+        let mut whole = Stream::<Value>::new();
+        whole.push(text);
+        let last = serde_json::to_value(whole.snapshot()).unwrap();
+        let mut bytewise = Stream::<Value>::new();
+        for byte in text.as_bytes().chunks(1) {
+            bytewise.push_bytes(byte);
+        }
+        assert_eq!(serde_json::to_value(bytewise.snapshot()).unwrap(), last, "{text:?}");
+        let bytes = text.as_bytes();
+        for cut in 1..bytes.len() {
+            let mut stream = Stream::<Value>::new();
+            for piece in [&bytes[..cut], &bytes[cut..]] {
+                stream.push_bytes(piece);
+                let shown = serde_json::to_value(stream.snapshot()).unwrap();
+                let why = not_prefix(text, &shown, &answer.value, "$");
+                assert!(why.is_none(), "{text:?} cut at byte {cut}: {why:?}");
+            }
+        }
+    }
+}
+
 /// One edit of the kinds models make, at `at` (a byte offset, moved to a character boundary).
 fn damage(text: &str, kind: u8, at: usize) -> String {
     let mut at = at % (text.len() + 1);

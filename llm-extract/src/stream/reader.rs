@@ -1925,7 +1925,7 @@ impl Reader {
             let t = text.get_or_insert_with(|| src[content..at].to_string());
             t.push(c);
             // An escape is text whatever follows it, and ends a run of backticks.
-            decided.ticks = 0;
+            (decided.ticks, decided.held, decided.held_fence) = (0, None, false);
             decided.text(t.len());
         }
     }
@@ -2225,6 +2225,11 @@ struct Decided {
     /// which the parser reads quotes and separators as code.
     ticks: u8,
     fence: bool,
+    /// A tail of the text so far that may open a fence's closing line (backticks, or spaces
+    /// after three): `safe` as it would be were the tail the string's, until the byte after it
+    /// says; and whether the tail holds a run of three.
+    held: Option<usize>,
+    held_fence: bool,
     /// Doubtful text was met: the string shows no more (kept, so that reading it again says
     /// so again).
     doubtful: bool,
@@ -2251,6 +2256,19 @@ impl Decided {
         if seg.is_empty() {
             return None;
         }
+        // The byte after a held tail (see below) says whether it is the string's: anything
+        // but more of the run, or, after three backticks, spaces or a line break.
+        if let Some(full) = self.held {
+            let open = match seg[0] {
+                b'`' => true,
+                b' ' | b'\t' | b'\r' | b'\n' => self.held_fence,
+                _ => false,
+            };
+            if !open {
+                self.safe = self.safe.max(full);
+            }
+            self.held = None;
+        }
         let mut run = usize::from(self.ticks);
         let mut last: Option<usize> = None;
         let mut fence_at = self.fence.then_some(0);
@@ -2265,18 +2283,59 @@ impl Decided {
                 fence_at = Some(p);
             }
         }
+        let held_fence = std::mem::take(&mut self.held_fence);
         self.ticks = match last {
             Some(p) if p + 1 == seg.len() => run.min(3) as u8,
             _ => 0,
         };
+        let inline_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
         if let Some(f) = fence_at {
             self.fence = true;
             if let Some(n) = memchr::memchr(b'\n', &seg[f..]) {
-                // The text before the line break is the string's either way.
-                self.settle(&seg[..f + n], d0);
+                // The text before the line break is the string's either way, unless the run
+                // has nothing but spaces after it on its line: then it may be the closing
+                // line of the fence the value is in, and the string ends before the run.
+                let run_end = f + seg[f..].iter().take_while(|&&b| b == b'`').count();
+                let upto = match seg[run_end..f + n].iter().all(inline_space) {
+                    true => seg[..f]
+                        .iter()
+                        .rposition(|&b| b != b'`')
+                        .map_or(0, |p| p + 1),
+                    false => f + n,
+                };
+                self.settle(&seg[..upto], d0);
                 self.doubtful = true;
                 return Some(f + n);
             }
+        }
+        // The end of the text so far may be the start of a fence's closing line: backticks
+        // (the run may go on to three), or spaces after a run of three. Such a tail, and what
+        // the string may still cut before it, is held until the byte after it tells.
+        let spaces = seg.len()
+            - seg
+                .iter()
+                .rposition(|b| !inline_space(b))
+                .map_or(0, |p| p + 1);
+        let body = &seg[..seg.len() - spaces];
+        let ticks = body.len() - body.iter().rposition(|&b| b != b'`').map_or(0, |p| p + 1);
+        // How long the run of those backticks is, with any that came before this text.
+        let run_before = if ticks > 0 { run } else { 0 };
+        let tail = match (ticks, spaces) {
+            (0, 0) => 0,
+            (0, _) if body.is_empty() && held_fence => spaces,
+            (0, _) => 0,
+            (_, 0) => ticks,
+            _ if run_before >= 3 => ticks + spaces,
+            _ => 0,
+        };
+        if tail > 0 {
+            let mut before = *self;
+            before.settle(&seg[..seg.len() - tail], d0);
+            self.settle(seg, d0);
+            self.held = Some(self.safe);
+            self.held_fence = run_before >= 3 || (ticks == 0 && held_fence);
+            self.safe = before.safe;
+            return None;
         }
         self.settle(seg, d0);
         None
