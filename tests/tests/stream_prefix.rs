@@ -422,7 +422,11 @@ fn a_string_cut_off_before_its_closing_fence_never_shows_the_fence() {
         for byte in text.as_bytes().chunks(1) {
             bytewise.push_bytes(byte);
         }
-        assert_eq!(serde_json::to_value(bytewise.snapshot()).unwrap(), last, "{text:?}");
+        assert_eq!(
+            serde_json::to_value(bytewise.snapshot()).unwrap(),
+            last,
+            "{text:?}"
+        );
         let bytes = text.as_bytes();
         for cut in 1..bytes.len() {
             let mut stream = Stream::<Value>::new();

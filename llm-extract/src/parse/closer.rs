@@ -263,6 +263,21 @@ pub(crate) fn closer_as_written(
     start: impl Fn(usize) -> usize,
     ended: bool,
 ) -> Option<bool> {
+    if plainly_closes(text.as_bytes(), at, depth, &object) {
+        return Some(true);
+    }
+    closer_by_rule(text, at, depth, object, start, ended)
+}
+
+/// [`closer_as_written`] by the rule itself, for every closer.
+fn closer_by_rule(
+    text: &str,
+    at: usize,
+    depth: usize,
+    object: impl Fn(usize) -> bool,
+    start: impl Fn(usize) -> usize,
+    ended: bool,
+) -> Option<bool> {
     let probe = || Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
     // The layout's evidence, which the parser weighs against the whole text's brackets.
     let laid_out_stray = |token: usize| {
@@ -337,6 +352,43 @@ pub(crate) fn closer_as_written(
 }
 
 /// At a closer of the innermost container's kind at `at` whose reading
+/// The usual case of [`closer_as_written`], answered without the parser: right after the
+/// closer, closers each of the kind of the container it closes, then a `,` and, after spaces
+/// on the same line, an opener where an array receives it or a plain key (a quoted word and
+/// its `:`) where an object does. The rule closes such a closer as written whatever follows:
+/// the token fits, and it does not start a line, which the layout's evidence needs.
+fn plainly_closes(bytes: &[u8], at: usize, depth: usize, object: &impl Fn(usize) -> bool) -> bool {
+    let mut i = at + 1;
+    let mut run = 0;
+    while let Some(&b @ (b'}' | b']')) = bytes.get(i) {
+        run += 1;
+        if depth < run + 2 || object(depth - 1 - run) != (b == b'}') {
+            return false;
+        }
+        i += 1;
+    }
+    if depth < run + 2 || bytes.get(i) != Some(&b',') {
+        return false;
+    }
+    i += 1;
+    while bytes.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    match (object(depth - 2 - run), bytes.get(i)) {
+        (false, Some(b'{' | b'[')) => true,
+        (true, Some(b'"')) => {
+            let word = bytes[i + 1..]
+                .iter()
+                .take(string::KEY_LOOKAHEAD / 2)
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            let after = i + 1 + word;
+            word > 0 && bytes.get(after) == Some(&b'"') && bytes.get(after + 1) == Some(&b':')
+        }
+        _ => false,
+    }
+}
+
 /// [`closer_as_written`] answers `Some(false)` in `text` (all of the reply): whether that is
 /// only because a closer follows its `,` (`{"a": [1],}`, a trailing comma after a nested
 /// container), where the parser closes it as written unless the text holds more closers than
@@ -1093,5 +1145,100 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let rest = profile.rest(p);
         self.profile = Some(profile);
         Some(rest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{closer_by_rule, plainly_closes};
+
+    /// A small JSON document from `seed`, laid out on one line or indented, with now and then
+    /// a key in the place of an item or an item in the place of a member (damage the rule
+    /// must judge).
+    fn document(seed: &mut u64, depth: usize, out: &mut String, indent: Option<usize>) {
+        fn below(seed: &mut u64, n: u64) -> u64 {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*seed >> 33) % n
+        }
+        let pick = below(seed, 6);
+        let line = |out: &mut String, level: usize| match indent {
+            Some(step) => {
+                out.push('\n');
+                out.push_str(&" ".repeat(step * level));
+            }
+            None => out.push(' '),
+        };
+        if depth == 0 || pick < 2 {
+            out.push_str(["1", "\"x\"", "true", "null", "-2.5"][below(seed, 5) as usize]);
+            return;
+        }
+        let object = pick.is_multiple_of(2);
+        out.push(if object { '{' } else { '[' });
+        let n = below(seed, 4);
+        for i in 0..n {
+            if i > 0 {
+                out.push(',');
+            }
+            line(out, 4 - depth);
+            let keyed = object != (below(seed, 12) == 0);
+            if keyed {
+                out.push_str(
+                    ["\"a\": ", "\"long_key_1\": ", "\"b\":", "\"é\": "][below(seed, 4) as usize],
+                );
+            }
+            document(seed, depth - 1, out, indent);
+        }
+        if below(seed, 8) == 0 {
+            out.push(',');
+        }
+        out.push(if object { '}' } else { ']' });
+    }
+
+    /// Wherever the quick answer says a closer closes as written, the rule says so too, on
+    /// the text so far at every length and on the whole text.
+    #[test]
+    fn the_quick_answer_is_the_rule_s() {
+        let mut seed = 7;
+        let mut quick = 0;
+        for n in 0..600 {
+            let mut text = String::new();
+            let indent = [None, Some(2), Some(4)][n % 3];
+            document(&mut seed, 4, &mut text, indent);
+            let bytes = text.as_bytes();
+            let mut kinds: Vec<(bool, usize)> = Vec::new();
+            let mut in_string = false;
+            for (at, &b) in bytes.iter().enumerate() {
+                match b {
+                    b'"' => in_string = !in_string,
+                    _ if in_string => {}
+                    b'{' | b'[' => kinds.push((b == b'{', at)),
+                    b'}' | b']' => {
+                        let depth = kinds.len();
+                        if depth >= 2 {
+                            let object = |i: usize| kinds[i].0;
+                            let start = |i: usize| kinds[i].1;
+                            for end in (at + 1..=bytes.len()).filter(|e| text.is_char_boundary(*e))
+                            {
+                                let so_far = &text[..end];
+                                if plainly_closes(so_far.as_bytes(), at, depth, &object) {
+                                    quick += 1;
+                                    let ended = end == bytes.len();
+                                    assert_eq!(
+                                        closer_by_rule(so_far, at, depth, object, start, ended),
+                                        Some(true),
+                                        "{so_far:?} at {at}"
+                                    );
+                                }
+                            }
+                        }
+                        kinds.pop();
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(quick > 1000, "{quick} closers answered quickly");
     }
 }
