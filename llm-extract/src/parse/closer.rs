@@ -226,7 +226,7 @@ fn continues_after(text: &str, span: Span, end: usize) -> Continues {
     while i < limit && matches!(bytes[i], b'}' | b']') {
         i = space::skip_space(bytes, i + 1, limit);
     }
-    let probe = Parser::<build::Skim>::new(text, Span::new(0, end), 1, RepairPaths::Skip);
+    let probe = probe(text, end);
     if i >= limit || (bytes[i] != b',' && !(closer == b'}' && probe.quoted_key_at(i))) {
         return Continues::No;
     }
@@ -244,13 +244,31 @@ fn continues_after(text: &str, span: Span, end: usize) -> Continues {
     }
 }
 
+/// A parser over `text` up to `end` that builds nothing, for asking its lookahead rules of a
+/// place in the text (the stream asks them of the text so far).
+fn probe(text: &str, end: usize) -> Parser<'_, build::Skim> {
+    Parser::new(text, Span::new(0, end), 1, RepairPaths::Skip)
+}
+
+/// How the parser reads a closer of the innermost container's kind (more than the root open).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Closer {
+    /// Nothing after it says it is wrong: closed as written.
+    AsWritten,
+    /// Its `,` is followed by another closer (`{"a": [1],}`, a trailing comma after a nested
+    /// container): closed as written unless the text holds more closers than openers
+    /// ([`Parser::matching_closer`]: no rule after the fit asks anything else of it), which
+    /// only the end of the text tells.
+    UnlessSpare,
+    /// What follows it does not fit the container it returns to: the parser judges it by the
+    /// rest of the text.
+    ByText,
+}
+
 /// How the parser reads a closer of the innermost container's kind at `at` (more than the
-/// root open), as far as `text`, a reply still arriving, decides it: `Some(true)` when
-/// nothing after it says it is wrong, and the parser closes it as written; `Some(false)` when
-/// what follows it does not fit the container it returns to, a closer the parser judges by
-/// the rest of the text; `None` while the text so far cannot tell. `depth` containers are
-/// open; `object(i)` says whether the one at index `i` (from the root) is an object; `ended`
-/// when `text` is all there is.
+/// root open), as far as `text`, a reply still arriving, decides it; `None` while the text
+/// so far cannot tell. `depth` containers are open; `object(i)` says whether the one at index
+/// `i` (from the root) is an object; `ended` when `text` is all there is.
 ///
 /// The rule is [`Parser::following`] and the fit of its token, the parser's own: the answer
 /// is given once every byte that rule reads has arrived (all of them when the text has
@@ -262,9 +280,9 @@ pub(crate) fn closer_as_written(
     object: impl Fn(usize) -> bool,
     start: impl Fn(usize) -> usize,
     ended: bool,
-) -> Option<bool> {
+) -> Option<Closer> {
     if plainly_closes(text.as_bytes(), at, depth, &object) {
-        return Some(true);
+        return Some(Closer::AsWritten);
     }
     closer_by_rule(text, at, depth, object, start, ended)
 }
@@ -277,8 +295,8 @@ fn closer_by_rule(
     object: impl Fn(usize) -> bool,
     start: impl Fn(usize) -> usize,
     ended: bool,
-) -> Option<bool> {
-    let probe = || Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
+) -> Option<Closer> {
+    use Closer::{AsWritten, ByText, UnlessSpare};
     // The layout's evidence, which the parser weighs against the whole text's brackets.
     let laid_out_stray = |token: usize| {
         let outer = depth.checked_sub(2).map(&start);
@@ -286,7 +304,7 @@ fn closer_by_rule(
     };
     // Everything the rule reads: the run and the `,` within the lookahead, then a key.
     if ended || text.len() > at + 2 * string::KEY_LOOKAHEAD + 8 {
-        let probe = probe();
+        let probe = probe(text, text.len());
         let fits = |next: &Following| {
             let receiving = (depth - 1).checked_sub(next.run + 1);
             next.fitting == next.run
@@ -295,8 +313,16 @@ fn closer_by_rule(
                     false => !probe.looks_like_whole_key(next.token),
                 })
         };
-        let next = probe.following_in(at + 1, depth, &object);
-        return Some(next.is_none_or(|n| fits(&n) && !laid_out_stray(n.token)));
+        let Some(next) = probe.following_in(at + 1, depth, &object) else {
+            return Some(AsWritten);
+        };
+        if fits(&next) && !laid_out_stray(next.token) {
+            return Some(AsWritten);
+        }
+        let spare = next.fitting == next.run
+            && (depth - 1).checked_sub(next.run + 1).is_some()
+            && is_closer(text.as_bytes().get(next.token));
+        return Some(if spare { UnlessSpare } else { ByText });
     }
     // The same rule on the bytes so far, answering only what more bytes cannot change.
     let bytes = text.as_bytes();
@@ -311,7 +337,7 @@ fn closer_by_rule(
     } = closer_run(bytes, at + 1, end, depth, &object);
     if i >= limit {
         // Nothing follows within the lookahead.
-        return Some(true);
+        return Some(AsWritten);
     }
     let comma = match bytes.get(i) {
         Some(b',') => 1,
@@ -327,13 +353,13 @@ fn closer_by_rule(
         // Neither a `,` nor a quoted key (its comma missing, `Parser::quoted_key_at`): it
         // closes as written.
         if !matches!(bytes[i], b'"' | b'\'') || !string::key_so_far(bytes, i)? {
-            return Some(true);
+            return Some(AsWritten);
         }
         i
     } else {
         let token = space::skip_space_comments(bytes, i + comma, end);
         if token >= limit {
-            return Some(true);
+            return Some(AsWritten);
         }
         if unsettled(token) {
             return None;
@@ -342,16 +368,23 @@ fn closer_by_rule(
     };
     let receiving = (depth - 1).checked_sub(run + 1);
     if fitting != run || receiving.is_none() {
-        return Some(false);
+        return Some(ByText);
     }
     let in_object = receiving.is_some_and(&object);
     // Whether a key starts there, by the parser's own rule, once the bytes so far settle it.
     let key = string::key_so_far(bytes, token)?;
     // In an object the token fits as a key; in an array as anything else.
-    Some(key == in_object && !laid_out_stray(token))
+    Some(match key == in_object && !laid_out_stray(token) {
+        true => AsWritten,
+        false if is_closer(bytes.get(token)) => UnlessSpare,
+        false => ByText,
+    })
 }
 
-/// At a closer of the innermost container's kind at `at` whose reading
+fn is_closer(b: Option<&u8>) -> bool {
+    matches!(b, Some(b'}' | b']'))
+}
+
 /// The usual case of [`closer_as_written`], answered without the parser: right after the
 /// closer, closers each of the kind of the container it closes, then a `,` and, after spaces
 /// on the same line, an opener where an array receives it or a plain key (a quoted word and
@@ -389,34 +422,13 @@ fn plainly_closes(bytes: &[u8], at: usize, depth: usize, object: &impl Fn(usize)
     }
 }
 
-/// [`closer_as_written`] answers `Some(false)` in `text` (all of the reply): whether that is
-/// only because a closer follows its `,` (`{"a": [1],}`, a trailing comma after a nested
-/// container), where the parser closes it as written unless the text holds more closers than
-/// openers ([`Parser::matching_closer`]: no rule after the fit asks anything else of a closer).
-/// `depth` and `object` as for [`closer_as_written`].
-pub(crate) fn closer_before_closer(
-    text: &str,
-    at: usize,
-    depth: usize,
-    object: impl Fn(usize) -> bool,
-) -> bool {
-    let probe = Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
-    probe
-        .following_in(at + 1, depth, &object)
-        .is_some_and(|next| {
-            next.fitting == next.run
-                && (depth - 1).checked_sub(next.run + 1).is_some()
-                && matches!(text.as_bytes().get(next.token), Some(b'}' | b']'))
-        })
-}
-
 /// At the closer `at` of a value's root (an object when `object`), in `text`, all of the
 /// reply: whether the parser may read the value on past it ([`Parser::root_reads_on`]):
 /// after it (spaces, comments and closers between) a `,` or a full-width `，` and an object's
 /// quoted key (`{"a": 1}, "b": 2}`), or such a key with its comma missing; after an array's,
 /// any token after a `,` (the parser weighs the rest of the text there).
 pub(crate) fn root_may_read_on(text: &str, at: usize, object: bool) -> bool {
-    let probe = Parser::<build::Skim>::new(text, Span::new(0, text.len()), 1, RepairPaths::Skip);
+    let probe = probe(text, text.len());
     probe
         .following_in(at + 1, 1, |_| object)
         .is_some_and(|next| !object || probe.quoted_key_at(next.token))
@@ -1227,7 +1239,7 @@ mod tests {
                                     let ended = end == bytes.len();
                                     assert_eq!(
                                         closer_by_rule(so_far, at, depth, object, start, ended),
-                                        Some(true),
+                                        Some(super::Closer::AsWritten),
                                         "{so_far:?} at {at}"
                                     );
                                 }

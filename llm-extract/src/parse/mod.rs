@@ -26,8 +26,7 @@ pub(crate) use balance::most_net;
 use balance::Profile;
 use build::{Build, Json, Tree};
 pub(crate) use closer::{
-    closer_as_written, closer_before_closer, ends_alone, read_on, read_value, root_may_read_on,
-    Keep, Kept, Read,
+    closer_as_written, ends_alone, read_on, read_value, root_may_read_on, Closer, Keep, Kept, Read,
 };
 pub(crate) use string::{key_so_far, own_quote_on_key_line, KEY_LOOKAHEAD};
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};

@@ -30,7 +30,7 @@ use crate::lex::{self, Escape};
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::skip_space;
-use crate::parse::{code_block_body, code_block_end, code_block_text, CodeEnd};
+use crate::parse::{code_block_body, code_block_end, code_block_text, Closer, CodeEnd};
 use crate::parse::{key_so_far, own_quote_on_key_line, KEY_LOOKAHEAD};
 use crate::path::{Path, Segment};
 use crate::report::{Repair, RepairKind};
@@ -1377,8 +1377,8 @@ impl Reader {
         let start = |i: usize| self.stack[i].start;
         match crate::parse::closer_as_written(text, self.pos, n, object, start, self.ended) {
             None => true,
-            Some(true) => false,
-            Some(false) if crate::parse::closer_before_closer(text, self.pos, n, object) => {
+            Some(Closer::AsWritten) => false,
+            Some(Closer::UnlessSpare) => {
                 if !self.ended {
                     self.waits_for_end = Some(self.pos);
                     return true;
@@ -1398,7 +1398,7 @@ impl Reader {
                 }
                 false
             }
-            Some(false) => {
+            Some(Closer::ByText) => {
                 self.doubt();
                 false
             }
