@@ -1988,13 +1988,13 @@ impl Reader {
             _ => decided.safe.min(decoded.len()),
         };
         let piece = &decoded[sent.min(upto)..upto];
-        // A string read whole in this push is one `Value` event; one that goes on past it
-        // shows once its first character is decided (`''` may be a doubled quote, or a
-        // string the parser reads on past its second quote).
+        // A string that closes in this push is one `Value` event, which replaces what its
+        // growing showed; one that goes on past it shows once its first character is
+        // decided (`''` may be a doubled quote, or a string the parser reads on past its
+        // second quote).
         let closed = matches!(ended, StrEnd::Closed(_));
-        let shown = closed || early;
         let grown =
-            shown && (!piece.is_empty() || (!closed && !started && self.doubts == Doubts::Guess));
+            !closed && early && (!piece.is_empty() || (!started && self.doubts == Doubts::Guess));
         if grown {
             self.pos = scanned;
             self.send(src, sink, &Event::Grow(piece), Span::default());
