@@ -6,7 +6,7 @@
 //! stream logged.
 
 use llm_extract::coerce::{Context, Direct, Failed, Node, NodeKind, Number};
-use llm_extract::{stream::NoPartial, Extract, Stream};
+use llm_extract::{stream::NoPartial, Extract, RepairKind, Stream};
 use std::fmt::Debug;
 
 #[derive(Extract, Debug, PartialEq)]
@@ -620,6 +620,70 @@ fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
         let want = llm_extract::extract::<Counts>(text).unwrap().report;
         assert!(!report.repairs.is_empty(), "{text:?}");
         assert_eq!(format!("{report:?}"), format!("{want:?}"), "{text:?}");
+    }
+}
+
+#[derive(Extract, Debug, PartialEq)]
+struct Tagged {
+    first: Marked,
+    tags: Vec<String>,
+}
+
+/// A comma missing between an array's strings, or after a container before the next member,
+/// is logged by the stream where the parser logs it: the value is built from the stream's
+/// reading (`first` marked), with `extract`'s report.
+#[test]
+fn a_missing_comma_between_items_or_after_a_container_is_not_read_again() {
+    let tags = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for (text, want) in [
+        (r#"{"first": 1, "tags": ["a" "b"]}"#, tags(&["a", "b"])),
+        (
+            "{\"tags\": [\n  \"a\"\n  \"b\"\n], \"first\": 1}",
+            tags(&["a", "b"]),
+        ),
+        (
+            r#"{"first": 1, "tags": ['a', 'b' 'c']}"#,
+            tags(&["a", "b", "c"]),
+        ),
+        ("{\"tags\": [\"a\"]\n \"first\": 1}", tags(&["a"])),
+        (r#"{"tags": ["a"] "first": 1}"#, tags(&["a"])),
+        (
+            "```json\n{\n  \"tags\": [\n    \"a\"\n    \"b\"\n  ]\n  \"first\": 1\n}\n```",
+            tags(&["a", "b"]),
+        ),
+    ] {
+        for size in [1, 3, 64] {
+            let mut stream = Stream::<Tagged>::new();
+            for piece in pieces(text, size) {
+                stream.push(piece);
+            }
+            let done = stream.finish().unwrap();
+            let whole = llm_extract::extract::<Tagged>(text).unwrap();
+            assert_eq!(
+                done.value,
+                Tagged {
+                    first: Marked(1001),
+                    tags: want.clone()
+                },
+                "{text:?} in {size}-byte chunks"
+            );
+            assert_eq!(whole.value.tags, want, "{text:?}");
+            let kinds = done
+                .report
+                .repairs
+                .iter()
+                .map(|r| r.kind)
+                .collect::<Vec<_>>();
+            assert!(
+                kinds.contains(&RepairKind::MissingComma),
+                "{text:?}: {kinds:?}"
+            );
+            assert_eq!(
+                format!("{:?}", done.report),
+                format!("{:?}", whole.report),
+                "{text:?}"
+            );
+        }
     }
 }
 

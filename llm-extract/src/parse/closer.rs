@@ -244,6 +244,35 @@ fn continues_after(text: &str, span: Span, end: usize) -> Continues {
     }
 }
 
+/// [`closer_by_rule`] where the text holds every byte the rule reads: the parser's own
+/// lookahead and fit, on the text as it is.
+fn closer_in_whole(
+    text: &str,
+    at: usize,
+    depth: usize,
+    object: impl Fn(usize) -> bool,
+    laid_out_stray: impl Fn(usize) -> bool,
+) -> Closer {
+    let probe = probe(text, text.len());
+    let Some(next) = probe.following_in(at + 1, depth, &object) else {
+        return Closer::AsWritten;
+    };
+    let receiving = (depth - 1).checked_sub(next.run + 1);
+    let fitting = next.fitting == next.run && receiving.is_some();
+    let fits = fitting
+        && receiving.is_some_and(|index| match object(index) {
+            true => probe.looks_like_key(next.token),
+            false => !probe.looks_like_whole_key(next.token),
+        });
+    if fits && !laid_out_stray(next.token) {
+        Closer::AsWritten
+    } else if fitting && is_closer(text.as_bytes().get(next.token)) {
+        Closer::UnlessSpare
+    } else {
+        Closer::ByText
+    }
+}
+
 /// A parser over `text` up to `end` that builds nothing, for asking its lookahead rules of a
 /// place in the text (the stream asks them of the text so far).
 fn probe(text: &str, end: usize) -> Parser<'_, build::Skim> {
@@ -304,25 +333,7 @@ fn closer_by_rule(
     };
     // Everything the rule reads: the run and the `,` within the lookahead, then a key.
     if ended || text.len() > at + 2 * string::KEY_LOOKAHEAD + 8 {
-        let probe = probe(text, text.len());
-        let fits = |next: &Following| {
-            let receiving = (depth - 1).checked_sub(next.run + 1);
-            next.fitting == next.run
-                && receiving.is_some_and(|index| match object(index) {
-                    true => probe.looks_like_key(next.token),
-                    false => !probe.looks_like_whole_key(next.token),
-                })
-        };
-        let Some(next) = probe.following_in(at + 1, depth, &object) else {
-            return Some(AsWritten);
-        };
-        if fits(&next) && !laid_out_stray(next.token) {
-            return Some(AsWritten);
-        }
-        let spare = next.fitting == next.run
-            && (depth - 1).checked_sub(next.run + 1).is_some()
-            && is_closer(text.as_bytes().get(next.token));
-        return Some(if spare { UnlessSpare } else { ByText });
+        return Some(closer_in_whole(text, at, depth, object, laid_out_stray));
     }
     // The same rule on the bytes so far, answering only what more bytes cannot change.
     let bytes = text.as_bytes();

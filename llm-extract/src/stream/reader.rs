@@ -17,7 +17,8 @@
 //! reply with repairs once more at `finish`, unless its only repairs are ones this reader
 //! logs as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in
 //! strings, other languages' literals, comments, trailing commas, bare keys, spaces JSON
-//! lacks, full-width separators, a member's comma missing before a quoted key); a value
+//! lacks, full-width separators, a comma missing before an object's quoted key, between an
+//! array's strings, or after a closer before a member's key); a value
 //! written as strict JSON or so repaired, which this reader tells by
 //! [`Reader::strict_from`], is built from the events it sent. This reader
 //! only shows what is certain so far, and what the parser will read the same way
@@ -1477,16 +1478,22 @@ impl Reader {
     /// A quote between tokens: the string read at once if it is whole (`true`), else its
     /// token opened (`false`).
     fn start_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8) -> bool {
-        // A quote where an object's `,` belongs: the parser logs the comma missing there and
-        // reads a key (`Parser::on_separator`); whether it is one is the key's own check.
-        let missing_comma = self.stack.last().is_some_and(|top| {
-            top.kind == Container::Object && top.expect == Expect::After && !self.held
-        });
-        if missing_comma {
-            self.log(text, RepairKind::MissingComma, Span::at(self.pos));
-            if let Some(top) = self.stack.last_mut() {
-                top.expect = Expect::Key;
-                top.key = None;
+        // A quote where a `,` belongs: the parser logs the comma missing there and reads an
+        // object's key or an array's item (`Parser::on_separator`); whether it is a key is
+        // the key's own check.
+        if let Some(top) = self.stack.last_mut() {
+            if top.expect == Expect::After && !self.held {
+                match top.kind {
+                    Container::Object => {
+                        top.expect = Expect::Key;
+                        top.key = None;
+                    }
+                    Container::Array => {
+                        top.expect = Expect::Value;
+                        top.index += 1;
+                    }
+                }
+                self.log(text, RepairKind::MissingComma, Span::at(self.pos));
             }
         }
         let key = self.value_starts(true);
@@ -2256,19 +2263,7 @@ impl Decided {
         if seg.is_empty() {
             return None;
         }
-        // The byte after a held tail (see below) says whether it is the string's: anything
-        // but more of the run, or, after three backticks, spaces or a line break.
-        if let Some(full) = self.held {
-            let open = match seg[0] {
-                b'`' => true,
-                b' ' | b'\t' | b'\r' | b'\n' => self.held_fence,
-                _ => false,
-            };
-            if !open {
-                self.safe = self.safe.max(full);
-            }
-            self.held = None;
-        }
+        self.release_held(seg[0]);
         let mut run = usize::from(self.ticks);
         let mut last: Option<usize> = None;
         let mut fence_at = self.fence.then_some(0);
@@ -2308,37 +2303,34 @@ impl Decided {
                 return Some(f + n);
             }
         }
-        // The end of the text so far may be the start of a fence's closing line: backticks
-        // (the run may go on to three), or spaces after a run of three. Such a tail, and what
-        // the string may still cut before it, is held until the byte after it tells.
-        let spaces = seg.len()
-            - seg
-                .iter()
-                .rposition(|b| !inline_space(b))
-                .map_or(0, |p| p + 1);
-        let body = &seg[..seg.len() - spaces];
-        let ticks = body.len() - body.iter().rposition(|&b| b != b'`').map_or(0, |p| p + 1);
-        // How long the run of those backticks is, with any that came before this text.
-        let run_before = if ticks > 0 { run } else { 0 };
-        let tail = match (ticks, spaces) {
-            (0, 0) => 0,
-            (0, _) if body.is_empty() && held_fence => spaces,
-            (0, _) => 0,
-            (_, 0) => ticks,
-            _ if run_before >= 3 => ticks + spaces,
-            _ => 0,
-        };
-        if tail > 0 {
-            let mut before = *self;
-            before.settle(&seg[..seg.len() - tail], d0);
-            self.settle(seg, d0);
-            self.held = Some(self.safe);
-            self.held_fence = run_before >= 3 || (ticks == 0 && held_fence);
-            self.safe = before.safe;
-            return None;
+        match fence_tail(seg, run, held_fence) {
+            Some((tail, fence)) => {
+                let mut before = *self;
+                before.settle(&seg[..seg.len() - tail], d0);
+                self.settle(seg, d0);
+                self.held = Some(self.safe);
+                self.held_fence = fence;
+                self.safe = before.safe;
+            }
+            None => self.settle(seg, d0),
         }
-        self.settle(seg, d0);
         None
+    }
+
+    /// At the byte after a held tail ([`fence_tail`]): whether the tail is the string's.
+    /// It is, unless the byte is more of the run, or, after three backticks, a space or a
+    /// line break.
+    fn release_held(&mut self, next: u8) {
+        if let Some(full) = self.held.take() {
+            let open = match next {
+                b'`' => true,
+                b' ' | b'\t' | b'\r' | b'\n' => self.held_fence,
+                _ => false,
+            };
+            if !open {
+                self.safe = self.safe.max(full);
+            }
+        }
     }
 
     /// What of plain text `seg` at `d0` is decided, and what it leaves pending.
@@ -2381,6 +2373,30 @@ impl Decided {
     }
 }
 
+/// The end of plain string text `seg` that may start a fence's closing line, so that the
+/// string would end before it: backticks (the run may go on to three), or spaces after a run
+/// of three. Returns its length, and whether it holds a run of three; `run` is the length of
+/// the last run of backticks in `seg` counted with those before it, `held_fence` whether the
+/// text before `seg` ended in such a tail with a run of three.
+fn fence_tail(seg: &[u8], run: usize, held_fence: bool) -> Option<(usize, bool)> {
+    let inline_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    let spaces = seg.len()
+        - seg
+            .iter()
+            .rposition(|b| !inline_space(b))
+            .map_or(0, |p| p + 1);
+    let body = &seg[..seg.len() - spaces];
+    let ticks = body.len() - body.iter().rposition(|&b| b != b'`').map_or(0, |p| p + 1);
+    match (ticks, spaces) {
+        (0, 0) => None,
+        (0, _) if body.is_empty() && held_fence => Some((spaces, true)),
+        (0, _) => None,
+        (_, 0) => Some((ticks, run >= 3)),
+        _ if run >= 3 => Some((ticks + spaces, true)),
+        _ => None,
+    }
+}
+
 /// A quote that may close its string, and how far what follows it was looked at.
 #[derive(Debug, Clone, Copy)]
 struct Closing {
@@ -2390,6 +2406,8 @@ struct Closing {
     phase: Phase,
     /// Where the key of the next member starts (in `Phase::Key` and `Phase::BareKey`).
     key: usize,
+    /// The spaces skipped in this phase hold a line break.
+    newline: bool,
 }
 
 /// How far [`decide_close`] got.
@@ -2425,15 +2443,9 @@ impl Closing {
             at: q + 1,
             phase: Phase::Quote,
             key: 0,
+            newline: false,
         }
     }
-}
-
-/// The first byte from `at` on that is not a space (the parser's `skip_space`, as its
-/// `closes_here` skips), or `None` at the end of `bytes`.
-fn after_spaces(bytes: &[u8], at: usize) -> Option<usize> {
-    let p = skip_space(bytes, at, bytes.len());
-    (p < bytes.len()).then_some(p)
 }
 
 /// Whether the quote `c.q` closes its string as the parser reads it, looking on from `c.at`
@@ -2442,8 +2454,9 @@ fn after_spaces(bytes: &[u8], at: usize) -> Option<usize> {
 /// next member's `,` and quoted or bare key with its `:`, or the container's closer followed
 /// by what may follow a value (the parser looks as far, so it reads the same); and what the
 /// parser ends a string at as surely: a comment right after the quote, a comment, `#` or `[`
-/// after a member's `,`, a key in single quotes by the parser's own test. Anything else is
-/// doubtful. Resumable: the text looked at is not looked at again (but for a key in single
+/// after a member's `,`, a key in single quotes by the parser's own test; an array's next
+/// string, or its next item on a later line, its comma missing; after the container's closer,
+/// a later line, an opener, a comment or a key. Anything else is doubtful. Resumable: the text looked at is not looked at again (but for a key in single
 /// quotes, tested again from its quote, within the key's bounded lookahead).
 // Long: one resumable state machine; its phases hand each other the position, and a split
 // would pass the phase back and forth instead.
@@ -2453,10 +2466,14 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
     loop {
         match c.phase {
             Phase::Quote | Phase::Comma | Phase::Closer => {
-                let Some(p) = after_spaces(bytes, c.at) else {
+                let p = skip_space(bytes, c.at, end);
+                c.newline |= bytes[c.at.min(p)..p]
+                    .iter()
+                    .any(|&b| matches!(b, b'\n' | b'\r'));
+                if p >= end {
                     c.at = end;
                     return None;
-                };
+                }
                 // A full-width `：` after a key and `，` after a value separate as the
                 // parser reads them (`Parser::closes_here`).
                 let (b, width) = match lex::fullwidth_separator(&bytes[p..]) {
@@ -2469,7 +2486,30 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
-                    | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
+                    | (Phase::Closer, _, _, b',' | b'}' | b']' | b'{' | b'[' | b'/' | b'#') => {
+                        return Some(Verdict::Closes)
+                    }
+                    // An array's next item, its comma missing: another string, or anything
+                    // but a `#` on a later line (`Parser::closes_here`).
+                    (Phase::Quote, false, Some(Container::Array), b'"' | b'\'') => {
+                        return Some(Verdict::Closes)
+                    }
+                    (Phase::Quote, false, Some(Container::Array), b) if c.newline && b != b'#' => {
+                        return Some(Verdict::Closes)
+                    }
+                    // After the container's closer, a later line, or a key with the comma
+                    // before it missing (`Parser::closer_can_end_value`).
+                    (Phase::Closer, ..) if c.newline => return Some(Verdict::Closes),
+                    (Phase::Closer, ..) => {
+                        return match key_so_far(bytes, p) {
+                            Some(true) => Some(Verdict::Closes),
+                            Some(false) => Some(Verdict::Doubt),
+                            None => {
+                                c.at = p;
+                                None
+                            }
+                        };
+                    }
                     // The next member's key, its comma missing (`Parser::closes_here`), or
                     // after the comma a key in single quotes (a Python-style dict): the
                     // parser's own key test, asked again while the bytes it reads arrive.
@@ -2519,6 +2559,7 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                 };
                 c.phase = verdict;
                 c.at = p + width;
+                c.newline = false;
                 if matches!(verdict, Phase::BareKey) {
                     c.at = p;
                 }
