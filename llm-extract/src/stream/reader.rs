@@ -2456,8 +2456,9 @@ impl Closing {
 /// parser ends a string at as surely: a comment right after the quote, a comment, `#` or `[`
 /// after a member's `,`, a key in single quotes by the parser's own test; an array's next
 /// string, or its next item on a later line, its comma missing; after the container's closer,
-/// a later line, an opener, a comment or a key. Anything else is doubtful. Resumable: the text looked at is not looked at again (but for a key in single
-/// quotes, tested again from its quote, within the key's bounded lookahead).
+/// a later line, an opener, a comment or a key. Anything else is doubtful. Resumable: the text
+/// looked at is not looked at again (but for a key in single quotes, tested again from its
+/// quote, within the key's bounded lookahead).
 // Long: one resumable state machine; its phases hand each other the position, and a split
 // would pass the phase back and forth instead.
 fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
@@ -2497,23 +2498,14 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Quote, false, Some(Container::Array), b) if c.newline && b != b'#' => {
                         return Some(Verdict::Closes)
                     }
-                    // After the container's closer, a later line, or a key with the comma
-                    // before it missing (`Parser::closer_can_end_value`).
+                    // After the container's closer, a later line (`Parser::closer_can_end_value`).
                     (Phase::Closer, ..) if c.newline => return Some(Verdict::Closes),
-                    (Phase::Closer, ..) => {
-                        return match key_so_far(bytes, p) {
-                            Some(true) => Some(Verdict::Closes),
-                            Some(false) => Some(Verdict::Doubt),
-                            None => {
-                                c.at = p;
-                                None
-                            }
-                        };
-                    }
-                    // The next member's key, its comma missing (`Parser::closes_here`), or
-                    // after the comma a key in single quotes (a Python-style dict): the
-                    // parser's own key test, asked again while the bytes it reads arrive.
+                    // The next member's key, its comma missing (`Parser::closes_here`, and
+                    // after the container's closer `Parser::closer_can_end_value`), or after the
+                    // comma a key in single quotes (a Python-style dict): the parser's own key
+                    // test, asked again while the bytes it reads arrive.
                     (Phase::Quote, false, Some(Container::Object), b'"' | b'\'')
+                    | (Phase::Closer, ..)
                     | (Phase::Comma, _, _, b'\'') => {
                         return match key_so_far(bytes, p) {
                             Some(true) => Some(Verdict::Closes),
