@@ -16,8 +16,9 @@
 //! quote or backslash, decoded by the reader with an escape).
 //!
 //! Which walks leave a trail: each level that takes a step of the path (a derived struct
-//! twin, a list, a map; `PartialJson` around its array or object) checks that it is at the address its parent handed down
-//! ([`Feed::trail_enter`](super::Feed::trail_enter)) and hands down its child's
+//! twin, a list, a map; `PartialJson` around its array or object) checks that it is at the
+//! address its parent handed down ([`Feed::trail_enter`](super::Feed::trail_enter)) and
+//! hands down its child's
 //! ([`Feed::trail_expect`](super::Feed::trail_expect)); a list adds its allocation; the
 //! parent of the string records it ([`Feed::trail_leaf`](super::Feed::trail_leaf)). A
 //! level the trail does not know (a hand-written partial, a `Box`, an enum twin, a value

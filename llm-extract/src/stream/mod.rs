@@ -60,8 +60,9 @@
 //! `#[extract(stream = "done")]` on a field or a type shows it only
 //! once complete (an address shown whole, never half). `#[extract(stream = "required")]` on a
 //! field holds back the enclosing object until that field is complete: a discriminator such as
-//! `"type"` must be known before anything else of the object is shown.
-//! The partial twin each type streams into is described on [`Extract`](macro@crate::Extract#the-partial-twin-streaming).
+//! `"type"` must be known before anything else of the object is shown. The partial twin each
+//! type streams into is described on
+//! [`Extract`](macro@crate::Extract#the-partial-twin-streaming).
 //!
 //! # Chunks, settings and adapters
 //!
@@ -69,9 +70,10 @@
 //! character is whole), an escape (`\u00e9` in two pieces), a `<think>` tag, a special token
 //! (`<|chan`), a fence's backticks.
 //! `Extractor::stream::<T>()` takes the settings (reasoning tags, depth limit, `max_payload`,
-//! tie-break); `stream::Snapshots` adapts an iterator of chunks and `stream::AsyncSnapshots` (feature
-//! `futures`) a `futures::Stream` of them, each yielding the snapshot after every chunk that
-//! changed it. [`tool::StreamCalls`](crate::tool::StreamCalls) does the same for tool calls.
+//! tie-break); `stream::Snapshots` adapts an iterator of chunks and `stream::AsyncSnapshots`
+//! (feature `futures`) a `futures::Stream` of them, each yielding the snapshot after every
+//! chunk that changed it. [`tool::StreamCalls`](crate::tool::StreamCalls) does the same for
+//! tool calls.
 //!
 //! # Snapshots are a prefix of the answer
 //!
@@ -91,8 +93,9 @@
 //! held until the reply ends: the parser closes it as written unless the reply holds a closer
 //! to spare. Where the reply is damaged in a way only the text around it can settle (an
 //! unescaped quote, a bare word, a missing colon, a missing comma but before an object's quoted
-//! key, between an array's strings or after a closer before a key, a closer that closes something else, a comment holding a closer, a code fence opened
-//! inside a string), the snapshot stops growing there and `finish` reads the rest. So every key
+//! key, between an array's strings or after a closer before a key, a closer that closes
+//! something else, a comment holding a closer, a code fence opened inside a string), the
+//! snapshot stops growing there and `finish` reads the rest. So every key
 //! a snapshot shows is in the answer, no list is longer, a complete scalar is equal and a
 //! string is a prefix of the answer's (one exception: a key written twice, whose later value
 //! replaces the earlier, as in `serde_json`; `finish`'s report names each with a
