@@ -162,7 +162,8 @@ fn check_prefix<T: Extract + serde::Serialize>(bytes: &[u8], cuts: &[u8]) {
         if *shown_at == Some(done.report.span.start) {
             assert!(
                 !not_prefix(snap, &answer),
-                "a snapshot is not a prefix of the answer: {snap} vs {answer}"
+                "a snapshot is not a prefix of the answer: {snap} vs {answer}: {:?} in {cuts:?}",
+                String::from_utf8_lossy(bytes)
             );
         }
     }

@@ -627,30 +627,45 @@ fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
 struct Tagged {
     first: Marked,
     tags: Vec<String>,
+    note: Option<String>,
 }
 
-/// A comma missing between an array's strings, or after a container before the next member,
-/// is logged by the stream where the parser logs it: the value is built from the stream's
+/// A comma missing between an array's strings, or before a member's key after a value or a
+/// container, is logged by the stream where the parser logs it: the value is built from the stream's
 /// reading (`first` marked), with `extract`'s report.
 #[test]
 fn a_missing_comma_between_items_or_after_a_container_is_not_read_again() {
     let tags = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    for (text, want) in [
-        (r#"{"first": 1, "tags": ["a" "b"]}"#, tags(&["a", "b"])),
+    let x = Some("x");
+    for (text, want, note) in [
+        (
+            r#"{"first": 1, "tags": ["a" "b"]}"#,
+            tags(&["a", "b"]),
+            None,
+        ),
         (
             "{\"tags\": [\n  \"a\"\n  \"b\"\n], \"first\": 1}",
             tags(&["a", "b"]),
+            None,
         ),
         (
             r#"{"first": 1, "tags": ['a', 'b' 'c']}"#,
             tags(&["a", "b", "c"]),
+            None,
         ),
-        ("{\"tags\": [\"a\"]\n \"first\": 1}", tags(&["a"])),
-        (r#"{"tags": ["a"] "first": 1}"#, tags(&["a"])),
+        ("{\"tags\": [\"a\"]\n \"first\": 1}", tags(&["a"]), None),
+        (r#"{"tags": ["a"] "first": 1}"#, tags(&["a"]), None),
         (
             "```json\n{\n  \"tags\": [\n    \"a\"\n    \"b\"\n  ]\n  \"first\": 1\n}\n```",
             tags(&["a", "b"]),
+            None,
         ),
+        // A bare key after a string, a closer or a number, on the same line or the next.
+        ("{\"note\": \"x\"\n first: 1, \"tags\": []}", tags(&[]), x),
+        (r#"{'note': 'x' first: 1, 'tags': []}"#, tags(&[]), x),
+        ("{\"tags\": [\"a\"]\n first: 1}", tags(&["a"]), None),
+        (r#"{"tags": ["a"] first: 1}"#, tags(&["a"]), None),
+        ("{\"first\": 1\n tags: [\"a\"]}", tags(&["a"]), None),
     ] {
         for size in [1, 3, 64] {
             let mut stream = Stream::<Tagged>::new();
@@ -663,7 +678,8 @@ fn a_missing_comma_between_items_or_after_a_container_is_not_read_again() {
                 done.value,
                 Tagged {
                     first: Marked(1001),
-                    tags: want.clone()
+                    tags: want.clone(),
+                    note: note.map(str::to_string),
                 },
                 "{text:?} in {size}-byte chunks"
             );

@@ -380,6 +380,11 @@ fn found_damage_streams_as_prefixes() {
         // A comment between a bare key and its `:`, which the parser reads as the key's text.
         "{x /* k */ : -0.0, \"y\": 7}",
         "{a // note\n: 1, \"b\": 2}",
+        // A string holding closers or line breaks, then a quote before the next item or
+        // member with its comma missing: the parser may end the string inside it.
+        "[']}'']''']}]}'\0",
+        "{\"a\": \"x\nb: 1,\n\" c: 2}",
+        "[\"a]\" \"b\"]",
         // Spaces JSON does not allow, between every pair of tokens.
         "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",
     ];

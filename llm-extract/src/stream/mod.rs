@@ -92,11 +92,10 @@
 //! followed by another closer (`{"a": [1],}`, a trailing comma after a nested container) is
 //! held until the reply ends: the parser closes it as written unless the reply holds a closer
 //! to spare. Where the reply is damaged in a way only the text around it can settle (an
-//! unescaped quote, a bare word, a missing colon, a missing comma but before an object's quoted
-//! key, between an array's strings or after a closer before a key, a closer that closes
-//! something else, a comment holding a closer, a code fence opened inside a string), the
-//! snapshot stops growing there and `finish` reads the rest. So every key
-//! a snapshot shows is in the answer, no list is longer, a complete scalar is equal and a
+//! unescaped quote, a bare word, a missing colon, a missing comma but before an object's key
+//! or between an array's strings, a closer that closes something else, a comment holding a
+//! closer, a code fence opened inside a string), the snapshot stops growing there and
+//! `finish` reads the rest. So every key a snapshot shows is in the answer, no list is longer, a complete scalar is equal and a
 //! string is a prefix of the answer's (one exception: a key written twice, whose later value
 //! replaces the earlier, as in `serde_json`; `finish`'s report names each with a
 //! `CoercionKind::DuplicateKey`): a test streams the damage corpus, the peers' suites and
@@ -1102,8 +1101,8 @@ impl<T: Extract> Stream<T> {
     /// whose only repairs are of how it is written, ones the stream logs as the parser does
     /// (strings in single quotes, raw line breaks and tabs in strings, `True`/`None`/
     /// `undefined`, `//` and `/* */` comments, trailing commas, bare keys, spaces JSON lacks,
-    /// full-width `：` and `，`, a comma missing before an object's quoted key, between an
-    /// array's strings, or after a closer before a member's key): the report
+    /// full-width `：` and `，`, a comma missing before an object's key, quoted or bare, or
+    /// between an array's strings): the report
     /// holds those repairs as `extract` gives them. Any other reply is read again whole, as
     /// `extract` reads it.
     ///

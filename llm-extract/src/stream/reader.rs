@@ -17,8 +17,8 @@
 //! reply with repairs once more at `finish`, unless its only repairs are ones this reader
 //! logs as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in
 //! strings, other languages' literals, comments, trailing commas, bare keys, spaces JSON
-//! lacks, full-width separators, a comma missing before an object's quoted key, between an
-//! array's strings, or after a closer before a member's key); a value
+//! lacks, full-width separators, a comma missing before an object's key, quoted or bare, or
+//! between an array's strings); a value
 //! written as strict JSON or so repaired, which this reader tells by
 //! [`Reader::strict_from`], is built from the events it sent. This reader
 //! only shows what is certain so far, and what the parser will read the same way
@@ -954,7 +954,7 @@ impl Reader {
                     0xEF => match lex::fullwidth_separator(&bytes[self.pos..end]) {
                         Some(separator) => self.fullwidth(text, sink, separator),
                         None => {
-                            if let Some(step) = self.opens_token(bytes, sink, b) {
+                            if let Some(step) = self.opens_token(text, sink, b) {
                                 return step;
                             }
                             break;
@@ -966,7 +966,7 @@ impl Reader {
                         }
                     }
                     _ => {
-                        if let Some(step) = self.opens_token(bytes, sink, b) {
+                        if let Some(step) = self.opens_token(text, sink, b) {
                             return step;
                         }
                         break;
@@ -998,7 +998,8 @@ impl Reader {
     /// the value off (a fence, a reasoning token): `Some` when `value` returns that step,
     /// `None` when a token is open for [`Reader::token`].
     #[inline]
-    fn opens_token(&mut self, bytes: &[u8], sink: &mut dyn Sink, b: u8) -> Option<Step_> {
+    fn opens_token(&mut self, text: &str, sink: &mut dyn Sink, b: u8) -> Option<Step_> {
+        let bytes = text.as_bytes();
         // A bare word is checked whole (`bare`), a comment logged where it ends.
         if matches!(b, b'`' | b'<' | b'#') {
             self.not_strict();
@@ -1016,7 +1017,7 @@ impl Reader {
             self.doubt();
         }
         match b {
-            b'#' if !self.expects_key_or_comma() => self.start_bare(),
+            b'#' if !self.expects_key_or_comma() => self.start_bare(text),
             b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
                 (b'/', None) => return Some(Step_::Wait),
                 (b'/', Some(b'/')) | (b'#', _) => {
@@ -1027,14 +1028,14 @@ impl Reader {
                     self.tok = Tok::BlockComment(self.pos);
                     self.pos += 2;
                 }
-                _ => self.start_bare(),
+                _ => self.start_bare(text),
             },
-            b'`' => return self.backticks(bytes, sink),
+            b'`' => return self.backticks(text, sink),
             // A reasoning token between the value's tokens (not in a string or comment) opens
             // its block, as in the markup pass: the value is cut off there.
             b'<' => match Self::token_opens(&bytes[self.pos..]) {
                 Tag::Undecided => return Some(Step_::Wait),
-                Tag::No => self.start_bare(),
+                Tag::No => self.start_bare(text),
                 Tag::Open { len, ends } => {
                     self.stack.clear();
                     self.opens.clear();
@@ -1043,7 +1044,7 @@ impl Reader {
                     return Some(Step_::Go);
                 }
             },
-            _ => self.start_bare(),
+            _ => self.start_bare(text),
         }
         None
     }
@@ -1475,27 +1476,33 @@ impl Reader {
         }
     }
 
+    /// A token where a `,` belongs (after a value, a quote the reader took as closing it or a
+    /// closer): the parser logs the comma missing there and reads an object's key or an
+    /// array's item (`Parser::on_separator`); whether it is a key is the key's own check.
+    fn comma_missing(&mut self, text: &str) {
+        let Some(top) = self.stack.last_mut() else {
+            return;
+        };
+        if top.expect != Expect::After || self.held {
+            return;
+        }
+        match top.kind {
+            Container::Object => {
+                top.expect = Expect::Key;
+                top.key = None;
+            }
+            Container::Array => {
+                top.expect = Expect::Value;
+                top.index += 1;
+            }
+        }
+        self.log(text, RepairKind::MissingComma, Span::at(self.pos));
+    }
+
     /// A quote between tokens: the string read at once if it is whole (`true`), else its
     /// token opened (`false`).
     fn start_string(&mut self, text: &str, sink: &mut dyn Sink, quote: u8) -> bool {
-        // A quote where a `,` belongs: the parser logs the comma missing there and reads an
-        // object's key or an array's item (`Parser::on_separator`); whether it is a key is
-        // the key's own check.
-        if let Some(top) = self.stack.last_mut() {
-            if top.expect == Expect::After && !self.held {
-                match top.kind {
-                    Container::Object => {
-                        top.expect = Expect::Key;
-                        top.key = None;
-                    }
-                    Container::Array => {
-                        top.expect = Expect::Value;
-                        top.index += 1;
-                    }
-                }
-                self.log(text, RepairKind::MissingComma, Span::at(self.pos));
-            }
-        }
+        self.comma_missing(text);
         let key = self.value_starts(true);
         if self.whole_string(text, sink, quote, key) {
             return true;
@@ -1535,7 +1542,12 @@ impl Reader {
             Doubts::Hold => {
                 memchr::memchr(b'\n', &bytes[start + 1..q]).is_none()
                     && matches!(
-                        decide_close(bytes, &mut Closing::at(q), key, self.frame()),
+                        decide_close(
+                            bytes,
+                            &mut Closing::at(q, !has_closer(&bytes[start + 1..q])),
+                            key,
+                            self.frame()
+                        ),
                         Some(Verdict::Closes)
                     )
             }
@@ -1591,7 +1603,8 @@ impl Reader {
     /// `Go`), or the start of a bare word; `Wait` when the run reaches the end of the text so
     /// far, since it may go on in the next chunk (read whole, as in the prose: the rest of it
     /// would otherwise be read as a run of its own, a second fence).
-    fn backticks(&mut self, bytes: &[u8], sink: &mut dyn Sink) -> Option<Step_> {
+    fn backticks(&mut self, text: &str, sink: &mut dyn Sink) -> Option<Step_> {
+        let bytes = text.as_bytes();
         let run = self.backtick_run(bytes);
         if self.pos + run == bytes.len() {
             return Some(Step_::Wait);
@@ -1619,7 +1632,7 @@ impl Reader {
             self.fence_closes_value(sink, run);
             return Some(Step_::Go);
         }
-        self.start_bare();
+        self.start_bare(text);
         None
     }
 
@@ -1687,7 +1700,8 @@ impl Reader {
             .is_some_and(|f| matches!(f.expect, Expect::Key | Expect::After))
     }
 
-    fn start_bare(&mut self) {
+    fn start_bare(&mut self, text: &str) {
+        self.comma_missing(text);
         let key = self.value_starts(true);
         self.tok = Tok::Bare {
             key,
@@ -1853,7 +1867,7 @@ impl Reader {
                         }
                         Some(Verdict::Doubt) => {
                             // Read on from the quote as the lenient grammar guesses.
-                            *c = Closing::at(c.q);
+                            *c = Closing::at(c.q, c.plain);
                             StrEnd::Doubt
                         }
                     };
@@ -1917,7 +1931,10 @@ impl Reader {
                 return StrEnd::Doubt;
             }
             if bytes[at] == quote {
-                *close_at = Some(Closing::at(at));
+                let content = &bytes[start + 1..at];
+                let plain =
+                    !has_closer(content) && !content.iter().any(|&b| b == b'\n' || b == b'\r');
+                *close_at = Some(Closing::at(at, plain));
                 *scan = at + 1;
                 continue;
             }
@@ -2408,6 +2425,11 @@ struct Closing {
     key: usize,
     /// The spaces skipped in this phase hold a line break.
     newline: bool,
+    /// The string's text before the quote holds no closer and no line break, where the parser
+    /// may end a string whose closing quote it does not find (`Parser::string_stop`): only
+    /// then is a quote closing it before an item or member whose comma is missing, or before
+    /// its container's closer and a later line or key, decided here.
+    plain: bool,
 }
 
 /// How far [`decide_close`] got.
@@ -2437,13 +2459,14 @@ enum Verdict {
 }
 
 impl Closing {
-    fn at(q: usize) -> Closing {
+    fn at(q: usize, plain: bool) -> Closing {
         Closing {
             q,
             at: q + 1,
             phase: Phase::Quote,
             key: 0,
             newline: false,
+            plain,
         }
     }
 }
@@ -2454,9 +2477,12 @@ impl Closing {
 /// next member's `,` and quoted or bare key with its `:`, or the container's closer followed
 /// by what may follow a value (the parser looks as far, so it reads the same); and what the
 /// parser ends a string at as surely: a comment right after the quote, a comment, `#` or `[`
-/// after a member's `,`, a key in single quotes by the parser's own test; an array's next
-/// string, or its next item on a later line, its comma missing; after the container's closer,
-/// a later line, an opener, a comment or a key. Anything else is doubtful. Resumable: the text
+/// after a member's `,`, a key in single quotes by the parser's own test; and, when the
+/// string's text holds no closer or line break the parser may end it at
+/// ([`Closing::plain`]): the next member's key, quoted or bare, its comma missing (the same
+/// test); an array's next string, or its next item on a later line, its comma missing; after
+/// the container's closer, a later line, an opener, a comment or a key. Anything else is
+/// doubtful. Resumable: the text
 /// looked at is not looked at again (but for a key in single quotes, tested again from its
 /// quote, within the key's bounded lookahead).
 // Long: one resumable state machine; its phases hand each other the position, and a split
@@ -2487,35 +2513,36 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
-                    | (Phase::Closer, _, _, b',' | b'}' | b']' | b'{' | b'[' | b'/' | b'#') => {
-                        return Some(Verdict::Closes)
+                    | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
+                    // Where a comma is missing, or after the closer (below), the parser may
+                    // have ended the string before the quote.
+                    (Phase::Quote, false, Some(Container::Object), b)
+                        if !c.plain && !matches!(b, b',' | b'/' | b'}') =>
+                    {
+                        return Some(Verdict::Doubt)
+                    }
+                    (Phase::Quote, false, Some(Container::Array), b'"' | b'\'')
+                    | (Phase::Closer, ..)
+                        if !c.plain =>
+                    {
+                        return Some(Verdict::Doubt)
                     }
                     // An array's next item, its comma missing: another string, or anything
                     // but a `#` on a later line (`Parser::closes_here`).
                     (Phase::Quote, false, Some(Container::Array), b'"' | b'\'') => {
                         return Some(Verdict::Closes)
                     }
-                    (Phase::Quote, false, Some(Container::Array), b) if c.newline && b != b'#' => {
+                    (Phase::Quote, false, Some(Container::Array), b)
+                        if c.newline && c.plain && b != b'#' =>
+                    {
                         return Some(Verdict::Closes)
                     }
-                    // After the container's closer, a later line (`Parser::closer_can_end_value`).
-                    (Phase::Closer, ..) if c.newline => return Some(Verdict::Closes),
-                    // The next member's key, its comma missing (`Parser::closes_here`, and
-                    // after the container's closer `Parser::closer_can_end_value`), or after the
-                    // comma a key in single quotes (a Python-style dict): the parser's own key
-                    // test, asked again while the bytes it reads arrive.
-                    (Phase::Quote, false, Some(Container::Object), b'"' | b'\'')
-                    | (Phase::Closer, ..)
-                    | (Phase::Comma, _, _, b'\'') => {
-                        return match key_so_far(bytes, p) {
-                            Some(true) => Some(Verdict::Closes),
-                            Some(false) => Some(Verdict::Doubt),
-                            None => {
-                                c.at = p;
-                                None
-                            }
-                        };
+                    // After the container's closer, a later line, an opener or a comment
+                    // (`Parser::closer_can_end_value`).
+                    (Phase::Closer, _, _, b'{' | b'[' | b'/' | b'#') => {
+                        return Some(Verdict::Closes)
                     }
+                    (Phase::Closer, ..) if c.newline => return Some(Verdict::Closes),
                     // `"x",, "b": 2`: a doubled comma separates all the same.
                     (Phase::Quote, false, Some(Container::Object), b',')
                     | (Phase::Comma, _, _, b',') => Phase::Comma,
@@ -2546,6 +2573,23 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Comma, _, _, b) if b.is_ascii_alphanumeric() || b == b'_' => {
                         c.key = p;
                         Phase::BareKey
+                    }
+                    // The next member's key, quoted or bare, its comma missing
+                    // (`Parser::closes_here`, and after the container's closer
+                    // `Parser::closer_can_end_value`), or after the comma a key in single quotes
+                    // (a Python-style dict): the parser's own key test, asked again while the
+                    // bytes it reads arrive.
+                    (Phase::Quote, false, Some(Container::Object), _)
+                    | (Phase::Closer, ..)
+                    | (Phase::Comma, _, _, b'\'') => {
+                        return match key_so_far(bytes, p) {
+                            Some(true) => Some(Verdict::Closes),
+                            Some(false) => Some(Verdict::Doubt),
+                            None => {
+                                c.at = p;
+                                None
+                            }
+                        };
                     }
                     _ => return Some(Verdict::Doubt),
                 };
