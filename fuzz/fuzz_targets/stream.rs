@@ -95,7 +95,12 @@ fn check<T: Extract>(bytes: &[u8], cuts: &[u8]) {
     whole.push_bytes(bytes);
     let a = serde_json::to_string(&chunked.snapshot()).unwrap();
     let b = serde_json::to_string(&whole.snapshot()).unwrap();
-    assert_eq!(a, b, "the last snapshot depends on the chunking");
+    assert_eq!(
+        a,
+        b,
+        "the last snapshot depends on the chunking: {:?} in {cuts:?}",
+        String::from_utf8_lossy(bytes)
+    );
     for (shown, snap) in &held {
         assert_eq!(
             &serde_json::to_string(snap).unwrap(),

@@ -1068,3 +1068,29 @@ fn a_python_style_dict_and_comments_stream_member_by_member() {
         );
     }
 }
+
+/// A quote before an item or member whose comma is missing closes its string only when the
+/// string's text holds no closer or line break (the parser may end the string at one): the
+/// same whether the string arrived whole or in pieces, so the last snapshot does not depend on
+/// the chunking.
+#[test]
+fn a_missing_comma_after_a_string_reads_alike_in_any_chunks() {
+    for text in [
+        "[['\rx['\r'y],",
+        "[[\"a\nb\" \"c\"]]",
+        "{\"a\": \"x]\" \"b\": 1}",
+        "{\"a\": \"x\r\" b: 1, \"c\": 2}",
+        "[\"a\" \"b\"\n\"c\"]",
+    ] {
+        let (whole, _) = stream_at::<Value>(text, &[]);
+        let last = whole.last().unwrap();
+        for size in 1..=9 {
+            let (snaps, _) = stream_at::<Value>(text, &sized(text, size));
+            assert_eq!(
+                snaps.last().unwrap(),
+                last,
+                "{text:?} in {size}-byte chunks"
+            );
+        }
+    }
+}

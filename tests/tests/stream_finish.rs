@@ -666,6 +666,9 @@ fn a_missing_comma_between_items_or_after_a_container_is_not_read_again() {
         ("{\"tags\": [\"a\"]\n first: 1}", tags(&["a"]), None),
         (r#"{"tags": ["a"] first: 1}"#, tags(&["a"]), None),
         ("{\"first\": 1\n tags: [\"a\"]}", tags(&["a"]), None),
+        // A number before a quoted key on the same line.
+        (r#"{"first": 1 "tags": ["a"]}"#, tags(&["a"]), None),
+        (r#"{'first': 1 'tags': ['a']}"#, tags(&["a"]), None),
     ] {
         for size in [1, 3, 64] {
             let mut stream = Stream::<Tagged>::new();

@@ -1544,7 +1544,7 @@ impl Reader {
                     && matches!(
                         decide_close(
                             bytes,
-                            &mut Closing::at(q, !has_closer(&bytes[start + 1..q])),
+                            &mut Closing::at(q, plain_text(&bytes[start + 1..q])),
                             key,
                             self.frame()
                         ),
@@ -1722,6 +1722,10 @@ impl Reader {
         let bytes = text.as_bytes();
         let end = word_end(bytes, key, start, &mut scan);
         let end = end.filter(|&end| key || !self.thousands_undecided(bytes, start, end));
+        let end = end.and_then(|end| match key {
+            true => Some(end),
+            false => self.word_before_quote(bytes, start, end),
+        });
         let Some(end) = end else {
             self.tok = Tok::Bare { key, start, scan };
             return Step_::Wait;
@@ -1769,6 +1773,27 @@ impl Reader {
         }
         self.value_done();
         Step_::Go
+    }
+
+    /// Where the bare value `start..end` ends if a quote after a space in it starts the next
+    /// member's key or the array's next item, its comma missing: the parser ends a word's
+    /// text at a `"` there (`Parser::ends_bare_text`), and a number or literal at any quote.
+    /// `None` while the key's bytes have not arrived.
+    fn word_before_quote(&self, bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+        let Some(q) = memchr::memchr2(b'"', b'\'', &bytes[start..end]).map(|i| start + i) else {
+            return Some(end);
+        };
+        if q == start || !matches!(bytes[q - 1], b' ' | b'\t') {
+            return Some(end);
+        }
+        if bytes[q] == b'\'' && !is_literal(bytes[start..q].trim_ascii_end()) {
+            return Some(end);
+        }
+        match self.stack.last().map(|top| top.kind) {
+            Some(Container::Array) => Some(q),
+            Some(Container::Object) if key_so_far(bytes, q)? => Some(q),
+            _ => Some(end),
+        }
     }
 
     /// `"n": 1,234`: in an object value, the parser may read comma groups after a number as
@@ -1931,10 +1956,7 @@ impl Reader {
                 return StrEnd::Doubt;
             }
             if bytes[at] == quote {
-                let content = &bytes[start + 1..at];
-                let plain =
-                    !has_closer(content) && !content.iter().any(|&b| b == b'\n' || b == b'\r');
-                *close_at = Some(Closing::at(at, plain));
+                *close_at = Some(Closing::at(at, plain_text(&bytes[start + 1..at])));
                 *scan = at + 1;
                 continue;
             }
@@ -2834,6 +2856,12 @@ fn bare_as_written(word: &str, key: bool) -> bool {
     } else {
         is_literal(word.as_bytes())
     }
+}
+
+/// Whether a string's text holds no closer and no line break, where the parser may end a
+/// string whose closing quote it does not find ([`Closing::plain`]).
+fn plain_text(content: &[u8]) -> bool {
+    !has_closer(content) && memchr::memchr2(b'\n', b'\r', content).is_none()
 }
 
 /// Whether `b` holds a closer: a comment that does may end at it (the parser decides with
