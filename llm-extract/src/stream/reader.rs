@@ -1542,12 +1542,7 @@ impl Reader {
             Doubts::Hold => {
                 memchr::memchr(b'\n', &bytes[start + 1..q]).is_none()
                     && matches!(
-                        decide_close(
-                            bytes,
-                            &mut Closing::at(q, plain_text(&bytes[start + 1..q])),
-                            key,
-                            self.frame()
-                        ),
+                        decide_close(bytes, &mut Closing::at(start + 1, q), key, self.frame()),
                         Some(Verdict::Closes)
                     )
             }
@@ -1892,7 +1887,7 @@ impl Reader {
                         }
                         Some(Verdict::Doubt) => {
                             // Read on from the quote as the lenient grammar guesses.
-                            *c = Closing::at(c.q, c.plain);
+                            *c = Closing::at(c.content, c.q);
                             StrEnd::Doubt
                         }
                     };
@@ -1956,7 +1951,7 @@ impl Reader {
                 return StrEnd::Doubt;
             }
             if bytes[at] == quote {
-                *close_at = Some(Closing::at(at, plain_text(&bytes[start + 1..at])));
+                *close_at = Some(Closing::at(start + 1, at));
                 *scan = at + 1;
                 continue;
             }
@@ -2447,11 +2442,10 @@ struct Closing {
     key: usize,
     /// The spaces skipped in this phase hold a line break.
     newline: bool,
-    /// The string's text before the quote holds no closer and no line break, where the parser
-    /// may end a string whose closing quote it does not find (`Parser::string_stop`): only
-    /// then is a quote closing it before an item or member whose comma is missing, or before
-    /// its container's closer and a later line or key, decided here.
-    plain: bool,
+    /// Where the string's text starts.
+    content: usize,
+    /// [`Closing::plain`], once asked.
+    plain: Option<bool>,
 }
 
 /// How far [`decide_close`] got.
@@ -2481,14 +2475,28 @@ enum Verdict {
 }
 
 impl Closing {
-    fn at(q: usize, plain: bool) -> Closing {
+    /// Whether the string's text before the quote holds no closer and no line break, where
+    /// the parser may end a string whose closing quote it does not find
+    /// (`Parser::string_stop`): only then is a quote closing it before an item or member whose
+    /// comma is missing, or before its container's closer and a later line or key, decided
+    /// here. Looked at once, when a rule asks.
+    fn plain(&mut self, bytes: &[u8]) -> bool {
+        let text = &bytes[self.content..self.q];
+        *self.plain.get_or_insert_with(|| {
+            !has_closer(text) && memchr::memchr2(b'\n', b'\r', text).is_none()
+        })
+    }
+
+    /// The quote at `q` of the string whose text starts at `content`.
+    fn at(content: usize, q: usize) -> Closing {
         Closing {
             q,
             at: q + 1,
             phase: Phase::Quote,
             key: 0,
             newline: false,
-            plain,
+            content,
+            plain: None,
         }
     }
 }
@@ -2539,13 +2547,13 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     // Where a comma is missing, or after the closer (below), the parser may
                     // have ended the string before the quote.
                     (Phase::Quote, false, Some(Container::Object), b)
-                        if !c.plain && !matches!(b, b',' | b'/' | b'}') =>
+                        if !matches!(b, b',' | b'/' | b'}') && !c.plain(bytes) =>
                     {
                         return Some(Verdict::Doubt)
                     }
                     (Phase::Quote, false, Some(Container::Array), b'"' | b'\'')
                     | (Phase::Closer, ..)
-                        if !c.plain =>
+                        if !c.plain(bytes) =>
                     {
                         return Some(Verdict::Doubt)
                     }
@@ -2555,7 +2563,7 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                         return Some(Verdict::Closes)
                     }
                     (Phase::Quote, false, Some(Container::Array), b)
-                        if c.newline && c.plain && b != b'#' =>
+                        if c.newline && b != b'#' && c.plain(bytes) =>
                     {
                         return Some(Verdict::Closes)
                     }
@@ -2856,12 +2864,6 @@ fn bare_as_written(word: &str, key: bool) -> bool {
     } else {
         is_literal(word.as_bytes())
     }
-}
-
-/// Whether a string's text holds no closer and no line break, where the parser may end a
-/// string whose closing quote it does not find ([`Closing::plain`]).
-fn plain_text(content: &[u8]) -> bool {
-    !has_closer(content) && memchr::memchr2(b'\n', b'\r', content).is_none()
 }
 
 /// Whether `b` holds a closer: a comment that does may end at it (the parser decides with
