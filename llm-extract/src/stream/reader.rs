@@ -2544,6 +2544,11 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
                     | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
+                    // A quote right after the closing one: `''` and `""` may open a doubled
+                    // or triple-quoted string, which the parser reads on its own.
+                    (Phase::Quote, false, _, b'"' | b'\'') if p == c.q + 1 => {
+                        return Some(Verdict::Doubt)
+                    }
                     // Where a comma is missing, or after the closer (below), the parser may
                     // have ended the string before the quote.
                     (Phase::Quote, false, Some(Container::Object), b)
