@@ -64,6 +64,31 @@ pub(crate) fn space_len(rest: &[u8]) -> usize {
     }
 }
 
+/// Whether only spaces ([`space_len`]) stand in `rest` before its first line break (or its
+/// end): what may follow a fence's closing run on its line.
+pub(crate) fn blank_line_rest(rest: &[u8]) -> bool {
+    let mut i = 0;
+    while i < rest.len() && rest[i] != b'\n' {
+        match space_len(&rest[i..]) {
+            0 => return false,
+            n => i += n,
+        }
+    }
+    true
+}
+
+/// The length of the spaces ([`space_len`], not a line break) that end `bytes`.
+pub(crate) fn trailing_line_spaces(bytes: &[u8]) -> usize {
+    let mut end = bytes.len();
+    while end > 0 && bytes[end - 1] != b'\n' {
+        match space_len_before(bytes, end) {
+            0 => break,
+            n => end -= n,
+        }
+    }
+    bytes.len() - end
+}
+
 /// The offset of the first byte at or after `i` (and before `limit`) that is not a space
 /// within a line: every space [`space_len`] counts but the line feed and carriage return.
 /// What may stand between a key and its `:`.

@@ -416,6 +416,8 @@ fn a_string_cut_off_before_its_closing_fence_never_shows_the_fence() {
         "Sure! ```JSON\n{\"a\": \"x\", \"b\": \"said \\\"hi\n```\n\nAnything else?",
         "```\n{'id': 'x', 'note': 'Re\n  ```\n",
         "```json\n{\"a\": \"x\n```  \r\n",
+        // Spaces JSON lacks after the closing run still leave the line a closing line.
+        "```json\n{\"a\": \"x\n```\u{a0}\u{3000}\nMore text.",
         // Backticks that are the string's: a shorter run, or text after a run of three.
         "```json\n{\"a\": \"x `` y\n``\nz\", \"b\": \"run ``` then ```python\nprint(1)\"}\n```",
         "{\"a\": \"x\n`` \", \"b\": \"```  x\"}",

@@ -125,15 +125,7 @@ pub(crate) fn at_line_end(text: &str, at: usize) -> bool {
 
 /// Whether only spaces stand between `at` and the next line break (or the end).
 pub(crate) fn blank_to_line_end(text: &str, at: usize) -> bool {
-    let bytes = text.as_bytes();
-    let mut i = at;
-    while i < bytes.len() && bytes[i] != b'\n' {
-        match lex::space_len(&bytes[i..]) {
-            0 => return false,
-            n => i += n,
-        }
-    }
-    true
+    lex::blank_line_rest(&text.as_bytes()[at..])
 }
 
 /// Inkling's reasoning block: it opens with [`INKLING_THINKING`] and ends with the end of its

@@ -2297,7 +2297,7 @@ impl Decided {
         if seg.is_empty() {
             return None;
         }
-        self.release_held(seg[0]);
+        self.release_held(seg);
         let mut run = usize::from(self.ticks);
         let mut last: Option<usize> = None;
         let mut fence_at = self.fence.then_some(0);
@@ -2317,7 +2317,6 @@ impl Decided {
             Some(p) if p + 1 == seg.len() => run.min(3) as u8,
             _ => 0,
         };
-        let inline_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
         if let Some(f) = fence_at {
             self.fence = true;
             if let Some(n) = memchr::memchr(b'\n', &seg[f..]) {
@@ -2325,7 +2324,7 @@ impl Decided {
                 // has nothing but spaces after it on its line: then it may be the closing
                 // line of the fence the value is in, and the string ends before the run.
                 let run_end = f + seg[f..].iter().take_while(|&&b| b == b'`').count();
-                let upto = match seg[run_end..f + n].iter().all(inline_space) {
+                let upto = match lex::blank_line_rest(&seg[run_end..f + n]) {
                     true => seg[..f]
                         .iter()
                         .rposition(|&b| b != b'`')
@@ -2351,15 +2350,16 @@ impl Decided {
         None
     }
 
-    /// At the byte after a held tail ([`fence_tail`]): whether the tail is the string's.
-    /// It is, unless the byte is more of the run, or, after three backticks, a space or a
-    /// line break.
-    fn release_held(&mut self, next: u8) {
+    /// At the text after a held tail ([`fence_tail`]): whether the tail is the string's.
+    /// It is, unless the text goes on with more of the run, or, after three backticks, with a
+    /// space (as the fence's closing line counts spaces, `tags::blank_to_line_end`) or a line
+    /// break.
+    fn release_held(&mut self, rest: &[u8]) {
         if let Some(full) = self.held.take() {
-            let open = match next {
+            let open = match rest[0] {
                 b'`' => true,
-                b' ' | b'\t' | b'\r' | b'\n' => self.held_fence,
-                _ => false,
+                b'\n' => self.held_fence,
+                _ => self.held_fence && lex::space_len(rest) > 0,
             };
             if !open {
                 self.safe = self.safe.max(full);
@@ -2409,16 +2409,11 @@ impl Decided {
 
 /// The end of plain string text `seg` that may start a fence's closing line, so that the
 /// string would end before it: backticks (the run may go on to three), or spaces after a run
-/// of three. Returns its length, and whether it holds a run of three; `run` is the length of
+/// of three (the spaces `tags::blank_to_line_end` allows after a closing run). Returns its length, and whether it holds a run of three; `run` is the length of
 /// the last run of backticks in `seg` counted with those before it, `held_fence` whether the
 /// text before `seg` ended in such a tail with a run of three.
 fn fence_tail(seg: &[u8], run: usize, held_fence: bool) -> Option<(usize, bool)> {
-    let inline_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
-    let spaces = seg.len()
-        - seg
-            .iter()
-            .rposition(|b| !inline_space(b))
-            .map_or(0, |p| p + 1);
+    let spaces = lex::trailing_line_spaces(seg);
     let body = &seg[..seg.len() - spaces];
     let ticks = body.len() - body.iter().rposition(|&b| b != b'`').map_or(0, |p| p + 1);
     match (ticks, spaces) {
