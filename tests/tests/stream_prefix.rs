@@ -387,6 +387,8 @@ fn found_damage_streams_as_prefixes() {
         "[\"a]\" \"b\"]",
         // Quotes right after a closing one: a doubled or triple-quoted string.
         "[''''''''''''''''''''''''''''''''''''']]",
+        // A string where a comma is missing, holding a closer the parser may end it at.
+        "[[]']\u{fffd}\u{fffd}'],'\u{7}",
         "{\"a\": \"\"\"b\": 1, \"c\": 2}",
         // Spaces JSON does not allow, between every pair of tokens.
         "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",

@@ -256,6 +256,8 @@ pub(crate) struct Reader {
     doubts: Doubts,
     /// The value met doubtful text under [`Doubts::Hold`]: nothing more is read or sent.
     held: bool,
+    /// Where the last token read where a comma was missing starts ([`Reader::comma_missing`]).
+    comma_missed: usize,
     /// The most containers open at once so far.
     deepest: usize,
     /// Where the last token read that is not written as strict JSON, and not logged in
@@ -389,6 +391,7 @@ impl Reader {
             run: (usize::MAX, 0),
             doubts,
             held: false,
+            comma_missed: usize::MAX,
             deepest: 0,
             not_strict: None,
             repairs: Vec::new(),
@@ -1497,6 +1500,7 @@ impl Reader {
             }
         }
         self.log(text, RepairKind::MissingComma, Span::at(self.pos));
+        self.comma_missed = self.pos;
     }
 
     /// A quote between tokens: the string read at once if it is whole (`true`), else its
@@ -1542,7 +1546,12 @@ impl Reader {
             Doubts::Hold => {
                 memchr::memchr(b'\n', &bytes[start + 1..q]).is_none()
                     && matches!(
-                        decide_close(bytes, &mut Closing::at(start + 1, q), key, self.frame()),
+                        decide_close(
+                            bytes,
+                            &mut Closing::at(start + 1, q, self.comma_missed == start),
+                            key,
+                            self.frame()
+                        ),
                         Some(Verdict::Closes)
                     )
             }
@@ -1829,6 +1838,7 @@ impl Reader {
         let doubts = self.doubts;
         let bytes = src.as_bytes();
         let end = bytes.len();
+        let comma_missed = self.comma_missed;
         let Tok::Str {
             quote,
             key,
@@ -1887,7 +1897,7 @@ impl Reader {
                         }
                         Some(Verdict::Doubt) => {
                             // Read on from the quote as the lenient grammar guesses.
-                            *c = Closing::at(c.content, c.q);
+                            *c = Closing::at(c.content, c.q, c.after_missing);
                             StrEnd::Doubt
                         }
                     };
@@ -1951,7 +1961,7 @@ impl Reader {
                 return StrEnd::Doubt;
             }
             if bytes[at] == quote {
-                *close_at = Some(Closing::at(start + 1, at));
+                *close_at = Some(Closing::at(start + 1, at, comma_missed == start));
                 *scan = at + 1;
                 continue;
             }
@@ -2441,6 +2451,9 @@ struct Closing {
     content: usize,
     /// [`Closing::plain`], once asked.
     plain: Option<bool>,
+    /// The string starts where a comma was missing: the parser read it after guessing that
+    /// comma, and may end it inside, so it closes only if its text is plain.
+    after_missing: bool,
 }
 
 /// How far [`decide_close`] got.
@@ -2483,7 +2496,7 @@ impl Closing {
     }
 
     /// The quote at `q` of the string whose text starts at `content`.
-    fn at(content: usize, q: usize) -> Closing {
+    fn at(content: usize, q: usize, after_missing: bool) -> Closing {
         Closing {
             q,
             at: q + 1,
@@ -2492,6 +2505,7 @@ impl Closing {
             newline: false,
             content,
             plain: None,
+            after_missing,
         }
     }
 }
@@ -2513,6 +2527,9 @@ impl Closing {
 // Long: one resumable state machine; its phases hand each other the position, and a split
 // would pass the phase back and forth instead.
 fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
+    if c.after_missing && !c.plain(bytes) {
+        return Some(Verdict::Doubt);
+    }
     let (top, depth) = frame;
     let end = bytes.len();
     loop {
