@@ -239,6 +239,12 @@ fn lexical_damage(r: &mut Rng, json: &str) -> String {
         (": ", ":\u{a0}"),
         (", ", "\u{ff0c}"),
         (", ", ",\u{3000} "),
+        // Quotes the parser reads as a string's text (or not: the stream must agree).
+        ("hello", "say \"hello\" now"),
+        ("hello", "it's"),
+        ("\\\"q\\\"", "\"q\""),
+        ("w17", "w\"17 } x"),
+        ("none", "no\"ne, \"k\": 1"),
     ];
     let mut out = json.to_string();
     for _ in 0..=r.below(4) {
@@ -720,4 +726,79 @@ fn a_type_that_does_not_stream_is_read_again() {
     let mut stream = Stream::<Vec<Plain>>::new();
     stream.push("[1, 2]");
     assert_eq!(stream.finish().unwrap().value, [Plain(1), Plain(2)]);
+}
+
+/// A quote inside an object's value string that the parser reads as the string's text (a
+/// word that is no key follows it: a quoted word, an apostrophe in a single-quoted string) is
+/// logged by the stream where the parser logs it: the value is built from the stream's
+/// reading (`first` marked), with `extract`'s report. Until the string closes, no snapshot
+/// shows its text from that quote on (the parser may still end the string there).
+#[test]
+fn a_quote_inside_a_value_string_is_not_read_again() {
+    for (text, note) in [
+        (
+            r#"{"first": 1, "note": "the app "freezes" on startup.", "tags": []}"#,
+            r#"the app "freezes" on startup."#,
+        ),
+        (
+            r#"{'first': 1, 'note': 'it's Bob's', 'tags': ['a']}"#,
+            "it's Bob's",
+        ),
+        (
+            "```json\n{\n  \"note\": \"say \"hi\" twice\",\n  \"first\": 1,\n  \"tags\": []\n}\n```",
+            r#"say "hi" twice"#,
+        ),
+        (
+            r#"{"note": "x \"y\" then "z" w", "first": 1, "tags": []}"#,
+            r#"x "y" then "z" w"#,
+        ),
+        (
+            "{\"note\": \"a\ttab \"q\" b\", \"first\": 1, \"tags\": []}",
+            "a\ttab \"q\" b",
+        ),
+    ] {
+        let whole = llm_extract::extract::<Tagged>(text).unwrap();
+        assert_eq!(whole.value.note.as_deref(), Some(note), "{text:?}");
+        for size in [1, 3, 64] {
+            let mut stream = Stream::<Tagged>::new();
+            let mut shown = Vec::new();
+            for piece in pieces(text, size) {
+                stream.push(piece);
+                shown.extend(stream.snapshot().note.as_deref().map(str::to_string));
+            }
+            let done = stream.finish().unwrap();
+            assert_eq!(done.value.first, Marked(1001), "{text:?} in {size}-byte chunks");
+            assert_eq!(done.value.note.as_deref(), Some(note), "{text:?}");
+            assert!(
+                done.report
+                    .repairs
+                    .iter()
+                    .any(|r| r.kind == RepairKind::UnescapedQuote),
+                "{text:?}: {:?}",
+                done.report.repairs
+            );
+            assert_eq!(
+                format!("{:?}", done.report),
+                format!("{:?}", whole.report),
+                "{text:?}"
+            );
+            for s in &shown {
+                assert!(note.starts_with(s.as_str()), "{text:?}: showed {s:?}");
+            }
+        }
+    }
+}
+
+/// A quote doubled before a word opens a string the parser reads on its own (`""on: ..`),
+/// which the stream does not take for an empty string before a bare key.
+#[test]
+fn a_quote_doubled_before_a_word_is_no_empty_string() {
+    for text in [
+        "{\"a\": \"\"on: \"Bob \"} trailing",
+        "{\"a\": \"\"app: \"freezesstartup ] \" }",
+        "{\"a\": \"\"it: \"startup\\\" s: s: Bob on  \"} trailing",
+    ] {
+        let bad = differs::<serde_json::Value>(text);
+        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+    }
 }

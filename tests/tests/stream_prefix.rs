@@ -390,6 +390,18 @@ fn found_damage_streams_as_prefixes() {
         // A string where a comma is missing, holding a closer the parser may end it at.
         "[[]']\u{fffd}\u{fffd}'],'\u{7}",
         "{\"a\": \"\"\"b\": 1, \"c\": 2}",
+        // A quote doubled before a word opens a string (`""it: ...`), not an empty one
+        // before a bare key.
+        "{\"a\": \"\"on: \"Bob \"} trailing",
+        "{\"a\": \"\"app: \"freezesstartup ] \" }",
+        "{\"a\": \"\"it: \"the: \"\n\"b\": 4\n\"note\": 76, \"c_d\": 21} trailing",
+        "{'a': ''it: 'b'freezes\t'\n'b': 'Bob\tthe\nkey key\t'}",
+        // Quotes read as the string's text, then a closer or an escape before the quote that
+        // may close it: the parser may end the string at the first of them.
+        "{\"a\": 45,\"b\": \"3\" x_y } on\" } \"on\"\n\"note\": 11}\n",
+        "{\"a\": \"the\\\" it\" on\n3 } freezes\" } \"x\"}",
+        "{\"a\": \"x \"b\" c, \"d\": 1}",
+        "{\"a\": \"data\" AAAA }",
         // Spaces JSON does not allow, between every pair of tokens.
         "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",
     ];

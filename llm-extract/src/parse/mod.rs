@@ -28,7 +28,7 @@ use build::{Build, Json, Tree};
 pub(crate) use closer::{
     closer_as_written, ends_alone, read_on, read_value, root_may_read_on, Closer, Keep, Kept, Read,
 };
-pub(crate) use string::{key_so_far, own_quote_on_key_line, KEY_LOOKAHEAD};
+pub(crate) use string::{key_so_far, own_quote_on_key_line, starts_word, KEY_LOOKAHEAD};
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};
 
 /// How long the info string of a value written as a code block may be (```` ```ts main.ts ````).

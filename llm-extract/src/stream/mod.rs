@@ -1102,7 +1102,8 @@ impl<T: Extract> Stream<T> {
     /// (strings in single quotes, raw line breaks and tabs in strings, `True`/`None`/
     /// `undefined`, `//` and `/* */` comments, trailing commas, bare keys, spaces JSON lacks,
     /// full-width `：` and `，`, a comma missing before an object's key, quoted or bare, or
-    /// between an array's strings): the report
+    /// between an array's strings, a quote inside an object's value string that the parser
+    /// reads as its text, `"the app "freezes" on startup"`): the report
     /// holds those repairs as `extract` gives them. Any other reply is read again whole, as
     /// `extract` reads it.
     ///

@@ -18,7 +18,8 @@
 //! logs as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in
 //! strings, other languages' literals, comments, trailing commas, bare keys, spaces JSON
 //! lacks, full-width separators, a comma missing before an object's key, quoted or bare, or
-//! between an array's strings); a value
+//! between an array's strings, a quote inside an object's value string read as its text); a
+//! value
 //! written as strict JSON or so repaired, which this reader tells by
 //! [`Reader::strict_from`], is built from the events it sent. This reader
 //! only shows what is certain so far, and what the parser will read the same way
@@ -32,7 +33,7 @@ use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::skip_space;
 use crate::parse::{code_block_body, code_block_end, code_block_text, Closer, CodeEnd};
-use crate::parse::{key_so_far, own_quote_on_key_line, KEY_LOOKAHEAD};
+use crate::parse::{key_so_far, own_quote_on_key_line, starts_word, KEY_LOOKAHEAD};
 use crate::path::{Path, Segment};
 use crate::report::{Repair, RepairKind};
 use crate::span::Span;
@@ -266,7 +267,7 @@ pub(crate) struct Reader {
     /// The repairs of how the value is written read so far, logged as the parser logs them
     /// (kind, span, path, order): single quotes, raw control characters in strings, other
     /// languages' literals, comments, trailing commas, bare keys, spaces JSON lacks, full-width
-    /// separators. A value read
+    /// separators, missing commas, quotes read as a string's text. A value read
     /// with these and nothing else not strict is built from the events, its report from these
     /// ([`Reader::take_repairs_in`]), and not read again at `finish`.
     repairs: Vec<Repair>,
@@ -1255,7 +1256,8 @@ impl Reader {
     /// Records a string that closes at `q` (opening at `start`) if its text is not written as
     /// JSON writes strings; `escaped` when it holds a backslash. Returns what of it the caller
     /// logs once the string's path is known, when that is all that is not JSON's: its quotes,
-    /// the raw control characters in its text.
+    /// the raw control characters in its text, its own quotes in its text (each read as text
+    /// by [`Verdict::Inner`]).
     #[inline]
     fn check_string(
         &mut self,
@@ -1278,20 +1280,24 @@ impl Reader {
             return None;
         }
         let quotes = quote != b'"';
-        (quotes || controls).then_some(StringRepairs {
+        let inner = raw_quotes(body, quote).next().is_some();
+        (quotes || controls || inner).then_some(StringRepairs {
             span: Span::new(start, q + 1),
             quotes,
             controls,
+            inner,
         })
     }
 
     /// Logs a string's repairs, if it has any, in the parser's order: the quotes (logged
-    /// where the string opens), then each control character.
+    /// where the string opens), then each control character and each quote in its text, as
+    /// they come.
     fn log_string(&mut self, text: &str, repairs: Option<StringRepairs>) {
         let Some(StringRepairs {
             span,
             quotes,
             controls,
+            inner,
         }) = repairs
         else {
             return;
@@ -1299,10 +1305,26 @@ impl Reader {
         if quotes {
             self.log(text, RepairKind::NonStandardQuotes, span);
         }
-        if controls {
-            for i in span.start + 1..span.end - 1 {
-                if text.as_bytes()[i] < 0x20 {
-                    self.log(text, RepairKind::ControlCharacter, Span::new(i, i + 1));
+        let body = span.start + 1..span.end - 1;
+        match (controls, inner) {
+            (false, false) => {}
+            // A string with raw control characters holds no backslash (see `check_string`).
+            (true, _) => {
+                let quote = text.as_bytes()[span.start];
+                for i in body {
+                    let kind = match text.as_bytes()[i] {
+                        b if b < 0x20 => RepairKind::ControlCharacter,
+                        b if b == quote && inner => RepairKind::UnescapedQuote,
+                        _ => continue,
+                    };
+                    self.log(text, kind, Span::new(i, i + 1));
+                }
+            }
+            (false, true) => {
+                let quote = text.as_bytes()[span.start];
+                for i in raw_quotes(&text.as_bytes()[body.clone()], quote) {
+                    let i = body.start + i;
+                    self.log(text, RepairKind::UnescapedQuote, Span::new(i, i + 1));
                 }
             }
         }
@@ -1897,8 +1919,22 @@ impl Reader {
                         }
                         Some(Verdict::Doubt) => {
                             // Read on from the quote as the lenient grammar guesses.
-                            *c = Closing::at(c.content, c.q, c.after_missing);
+                            *c = c.restart();
                             StrEnd::Doubt
+                        }
+                        Some(Verdict::Inner) => {
+                            // The quote is text; nothing from it on shows until the string
+                            // closes.
+                            let q = c.q;
+                            *close_at = None;
+                            decided.frozen = true;
+                            decided.plain_to = q + 1;
+                            *scan = q + 1;
+                            if let Some(doubt) = plain(text, plain_end, decided, q, q + 1) {
+                                *scan = doubt;
+                                return StrEnd::Doubt;
+                            }
+                            continue;
                         }
                     };
                 }
@@ -1961,7 +1997,11 @@ impl Reader {
                 return StrEnd::Doubt;
             }
             if bytes[at] == quote {
-                *close_at = Some(Closing::at(start + 1, at, comma_missed == start));
+                let mut c = Closing::at(start + 1, at, comma_missed == start);
+                c.settled = decided.pending == Pending::None;
+                c.plain_from = decided.plain_to;
+                c.after_inner = decided.frozen;
+                *close_at = Some(c);
                 *scan = at + 1;
                 continue;
             }
@@ -2284,6 +2324,12 @@ struct Decided {
     /// Doubtful text was met: the string shows no more (kept, so that reading it again says
     /// so again).
     doubtful: bool,
+    /// A quote was read as text ([`Verdict::Inner`]): the parser may still end the string
+    /// there, if it never closes, so nothing after it is decided before it does.
+    frozen: bool,
+    /// The text up to here (a source offset) holds no closer or line break: it was found so
+    /// at the last quote read as text.
+    plain_to: usize,
 }
 
 /// Text of a value string the parser may still cut from it.
@@ -2371,7 +2417,7 @@ impl Decided {
                 b'\n' => self.held_fence,
                 _ => self.held_fence && lex::space_len(rest) > 0,
             };
-            if !open {
+            if !open && !self.frozen {
                 self.safe = self.safe.max(full);
             }
         }
@@ -2412,7 +2458,9 @@ impl Decided {
     fn text(&mut self, len: usize) {
         if self.pending != Pending::Closer {
             self.pending = Pending::None;
-            self.safe = len;
+            if !self.frozen {
+                self.safe = len;
+            }
         }
     }
 }
@@ -2451,9 +2499,20 @@ struct Closing {
     content: usize,
     /// [`Closing::plain`], once asked.
     plain: Option<bool>,
+    /// Where [`Closing::plain`] starts looking: the text before was found plain when an
+    /// earlier quote of the string was read as text ([`Verdict::Inner`]).
+    plain_from: usize,
     /// The string starts where a comma was missing: the parser read it after guessing that
     /// comma, and may end it inside, so it closes only if its text is plain.
     after_missing: bool,
+    /// The text before the quote is settled (no separator pending, which the parser may end
+    /// the string at before it reaches the quote): a quote it will not close at may be read
+    /// as text ([`Verdict::Inner`]).
+    settled: bool,
+    /// An earlier quote of the string was read as text ([`Verdict::Inner`]).
+    after_inner: bool,
+    /// What decided the quote closing is the next member's key after a `,`.
+    before_key: bool,
 }
 
 /// How far [`decide_close`] got.
@@ -2477,6 +2536,11 @@ enum Phase {
 enum Verdict {
     /// It closes its string, as the parser reads it.
     Closes,
+    /// The parser will not close the string at it: a quote inside an object's value string,
+    /// after text, before a word that is no key (`"the app "freezes" on startup"`,
+    /// `'it's'`). The parser logs it as an unescaped quote and reads on; it may still end the
+    /// string there if the string never closes, so what follows is not shown until it does.
+    Inner,
     /// The parser may read it otherwise (a quote inside the string, or the string ended
     /// elsewhere): doubtful.
     Doubt,
@@ -2489,7 +2553,7 @@ impl Closing {
     /// comma is missing, or before its container's closer and a later line or key, decided
     /// here. Looked at once, when a rule asks.
     fn plain(&mut self, bytes: &[u8]) -> bool {
-        let text = &bytes[self.content..self.q];
+        let text = &bytes[self.plain_from.max(self.content)..self.q];
         *self.plain.get_or_insert_with(|| {
             !has_closer(text) && memchr::memchr2(b'\n', b'\r', text).is_none()
         })
@@ -2505,8 +2569,39 @@ impl Closing {
             newline: false,
             content,
             plain: None,
+            plain_from: content,
             after_missing,
+            settled: false,
+            after_inner: false,
+            before_key: false,
         }
+    }
+
+    /// The same quote looked at again from its start: what it knows of the text before
+    /// it is kept, so that the verdict is the same.
+    fn restart(&self) -> Closing {
+        Closing {
+            settled: self.settled,
+            plain_from: self.plain_from,
+            after_inner: self.after_inner,
+            ..Closing::at(self.content, self.q, self.after_missing)
+        }
+    }
+
+    /// Whether the parser reads the quote as text, given that a word which is no key follows
+    /// it: in an object's value string (`Parser::closes_here` then asks only whether a key
+    /// follows), after text (a quote right after the opening one may double it), the word on
+    /// the quote's line (a line that follows may be a member the parser ends the string
+    /// before), the text before settled and plain (the parser reaches the quote).
+    fn inner(&mut self, bytes: &[u8], key: bool, top: Option<Container>, b: u8) -> bool {
+        matches!(self.phase, Phase::Quote)
+            && !key
+            && top == Some(Container::Object)
+            && b.is_ascii_alphanumeric()
+            && !self.newline
+            && self.settled
+            && self.q > self.content
+            && self.plain(bytes)
     }
 }
 
@@ -2524,9 +2619,21 @@ impl Closing {
 /// doubtful. Resumable: the text
 /// looked at is not looked at again (but for a key in single quotes, tested again from its
 /// quote, within the key's bounded lookahead).
+///
+/// After a quote of the string was read as text, the parser has more ways to end the string
+/// (at that quote, when it finds no closing one where it looks), and a choice it makes with
+/// the rest of the text: only the next member's key after a `,` closes the string then.
+fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
+    match decide_close_alone(bytes, c, key, frame) {
+        Some(Verdict::Closes) if c.after_inner && !c.before_key => Some(Verdict::Doubt),
+        verdict => verdict,
+    }
+}
+
+/// [`decide_close`], for a string with no quote read as text.
 // Long: one resumable state machine; its phases hand each other the position, and a split
 // would pass the phase back and forth instead.
-fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
+fn decide_close_alone(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
     if c.after_missing && !c.plain(bytes) {
         return Some(Verdict::Doubt);
     }
@@ -2552,6 +2659,13 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     _ => (bytes[p], 1),
                 };
                 let verdict = match (c.phase, key, top, b) {
+                    // `''it`: a quote doubled before a word opens a string the parser reads
+                    // on its own (`Parser::open_string`), not an empty one.
+                    (Phase::Quote, ..)
+                        if c.q == c.content && p == c.q + 1 && starts_word(&bytes[p..]) =>
+                    {
+                        return Some(Verdict::Doubt)
+                    }
                     (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
@@ -2630,7 +2744,11 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                     | (Phase::Closer, ..)
                     | (Phase::Comma, _, _, b'\'') => {
                         return match key_so_far(bytes, p) {
-                            Some(true) => Some(Verdict::Closes),
+                            Some(true) => {
+                                c.before_key = matches!(c.phase, Phase::Comma);
+                                Some(Verdict::Closes)
+                            }
+                            Some(false) if c.inner(bytes, key, top, b) => Some(Verdict::Inner),
                             Some(false) => Some(Verdict::Doubt),
                             None => {
                                 c.at = p;
@@ -2706,6 +2824,7 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
                 }
                 let colon = (rest[0] == b':' && !rest.starts_with(b"://"))
                     || lex::fullwidth_separator(rest) == Some(b':');
+                c.before_key = true;
                 return Some(if colon {
                     Verdict::Closes
                 } else {
@@ -2789,6 +2908,8 @@ struct StringRepairs {
     quotes: bool,
     /// Holding raw control characters (a line break, a tab).
     controls: bool,
+    /// Holding its own quote, read as text ([`Verdict::Inner`]).
+    inner: bool,
 }
 
 /// How a bare value is written, as the parser logs it.
@@ -2885,6 +3006,23 @@ fn bare_as_written(word: &str, key: bool) -> bool {
 
 /// Whether `b` holds a closer: a comment that does may end at it (the parser decides with
 /// the lines around it).
+/// The offsets of the quotes `quote` in a string's text `body` that no backslash escapes.
+fn raw_quotes(body: &[u8], quote: u8) -> impl Iterator<Item = usize> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while let Some(k) = memchr::memchr2(quote, b'\\', &body[i.min(body.len())..]) {
+            let at = i + k;
+            if body[at] == b'\\' {
+                i = at + 2;
+                continue;
+            }
+            i = at + 1;
+            return Some(at);
+        }
+        None
+    })
+}
+
 fn has_closer(b: &[u8]) -> bool {
     memchr::memchr2(b'}', b']', b).is_some()
 }
