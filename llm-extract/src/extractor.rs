@@ -343,11 +343,11 @@ impl Extractor {
         }
         let span = self.whole_span(text)?;
         let max_depth = self.settings.max_depth;
-        let (value, span, _) =
+        let (value, span, made) =
             crate::coerce::read_direct_with::<T>(text, span, max_depth, given, false)?;
         Some(Extracted {
             value,
-            report: Report::new(Vec::new(), Vec::new(), true, span),
+            report: Report::new(Vec::new(), made.coercions, true, span),
             thoughts: Vec::new(),
         })
     }

@@ -775,8 +775,7 @@ fn direct<T: Extract>(
     }
     check_size(settings, text, candidate).ok()?;
     check_nested(settings, text, candidate).ok()?;
-    let (value, span, mut repairs) = match typed.and_then(|typed| typed.take(text, candidate.span))
-    {
+    let (value, span, made) = match typed.and_then(|typed| typed.take(text, candidate.span)) {
         Some(read) => read,
         None => match typed {
             Some(typed) => crate::coerce::read_direct_with(
@@ -789,14 +788,15 @@ fn direct<T: Extract>(
             None => {
                 let (value, span) =
                     crate::coerce::read_direct::<T>(text, candidate.span, settings.max_depth)?;
-                (value, span, Vec::new())
+                (value, span, crate::coerce::Made::default())
             }
         },
     };
+    let mut repairs = made.repairs;
     frame_repairs(text, candidate, span.end, &mut repairs);
     Some(Extracted {
         value,
-        report: Report::new(repairs, Vec::new(), !candidate.nested(), span),
+        report: Report::new(repairs, made.coercions, !candidate.nested(), span),
         thoughts: Vec::new(),
     })
 }
@@ -822,7 +822,7 @@ impl<T> TypedReads<T> {
 
     /// The value read of the container at the start of `span`, when only spaces follow it up
     /// to `span.end` (what the direct path asks of a candidate).
-    fn take(&self, text: &str, span: Span) -> Option<(T, Span, Vec<Repair>)> {
+    fn take(&self, text: &str, span: Span) -> Option<(T, Span, crate::coerce::Made)> {
         let mut reads = self.reads.borrow_mut();
         let i = reads
             .iter()
@@ -831,17 +831,17 @@ impl<T> TypedReads<T> {
         if !crate::coerce::json_space_only(rest) {
             return None;
         }
-        let (read, value, repairs) = reads.swap_remove(i);
-        Some((value, read, repairs))
+        let (read, value, made) = reads.swap_remove(i);
+        Some((value, read, made))
     }
 }
 
 impl<T: Extract> crate::locate::ReadTyped for TypedReads<T> {
     fn read(&self, text: &str, span: Span) -> Option<(usize, bool)> {
-        let (value, read, repairs) =
+        let (value, read, made) =
             crate::coerce::read_container::<T>(text, span, self.max_depth, &self.given)?;
-        let strict = repairs.is_empty();
-        self.reads.borrow_mut().push((read, value, repairs));
+        let strict = made.repairs.is_empty();
+        self.reads.borrow_mut().push((read, value, made));
         Some((read.end, strict))
     }
 

@@ -802,3 +802,91 @@ fn a_quote_doubled_before_a_word_is_no_empty_string() {
         assert!(bad.is_none(), "{}", bad.unwrap_or_default());
     }
 }
+
+/// A `serde_json::Value` that tells how it was read: `from_node` and `read_direct` as the
+/// crate reads it, `from_partial` (the stream's reading) marked.
+#[derive(Debug, PartialEq)]
+struct Built(serde_json::Value, bool);
+
+impl Extract for Built {
+    type Partial = llm_extract::stream::PartialJson;
+
+    const FROM_PROSE: bool = false;
+    const REPEATED_KEYS_FROM_PARTIAL: bool = true;
+
+    fn from_node(node: &Node<'_>, cx: &mut Context) -> Result<Self, Failed> {
+        serde_json::Value::from_node(node, cx).map(|v| Built(v, false))
+    }
+
+    fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
+        serde_json::Value::read_direct(r).map(|v| Built(v, false))
+    }
+
+    fn from_partial(partial: &Self::Partial) -> Option<Self> {
+        serde_json::Value::from_partial(partial).map(|v| Built(v, true))
+    }
+
+    fn from_partial_repeated(partial: &Self::Partial) -> Option<Self> {
+        serde_json::Value::from_partial_repeated(partial).map(|v| Built(v, true))
+    }
+}
+
+/// A key written twice in an object: the value keeps the later member in the first one's
+/// place, and `extract`'s report records a `DuplicateKey` at each such member. The stream
+/// notes the keys written again, so `finish` builds the value and that report from what it
+/// read, for a type whose read records just that (`serde_json::Value`).
+#[test]
+fn a_key_written_twice_is_not_read_again() {
+    for text in [
+        r#"{"a": 1, "a": 2}"#,
+        r#"{"a": 1, "b": 3, "a": "x"}"#,
+        r#"{"a": {"b": 1, "b": [2]}, "a": [1, {"c": 1, "c": {"d": 2}}], "e": 1}"#,
+        "```json\n{'a': 1, 'a': True, a: None, \"\\u0061\": 4}\n```",
+        r#"[{"a": 1, "a": 2}, {"a": 3}]"#,
+        // Past the keys an object's run is looked through for.
+        r#"{"a": 1, "k1":1,"k2":1,"k3":1,"k4":1,"k5":1,"k6":1,"k7":1,"k8":1,"k9":1,"k10":1,
+           "k11":1,"k12":1,"k13":1,"k14":1,"k15":1,"k16":1,"k17":1, "a": 2, "k3": 5}"#,
+    ] {
+        let whole = llm_extract::extract::<serde_json::Value>(text).unwrap();
+        assert!(
+            (whole.report.coercions.iter())
+                .any(|c| c.kind == llm_extract::CoercionKind::DuplicateKey),
+            "{text:?}"
+        );
+        for size in [1, 3, 64] {
+            let mut stream = Stream::<Built>::new();
+            for piece in pieces(text, size) {
+                stream.push(piece);
+            }
+            let done = stream.finish().unwrap();
+            // With numbers kept as written, a `Value` is always read again (its numbers need
+            // the text).
+            let built = !cfg!(feature = "arbitrary_precision");
+            assert_eq!(
+                done.value,
+                Built(whole.value.clone(), built),
+                "{text:?} in {size}"
+            );
+            assert_eq!(
+                format!("{:?}", done.report),
+                format!("{:?}", whole.report),
+                "{text:?} in {size}-byte chunks"
+            );
+            let bad = differs::<serde_json::Value>(text);
+            assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+        }
+    }
+    // A `Value` inside a type that does not take such keys from the stream: read again.
+    let text = r#"{"data": {"a": 1, "b": 2, "a": 3}, "n": 1}"#;
+    let bad = differs::<Holder>(text);
+    assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+    let whole = llm_extract::extract::<Holder>(text).unwrap();
+    assert_eq!(whole.value.data, serde_json::json!({"a": 3, "b": 2}));
+    assert_eq!(whole.value.n, 1);
+}
+
+#[derive(Extract, Debug)]
+struct Holder {
+    data: serde_json::Value,
+    n: u64,
+}

@@ -601,6 +601,16 @@ pub trait Extract: Sized {
     /// "no JSON found" is the better answer.
     const FROM_PROSE: bool = true;
 
+    /// Whether [`Extract::from_partial_repeated`] takes an object with a key written twice as
+    /// the ordinary read does, and that read records exactly one
+    /// [`CoercionKind::DuplicateKey`](crate::CoercionKind::DuplicateKey) per member written
+    /// with a key its object had before (at the member's path, spanning the later key), in
+    /// the order the members end, and no other coercion: then a stream notes such keys, and
+    /// builds the value and those coercions itself. `serde_json::Value` does. Not for
+    /// implementations outside the crate.
+    #[doc(hidden)]
+    const REPEATED_KEYS_FROM_PARTIAL: bool = false;
+
     /// The value for an absent field, if the type has one (`Option` gives `None`).
     fn from_missing() -> Option<Self> {
         None
@@ -633,6 +643,16 @@ pub trait Extract: Sized {
     /// (a key not written as the field's name, a field left to its default, ...).
     #[inline]
     fn from_partial(partial: &Self::Partial) -> Option<Self> {
+        let _ = partial;
+        None
+    }
+
+    /// [`Extract::from_partial`] of a value in which the stream saw keys written twice in an
+    /// object (see [`Extract::REPEATED_KEYS_FROM_PARTIAL`]). Not for implementations outside
+    /// the crate.
+    #[doc(hidden)]
+    #[inline]
+    fn from_partial_repeated(partial: &Self::Partial) -> Option<Self> {
         let _ = partial;
         None
     }

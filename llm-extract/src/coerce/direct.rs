@@ -22,7 +22,7 @@
 use crate::coerce::{Context, Extract};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::{self, RepairPaths};
-use crate::report::Repair;
+use crate::report::{Coercion, Repair};
 use crate::span::Span;
 use std::borrow::Cow;
 
@@ -465,25 +465,25 @@ pub(crate) fn read<T: Extract>(text: &str, span: Span, max_depth: usize) -> Opti
     Some((value, span))
 }
 
-/// [`read`], taking the value `given` holds if it was read from there, with the repairs its
-/// reading made (none when read here); only that value when `given_only` (the text is known
-/// not to be strict JSON).
+/// [`read`], taking the value `given` holds if it was read from there, with the repairs and
+/// coercions its reading made (none when read here); only that value when `given_only` (the
+/// text is known not to be strict JSON).
 pub(crate) fn read_with<T: Extract>(
     text: &str,
     span: Span,
     max_depth: usize,
     given: &Given<T>,
     given_only: bool,
-) -> Option<(T, Span, Vec<Repair>)> {
+) -> Option<(T, Span, Made)> {
     let mut r = Direct::new(text, span, max_depth);
     r.peek()?;
     let start = r.pos;
-    if let Some((value, read, repairs)) = given.take(start) {
+    if let Some((value, read, made)) = given.take(start) {
         let only_space = text
             .as_bytes()
             .get(read.end..span.end)
             .is_some_and(json_space_only);
-        return only_space.then_some((value, read, repairs));
+        return only_space.then_some((value, read, made));
     }
     if given_only {
         return None;
@@ -494,7 +494,7 @@ pub(crate) fn read_with<T: Extract>(
         .as_bytes()
         .get(end..span.end)
         .is_some_and(json_space_only);
-    (only_space && r.clean()).then_some((value, Span::new(start, end), Vec::new()))
+    (only_space && r.clean()).then_some((value, Span::new(start, end), Made::default()))
 }
 
 /// A value of `T` already read from the container at `span`: a [`Stream`](crate::Stream)'s,
@@ -505,8 +505,16 @@ pub(crate) fn read_with<T: Extract>(
 /// candidates, the rest of the report) is the ordinary path's.
 pub(crate) struct Given<T>(std::cell::RefCell<Option<GivenValue<T>>>);
 
-/// What a [`Given`] holds: the container's span, the value, the repairs reading it made.
-pub(crate) type GivenValue<T> = (Span, T, Vec<Repair>);
+/// What a [`Given`] holds: the container's span, the value, what reading it made.
+pub(crate) type GivenValue<T> = (Span, T, Made);
+
+/// What reading a value made besides the value: the repairs of its text, in the parser's
+/// order, and the coercions, in the order `from_node` makes them.
+#[derive(Debug, Default)]
+pub(crate) struct Made {
+    pub(crate) repairs: Vec<Repair>,
+    pub(crate) coercions: Vec<Coercion>,
+}
 
 impl<T> Given<T> {
     pub(crate) fn new(value: Option<GivenValue<T>>) -> Self {
@@ -520,7 +528,7 @@ impl<T> Given<T> {
 
     /// Whether it holds a value read with repairs (not strict JSON).
     pub(crate) fn repaired(&self) -> bool {
-        (self.0.borrow().as_ref()).is_some_and(|(.., repairs)| !repairs.is_empty())
+        (self.0.borrow().as_ref()).is_some_and(|(.., made)| !made.repairs.is_empty())
     }
 
     /// The value, if not taken.
@@ -528,13 +536,13 @@ impl<T> Given<T> {
         self.0.into_inner()
     }
 
-    /// The value, the container's span and the repairs, if it was read from the container
-    /// opening at `start` (taken once).
-    pub(crate) fn take(&self, start: usize) -> Option<(T, Span, Vec<Repair>)> {
+    /// The value, the container's span and what reading it made, if it was read from the
+    /// container opening at `start` (taken once).
+    pub(crate) fn take(&self, start: usize) -> Option<(T, Span, Made)> {
         let mut given = self.0.borrow_mut();
         given.as_ref().filter(|(span, ..)| span.start == start)?;
-        let (span, value, repairs) = given.take()?;
-        Some((value, span, repairs))
+        let (span, value, made) = given.take()?;
+        Some((value, span, made))
     }
 }
 
@@ -555,14 +563,14 @@ pub(crate) fn read_container<T: Extract>(
     span: Span,
     max_depth: usize,
     given: &Given<T>,
-) -> Option<(T, Span, Vec<Repair>)> {
+) -> Option<(T, Span, Made)> {
     let closer = match text.as_bytes().get(span.start)? {
         b'{' => b'}',
         b'[' => b']',
         _ => return None,
     };
-    if let Some((value, read, repairs)) = given.take(span.start) {
-        return (read.end <= span.end).then_some((value, read, repairs));
+    if let Some((value, read, made)) = given.take(span.start) {
+        return (read.end <= span.end).then_some((value, read, made));
     }
     let mut r = Direct::new(text, span, max_depth);
     let value = T::read_direct(&mut r)?;
@@ -570,5 +578,5 @@ pub(crate) fn read_container<T: Extract>(
     // The cursor moves on only through whole strict tokens: a reader that took the value
     // read the container opening here, which ends with its closer.
     let whole = end > span.start && end <= span.end && text.as_bytes()[end - 1] == closer;
-    (whole && r.clean()).then_some((value, Span::new(span.start, end), Vec::new()))
+    (whole && r.clean()).then_some((value, Span::new(span.start, end), Made::default()))
 }

@@ -882,6 +882,9 @@ impl Extract for serde_json::Value {
 
     const FROM_PROSE: bool = false;
 
+    // `from_node` records them (`Context::json_value_noting`), and nothing else.
+    const REPEATED_KEYS_FROM_PARTIAL: bool = true;
+
     fn read_direct(r: &mut Direct<'_>) -> Option<Self> {
         // Numbers as written need the tree's source text.
         if cfg!(feature = "arbitrary_precision") {
@@ -903,7 +906,14 @@ impl Extract for serde_json::Value {
         if cfg!(feature = "arbitrary_precision") {
             return None;
         }
-        partial.to_complete_value()
+        partial.to_complete_value(false)
+    }
+
+    fn from_partial_repeated(partial: &crate::stream::PartialJson) -> Option<Self> {
+        if cfg!(feature = "arbitrary_precision") {
+            return None;
+        }
+        partial.to_complete_value(true)
     }
 }
 

@@ -45,7 +45,7 @@ pub(crate) use context::{describe, MAX_READINGS, MAX_WRAPS_PER_NODE};
 pub use context::{Checkpoint, Context, Extract, Failed, Mode};
 pub use direct::Direct;
 pub(crate) use direct::{json_space_only, read as read_direct, read_container, DIRECT_DEPTH};
-pub(crate) use direct::{read_with as read_direct_with, Given, GivenValue};
+pub(crate) use direct::{read_with as read_direct_with, Given, GivenValue, Made};
 pub use embedded::as_container;
 pub use impls::MapKey;
 pub(crate) use impls::{map, single};

@@ -831,11 +831,16 @@ impl<T: Extract> Stream<T> {
 
     /// A stream whose reader does `doubts` at doubtful text.
     pub(crate) fn with_doubts(extractor: Extractor, doubts: Doubts) -> Stream<T> {
-        let reader = Reader::new(
+        let mut reader = Reader::new(
             &extractor.settings.reasoning_tags,
             extractor.settings.max_depth,
             doubts,
         );
+        // Only a type that takes them from the stream has the keys written twice noted (a
+        // look at every key).
+        if T::REPEATED_KEYS_FROM_PARTIAL {
+            reader.note_repeated_keys();
+        }
         let (first_wins, max_depth) = (
             extractor.settings.tie_break == crate::settings::TieBreak::First,
             extractor.settings.max_depth,
@@ -1084,8 +1089,28 @@ impl<T: Extract> Stream<T> {
         {
             return None;
         }
-        let value = T::from_partial(values.partial.as_ref()?)?;
-        Some((span, value, self.reader.take_repairs_in(span)))
+        // A key written twice: the value keeps the later member in the first one's place, and
+        // the report says where, which only a type whose read records just that can take.
+        let repeated = self.reader.take_repeated_in(span);
+        if !repeated.is_empty() && !T::REPEATED_KEYS_FROM_PARTIAL {
+            return None;
+        }
+        let partial = values.partial.as_ref()?;
+        let value = match repeated.is_empty() {
+            true => T::from_partial(partial)?,
+            false => T::from_partial_repeated(partial)?,
+        };
+        let kind = crate::CoercionKind::DuplicateKey;
+        let coercions = (repeated.into_iter())
+            .map(|(path, span)| crate::Coercion {
+                cost: kind.cost(),
+                kind: kind.clone(),
+                path,
+                span,
+            })
+            .collect();
+        let repairs = self.reader.take_repairs_in(span);
+        Some((span, value, crate::coerce::Made { repairs, coercions }))
     }
 
     /// The value of the reply: the same value, report and errors as
@@ -1104,8 +1129,10 @@ impl<T: Extract> Stream<T> {
     /// full-width `：` and `，`, a comma missing before an object's key, quoted or bare, or
     /// between an array's strings, a quote inside an object's value string that the parser
     /// reads as its text, `"the app "freezes" on startup"`): the report
-    /// holds those repairs as `extract` gives them. Any other reply is read again whole, as
-    /// `extract` reads it.
+    /// holds those repairs as `extract` gives them. Nor, for a `serde_json::Value`, is a reply
+    /// with a key written twice in an object: the stream notes each, and the value keeps the
+    /// later member in the first one's place, the report its `DuplicateKey` coercions. Any
+    /// other reply is read again whole, as `extract` reads it.
     ///
     /// ```
     /// #[derive(llm_extract::Extract, Debug, PartialEq)]

@@ -1205,7 +1205,10 @@ impl<V: PartialValue, K: MapKey> PartialMap<V, K> {
         let Some(key) = K::key_text(key) else {
             return false;
         };
-        if self.inner.open.as_ref().is_some_and(|(k, _)| *k == key) {
+        // The open entry takes the event, unless it starts a member written with the same key
+        // again (`{"a": 1, "a": 2}`: an entry of its own, which the final value keeps).
+        let again = rest.is_empty() && feed.place.repeated;
+        if !again && self.inner.open.as_ref().is_some_and(|(k, _)| *k == key) {
             if feed.tracing() {
                 return self.trail_last(rest, event, feed);
             }
@@ -1388,8 +1391,10 @@ impl PartialJson {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 
-    /// The complete JSON as the direct path reads it (a key written twice is its to read).
-    pub(crate) fn to_complete_value(&self) -> Option<serde_json::Value> {
+    /// The complete JSON as the parser's tree gives it; `None` where a key is written twice
+    /// in an object, unless `repeated` (the stream noted each, `Reader::take_repeated_in`):
+    /// then it keeps its first place and its later value.
+    pub(crate) fn to_complete_value(&self, repeated: bool) -> Option<serde_json::Value> {
         use serde_json::Value;
         Some(match self {
             PartialJson::Null => Value::Null,
@@ -1398,16 +1403,14 @@ impl PartialJson {
             PartialJson::String(s) => Value::String(s.complete_str()?.to_owned()),
             PartialJson::Array(items) => Value::Array(
                 (items.items_as_read()?)
-                    .map(PartialJson::to_complete_value)
+                    .map(|item| item.to_complete_value(repeated))
                     .collect::<Option<_>>()?,
             ),
             PartialJson::Object(entries) => {
                 let mut map = serde_json::Map::new();
                 for (key, value) in entries.iter() {
-                    if map
-                        .insert(key.to_owned(), value.to_complete_value()?)
-                        .is_some()
-                    {
+                    let value = value.to_complete_value(repeated)?;
+                    if map.insert(key.to_owned(), value).is_some() && !repeated {
                         return None;
                     }
                 }

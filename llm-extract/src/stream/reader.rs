@@ -51,6 +51,9 @@ pub(crate) struct At<'r> {
     pub string: usize,
     /// What the reader does at doubtful text (a replay reads as the stream it serves).
     pub doubts: Doubts,
+    /// The event is the first of a member written with a key its object had before: the
+    /// member is one of its own, not more of the one before it (`{"a": 1, "a": 2}`).
+    pub repeated: bool,
 }
 
 /// What the reader does where reading on would guess what the lenient parser decides with
@@ -113,6 +116,10 @@ struct Frame {
     /// key's `:` (or its closer): `{'a', 'b'}` is a Python set, which the parser reads as a
     /// list.
     shown: bool,
+    /// Where its keys start in [`Reader::keys`].
+    keys: usize,
+    /// The current member's key was written before in this object: its span.
+    repeat: Option<Span>,
 }
 
 impl Frame {
@@ -152,6 +159,109 @@ impl Key {
             Key::Owned(s) => s,
         }
     }
+}
+
+/// The keys of the open objects, to tell a key written again in one: the parser keeps the
+/// later value, and a `serde_json::Value` records a `DuplicateKey` coercion at it.
+#[derive(Debug, Clone, Default)]
+struct Keys {
+    /// Each open object's keys in a run, an object's from its frame's `keys` on: each key's
+    /// [`fingerprint`] (keys whose fingerprints differ differ) and where its text is (`from`
+    /// and `to` in the source, or `usize::MAX` and its index in `owned`).
+    list: Vec<(u64, usize, usize)>,
+    /// The text of the keys decoded from escapes.
+    owned: Vec<String>,
+    /// The keys, as text, of the open objects with more than [`FEW_KEYS`] (by the index of
+    /// their run's start), where looking through the run would cost too much.
+    many: Vec<(usize, std::collections::HashSet<String>)>,
+}
+
+/// The most keys of an object looked through one by one.
+const FEW_KEYS: usize = 16;
+
+impl Keys {
+    /// The text of a key of `list`.
+    fn text<'t>(&'t self, src: &'t [u8], (from, to): (usize, usize)) -> &'t [u8] {
+        match from {
+            usize::MAX => self.owned.get(to).map_or(&[], |s| s.as_bytes()),
+            _ => src.get(from..to).unwrap_or_default(),
+        }
+    }
+
+    /// Records `key` of the object whose keys start at `from`; whether it was there before.
+    #[inline]
+    fn written_again(&mut self, src: &str, from: usize, key: &Key) -> bool {
+        let (text, at) = match key {
+            Key::At(from, to) => (&src.as_bytes()[*from..*to], (*from, *to)),
+            Key::Owned(s) => (s.as_bytes(), (usize::MAX, self.owned.len())),
+        };
+        if !self.many.is_empty() || self.list.len() >= from + FEW_KEYS {
+            return self.written_again_in_many(src.as_bytes(), from, text, at);
+        }
+        let print = fingerprint(text);
+        let run = self.list.get(from..).unwrap_or_default();
+        let src = src.as_bytes();
+        if (run.iter()).any(|&(p, a, b)| p == print && self.text(src, (a, b)) == text) {
+            return true;
+        }
+        if let Key::Owned(s) = key {
+            self.owned.push(s.clone());
+        }
+        self.list.push((print, at.0, at.1));
+        false
+    }
+
+    /// [`Keys::written_again`] where an object has many keys: they go in a set (and stay in
+    /// the run, so that an object opened later starts a run of its own).
+    #[cold]
+    fn written_again_in_many(
+        &mut self,
+        src: &[u8],
+        from: usize,
+        text: &[u8],
+        at: (usize, usize),
+    ) -> bool {
+        let lossy = |t: &[u8]| String::from_utf8_lossy(t).into_owned();
+        if let Some((_, set)) = self.many.last_mut().filter(|(run, _)| *run == from) {
+            return !set.insert(lossy(text));
+        }
+        let run = self.list.get(from..).unwrap_or_default();
+        if (run.iter()).any(|&(_, a, b)| self.text(src, (a, b)) == text) {
+            return true;
+        }
+        if at.0 == usize::MAX {
+            self.owned.push(lossy(text));
+        }
+        self.list.push((fingerprint(text), at.0, at.1));
+        if self.list.len() - from > FEW_KEYS {
+            let set = (self.list[from..].iter())
+                .map(|&(_, a, b)| lossy(self.text(src, (a, b))))
+                .collect();
+            self.many.push((from, set));
+        }
+        false
+    }
+
+    /// Forgets the keys of the objects whose runs start at `from` or later.
+    fn close(&mut self, from: usize) {
+        let first_owned = (self.list.get(from..).unwrap_or_default().iter())
+            .find(|&&(_, a, _)| a == usize::MAX)
+            .map(|&(_, _, i)| i);
+        if let Some(i) = first_owned {
+            self.owned.truncate(i);
+        }
+        self.list.truncate(from);
+        while self.many.last().is_some_and(|(at, _)| *at >= from) {
+            self.many.pop();
+        }
+    }
+}
+
+/// A key's length and its first and last bytes, in one word.
+#[inline]
+fn fingerprint(b: &[u8]) -> u64 {
+    let (first, last) = (b.first().copied(), b.last().copied());
+    (b.len() as u64) << 16 | u64::from(first.unwrap_or(0)) << 8 | u64::from(last.unwrap_or(0))
 }
 
 #[derive(Debug, Clone)]
@@ -243,6 +353,16 @@ pub(crate) struct Reader {
     stack: Vec<Frame>,
     /// The start of each frame of `stack` (what the sink is given).
     opens: Vec<usize>,
+    /// The keys of the open objects, when keys written twice are noted
+    /// ([`Reader::note_repeated_keys`]).
+    keys: Option<Keys>,
+    /// The length of the path to a member written with a key its object had before, while
+    /// it has sent no event (`usize::MAX` otherwise): the first one tells the sink it starts
+    /// a member of its own.
+    repeat_at: std::cell::Cell<usize>,
+    /// Each member written with a key its object had before, once its value is read: the
+    /// member's path and the later key's span, in the order they end (`Node::to_value`'s).
+    repeated: Vec<(Path, Span)>,
     tok: Tok,
     fence: bool,
     reasoning_tags: Vec<String>,
@@ -383,6 +503,9 @@ impl Reader {
             state: State::Prose,
             stack: Vec::new(),
             opens: Vec::new(),
+            keys: None,
+            repeat_at: std::cell::Cell::new(usize::MAX),
+            repeated: Vec::new(),
             tok: Tok::None,
             fence: false,
             reasoning_tags: reasoning_tags.iter().map(|t| t.to_lowercase()).collect(),
@@ -822,6 +945,11 @@ impl Reader {
         if self.held || self.stack.len() > self.max_depth {
             return;
         }
+        let depth = self.stack.len();
+        let repeated = self.repeat_at.get() == depth;
+        if repeated {
+            self.repeat_at.set(usize::MAX);
+        }
         let place = At {
             text,
             opens: &self.opens,
@@ -832,11 +960,11 @@ impl Reader {
                 _ => usize::MAX,
             },
             doubts: self.doubts,
+            repeated,
         };
         // The path on the stack for the usual depths, in an array no longer than it needs
         // (each slot is written before the path is built); on the heap past them. Filled in
         // place: a helper returning the array made dense records 3% slower.
-        let depth = self.stack.len();
         if depth <= 4 {
             let mut path = [Step::Index(0); 4];
             if fill(&mut path, &self.stack, text) {
@@ -893,11 +1021,48 @@ impl Reader {
         }
     }
 
-    fn value_done(&mut self) {
+    fn value_done(&mut self, text: &str) {
+        let repeated = self.keys.is_some();
+        if let Some(span) =
+            (self.stack.last_mut()).and_then(|top| top.repeat.take().filter(|_| repeated))
+        {
+            let path = (self.stack.iter())
+                .map(|f| match (f.kind, &f.key) {
+                    (Container::Array, _) => Some(Segment::Index(f.index)),
+                    (Container::Object, key) => {
+                        key.as_ref().map(|k| Segment::Key(k.text(text).into()))
+                    }
+                })
+                .collect::<Option<Path>>();
+            self.repeated.extend(path.map(|path| (path, span)));
+        }
         match self.stack.last_mut() {
             Some(top) => top.expect = Expect::After,
             // A value read on its own (salvage) is over.
             None => self.state = State::Prose,
+        }
+    }
+
+    /// The current member of the innermost object is written with the key `span` holds
+    /// (set as its key): noted if the object had that key before.
+    #[inline]
+    fn key_read(&mut self, text: &str, span: Span) {
+        if self.keys.is_none() {
+            return;
+        }
+        let depth = self.stack.len();
+        let Some(top) = self.stack.last_mut() else {
+            return;
+        };
+        let again = match (&top.key, &mut self.keys) {
+            (Some(key), Some(keys)) => keys.written_again(text, top.keys, key),
+            _ => false,
+        };
+        top.repeat = again.then_some(span);
+        // (Not cleared otherwise: a member's value that is an object sends its `Open` at its
+        // first key's `:`, after that key is read.)
+        if again {
+            self.repeat_at.set(depth);
         }
     }
 
@@ -1043,6 +1208,9 @@ impl Reader {
                 Tag::Open { len, ends } => {
                     self.stack.clear();
                     self.opens.clear();
+                    if let Some(keys) = &mut self.keys {
+                        keys.close(0);
+                    }
                     sink.abandoned();
                     self.open_thought(sink, len, ends);
                     return Some(Step_::Go);
@@ -1180,6 +1348,8 @@ impl Reader {
             bare_key: false,
             comma: None,
             shown,
+            keys: self.keys.as_ref().map_or(0, |k| k.list.len()),
+            repeat: None,
             expect: if kind == Container::Object {
                 Expect::Key
             } else {
@@ -1204,6 +1374,21 @@ impl Reader {
     /// Records that the token at the reader's position is not written as strict JSON.
     fn not_strict(&mut self) {
         self.not_strict = Some(self.pos);
+    }
+
+    /// Notes the members written with a key their object had before (off by default: a look
+    /// at every key), for a type that takes them from the stream
+    /// ([`Extract::REPEATED_KEYS_FROM_PARTIAL`](crate::Extract::REPEATED_KEYS_FROM_PARTIAL)).
+    pub(crate) fn note_repeated_keys(&mut self) {
+        self.keys = Some(Keys::default());
+    }
+
+    /// The members of the value at `span` written with a key their object had before, taken:
+    /// each member's path and the later key's span, in the order the members end.
+    pub(crate) fn take_repeated_in(&mut self, span: Span) -> Vec<(Path, Span)> {
+        let mut repeated = std::mem::take(&mut self.repeated);
+        repeated.retain(|(_, key)| span.start <= key.start && key.start < span.end);
+        repeated
     }
 
     /// The repairs logged in `span` (a value's), taken: for the report of a value whose text
@@ -1253,19 +1438,19 @@ impl Reader {
         });
     }
 
-    /// Records a string that closes at `q` (opening at `start`) if its text is not written as
-    /// JSON writes strings; `escaped` when it holds a backslash. Returns what of it the caller
-    /// logs once the string's path is known, when that is all that is not JSON's: its quotes,
-    /// the raw control characters in its text, its own quotes in its text (each read as text
-    /// by [`Verdict::Inner`]).
+    /// Records a string that opens at `start` and closes at `q` if its text is not written as
+    /// JSON writes strings; `escaped` when it holds a backslash, `inner` when a quote in it
+    /// was read as text ([`Verdict::Inner`]). Returns what of it the caller logs once the
+    /// string's path is known, when that is all that is not JSON's: its quotes, the raw
+    /// control characters in its text, its own quotes in its text.
     #[inline]
     fn check_string(
         &mut self,
         bytes: &[u8],
-        start: usize,
-        q: usize,
+        (start, q): (usize, usize),
         quote: u8,
         escaped: bool,
+        inner: bool,
     ) -> Option<StringRepairs> {
         let body = &bytes[start + 1..q];
         let (strict, controls) = match escaped {
@@ -1280,7 +1465,7 @@ impl Reader {
             return None;
         }
         let quotes = quote != b'"';
-        let inner = raw_quotes(body, quote).next().is_some();
+        let inner = inner && raw_quotes(body, quote).next().is_some();
         (quotes || controls || inner).then_some(StringRepairs {
             span: Span::new(start, q + 1),
             quotes,
@@ -1292,16 +1477,22 @@ impl Reader {
     /// Logs a string's repairs, if it has any, in the parser's order: the quotes (logged
     /// where the string opens), then each control character and each quote in its text, as
     /// they come.
+    #[inline]
     fn log_string(&mut self, text: &str, repairs: Option<StringRepairs>) {
-        let Some(StringRepairs {
+        if let Some(repairs) = repairs {
+            self.log_string_repairs(text, repairs);
+        }
+    }
+
+    /// [`Reader::log_string`] of a string with repairs.
+    #[inline(never)]
+    fn log_string_repairs(&mut self, text: &str, repairs: StringRepairs) {
+        let StringRepairs {
             span,
             quotes,
             controls,
             inner,
-        }) = repairs
-        else {
-            return;
-        };
+        } = repairs;
         if quotes {
             self.log(text, RepairKind::NonStandardQuotes, span);
         }
@@ -1356,9 +1547,15 @@ impl Reader {
         self.stack.truncate(at + 1);
         self.opens.truncate(at);
         let frame = self.stack.pop().expect("found above");
+        if let Some(keys) = &mut self.keys {
+            keys.close(frame.keys);
+        }
+        if self.repeat_at.get() > at {
+            self.repeat_at.set(usize::MAX);
+        }
         let span = Span::new(frame.start, self.pos);
         self.send(text, sink, &Event::Close, span);
-        self.value_done();
+        self.value_done(text);
         if self.stack.is_empty() {
             self.state = State::Prose;
             self.after_value = Some(self.pos);
@@ -1581,7 +1778,7 @@ impl Reader {
         if !closes {
             return false;
         }
-        let quotes = self.check_string(bytes, start, q, quote, false);
+        let quotes = self.check_string(bytes, (start, q), quote, false, false);
         self.pos = q + 1;
         if key {
             if !key_as_written(bytes, start, q + 1) {
@@ -1592,6 +1789,7 @@ impl Reader {
                 top.expect = Expect::Colon;
                 top.bare_key = false;
             }
+            self.key_read(text, Span::new(start, q + 1));
             self.log_string(text, quotes);
             return true;
         }
@@ -1608,7 +1806,7 @@ impl Reader {
             Span::new(start, q + 1),
         );
         self.send(text, sink, &Event::Value(&node), Span::default());
-        self.value_done();
+        self.value_done(text);
         true
     }
 
@@ -1666,6 +1864,9 @@ impl Reader {
     fn fence_closes_value(&mut self, sink: &mut dyn Sink, run: usize) {
         self.stack.clear();
         self.opens.clear();
+        if let Some(keys) = &mut self.keys {
+            keys.close(0);
+        }
         self.fence = false;
         self.pos += run;
         self.state = State::Prose;
@@ -1716,7 +1917,7 @@ impl Reader {
             Span::new(start, after),
         );
         self.send(text, sink, &Event::Value(&node), Span::default());
-        self.value_done();
+        self.value_done(text);
         Step_::Go
     }
 
@@ -1775,6 +1976,7 @@ impl Reader {
                 top.bare_key = true;
             }
             let span = Span::new(start, start + word.len());
+            self.key_read(text, span);
             self.log(text, RepairKind::UnquotedKey, span);
             return Step_::Go;
         }
@@ -1797,7 +1999,7 @@ impl Reader {
         if let Some(node) = node {
             self.send(text, sink, &Event::Value(&node), Span::default());
         }
-        self.value_done();
+        self.value_done(text);
         Step_::Go
     }
 
@@ -2107,7 +2309,8 @@ impl Reader {
             }
         };
         let escaped = matches!(self.tok, Tok::Str { text: Some(_), .. });
-        let quotes = self.check_string(src.as_bytes(), start, after - 1, quote, escaped);
+        let inner = decided.frozen;
+        let quotes = self.check_string(src.as_bytes(), (start, after - 1), quote, escaped, inner);
         self.log_string(src, quotes);
         let text = match std::mem::replace(&mut self.tok, Tok::None) {
             Tok::Str { text: Some(t), .. } => Cow::Owned(t),
@@ -2116,7 +2319,7 @@ impl Reader {
         self.pos = after;
         let node = string_node(text, quote, Span::new(start, after));
         self.send(src, sink, &Event::Value(&node), Span::default());
-        self.value_done();
+        self.value_done(src);
         Step_::Go
     }
 
@@ -2127,7 +2330,8 @@ impl Reader {
         let (after, quotes) = match ended {
             StrEnd::Closed(after) => {
                 let escaped = matches!(name, Key::Owned(_));
-                let quotes = self.check_string(bytes, start, after - 1, bytes[start], escaped);
+                let quotes =
+                    self.check_string(bytes, (start, after - 1), bytes[start], escaped, false);
                 (after, quotes)
             }
             StrEnd::Open => {
@@ -2156,6 +2360,7 @@ impl Reader {
             top.expect = Expect::Colon;
             top.bare_key = false;
         }
+        self.key_read(src, Span::new(start, after));
         self.log_string(src, quotes);
         Step_::Go
     }
@@ -2623,6 +2828,7 @@ impl Closing {
 /// After a quote of the string was read as text, the parser has more ways to end the string
 /// (at that quote, when it finds no closing one where it looks), and a choice it makes with
 /// the rest of the text: only the next member's key after a `,` closes the string then.
+#[inline(always)]
 fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
     match decide_close_alone(bytes, c, key, frame) {
         Some(Verdict::Closes) if c.after_inner && !c.before_key => Some(Verdict::Doubt),
@@ -2659,13 +2865,6 @@ fn decide_close_alone(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -
                     _ => (bytes[p], 1),
                 };
                 let verdict = match (c.phase, key, top, b) {
-                    // `''it`: a quote doubled before a word opens a string the parser reads
-                    // on its own (`Parser::open_string`), not an empty one.
-                    (Phase::Quote, ..)
-                        if c.q == c.content && p == c.q + 1 && starts_word(&bytes[p..]) =>
-                    {
-                        return Some(Verdict::Doubt)
-                    }
                     (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
@@ -2673,6 +2872,13 @@ fn decide_close_alone(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -
                     // A quote right after the closing one: `''` and `""` may open a doubled
                     // or triple-quoted string, which the parser reads on its own.
                     (Phase::Quote, false, _, b'"' | b'\'') if p == c.q + 1 => {
+                        return Some(Verdict::Doubt)
+                    }
+                    // `''it`: a quote doubled before a word opens a string the parser reads
+                    // on its own (`Parser::open_string`), not an empty one.
+                    (Phase::Quote, ..)
+                        if c.q == c.content && p == c.q + 1 && starts_word(&bytes[p..]) =>
+                    {
                         return Some(Verdict::Doubt)
                     }
                     // Where a comma is missing, or after the closer (below), the parser may

@@ -72,6 +72,7 @@ impl Extractor {
                 closed: None,
                 string: usize::MAX,
                 doubts: Doubts::Guess,
+                repeated: false,
             };
             let mut feed = Feed {
                 place: &place,
