@@ -91,8 +91,10 @@
 //! when the reply holds a closer to spare, which only its end tells). A closer whose `,` is
 //! followed by another closer (`{"a": [1],}`, a trailing comma after a nested container) is
 //! held until the reply ends: the parser closes it as written unless the reply holds a closer
-//! to spare. Where the reply is damaged in a way only the text around it can settle (an
-//! unescaped quote, a bare word, a missing colon, a missing comma but before an object's key
+//! to spare. A quote inside an object's value string before a word that is no key is the
+//! string's text, as the parser reads it; the string shows no more from that quote until it
+//! closes before the next member's key. Where the reply is damaged in a way only the text
+//! around it can settle (another unescaped quote, a bare word, a missing colon, a missing comma but before an object's key
 //! or between an array's strings, a closer that closes something else, a comment holding a
 //! closer, a code fence opened inside a string), the snapshot stops growing there and
 //! `finish` reads the rest. So every key a snapshot shows is in the answer, no list is longer, a complete scalar is equal and a

@@ -1022,7 +1022,8 @@ impl Reader {
     }
 
     fn value_done(&mut self, text: &str) {
-        let repeated = self.keys.is_some();
+        // Past the depth events go to, the value is read again: no path is built.
+        let repeated = self.keys.is_some() && self.stack.len() <= self.max_depth;
         if let Some(span) =
             (self.stack.last_mut()).and_then(|top| top.repeat.take().filter(|_| repeated))
         {
