@@ -474,7 +474,7 @@ impl Context {
     }
 
     /// Notes that one more part of the type was matched (see [`Context::matched`]). A
-    /// hand-written [`Extract`](crate::Extract) impl that reads an object by its keys calls it
+    /// hand-written [`Extract`] impl that reads an object by its keys calls it
     /// for each key it recognizes: a reading that matched nothing and ignored keys
     /// ([`CoercionKind::UnknownKey`]) is taken for an unrelated value, which loses to any other
     /// value of the reply, and the failure reported when nothing fits is the one of the

@@ -89,7 +89,7 @@ use std::sync::Arc;
 ///
 /// Each takes the array itself or an object holding it under `tools` (a whole request, an
 /// MCP result). A list that cannot be read is an error (category
-/// [`Category::Other`](crate::Category::Other)) saying where, as a JSON pointer into the
+/// [`Category::Other`]) saying where, as a JSON pointer into the
 /// value given (`#/tools/1/function/parameters/properties/days/minimum`): a tool without a
 /// name, a name a call could not be written with, a name given twice, an input schema that
 /// is not valid or does not describe an object, a provider's built-in tool (its calls are

@@ -543,7 +543,7 @@ impl Reader {
     /// The quote and start of the string value (not a key) the text `src` ends inside, if
     /// everything read of it so far was sent and nothing is pending (no escape cut in two, no
     /// quote waiting to be called closing or not, no text waiting to be decided): text
-    /// [`grows_plainly`] only makes it grow ([`Reader::grow_string`]).
+    /// [`Reader::grows_plainly`] only makes it grow ([`Reader::grow_string`]).
     pub(crate) fn growing_string(&self, src: &str) -> Option<(u8, usize)> {
         let Tok::Str {
             quote,
@@ -569,7 +569,7 @@ impl Reader {
     }
 
     /// Reads the text past the end of the last one as more of the string
-    /// [`Reader::growing_string`] found (text that [`grows_plainly`]), all of it sent: what
+    /// [`Reader::growing_string`] found (text that [`Reader::grows_plainly`]), all of it sent: what
     /// [`Reader::advance`] would do with it, without the scan or the events (the caller grew
     /// the string itself).
     pub(crate) fn grow_string(&mut self, src: &str) {
@@ -2671,11 +2671,12 @@ impl Decided {
     }
 }
 
-/// The end of plain string text `seg` that may start a fence's closing line, so that the
-/// string would end before it: backticks (the run may go on to three), or spaces after a run
-/// of three (the spaces `tags::blank_to_line_end` allows after a closing run). Returns its length, and whether it holds a run of three; `run` is the length of
-/// the last run of backticks in `seg` counted with those before it, `held_fence` whether the
-/// text before `seg` ended in such a tail with a run of three.
+/// The end of plain string text `seg` that may start a fence's closing line, so that the string
+/// would end before it: backticks (the run may go on to three), or spaces after a run of three (the
+/// spaces `tags::blank_to_line_end` allows after a closing run). Returns its length, and whether it
+/// holds a run of three; `run` is the length of the last run of backticks in `seg` counted with
+/// those before it, `held_fence` whether the text before `seg` ended in such a tail with a run of
+/// three.
 fn fence_tail(seg: &[u8], run: usize, held_fence: bool) -> Option<(usize, bool)> {
     let spaces = lex::trailing_line_spaces(seg);
     let body = &seg[..seg.len() - spaces];

@@ -51,7 +51,7 @@ pub fn extract_partial<T: Extract>(text: &str) -> Result<Salvaged<T>, Error> {
 }
 
 impl Extractor {
-    /// [`extract_partial`](crate::extract_partial) with these settings.
+    /// [`extract_partial`] with these settings.
     pub fn extract_partial<T: Extract>(&self, text: &str) -> Result<Salvaged<T>, Error> {
         // Salvage reads on where the preview would hold: some reading beats none.
         let mut stream = Stream::<T>::with_doubts(self.clone(), Doubts::Guess);

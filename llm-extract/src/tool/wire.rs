@@ -738,7 +738,8 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// DeepSeek V3/R1 (`function<sep>name\n```json{...}````) and V3.1 (`name<sep>{...}`).
+    /// DeepSeek V3/R1 (`function<sep>name`, a line break, then the arguments in a `json`
+    /// fence) and V3.1 (`name<sep>{...}`).
     fn deepseek(&mut self, k: usize) -> (usize, usize) {
         let start = self.toks[k].span.start;
         let head = self.slice(self.body(k)).trim().to_string();
