@@ -787,6 +787,15 @@ fn a_quote_inside_a_value_string_is_not_read_again() {
             }
         }
     }
+    // Such a string closing before its object's closer and the `,` after it.
+    for text in [
+        r#"{"a": {"n": "say "hi" now"}, "b": 1}"#,
+        r#"[{"n": "say "hi" now"}, {"n": "x"}]"#,
+        r#"{"a": [{"n": "it's "q""}, 2], "b": 1}"#,
+    ] {
+        let bad = differs::<serde_json::Value>(text);
+        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+    }
 }
 
 /// A quote doubled before a word opens a string the parser reads on its own (`""on: ..`),

@@ -402,6 +402,9 @@ fn found_damage_streams_as_prefixes() {
         "{\"a\": \"the\\\" it\" on\n3 } freezes\" } \"x\"}",
         "{\"a\": \"x \"b\" c, \"d\": 1}",
         "{\"a\": \"data\" AAAA }",
+        "{\"a\": {\"n\": \"say \"hi\" now\"}, \"b\": 1}",
+        "[{\"n\": \"say \"hi\" now\"}, {\"n\": \"x\"}]",
+        "{\"a\": {\"n\": \"say \"hi\" now\"}}, \"b\": 1}",
         // Spaces JSON does not allow, between every pair of tokens.
         "{\u{a0}\"a\"\u{3000}:\u{85}[\u{c}1\u{b},\u{1680}true\u{feff}]\u{2028},\u{200b}'b'\u{a0}:\u{a0}x\u{a0}}",
     ];

@@ -92,37 +92,37 @@
 //! [1],}`, a trailing comma after a nested container) is held until the reply ends: the parser
 //! closes it as written unless the reply holds a closer to spare. A quote inside an object's value
 //! string before a word that is no key is the string's text, as the parser reads it; the string
-//! shows no more from that quote until it closes before the next member's key. Where the reply is
-//! damaged in a way only the text around it can settle (another unescaped quote, a bare word, a
-//! missing colon, a missing comma but before an object's key or between an array's strings, a
-//! closer that closes something else, a comment holding a closer, a code fence opened inside a
-//! string), the snapshot stops growing there and `finish` reads the rest. So every key a snapshot
-//! shows is in the answer, no list is longer, a complete scalar is equal and a string is a prefix
-//! of the answer's (one exception: a key written twice, whose later value replaces the earlier, as
-//! in `serde_json`; `finish`'s report names each with a `CoercionKind::DuplicateKey`): a test
-//! streams the damage corpus, the peers' suites and randomly damaged documents in chunks of 1, 7
-//! and 64 bytes and checks every snapshot, and the stream fuzz target checks the same. A reply may
-//! hold several values; `Stream::shown_at` says where the one shown starts, so a switch to a later
-//! value (and a different choice by `finish`, whose `report.span` says which) is visible. No later
-//! value is shown when the text after a value's closer goes on with a `,` or another closer (`{"a":
-//! 1}}, "b": {"c": 2}}`): that closer may be stray, which only the rest of the reply settles, so
-//! the snapshot stays on the value it closed and `finish` says which it was. Objects joined by
-//! commas alone (`{..}, {..}`, records whose `[` went missing) are values of their own, each shown
-//! in turn; for a list type, whose `finish` reads them as the items of one list, the stream stays
-//! on the first, the start of that list. Nor is a value in the prose after one that was all a JSON
-//! fence held (`e.g. adding {"id": 3}` after a fenced answer), or one in an HTML comment after a
-//! value: `finish` ranks the earlier one first. A later value with prose before it on its line is
-//! shown while it is read; once the text after it shows it is mentioned inside a sentence (`If you
-//! wanted {..} instead, say so`), which `finish` ranks below the value before it, the stream goes
-//! back to that one (`shown_at` says so). The stream reads that sentence up to the next `{` or `[`
-//! (where it may meet the next value), so what it shows never depends on the chunks; `finish` reads
-//! past it. A run of closers that closes the value itself (the `}}` ending `{"args": {"q": "x"}}`)
-//! waits for the first byte after it that is not a space. Followed by `, "limit": 5}`, one of its
-//! closers is stray and only the rest of the reply says which (`limit` goes in `args` or beside
-//! it), so the containers it closes stay incomplete and `finish` reads them; followed by anything
-//! else (prose, a fence's backticks) they close. A reply that ends right at such a run shows the
-//! containers it closes incomplete in its last snapshot, and `finish` completes them: a field is
-//! marked complete only once it is.
+//! shows no more from that quote until it closes before the next member's key (or its object's
+//! closer and a `,`). Where the reply is damaged in a way only the text around it can settle
+//! (another unescaped quote, a bare word, a missing colon, a missing comma but before an object's
+//! key or between an array's strings, a closer that closes something else, a comment holding a
+//! closer, a code fence opened inside a string), the snapshot stops growing there and `finish`
+//! reads the rest. So every key a snapshot shows is in the answer, no list is longer, a complete
+//! scalar is equal and a string is a prefix of the answer's (one exception: a key written twice,
+//! whose later value replaces the earlier, as in `serde_json`; `finish`'s report names each with a
+//! `CoercionKind::DuplicateKey`): a test streams the damage corpus, the peers' suites and randomly
+//! damaged documents in chunks of 1, 7 and 64 bytes and checks every snapshot, and the stream fuzz
+//! target checks the same. A reply may hold several values; `Stream::shown_at` says where the one
+//! shown starts, so a switch to a later value (and a different choice by `finish`, whose
+//! `report.span` says which) is visible. No later value is shown when the text after a value's
+//! closer goes on with a `,` or another closer (`{"a": 1}}, "b": {"c": 2}}`): that closer may be
+//! stray, which only the rest of the reply settles, so the snapshot stays on the value it closed
+//! and `finish` says which it was. Objects joined by commas alone (`{..}, {..}`, records whose `[`
+//! went missing) are values of their own, each shown in turn; for a list type, whose `finish` reads
+//! them as the items of one list, the stream stays on the first, the start of that list. Nor is a
+//! value in the prose after one that was all a JSON fence held (`e.g. adding {"id": 3}` after a
+//! fenced answer), or one in an HTML comment after a value: `finish` ranks the earlier one first. A
+//! later value with prose before it on its line is shown while it is read; once the text after it
+//! shows it is mentioned inside a sentence (`If you wanted {..} instead, say so`), which `finish`
+//! ranks below the value before it, the stream goes back to that one (`shown_at` says so). The
+//! stream reads that sentence up to the next `{` or `[` (where it may meet the next value), so what
+//! it shows never depends on the chunks; `finish` reads past it. A run of closers that closes the
+//! value itself (the `}}` ending `{"args": {"q": "x"}}`) waits for the first byte after it that is
+//! not a space. Followed by `, "limit": 5}`, one of its closers is stray and only the rest of the
+//! reply says which (`limit` goes in `args` or beside it), so the containers it closes stay
+//! incomplete and `finish` reads them; followed by anything else (prose, a fence's backticks) they
+//! close. A reply that ends right at such a run shows the containers it closes incomplete in its
+//! last snapshot, and `finish` completes them: a field is marked complete only once it is.
 //!
 //! # Cost
 //!

@@ -2718,7 +2718,8 @@ struct Closing {
     settled: bool,
     /// An earlier quote of the string was read as text ([`Verdict::Inner`]).
     after_inner: bool,
-    /// What decided the quote closing is the next member's key after a `,`.
+    /// What decided the quote closing is the next member's key after a `,`, or a `,` after
+    /// the container's closer.
     before_key: bool,
 }
 
@@ -2829,7 +2830,8 @@ impl Closing {
 ///
 /// After a quote of the string was read as text, the parser has more ways to end the string
 /// (at that quote, when it finds no closing one where it looks), and a choice it makes with
-/// the rest of the text: only the next member's key after a `,` closes the string then.
+/// the rest of the text: only the next member's key after a `,`, or the `,` after the closer
+/// of a container inside the value, closes the string then.
 #[inline(always)]
 fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
     match decide_close_alone(bytes, c, key, frame) {
@@ -2868,9 +2870,15 @@ fn decide_close_alone(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -
                 };
                 let verdict = match (c.phase, key, top, b) {
                     (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
+                    // After the container's closer, its `,` (the closer not the root's): as
+                    // sure as the next member's key.
+                    (Phase::Closer, _, _, b',') => {
+                        c.before_key = true;
+                        return Some(Verdict::Closes);
+                    }
                     (Phase::Quote, false, Some(Container::Array), b',')
                     | (Phase::Comma, _, _, b'}')
-                    | (Phase::Closer, _, _, b',' | b'}' | b']') => return Some(Verdict::Closes),
+                    | (Phase::Closer, _, _, b'}' | b']') => return Some(Verdict::Closes),
                     // A quote right after the closing one: `''` and `""` may open a doubled
                     // or triple-quoted string, which the parser reads on its own.
                     (Phase::Quote, false, _, b'"' | b'\'') if p == c.q + 1 => {
