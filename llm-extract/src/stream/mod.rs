@@ -217,6 +217,16 @@ pub enum Step<'a> {
     Index(usize),
 }
 
+impl Step<'_> {
+    /// The step as a segment of a [`Path`].
+    pub(crate) fn segment(&self) -> Segment {
+        match self {
+            Step::Key(k) => Segment::Key(k.to_string()),
+            Step::Index(i) => Segment::Index(*i),
+        }
+    }
+}
+
 /// What the reader saw at a place in the value.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -486,10 +496,7 @@ impl<'f> Feed<'f> {
         let mut path = Path::root();
         let upto = self.path.len().saturating_sub(at.len());
         for step in self.prefix.iter().chain(&self.path[..upto]) {
-            path.push(match step {
-                Step::Key(k) => Segment::Key(k.to_string()),
-                Step::Index(i) => Segment::Index(*i),
-            });
+            path.push(step.segment());
         }
         path
     }

@@ -165,12 +165,9 @@ impl Key {
 /// later value, and a `serde_json::Value` records a `DuplicateKey` coercion at it.
 #[derive(Debug, Clone, Default)]
 struct Keys {
-    /// Each open object's keys in a run, an object's from its frame's `keys` on: each key's
-    /// [`fingerprint`] (keys whose fingerprints differ differ) and where its text is (`from`
-    /// and `to` in the source, or `usize::MAX` and its index in `owned`).
-    list: Vec<(u64, usize, usize)>,
-    /// The text of the keys decoded from escapes.
-    owned: Vec<String>,
+    /// Each open object's keys in a run, an object's from its frame's `keys` on, each with its
+    /// [`fingerprint`] (keys whose fingerprints differ differ).
+    list: Vec<(u64, Key)>,
     /// The keys, as text, of the open objects with more than [`FEW_KEYS`] (by the index of
     /// their run's start), where looking through the run would cost too much.
     many: Vec<(usize, std::collections::HashSet<String>)>,
@@ -180,76 +177,28 @@ struct Keys {
 const FEW_KEYS: usize = 16;
 
 impl Keys {
-    /// The text of a key of `list`.
-    fn text<'t>(&'t self, src: &'t [u8], (from, to): (usize, usize)) -> &'t [u8] {
-        match from {
-            usize::MAX => self.owned.get(to).map_or(&[], |s| s.as_bytes()),
-            _ => src.get(from..to).unwrap_or_default(),
-        }
-    }
-
     /// Records `key` of the object whose keys start at `from`; whether it was there before.
-    #[inline]
     fn written_again(&mut self, src: &str, from: usize, key: &Key) -> bool {
-        let (text, at) = match key {
-            Key::At(from, to) => (&src.as_bytes()[*from..*to], (*from, *to)),
-            Key::Owned(s) => (s.as_bytes(), (usize::MAX, self.owned.len())),
-        };
-        if !self.many.is_empty() || self.list.len() >= from + FEW_KEYS {
-            return self.written_again_in_many(src.as_bytes(), from, text, at);
-        }
-        let print = fingerprint(text);
-        let run = self.list.get(from..).unwrap_or_default();
-        let src = src.as_bytes();
-        if (run.iter()).any(|&(p, a, b)| p == print && self.text(src, (a, b)) == text) {
-            return true;
-        }
-        if let Key::Owned(s) = key {
-            self.owned.push(s.clone());
-        }
-        self.list.push((print, at.0, at.1));
-        false
-    }
-
-    /// [`Keys::written_again`] where an object has many keys: they go in a set (and stay in
-    /// the run, so that an object opened later starts a run of its own).
-    #[cold]
-    fn written_again_in_many(
-        &mut self,
-        src: &[u8],
-        from: usize,
-        text: &[u8],
-        at: (usize, usize),
-    ) -> bool {
-        let lossy = |t: &[u8]| String::from_utf8_lossy(t).into_owned();
+        let text = key.text(src);
         if let Some((_, set)) = self.many.last_mut().filter(|(run, _)| *run == from) {
-            return !set.insert(lossy(text));
+            return !set.insert(text.to_owned());
         }
+        let print = fingerprint(text.as_bytes());
         let run = self.list.get(from..).unwrap_or_default();
-        if (run.iter()).any(|&(_, a, b)| self.text(src, (a, b)) == text) {
+        if (run.iter()).any(|(p, k)| *p == print && k.text(src) == text) {
             return true;
         }
-        if at.0 == usize::MAX {
-            self.owned.push(lossy(text));
-        }
-        self.list.push((fingerprint(text), at.0, at.1));
+        self.list.push((print, key.clone()));
+        // The keys stay in the run too, so that an object opened later starts a run of its own.
         if self.list.len() - from > FEW_KEYS {
-            let set = (self.list[from..].iter())
-                .map(|&(_, a, b)| lossy(self.text(src, (a, b))))
-                .collect();
-            self.many.push((from, set));
+            let set = (self.list[from..].iter()).map(|(_, k)| k.text(src).to_owned());
+            self.many.push((from, set.collect()));
         }
         false
     }
 
     /// Forgets the keys of the objects whose runs start at `from` or later.
     fn close(&mut self, from: usize) {
-        let first_owned = (self.list.get(from..).unwrap_or_default().iter())
-            .find(|&&(_, a, _)| a == usize::MAX)
-            .map(|&(_, _, i)| i);
-        if let Some(i) = first_owned {
-            self.owned.truncate(i);
-        }
         self.list.truncate(from);
         while self.many.last().is_some_and(|(at, _)| *at >= from) {
             self.many.pop();
@@ -1028,12 +977,7 @@ impl Reader {
             (self.stack.last_mut()).and_then(|top| top.repeat.take().filter(|_| repeated))
         {
             let path = (self.stack.iter())
-                .map(|f| match (f.kind, &f.key) {
-                    (Container::Array, _) => Some(Segment::Index(f.index)),
-                    (Container::Object, key) => {
-                        key.as_ref().map(|k| Segment::Key(k.text(text).into()))
-                    }
-                })
+                .map(|f| f.step(text).map(|s| s.segment()))
                 .collect::<Option<Path>>();
             self.repeated.extend(path.map(|path| (path, span)));
         }
@@ -1497,28 +1441,28 @@ impl Reader {
         if quotes {
             self.log(text, RepairKind::NonStandardQuotes, span);
         }
-        let body = span.start + 1..span.end - 1;
-        match (controls, inner) {
-            (false, false) => {}
-            // A string with raw control characters holds no backslash (see `check_string`).
-            (true, _) => {
-                let quote = text.as_bytes()[span.start];
-                for i in body {
-                    let kind = match text.as_bytes()[i] {
-                        b if b < 0x20 => RepairKind::ControlCharacter,
-                        b if b == quote && inner => RepairKind::UnescapedQuote,
-                        _ => continue,
-                    };
-                    self.log(text, kind, Span::new(i, i + 1));
+        if !controls && !inner {
+            return;
+        }
+        let bytes = text.as_bytes();
+        let quote = bytes[span.start];
+        let mut i = span.start + 1;
+        while i < span.end - 1 {
+            let kind = match bytes[i] {
+                // An escape is JSON's (`check_string`), whatever it escapes.
+                b'\\' => {
+                    i += 2;
+                    continue;
                 }
-            }
-            (false, true) => {
-                let quote = text.as_bytes()[span.start];
-                for i in raw_quotes(&text.as_bytes()[body.clone()], quote) {
-                    let i = body.start + i;
-                    self.log(text, RepairKind::UnescapedQuote, Span::new(i, i + 1));
+                b if b < 0x20 && controls => RepairKind::ControlCharacter,
+                b if b == quote && inner => RepairKind::UnescapedQuote,
+                _ => {
+                    i += 1;
+                    continue;
                 }
-            }
+            };
+            self.log(text, kind, Span::new(i, i + 1));
+            i += 1;
         }
     }
 
