@@ -6,7 +6,7 @@
 //! stream logged.
 
 use llm_extract::coerce::{Context, Direct, Failed, Node, NodeKind, Number};
-use llm_extract::{stream::NoPartial, Extract, RepairKind, Stream};
+use llm_extract::{stream::NoPartial, Extract, Extracted, RepairKind, Stream};
 use std::fmt::Debug;
 
 #[derive(Extract, Debug, PartialEq)]
@@ -728,6 +728,18 @@ fn a_type_that_does_not_stream_is_read_again() {
     assert_eq!(stream.finish().unwrap().value, [Plain(1), Plain(2)]);
 }
 
+/// `text` streamed in `size`-byte chunks as a `Tagged`: the note each snapshot shows, and
+/// what `finish` gives.
+fn notes_streamed(text: &str, size: usize) -> (Vec<String>, Extracted<Tagged>) {
+    let mut stream = Stream::<Tagged>::new();
+    let mut shown = Vec::new();
+    for piece in pieces(text, size) {
+        stream.push(piece);
+        shown.extend(stream.snapshot().note.as_deref().map(str::to_string));
+    }
+    (shown, stream.finish().unwrap())
+}
+
 /// A quote inside an object's value string that the parser reads as the string's text (a
 /// word that is no key follows it: a quoted word, an apostrophe in a single-quoted string) is
 /// logged by the stream where the parser logs it: the value is built from the stream's
@@ -760,13 +772,7 @@ fn a_quote_inside_a_value_string_is_not_read_again() {
         let whole = llm_extract::extract::<Tagged>(text).unwrap();
         assert_eq!(whole.value.note.as_deref(), Some(note), "{text:?}");
         for size in [1, 3, 64] {
-            let mut stream = Stream::<Tagged>::new();
-            let mut shown = Vec::new();
-            for piece in pieces(text, size) {
-                stream.push(piece);
-                shown.extend(stream.snapshot().note.as_deref().map(str::to_string));
-            }
-            let done = stream.finish().unwrap();
+            let (shown, done) = notes_streamed(text, size);
             assert_eq!(done.value.first, Marked(1001), "{text:?} in {size}-byte chunks");
             assert_eq!(done.value.note.as_deref(), Some(note), "{text:?}");
             assert!(
@@ -795,6 +801,104 @@ fn a_quote_inside_a_value_string_is_not_read_again() {
     ] {
         let bad = differs::<serde_json::Value>(text);
         assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+    }
+}
+
+/// A value written as bare text (`{status: done, note: all good}`, `['a', urgent, b]`) that
+/// ends where the parser ends it is shown as that string and logged where the parser logs it:
+/// the value is built from the stream's reading (`first` marked), with `extract`'s report.
+/// Bare text the rest of the line may still carry on (`red, green`, a word on the next line)
+/// is shown only once that is settled, and never as a shorter string than the answer's.
+#[test]
+fn bare_text_values_are_shown_and_not_read_again() {
+    for (text, note, tags) in [
+        ("{first: 1, note: all good, tags: [urgent, 'a']}", "all good", &["urgent", "a"][..]),
+        (
+            "{\"first\": 1, \"note\": done \"tags\": [login,\n  timeout\n]}",
+            "done",
+            &["login", "timeout"],
+        ),
+        (
+            "```json\n{\n  \"note\": see the docs (v2)\n  , \"first\": 1,\n  \"tags\": [a b]\n}\n```",
+            "see the docs (v2)",
+            &["a b"],
+        ),
+        (
+            "{'first': 1, 'tags': [], 'note': Ready to ship!}",
+            "Ready to ship!",
+            &[],
+        ),
+    ] {
+        let whole = llm_extract::extract::<Tagged>(text).unwrap();
+        assert_eq!(whole.value.note.as_deref(), Some(note), "{text:?}");
+        assert_eq!(whole.value.tags, tags, "{text:?}");
+        for size in [1, 3, 64] {
+            let (shown, done) = notes_streamed(text, size);
+            assert_eq!(shown.last().map(String::as_str), Some(note), "{text:?} in {size}-byte chunks");
+            assert_eq!(done.value.first, Marked(1001), "{text:?} in {size}-byte chunks");
+            assert_eq!(done.value.note.as_deref(), Some(note), "{text:?}");
+            assert!(
+                (done.report.repairs.iter()).any(|r| r.kind == RepairKind::UnquotedString),
+                "{text:?}: {:?}",
+                done.report.repairs
+            );
+            assert_eq!(format!("{:?}", done.report), format!("{:?}", whole.report), "{text:?}");
+            assert!(shown.iter().all(|s| s == note), "{text:?}: showed {shown:?}");
+        }
+    }
+    // Bare text the parser reads on past a comma or a line break, reads as words before a
+    // container, or starts with a literal: `finish` still gives what `extract` gives.
+    for text in [
+        "{\"a\": red, green, blue}",
+        "{\"a\": First line\nsecond line\n}",
+        "{\"a\": ipsum, sic, datum.\", \"b\": 1}",
+        "[note\n{\"a\": 1}]",
+        "[True story, x]",
+        "{\"a\": x, b: 1, c: two words}",
+        "{\"a\": x,\n\n\n  \"b\": y\n}",
+    ] {
+        let bad = differs::<serde_json::Value>(text);
+        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+        let bad = differs::<Tagged>(text);
+        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+    }
+}
+
+/// An array's container written after another with no comma between them (`[{..} {..}]`)
+/// is read as the next item, as the parser reads it, and logged where the parser logs it.
+#[test]
+fn an_item_after_a_container_with_no_comma_is_not_read_again() {
+    let text = "{\"first\": 1, \"items\": [{\"n\": [[1]]} {\"n\": [[2] [3]]}\n  {\"n\": []} {\"n\": [[]\n[4]]}]}";
+    #[derive(Extract, Debug, PartialEq)]
+    struct N {
+        n: Vec<Vec<u64>>,
+    }
+    #[derive(Extract, Debug, PartialEq)]
+    struct Items {
+        first: Marked,
+        items: Vec<N>,
+    }
+    let whole = llm_extract::extract::<Items>(text).unwrap();
+    assert_eq!(whole.value.items.len(), 4, "{:?}", whole.value);
+    for size in [1, 3, 64] {
+        let mut stream = Stream::<Items>::new();
+        let mut most = 0;
+        for piece in pieces(text, size) {
+            stream.push(piece);
+            let shown = stream.snapshot().items.map_or(0, |items| items.len());
+            assert!(
+                shown >= most,
+                "{size}-byte chunks: items went from {most} to {shown}"
+            );
+            most = shown;
+        }
+        assert_eq!(most, 4, "{size}-byte chunks");
+        let done = stream.finish().unwrap();
+        assert_eq!(done.value.first, Marked(1001), "{size}-byte chunks");
+        assert_eq!(done.value.items, whole.value.items);
+        assert_eq!(format!("{:?}", done.report), format!("{:?}", whole.report));
+        let missing = (done.report.repairs.iter()).filter(|r| r.kind == RepairKind::MissingComma);
+        assert_eq!(missing.count(), 5, "{:?}", done.report.repairs);
     }
 }
 

@@ -15,6 +15,7 @@
 //! ```
 
 mod balance;
+mod bare;
 mod build;
 mod closer;
 pub(crate) mod number;
@@ -24,6 +25,7 @@ mod triple;
 
 pub(crate) use balance::most_net;
 use balance::Profile;
+pub(crate) use bare::Ahead;
 use build::{Build, Json, Tree};
 pub(crate) use closer::{
     closer_as_written, ends_alone, read_on, read_value, root_may_read_on, Closer, Keep, Kept, Read,
@@ -1253,27 +1255,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         if self.slot() != Slot::ArrayValue {
             return false;
         }
-        let limit = (self.pos + string::KEY_LOOKAHEAD).min(self.end);
-        let rest = &self.bytes[self.pos..limit];
-        let Some(len) = rest.iter().position(|&b| matches!(b, b'{' | b'[')) else {
+        let Some(Some(len)) = self.ahead().words_before_container(self.pos) else {
             return false;
         };
-        let words = &rest[..len];
-        let first = words
-            .iter()
-            .position(|b| !b.is_ascii_alphanumeric())
-            .unwrap_or(len);
-        let literal = matches!(
-            &words[..first],
-            b"true" | b"false" | b"null" | b"True" | b"False" | b"None" | b"undefined" | b"nil"
-        );
-        let plain = words.iter().all(|&b| {
-            b.is_ascii_alphanumeric()
-                || matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'.' | b':' | b'-')
-        });
-        if literal || !plain {
-            return false;
-        }
         self.repair(
             RepairKind::SkippedText,
             Span::new(
@@ -1475,10 +1459,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         node
     }
 
+    /// The bare-text rules over the text this parser reads (`bare.rs`).
+    fn ahead(&self) -> Ahead<'_> {
+        Ahead::whole(&self.bytes[..self.end])
+    }
+
     /// `abcdef", ` or `12345" }`: at `at`, a `"` that closes a bare value whose opening quote
     /// is missing, followed by a `,`, a closer or the end. Bounded by `KEY_LOOKAHEAD`.
     pub(crate) fn stray_quote_closes(&self, at: usize) -> bool {
-        at < self.end && self.bytes[at] == b'"' && token_ends_at(self.bytes, at, self.end)
+        self.ahead().stray_quote_closes(at) == Some(true)
     }
 
     /// Where the `}` closing the `{` at `at` inside bare text stands, when only words and
@@ -1486,104 +1475,26 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// `:`, quote, comma, bracket or comment, so they hold no member and are text.
     fn braced_words_end(&self, at: usize) -> Option<usize> {
         let limit = (at + 1 + string::KEY_LOOKAHEAD).min(self.end);
-        let k = self.text_stop(at + 1, limit, true)?;
+        let k = self
+            .ahead()
+            .text_stop(at + 1, limit, false, true)
+            .flatten()?;
         (k > at + 1 && self.bytes[k] == b'}').then_some(k)
     }
 
-    /// Whether the bare text of an object value goes on past its `,` at `at - 1`: the rest
-    /// of its line up to a quote that closes a value ([`Self::stray_quote_closes`]), within
-    /// [`string::KEY_LOOKAHEAD`] bytes, holds no `:`, quote, bracket or comment, so the quote
-    /// is the value's own closing one, its opening one missing. `{"a": x, "b": 1}` and
-    /// `{"a": x, b: 1}` have a key after the comma; `{"a": ipsum, sic, datum."}` does not.
+    /// [`Ahead::text_runs_to_stray_quote`], for an object's value.
     fn text_runs_to_stray_quote(&self, at: usize, slot: Slot) -> bool {
-        if slot != Slot::ObjectValue {
-            return false;
-        }
-        let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
-        self.text_stop(at, limit, false)
-            .is_some_and(|k| k > at && self.bytes[k] == b'"' && self.stray_quote_closes(k))
+        slot == Slot::ObjectValue && self.ahead().text_runs_to_stray_quote(at) == Some(true)
     }
 
-    /// The first byte in `from..limit` that words of bare text cannot hold without a doubt
-    /// about what they are: a quote (not an apostrophe inside a word, `it's`), `:` (full-width
-    /// too), bracket, line break or comment start, and a `,` when `comma`.
-    fn text_stop(&self, from: usize, limit: usize, comma: bool) -> Option<usize> {
-        let in_word = |at: usize| {
-            self.bytes
-                .get(at)
-                .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)
-        };
-        let mut i = from;
-        while i < limit {
-            let k = i + self.bytes[i..limit].iter().position(|&b| {
-                matches!(
-                    b,
-                    b'"' | b'\''
-                        | b':'
-                        | b'{'
-                        | b'['
-                        | b'}'
-                        | b']'
-                        | b'\n'
-                        | b'\r'
-                        | b'/'
-                        | b'#'
-                        | 0xEF
-                ) || (comma && b == b',')
-            })?;
-            match self.bytes[k] {
-                b'\'' if k > from && in_word(k - 1) && k + 1 < limit && in_word(k + 1) => {}
-                0xEF if self.fullwidth_at(k) != Some(b':') => {}
-                _ => return Some(k),
-            }
-            i = k + 1;
-        }
-        None
-    }
-
-    /// Whether the bare text of an object value goes on past its `,` at `at - 1`: words
-    /// follow on the line ([`Self::words_ahead`] up to the next `,`, the line's end or a
-    /// `}`: `{"tags": red, green, blue}`, `{"a": hello, world}`). A key
-    /// after the comma (`{"a": x, b: 1}`, `{"a": x, "b": 1}`) or nothing more on the line
-    /// ends the value there.
+    /// [`Ahead::words_go_on_after_comma`], for an object's value.
     fn words_go_on_after_comma(&self, at: usize, slot: Slot) -> bool {
-        if slot != Slot::ObjectValue {
-            return false;
-        }
-        let j = crate::lex::skip_inline_spaces(self.bytes, at, self.end);
-        if j >= self.end || !starts_text_word(self.bytes[j]) {
-            return false;
-        }
-        self.words_ahead(j, true)
+        slot == Slot::ObjectValue && self.ahead().words_go_on_after_comma(at) == Some(true)
     }
 
-    /// Whether the bare text of an object value goes on past the line break at `at`: the
-    /// next line that is not blank starts with a word that is no key, and holds only words
-    /// ([`Self::words_ahead`]) up to its end or a `}` (`{"a": First line\n\nsecond line\n}`).
+    /// [`Ahead::text_goes_on_next_line`].
     fn text_goes_on_next_line(&self, at: usize) -> bool {
-        let j = space::skip_space(self.bytes, at, self.end);
-        if j >= self.end || !starts_text_word(self.bytes[j]) || self.looks_like_key(j) {
-            return false;
-        }
-        self.words_ahead(j, false)
-    }
-
-    /// Whether only words lie from `at` to the end of the line, a `}`, or (when `comma`) the
-    /// next `,`, within [`string::KEY_LOOKAHEAD`] bytes: no `:`, bracket or comment, and
-    /// quotes only around words (`"like this"`), none opening a key.
-    fn words_ahead(&self, at: usize, comma: bool) -> bool {
-        let limit = (at + string::KEY_LOOKAHEAD).min(self.end);
-        let mut from = at;
-        loop {
-            match self.text_stop(from, limit, comma) {
-                None => return limit == self.end,
-                Some(k) => match self.bytes[k] {
-                    b',' | b'\n' | b'\r' | b'}' => return true,
-                    b'"' | b'\'' if !self.quoted_key_at(k) => from = k + 1,
-                    _ => return false,
-                },
-            }
-        }
+        self.ahead().text_goes_on_next_line(at) == Some(true)
     }
 
     /// After a bare value in a container: the stray quote closing it (see
@@ -1777,12 +1688,6 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             complete: self.pos < self.end || self.stack.is_empty(),
         }
     }
-}
-
-/// Whether `b` may start a word of bare text that goes on a value's text: a letter or digit,
-/// any byte outside ASCII, or `*`, `_`, `(` (Markdown's emphasis, a parenthesis).
-fn starts_text_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'*' | b'_' | b'(')
 }
 
 /// Whether `b` starts neither a space nor a comment: ASCII other than spaces, `/` and `#`.

@@ -142,7 +142,7 @@ fn skip_plain(bytes: &[u8], mut i: usize, end: usize, table: &[bool; 256]) -> us
 
 /// Whether a key cut off by the end of the input counts as a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cut {
+pub(super) enum Cut {
     Allowed,
     Refused,
 }
@@ -1346,7 +1346,7 @@ pub(crate) fn key_so_far(bytes: &[u8], at: usize) -> Option<bool> {
 /// read up to their end, or the end cuts a character or a token it looks at). `SO_FAR` says
 /// whether more bytes may arrive: without it (a whole text) the second answer is not worked
 /// out, and is `false` but for a key cut off by the end.
-fn key_reading<const SO_FAR: bool>(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
+pub(super) fn key_reading<const SO_FAR: bool>(bytes: &[u8], at: usize, cut: Cut) -> (bool, bool) {
     let end = bytes.len();
     let limit = (at + KEY_LOOKAHEAD).min(end);
     // An opening quote of up to three bytes, or a doubled quote before a word, may still

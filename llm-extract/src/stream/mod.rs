@@ -94,10 +94,12 @@
 //! string before a word that is no key is the string's text, as the parser reads it; the string
 //! shows no more from that quote until it closes before the next member's key (or its object's
 //! closer and a `,`). Where the reply is damaged in a way only the text around it can settle
-//! (another unescaped quote, a bare word, a missing colon, a missing comma but before an object's
-//! key or between an array's strings, a closer that closes something else, a comment holding a
-//! closer, a code fence opened inside a string), the snapshot stops growing there and `finish`
-//! reads the rest. So every key a snapshot shows is in the answer, no list is longer, a complete
+//! (another unescaped quote, bare text the parser may read on past a comma or onto the next
+//! line, a missing colon, a missing comma but before an object's key or between an array's
+//! items, a closer that closes something else, a comment holding a closer, a code fence opened
+//! inside a string), the snapshot stops growing there and `finish` reads the rest. Bare text
+//! the parser ends at a `,`, a closer, a line break or the next member's key (`{status: done,
+//! tags: [urgent, login]}`) shows once the bytes that decide it have arrived. So every key a snapshot shows is in the answer, no list is longer, a complete
 //! scalar is equal and a string is a prefix of the answer's (one exception: a key written twice,
 //! whose later value replaces the earlier, as in `serde_json`; `finish`'s report names each with a
 //! `CoercionKind::DuplicateKey`): a test streams the damage corpus, the peers' suites and randomly
@@ -1135,8 +1137,9 @@ impl<T: Extract> Stream<T> {
     /// (strings in single quotes, raw line breaks and tabs in strings, `True`/`None`/
     /// `undefined`, `//` and `/* */` comments, trailing commas, bare keys, spaces JSON lacks,
     /// full-width `：` and `，`, a comma missing before an object's key, quoted or bare, or
-    /// between an array's strings, a quote inside an object's value string that the parser
-    /// reads as its text, `"the app "freezes" on startup"`): the report
+    /// between an array's items, a quote inside an object's value string that the parser
+    /// reads as its text, `"the app "freezes" on startup"`, a value written as bare text,
+    /// `{status: done}`): the report
     /// holds those repairs as `extract` gives them. Nor, for a `serde_json::Value`, is a reply
     /// with a key written twice in an object: the stream notes each, and the value keeps the
     /// later member in the first one's place, the report its `DuplicateKey` coercions. Any

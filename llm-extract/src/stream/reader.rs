@@ -18,21 +18,21 @@
 //! logs as the parser does ([`Reader::take_repairs_in`]: quotes, raw control characters in
 //! strings, other languages' literals, comments, trailing commas, bare keys, spaces JSON
 //! lacks, full-width separators, a comma missing before an object's key, quoted or bare, or
-//! between an array's strings, a quote inside an object's value string read as its text); a
-//! value
-//! written as strict JSON or so repaired, which this reader tells by
-//! [`Reader::strict_from`], is built from the events it sent. This reader
-//! only shows what is certain so far, and what the parser will read the same way
-//! ([`Doubts::Hold`]): a string's closing quote is decided by what valid JSON writes after
-//! it, text a missing closing quote may cut from a string waits, and damage that only the
-//! text around it can settle stops the preview there.
+//! between an array's items, a quote inside an object's value string read as its text, a
+//! value written as bare text where the parser ends it); a value written as strict JSON or so
+//! repaired, which this reader tells by [`Reader::strict_from`], is built from the events it
+//! sent. This reader only shows what is certain so far, and what the parser will read the
+//! same way ([`Doubts::Hold`]): a string's closing quote is decided by what valid JSON writes
+//! after it, text a missing closing quote may cut from a string waits, bare text waits for
+//! the bytes the parser's rules of where it ends look at (`parse::Ahead`, asked of the text
+//! so far), and damage that only the text around it can settle stops the preview there.
 
 use super::{Container, Event, Step};
 use crate::lex::{self, Escape};
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::skip_space;
-use crate::parse::{code_block_body, code_block_end, code_block_text, Closer, CodeEnd};
+use crate::parse::{code_block_body, code_block_end, code_block_text, Ahead, Closer, CodeEnd};
 use crate::parse::{key_so_far, own_quote_on_key_line, starts_word, KEY_LOOKAHEAD};
 use crate::path::{Path, Segment};
 use crate::report::{Repair, RepairKind};
@@ -435,6 +435,11 @@ fn ends_bare_key(b: u8) -> bool {
         b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\'' | b' ' | b'\t' | b'\n' | b'\r'
     )
 }
+
+/// How long bare text waits for the bytes after it that decide where the parser ends it;
+/// past this the text is read with the text around it (the rules look a bounded way ahead,
+/// so this is reached only by long runs of blank lines).
+const BARE_TEXT_WAIT: usize = 3 * KEY_LOOKAHEAD;
 
 /// What waiting means for one step of the scan.
 enum Step_ {
@@ -1277,6 +1282,15 @@ impl Reader {
     }
 
     fn open(&mut self, text: &str, sink: &mut dyn Sink, kind: Container) {
+        // `[{..} {..}]`: an array's item after another with no comma, which the parser logs
+        // and reads as the next item (`Parser::on_separator`).
+        if self
+            .stack
+            .last()
+            .is_some_and(|top| top.kind == Container::Array)
+        {
+            self.comma_missing(text);
+        }
         if !self.stack.is_empty() {
             self.value_starts(false);
         }
@@ -1907,9 +1921,17 @@ impl Reader {
         self.pos = end.max(start + 1);
         let end = self.pos;
         let word = lex::trim_end(&text[start..end]);
-        // A bare key of word characters, or a literal or plain number, reads as written;
-        // anything else (words the parser may skip or join, curly quotes around a key) is
-        // read with the text around it.
+        // A bare key of word characters, or a literal or plain number, reads as written, and
+        // so does bare text that ends where the parser ends it; anything else (words the
+        // parser may skip or join, curly quotes around a key) is read with the text around
+        // it.
+        if !key && !bare_as_written(word, key) && self.doubts == Doubts::Hold {
+            match self.bare_text_ends(text, start, end) {
+                Some(true) => return self.bare_text(text, sink, start, word),
+                None if text.len() - end < BARE_TEXT_WAIT => return self.wait_bare(start, end),
+                _ => {}
+            }
+        }
         if !bare_as_written(word, key) {
             self.doubt();
             self.not_strict();
@@ -1944,6 +1966,100 @@ impl Reader {
         if let Some(node) = node {
             self.send(text, sink, &Event::Value(&node), Span::default());
         }
+        self.value_done(text);
+        Step_::Go
+    }
+
+    /// Whether the parser ends the bare text that starts at `start` where the reader's token
+    /// ends, at `end` (a `,`, closer or line break), and reads all of it as one string (see
+    /// `parse/bare.rs`): `None` while bytes still to come could change that. Only plain words
+    /// (letters, digits, spaces and a little punctuation, starting with a letter) are read so;
+    /// other bare text is read with the text around it.
+    fn bare_text_ends(&self, text: &str, start: usize, end: usize) -> Option<bool> {
+        let bytes = text.as_bytes();
+        let Some(kind) = self.stack.last().map(|top| top.kind) else {
+            return Some(false);
+        };
+        let plain = |b: &u8| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b' ' | b'\t'
+                        | b'_'
+                        | b'-'
+                        | b'.'
+                        | b'!'
+                        | b'?'
+                        | b'('
+                        | b')'
+                        | b'&'
+                        | b'%'
+                        | b'+'
+                        | b'='
+                        | b';'
+                        | b'@'
+                        | b'*'
+                )
+        };
+        let token = &bytes[start..end];
+        if !token.first().is_some_and(u8::is_ascii_alphabetic)
+            || !token.iter().all(plain)
+            || !bare_string_as_written(lex::trim_end(&text[start..end]))
+        {
+            return Some(false);
+        }
+        let ahead = if self.ended {
+            Ahead::whole(bytes)
+        } else {
+            Ahead::so_far(bytes)
+        };
+        match (kind, bytes.get(end)) {
+            (_, Some(b'}' | b']')) => Some(true),
+            // In an array the text ends at a comma or a line break, unless it is words
+            // before a container, which the parser skips (`[note\n{"a": 1}]`).
+            (Container::Array, Some(b',' | b'\n' | b'\r')) => {
+                Some(ahead.words_before_container(start)?.is_none())
+            }
+            (Container::Object, Some(b',')) => {
+                if ahead.words_go_on_after_comma(end + 1)? {
+                    return Some(false);
+                }
+                Some(!ahead.text_runs_to_stray_quote(end + 1)?)
+            }
+            (Container::Object, Some(b'\n' | b'\r')) => Some(!ahead.text_goes_on_next_line(end)?),
+            // The next member's key or the array's next item after a space, its comma
+            // missing (`Reader::word_before_quote` ended the token there), unless the quote
+            // closes the text, its opening quote missing.
+            (_, Some(b'"')) => Some(!ahead.stray_quote_closes(end)?),
+            _ => Some(false),
+        }
+    }
+
+    /// Bare text from `start` that the bytes so far end at `end` waits for the bytes after it
+    /// that decide whether the parser ends it there.
+    fn wait_bare(&mut self, start: usize, end: usize) -> Step_ {
+        self.tok = Tok::Bare {
+            key: false,
+            start,
+            scan: end,
+        };
+        self.pos = start;
+        Step_::Wait
+    }
+
+    /// The bare text `word` at `start`, which the parser reads as one string (see
+    /// [`Reader::bare_text_ends`]): logged as the parser logs it, and sent.
+    fn bare_text(&mut self, text: &str, sink: &mut dyn Sink, start: usize, word: &str) -> Step_ {
+        let span = Span::new(start, start + word.len());
+        self.log(text, RepairKind::UnquotedString, span);
+        let node = Node::new(
+            NodeKind::String(Str {
+                text: Cow::Borrowed(word),
+                quoting: Quoting::Unquoted,
+            }),
+            span,
+        );
+        self.send(text, sink, &Event::Value(&node), Span::default());
         self.value_done(text);
         Step_::Go
     }
@@ -3153,6 +3269,18 @@ fn string_node(text: Cow<'_, str>, quote: u8, span: Span) -> Node<'_> {
         Quoting::Other
     };
     Node::new(NodeKind::String(Str { text, quoting }), span)
+}
+
+/// Whether the parser reads `word`, a value's bare text, as a string of just that text: no
+/// literal or number starts it (`True story`, `NaN`), as it reads such words on their own.
+fn bare_string_as_written(word: &str) -> bool {
+    let Ok(parsed) = crate::parse::parse(word, 1) else {
+        return false;
+    };
+    let one_repair = matches!(&parsed.repairs[..], [r] if r.kind == RepairKind::UnquotedString);
+    one_repair
+        && parsed.node.complete
+        && matches!(&parsed.node.kind, NodeKind::String(s) if s.text == word && s.quoting == Quoting::Unquoted)
 }
 
 /// Whether a bare `word` reads as written: a key of word characters, or a literal.
