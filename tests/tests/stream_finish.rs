@@ -828,6 +828,11 @@ fn bare_text_values_are_shown_and_not_read_again() {
             "Ready to ship!",
             &[],
         ),
+        (
+            "{\"first\": 1 // the first\n, note: all good // see above\n, tags: [urgent // one\n]}",
+            "all good",
+            &["urgent"],
+        ),
     ] {
         let whole = llm_extract::extract::<Tagged>(text).unwrap();
         assert_eq!(whole.value.note.as_deref(), Some(note), "{text:?}");
@@ -860,6 +865,77 @@ fn bare_text_values_are_shown_and_not_read_again() {
         let bad = differs::<serde_json::Value>(text);
         assert!(bad.is_none(), "{}", bad.unwrap_or_default());
         let bad = differs::<Tagged>(text);
+        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+    }
+}
+
+/// A value string that lost its closing quote before the next member or item
+/// (`"note": "refund,\n  "tags": [..]`) is read where the parser's own string rules end it,
+/// once the text holds what those rules look at: the preview goes on past it, and `finish`
+/// builds the value from the stream (`first` marked) with `extract`'s report.
+#[test]
+fn a_string_that_lost_its_closing_quote_is_not_read_again() {
+    let many = (0..120)
+        .map(|i| format!("\"tag number {i}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let single = many.replace('"', "'");
+    for (text, note) in [
+        (
+            format!("{{\"first\": 1, \"note\": \"refund,\n  \"tags\": [{many}]}}"),
+            "refund",
+        ),
+        (
+            format!("{{'first': 1, 'note': 'it was a duplicate.,\n 'tags': [{single}]}}"),
+            "it was a duplicate.",
+        ),
+        (
+            format!("{{\"first\": 1, \"note\": \"Li Wei, \"tags\": [{many}]}}"),
+            "Li Wei",
+        ),
+        (
+            format!("{{\"first\": 1, \"tags\": [\"a\", \"b,\n \"c\", {many}], \"note\": \"x\"}}"),
+            "x",
+        ),
+    ] {
+        let whole = llm_extract::extract::<Tagged>(&text).unwrap();
+        assert_eq!(whole.value.note.as_deref(), Some(note), "{text:?}");
+        for size in [1, 7, 64] {
+            let mut stream = Stream::<Tagged>::new();
+            let mut tags_before_end = 0;
+            let mut pushed = 0;
+            for piece in pieces(&text, size) {
+                stream.push(piece);
+                pushed += piece.len();
+                if pushed + 64 < text.len() {
+                    tags_before_end = stream.snapshot().tags.map_or(0, |t| t.len());
+                }
+            }
+            assert!(
+                tags_before_end > 50,
+                "{text:?} in {size}-byte chunks: the preview stopped at {tags_before_end} tags"
+            );
+            let done = stream.finish().unwrap();
+            assert_eq!(
+                done.value.first,
+                Marked(1001),
+                "{text:?} in {size}-byte chunks"
+            );
+            assert_eq!(done.value.note, whole.value.note);
+            assert_eq!(done.value.tags, whole.value.tags);
+            assert_eq!(format!("{:?}", done.report), format!("{:?}", whole.report));
+            assert!((done.report.repairs.iter()).any(|r| r.kind == RepairKind::MissingQuote));
+        }
+    }
+    // Before a closer the parser ends such a string by the rest of the text, and after a bare
+    // key it may read the string as the key: `finish` reads those again, as `extract` does.
+    for text in [
+        "{\"a\": [\"login], \"b\": \"x\"}",
+        "{\"a\": \"x}, \"b\": 1}",
+        "{a: \"x_yBob\": \"\nb: 87,\n \"note\": \"s, 3, \"it, \" }",
+        "{\"a\": [\"s\\\"app\"\\\"\t\", \"freezes\t\"s ]} trailing",
+    ] {
+        let bad = differs::<serde_json::Value>(text);
         assert!(bad.is_none(), "{}", bad.unwrap_or_default());
     }
 }

@@ -30,7 +30,9 @@ use build::{Build, Json, Tree};
 pub(crate) use closer::{
     closer_as_written, ends_alone, read_on, read_value, root_may_read_on, Closer, Keep, Kept, Read,
 };
-pub(crate) use string::{key_so_far, own_quote_on_key_line, starts_word, KEY_LOOKAHEAD};
+pub(crate) use string::{
+    key_so_far, own_quote_on_key_line, starts_word, value_string, ValueString, KEY_LOOKAHEAD,
+};
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};
 
 /// How long the info string of a value written as a code block may be (```` ```ts main.ts ````).
@@ -221,6 +223,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             start,
             line_end_seen: None,
             closer_run: None,
+            read_back_from: 0,
         }
     }
 }
@@ -322,6 +325,9 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     /// A run of closers found to run past the lookahead: `(from, until)`, only closers and
     /// what lies between them in `from..until` (see `closer::following`).
     closer_run: Option<(usize, usize)>,
+    /// The furthest a string's scan read before it ended the string at a quote it had
+    /// passed over (`Parser::end_at_rejected`): what decided that lies there.
+    read_back_from: usize,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps

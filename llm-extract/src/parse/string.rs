@@ -512,6 +512,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         owned: Option<String>,
         r: Rejected,
     ) -> Scanned<'a> {
+        self.read_back_from = self.read_back_from.max(scan.i);
         self.repairs.truncate(r.repairs_len);
         // The content as it was at that quote.
         scan.owned = owned.zip(r.owned_len).map(|(mut s, n)| {
@@ -1330,6 +1331,68 @@ pub(crate) fn own_quote_on_key_line(bytes: &[u8], at: usize, j: usize, own: u8) 
         return Some(true);
     }
     (line_end.is_some() || j + OWN_QUOTE_LOOKAHEAD <= end).then_some(false)
+}
+
+/// A value string as the parser reads it where it stands ([`value_string`]).
+pub(crate) struct ValueString<'a> {
+    pub text: Str<'a>,
+    pub complete: bool,
+    /// Where the parser reads on after the string (past its closing quote, or at the
+    /// separator or closer where its closing quote went missing).
+    pub resume: usize,
+    /// The furthest the parser read to decide where the string ends: `resume`, or further
+    /// where it went back to a quote it had passed over.
+    pub read_to: usize,
+    /// The repairs the parser logged reading it, in order (paths not recorded).
+    pub repairs: Vec<crate::report::Repair>,
+}
+
+/// The value string opening at `start` in `text`, inside the containers `containers`
+/// describes from the root (whether each is an object, and where it opens), read by the
+/// parser's own string rules, as it reads it at that depth. The stream reader asks this of
+/// the text so far where its own reading of a string doubts; the answer holds for the whole
+/// text only where the rules it used did not read to the end of `text`, which the caller
+/// settles (see `Reader::probe_string`).
+pub(crate) fn value_string<'a>(
+    text: &'a str,
+    start: usize,
+    containers: &[(bool, usize)],
+) -> ValueString<'a> {
+    let span = Span::new(0, text.len());
+    let depth = containers.len() + 1;
+    let mut parser = Parser::<super::build::Skim>::new(text, span, depth, super::RepairPaths::Skip);
+    for &(object, at) in containers {
+        let frame = if object {
+            parser.open_objects += 1;
+            super::Frame::Object {
+                start: at,
+                entries: 0,
+                key: None,
+                after_comma: None,
+                first_keys: super::closer::KeySample::default(),
+                members: false,
+            }
+        } else {
+            super::Frame::Array {
+                start: at,
+                items: Vec::new(),
+                after_comma: None,
+                alt_closer: None,
+                last_object_keys: None,
+            }
+        };
+        parser.stack.push(frame);
+    }
+    parser.pos = start;
+    let slot = parser.slot();
+    let read = parser.string(slot);
+    ValueString {
+        text: read.value,
+        complete: read.complete,
+        resume: parser.pos,
+        read_to: parser.pos.max(parser.read_back_from),
+        repairs: parser.repairs,
+    }
 }
 
 /// Whether a key starts at `at` in `bytes`, the text so far: `None` while bytes that have not

@@ -99,7 +99,11 @@
 //! items, a closer that closes something else, a comment holding a closer, a code fence opened
 //! inside a string), the snapshot stops growing there and `finish` reads the rest. Bare text
 //! the parser ends at a `,`, a closer, a line break or the next member's key (`{status: done,
-//! tags: [urgent, login]}`) shows once the bytes that decide it have arrived. So every key a snapshot shows is in the answer, no list is longer, a complete
+//! tags: [urgent, login]}`) shows once the bytes that decide it have arrived. A value string
+//! whose quotes the stream cannot decide by itself (one that lost its closing quote before the
+//! next member, `"note": "refund,` then `"tags": [..]`) is read by the parser's own string rules
+//! once the reply holds a kilobyte past it, and shows from then on; one the parser ends at a
+//! closer (`"login]`) is judged by the rest of the reply, and stops the snapshot there. So every key a snapshot shows is in the answer, no list is longer, a complete
 //! scalar is equal and a string is a prefix of the answer's (one exception: a key written twice,
 //! whose later value replaces the earlier, as in `serde_json`; `finish`'s report names each with a
 //! `CoercionKind::DuplicateKey`): a test streams the damage corpus, the peers' suites and randomly
@@ -1139,7 +1143,8 @@ impl<T: Extract> Stream<T> {
     /// full-width `：` and `，`, a comma missing before an object's key, quoted or bare, or
     /// between an array's items, a quote inside an object's value string that the parser
     /// reads as its text, `"the app "freezes" on startup"`, a value written as bare text,
-    /// `{status: done}`): the report
+    /// `{status: done}`, a value string that lost its closing quote before the next member,
+    /// read where the parser's string rules end it): the report
     /// holds those repairs as `extract` gives them. Nor, for a `serde_json::Value`, is a reply
     /// with a key written twice in an object: the stream notes each, and the value keeps the
     /// later member in the first one's place, the report its `DuplicateKey` coercions. Any

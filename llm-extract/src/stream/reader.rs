@@ -25,7 +25,9 @@
 //! same way ([`Doubts::Hold`]): a string's closing quote is decided by what valid JSON writes
 //! after it, text a missing closing quote may cut from a string waits, bare text waits for
 //! the bytes the parser's rules of where it ends look at (`parse::Ahead`, asked of the text
-//! so far), and damage that only the text around it can settle stops the preview there.
+//! so far), a value string this reader's own rules doubt is read by the parser's string rules
+//! once the text reaches past what they look at ([`Reader::probe_string`]), and damage that
+//! only the text around it can settle stops the preview there.
 
 use super::{Container, Event, Step};
 use crate::lex::{self, Escape};
@@ -328,6 +330,10 @@ pub(crate) struct Reader {
     held: bool,
     /// Where the last token read where a comma was missing starts ([`Reader::comma_missing`]).
     comma_missed: usize,
+    /// A value string this reader doubts, waiting for the text the parser's reading of it
+    /// needs ([`Reader::probe_string`]): where it starts, the length of text to wait for, and
+    /// whether the parser was asked once already.
+    probe_wait: Option<(usize, usize, bool)>,
     /// The most containers open at once so far.
     deepest: usize,
     /// Where the last token read that is not written as strict JSON, and not logged in
@@ -382,7 +388,9 @@ fn key_as_written(bytes: &[u8], start: usize, after: usize) -> bool {
 
 /// Where the bare word starting at `start` ends, scanning on from `*scan` (left where the
 /// next call goes on); `None` while the text so far ends inside it. A `<` may start a
-/// reasoning token, which ends the word (the value's scan reads it next).
+/// reasoning token, which ends the word (the value's scan reads it next), and a value's
+/// word ends before a `//` comment after a space (`Parser::ends_bare_text`; `http://` is
+/// text).
 fn word_end(bytes: &[u8], key: bool, start: usize, scan: &mut usize) -> Option<usize> {
     loop {
         let found = if key {
@@ -392,8 +400,22 @@ fn word_end(bytes: &[u8], key: bool, start: usize, scan: &mut usize) -> Option<u
         } else {
             bytes[*scan..]
                 .iter()
-                .position(|&b| ends_bare_value(b) || matches!(b, b'<' | 0xEF))
+                .position(|&b| ends_bare_value(b) || matches!(b, b'<' | b'/' | 0xEF))
         };
+        if let Some(at) = found.map(|i| *scan + i).filter(|&at| bytes[at] == b'/') {
+            let after_space = at > start && matches!(bytes[at - 1], b' ' | b'\t');
+            match bytes.get(at + 1) {
+                None if after_space => {
+                    *scan = at;
+                    break None;
+                }
+                Some(b'/') if after_space => break Some(at),
+                _ => {
+                    *scan = at + 1;
+                    continue;
+                }
+            }
+        }
         let Some(i) = found else {
             *scan = bytes.len();
             break None;
@@ -441,6 +463,11 @@ fn ends_bare_key(b: u8) -> bool {
 /// so this is reached only by long runs of blank lines).
 const BARE_TEXT_WAIT: usize = 3 * KEY_LOOKAHEAD;
 
+/// How far past where a value string's reading doubts the text must reach before the
+/// parser's string rules are asked where it ends: they look [`KEY_LOOKAHEAD`] bytes ahead at
+/// a time, a few times over (a separator, the key after it, what follows that key's quote).
+const PROBE_HORIZON: usize = 4 * KEY_LOOKAHEAD;
+
 /// What waiting means for one step of the scan.
 enum Step_ {
     Go,
@@ -470,6 +497,7 @@ impl Reader {
             doubts,
             held: false,
             comma_missed: usize::MAX,
+            probe_wait: None,
             deepest: 0,
             not_strict: None,
             repairs: Vec::new(),
@@ -558,6 +586,9 @@ impl Reader {
     /// from there. [`Reader::mark_sent`] then records that the caller grew the string by that
     /// text.
     pub(crate) fn scan_on<'s>(&'s mut self, src: &'s str) -> Option<&'s str> {
+        if self.probe_wait.is_some() {
+            return None;
+        }
         let end = self.scan_string(src);
         let Tok::Str {
             key: false,
@@ -1232,6 +1263,7 @@ impl Reader {
         loop {
             let step = match self.tok {
                 Tok::None => return Step_::Go,
+                Tok::Str { .. } if self.probe_waits(text) => Step_::Wait,
                 Tok::Str { .. } => self.string(text, sink),
                 Tok::Bare { .. } => self.bare(text, sink),
                 Tok::Fenced { .. } => self.fenced(text, sink),
@@ -1282,13 +1314,14 @@ impl Reader {
     }
 
     fn open(&mut self, text: &str, sink: &mut dyn Sink, kind: Container) {
-        // `[{..} {..}]`: an array's item after another with no comma, which the parser logs
-        // and reads as the next item (`Parser::on_separator`).
-        if self
-            .stack
-            .last()
-            .is_some_and(|top| top.kind == Container::Array)
-        {
+        // `[{..} {..}]`: an array's item after a container with no comma, which the parser
+        // logs and reads as the next item (`Parser::on_separator`). After a string the
+        // opener may be the string's text (`["s"[] x"]`: its quote did not close it), which
+        // the parser decides with the text around it.
+        let mut before = text.as_bytes()[..self.pos].iter().rev();
+        let after_container =
+            (before.find(|b| !b.is_ascii_whitespace())).is_some_and(|&b| matches!(b, b'}' | b']'));
+        if after_container && (self.stack.last()).is_some_and(|top| top.kind == Container::Array) {
             self.comma_missing(text);
         }
         if !self.stack.is_empty() {
@@ -2031,6 +2064,8 @@ impl Reader {
             // missing (`Reader::word_before_quote` ended the token there), unless the quote
             // closes the text, its opening quote missing.
             (_, Some(b'"')) => Some(!ahead.stray_quote_closes(end)?),
+            // A `//` comment after a space (`word_end` ended the token there).
+            (_, Some(b'/')) => Some(true),
             _ => Some(false),
         }
     }
@@ -2362,6 +2397,9 @@ impl Reader {
                 }
                 self.pos = scanned;
                 if matches!(open_or_doubt, StrEnd::Doubt) {
+                    if let Some(step) = self.probe_string(src, sink) {
+                        return step;
+                    }
                     // Read on as the lenient grammar guesses, showing nothing more.
                     self.doubt();
                     return Step_::Go;
@@ -2382,6 +2420,90 @@ impl Reader {
         self.send(src, sink, &Event::Value(&node), Span::default());
         self.value_done(src);
         Step_::Go
+    }
+
+    /// Whether the value string being read waits for more text before the parser is asked
+    /// where it ends ([`Reader::probe_string`]).
+    fn probe_waits(&self, src: &str) -> bool {
+        match (self.probe_wait, &self.tok) {
+            (Some((at, until, _)), Tok::Str { start, .. }) => {
+                at == *start && !self.ended && src.len() < until
+            }
+            _ => false,
+        }
+    }
+
+    /// A value string whose reading this reader doubts (a quote it cannot decide, a
+    /// separator the parser may end it at): the parser's own string rules are asked where it
+    /// ends (`parse::value_string`, at this depth, in these containers), once the text holds
+    /// [`PROBE_HORIZON`] bytes past where they could look. Taken when that reading is settled
+    /// by the text so far: no closer or backtick inside (the rules there weigh the rest of the
+    /// text), no space at the text's end that a skip could run into, nothing shown of it that
+    /// the reading contradicts, and only repairs of its quotes and control characters, which
+    /// are logged as the parser logs them. `None`: the reader doubts, as before.
+    fn probe_string(&mut self, src: &str, sink: &mut dyn Sink) -> Option<Step_> {
+        let Tok::Str {
+            key: false,
+            start,
+            sent,
+            ..
+        } = self.tok
+        else {
+            return None;
+        };
+        let bytes = src.as_bytes();
+        // Where the parser reads a value string as written: after a quoted key (after a bare
+        // one it may take the bare word for a stray label and the string for the key,
+        // `Parser::stray_label_ends`), or in an array where it is no key (one whose `{` went
+        // missing).
+        let as_value = match self.stack.last() {
+            Some(top) if top.kind == Container::Object => !top.bare_key,
+            Some(_) => key_so_far(bytes, start) == Some(false),
+            None => false,
+        };
+        if self.doubts != Doubts::Hold || !as_value {
+            return None;
+        }
+        let second = match self.probe_wait.take() {
+            Some((at, _, second)) if at == start => second,
+            _ => {
+                let until = self.pos + PROBE_HORIZON;
+                if !self.ended && src.len() < until {
+                    self.probe_wait = Some((start, until, false));
+                    return Some(Step_::Wait);
+                }
+                false
+            }
+        };
+        // A skip over spaces may run into the end of the text so far: wait for a byte.
+        if !self.ended && bytes.last().is_some_and(u8::is_ascii_whitespace) {
+            self.probe_wait = Some((start, src.len() + 1, second));
+            return Some(Step_::Wait);
+        }
+        let containers: Vec<(bool, usize)> = (self.stack.iter())
+            .map(|f| (f.kind == Container::Object, f.start))
+            .collect();
+        let read = crate::parse::value_string(src, start, &containers);
+        if !self.ended && (!read.complete || read.resume + PROBE_HORIZON > src.len()) {
+            if second {
+                return None;
+            }
+            let until = read.resume.max(src.len()) + PROBE_HORIZON;
+            self.probe_wait = Some((start, until, true));
+            return Some(Step_::Wait);
+        }
+        if !probe_settled(bytes, start, &read, &self.tok.decoded(src)[..sent]) {
+            return None;
+        }
+        for r in &read.repairs {
+            self.log(src, r.kind, r.span);
+        }
+        self.tok = Tok::None;
+        self.pos = read.resume;
+        let node = Node::new(NodeKind::String(read.text), Span::new(start, read.resume));
+        self.send(src, sink, &Event::Value(&node), Span::default());
+        self.value_done(src);
+        Some(Step_::Go)
     }
 
     /// A key's string token where its scan stopped: `name` is its text so far.
@@ -3269,6 +3391,33 @@ fn string_node(text: Cow<'_, str>, quote: u8, span: Span) -> Node<'_> {
         Quoting::Other
     };
     Node::new(NodeKind::String(Str { text, quoting }), span)
+}
+
+/// Whether the parser's reading `read` of the value string at `start` ([`Reader::probe_string`])
+/// stands for its reading of the whole text, and can follow what was `shown` of it: complete,
+/// with no closer or backtick inside or right after what its rules read (the rule there weighs
+/// the rest of the text, or a fence may cut the value off), no `+` after it (a concatenation),
+/// and only repairs of its quotes and control characters.
+fn probe_settled(
+    bytes: &[u8],
+    start: usize,
+    read: &crate::parse::ValueString<'_>,
+    shown: &str,
+) -> bool {
+    let read_to = skip_space(bytes, read.read_to, bytes.len());
+    read.complete
+        && !bytes[start..(read_to + 1).min(bytes.len())]
+            .iter()
+            .any(|b| matches!(b, b'}' | b']' | b'`'))
+        && read.text.text.starts_with(shown)
+        && bytes.get(skip_space(bytes, read.resume, bytes.len())) != Some(&b'+')
+        && (read.repairs.iter()).all(|r| {
+            use RepairKind::*;
+            matches!(
+                r.kind,
+                MissingQuote | UnescapedQuote | ControlCharacter | NonStandardQuotes
+            )
+        })
 }
 
 /// Whether the parser reads `word`, a value's bare text, as a string of just that text: no
