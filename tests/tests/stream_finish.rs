@@ -833,6 +833,7 @@ fn bare_text_values_are_shown_and_not_read_again() {
             "all good",
             &["urgent"],
         ),
+        ("{first: 1 note: all good, tags: [urgent \"a\"]}", "all good", &["urgent", "a"]),
     ] {
         let whole = llm_extract::extract::<Tagged>(text).unwrap();
         assert_eq!(whole.value.note.as_deref(), Some(note), "{text:?}");
@@ -861,6 +862,9 @@ fn bare_text_values_are_shown_and_not_read_again() {
         "[True story, x]",
         "{\"a\": x, b: 1, c: two words}",
         "{\"a\": x,\n\n\n  \"b\": y\n}",
+        "{\"a\": 2115 reason: {\"b\": [false 3983 true None x]}}",
+        "{\"a\": 1 apples}",
+        "{\"a\": true story, \"b\": 1}",
     ] {
         let bad = differs::<serde_json::Value>(text);
         assert!(bad.is_none(), "{}", bad.unwrap_or_default());

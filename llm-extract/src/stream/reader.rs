@@ -1943,7 +1943,9 @@ impl Reader {
         let end = end.filter(|&end| key || !self.thousands_undecided(bytes, start, end));
         let end = end.and_then(|end| match key {
             true => Some(end),
-            false => self.word_before_quote(bytes, start, end),
+            false => self
+                .word_before_quote(bytes, start, end)
+                .map(|end| literal_before_word(bytes, start, end)),
         });
         let Some(end) = end else {
             self.tok = Tok::Bare { key, start, scan };
@@ -3418,6 +3420,23 @@ fn probe_settled(
                 MissingQuote | UnescapedQuote | ControlCharacter | NonStandardQuotes
             )
         })
+}
+
+/// Where a value token `start..end` ends that starts with a number or literal followed, after
+/// a space, by a word (`2115 reason: ..`, `[false 3983 true]`): the parser's token ends at
+/// the space (`parse::token_ends_at`), and the word is the next key or item, its comma
+/// missing. Else `end`. A digit after the space is left to the token (digit groups).
+fn literal_before_word(bytes: &[u8], start: usize, end: usize) -> usize {
+    let token = &bytes[start..end];
+    let Some(space) = token.iter().position(|&b| matches!(b, b' ' | b'\t')) else {
+        return end;
+    };
+    let next = space + lex::skip_inline_spaces(&token[space..], 0, token.len() - space);
+    let word_follows = token.get(next).is_some_and(u8::is_ascii_alphabetic);
+    match word_follows && is_literal(&token[..space]) {
+        true => start + space,
+        false => end,
+    }
 }
 
 /// Whether the parser reads `word`, a value's bare text, as a string of just that text: no
