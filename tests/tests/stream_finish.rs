@@ -865,6 +865,8 @@ fn bare_text_values_are_shown_and_not_read_again() {
         "{\"a\": 2115 reason: {\"b\": [false 3983 true None x]}}",
         "{\"a\": 1 apples}",
         "{\"a\": true story, \"b\": 1}",
+        "[1 2 3, 4 -5 .5 1e5 0x10 00 nan, 7]",
+        "{\"a\": 3942 635.86, \"b\": -1 2, \"c\": 1 000}",
     ] {
         let bad = differs::<serde_json::Value>(text);
         assert!(bad.is_none(), "{}", bad.unwrap_or_default());

@@ -3424,15 +3424,15 @@ fn probe_settled(
 
 /// Where a value token `start..end` ends that starts with a number or literal followed, after
 /// a space, by a word (`2115 reason: ..`, `[false 3983 true]`): the parser's token ends at
-/// the space (`parse::token_ends_at`), and the word is the next key or item, its comma
-/// missing. Else `end`. A digit after the space is left to the token (digit groups).
+/// the space (`parse::token_ends_at`; it reads no digit groups across a space), and the word
+/// is the next key or item, its comma missing. Else `end`.
 fn literal_before_word(bytes: &[u8], start: usize, end: usize) -> usize {
     let token = &bytes[start..end];
     let Some(space) = token.iter().position(|&b| matches!(b, b' ' | b'\t')) else {
         return end;
     };
     let next = space + lex::skip_inline_spaces(&token[space..], 0, token.len() - space);
-    let word_follows = token.get(next).is_some_and(u8::is_ascii_alphabetic);
+    let word_follows = token.get(next).is_some_and(u8::is_ascii_alphanumeric);
     match word_follows && is_literal(&token[..space]) {
         true => start + space,
         false => end,
