@@ -586,9 +586,6 @@ impl Reader {
     /// from there. [`Reader::mark_sent`] then records that the caller grew the string by that
     /// text.
     pub(crate) fn scan_on<'s>(&'s mut self, src: &'s str) -> Option<&'s str> {
-        if self.probe_wait.is_some() {
-            return None;
-        }
         let end = self.scan_string(src);
         let Tok::Str {
             key: false,
@@ -1263,7 +1260,6 @@ impl Reader {
         loop {
             let step = match self.tok {
                 Tok::None => return Step_::Go,
-                Tok::Str { .. } if self.probe_waits(text) => Step_::Wait,
                 Tok::Str { .. } => self.string(text, sink),
                 Tok::Bare { .. } => self.bare(text, sink),
                 Tok::Fenced { .. } => self.fenced(text, sink),
@@ -1960,14 +1956,13 @@ impl Reader {
         // so does bare text that ends where the parser ends it; anything else (words the
         // parser may skip or join, curly quotes around a key) is read with the text around
         // it.
-        if !key && !bare_as_written(word, key) && self.doubts == Doubts::Hold {
-            match self.bare_text_ends(text, start, end) {
-                Some(true) => return self.bare_text(text, sink, start, word),
-                None if text.len() - end < BARE_TEXT_WAIT => return self.wait_bare(start, end),
-                _ => {}
+        let as_written = bare_as_written(word, key);
+        if !key && !as_written && self.doubts == Doubts::Hold {
+            if let Some(step) = self.bare_text_or_wait(text, sink, start, end) {
+                return step;
             }
         }
-        if !bare_as_written(word, key) {
+        if !as_written {
             self.doubt();
             self.not_strict();
         }
@@ -2072,6 +2067,28 @@ impl Reader {
         }
     }
 
+    /// Bare text from `start` to `end` (spaces at its end included) that the parser reads as
+    /// one string, shown and logged ([`Reader::bare_text`]), or waiting for the bytes that
+    /// decide it; `None` where the reader doubts it. Out of line: most bare tokens are
+    /// literals and numbers.
+    #[inline(never)]
+    fn bare_text_or_wait(
+        &mut self,
+        text: &str,
+        sink: &mut dyn Sink,
+        start: usize,
+        end: usize,
+    ) -> Option<Step_> {
+        match self.bare_text_ends(text, start, end) {
+            Some(true) => {
+                let word = lex::trim_end(&text[start..end]);
+                Some(self.bare_text(text, sink, start, word))
+            }
+            None if text.len() - end < BARE_TEXT_WAIT => Some(self.wait_bare(start, end)),
+            _ => None,
+        }
+    }
+
     /// Bare text from `start` that the bytes so far end at `end` waits for the bytes after it
     /// that decide whether the parser ends it there.
     fn wait_bare(&mut self, start: usize, end: usize) -> Step_ {
@@ -2156,6 +2173,9 @@ impl Reader {
     // each decided under both doubt modes; split, every step would take the token's five
     // fields it updates as separate references.
     fn scan_string(&mut self, src: &str) -> StrEnd {
+        if self.probe_wait.is_some() && self.probe_waits(src) {
+            return StrEnd::Open;
+        }
         let frame = self.frame();
         let doubts = self.doubts;
         let bytes = src.as_bytes();
