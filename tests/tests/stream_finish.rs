@@ -834,6 +834,7 @@ fn bare_text_values_are_shown_and_not_read_again() {
             &["urgent"],
         ),
         ("{first: 1 note: all good, tags: [urgent \"a\"]}", "all good", &["urgent", "a"]),
+        ("{'first': 1, 'note': Zoë Núñez, 'tags': [Malmö]}", "Zoë Núñez", &["Malmö"]),
     ] {
         let whole = llm_extract::extract::<Tagged>(text).unwrap();
         assert_eq!(whole.value.note.as_deref(), Some(note), "{text:?}");

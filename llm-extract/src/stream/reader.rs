@@ -2003,14 +2003,14 @@ impl Reader {
     /// Whether the parser ends the bare text that starts at `start` where the reader's token
     /// ends, at `end` (a `,`, closer or line break), and reads all of it as one string (see
     /// `parse/bare.rs`): `None` while bytes still to come could change that. Only plain words
-    /// (letters, digits, spaces and a little punctuation, starting with a letter) are read so;
-    /// other bare text is read with the text around it.
+    /// (letters of any script, digits, spaces and a little punctuation, starting with an ASCII
+    /// letter) are read so; other bare text is read with the text around it.
     fn bare_text_ends(&self, text: &str, start: usize, end: usize) -> Option<bool> {
         let bytes = text.as_bytes();
         let Some(kind) = self.stack.last().map(|top| top.kind) else {
             return Some(false);
         };
-        let plain = |b: &u8| {
+        let plain = |b: u8| {
             b.is_ascii_alphanumeric()
                 || matches!(
                     b,
@@ -2031,10 +2031,16 @@ impl Reader {
                         | b'*'
                 )
         };
-        let token = &bytes[start..end];
-        if !token.first().is_some_and(u8::is_ascii_alphabetic)
-            || !token.iter().all(plain)
-            || !bare_string_as_written(lex::trim_end(&text[start..end]))
+        let token = &text[start..end];
+        // Letters outside ASCII are text to the parser too (`José Núñez`); its spaces and
+        // punctuation are left to it.
+        let plain_char = |c: char| match u8::try_from(c) {
+            Ok(b) if b.is_ascii() => plain(b),
+            _ => c.is_alphabetic(),
+        };
+        if !token.starts_with(|c: char| c.is_ascii_alphabetic())
+            || !token.chars().all(plain_char)
+            || !bare_string_as_written(lex::trim_end(token))
         {
             return Some(false);
         }
