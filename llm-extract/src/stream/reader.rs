@@ -1314,11 +1314,15 @@ impl Reader {
         // logs and reads as the next item (`Parser::on_separator`). After a string the
         // opener may be the string's text (`["s"[] x"]`: its quote did not close it), which
         // the parser decides with the text around it.
-        let mut before = text.as_bytes()[..self.pos].iter().rev();
-        let after_container =
-            (before.find(|b| !b.is_ascii_whitespace())).is_some_and(|&b| matches!(b, b'}' | b']'));
-        if after_container && (self.stack.last()).is_some_and(|top| top.kind == Container::Array) {
-            self.comma_missing(text);
+        let after_item = (self.stack.last())
+            .is_some_and(|top| top.kind == Container::Array && top.expect == Expect::After);
+        if after_item {
+            let mut before = text.as_bytes()[..self.pos].iter().rev();
+            let after_container = (before.find(|b| !b.is_ascii_whitespace()))
+                .is_some_and(|&b| matches!(b, b'}' | b']'));
+            if after_container {
+                self.comma_missing(text);
+            }
         }
         if !self.stack.is_empty() {
             self.value_starts(false);
