@@ -322,6 +322,13 @@ fn differs<T: Extract + Debug>(text: &str) -> Option<String> {
     })
 }
 
+/// Asserts that `finish` gives what `extract` gives for `text` at every chunking [`differs`]
+/// tries.
+fn same_as_extract<T: Extract + Debug>(text: &str) {
+    let bad = differs::<T>(text);
+    assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+}
+
 #[test]
 fn finish_gives_what_extract_gives() {
     const WIDE: &[(&str, &str)] = &[
@@ -799,8 +806,7 @@ fn a_quote_inside_a_value_string_is_not_read_again() {
         r#"[{"n": "say "hi" now"}, {"n": "x"}]"#,
         r#"{"a": [{"n": "it's "q""}, 2], "b": 1}"#,
     ] {
-        let bad = differs::<serde_json::Value>(text);
-        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+        same_as_extract::<serde_json::Value>(text);
     }
 }
 
@@ -869,10 +875,8 @@ fn bare_text_values_are_shown_and_not_read_again() {
         "[1 2 3, 4 -5 .5 1e5 0x10 00 nan, 7]",
         "{\"a\": 3942 635.86, \"b\": -1 2, \"c\": 1 000}",
     ] {
-        let bad = differs::<serde_json::Value>(text);
-        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
-        let bad = differs::<Tagged>(text);
-        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+        same_as_extract::<serde_json::Value>(text);
+        same_as_extract::<Tagged>(text);
     }
 }
 
@@ -942,8 +946,7 @@ fn a_string_that_lost_its_closing_quote_is_not_read_again() {
         "{a: \"x_yBob\": \"\nb: 87,\n \"note\": \"s, 3, \"it, \" }",
         "{\"a\": [\"s\\\"app\"\\\"\t\", \"freezes\t\"s ]} trailing",
     ] {
-        let bad = differs::<serde_json::Value>(text);
-        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+        same_as_extract::<serde_json::Value>(text);
     }
 }
 
@@ -994,8 +997,7 @@ fn a_quote_doubled_before_a_word_is_no_empty_string() {
         "{\"a\": \"\"app: \"freezesstartup ] \" }",
         "{\"a\": \"\"it: \"startup\\\" s: s: Bob on  \"} trailing",
     ] {
-        let bad = differs::<serde_json::Value>(text);
-        assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+        same_as_extract::<serde_json::Value>(text);
     }
 }
 
@@ -1068,14 +1070,12 @@ fn a_key_written_twice_is_not_read_again() {
                 format!("{:?}", whole.report),
                 "{text:?} in {size}-byte chunks"
             );
-            let bad = differs::<serde_json::Value>(text);
-            assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+            same_as_extract::<serde_json::Value>(text);
         }
     }
     // A `Value` inside a type that does not take such keys from the stream: read again.
     let text = r#"{"data": {"a": 1, "b": 2, "a": 3}, "n": 1}"#;
-    let bad = differs::<Holder>(text);
-    assert!(bad.is_none(), "{}", bad.unwrap_or_default());
+    same_as_extract::<Holder>(text);
     let whole = llm_extract::extract::<Holder>(text).unwrap();
     assert_eq!(whole.value.data, serde_json::json!({"a": 3, "b": 2}));
     assert_eq!(whole.value.n, 1);

@@ -2005,8 +2005,9 @@ impl Reader {
     }
 
     /// Whether the parser ends the bare text that starts at `start` where the reader's token
-    /// ends, at `end` (a `,`, closer or line break), and reads all of it as one string (see
-    /// `parse/bare.rs`): `None` while bytes still to come could change that. Only plain words
+    /// ends, at `end` (a `,`, closer or line break; see `parse/bare.rs`): `None` while bytes
+    /// still to come could change that. Whether it reads all of it as one string is
+    /// [`bare_string_as_written`], asked by the caller. Only plain words
     /// (letters of any script, digits, spaces and a little punctuation, starting with an ASCII
     /// letter) are read so; other bare text is read with the text around it.
     fn bare_text_ends(&self, text: &str, start: usize, end: usize) -> Option<bool> {
@@ -2042,10 +2043,7 @@ impl Reader {
             Ok(b) if b.is_ascii() => plain(b),
             _ => c.is_alphabetic(),
         };
-        if !token.starts_with(|c: char| c.is_ascii_alphabetic())
-            || !token.chars().all(plain_char)
-            || !bare_string_as_written(lex::trim_end(token))
-        {
+        if !token.starts_with(|c: char| c.is_ascii_alphabetic()) || !token.chars().all(plain_char) {
             return Some(false);
         }
         let ahead = if self.ended {
@@ -2089,9 +2087,10 @@ impl Reader {
         start: usize,
         end: usize,
     ) -> Option<Step_> {
+        let word = lex::trim_end(&text[start..end]);
         match self.bare_text_ends(text, start, end) {
-            Some(true) => {
-                let word = lex::trim_end(&text[start..end]);
+            // Asked of the parser once the end is decided, not at every push that waits.
+            Some(true) if bare_string_as_written(word) => {
                 Some(self.bare_text(text, sink, start, word))
             }
             None if text.len() - end < BARE_TEXT_WAIT => Some(self.wait_bare(start, end)),
