@@ -1326,3 +1326,28 @@ fn a_quoted_string_after_a_bare_word_in_an_array_is_the_next_item() {
         assert_eq!(llm_extract::repair(text).unwrap(), expected, "{text}");
     }
 }
+
+/// A trailing comma after a nested container closes it as written, whatever the rest of the
+/// reply holds: a closer to spare elsewhere does not make it the stray one (which made the
+/// list go on and the items after it keys).
+#[test]
+fn a_trailing_comma_after_a_nested_container_closes_it_as_written() {
+    for (text, want) in [
+        (
+            r#"[{"k0": {"k0": 1},}, true, ["a b", 2.5,]],]"#,
+            json!([{"k0": {"k0": 1}}, true, ["a b", 2.5]]),
+        ),
+        (
+            r#"[{"k0": true], "k1": [["s", 1], 2.5,],}, null]]"#,
+            json!([{"k0": true, "k1": [["s", 1], 2.5]}, null]),
+        ),
+        (
+            "{\"a\": {\"b\": [1, 2],}, \"c\": 3}\nThat is all :}",
+            json!({"a": {"b": [1, 2]}, "c": 3}),
+        ),
+    ] {
+        assert_eq!(repair(text), want, "{text:?}");
+        let trailing = repairs_of(text).contains(&RepairKind::TrailingComma);
+        assert!(trailing, "{text:?}");
+    }
+}

@@ -543,9 +543,8 @@ fn a_strict_reply_is_not_read_again() {
         r#"{"first": 1, "rest": 2}"#,
         r#"{"first": 1, "rest": [2, 3], "status": "closed"}"#,
         r#"{"first": 1, "rest": [2, 3], "status": {"Closed": null}}"#,
-        // A closer to spare in the reply: the parser weighs where it is stray.
+        // A closer to spare right after the value: the parser weighs where it is stray.
         r#"{"first": 1, "rest": [2, 3],}}"#,
-        "{\"first\": 1, \"rest\": [2, 3],}\nThat is all :}",
         // A member after the root's closer, which the parser reads into the value.
         r#"{"first": 1, "rest": [2, 3]} /* more */ "note": "n"}"#,
         r#"{'first': 1, 'rest': [2, 3]}，'note': 'n'}"#,
@@ -607,9 +606,10 @@ fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
             "{'note': 'x' /* one */, first: 1, 'rest': [2, 3]}",
             Some("x"),
         ),
-        // A trailing comma after a nested container: its closer waits for the end of the
-        // reply, which holds no closer to spare, so it closes as written.
+        // A trailing comma after a nested container: its closer closes as written, whatever
+        // the rest of the reply holds (here a closer to spare in the prose after it).
         (r#"{"first": 1, "rest": [2, 3],}"#, None),
+        ("{\"first\": 1, \"rest\": [2, 3],}\nThat is all :}", None),
         (
             "```json\n{\n  \"rest\": [\n    2,\n    3,\n  ],\n  \"first\": 1,\n}\n```",
             None,
@@ -985,6 +985,53 @@ fn an_item_after_a_container_with_no_comma_is_not_read_again() {
         assert_eq!(format!("{:?}", done.report), format!("{:?}", whole.report));
         let missing = (done.report.repairs.iter()).filter(|r| r.kind == RepairKind::MissingComma);
         assert_eq!(missing.count(), 5, "{:?}", done.report.repairs);
+    }
+}
+
+/// A trailing comma after a nested container (`"rest": [2, 3],}`) closes it as written, as the
+/// parser reads it whatever the rest of the reply holds: the snapshots go on past it while the
+/// reply arrives (the note grows), and the value is built from the stream.
+#[test]
+fn a_trailing_comma_after_a_nested_container_does_not_hold_the_preview() {
+    for (text, note) in [
+        (
+            "{\"tagged\": {\"first\": 1, \"tags\": [\"a\", \"b\"],}, \"note\": \"still growing\"}",
+            "still growing",
+        ),
+        (
+            "```json\n{\n  \"tagged\": {\n    \"first\": 1,\n    \"tags\": [\n      \"a\",\n      \"b\",\n    ],\n  },\n  \"note\": \"still growing\",\n}\n```",
+            "still growing",
+        ),
+        // A closer to spare later in the reply does not change how this one reads.
+        (
+            "{'tagged': {'first': 1, 'tags': ['a', 'b'],}, 'note': 'still growing'}\nDone :}",
+            "still growing",
+        ),
+    ] {
+        #[derive(Extract, Debug, PartialEq)]
+        struct Outer {
+            tagged: Tagged,
+            note: String,
+        }
+        let whole = llm_extract::extract::<Outer>(text).unwrap();
+        assert_eq!(whole.value.tagged.tags, ["a", "b"], "{text:?}");
+        // Everything but the last few bytes (the note's closing quote, the closers after it).
+        let growing = text.find("growing").unwrap() + "grow".len();
+        for size in [1, 3, 64] {
+            let mut stream = Stream::<Outer>::new();
+            for piece in pieces(&text[..growing], size) {
+                stream.push(piece);
+            }
+            let seen = stream.snapshot();
+            assert_eq!(seen.note.as_deref(), Some("still grow"), "{size}: {text:?}");
+            let tags = seen.tagged.and_then(|t| t.tags).map(|t| t.len());
+            assert_eq!(tags, Some(2), "{size}: {text:?}");
+            stream.push(&text[growing..]);
+            let done = stream.finish().unwrap();
+            assert_eq!(done.value.note, note);
+            assert_eq!(done.value.tagged.first, Marked(1001), "{size}: {text:?}");
+            assert_eq!(format!("{:?}", done.report), format!("{:?}", whole.report));
+        }
     }
 }
 

@@ -264,10 +264,15 @@ fn closer_in_whole(
             true => probe.looks_like_key(next.token),
             false => !probe.looks_like_whole_key(next.token),
         });
-    if fits && !laid_out_stray(next.token) {
+    let stray = laid_out_stray(next.token);
+    if fits && !stray {
         Closer::AsWritten
     } else if fitting && is_closer(text.as_bytes().get(next.token)) {
-        Closer::UnlessSpare
+        // A trailing comma after a nested container: as written, unless laid out as stray.
+        match stray {
+            true => Closer::UnlessSpare,
+            false => Closer::AsWritten,
+        }
     } else {
         Closer::ByText
     }
@@ -284,10 +289,11 @@ fn probe(text: &str, end: usize) -> Parser<'_, build::Skim> {
 pub(crate) enum Closer {
     /// Nothing after it says it is wrong: closed as written.
     AsWritten,
-    /// Its `,` is followed by another closer (`{"a": [1],}`, a trailing comma after a nested
-    /// container): closed as written unless the text holds more closers than openers
-    /// ([`Parser::matching_closer`]: no rule after the fit asks anything else of it), which
-    /// only the end of the text tells.
+    /// Its `,` is followed by another closer (a trailing comma after a nested container) and
+    /// the layout says it is stray (it ends a line, and the next line starts at the
+    /// indentation of its own container's members): closed as written unless the text holds
+    /// more closers than openers ([`Parser::matching_closer`]), which only the end of the
+    /// text tells. Not so laid out (`{"a": [1],}`), such a closer closes as written.
     UnlessSpare,
     /// What follows it does not fit the container it returns to: the parser judges it by the
     /// rest of the text.
@@ -385,9 +391,11 @@ fn closer_by_rule(
     // Whether a key starts there, by the parser's own rule, once the bytes so far settle it.
     let key = string::key_so_far(bytes, token)?;
     // In an object the token fits as a key; in an array as anything else.
-    Some(match key == in_object && !laid_out_stray(token) {
+    let stray = laid_out_stray(token);
+    Some(match key == in_object && !stray {
         true => AsWritten,
-        false if is_closer(bytes.get(token)) => UnlessSpare,
+        false if is_closer(bytes.get(token)) && stray => UnlessSpare,
+        false if is_closer(bytes.get(token)) => AsWritten,
         false => ByText,
     })
 }
@@ -683,7 +691,9 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// - an object in an array followed by a key it has already, `[{"id": 1}, "id": 2}]`, closes:
     ///   the key starts the next record, whose `{` is missing; one it has not goes on in it when
     ///   the rest of the text says so (below) or the record before it has that key;
-    /// - when the text holds more closers than openers, the closers here (this one and those
+    /// - a closer whose `,` is followed by another closer (`{"a": [1],}`, a trailing comma
+    ///   after a nested container) closes as written, unless the layout says it is stray;
+    /// - otherwise, when the text holds more closers than openers, the closers here (this one and those
     ///   right after it) are read by what the rest of the text closes: as many of them close
     ///   as leave no container closed while members still follow, and no more open than the
     ///   rest closes (see [`balance`]).
@@ -736,6 +746,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
         if key_after_record && next.run == 0 {
             // Nothing says otherwise: the next record, whose `{` is missing.
+            return normal;
+        }
+        if next.fitting == next.run && receiving.is_some() && is_closer(self.bytes.get(next.token))
+        {
+            // `{"a": [1],}`: a trailing comma after a nested container. The closers here close
+            // what they were written for whatever the rest of the text holds, so the reading
+            // needs no more than the lookahead (a stream shows it at once).
             return normal;
         }
         if self.has_excess_closers() && self.closers_that_close(&next) == Some(0) {

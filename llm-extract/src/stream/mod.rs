@@ -89,8 +89,8 @@
 //! closer ending a line of an indented container whose next line starts a member at that
 //! container's indentation is held: the parser reads it as stray when the reply holds a closer to
 //! spare, which only its end tells). A closer whose `,` is followed by another closer (`{"a":
-//! [1],}`, a trailing comma after a nested container) is held until the reply ends: the parser
-//! closes it as written unless the reply holds a closer to spare. A quote inside an object's value
+//! [1],}`, a trailing comma after a nested container) closes as written, as the parser reads it
+//! whatever follows (held until the reply ends only when laid out as stray, as above). A quote inside an object's value
 //! string before a word that is no key is the string's text, as the parser reads it; the string
 //! shows no more from that quote until it closes before the next member's key (or its object's
 //! closer and a `,`). Where the reply is damaged in a way only the text around it can settle

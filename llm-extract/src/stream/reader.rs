@@ -1575,11 +1575,12 @@ impl Reader {
     /// the container it returns to (then the rest of the text decides, and the preview holds);
     /// until the bytes that rule reads have arrived, nothing after the closer is shown.
     ///
-    /// A closer followed by its `,` and another closer (`{"a": [1],}`) is closed as written
-    /// unless the text holds more closers than openers, which only its end tells: it waits
-    /// there for the end of the reply, then is read as written if no stretch of the text from
-    /// the value's start on holds more closers than openers (so neither does the one the
-    /// parser reads), and is doubtful otherwise.
+    /// A closer followed by its `,` and another closer (`{"a": [1],}`) is closed as written,
+    /// unless the layout says it is stray: then the parser reads it as stray when the text
+    /// holds more closers than openers, which only its end tells, so it waits there for the
+    /// end of the reply, then is read as written if no stretch of the text from the value's
+    /// start on holds more closers than openers (so neither does the one the parser reads), and
+    /// is doubtful otherwise.
     fn closer_undecided(&mut self, text: &str, kind: Container) -> bool {
         let n = self.stack.len();
         if self.doubts != Doubts::Hold || n < 2 || self.stack[n - 1].kind != kind {
