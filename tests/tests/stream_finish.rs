@@ -1035,6 +1035,41 @@ fn a_trailing_comma_after_a_nested_container_does_not_hold_the_preview() {
     }
 }
 
+/// The same with a comment between the container and the next item (`[[1] // note` then
+/// `[2]]`): the comment and the missing comma are logged where the parser logs them.
+#[test]
+fn an_item_after_a_container_and_a_comment_is_not_read_again() {
+    #[derive(Extract, Debug, PartialEq)]
+    struct Rows {
+        first: Marked,
+        rows: Vec<Vec<u64>>,
+    }
+    for text in [
+        "{\"first\": 1, \"rows\": [[1] // one\n [2, 3] /* two */ [4]\n/* three */\n[5]]}",
+        "{\"first\": 1, \"rows\": [\n  [1], // one\n  [2, 3] // two\n  [4]  /* three */  [5]\n]}",
+    ] {
+        let whole = llm_extract::extract::<Rows>(text).unwrap();
+        assert_eq!(whole.value.rows, [vec![1], vec![2, 3], vec![4], vec![5]]);
+        for size in [1, 3, 64] {
+            let mut stream = Stream::<Rows>::new();
+            let cut = text.rfind('5').unwrap();
+            for piece in pieces(&text[..cut], size) {
+                stream.push(piece);
+            }
+            let rows = stream.snapshot().rows.map_or(0, |rows| rows.len());
+            assert_eq!(rows, 4, "{size}-byte chunks: {text:?}");
+            stream.push(&text[cut..]);
+            let done = stream.finish().unwrap();
+            assert_eq!(
+                done.value.first,
+                Marked(1001),
+                "{size}-byte chunks: {text:?}"
+            );
+            assert_eq!(format!("{:?}", done.report), format!("{:?}", whole.report));
+        }
+    }
+}
+
 /// A quote doubled before a word opens a string the parser reads on its own (`""on: ..`),
 /// which the stream does not take for an empty string before a bare key.
 #[test]

@@ -33,7 +33,7 @@ use super::{Container, Event, Step};
 use crate::lex::{self, Escape};
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
-use crate::parse::space::skip_space;
+use crate::parse::space::{skip_space, skip_space_comments};
 use crate::parse::{code_block_body, code_block_end, code_block_text, Ahead, Closer, CodeEnd};
 use crate::parse::{key_so_far, own_quote_on_key_line, starts_word, KEY_LOOKAHEAD};
 use crate::path::{Path, Segment};
@@ -330,6 +330,8 @@ pub(crate) struct Reader {
     held: bool,
     /// Where the last token read where a comma was missing starts ([`Reader::comma_missing`]).
     comma_missed: usize,
+    /// Just after the last closer that closed a container.
+    closed_at: usize,
     /// A value string this reader doubts, waiting for the text the parser's reading of it
     /// needs ([`Reader::probe_string`]): where it starts, the length of text to wait for, and
     /// whether the parser was asked once already.
@@ -497,6 +499,7 @@ impl Reader {
             doubts,
             held: false,
             comma_missed: usize::MAX,
+            closed_at: usize::MAX,
             probe_wait: None,
             deepest: 0,
             not_strict: None,
@@ -1310,19 +1313,18 @@ impl Reader {
     }
 
     fn open(&mut self, text: &str, sink: &mut dyn Sink, kind: Container) {
-        // `[{..} {..}]`: an array's item after a container with no comma, which the parser
-        // logs and reads as the next item (`Parser::on_separator`). After a string the
-        // opener may be the string's text (`["s"[] x"]`: its quote did not close it), which
-        // the parser decides with the text around it.
+        // `[{..} {..}]`: an array's item after a container with no comma (spaces and comments
+        // between), which the parser logs and reads as the next item (`Parser::on_separator`).
+        // After a string the opener may be the string's text (`["s"[] x"]`: its quote did not
+        // close it), which the parser decides with the text around it.
         let after_item = (self.stack.last())
             .is_some_and(|top| top.kind == Container::Array && top.expect == Expect::After);
-        if after_item {
-            let mut before = text.as_bytes()[..self.pos].iter().rev();
-            let after_container = (before.find(|b| !b.is_ascii_whitespace()))
-                .is_some_and(|&b| matches!(b, b'}' | b']'));
-            if after_container {
-                self.comma_missing(text);
-            }
+        let after_container = || {
+            self.closed_at <= self.pos
+                && skip_space_comments(text.as_bytes(), self.closed_at, self.pos) == self.pos
+        };
+        if after_item && after_container() {
+            self.comma_missing(text);
         }
         if !self.stack.is_empty() {
             self.value_starts(false);
@@ -1539,6 +1541,7 @@ impl Reader {
         self.stack.truncate(at + 1);
         self.opens.truncate(at);
         let frame = self.stack.pop().expect("found above");
+        self.closed_at = self.pos;
         if let Some(keys) = &mut self.keys {
             keys.close(frame.keys);
         }
