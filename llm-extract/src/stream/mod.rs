@@ -1139,7 +1139,7 @@ impl<T: Extract> Stream<T> {
     /// the rest of the reply (where the value is, its report) is run as usual. Nor is a value
     /// whose only repairs are of how it is written, ones the stream logs as the parser does
     /// (strings in single quotes, raw line breaks and tabs in strings, `True`/`None`/
-    /// `undefined`, `//` and `/* */` comments, trailing commas, bare keys, spaces JSON lacks,
+    /// `undefined`, `//`, `#` and `/* */` comments, trailing commas, bare keys, spaces JSON lacks,
     /// full-width `：` and `，`, a comma missing before an object's key, quoted or bare, or
     /// between an array's items, a quote inside an object's value string that the parser
     /// reads as its text, `"the app "freezes" on startup"`, a value written as bare text,

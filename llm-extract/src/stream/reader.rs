@@ -1150,8 +1150,9 @@ impl Reader {
     #[inline]
     fn opens_token(&mut self, text: &str, sink: &mut dyn Sink, b: u8) -> Option<Step_> {
         let bytes = text.as_bytes();
-        // A bare word is checked whole (`bare`), a comment logged where it ends.
-        if matches!(b, b'`' | b'<' | b'#') {
+        // A bare word is checked whole (`bare`), a comment logged where it ends (a `#` one
+        // as a `//` one: the parser reads both alike between tokens).
+        if matches!(b, b'`' | b'<') {
             self.not_strict();
         }
         // A bare key's text runs on to its `:` (`{a /* c */: 1}` has the key `a /* c */`).
@@ -1162,12 +1163,7 @@ impl Reader {
         {
             self.doubt();
         }
-        // A `#` comment or word: the parser reads it with the lines around it.
-        if b == b'#' {
-            self.doubt();
-        }
         match b {
-            b'#' if !self.expects_key_or_comma() => self.start_bare(text),
             b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
                 (b'/', None) => return Some(Step_::Wait),
                 (b'/', Some(b'/')) | (b'#', _) => {
@@ -1915,12 +1911,6 @@ impl Reader {
         self.send(text, sink, &Event::Value(&node), Span::default());
         self.value_done(text);
         Step_::Go
-    }
-
-    fn expects_key_or_comma(&self) -> bool {
-        self.stack
-            .last()
-            .is_some_and(|f| matches!(f.expect, Expect::Key | Expect::After))
     }
 
     fn start_bare(&mut self, text: &str) {
