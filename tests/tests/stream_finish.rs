@@ -606,6 +606,11 @@ fn a_reply_with_repairs_the_stream_logs_is_not_read_again() {
             Some("x"),
         ),
         ("{\"first\": 1, # one\n \"rest\": [2, 3]}", None),
+        // A `#` comment right after a value's quote, a separator after its line.
+        (
+            "{\"note\": \"x\" # one\n, \"first\": 1, \"rest\": [2, 3]}",
+            Some("x"),
+        ),
         // A trailing comma after a nested container: its closer closes as written, whatever
         // the rest of the reply holds (here a closer to spare in the prose after it).
         (r#"{"first": 1, "rest": [2, 3],}"#, None),

@@ -31,7 +31,8 @@ pub(crate) use closer::{
     closer_as_written, ends_alone, read_on, read_value, root_may_read_on, Closer, Keep, Kept, Read,
 };
 pub(crate) use string::{
-    key_so_far, own_quote_on_key_line, starts_word, value_string, ValueString, KEY_LOOKAHEAD,
+    comment_then_separator_in, key_so_far, own_quote_on_key_line, starts_word, value_string,
+    ValueString, KEY_LOOKAHEAD,
 };
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};
 

@@ -806,23 +806,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// end, where a comment that would swallow the closers of what is open ends
     /// (`"v" # note }, "k": 1}`, see `Parser::comment_closer`).
     fn comment_then_separator(&self, at: usize) -> bool {
-        if at == 0 || !matches!(self.bytes[at - 1], b' ' | b'\t') {
-            return false;
-        }
-        let limit = (at + KEY_LOOKAHEAD).min(self.end);
-        let line_end = memchr::memchr(b'\n', &self.bytes[at..limit]).map(|n| at + n);
-        let separator = |i: usize| i < limit && matches!(self.bytes[i], b',' | b'}' | b']');
-        if let Some(line_end) = line_end {
-            if separator(space::skip_space(self.bytes, line_end, limit)) {
-                return true;
-            }
-        }
-        let line = &self.bytes[at..line_end.unwrap_or(limit)];
-        let Some(closer) = super::first_unopened_closer(line) else {
-            return false;
-        };
-        let next = space::skip_space(self.bytes, at + closer + 1, limit);
-        next >= self.end || separator(next)
+        comment_then_separator_in::<false>(self.bytes, at, self.end) == Some(true)
     }
 
     /// Whether a few stray words (`and`, `TODO`, `REMEMBER:`, `etc.`) and then a quoted key
@@ -1392,6 +1376,60 @@ pub(crate) fn value_string<'a>(
         resume: parser.pos,
         read_to: parser.pos.max(parser.read_back_from),
         repairs: parser.repairs,
+    }
+}
+
+/// [`Parser::comment_then_separator`] on `bytes` up to `end`: whether the `#` comment at `at`,
+/// after a value's closing quote, ends the value. With `SO_FAR` the bytes are a text still
+/// arriving, and the answer is `None` while bytes still to come could change it.
+pub(crate) fn comment_then_separator_in<const SO_FAR: bool>(
+    bytes: &[u8],
+    at: usize,
+    end: usize,
+) -> Option<bool> {
+    if at == 0 || !matches!(bytes[at - 1], b' ' | b'\t') {
+        return Some(false);
+    }
+    let full = at + KEY_LOOKAHEAD;
+    let limit = full.min(end);
+    // The text so far ends before the lookahead does: the bytes it lacks may decide.
+    let partial = SO_FAR && end < full;
+    let separator = |i: usize| i < limit && matches!(bytes[i], b',' | b'}' | b']');
+    let line_end = memchr::memchr(b'\n', &bytes[at..limit]).map(|n| at + n);
+    // A separator first on the next line.
+    let after_line = match line_end {
+        Some(line_end) => {
+            let next = space::skip_space(bytes, line_end, limit);
+            match separator(next) {
+                true => Some(true),
+                false if partial && next >= limit => None,
+                false => Some(false),
+            }
+        }
+        None if partial => None,
+        None => Some(false),
+    };
+    if after_line == Some(true) {
+        return after_line;
+    }
+    // A closer the comment did not open, then a separator or the end of the text.
+    let line = &bytes[at..line_end.unwrap_or(limit)];
+    let in_line = match super::first_unopened_closer(line) {
+        Some(closer) => {
+            let next = space::skip_space(bytes, at + closer + 1, limit);
+            match next >= end {
+                true if SO_FAR => None,
+                true => Some(true),
+                false => Some(separator(next)),
+            }
+        }
+        None if partial && line_end.is_none() => None,
+        None => Some(false),
+    };
+    match (after_line, in_line) {
+        (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
     }
 }
 

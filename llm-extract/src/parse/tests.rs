@@ -1290,3 +1290,45 @@ fn an_object_values_bare_text_runs_past_commas_and_lines_that_hold_no_key() {
         assert_eq!(value(input).0, want, "{input}");
     }
 }
+
+/// Whether a `#` comment after a value's quote ends the value, asked of every prefix of a
+/// text: an answer given before the text is whole is the answer on the whole text.
+#[test]
+fn a_comment_after_a_value_is_judged_alike_on_every_prefix() {
+    let texts = [
+        "\"v\" # note\n, \"k\": 1}",
+        "\"v\" # note\n more text\n, \"k\": 1}",
+        "\"v\" # was {\"mode\": \"safe\"}\n, \"threads\": 8}",
+        "\"v\" # note }, \"k\": 1}",
+        "\"v\" # note ] and more",
+        "\"v\" # note }",
+        "\"v\" #no space\n}",
+        "\"v\"# tight\n, \"k\": 1}",
+        "\"v\" # [a] then ]\n  ]",
+    ];
+    for text in texts {
+        let at = text.find('#').unwrap();
+        let bytes = text.as_bytes();
+        let whole = comment_then_separator_in::<false>(bytes, at, bytes.len());
+        let whole = whole.expect("the whole text decides");
+        for end in at + 1..=bytes.len() {
+            if let Some(so_far) = comment_then_separator_in::<true>(bytes, at, end) {
+                assert_eq!(so_far, whole, "{text:?} cut at {end}");
+            }
+        }
+        // Past the lookahead the text so far decides, whatever follows.
+        let long = format!("{text}{}", " ".repeat(2 * KEY_LOOKAHEAD));
+        let b = long.as_bytes();
+        let settled = comment_then_separator_in::<true>(b, at, at + KEY_LOOKAHEAD + 1);
+        let padded = comment_then_separator_in::<false>(b, at, b.len());
+        assert_eq!(settled, padded, "{text:?}");
+    }
+    assert_eq!(
+        comment_then_separator_in::<false>(b"\"v\" # note }", 4, 12),
+        Some(true)
+    );
+    assert_eq!(
+        comment_then_separator_in::<false>(b"\"v\"# x\n,", 3, 8),
+        Some(false)
+    );
+}

@@ -35,7 +35,8 @@ use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::{skip_space, skip_space_comments};
 use crate::parse::{code_block_body, code_block_end, code_block_text, Ahead, Closer, CodeEnd};
-use crate::parse::{key_so_far, own_quote_on_key_line, starts_word, KEY_LOOKAHEAD};
+use crate::parse::{comment_then_separator_in, key_so_far, own_quote_on_key_line};
+use crate::parse::{starts_word, KEY_LOOKAHEAD};
 use crate::path::{Path, Segment};
 use crate::report::{Repair, RepairKind};
 use crate::span::Span;
@@ -3134,6 +3135,22 @@ fn decide_close_alone(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -
                     // parser reads it (`Parser::next_member_follows`); what they are is read
                     // after it.
                     (Phase::Comma, _, _, b'/' | b'#' | b'[') => return Some(Verdict::Closes),
+                    // A `#` comment after a value ends it by the parser's rule: a separator
+                    // after its line, or a closer in it (`Parser::closes_here`); in an object
+                    // also a line break before it.
+                    (Phase::Quote, false, Some(top), b'#') if c.plain(bytes) => {
+                        if c.newline && top == Container::Object {
+                            return Some(Verdict::Closes);
+                        }
+                        return match comment_then_separator_in::<true>(bytes, p, end) {
+                            Some(true) => Some(Verdict::Closes),
+                            Some(false) => Some(Verdict::Doubt),
+                            None => {
+                                c.at = p;
+                                None
+                            }
+                        };
+                    }
                     // A comment right after the quote ends the string (`Parser::closes_here`).
                     (Phase::Quote, _, _, b'/') => match bytes.get(p + 1) {
                         None => {
