@@ -1353,7 +1353,7 @@ pub(crate) fn value_string<'a>(
                 entries: 0,
                 key: None,
                 after_comma: None,
-                first_keys: super::closer::KeySample::default(),
+                first_keys: super::KeySample::default(),
                 members: false,
             }
         } else {
