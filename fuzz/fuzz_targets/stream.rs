@@ -162,6 +162,13 @@ fn check_prefix<T: Extract + serde::Serialize>(bytes: &[u8], cuts: &[u8]) {
     let Ok(done) = stream.finish() else {
         return;
     };
+    // A key written twice: the later value replaces the one shown (documented, and named in
+    // the report), so the snapshots before it need not be a prefix.
+    let repeated = (done.report.coercions.iter())
+        .any(|c| c.kind == llm_extract::CoercionKind::DuplicateKey);
+    if repeated {
+        return;
+    }
     let answer = serde_json::to_value(&done.value).unwrap();
     for (shown_at, snap) in &snaps {
         if *shown_at == Some(done.report.span.start) {
