@@ -868,16 +868,17 @@ fn streamed_calls_are_the_whole_replys_calls_under_every_chunking() {
 
 #[test]
 fn a_stream_yields_every_fixtures_calls_by_the_push_that_completes_them() {
-    for (what, text, format, calls) in fixtures() {
+    for (what, text, _, calls) in fixtures() {
         // Whole in one push: every call comes from the push, none waits for `finish` (in a
         // stream told the reply begins in the answer; by default, as the whole read, a
         // `</think>` may still come and make them drafts). Except a JSON value the reply
-        // ends with: more text may read it on past its closer (`{...}, "id": 1}` is one
-        // value), so `finish` yields its calls.
+        // ends with, in prose or as a body with no closer after it (`TOOL_CALL {...}`,
+        // `[TOOL_CALLS] [...]`): more text may read it on past its closer (`{...}, "id": 1}`
+        // is one value), so `finish` yields its calls.
         let mut stream = tool::StreamCalls::<ToolCall>::new().begins_in_answer();
         let mut got = stream.push(&text);
         let rest = stream.finish().unwrap();
-        let ends_in_json = format == Format::Json && text.trim_end().ends_with(['}', ']']);
+        let ends_in_json = text.trim_end().ends_with(['}', ']']);
         assert!(rest.is_empty() || ends_in_json, "{what}");
         got.extend(rest);
         assert_eq!(summary(&got), expected(&calls), "{what}");

@@ -304,7 +304,17 @@ impl<'a> Walker<'a> {
         .flatten()
         .fold(t.span.start, usize::min);
         self.out.open_from = start;
-        self.out.resume = if region_before == Region::Answer {
+        // A step begun before a reasoning token (a body still open when `</think>` came)
+        // began in another region: a read from its start, told the reply begins in the
+        // answer, would not see that reasoning. Nothing from there on is settled.
+        let reasoning_inside = self.toks[..k]
+            .iter()
+            .rev()
+            .take_while(|o| o.span.start >= start)
+            .any(|o| matches!(o.tok, Tok::ThinkOpen | Tok::ThinkClose));
+        self.out.resume = if reasoning_inside {
+            None
+        } else if region_before == Region::Answer {
             // A `TOOL_CALL` at the very end may yet be the start of a longer word.
             (t.tok != Tok::Marker || t.span.end < self.text.len()).then_some(Resume {
                 at: start,
@@ -422,7 +432,9 @@ impl<'a> Walker<'a> {
                     path: Vec::new(),
                 };
                 let call = RawCall::json(name, id, map).at(source);
-                self.hit(call, format, whole, complete)
+                let from = self.out.hits.len();
+                self.hit(call, format, whole, complete);
+                self.may_read_on(from, body, at);
             }
             Ok((other, complete, _)) => {
                 let reason = format!(
@@ -454,9 +466,11 @@ impl<'a> Walker<'a> {
             Ok((value, complete, at)) => {
                 match shape::calls_in(&value, Context::Marked, self.max_depth) {
                     Ok(calls) => {
+                        let from = self.out.hits.len();
                         for call in shape::placed(calls, at) {
                             self.hit(call, format, whole, complete);
                         }
+                        self.may_read_on(from, body, at);
                     }
                     Err(why) => self.miss(whole, format, why, !complete),
                 }
@@ -465,6 +479,18 @@ impl<'a> Walker<'a> {
             Err(why) => {
                 self.miss(whole, format, why, false);
                 None
+            }
+        }
+    }
+
+    /// The hits from `from` on were read from the JSON value at `at` in `body`: when no
+    /// closer came after the body and the text ends where more of it could continue the
+    /// value past its closer (`{...}"": 1`, `{...}, "id": 1}`), later text may read them
+    /// otherwise, as it may a JSON value in prose.
+    fn may_read_on(&mut self, from: usize, body: Span, at: Span) {
+        if body.end == self.text.len() && super::may_read_on(self.text, at.end) {
+            for h in &mut self.out.hits[from..] {
+                h.until_end = true;
             }
         }
     }
@@ -564,9 +590,13 @@ impl<'a> Walker<'a> {
             Ok((value, complete, at)) => {
                 let whole = Span::new(start, at.end);
                 match shape::calls_in(&value, Context::Marked, self.max_depth) {
-                    Ok(calls) => shape::placed(calls, at)
-                        .into_iter()
-                        .for_each(|c| self.hit(c, Format::Marker, whole, complete)),
+                    Ok(calls) => {
+                        let first = self.out.hits.len();
+                        for c in shape::placed(calls, at) {
+                            self.hit(c, Format::Marker, whole, complete);
+                        }
+                        self.may_read_on(first, from, at);
+                    }
                     Err(why) => self.miss(whole, Format::Marker, why, !complete),
                 }
                 (k + 1, at.end)
@@ -715,6 +745,8 @@ impl<'a> Walker<'a> {
                     };
                     let call = RawCall::json(name.clone(), id.take(), map).at(source);
                     self.hit(call, Format::Mistral, whole, complete);
+                    let last = self.out.hits.len() - 1;
+                    self.may_read_on(last, args, at);
                     // Several calls may follow one another: `...}other[ARGS]{...}`.
                     let rest = self.text[after.min(args.end)..args.end].trim();
                     if !rest.is_empty() && self.tok(j + 1) == Some(Tok::MistralArgs) {
