@@ -702,6 +702,20 @@ fn an_argument_error_points_at_the_argument_in_the_reply() {
     assert!(err.to_string().contains("missing field `city`"), "{err}");
     let span = err.issues()[0].span.unwrap();
     assert_eq!(span.start, text.find(r#"{\"days"#).unwrap(), "{err:?}");
+    // A format that writes each argument apart has no arguments object to point at: a
+    // missing argument points at the call, not at the start of the reply.
+    for call in [
+        "<tool_call>get_weather<arg_key>days</arg_key><arg_value>3</arg_value></tool_call>",
+        "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"days\">3</parameter></invoke></minimax:tool_call>",
+        "```tool_code\nget_weather(days=3)\n```",
+    ] {
+        let text = format!("Checking.\n{call}");
+        let err = tool::calls::<Tool>(&text).unwrap_err();
+        assert!(err.to_string().contains("missing field `city`"), "{err}");
+        let span = err.issues()[0].span.unwrap();
+        assert!(span.start >= text.find(call).unwrap(), "{text}: {err:?}");
+        assert_eq!(err.issues()[0].position.unwrap().line, 2, "{text}: {err}");
+    }
 }
 
 /// The same tools adjacently tagged, the shape of a tool call (`{"name", "arguments"}`), as a

@@ -664,8 +664,15 @@ fn call_issues<T: Extract>(
             found.format,
             issue.message
         );
-        // Without positions, an empty span is a default one: the call is the best place.
-        if issue.span.is_none() || (!spans_known && issue.span.is_some_and(|s| s.is_empty())) {
+        // Without positions, an empty span is a default one: the call is the best place. So
+        // is it for a place outside the call: the arguments object of a format that writes
+        // each argument apart (XML-like parameters, pythonic keywords) has none of its own,
+        // and a missing argument was reported at the start of the reply.
+        let outside = |s: Span| s.start < found.span.start || s.end > found.span.end;
+        if issue
+            .span
+            .is_none_or(|s| (!spans_known && s.is_empty()) || outside(s))
+        {
             issue.span = Some(found.span);
         }
     }
