@@ -373,11 +373,27 @@ impl<'a> Walker<'a> {
 
     /// Keeps track of the wrapper block that token `t` opens or closes.
     fn wrap(&mut self, t: Token) {
+        // MiniMax M2 writes its wrapper's opener and closer as one token.
+        let closes = self.text[t.span.start..].starts_with("</");
         match t.tok {
-            Tok::DsmlBlock | Tok::XtmlTools | Tok::StepCallsBegin | Tok::M3Calls => {
+            Tok::DsmlBlock
+            | Tok::XtmlTools
+            | Tok::StepCallsBegin
+            | Tok::M3Calls
+            | Tok::DsCallsBegin
+            | Tok::KimiSectionBegin => {
                 self.wrapper = Some((t.span.start, self.out.hits.len()));
             }
-            Tok::DsmlBlockEnd | Tok::XtmlToolsEnd | Tok::StepCallsEnd | Tok::M3CallsEnd => {
+            Tok::MiniMaxWrap if !closes => {
+                self.wrapper = Some((t.span.start, self.out.hits.len()));
+            }
+            Tok::DsmlBlockEnd
+            | Tok::XtmlToolsEnd
+            | Tok::StepCallsEnd
+            | Tok::M3CallsEnd
+            | Tok::DsCallsEnd
+            | Tok::KimiSectionEnd
+            | Tok::MiniMaxWrap => {
                 if let Some((_, first)) = self.wrapper.take() {
                     for hit in &mut self.out.hits[first..] {
                         hit.frame.end = hit.frame.end.max(t.span.end);
