@@ -30,8 +30,9 @@ const CREDIT: usize = 4;
 /// The reasoning tokens of the token scan besides the settings' reasoning tags: Cohere's, the
 /// special tokens of Gemma 4's thought channel, Seed-OSS and Kimi K3, and Inkling's reasoning
 /// block with the markers that may close it (closers only after its opener, which a read of
-/// the text decides: here each is only a reason to read).
-const REASONING_TOKENS: [(&str, bool); 12] = [
+/// the text decides: here each is only a reason to read), and the tokens that end gpt-oss's
+/// analysis message.
+const REASONING_TOKENS: [(&str, bool); 16] = [
     (INKLING_THINKING, false),
     (INKLING_ENDS[0], true),
     (INKLING_ENDS[1], true),
@@ -44,6 +45,10 @@ const REASONING_TOKENS: [(&str, bool); 12] = [
     ("</seed:think>", true),
     ("<|open|>think<|sep|>", false),
     ("<|close|>think<|sep|>", true),
+    ("<|end|>", true),
+    ("<|call|>", true),
+    ("<|start|>", true),
+    ("<|channel|>", true),
 ];
 
 /// What the stream waits for before reading again.

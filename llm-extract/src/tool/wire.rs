@@ -135,6 +135,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         opening,
         max_depth: reading.max_depth,
         wrapper: None,
+        analysis_end: None,
         step_start: vec![0; toks.len()],
     };
     w.run();
@@ -151,6 +152,9 @@ struct Walker<'a> {
     max_depth: usize,
     /// The wrapper block open: where its opener starts, and the first hit inside it.
     wrapper: Option<(usize, usize)>,
+    /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, or the next
+    /// message's token), when other tokens came inside it.
+    analysis_end: Option<usize>,
     /// For each token read so far, where the step that read it begins: a stream resumes
     /// only at the start of a step, never at a token a step read along with its first.
     step_start: Vec<usize>,
@@ -371,8 +375,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Keeps track of the wrapper block that token `t` opens or closes.
+    /// Keeps track of the blocks token `t` opens or closes: the wrapper block, and the
+    /// analysis message the walk is in.
     fn wrap(&mut self, t: Token) {
+        self.analysis_ends(t);
         // MiniMax M2 writes its wrapper's opener and closer as one token.
         let closes = self.text[t.span.start..].starts_with("</");
         match t.tok {
@@ -402,6 +408,43 @@ impl<'a> Walker<'a> {
             }
             _ => {}
         }
+    }
+
+    /// The analysis message the walk is in ends at `t` or before it: the reasoning ends there.
+    fn analysis_ends(&mut self, t: Token) {
+        let Some(at) = self.analysis_end.filter(|at| t.span.start >= *at) else {
+            return;
+        };
+        self.analysis_end = None;
+        if matches!(self.region, Region::ClosedReasoning | Region::OpenReasoning) {
+            self.out.thoughts.push(Span::new(self.reasoning_start, at));
+            self.region = Region::Answer;
+        }
+    }
+
+    /// A gpt-oss analysis message (`body`, read by token `j`'s step) is reasoning up to its
+    /// end, also when other tokens come inside it: a call drafted there is a draft, as in
+    /// `<think>`, and one in an analysis message the text ends in is found in reasoning.
+    fn analysis(&mut self, j: usize, body: Span) {
+        let ends = |t: Tok| {
+            matches!(
+                t,
+                Tok::HarmonyEnd | Tok::HarmonyReturn | Tok::HarmonyStart | Tok::HarmonyChannel
+            )
+        };
+        if self.region != Region::Answer || self.tok(j + 1).is_none_or(ends) {
+            self.out.thoughts.push(body);
+            return;
+        }
+        let end = (self.toks[j + 1..].iter())
+            .find(|t| ends(t.tok))
+            .map(|t| t.span.start);
+        self.region = match end {
+            Some(_) => Region::ClosedReasoning,
+            None => Region::OpenReasoning,
+        };
+        self.reasoning_start = body.start;
+        self.analysis_end = end;
     }
 
     /// A block still open runs to the end of the text: more text may close it inside a
@@ -923,7 +966,7 @@ impl<'a> Walker<'a> {
                 self.json_call(name, None, Format::Harmony, body, whole);
                 self.region = region;
             }
-            (None, _) if channel == "analysis" => self.out.thoughts.push(body),
+            (None, _) if channel == "analysis" => self.analysis(j, body),
             (None, _) => self.gap(body.start, body.end),
         }
         if ends_turn {
