@@ -21,8 +21,9 @@ fn each_call_of_a_long_reply_comes_from_the_push_that_completes_it() {
     for chunk in text.as_bytes().chunks(16) {
         pushed += chunk.len();
         got.extend(stream.push_bytes(chunk));
-        // Every call whose JSON has closed by now has been yielded.
-        let closed = text[..pushed].matches("}}").count();
+        // Every call whose JSON has closed by now, and been followed by a byte that says it
+        // does not read on (`</tool_call>`'s `<`), has been yielded.
+        let closed = text[..pushed].matches("}}\n<").count();
         assert_eq!(got.len(), closed, "after {pushed} bytes");
     }
     assert!(stream.finish().unwrap().is_empty());
@@ -151,5 +152,64 @@ fn bare_pythonic_calls_wait_for_the_end_of_the_reply() {
     let mut stream = StreamCalls::<ToolCall>::new();
     assert!(stream.push(text).is_empty());
     assert!(stream.push(" and then more").is_empty());
+    assert!(stream.finish().unwrap().is_empty());
+}
+
+/// A step that a reasoning token interrupts (a body still open when `</think>` comes) began
+/// in another region than the answer after it: a stream settles nothing inside it, and reads
+/// it as the whole reply does (here a draft, not a call cut off).
+#[test]
+fn a_step_a_reasoning_closer_interrupts_is_read_as_the_whole_reply_reads_it() {
+    let text = " ]<]minimax[>[<tool_call><invoke name=\"h\"></think></invoke>";
+    assert!(llm_extract::tool::calls::<ToolCall>(text)
+        .unwrap()
+        .is_empty());
+    check_every_chunking(text, text);
+    let mut stream = StreamCalls::<ToolCall>::new();
+    assert!(stream.push(text).is_empty());
+    assert!(stream.finish().unwrap().is_empty());
+}
+
+/// A `tool_code` fence's closing run at the end of the text closes nothing yet: `` ```{ ``
+/// is no closing line, and the whole reply holds no call.
+#[test]
+fn a_fence_closing_run_at_the_end_of_the_text_waits_for_its_line_to_end() {
+    let text = "```tool_code\nm(h='')\n```{";
+    assert!(llm_extract::tool::tool_calls(text).is_empty());
+    check_every_chunking(text, text);
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+    assert!(stream.push("```tool_code\nm(h='')\n```").is_empty());
+    assert!(stream.push("{").is_empty());
+    assert!(stream.finish().unwrap().is_empty());
+    // Closed by its line's end, the call is the reply's, yielded by the line break.
+    let text = "```tool_code\nm(h='')\n```\nDone.";
+    check_every_chunking(text, text);
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+    assert!(stream.push("```tool_code\nm(h='')\n```").is_empty());
+    assert_eq!(stream.push("\n").len(), 1);
+}
+
+/// A JSON body with no closer after it may be read on past its closing bracket (`}"x": 1}`
+/// is one object with more members, left open): the stream holds its calls until a byte
+/// that continues no value follows, as for a JSON value in prose, and never yields a call
+/// the whole reply reports as cut off.
+#[test]
+fn a_json_body_without_its_closer_waits_for_what_follows_it() {
+    for text in [
+        "<tool_call>{\"name\":\"s\",\"arguments\":{}}\"x\": 1}",
+        "<tool_call>{\"name\":\"s\"\"\":\"g\"\"f\":True}\"\":",
+        "[TOOL_CALLS] [{\"name\": \"s\", \"arguments\": {}}], \"x\"]",
+        "[TOOL_CALLS]s[ARGS]{\"q\": 1}\"r\": 2",
+        "[TOOL_CALLS]s{\"q\": 1}\"r\": 2",
+        "TOOL_CALL {\"name\": \"s\", \"arguments\": {}}, \"x\": 1}",
+        "<|python_tag|>{\"name\": \"s\", \"parameters\": {}}\"x\": 1}",
+    ] {
+        assert!(llm_extract::tool::tool_calls(text).is_empty(), "{text}");
+        check_every_chunking(text, text);
+    }
+    // Followed by a line of prose, the call is decided and yielded before the end.
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+    assert!(stream.push("[TOOL_CALLS]s[ARGS]{\"q\": 1}").is_empty());
+    assert_eq!(stream.push("\nDone.").len(), 1);
     assert!(stream.finish().unwrap().is_empty());
 }

@@ -702,6 +702,20 @@ fn an_argument_error_points_at_the_argument_in_the_reply() {
     assert!(err.to_string().contains("missing field `city`"), "{err}");
     let span = err.issues()[0].span.unwrap();
     assert_eq!(span.start, text.find(r#"{\"days"#).unwrap(), "{err:?}");
+    // A format that writes each argument apart has no arguments object to point at: a
+    // missing argument points at the call, not at the start of the reply.
+    for call in [
+        "<tool_call>get_weather<arg_key>days</arg_key><arg_value>3</arg_value></tool_call>",
+        "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"days\">3</parameter></invoke></minimax:tool_call>",
+        "```tool_code\nget_weather(days=3)\n```",
+    ] {
+        let text = format!("Checking.\n{call}");
+        let err = tool::calls::<Tool>(&text).unwrap_err();
+        assert!(err.to_string().contains("missing field `city`"), "{err}");
+        let span = err.issues()[0].span.unwrap();
+        assert!(span.start >= text.find(call).unwrap(), "{text}: {err:?}");
+        assert_eq!(err.issues()[0].position.unwrap().line, 2, "{text}: {err}");
+    }
 }
 
 /// The same tools adjacently tagged, the shape of a tool call (`{"name", "arguments"}`), as a
@@ -868,17 +882,22 @@ fn streamed_calls_are_the_whole_replys_calls_under_every_chunking() {
 
 #[test]
 fn a_stream_yields_every_fixtures_calls_by_the_push_that_completes_them() {
-    for (what, text, format, calls) in fixtures() {
+    for (what, text, _, calls) in fixtures() {
         // Whole in one push: every call comes from the push, none waits for `finish` (in a
         // stream told the reply begins in the answer; by default, as the whole read, a
         // `</think>` may still come and make them drafts). Except a JSON value the reply
-        // ends with: more text may read it on past its closer (`{...}, "id": 1}` is one
-        // value), so `finish` yields its calls.
+        // ends with, in prose or as a body with no closer after it (`TOOL_CALL {...}`,
+        // `[TOOL_CALLS] [...]`): more text may read it on past its closer (`{...}, "id": 1}`
+        // is one value), so `finish` yields its calls. And a block that ends the reply on a
+        // line prose began (`I'll check.<|tool_calls_section_begin|>...<|tool_calls_section_end|>`):
+        // more words after it would make it a sentence's.
         let mut stream = tool::StreamCalls::<ToolCall>::new().begins_in_answer();
         let mut got = stream.push(&text);
         let rest = stream.finish().unwrap();
-        let ends_in_json = format == Format::Json && text.trim_end().ends_with(['}', ']']);
-        assert!(rest.is_empty() || ends_in_json, "{what}");
+        let ends_in_json = text.trim_end().ends_with(['}', ']']);
+        let last_line = text.trim_end().rsplit('\n').next().unwrap_or_default();
+        let after_prose = last_line.starts_with(char::is_alphabetic) && last_line.ends_with('>');
+        assert!(rest.is_empty() || ends_in_json || after_prose, "{what}");
         got.extend(rest);
         assert_eq!(summary(&got), expected(&calls), "{what}");
         // Typed, in 5-byte chunks: the user's enum of tools, as `calls::<Tool>` gives it.

@@ -1050,11 +1050,12 @@ fn inkling() {
     assert!(cut_off("<|message_model|>search<|content_invoke_tool_json|>{\"name\":\"search\",\"args\":{\"q\":\"x\"}}"));
 }
 
-/// A call is yielded by the push that completes it, the closing fence of `tool_code` too.
+/// A call is yielded by the push that completes it, the closing fence of `tool_code` too
+/// (with the line break that ends it: `` ```{ `` would close nothing).
 #[test]
 fn streamed_calls_come_with_the_closer() {
     for (open, close) in [
-        ("```tool_code\nget_time()\n", "```"),
+        ("```tool_code\nget_time()\n", "```\n"),
         ("<|tool_call>call:get_time{}", "<tool_call|>"),
         (
             "<start_function_call>call:get_time{}",

@@ -81,9 +81,12 @@
 //! reasoning block still open waits for the block to close (then it is a draft, never
 //! yielded) or for the reply to end (then it is yielded by `finish`); a pythonic list without
 //! brackets runs to the end of its body, and bare pythonic calls that are the whole reply
-//! wait for its end; a JSON value in prose waits for the first byte after it other than
-//! spaces and closers, and when that is a `,` or a quote (which may continue the value past
-//! its closer, `{...}, "id": 1}`), until later text settles it. A token that names a tool
+//! wait for its end; a JSON value in prose, and a JSON body with no closer after it yet
+//! (`<tool_call>{...}` before its `</tool_call>`, `[TOOL_CALLS]f[ARGS]{...}`), waits for the
+//! first byte after it other than spaces and closers, and when that is a `,` or a quote
+//! (which may continue the value past its closer, `{...}, "id": 1}`), until later text
+//! settles it. A `tool_code` fence's closing backticks at the end of the text wait for
+//! their line to end (`` ```{ `` closes nothing). A token that names a tool
 //! and ends with `>` (`<function=`, `<invoke name="`) or an XTML marker whose `<|sep|>` has not
 //! come holds everything after its start: once its end comes it takes in what followed its
 //! prefix (`<function=a [TOOL_CALLS]f[ARGS]{..} >` holds no call), so calls written there wait
@@ -104,7 +107,9 @@
 //! use llm_extract::tool::{StreamCalls, ToolCall};
 //! let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
 //! assert!(stream.push("[TOOL_CALLS] [{\"name\": \"search\", \"argu").is_empty());
-//! let calls = stream.push("ments\": {\"q\": \"x\"}}]");
+//! // Whole, but `, {...}]` may still follow: the call waits for the next byte.
+//! assert!(stream.push("ments\": {\"q\": \"x\"}}]").is_empty());
+//! let calls = stream.push("\nSearching.");
 //! assert_eq!(calls[0].arguments["q"], "x");
 //! assert!(stream.finish().unwrap().is_empty());
 //! ```
@@ -659,8 +664,15 @@ fn call_issues<T: Extract>(
             found.format,
             issue.message
         );
-        // Without positions, an empty span is a default one: the call is the best place.
-        if issue.span.is_none() || (!spans_known && issue.span.is_some_and(|s| s.is_empty())) {
+        // Without positions, an empty span is a default one: the call is the best place. So
+        // is it for a place outside the call: the arguments object of a format that writes
+        // each argument apart (XML-like parameters, pythonic keywords) has none of its own,
+        // and a missing argument was reported at the start of the reply.
+        let outside = |s: Span| s.start < found.span.start || s.end > found.span.end;
+        if issue
+            .span
+            .is_none_or(|s| (!spans_known && s.is_empty()) || outside(s))
+        {
             issue.span = Some(found.span);
         }
     }

@@ -30,8 +30,9 @@ const CREDIT: usize = 4;
 /// The reasoning tokens of the token scan besides the settings' reasoning tags: Cohere's, the
 /// special tokens of Gemma 4's thought channel, Seed-OSS and Kimi K3, and Inkling's reasoning
 /// block with the markers that may close it (closers only after its opener, which a read of
-/// the text decides: here each is only a reason to read).
-const REASONING_TOKENS: [(&str, bool); 12] = [
+/// the text decides: here each is only a reason to read), and the tokens that end gpt-oss's
+/// analysis message.
+const REASONING_TOKENS: [(&str, bool); 16] = [
     (INKLING_THINKING, false),
     (INKLING_ENDS[0], true),
     (INKLING_ENDS[1], true),
@@ -44,6 +45,10 @@ const REASONING_TOKENS: [(&str, bool); 12] = [
     ("</seed:think>", true),
     ("<|open|>think<|sep|>", false),
     ("<|close|>think<|sep|>", true),
+    ("<|end|>", true),
+    ("<|call|>", true),
+    ("<|start|>", true),
+    ("<|channel|>", true),
 ];
 
 /// What the stream waits for before reading again.
@@ -101,6 +106,10 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     searched: usize,
     /// Something awaited was seen and not yet read (the credit did not cover it).
     due: bool,
+    /// The first call not final waits for the text after it (a JSON value that may read
+    /// on past its closer, a fence's closing run whose line has not ended): the next byte
+    /// may settle it.
+    read_on: bool,
     /// Calls that did not fit `T`, placed in the reply.
     issues: Vec<Issue>,
     too_large: Option<Issue>,
@@ -175,6 +184,7 @@ impl Extractor {
             },
             searched: 0,
             due: false,
+            read_on: false,
             issues: Vec::new(),
             too_large: None,
             format: None,
@@ -314,9 +324,12 @@ impl<T: Extract> StreamCalls<T> {
     fn awaited_arrived(&self) -> bool {
         let bytes = self.text.as_bytes();
         match self.wait {
-            Wait::Closing => bytes[self.searched..]
-                .iter()
-                .any(|b| matches!(b, b'}' | b']' | b')' | b'>' | b'`')),
+            Wait::Closing => {
+                (self.read_on && self.searched < bytes.len())
+                    || bytes[self.searched..]
+                        .iter()
+                        .any(|b| matches!(b, b'}' | b']' | b')' | b'>' | b'`'))
+            }
             Wait::ReasoningCloser | Wait::ReasoningToken => {
                 // Back far enough to see a token split between chunks, and the start of
                 // one with a checkpoint's suffix (`</think:...>`) until its `>` has come.
@@ -360,12 +373,14 @@ impl<T: Extract> StreamCalls<T> {
         let mut calls_before_resume = 0;
         let mut standalone_before_resume = false;
         let mut first_pending = None;
+        self.read_on = false;
         let tool = self.settings.tool;
         for hit in std::mem::take(&mut found.hits) {
             let verdict = verdict::verdict(&hit, tool);
             let pending = !at_end && pending(&hit, &verdict, &found, region_known, undecided);
             if pending {
                 first_pending = Some(hit.span.start);
+                self.read_on = hit.until_end;
                 break;
             }
             // As the whole read counts it, whatever its verdict.

@@ -121,7 +121,7 @@ pub(crate) fn annotate(
         if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
             hit.complete = false;
         }
-        if in_example(before, text, hit.span.start) {
+        if in_example(before, text, hit.frame.start.min(hit.span.start)) {
             hit.refused = Some(format!(
                 "a call to `{}` in a code block the text before it calls an example",
                 hit.call.name
@@ -153,6 +153,7 @@ pub(crate) fn annotate(
         }
         hit.on_its_own = hit.format != Format::Json || !in_prose;
         standalone |= hit.on_its_own;
+        let end = words_after_value(text, value_end, end);
         match sentence(before, text, start, end, hit.complete) {
             Sentence::Inside => {
                 hit.refused = Some(format!(
@@ -282,6 +283,26 @@ fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool)
     }
 }
 
+/// Where the text after a call begins, for the sentence it may stand in: its end (`end`), or,
+/// when the call's span runs on past its value (a body with no closer runs to the next
+/// token: `[TOOL_CALLS]f[ARGS]{...} but I won't.`) and words follow the value and its
+/// closing brackets on its line, where those words begin.
+fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
+    if value_end >= end || !text.is_char_boundary(value_end) || end > text.len() {
+        return end;
+    }
+    // The first character after the closers and spaces, looked for within a bounded
+    // stretch: each call costs no more than that, however far its span runs.
+    let first = text[value_end..end]
+        .char_indices()
+        .take(256)
+        .find(|(_, c)| !matches!(c, '}' | ']' | ' ' | '\t'));
+    match first {
+        Some((at, c)) if !c.is_whitespace() && !matches!(c, '<' | '[') => value_end + at,
+        _ => end,
+    }
+}
+
 /// How far before a call its clause is looked for: the check stays constant per call.
 const NEGATION_LOOKBACK: usize = 256;
 
@@ -307,10 +328,17 @@ fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
     let mut lines = window.rsplit('\n');
     let mut line = lines.next().unwrap_or_default().trim();
     if line.is_empty() {
-        line = lines
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or_default()
-            .trim();
+        let mut previous = || {
+            lines
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or_default()
+                .trim()
+        };
+        line = previous();
+        // A call in a fence: its label is on the line before the fence's opener.
+        if line.starts_with("```") {
+            line = previous();
+        }
         if !line.ends_with(':') {
             return false;
         }

@@ -135,6 +135,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         opening,
         max_depth: reading.max_depth,
         wrapper: None,
+        analysis_end: None,
         step_start: vec![0; toks.len()],
     };
     w.run();
@@ -151,6 +152,9 @@ struct Walker<'a> {
     max_depth: usize,
     /// The wrapper block open: where its opener starts, and the first hit inside it.
     wrapper: Option<(usize, usize)>,
+    /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, or the next
+    /// message's token), when other tokens came inside it.
+    analysis_end: Option<usize>,
     /// For each token read so far, where the step that read it begins: a stream resumes
     /// only at the start of a step, never at a token a step read along with its first.
     step_start: Vec<usize>,
@@ -304,7 +308,17 @@ impl<'a> Walker<'a> {
         .flatten()
         .fold(t.span.start, usize::min);
         self.out.open_from = start;
-        self.out.resume = if region_before == Region::Answer {
+        // A step begun before a reasoning token (a body still open when `</think>` came)
+        // began in another region: a read from its start, told the reply begins in the
+        // answer, would not see that reasoning. Nothing from there on is settled.
+        let reasoning_inside = self.toks[..k]
+            .iter()
+            .rev()
+            .take_while(|o| o.span.start >= start)
+            .any(|o| matches!(o.tok, Tok::ThinkOpen | Tok::ThinkClose));
+        self.out.resume = if reasoning_inside {
+            None
+        } else if region_before == Region::Answer {
             // A `TOOL_CALL` at the very end may yet be the start of a longer word.
             (t.tok != Tok::Marker || t.span.end < self.text.len()).then_some(Resume {
                 at: start,
@@ -361,13 +375,31 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Keeps track of the wrapper block that token `t` opens or closes.
+    /// Keeps track of the blocks token `t` opens or closes: the wrapper block, and the
+    /// analysis message the walk is in.
     fn wrap(&mut self, t: Token) {
+        self.analysis_ends(t);
+        // MiniMax M2 writes its wrapper's opener and closer as one token.
+        let closes = self.text[t.span.start..].starts_with("</");
         match t.tok {
-            Tok::DsmlBlock | Tok::XtmlTools | Tok::StepCallsBegin | Tok::M3Calls => {
+            Tok::DsmlBlock
+            | Tok::XtmlTools
+            | Tok::StepCallsBegin
+            | Tok::M3Calls
+            | Tok::DsCallsBegin
+            | Tok::KimiSectionBegin => {
                 self.wrapper = Some((t.span.start, self.out.hits.len()));
             }
-            Tok::DsmlBlockEnd | Tok::XtmlToolsEnd | Tok::StepCallsEnd | Tok::M3CallsEnd => {
+            Tok::MiniMaxWrap if !closes => {
+                self.wrapper = Some((t.span.start, self.out.hits.len()));
+            }
+            Tok::DsmlBlockEnd
+            | Tok::XtmlToolsEnd
+            | Tok::StepCallsEnd
+            | Tok::M3CallsEnd
+            | Tok::DsCallsEnd
+            | Tok::KimiSectionEnd
+            | Tok::MiniMaxWrap => {
                 if let Some((_, first)) = self.wrapper.take() {
                     for hit in &mut self.out.hits[first..] {
                         hit.frame.end = hit.frame.end.max(t.span.end);
@@ -376,6 +408,43 @@ impl<'a> Walker<'a> {
             }
             _ => {}
         }
+    }
+
+    /// The analysis message the walk is in ends at `t` or before it: the reasoning ends there.
+    fn analysis_ends(&mut self, t: Token) {
+        let Some(at) = self.analysis_end.filter(|at| t.span.start >= *at) else {
+            return;
+        };
+        self.analysis_end = None;
+        if matches!(self.region, Region::ClosedReasoning | Region::OpenReasoning) {
+            self.out.thoughts.push(Span::new(self.reasoning_start, at));
+            self.region = Region::Answer;
+        }
+    }
+
+    /// A gpt-oss analysis message (`body`, read by token `j`'s step) is reasoning up to its
+    /// end, also when other tokens come inside it: a call drafted there is a draft, as in
+    /// `<think>`, and one in an analysis message the text ends in is found in reasoning.
+    fn analysis(&mut self, j: usize, body: Span) {
+        let ends = |t: Tok| {
+            matches!(
+                t,
+                Tok::HarmonyEnd | Tok::HarmonyReturn | Tok::HarmonyStart | Tok::HarmonyChannel
+            )
+        };
+        if self.region != Region::Answer || self.tok(j + 1).is_none_or(ends) {
+            self.out.thoughts.push(body);
+            return;
+        }
+        let end = (self.toks[j + 1..].iter())
+            .find(|t| ends(t.tok))
+            .map(|t| t.span.start);
+        self.region = match end {
+            Some(_) => Region::ClosedReasoning,
+            None => Region::OpenReasoning,
+        };
+        self.reasoning_start = body.start;
+        self.analysis_end = end;
     }
 
     /// A block still open runs to the end of the text: more text may close it inside a
@@ -422,7 +491,9 @@ impl<'a> Walker<'a> {
                     path: Vec::new(),
                 };
                 let call = RawCall::json(name, id, map).at(source);
-                self.hit(call, format, whole, complete)
+                let from = self.out.hits.len();
+                self.hit(call, format, whole, complete);
+                self.may_read_on(from, body, at);
             }
             Ok((other, complete, _)) => {
                 let reason = format!(
@@ -454,9 +525,11 @@ impl<'a> Walker<'a> {
             Ok((value, complete, at)) => {
                 match shape::calls_in(&value, Context::Marked, self.max_depth) {
                     Ok(calls) => {
+                        let from = self.out.hits.len();
                         for call in shape::placed(calls, at) {
                             self.hit(call, format, whole, complete);
                         }
+                        self.may_read_on(from, body, at);
                     }
                     Err(why) => self.miss(whole, format, why, !complete),
                 }
@@ -465,6 +538,18 @@ impl<'a> Walker<'a> {
             Err(why) => {
                 self.miss(whole, format, why, false);
                 None
+            }
+        }
+    }
+
+    /// The hits from `from` on were read from the JSON value at `at` in `body`: when no
+    /// closer came after the body and the text ends where more of it could continue the
+    /// value past its closer (`{...}"": 1`, `{...}, "id": 1}`), later text may read them
+    /// otherwise, as it may a JSON value in prose.
+    fn may_read_on(&mut self, from: usize, body: Span, at: Span) {
+        if body.end == self.text.len() && super::may_read_on(self.text, at.end) {
+            for h in &mut self.out.hits[from..] {
+                h.until_end = true;
             }
         }
     }
@@ -564,9 +649,13 @@ impl<'a> Walker<'a> {
             Ok((value, complete, at)) => {
                 let whole = Span::new(start, at.end);
                 match shape::calls_in(&value, Context::Marked, self.max_depth) {
-                    Ok(calls) => shape::placed(calls, at)
-                        .into_iter()
-                        .for_each(|c| self.hit(c, Format::Marker, whole, complete)),
+                    Ok(calls) => {
+                        let first = self.out.hits.len();
+                        for c in shape::placed(calls, at) {
+                            self.hit(c, Format::Marker, whole, complete);
+                        }
+                        self.may_read_on(first, from, at);
+                    }
                     Err(why) => self.miss(whole, Format::Marker, why, !complete),
                 }
                 (k + 1, at.end)
@@ -715,6 +804,8 @@ impl<'a> Walker<'a> {
                     };
                     let call = RawCall::json(name.clone(), id.take(), map).at(source);
                     self.hit(call, Format::Mistral, whole, complete);
+                    let last = self.out.hits.len() - 1;
+                    self.may_read_on(last, args, at);
                     // Several calls may follow one another: `...}other[ARGS]{...}`.
                     let rest = self.text[after.min(args.end)..args.end].trim();
                     if !rest.is_empty() && self.tok(j + 1) == Some(Tok::MistralArgs) {
@@ -875,7 +966,7 @@ impl<'a> Walker<'a> {
                 self.json_call(name, None, Format::Harmony, body, whole);
                 self.region = region;
             }
-            (None, _) if channel == "analysis" => self.out.thoughts.push(body),
+            (None, _) if channel == "analysis" => self.analysis(j, body),
             (None, _) => self.gap(body.start, body.end),
         }
         if ends_turn {

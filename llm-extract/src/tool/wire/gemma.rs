@@ -135,6 +135,11 @@ impl Walker<'_> {
             None => (text.len(), body.end),
         };
         let closed = fence.is_some();
+        // A closing run on the text's last line may yet be followed by more on its line
+        // (`` ```{ ``), which makes it no closer: until a line break comes, its calls may
+        // read otherwise.
+        let open_line = closed && body.end == self.text.len() && !self.text[end..].contains('\n');
+        let from = self.out.hits.len();
         let whole = Span::new(start, end);
         let code = &text[code_start..code_end];
         let base = body.start + code_start;
@@ -160,6 +165,9 @@ impl Walker<'_> {
                 self.miss(whole, Format::ToolCode, why, true);
             }
             Err(PyError::Invalid(_, why)) => self.miss(whole, Format::ToolCode, why, false),
+        }
+        for h in &mut self.out.hits[from..] {
+            h.until_end |= open_line;
         }
         (k + 1, end)
     }

@@ -30,6 +30,8 @@ impl Walker<'_> {
                 };
                 let call = RawCall::json(name.to_string(), None, map).at(source);
                 self.hit(call, Format::Mistral, Span::new(start, at.end), complete);
+                let last = self.out.hits.len() - 1;
+                self.may_read_on(last, args, at);
                 Some((k + 1, at.end))
             }
             Ok(_) | Err(_) => None,
