@@ -21,7 +21,9 @@
 //! every candidate and why it was not a call); a call whose arguments were cut off is
 //! reported in [`Reply::incomplete`] and never returned as a call unless the caller opts in
 //! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
-//! not a call; the scan is linear in the text.
+//! not a call, nor is a call written inside an argument that a format writes as a tag
+//! (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's, DSML's,
+//! Step-3's and MiniCPM's parameters): the value is the call's text up to its closer; the scan is linear in the text.
 //!
 //! # What is a call
 //!

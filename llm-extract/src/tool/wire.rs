@@ -24,6 +24,7 @@ use super::scan::{body_opener, tokens, Tok, Token};
 use super::shape::{self, Arg, Context, RawCall, Source};
 use super::Format;
 use crate::span::Span;
+use params::{MINIMAX_VALUES, QWEN_VALUES};
 use serde_json::Value;
 
 /// Where a call or a piece of text sits relative to reasoning.
@@ -136,6 +137,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         max_depth: reading.max_depth,
         wrapper: None,
         analysis_end: None,
+        closer_searches: [None; 2],
         step_start: vec![0; toks.len()],
     };
     w.run();
@@ -155,6 +157,11 @@ struct Walker<'a> {
     /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, or the next
     /// message's token), when other tokens came inside it.
     analysis_end: Option<usize>,
+    /// The last searches for a call's closer and a value's closer (`params::Values`): the
+    /// closer, where the search began, and the first one found from there (`None`: none to
+    /// the end of the text). A later search from as far on reuses it, so calls or values
+    /// that lack their closer do not each read the rest of the text.
+    closer_searches: [Option<(&'static str, usize, Option<usize>)>; 2],
     /// For each token read so far, where the step that read it begins: a stream resumes
     /// only at the start of a step, never at a token a step read along with its first.
     step_start: Vec<usize>,
@@ -728,8 +735,7 @@ impl<'a> Walker<'a> {
     fn function(&mut self, k: usize, format: Format) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let body = self.body(k);
-        let (next, end, closed) = self.close(k, Some(Tok::FunctionClose), body.end);
+        let (body, (next, end, closed)) = self.tag_body(k, &QWEN_VALUES);
         let whole = Span::new(t.span.start, end);
         let text = self.slice(body).trim();
         if text.is_empty() {
@@ -749,8 +755,7 @@ impl<'a> Walker<'a> {
     fn invoke(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let body = self.body(k);
-        let (next, end, closed) = self.close(k, Some(Tok::InvokeClose), body.end);
+        let (body, (next, end, closed)) = self.tag_body(k, &MINIMAX_VALUES);
         let (arguments, complete) = xml_params(self.text, body, ParamStyle::MiniMax);
         let call = xml_call(name, arguments);
         self.hit(

@@ -2,7 +2,7 @@
 //! `<｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="true">x</｜DSML｜parameter></｜DSML｜invoke>`,
 //! inside `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4).
 
-use super::params::{attr, tag_call, tag_params, TagSyntax};
+use super::params::{attr, tag_call, tag_params, TagSyntax, Values};
 use super::Walker;
 use crate::span::Span;
 use crate::tool::scan::Tok;
@@ -16,6 +16,13 @@ const PARAMETER: TagSyntax = TagSyntax {
     close: "</｜DSML｜parameter>",
 };
 
+/// The values as the call's text (a token inside one is no call's).
+const VALUES: Values = Values {
+    open: PARAMETER.open,
+    close: PARAMETER.close,
+    call_close: ("</｜DSML｜invoke>", Tok::DsmlInvokeEnd),
+};
+
 impl Walker<'_> {
     /// One `<｜DSML｜invoke>`: tagged parameters, or a JSON object (the engines accept both).
     /// `string="true"` values are strings as written; `string="false"` values are JSON, read
@@ -23,8 +30,7 @@ impl Walker<'_> {
     pub(super) fn dsml_invoke(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let body = self.body(k);
-        let (next, end, closed) = self.close(k, Some(Tok::DsmlInvokeEnd), body.end);
+        let (body, (next, end, closed)) = self.tag_body(k, &VALUES);
         let whole = Span::new(t.span.start, end);
         if self.slice(body).trim_start().starts_with('{') {
             self.json_call(name, None, Format::Dsml, body, whole);

@@ -2,7 +2,7 @@
 //! params may sit in an `<arguments>` element). The values are XML text: entities are decoded,
 //! a CDATA section is taken as written, and spaces around a value are layout.
 
-use super::params::{attr, tag_call, tag_params, TagSyntax};
+use super::params::{attr, tag_call, tag_params, TagSyntax, Values};
 use super::value::xml_unescape;
 use super::Walker;
 use crate::span::Span;
@@ -16,13 +16,19 @@ const PARAM: TagSyntax = TagSyntax {
     close: "</param>",
 };
 
+/// The values as the call's text (a token inside one is no call's).
+const VALUES: Values = Values {
+    open: PARAM.open,
+    close: PARAM.close,
+    call_close: ("</function>", Tok::FunctionClose),
+};
+
 impl Walker<'_> {
     /// One `<function name="f">` call, closed by `</function>`.
     pub(super) fn minicpm_function(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = xml_unescape(self.slice(t.name).trim());
-        let body = self.body(k);
-        let (next, end, closed) = self.close(k, Some(Tok::FunctionClose), body.end);
+        let (body, (next, end, closed)) = self.tag_body(k, &VALUES);
         let whole = Span::new(t.span.start, end);
         let (params, complete) = tag_params(self.text, body, &PARAM);
         let arguments = params

@@ -4,6 +4,7 @@
 use super::super::shape::{Arg, RawCall, Source};
 use super::Walker;
 use crate::span::Span;
+use crate::tool::scan::Tok;
 
 /// A call whose arguments were written one by one, each value at its span.
 pub(super) fn tag_call(name: String, params: Vec<(String, Arg, Span)>) -> RawCall {
@@ -28,6 +29,121 @@ impl Walker<'_> {
             }
             hit.complete = false;
             hit.call.cut_off = true;
+        }
+    }
+}
+
+/// How a format writes a call's values, for reading them as the call's text.
+pub(super) struct Values {
+    /// What a value's opener starts with: `<parameter=`, `<｜DSML｜parameter`.
+    pub open: &'static str,
+    /// A value's closer.
+    pub close: &'static str,
+    /// The call's closer, as written and as the scan's token.
+    pub call_close: (&'static str, Tok),
+}
+
+/// Qwen3-Coder's and Seed-OSS's `<parameter=k>v</parameter>` in `<function=f>`.
+pub(super) const QWEN_VALUES: Values = Values {
+    open: "<parameter=",
+    close: "</parameter>",
+    call_close: ("</function>", Tok::FunctionClose),
+};
+
+/// MiniMax M2's `<parameter name="k">v</parameter>` in `<invoke name="f">`.
+pub(super) const MINIMAX_VALUES: Values = Values {
+    open: "<parameter",
+    close: "</parameter>",
+    call_close: ("</invoke>", Tok::InvokeClose),
+};
+
+impl Walker<'_> {
+    /// The body of the call whose opener is token `k`, read with its values as the call's
+    /// text ([`Walker::values_hold_tokens`]) or, when no token stands inside a value, up to
+    /// the next token as usual; with the index after it, where it ends and whether its closer
+    /// is there.
+    pub(super) fn tag_body(&mut self, k: usize, values: &Values) -> (Span, (usize, usize, bool)) {
+        self.values_hold_tokens(k, values).unwrap_or_else(|| {
+            let body = self.body(k);
+            (body, self.close(k, Some(values.call_close.1), body.end))
+        })
+    }
+
+    /// A body of values written as tags whose values hold tokens: a value is the call's text
+    /// up to its closer (or the call's closer before it), so a call written inside one, in any
+    /// format, is an argument, not a call. The body runs to the call's closer after the last
+    /// value: returned with the index after that closer, where it ends and whether it is there
+    /// (else the call is cut off where its values end). `None` when no token stands inside a
+    /// value: the body is read as usual.
+    pub(super) fn values_hold_tokens(
+        &mut self,
+        k: usize,
+        values: &Values,
+    ) -> Option<(Span, (usize, usize, bool))> {
+        let (call_close_text, call_close_tok) = values.call_close;
+        let text = self.text;
+        let start = self.toks[k].span.end;
+        let usual = self.body(k);
+        let mut pos = usual.end - text[start..usual.end].trim_start().len();
+        if !text[pos..].starts_with(values.open) {
+            return None;
+        }
+        loop {
+            let call_close = self.first_from(0, pos, call_close_text);
+            let value_close = self.first_from(1, pos, values.close);
+            let value_end = match (value_close, call_close) {
+                (Some(c), Some(f)) if f < c => {
+                    pos = f;
+                    break;
+                }
+                (Some(c), _) => c + values.close.len(),
+                // A value never closed: the call is cut off, and the rest of the text is it.
+                (None, Some(f)) => {
+                    pos = f;
+                    break;
+                }
+                (None, None) => {
+                    let end = text.len();
+                    return (usual.end < end)
+                        .then_some((Span::new(start, end), (self.toks.len(), end, false)));
+                }
+            };
+            let after = text[value_end..].trim_start();
+            pos = text.len() - after.len();
+            if !after.starts_with(values.open) {
+                break;
+            }
+        }
+        if pos <= usual.end {
+            return None;
+        }
+        let j = self.toks.partition_point(|t| t.span.start < pos);
+        let body = Span::new(start, pos);
+        Some(match self.toks.get(j) {
+            Some(t) if t.tok == call_close_tok && t.span.start == pos => {
+                (body, (j + 1, t.span.end, true))
+            }
+            _ => (body, (j, pos, false)),
+        })
+    }
+}
+
+impl Walker<'_> {
+    /// The first `closer` at or after `pos`, by the search kept in `slot` (0: a call's
+    /// closer, 1: a value's): searched again only past the one found, so each search reads on
+    /// from the last and the text is read a bounded number of times whatever the calls.
+    fn first_from(&mut self, slot: usize, pos: usize, closer: &'static str) -> Option<usize> {
+        match self.closer_searches[slot] {
+            Some((c, from, found))
+                if c == closer && from <= pos && found.is_none_or(|f| f >= pos) =>
+            {
+                found
+            }
+            _ => {
+                let found = self.text[pos..].find(closer).map(|f| pos + f);
+                self.closer_searches[slot] = Some((closer, pos, found));
+                found
+            }
         }
     }
 }

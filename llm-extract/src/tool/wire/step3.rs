@@ -3,7 +3,7 @@
 //! inside `<｜tool_calls_begin｜>`...`<｜tool_calls_end｜>`. (Step-3.5 writes Qwen3-Coder's
 //! `<tool_call><function=f>` calls.)
 
-use super::params::{attr, tag_call, tag_params, TagSyntax};
+use super::params::{attr, tag_call, tag_params, TagSyntax, Values};
 use super::Walker;
 use crate::span::Span;
 use crate::tool::scan::Tok;
@@ -14,6 +14,13 @@ const PARAMETER: TagSyntax = TagSyntax {
     open: "<steptml:parameter",
     open_end: ">",
     close: "</steptml:parameter>",
+};
+
+/// The values as the call's text (a token inside one is no call's).
+const VALUES: Values = Values {
+    open: PARAMETER.open,
+    close: PARAMETER.close,
+    call_close: ("</steptml:invoke>", Tok::StepInvokeEnd),
 };
 
 impl Walker<'_> {
@@ -29,8 +36,7 @@ impl Walker<'_> {
     pub(super) fn step_invoke(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let body = self.body(k);
-        let (next, end, closed) = self.close(k, Some(Tok::StepInvokeEnd), body.end);
+        let (body, (next, end, closed)) = self.tag_body(k, &VALUES);
         let whole = Span::new(t.span.start, end);
         let (params, complete) = tag_params(self.text, body, &PARAMETER);
         let arguments = params
