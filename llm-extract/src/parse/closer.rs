@@ -394,8 +394,11 @@ fn closer_by_rule(
     let stray = laid_out_stray(token);
     Some(match key == in_object && !stray {
         true => AsWritten,
-        false if is_closer(bytes.get(token)) && stray => UnlessSpare,
-        false if is_closer(bytes.get(token)) => AsWritten,
+        // A trailing comma after a nested container: as written, unless laid out as stray.
+        false if is_closer(bytes.get(token)) => match stray {
+            true => UnlessSpare,
+            false => AsWritten,
+        },
         false => ByText,
     })
 }

@@ -33,6 +33,10 @@ impl Walker<'_> {
     }
 }
 
+/// The slots of [`Walker::first_from`]'s searches.
+const CALL_CLOSER: usize = 0;
+const VALUE_CLOSER: usize = 1;
+
 /// How a format writes a call's values, for reading them as the call's text.
 pub(super) struct Values {
     /// What a value's opener starts with: `<parameter=`, `<｜DSML｜parameter`.
@@ -89,8 +93,8 @@ impl Walker<'_> {
             return None;
         }
         loop {
-            let call_close = self.first_from(0, pos, call_close_text);
-            let value_close = self.first_from(1, pos, values.close);
+            let call_close = self.first_from(CALL_CLOSER, pos, call_close_text);
+            let value_close = self.first_from(VALUE_CLOSER, pos, values.close);
             let value_end = match (value_close, call_close) {
                 (Some(c), Some(f)) if f < c => {
                     pos = f;
@@ -129,8 +133,8 @@ impl Walker<'_> {
 }
 
 impl Walker<'_> {
-    /// The first `closer` at or after `pos`, by the search kept in `slot` (0: a call's
-    /// closer, 1: a value's): searched again only past the one found, so each search reads on
+    /// The first `closer` at or after `pos`, by the search kept in `slot` ([`CALL_CLOSER`],
+    /// [`VALUE_CLOSER`]): searched again only past the one found, so each search reads on
     /// from the last and the text is read a bounded number of times whatever the calls.
     fn first_from(&mut self, slot: usize, pos: usize, closer: &'static str) -> Option<usize> {
         match self.closer_searches[slot] {
