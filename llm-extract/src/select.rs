@@ -22,7 +22,7 @@ use std::cmp::Reverse;
 use crate::coerce::{Context, Extract, Failed};
 use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
-use crate::locate::{Candidate, Form, Located, Origin, Standing};
+use crate::locate::{Candidate, Form, Lead, Located, Origin, Standing};
 use crate::node::{Node, NodeKind};
 use crate::parse::Kept;
 use crate::parse::{self, Parsed, RepairPaths};
@@ -523,9 +523,12 @@ fn prose_braces(candidate: &Candidate, parsed: &Parsed<'_>) -> bool {
             .all(|e| !e.key.is_quoted() && matches!(e.value.kind, NodeKind::Null))
 }
 
-/// The choice among readings: the lowest score wins; of equal scores, one the reply marked
-/// as its answer (a caller's marker, an answer tag such as `<json>`), then the one the
-/// [`TieBreak`] prefers by position. Failures are kept on the side, for the error.
+/// The choice among readings: a reading related to the type wins over one that is not
+/// ([`unrelated`]), then one the reply does not set aside or show as an example over one it
+/// does ([`Lead`]), then the lowest score; of equal scores, one the reply marked as its answer
+/// (a caller's marker, an answer tag such as `<json>`), then the one that stands higher
+/// ([`Standing`]), then the one the [`TieBreak`] prefers by position. Failures are kept on the
+/// side, for the error.
 pub(crate) struct Choice<V> {
     tie_break: TieBreak,
     best: Option<Offer<V>>,
@@ -535,6 +538,7 @@ pub(crate) struct Choice<V> {
 /// A reading that fits, and what the choice compares.
 struct Offer<V> {
     unrelated: bool,
+    lead: Lead,
     score: u32,
     depth: usize,
     explicit: bool,
@@ -554,11 +558,11 @@ impl<V> Choice<V> {
 
     /// Whether no candidate costing at least `base_cost` can win any more (candidates come
     /// best-ranked first, so none after it can either). An equal cost can still win a tie,
-    /// and any cost can beat a reading of an unrelated value.
+    /// and any cost can beat a reading of an unrelated value or of one the reply sets aside.
     pub fn settled(&self, base_cost: u32) -> bool {
         self.best
             .as_ref()
-            .is_some_and(|b| b.score < base_cost && !b.unrelated)
+            .is_some_and(|b| b.score < base_cost && !b.unrelated && b.lead == Lead::Plain)
     }
 
     /// A reading of `candidate` that fits, with its total `score`; `depth` bounds how deep the
@@ -578,13 +582,15 @@ impl<V> Choice<V> {
         unrelated: bool,
     ) {
         let explicit = candidate.origin == Origin::Explicit;
-        let standing = candidate.standing;
+        let (standing, lead) = (candidate.standing, candidate.lead);
         let span = candidate.span;
         let wins = match &self.best {
             None => true,
             Some(b) => {
                 if unrelated != b.unrelated {
                     !unrelated
+                } else if lead != b.lead {
+                    lead > b.lead
                 } else if score != b.score {
                     score < b.score
                 } else if explicit != b.explicit {
@@ -600,6 +606,7 @@ impl<V> Choice<V> {
         let beaten = if wins {
             let offer = Offer {
                 unrelated,
+                lead,
                 score,
                 depth,
                 explicit,

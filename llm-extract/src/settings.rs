@@ -25,13 +25,15 @@ pub(crate) enum ReasoningValues {
 /// coercions), when neither was marked as the answer (a caller's marker, an answer tag such as
 /// `<json>`: that one wins a tie either way).
 ///
-/// Models often write an example or a draft before the answer, so by default the value written
-/// later wins. A reading that fits the type better always wins, wherever it is. Of two nested
-/// values the larger wins under either setting.
+/// Models often write a draft before the answer, so by default the value written later wins.
+/// Before any tie: a value the words before it set aside or show as an example (`Wrong:`,
+/// `not {..}`, `instead of {..}`, `For example`, `e.g.`) loses to one they do not, and of the
+/// rest a reading that fits the type better wins, wherever it is. Of two nested values the
+/// larger wins under either setting.
 ///
 /// ```
 /// use llm_extract::{Extractor, TieBreak};
-/// let reply = "For example {\"city\": \"Oslo\"}. The answer: {\"city\": \"Paris\"}";
+/// let reply = "A first try: {\"city\": \"Oslo\"}. The answer: {\"city\": \"Paris\"}";
 /// let last: serde_json::Value = Extractor::new().from_str(reply).unwrap();
 /// assert_eq!(last["city"], "Paris");
 /// let first: serde_json::Value = Extractor::new().tie_break(TieBreak::First).from_str(reply).unwrap();

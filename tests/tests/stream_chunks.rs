@@ -278,6 +278,34 @@ fn whether_a_value_is_a_mention_does_not_depend_on_the_chunks() {
     }
 }
 
+/// A value the reply sets aside or shows as an example after the answer is not shown in the
+/// answer's place, at any chunking; one before the answer is replaced by it.
+#[test]
+fn a_value_the_reply_sets_aside_is_not_shown_over_the_answer() {
+    for text in [
+        "{\"a\": 2}\nDon't use {\"a\": 1}.",
+        "The answer is {\"a\": 2}, not {\"a\": 1}.",
+        "Result:\n```json\n{\"a\": 2}\n```\nBad example:\n```json\n{\"a\": 1}\n```",
+        "Wrong:\n```json\n{\"a\": 1}\n```\nRight: {\"a\": 2}",
+        "For example {\"a\": 1}. Yours: {\"a\": 2}",
+    ] {
+        let want = llm_extract::extract::<Value>(text).unwrap().value;
+        assert_eq!(want["a"], 2, "{text:?}");
+        for size in [1, 2, 3, 7, 16, text.len()] {
+            let (snaps, stream) = stream_at::<Value>(text, &sized(text, size));
+            assert_eq!(snaps.last(), Some(&want), "{text:?} in {size}-byte chunks");
+            assert_eq!(stream.finish().unwrap().value, want, "{text:?}");
+            // Once the answer is shown whole, nothing else is.
+            let first = snaps.iter().position(|s| *s == want);
+            let after = &snaps[first.unwrap_or(snaps.len())..];
+            assert!(
+                after.iter().all(|s| *s == want),
+                "{text:?} in {size}-byte chunks: {snaps:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_long_backtick_run_cut_anywhere_is_one_run() {
     let text = "```json\n[1, 2\n``````\nThen {\"a\": [1, ```\n2]}";

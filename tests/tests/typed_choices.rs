@@ -469,6 +469,50 @@ fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
     assert_eq!(first.from_str::<Review>(both).unwrap().product, "a");
 }
 
+/// A value the words right before it set aside (called wrong, old or to be avoided) or show as
+/// an example loses to the answer, before or after it, in the prose or in a fence, whichever
+/// way ties break, and even where it reads with fewer repairs than the answer.
+#[test]
+fn a_value_the_reply_sets_aside_or_shows_as_an_example_loses_to_the_answer() {
+    let real = "{\"product\": \"real\", \"stars\": 4}";
+    let other = "{\"product\": \"other\", \"stars\": 2}";
+    let replies = [
+        format!("The answer is {real}, not {other}."),
+        format!("Use {real} instead of {other}."),
+        format!("{real}\nDon't return {other}."),
+        format!("{real}\nAvoid this: {other}"),
+        format!("{real}\nThe following is incorrect:\n{other}"),
+        format!("{real} (previously {other})"),
+        format!("{real}\nFor comparison, the old output was {other}"),
+        format!("Wrong: {other}\nRight: {real}"),
+        format!("Final answer:\n{real}\n\nExample of the format: {other}"),
+        format!("For example, {other}. Here is yours: {real}"),
+        // Set aside in a fence, the answer in the prose with repairs the fenced one lacks.
+        format!("Result: {{product: 'real', stars: 4,}}\n\nBad example:\n```json\n{other}\n```"),
+        format!("## Incorrect\n\n```json\n{other}\n```\n\n## Correct\n\n```json\n{real}\n```"),
+    ];
+    the_real_one_wins_either_way(&replies.iter().map(String::as_str).collect::<Vec<_>>());
+    // Alone, such a value is still the value found.
+    let alone = format!("Wrong: {other}");
+    assert_eq!(
+        llm_extract::from_str::<Review>(&alone).unwrap().product,
+        "other"
+    );
+    // Words that say so in a longer sentence, or in the sentence before, say nothing of the
+    // value: the later value wins as usual.
+    for reply in [
+        format!("{other}\nHere is the JSON without any of the old fields: {real}"),
+        format!("{other}\nThat was wrong. Here it is: {real}"),
+        format!("{other}\nHere is an example of the output you asked for: {real}"),
+    ] {
+        assert_eq!(
+            llm_extract::from_str::<Review>(&reply).unwrap().product,
+            "real",
+            "{reply}"
+        );
+    }
+}
+
 /// A value inside an HTML comment was written and then hidden (a draft, a note to self): it
 /// loses a tie to a value outside one, before or after it, whichever way ties break; alone it
 /// is still the value found.

@@ -22,6 +22,7 @@
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
 pub(crate) mod fence;
+mod lead;
 mod markup;
 mod reasoning;
 mod scan;
@@ -34,6 +35,7 @@ use crate::parse::{Keep, Kept};
 use crate::report::RepairKind;
 use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
+pub(crate) use lead::{lead, Lead};
 use scan::{Place, Seen, Tail};
 use std::cell::RefCell;
 pub(crate) use tail::{ReadTyped, TailReading};
@@ -73,6 +75,9 @@ pub(crate) struct Candidate {
     pub kept: Option<usize>,
     /// How the value stands in the reply, which breaks ties between equally good values.
     pub standing: Standing,
+    /// What the words that introduce it say of it: a value the reply sets aside or shows as an
+    /// example loses to one it does not, however well each reads.
+    pub lead: Lead,
 }
 
 /// How a value stands in the reply: of two equally good values, the one that stands higher
@@ -334,6 +339,7 @@ fn candidates_in<'a>(
                 nonstandard: false,
                 kept: None,
                 standing: Standing::Plain,
+                lead: Lead::Plain,
             }];
         }
         WholeString::Text => true,
@@ -384,6 +390,7 @@ fn candidates_in<'a>(
             nonstandard: false,
             kept: None,
             standing: Standing::Plain,
+            lead: Lead::Plain,
         });
     }
     candidates
@@ -471,6 +478,10 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
             Origin::Prose if in_html_comment(text.as_bytes(), found.start) => Standing::Commented,
             Origin::Prose if in_sentence(text, found) => Standing::InSentence,
             _ => Standing::Plain,
+        },
+        lead: match origin {
+            Origin::Prose | Origin::Fence | Origin::OtherFence => lead::lead(text, found.start),
+            Origin::Explicit | Origin::Whole => Lead::Plain,
         },
     }
 }
@@ -566,6 +577,7 @@ fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
                 nonstandard: false,
                 kept: None,
                 standing: Standing::Plain,
+                lead: Lead::Plain,
             });
         }
     }

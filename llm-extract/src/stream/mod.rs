@@ -196,6 +196,7 @@ use crate::coerce::{Context, Extract};
 use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
 use crate::extractor::Extractor;
+use crate::locate::Lead;
 use crate::node::NodeKind;
 use crate::parse::RepairPaths;
 use crate::path::{Path, Segment};
@@ -734,32 +735,44 @@ struct Values<T: Extract> {
     provisional: bool,
     /// Whether the value `closed` spans reads as `T` (`fits`), once asked.
     closed_fit: Option<Option<bool>>,
+    /// What the words before the value being read, and before the one kept, say of it
+    /// (`locate::Lead`): one the reply sets aside or shows as an example is not shown in place
+    /// of a related one it does not, and does not replace it.
+    lead: Lead,
+    kept_lead: Lead,
     first_wins: bool,
     max_depth: usize,
 }
 
 impl<T: Extract> Values<T> {
+    /// Whether the value being read is shown: there is one, and no related value kept is
+    /// introduced higher (such a value wins over it whether it reads as `T` or not).
+    fn reading_shown(&self) -> bool {
+        self.partial.is_some()
+            && (self.kept.is_none() || !self.kept_related || self.lead >= self.kept_lead)
+    }
+
     /// What the stream shows: the value being read, else the one kept.
     fn shown(&self) -> Option<&T::Partial> {
         match (&self.partial, &self.kept) {
-            (Some(p), _) => Some(p),
-            (None, Some((p, _))) => p.as_ref(),
+            (Some(p), _) if self.reading_shown() => Some(p),
+            (_, Some((p, _))) => p.as_ref(),
             _ => None,
         }
     }
 
     /// Where the value shown starts in the reply.
     fn shown_at(&self) -> Option<usize> {
-        match (&self.partial, &self.kept) {
-            (Some(_), _) => self.at,
-            (None, Some(_)) => self.kept_at,
-            _ => None,
+        match &self.kept {
+            _ if self.reading_shown() => self.at,
+            Some(_) => self.kept_at,
+            None => None,
         }
     }
 
     fn shown_issues(&self) -> &Issues {
-        match (&self.partial, &self.kept) {
-            (None, Some((_, issues))) => issues,
+        match &self.kept {
+            Some((_, issues)) if !self.reading_shown() => issues,
             _ => &self.issues,
         }
     }
@@ -782,13 +795,18 @@ impl<T: Extract> Values<T> {
             .closed_fit
             .get_or_insert_with(|| fits::<T>(text, span, max_depth));
         // Replaces the one kept if it is related to the type and that one is not, or if both
-        // are or both are not and the later wins ties.
+        // are or both are not and it is introduced higher, or as high and the later wins ties.
+        let (lead, kept_lead) = (self.lead, self.kept_lead);
         let replaces = fit.is_some_and(|related| {
             self.kept.is_none()
                 || (related && !kept_related)
-                || (related == kept_related && !self.first_wins)
+                || (related == kept_related && lead > kept_lead)
+                || (related == kept_related && lead == kept_lead && !self.first_wins)
         });
-        let tied = self.provisional && self.kept.is_some() && fit == Some(kept_related);
+        let tied = self.provisional
+            && self.kept.is_some()
+            && fit == Some(kept_related)
+            && lead == kept_lead;
         let mention = match tied && replaces {
             true => match crate::locate::sentence_goes_on(text, span.end, false) {
                 None if !last => return,
@@ -805,9 +823,10 @@ impl<T: Extract> Values<T> {
             self.kept = Some((self.partial.take(), issues));
             self.kept_at = self.at;
             self.kept_related = related;
+            self.kept_lead = lead;
             // Under `TieBreak::First` a later value can still win if this one is unrelated
-            // to the type.
-            self.settled = self.first_wins && related;
+            // to the type, or introduced below another.
+            self.settled = self.first_wins && related && lead == Lead::Plain;
             return;
         }
         if self.kept.is_some() {
@@ -873,6 +892,8 @@ impl<T: Extract> Stream<T> {
                 kept_related: false,
                 settled: false,
                 provisional: false,
+                lead: Lead::Plain,
+                kept_lead: Lead::Plain,
                 closed_fit: None,
                 first_wins,
                 max_depth,
@@ -1357,6 +1378,7 @@ impl<T: Extract> Sink for Root<'_, T> {
             self.changed = true;
         }
         values.at = Some(start);
+        values.lead = crate::locate::lead(text, start);
         values.provisional = values.kept.is_some() && crate::locate::prose_before(text, start);
         true
     }

@@ -744,12 +744,14 @@ impl Reader {
     }
 
     /// Whether the fence closing at `close` (its backticks) names JSON (or nothing) and held
-    /// the last value read and nothing else, as `locate` ranks a fenced value.
+    /// the last value read and nothing else, as `locate` ranks a fenced value, and no label
+    /// before it sets it aside or shows it as an example (`locate::Lead`).
     fn fence_held_value(&self, text: &str, close: usize) -> bool {
         let (run_end, json_like, content) = self.fence_open;
         let end = self.value_end;
         json_like
             && self.value_from >= run_end
+            && crate::locate::lead(text, self.value_from) == crate::locate::Lead::Plain
             && end <= close
             && lex::trim(&text[content.min(self.value_from)..self.value_from]).is_empty()
             && lex::trim(&text[end..close]).is_empty()
@@ -1826,6 +1828,13 @@ impl Reader {
         if self.pos + run == bytes.len() {
             return Some(Step_::Wait);
         }
+        // A run first on its line, as long as the fence's opener, closes the fence, even where
+        // a value belongs, as the markup pass reads it (`locate/markup.rs`, `Pass::on_run`);
+        // only a run after the key on its line opens a value written as a code block.
+        if run >= 3 && self.fence && self.closes_fence(bytes, run) {
+            self.fence_closes_value(sink, run);
+            return Some(Step_::Go);
+        }
         if run >= 3 && self.expects_value() {
             match code_block_body(bytes, self.pos + run) {
                 Some(Some(body)) => {
@@ -1851,6 +1860,24 @@ impl Reader {
         }
         self.start_bare(text);
         None
+    }
+
+    /// Whether the run of `run` backticks at the current position closes the fence the reader
+    /// is in: it starts its line (but for spaces) and is as long as the fence's opening run.
+    fn closes_fence(&self, bytes: &[u8], run: usize) -> bool {
+        let opener = self.fence_open.0;
+        let opened_with = bytes[..opener]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'`')
+            .count();
+        let line = &bytes[..self.pos];
+        let first_on_line = line
+            .iter()
+            .rev()
+            .take_while(|&&b| b != b'\n')
+            .all(|&b| b == b' ' || b == b'\t');
+        run >= opened_with && first_on_line
     }
 
     /// The fence closes inside the value: the value is cut off.

@@ -1,0 +1,237 @@
+//! What the words that introduce a value say of it: the reply set it aside (`Wrong:`,
+//! `not {..}`, `instead of {..}`), showed it as an illustration (`For example:`, `e.g.`), or
+//! neither. Of two values that both read, one the reply sets aside never wins over one it
+//! does not (`select::Choice`), and the stream does not show it in place of one it keeps.
+//!
+//! The words looked at are the clause right before the value: the text of its line before
+//! it, after the last `,`, `;`, `!`, `?`, sentence-ending `.` or the closer of a value before
+//! it on the line. When the value starts its line (or its fence), they are the line before
+//! (the fence's opener skipped), if that line is a label: it ends with `:` or is a markdown
+//! heading. Only a short clause counts (at most [`CLAUSE_WORDS`] words), so a cue word in a
+//! long sentence before the answer (`Here is the JSON without the old fields:`) does not.
+
+use crate::lex;
+
+/// How the reply introduces a value. Ordered: a value the reply introduces higher wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Lead {
+    /// Set aside: called wrong, old or to be avoided (`Incorrect:`, `not {..}`, `rather than
+    /// {..}`, `Don't return {..}`, `(previously {..})`).
+    Rejected,
+    /// Shown as an illustration (`For example:`, `e.g. {..}`, `Template:`).
+    Example,
+    /// Introduced any other way, or not at all.
+    #[default]
+    Plain,
+}
+
+/// How far before a value its clause and label line are looked for: the check stays constant
+/// per value, so a reply of many values is read in linear time.
+const LOOKBACK: usize = 256;
+
+/// The most words a clause may have for its words to say what the value is: a label
+/// (`Bad example:`) or a short lead-in (`the old output was`), not a sentence about something
+/// else.
+const CLAUSE_WORDS: usize = 6;
+
+/// How the reply introduces the value that starts at `start` of `text`.
+pub(crate) fn lead(text: &str, start: usize) -> Lead {
+    classify(clause(text, start))
+}
+
+/// The clause that introduces the value at `start`: see the module documentation.
+fn clause(text: &str, start: usize) -> &str {
+    let mut from = start.saturating_sub(LOOKBACK);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = &text[from..start.min(text.len())];
+    let line = window.rsplit('\n').next().unwrap_or_default();
+    if !lex::trim(line).is_empty() {
+        return last_clause(line);
+    }
+    // The value starts its line: the label on the line before, if there is one (for a value
+    // in a fence, the line before the fence's opener). The window's first line is cut unless
+    // the window starts the text, and is then not read.
+    let lines_before = &window[..window.len() - line.len()];
+    let whole_lines = match from {
+        0 => lines_before,
+        _ => lines_before.split_once('\n').map_or("", |(_, rest)| rest),
+    };
+    let mut previous = whole_lines
+        .rsplit('\n')
+        .map(lex::trim)
+        .filter(|l| !l.is_empty());
+    let mut label = previous.next().unwrap_or_default();
+    if label.starts_with("```") || label.starts_with("~~~") {
+        label = previous.next().unwrap_or_default();
+    }
+    let heading = label.starts_with('#');
+    let label = label.trim_end_matches('*').trim_end();
+    match label.strip_suffix(':') {
+        Some(label) => last_clause(label),
+        None if heading => last_clause(label.trim_start_matches('#')),
+        None => "",
+    }
+}
+
+/// The part of `line` after its last clause break: `,`, `;`, `!`, `?`, a `.` before a space
+/// (not the one inside `e.g.` or `i.e.`), or a value's closer (`}`, `]`). A comma right
+/// before the value leaves the clause before it (`For example, {..}`).
+fn last_clause(line: &str) -> &str {
+    let trimmed = line.trim_end();
+    match trimmed.strip_suffix(',') {
+        Some(before) => clause_after_break(before),
+        None => clause_after_break(line),
+    }
+}
+
+fn clause_after_break(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let breaks = match b {
+            b',' | b';' | b'!' | b'?' | b'}' | b']' => true,
+            b'.' => {
+                bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) && !abbreviation(&bytes[..=i])
+            }
+            _ => false,
+        };
+        if breaks {
+            start = i + 1;
+        }
+    }
+    &line[start..]
+}
+
+/// Whether `before` ends with `e.g.` or `i.e.` (whose dots end no sentence).
+fn abbreviation(before: &[u8]) -> bool {
+    let tail = &before[before.len().saturating_sub(4)..];
+    tail.eq_ignore_ascii_case(b"e.g.") || tail.eq_ignore_ascii_case(b"i.e.")
+}
+
+/// What the words of `clause` say of the value after it.
+fn classify(clause: &str) -> Lead {
+    let words = clause
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}' | '.')))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| !w.is_empty());
+    let mut lead = Lead::Plain;
+    for (n, word) in words.enumerate() {
+        if n == CLAUSE_WORDS {
+            return Lead::Plain;
+        }
+        let word = word.to_lowercase();
+        if rejects(&word) {
+            lead = Lead::Rejected;
+        } else if illustrates(&word) && lead == Lead::Plain {
+            lead = Lead::Example;
+        }
+    }
+    lead
+}
+
+/// Whether `word` (lowercase) sets aside what it introduces.
+pub(crate) fn rejects(word: &str) -> bool {
+    matches!(
+        word,
+        "not"
+            | "never"
+            | "dont"
+            | "avoid"
+            | "instead"
+            | "rather"
+            | "incorrect"
+            | "wrong"
+            | "bad"
+            | "invalid"
+            | "previously"
+            | "previous"
+            | "old"
+            | "outdated"
+            | "obsolete"
+            | "deprecated"
+            | "mistaken"
+            | "erroneous"
+            | "broken"
+            | "rejected"
+            | "faulty"
+    ) || word.ends_with("n't")
+        || word.ends_with("n\u{2019}t")
+}
+
+/// Whether `word` (lowercase) shows what it introduces as an illustration.
+fn illustrates(word: &str) -> bool {
+    matches!(
+        word,
+        "example"
+            | "examples"
+            | "e.g"
+            | "eg"
+            | "instance"
+            | "template"
+            | "placeholder"
+            | "hypothetical"
+            | "illustration"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lead of the value that starts at `|` (taken out of the text), or at the first `{`.
+    fn lead_of(marked: &str) -> Lead {
+        let text = marked.replacen('|', "", 1);
+        let at = (marked.find('|')).unwrap_or_else(|| marked.find('{').unwrap());
+        lead(&text, at)
+    }
+
+    #[test]
+    fn words_before_a_value_set_it_aside_show_it_or_say_nothing() {
+        let rows = [
+            ("Wrong: {\"a\": 1}", Lead::Rejected),
+            ("The answer is {\"a\": 2}, not |{\"a\": 1}.", Lead::Rejected),
+            ("Use {\"a\": 2} instead of |{\"a\": 1}.", Lead::Rejected),
+            ("{\"a\": 2}\nDon't use |{\"a\": 1}.", Lead::Rejected),
+            ("{\"a\": 2} (previously |{\"a\": 1})", Lead::Rejected),
+            (
+                "{\"a\": 2}\nFor comparison, the old output was |{\"a\": 1}",
+                Lead::Rejected,
+            ),
+            (
+                "{\"a\": 2}\nThe following is incorrect:\n|{\"a\": 1}",
+                Lead::Rejected,
+            ),
+            (
+                "{\"a\": 2}\n\nBad example:\n```json\n|{\"a\": 1}\n```",
+                Lead::Rejected,
+            ),
+            ("## Incorrect\n\n```json\n{\"a\": 1}\n```", Lead::Rejected),
+            ("**Wrong:**\n{\"a\": 1}", Lead::Rejected),
+            ("For example, {\"a\": 1}", Lead::Example),
+            ("e.g. {\"a\": 1}", Lead::Example),
+            ("Example of the format:\n\n{\"a\": 1}", Lead::Example),
+            ("Template: {\"a\": 1}", Lead::Example),
+            ("Here it is: {\"a\": 1}", Lead::Plain),
+            ("Final answer:\n```json\n{\"a\": 1}\n```", Lead::Plain),
+            ("{\"a\": 1}", Lead::Plain),
+            // Cue words in a long sentence, or in a sentence before, say nothing of the value.
+            (
+                "Here is the JSON without any of the old fields: {\"a\": 1}",
+                Lead::Plain,
+            ),
+            (
+                "Here is an example of the output you asked for: {\"a\": 1}",
+                Lead::Plain,
+            ),
+            ("That was wrong. Here it is: {\"a\": 1}", Lead::Plain),
+            ("Not sure about the price, so: {\"a\": 1}", Lead::Plain),
+            // A line that is not a label says nothing of the value on the next line.
+            ("I am not sure\n{\"a\": 1}", Lead::Plain),
+        ];
+        for (text, want) in rows {
+            assert_eq!(lead_of(text), want, "{text}");
+        }
+    }
+}
