@@ -365,17 +365,25 @@ pub fn max<T: Bounded + ?Sized>(value: &T, max: f64, written: &str, span: Span, 
 /// ```
 /// let mut cx = llm_extract::coerce::Context::new();
 /// llm_extract::validate::min_len(&vec![1], 2, Default::default(), &mut cx);
-/// assert_eq!(cx.issues()[0].message, "has 1 items, fewer than the minimum 2");
+/// assert_eq!(cx.issues()[0].message, "has 1 item, fewer than the minimum 2");
 /// ```
 pub fn min_len<T: Length + ?Sized>(value: &T, min: usize, span: Span, cx: &mut Context) {
     if let Some((len, unit)) = value.length() {
         if len < min {
             cx.fail(
                 Category::Validation,
-                format!("has {len} {unit}, fewer than the minimum {min}"),
+                format!("has {}, fewer than the minimum {min}", counted(len, unit)),
                 span,
             );
         }
+    }
+}
+
+/// `len` of `unit` (a plural: `items`, `characters`), in the singular for one.
+fn counted(len: usize, unit: &str) -> String {
+    match len {
+        1 => format!("1 {}", unit.strip_suffix('s').unwrap_or(unit)),
+        _ => format!("{len} {unit}"),
     }
 }
 
@@ -385,7 +393,7 @@ pub fn max_len<T: Length + ?Sized>(value: &T, max: usize, span: Span, cx: &mut C
         if len > max {
             cx.fail(
                 Category::Validation,
-                format!("has {len} {unit}, more than the maximum {max}"),
+                format!("has {}, more than the maximum {max}", counted(len, unit)),
                 span,
             );
         }

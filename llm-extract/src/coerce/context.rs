@@ -561,7 +561,9 @@ pub(crate) fn describe(node: &Node<'_>) -> String {
             let short = crate::error::shorten(&s.text, 40);
             format!("{short:?}")
         }
+        NodeKind::Array(items) if items.len() == 1 => "an array of 1 item".to_string(),
         NodeKind::Array(items) => format!("an array of {} items", items.len()),
+        NodeKind::Object(entries) if entries.len() == 1 => "an object with 1 key".to_string(),
         NodeKind::Object(entries) => format!("an object with {} keys", entries.len()),
     }
 }
