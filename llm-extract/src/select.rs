@@ -22,6 +22,7 @@ use std::cmp::Reverse;
 use crate::coerce::{Context, Extract, Failed};
 use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
+use crate::lex;
 use crate::locate::{Candidate, Form, Lead, Located, Origin, Standing};
 use crate::node::{Node, NodeKind};
 use crate::parse::Kept;
@@ -103,7 +104,7 @@ pub(crate) fn best<'t, T: Extract>(
     paths: RepairPaths,
     typed: Option<&TypedReads<T>>,
 ) -> Result<Extracted<T>, Error> {
-    let mut choice = Choice::new(settings);
+    let mut choice = Choice::new(settings, text);
     let mut cut_off = CutOff::default();
     let reading = Reading {
         settings,
@@ -208,6 +209,7 @@ fn consider<T: Extract>(
     let parsed = match parse_checked(settings, text, candidate, paths, kept) {
         Ok(parsed) => parsed,
         Err(e) => {
+            choice.cut_short(candidate, &e);
             choice.failures.refused(e, candidate.span);
             return true;
         }
@@ -229,6 +231,7 @@ fn consider<T: Extract>(
         Err(unread) if !weak => {
             if unread.matched > 0 {
                 cut_off.add(candidate, &[]);
+                choice.cut_short(candidate, &Error::new(unread.issues.clone()));
             }
             choice.failures.unread(unread, candidate.span)
         }
@@ -351,7 +354,7 @@ pub(crate) fn best_value(
     text: &str,
     located: &Located,
 ) -> Result<serde_json::Value, Error> {
-    let mut choice = Choice::new(settings);
+    let mut choice = Choice::new(settings, text);
     let mut cut_off = CutOff::default();
     for candidate in &located.candidates {
         if candidate.form == Form::Text || cut_off.holds(candidate) {
@@ -391,17 +394,38 @@ pub(crate) fn best_value(
                 if !parsed.complete && settings.completeness == Completeness::RequireComplete =>
             {
                 let refusal = Error::incomplete(text, parsed.end);
+                if !hollow(&parsed.value) {
+                    choice.cut_short(candidate, &refusal);
+                }
                 choice.failures.refused(refusal, candidate.span);
             }
             Ok(parsed) => {
                 cut_off.add(candidate, &parsed.repairs);
                 let score = parsed.repairs.iter().map(|r| r.cost).sum::<u32>();
-                choice.offer(score, candidate, parsed.value, settings.max_depth);
+                // An empty container the reply was cut off in (`Let me know {`) says nothing:
+                // it is read as a value of no relation to the answer, which any other beats.
+                let unrelated = candidate.form == Form::Unclosed && hollow(&parsed.value);
+                choice.offer_reading(
+                    score,
+                    candidate,
+                    parsed.value,
+                    settings.max_depth,
+                    unrelated,
+                );
             }
             Err(e) => choice.failures.refused(e, candidate.span),
         }
     }
     choice.finish(text)
+}
+
+/// Whether `value` is an empty object or list.
+fn hollow(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Object(map) => map.is_empty(),
+        serde_json::Value::Array(items) => items.is_empty(),
+        _ => false,
+    }
 }
 
 /// Every value in the text that is a `T`, in text order, each with its own report; or the
@@ -525,13 +549,20 @@ fn prose_braces(candidate: &Candidate, parsed: &Parsed<'_>) -> bool {
 
 /// The choice among readings: a reading related to the type wins over one that is not
 /// ([`unrelated`]), then one the reply does not set aside or show as an example over one it
-/// does ([`Lead`]), then the lowest score; of equal scores, one the reply marked as its answer
-/// (a caller's marker, an answer tag such as `<json>`), then the one that stands higher
-/// ([`Standing`]), then the one the [`TieBreak`] prefers by position. Failures are kept on the
-/// side, for the error.
+/// does ([`Lead`]), then, under [`TieBreak::Last`], a value the reply was cut off in over one
+/// written before it (see [`Choice::supersedes`]), then the lowest score; of equal scores, one
+/// the reply marked as its answer (a caller's marker, an answer tag such as `<json>`), then
+/// the one that stands higher ([`Standing`]), then the one the [`TieBreak`] prefers by
+/// position. Failures are kept on the side, for the error.
 pub(crate) struct Choice<V> {
     tie_break: TieBreak,
+    /// Where the text ends, spaces aside: a value that runs there unclosed is the one the
+    /// reply was cut off in.
+    text_end: usize,
     best: Option<Offer<V>>,
+    /// The value the reply was cut off in, when the type recognized it (fields found, items
+    /// read) but it did not fit, or a limit refused it: where it starts, its lead, and why.
+    cut_short: Option<(Span, Lead, Error)>,
     pub failures: Failures,
 }
 
@@ -543,16 +574,44 @@ struct Offer<V> {
     depth: usize,
     explicit: bool,
     standing: Standing,
+    /// The value the reply was cut off in.
+    cut: bool,
     span: Span,
     value: V,
 }
 
 impl<V> Choice<V> {
-    pub fn new(settings: &Settings) -> Choice<V> {
+    pub fn new(settings: &Settings, text: &str) -> Choice<V> {
         Choice {
             tie_break: settings.tie_break,
+            text_end: lex::trim_end(text).len(),
             best: None,
+            cut_short: None,
             failures: Failures::default(),
+        }
+    }
+
+    /// Whether `candidate` is a value the reply was cut off in: it never closes and runs to
+    /// the end of the text (not to a fence's end, where the text goes on).
+    fn cut_at_end(&self, candidate: &Candidate) -> bool {
+        candidate.form == Form::Unclosed && candidate.span.end >= self.text_end
+    }
+
+    /// Whether the value the reply was cut off in (`cut`, `span`) takes the place of a value
+    /// written before it (`other`): under [`TieBreak::Last`] the later value is the answer,
+    /// and one written before it must not stand for it as if the reply were whole (a draft
+    /// or example, then the answer cut off). Under [`TieBreak::First`] the first stands.
+    fn supersedes(&self, cut: bool, span: Span, other: Span) -> bool {
+        cut && self.tie_break == TieBreak::Last && other.end <= span.start
+    }
+
+    /// A value the reply was cut off in that the type recognized but that did not fit, or
+    /// that a limit refused (`require_complete`): `error` says why. No value written before
+    /// it stands for it ([`Choice::supersedes`]); the choice ends in that error instead.
+    pub fn cut_short(&mut self, candidate: &Candidate, error: &Error) {
+        if self.cut_at_end(candidate) && self.tie_break == TieBreak::Last {
+            let error = Error::new(error.issues().to_vec());
+            self.cut_short = Some((candidate.span, candidate.lead, error));
         }
     }
 
@@ -584,6 +643,7 @@ impl<V> Choice<V> {
         let explicit = candidate.origin == Origin::Explicit;
         let (standing, lead) = (candidate.standing, candidate.lead);
         let span = candidate.span;
+        let cut = !unrelated && self.cut_at_end(candidate);
         let wins = match &self.best {
             None => true,
             Some(b) => {
@@ -591,6 +651,10 @@ impl<V> Choice<V> {
                     !unrelated
                 } else if lead != b.lead {
                     lead > b.lead
+                } else if self.supersedes(cut, span, b.span) {
+                    true
+                } else if self.supersedes(b.cut, b.span, span) {
+                    false
                 } else if score != b.score {
                     score < b.score
                 } else if explicit != b.explicit {
@@ -611,6 +675,7 @@ impl<V> Choice<V> {
                 depth,
                 explicit,
                 standing,
+                cut,
                 span,
                 value,
             };
@@ -634,11 +699,19 @@ impl<V> Choice<V> {
     }
 
     /// The winner, or the error of the candidate that got furthest ("no JSON found" when
-    /// there was none).
+    /// there was none). A winner written before a value the reply was cut off in that the
+    /// type recognized but could not read gives that value's error instead
+    /// ([`Choice::cut_short`]).
     pub fn finish(self, text: &str) -> Result<V, Error> {
-        match self.best {
-            Some(b) => Ok(b.value),
-            None => Err(self.failures.into_error(text)),
+        match (self.best, self.cut_short) {
+            (Some(b), Some((span, lead, error)))
+                if b.span.end <= span.start && (b.unrelated || lead >= b.lead) =>
+            {
+                crate::deep::discard(b.value, b.depth);
+                Err(error.with_positions(text))
+            }
+            (Some(b), _) => Ok(b.value),
+            (None, _) => Err(self.failures.into_error(text)),
         }
     }
 }

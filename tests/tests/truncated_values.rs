@@ -345,3 +345,57 @@ fn a_part_of_a_cut_off_value_is_refused_when_complete_values_are_required() {
     assert_eq!(out.value.members[0].name, "Ada");
     assert!(!out.report.complete);
 }
+
+/// A reply cut off inside a value written after another (a draft or example, then the answer):
+/// the value written before never stands for the one cut off as if the reply were whole. The
+/// cut-off value is read (marked incomplete) where it fits, and its own error is given where
+/// the type recognizes it but it does not fit; under `TieBreak::First` the first stands.
+#[test]
+fn a_value_written_before_the_one_the_reply_was_cut_off_in_does_not_stand_for_it() {
+    use llm_extract::{Extractor, TieBreak};
+    let draft = r#"{"name": "Ada", "age": 36}"#;
+    for reply in [
+        format!("Example: {draft}\nAnswer: {{\"name\": \"Gra"),
+        format!("{draft}\n{{\"name\": \"Grace\", \"ag"),
+        format!("Draft: {draft}\nFinal:\n```json\n{{\"name\": \"Grace\","),
+    ] {
+        let err = llm_extract::extract::<Person>(&reply).unwrap_err();
+        assert_eq!(err.category(), Category::Incomplete, "{reply}: {err}");
+        assert!(
+            err.to_string().contains("missing field `age`"),
+            "{reply}: {err}"
+        );
+        let value = llm_extract::extract::<serde_json::Value>(&reply).unwrap();
+        assert!(!value.report.complete, "{reply}");
+        assert_ne!(value.value["name"], "Ada", "{reply}");
+        let strict = Extractor::new().require_complete();
+        assert!(strict.extract::<Person>(&reply).is_err(), "{reply}");
+        assert!(strict.repair(&reply).is_err(), "{reply}");
+        let first = Extractor::new().tie_break(TieBreak::First);
+        assert_eq!(
+            first.from_str::<Person>(&reply).unwrap().name,
+            "Ada",
+            "{reply}"
+        );
+    }
+    // The cut-off value fits: it is the answer, marked incomplete.
+    let reply = format!("{draft}\nFixed: {{\"name\": \"Grace\", \"age\": 85, \"note\": \"x");
+    let out = llm_extract::extract::<Person>(&reply).unwrap();
+    assert_eq!(out.value.name, "Grace");
+    assert!(!out.report.complete);
+    // A brace the reply was cut off after, with nothing in it, or a value cut off that the
+    // reply sets aside, does not take the place of the answer.
+    for reply in [
+        format!("{draft}\nLet me know if you need anything else {{"),
+        format!("{draft}\nNot this one: {{\"name\": \"Gra"),
+    ] {
+        let out = llm_extract::extract::<Person>(&reply).unwrap();
+        assert_eq!(out.value.name, "Ada", "{reply}");
+        assert!(out.report.complete, "{reply}");
+        assert_eq!(
+            llm_extract::repair(&reply).unwrap()["name"],
+            "Ada",
+            "{reply}"
+        );
+    }
+}
