@@ -490,6 +490,9 @@ fn a_value_the_reply_sets_aside_or_shows_as_an_example_loses_to_the_answer() {
         // Set aside in a fence, the answer in the prose with repairs the fenced one lacks.
         format!("Result: {{product: 'real', stars: 4,}}\n\nBad example:\n```json\n{other}\n```"),
         format!("## Incorrect\n\n```json\n{other}\n```\n\n## Correct\n\n```json\n{real}\n```"),
+        // Quoted in a markdown block quote: someone else's words.
+        format!("Corrected: {real}\n\nYour original:\n> {other}"),
+        format!("{real}\n\n> Note: the API used to return {other}"),
     ];
     the_real_one_wins_either_way(&replies.iter().map(String::as_str).collect::<Vec<_>>());
     // Alone, such a value is still the value found.

@@ -18,6 +18,9 @@ pub(crate) enum Lead {
     /// Set aside: called wrong, old or to be avoided (`Incorrect:`, `not {..}`, `rather than
     /// {..}`, `Don't return {..}`, `(previously {..})`).
     Rejected,
+    /// On a line of a markdown block quote (`> {..}`): someone else's words quoted, such as
+    /// the user's message or an earlier answer.
+    Quoted,
     /// Shown as an illustration (`For example:`, `e.g. {..}`, `Template:`).
     Example,
     /// Introduced any other way, or not at all.
@@ -36,7 +39,22 @@ const CLAUSE_WORDS: usize = 6;
 
 /// How the reply introduces the value that starts at `start` of `text`.
 pub(crate) fn lead(text: &str, start: usize) -> Lead {
-    classify(clause(text, start))
+    match classify(clause(text, start)) {
+        Lead::Plain if quoted(text, start) => Lead::Quoted,
+        lead => lead,
+    }
+}
+
+/// Whether the value at `start` stands on a line of a markdown block quote: its line starts
+/// with `>` (within [`LOOKBACK`] bytes).
+fn quoted(text: &str, start: usize) -> bool {
+    let before = &text.as_bytes()[start.saturating_sub(LOOKBACK)..start];
+    let line = match memchr::memrchr(b'\n', before) {
+        Some(n) => &before[n + 1..],
+        None if start <= LOOKBACK => before,
+        None => return false,
+    };
+    line.iter().find(|b| !matches!(b, b' ' | b'\t')) == Some(&b'>')
 }
 
 /// The clause that introduces the value at `start`: see the module documentation.
@@ -229,6 +247,10 @@ mod tests {
             ("Not sure about the price, so: {\"a\": 1}", Lead::Plain),
             // A line that is not a label says nothing of the value on the next line.
             ("I am not sure\n{\"a\": 1}", Lead::Plain),
+            ("You wrote:\n> {\"a\": 1}", Lead::Quoted),
+            ("  > > {\"a\": 1}", Lead::Quoted),
+            ("> Wrong: {\"a\": 1}", Lead::Rejected),
+            ("a > b: {\"a\": 1}", Lead::Plain),
         ];
         for (text, want) in rows {
             assert_eq!(lead_of(text), want, "{text}");
