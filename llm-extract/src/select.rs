@@ -304,20 +304,26 @@ fn wrapped_single<T>(extracted: &Extracted<T>) -> bool {
 
 /// Every value in the text (each once, in text order, none of them prose braces) as the items
 /// of one list, read as `T` ([`CoercionKind::GatheredList`]); `None` unless there are two or
-/// more and every one fits.
+/// more and every one fits. Only the values introduced highest are gathered: none the reply
+/// sets aside, quotes or shows as an example when others it does not ([`Lead`]).
 fn gather<'t, T: Extract>(
     settings: &Settings,
     text: &'t str,
     located: &Located<'t>,
     paths: RepairPaths,
 ) -> Option<Extracted<T>> {
-    let mut items: Vec<Node<'_>> = Vec::new();
-    let mut repairs = Vec::new();
+    let mut found = Vec::new();
     for (candidate, parsed) in readings(settings, text, located, paths, T::FROM_PROSE) {
         let Ok(parsed) = parsed else { continue };
         if prose_braces(candidate, &parsed) {
             continue;
         }
+        found.push((candidate.lead, parsed));
+    }
+    let top = found.iter().map(|(lead, _)| *lead).max()?;
+    let mut items: Vec<Node<'_>> = Vec::new();
+    let mut repairs = Vec::new();
+    for (_, parsed) in found.into_iter().filter(|(lead, _)| *lead == top) {
         repairs.extend(parsed.repairs);
         items.push(parsed.node);
     }

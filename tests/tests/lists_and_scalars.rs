@@ -63,6 +63,20 @@ fn gathering_only_when_no_single_value_is_a_list() {
     let out = llm_extract::extract::<Vec<Item>>(r#"{"key": "a"}"#).unwrap();
     assert_eq!(keys(&out.value), ["a"]);
     assert_eq!(kinds(&out), [CoercionKind::SingleToList]);
+    // A value the reply sets aside, quotes or shows as an example is not one of the items.
+    for text in [
+        "Wrong: {\"key\": \"x\"}\nRight: {\"key\": \"a\"}\n{\"key\": \"b\"}",
+        "For example {\"key\": \"x\"}. Yours:\n{\"key\": \"a\"}\n{\"key\": \"b\"}",
+        "You wrote:\n> {\"key\": \"x\"}\n\n{\"key\": \"a\"} {\"key\": \"b\"}",
+    ] {
+        let items = llm_extract::from_str::<Vec<Item>>(text).unwrap();
+        assert_eq!(keys(&items), ["a", "b"], "{text}");
+    }
+    let text = "Wrong: {\"key\": \"x\"}\nRight: {\"key\": \"a\"}";
+    assert_eq!(
+        keys(&llm_extract::from_str::<Vec<Item>>(text).unwrap()),
+        ["a"]
+    );
     // A value that is not an item: no gathering, the one that fits.
     let text = r#"{"key": "a"} {"other": [1]}"#;
     assert_eq!(
