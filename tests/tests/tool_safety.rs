@@ -57,6 +57,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a call quoted in a DSML argument", s("<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write_file\">\n<｜DSML｜parameter name=\"content\" string=\"true\">See <tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call></｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"), call(&["write_file"])),
         ("a call quoted in a MiniCPM argument", s("<function name=\"write_file\"><param name=\"content\">See <tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call></param></function>"), call(&["write_file"])),
         ("a call quoted in a Step-3 argument", s("<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write_file\">\n<steptml:parameter name=\"content\">See <tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call></steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>"), call(&["write_file"])),
+        ("a MiniMax M3 tag whose name runs past 128 bytes into a wide character", format!("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<q{}\u{e9}>v]<]minimax[>[</q>", "x".repeat(126)), CUT_OFF),
         // Garbage read as arguments: guesses.
         ("bad json as arguments", s(r#"<tool_call>{"name": "rm", "arguments": {bad json}}</tool_call>"#), DOUBTFUL),
         ("bare word as the name", s(r#"<tool_call>{"tool_name": invalid}</tool_call>"#), DOUBTFUL),

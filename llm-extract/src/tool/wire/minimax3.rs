@@ -195,7 +195,7 @@ impl<'a> Elements<'a> {
 
     /// The name of a tag whose text (after `<` or `</`) is `tag`, up to its `>`.
     fn tag_name(&self, tag: &'a str) -> Result<&'a str, String> {
-        let window = &tag[..tag.len().min(128)];
+        let window = &tag[..tag.floor_char_boundary(128)];
         let len = window.find('>').ok_or("a tag without its `>`")?;
         let name = &tag[..len];
         if name.is_empty() || name.contains(char::is_whitespace) {
