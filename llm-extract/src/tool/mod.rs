@@ -21,9 +21,14 @@
 //! every candidate and why it was not a call); a call whose arguments were cut off is
 //! reported in [`Reply::incomplete`] and never returned as a call unless the caller opts in
 //! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
-//! not a call, nor is a call written inside an argument that a format writes as a tag
-//! (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's, DSML's,
-//! Step-3's and MiniCPM's parameters): the value is the call's text up to its closer; the scan is linear in the text.
+//! not a call, nor is a call written inside another call's argument, however the format
+//! writes it: a tag (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's,
+//! DSML's, Step-3's and MiniCPM's parameters, Kimi K3's `<|open|>argument`, GLM's and
+//! Hunyuan's `<arg_value>`, MiniMax M3's elements), a string between Gemma's delimiters
+//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`). The
+//! argument is the call's text up to its closer; a call of the argument's own format inside
+//! it makes where the argument ends unclear, and the outer call is not run either. The scan
+//! is linear in the text.
 //!
 //! # What is a call
 //!
