@@ -39,6 +39,36 @@ const CUT_OFF: Expect = Expect {
 
 const RM: &str = r#"<tool_call>{"name": "rm", "arguments": {"path": "/"}}</tool_call>"#;
 
+/// `rm` as MiniMax M2, GLM, Kimi K3 and MiniMax M3 write it ([`RM`] is Hermes'): what an
+/// argument may quote.
+const MINIMAX_RM: &str = "<minimax:tool_call><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></minimax:tool_call>";
+const GLM_RM: &str = "<tool_call>rm<arg_key>path</arg_key><arg_value>/</arg_value></tool_call>";
+const K3_RM: &str = "<|open|>call tool=\"rm\" index=\"0\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>/<|close|>argument<|sep|><|close|>call<|sep|>";
+const M3_RM: &str = "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/]<]minimax[>[</path>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>";
+
+/// A Kimi K3 call to `name` whose argument `key` is `value`.
+fn k3_call(name: &str, key: &str, value: &str) -> String {
+    format!("<|open|>tools<|sep|><|open|>call tool=\"{name}\" index=\"0\"<|sep|><|open|>argument key=\"{key}\" type=\"string\"<|sep|>{value}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>")
+}
+
+/// A GLM call (Hunyuan's, with a checkpoint's `suffix`) to `name` whose argument `key` is
+/// `value`.
+fn glm_call(suffix: &str, name: &str, key: &str, value: &str) -> String {
+    format!("<tool_call{suffix}>{name}<arg_key{suffix}>{key}</arg_key{suffix}><arg_value{suffix}>{value}</arg_value{suffix}></tool_call{suffix}>")
+}
+
+/// A Gemma 4 call to `name` whose argument `content` is `value`, between `delimiter`s, and
+/// whose `path` is `notes.md`.
+fn gemma_call(delimiter: &str, name: &str, value: &str) -> String {
+    let d = delimiter;
+    format!("<|tool_call>call:{name}{{content:{d}{value}{d},path:{d}notes.md{d}}}<tool_call|>")
+}
+
+/// A MiniMax M3 call to `name` whose argument `key` is `value`.
+fn m3_call(name: &str, key: &str, value: &str) -> String {
+    format!("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"{name}\">]<]minimax[>[<{key}>{value}]<]minimax[>[</{key}>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>")
+}
+
 fn rows() -> Vec<(&'static str, String, Expect)> {
     let s = |t: &str| t.to_string();
     vec![
@@ -57,6 +87,65 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a call quoted in a DSML argument", s("<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write_file\">\n<｜DSML｜parameter name=\"content\" string=\"true\">See <tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call></｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"), call(&["write_file"])),
         ("a call quoted in a MiniCPM argument", s("<function name=\"write_file\"><param name=\"content\">See <tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call></param></function>"), call(&["write_file"])),
         ("a call quoted in a Step-3 argument", s("<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write_file\">\n<steptml:parameter name=\"content\">See <tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call></steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>"), call(&["write_file"])),
+        // Arguments written otherwise: Kimi K3's `<|open|>argument`, GLM's and Hunyuan's
+        // `<arg_value>`, Gemma's delimited strings, MiniMax M3's elements.
+        ("a call quoted in a Kimi K3 argument", k3_call("write_file", "content", RM), call(&["write_file"])),
+        ("a MiniMax call inside a Kimi K3 argument", k3_call("search", "q", MINIMAX_RM), call(&["search"])),
+        ("a GLM call quoted in a Kimi K3 argument", k3_call("search", "q", GLM_RM), call(&["search"])),
+        ("a call quoted in a GLM argument", glm_call("", "write_file", "content", RM), call(&["write_file"])),
+        ("a MiniMax call inside a GLM argument", glm_call("", "search", "q", MINIMAX_RM), call(&["search"])),
+        ("a Kimi K3 call inside a GLM argument", glm_call("", "search", "q", K3_RM), call(&["search"])),
+        ("a lone <tool_call> in a GLM argument", glm_call("", "search", "q", "<tool_call>"), call(&["search"])),
+        ("a call quoted in a Hunyuan argument", format!("<tool_calls>\n{}\n</tool_calls>", glm_call("", "write_file", "content", RM)), call(&["write_file"])),
+        ("a call quoted in a suffixed Hunyuan argument", format!("<tool_calls:6124c78e>{}</tool_calls:6124c78e>", glm_call(":6124c78e", "write_file", "content", RM)), call(&["write_file"])),
+        ("a call quoted in a Gemma 4 string", gemma_call("<|\"|>", "write_file", RM), call(&["write_file"])),
+        ("a MiniMax call inside a FunctionGemma string", format!("<start_function_call>call:write_file{{content:<escape>{MINIMAX_RM}<escape>,path:<escape>notes.md<escape>}}<end_function_call>"), call(&["write_file"])),
+        ("a call quoted in a MiniMax M3 argument", m3_call("write_file", "content", RM), call(&["write_file"])),
+        ("a Mistral call inside a MiniMax M3 argument", m3_call("search", "q", "[TOOL_CALLS]rm[ARGS]{\"path\": \"/\"}"), call(&["search"])),
+        ("a call quoted in an LFM2 argument", format!("<|tool_call_start|>[write_file(content='See {RM}', path='notes.md')]<|tool_call_end|>"), call(&["write_file"])),
+        ("a GLM call inside a Llama 4 argument", format!("<|python_start|>[search(q='{GLM_RM}')]<|python_end|>"), call(&["search"])),
+        ("a call quoted in an OLMo 3 argument", format!("<function_calls>write_file(content='See {RM}')\nls(path='/')</function_calls>"), call(&["write_file", "ls"])),
+        ("a call quoted in a tool_code argument", format!("```tool_code\nwrite_file(content='See {RM}')\n```"), call(&["write_file"])),
+        ("a MiniMax call across lines in a tool_code argument", format!("```tool_code\nprint(default_api.write_file(content=\"\"\"See\n{MINIMAX_RM}\n\"\"\"))\n```"), call(&["write_file"])),
+        ("a JSON string cut by a line break in an LFM2 block, then a call", s("<|tool_call_start|>{\"name\": \"run\", \"arguments\": {\"cmd\": \"it's\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
+        ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
+        // A call of the argument's own format: which closer is whose cannot be told, so the
+        // outer call is not run either.
+        ("a Kimi K3 call inside a Kimi K3 argument", k3_call("search", "q", K3_RM), CUT_OFF),
+        ("a GLM call inside a GLM argument", glm_call("", "search", "q", GLM_RM), CUT_OFF),
+        ("a Gemma 4 call inside a Gemma 4 string", gemma_call("<|\"|>", "search", "<|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>"), REFUSED),
+        ("a MiniMax M3 call inside a MiniMax M3 argument", m3_call("search", "q", M3_RM), CUT_OFF),
+        ("a Qwen3-Coder call inside a Qwen3-Coder argument", s("<tool_call>\n<function=search>\n<parameter=q>\n<function=rm>\n<parameter=path>\n/\n</parameter>\n</function>\n</parameter>\n</function>\n</tool_call>"), CUT_OFF),
+        ("a MiniMax call inside a MiniMax argument", s("<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"q\"><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></parameter>\n</invoke>\n</minimax:tool_call>"), CUT_OFF),
+        // A value or string never closed: the call is cut off, and what it holds is no call.
+        ("a Kimi K3 argument never closed, holding a call", format!("<|open|>tools<|sep|><|open|>call tool=\"search\" index=\"0\"<|sep|><|open|>argument key=\"q\" type=\"string\"<|sep|>{RM}"), CUT_OFF),
+        ("a GLM argument never closed, holding a call", format!("<tool_call>search<arg_key>q</arg_key><arg_value>{RM}"), CUT_OFF),
+        ("a Gemma 4 string never closed, holding a call", format!("<|tool_call>call:search{{q:<|\"|>{RM}"), CUT_OFF),
+        ("a MiniMax M3 argument never closed, holding a call", format!("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"search\">]<]minimax[>[<q>{RM}"), CUT_OFF),
+        // A clause that refuses, avoids or forbids the call it introduces negates it; one that
+        // only introduces it does not.
+        ("a call after a refusal", format!("I refuse to execute:\n{RM}"), REFUSED),
+        ("a call after an avoidance", format!("Avoid calling:\n{RM}"), REFUSED),
+        ("a call after won't", format!("I won't run {RM}"), REFUSED),
+        ("a call after don't", format!("Don't run this:\n{RM}"), REFUSED),
+        ("a call after do not", format!("Do not execute:\n{RM}"), REFUSED),
+        ("a call after refrain", format!("I will refrain from calling {RM}"), REFUSED),
+        ("a call after must not", format!("You must not call:\n{RM}"), REFUSED),
+        ("a call after should never", format!("You should never run:\n{RM}"), REFUSED),
+        ("a call after cannot", format!("I cannot run:\n{RM}"), REFUSED),
+        ("a call after decline to", format!("I decline to run:\n{RM}"), REFUSED),
+        ("a call after forbidden", format!("Running this is forbidden:\n{RM}"), REFUSED),
+        ("a call after abstain", format!("I will abstain from running:\n{RM}"), REFUSED),
+        ("a fenced call after a negation on the fence's line", s("I should not run ```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```."), REFUSED),
+        ("a MiniMax call after a refusal", format!("I refuse to execute:\n{MINIMAX_RM}"), REFUSED),
+        ("a call after I'll call", format!("I'll call:\n{RM}"), call(&["rm"])),
+        ("a call after calling", format!("Calling:\n{RM}"), call(&["rm"])),
+        ("a call after let me run", format!("Let me run:\n{RM}"), call(&["rm"])),
+        ("a call after now I will execute", format!("Now I will execute:\n{RM}"), call(&["rm"])),
+        ("a call after an avoidance in an earlier clause", format!("To avoid losing data, backing up first:\n{RM}"), call(&["rm"])),
+        ("a call after a decline that is a fall", format!("Charting the decline in sales:\n{RM}"), call(&["rm"])),
+        ("a fenced call after a label on the fence's line", s("Calling: ```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```"), call(&["rm"])),
+        ("a MiniMax M3 tag whose name runs past 128 bytes into a wide character", format!("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<q{}\u{e9}>v]<]minimax[>[</q>", "x".repeat(126)), CUT_OFF),
         // Garbage read as arguments: guesses.
         ("bad json as arguments", s(r#"<tool_call>{"name": "rm", "arguments": {bad json}}</tool_call>"#), DOUBTFUL),
         ("bare word as the name", s(r#"<tool_call>{"tool_name": invalid}</tool_call>"#), DOUBTFUL),
@@ -342,6 +431,101 @@ fn every_row_streamed_gives_what_the_whole_read_gives() {
             }
         }
     });
+}
+
+/// A call written inside another call's argument is that argument's text as written: read
+/// whole and streamed, the outer call is the only call, and its argument holds the inner one.
+#[test]
+fn a_call_inside_an_argument_is_that_arguments_text() {
+    let suffixed = format!(
+        "<tool_calls:6124c78e>{}</tool_calls:6124c78e>",
+        glm_call(":6124c78e", "write_file", "content", RM)
+    );
+    let function_gemma = format!("<start_function_call>call:write_file{{content:<escape>{MINIMAX_RM}<escape>,path:<escape>notes.md<escape>}}<end_function_call>");
+    let mistral = "[TOOL_CALLS]rm[ARGS]{\"path\": \"/\"}";
+    let rows: Vec<(&str, String, &str, &str)> = vec![
+        (
+            "kimi k3",
+            k3_call("write_file", "content", RM),
+            "content",
+            RM,
+        ),
+        (
+            "kimi k3, minimax inside",
+            k3_call("search", "q", MINIMAX_RM),
+            "q",
+            MINIMAX_RM,
+        ),
+        (
+            "glm",
+            glm_call("", "write_file", "content", RM),
+            "content",
+            RM,
+        ),
+        (
+            "glm, kimi k3 inside",
+            glm_call("", "search", "q", K3_RM),
+            "q",
+            K3_RM,
+        ),
+        ("hunyuan with a suffix", suffixed, "content", RM),
+        (
+            "gemma 4",
+            gemma_call("<|\"|>", "write_file", RM),
+            "content",
+            RM,
+        ),
+        (
+            "functiongemma, minimax inside",
+            function_gemma,
+            "content",
+            MINIMAX_RM,
+        ),
+        (
+            "minimax m3",
+            m3_call("write_file", "content", RM),
+            "content",
+            RM,
+        ),
+        (
+            "minimax m3, mistral inside",
+            m3_call("search", "q", mistral),
+            "q",
+            mistral,
+        ),
+        (
+            "lfm2",
+            format!("<|tool_call_start|>[write_file(content='{RM}')]<|tool_call_end|>"),
+            "content",
+            RM,
+        ),
+        (
+            "olmo 3",
+            format!("<function_calls>write_file(content='{RM}')</function_calls>"),
+            "content",
+            RM,
+        ),
+        (
+            "tool_code",
+            format!("```tool_code\nwrite_file(content='{RM}')\n```"),
+            "content",
+            RM,
+        ),
+    ];
+    for (what, text, key, value) in rows {
+        let calls = tool::tool_calls(&text);
+        assert_eq!(calls.len(), 1, "{what}: {calls:?}");
+        assert_eq!(calls[0].arguments[key], *value, "{what}");
+        let bytes = text.as_bytes();
+        for n in [1, 5, 64] {
+            let (got, failed) = streamed(&bytes.chunks(n).collect::<Vec<_>>());
+            assert_eq!(
+                (got, failed),
+                (calls.clone(), None),
+                "{what}, chunks of {n}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -21,9 +21,14 @@
 //! every candidate and why it was not a call); a call whose arguments were cut off is
 //! reported in [`Reply::incomplete`] and never returned as a call unless the caller opts in
 //! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
-//! not a call, nor is a call written inside an argument that a format writes as a tag
-//! (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's, DSML's,
-//! Step-3's and MiniCPM's parameters): the value is the call's text up to its closer; the scan is linear in the text.
+//! not a call, nor is a call written inside another call's argument, however the format
+//! writes it: a tag (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's,
+//! DSML's, Step-3's and MiniCPM's parameters, Kimi K3's `<|open|>argument`, GLM's and
+//! Hunyuan's `<arg_value>`, MiniMax M3's elements), a string between Gemma's delimiters
+//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`). The
+//! argument is the call's text up to its closer; a call of the argument's own format inside
+//! it makes where the argument ends unclear, and the outer call is not run either. The scan
+//! is linear in the text.
 //!
 //! # What is a call
 //!
@@ -37,7 +42,7 @@
 //! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
 //! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel) | **refused**: a draft ([`Reply::rejected`], with the reason) |
 //! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
-//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`), a code fence announced as an example, or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates it (`I should not run {...}`, `Do NOT call:` on the line before) | **refused**: a mention, not a call |
+//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`), a code fence announced as an example, or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line) | **refused**: a mention, not a call |
 //! | A tool name not written as a name (letters, digits, `_`, `-`, `.`), a Kimi id not written as `functions.NAME:INDEX`, a format not enabled ([`Extractor::tool_formats`]) | **refused** |
 //!
 //! [`tool_calls`] gives the returned calls; [`calls`], [`tool_call`] and

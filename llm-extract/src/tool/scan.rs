@@ -520,7 +520,7 @@ fn opens_body(tok: Tok) -> bool {
 
 /// Whether the line `rest` begins with closes a fence: three or more backticks alone on it
 /// (spaces around them aside), as the `tool_code` handler reads it.
-fn closes_fence(rest: &[u8]) -> bool {
+pub(crate) fn closes_fence(rest: &[u8]) -> bool {
     let lead = rest
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')

@@ -306,10 +306,11 @@ fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
 /// How far before a call its clause is looked for: the check stays constant per call.
 const NEGATION_LOOKBACK: usize = 256;
 
-/// Whether the clause that introduces the call at `start` negates it (`I should not run
-/// {...}`, `Do NOT call:` on the line before): the words of its line before it, after the last
-/// `.`, `,`, `;`, `!` or `?`; or, when the call starts its line, the line before it if that
-/// ends with `:`.
+/// Whether the clause that introduces the call at `start` says not to make it (`I should not
+/// run {...}`, `Do NOT call:` or `I refuse to execute:` on the line before; see
+/// [`says_not`]): the words of its line before it, after the last `.`, `,`, `;`, `!` or `?`;
+/// or, when the call starts its line, the line before it if that ends with `:` or opens a
+/// fence after its words (`I won't run ```json`).
 fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
     let mut from = start.saturating_sub(NEGATION_LOOKBACK);
     while !text.is_char_boundary(from) {
@@ -335,11 +336,20 @@ fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
                 .trim()
         };
         line = previous();
-        // A call in a fence: its label is on the line before the fence's opener.
-        if line.starts_with("```") {
-            line = previous();
+        // A call in a fence: its label is on the line before the fence's opener, or on the
+        // opener's line, before it.
+        let mut introduced = line.ends_with(':');
+        if let Some((words, info)) = line.rsplit_once("```") {
+            if !info.contains(char::is_whitespace) {
+                line = words.trim();
+                introduced = !line.is_empty();
+                if line.is_empty() {
+                    line = previous();
+                    introduced = line.ends_with(':');
+                }
+            }
         }
-        if !line.ends_with(':') {
+        if !introduced {
             return false;
         }
     }
@@ -347,14 +357,36 @@ fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
         .rsplit(['.', ',', ';', '!', '?'])
         .next()
         .unwrap_or_default();
-    clause
+    says_not(clause)
+}
+
+/// Words of refusing, avoiding or forbidding an act, by their stem (`refuse`, `refusing`,
+/// `avoid`, `forbidden`, ...): a clause with one says the act it introduces is not done.
+const REFUSALS: [&str; 7] = [
+    "refus", "avoid", "refrain", "abstain", "forbid", "prohibit", "disallow",
+];
+
+/// Whether a clause says the act it introduces is not done: it holds a negation (`not`,
+/// `never`, `no`, `nor`, `neither`, `cannot`, a word ending in `n't`), a word of
+/// [`REFUSALS`], or `decline to`. What a model writes to show a call it will not make; a
+/// clause that introduces a call without one of them (`I'll call:`, `Now I will execute:`)
+/// is read as written.
+fn says_not(clause: &str) -> bool {
+    let words: Vec<String> = clause
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
-        .any(|w| {
-            matches!(w.as_str(), "not" | "never" | "no")
-                || w.ends_with("n't")
-                || w.ends_with("n\u{2019}t")
-        })
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(
+            w.as_str(),
+            "not" | "never" | "no" | "nor" | "neither" | "cannot"
+        ) || w.ends_with("n't")
+            || w.ends_with("n\u{2019}t")
+            || REFUSALS.iter().any(|stem| w.starts_with(stem))
+            // `decline` alone may be a fall (`the decline in sales:`).
+            || w.starts_with("declin") && words.get(i + 1).is_some_and(|next| next == "to")
+    })
 }
 
 /// Whether prose comes before `start` on its line (not a line start, nor a token's end).

@@ -1,9 +1,11 @@
 //! Turns the token list of [`super::scan`] into calls, one handler per wire format.
 //!
-//! Every body is the text between one token and the next, so each byte of the reply is read
-//! by at most one handler: linear time however many markers are left unclosed.
+//! Every body is the text between one token and the next (or, where a call's argument holds
+//! tokens, up to the first token after its arguments: they are its text), so each byte of the
+//! reply is read by at most one handler: linear time however many markers are left unclosed.
 
 mod apertus;
+mod code;
 mod dsml;
 mod families;
 mod gemma;
@@ -24,7 +26,8 @@ use super::scan::{body_opener, tokens, Tok, Token};
 use super::shape::{self, Arg, Context, RawCall, Source};
 use super::Format;
 use crate::span::Span;
-use params::{MINIMAX_VALUES, QWEN_VALUES};
+use code::CodeEnd;
+use params::{Values, MINIMAX_VALUES, QWEN_VALUES};
 use serde_json::Value;
 
 /// Where a call or a piece of text sits relative to reasoning.
@@ -137,7 +140,6 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         max_depth: reading.max_depth,
         wrapper: None,
         analysis_end: None,
-        closer_searches: [None; 2],
         step_start: vec![0; toks.len()],
     };
     w.run();
@@ -157,11 +159,6 @@ struct Walker<'a> {
     /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, or the next
     /// message's token), when other tokens came inside it.
     analysis_end: Option<usize>,
-    /// The last searches for a call's closer and a value's closer (`params::Values`): the
-    /// closer, where the search began, and the first one found from there (`None`: none to
-    /// the end of the text). A later search from as far on reuses it, so calls or values
-    /// that lack their closer do not each read the rest of the text.
-    closer_searches: [Option<(&'static str, usize, Option<usize>)>; 2],
     /// For each token read so far, where the step that read it begins: a stream resumes
     /// only at the start of a step, never at a token a step read along with its first.
     step_start: Vec<usize>,
@@ -370,6 +367,12 @@ impl<'a> Walker<'a> {
         Span::new(start, end)
     }
 
+    /// Where the first token at or after `pos` starts (the end of the text without one).
+    fn next_token_from(&self, pos: usize) -> usize {
+        let j = self.toks.partition_point(|t| t.span.start < pos);
+        self.toks.get(j).map_or(self.text.len(), |t| t.span.start)
+    }
+
     fn slice(&self, span: Span) -> &'a str {
         &self.text[span.start..span.end]
     }
@@ -379,6 +382,19 @@ impl<'a> Walker<'a> {
         match closer {
             Some(c) if self.tok(k + 1) == Some(c) => (k + 2, self.toks[k + 1].span.end, true),
             _ => (k + 1, body_end, false),
+        }
+    }
+
+    /// A call whose body is `body` ends there: the token there is consumed when it is one of
+    /// `closers`. The index of the token after the call, where the call ends, and whether it
+    /// was closed.
+    fn close_at(&self, body: Span, closers: &[Tok]) -> (usize, usize, bool) {
+        let j = self.toks.partition_point(|t| t.span.start < body.end);
+        match self.toks.get(j) {
+            Some(t) if t.span.start == body.end && closers.contains(&t.tok) => {
+                (j + 1, t.span.end, true)
+            }
+            _ => (j, body.end, false),
         }
     }
 
@@ -572,7 +588,12 @@ impl<'a> Walker<'a> {
     /// `<|python_start|>` and LFM2's `<|tool_call_start|>` (pythonic lists).
     fn json_or_python(&mut self, k: usize, format: Format, closer: Option<Tok>) -> (usize, usize) {
         let body = self.body(k);
-        let (next, end, _) = self.close(k, closer, body.end);
+        // JSON strings end at a line break, as the scan reads them; Python strings do not.
+        let body = match python::looks_like_calls(self.slice(body), true) {
+            true => self.code_strings_hold_tokens(k, CodeEnd::List),
+            false => body,
+        };
+        let (next, end, _) = self.close_at(body, closer.as_slice());
         let whole = Span::new(self.toks[k].span.start, end);
         let text = self.slice(body);
         if python::looks_like_calls(text, true) {
@@ -704,19 +725,7 @@ impl<'a> Walker<'a> {
             .next()
             .is_some_and(|c| c.is_alphabetic() || c == '_')
         {
-            // GLM 4.5+: the name, then key/value pairs.
-            let name_end = trimmed.find(['<', '\n']).unwrap_or(trimmed.len());
-            let name = trimmed[..name_end].trim().to_string();
-            let after = body.start + (text.len() - trimmed.len()) + name_end;
-            // Hunyuan's argument tags carry the suffix its `<tool_call:...>` does.
-            let suffix = self.slice(self.toks[k].name);
-            let (arguments, params_complete) = xml_params(
-                self.text,
-                Span::new(after, body.end),
-                ParamStyle::Glm(suffix),
-            );
-            let call = xml_call(name, arguments);
-            self.hit(call, Format::Glm, whole, closed && params_complete);
+            return self.glm_call(k, body);
         } else if text.trim().is_empty() {
             self.miss(whole, Format::Hermes, "an empty <tool_call> block", !closed);
         } else {
@@ -730,12 +739,42 @@ impl<'a> Walker<'a> {
         (next, end)
     }
 
+    /// GLM 4.5+ (and Hunyuan V3, V4): after `<tool_call>` token `k`, whose body up to the next
+    /// token is `body`, the name, then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs.
+    fn glm_call(&mut self, k: usize, body: Span) -> (usize, usize) {
+        let text = self.slice(body);
+        let trimmed = text.trim_start();
+        let name_end = trimmed.find(['<', '\n']).unwrap_or(trimmed.len());
+        let name = trimmed[..name_end].trim().to_string();
+        let after = body.start + (text.len() - trimmed.len()) + name_end;
+        // Hunyuan's argument tags carry the suffix its `<tool_call:...>` does.
+        let suffix = self.slice(self.toks[k].name);
+        let (key_open, value_close) = (
+            format!("<arg_key{suffix}>"),
+            format!("</arg_value{suffix}>"),
+        );
+        let values = Values {
+            open: &key_open,
+            close: &value_close,
+            call_close: Tok::ToolCallClose,
+        };
+        let read = self.tag_body(k, after, &values);
+        let params = Span::new(after, read.body.end);
+        let (arguments, complete) = xml_params(self.text, params, ParamStyle::Glm(suffix));
+        let complete = read.closed && complete && read.holds(arguments.len());
+        let call = xml_call(name, arguments);
+        let whole = Span::new(self.toks[k].span.start, read.end);
+        self.hit(call, Format::Glm, whole, complete);
+        (read.next, read.end)
+    }
+
     /// `<function=NAME>` with a JSON body (Functionary) or `<parameter=k>v</parameter>`
     /// pairs (Qwen3-Coder), closed by `</function>`.
     fn function(&mut self, k: usize, format: Format) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let (body, (next, end, closed)) = self.tag_body(k, &QWEN_VALUES);
+        let read = self.tag_body(k, t.span.end, &QWEN_VALUES);
+        let (body, next, end, closed) = (read.body, read.next, read.end, read.closed);
         let whole = Span::new(t.span.start, end);
         let text = self.slice(body).trim();
         if text.is_empty() {
@@ -743,8 +782,9 @@ impl<'a> Walker<'a> {
             self.hit(call, format, whole, closed);
         } else if text.starts_with("<parameter=") {
             let (arguments, complete) = xml_params(self.text, body, ParamStyle::Qwen);
+            let complete = closed && complete && read.holds(arguments.len());
             let call = xml_call(name, arguments);
-            self.hit(call, Format::Qwen3Coder, whole, closed && complete);
+            self.hit(call, Format::Qwen3Coder, whole, complete);
         } else {
             self.json_call(name, None, format, body, whole)
         }
@@ -755,16 +795,13 @@ impl<'a> Walker<'a> {
     fn invoke(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let (body, (next, end, closed)) = self.tag_body(k, &MINIMAX_VALUES);
-        let (arguments, complete) = xml_params(self.text, body, ParamStyle::MiniMax);
+        let read = self.tag_body(k, t.span.end, &MINIMAX_VALUES);
+        let (arguments, complete) = xml_params(self.text, read.body, ParamStyle::MiniMax);
+        let complete = read.closed && complete && read.holds(arguments.len());
         let call = xml_call(name, arguments);
-        self.hit(
-            call,
-            Format::MiniMax,
-            Span::new(t.span.start, end),
-            closed && complete,
-        );
-        (next, end)
+        let whole = Span::new(t.span.start, read.end);
+        self.hit(call, Format::MiniMax, whole, complete);
+        (read.next, read.end)
     }
 
     /// `[TOOL_CALLS] [{...}]` (JSON list) or `[TOOL_CALLS]name[CALL_ID]id[ARGS]{...}`.

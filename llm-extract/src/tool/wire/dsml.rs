@@ -20,7 +20,7 @@ const PARAMETER: TagSyntax = TagSyntax {
 const VALUES: Values = Values {
     open: PARAMETER.open,
     close: PARAMETER.close,
-    call_close: ("</｜DSML｜invoke>", Tok::DsmlInvokeEnd),
+    call_close: Tok::DsmlInvokeEnd,
 };
 
 impl Walker<'_> {
@@ -30,7 +30,8 @@ impl Walker<'_> {
     pub(super) fn dsml_invoke(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let (body, (next, end, closed)) = self.tag_body(k, &VALUES);
+        let read = self.tag_body(k, t.span.end, &VALUES);
+        let (body, next, end, closed) = (read.body, read.next, read.end, read.closed);
         let whole = Span::new(t.span.start, end);
         if self.slice(body).trim_start().starts_with('{') {
             self.json_call(name, None, Format::Dsml, body, whole);
@@ -40,6 +41,7 @@ impl Walker<'_> {
             return (next, end);
         }
         let (params, complete) = tag_params(self.text, body, &PARAMETER);
+        let complete = complete && read.holds(params.len());
         if params.is_empty() && !self.slice(body).trim().is_empty() {
             let why = format!("the invoke of `{name}` holds neither parameters nor a JSON object");
             self.miss(whole, Format::Dsml, why, !closed);

@@ -9,6 +9,7 @@
 //! each byte once, refuses nesting deeper than the settings' `max_depth`, and grows its stack
 //! where it recurses, so no input can overflow it.
 
+use super::code::CodeEnd;
 use super::value::text_value;
 use super::{python_call, Walker};
 use crate::span::Span;
@@ -71,16 +72,19 @@ impl Walker<'_> {
     /// `call:name{key:value,...}` after a Gemma 4 or FunctionGemma opener.
     pub(super) fn gemma_call(&mut self, k: usize, dialect: Dialect) -> (usize, usize) {
         let start = self.toks[k].span.start;
-        let body = self.body(k);
-        let (next, end, closed) = match self.tok(k + 1) {
-            Some(c) if dialect.closers.contains(&c) => (k + 2, self.toks[k + 1].span.end, true),
-            _ => (k + 1, body.end, false),
+        let body = self.strings_hold_tokens(k, dialect.delimiter);
+        // The token after the body: its closer, or what cuts it short.
+        let after = self.toks.partition_point(|t| t.span.start < body.end);
+        let (next, end, closed) = match self.tok(after) {
+            Some(c) if dialect.closers.contains(&c) => (after + 1, self.toks[after].span.end, true),
+            _ => (after, body.end, false),
         };
+        let ends_text = after == self.toks.len();
         let whole = Span::new(start, end);
         let text = self.slice(body);
         let lead = text.len() - text.trim_start().len();
         let Some(rest) = text[lead..].strip_prefix("call:") else {
-            let cut = self.tok(k + 1).is_none() && "call:".starts_with(text.trim());
+            let cut = ends_text && "call:".starts_with(text.trim());
             self.miss(
                 whole,
                 dialect.format,
@@ -93,7 +97,7 @@ impl Walker<'_> {
         let name = rest[..name_len].trim();
         if name_len == rest.len() || name.is_empty() || name.contains(char::is_whitespace) {
             let why = format!("`call:{}` without a name and `{{`", name);
-            let cut = self.tok(k + 1).is_none() && name_len == rest.len();
+            let cut = ends_text && name_len == rest.len();
             self.miss(whole, dialect.format, why, cut);
             return (next, end);
         }
@@ -122,11 +126,34 @@ impl Walker<'_> {
         (next, end)
     }
 
+    /// The body of the call whose opener is token `k`: up to the next token written outside
+    /// a string between two `delimiter`s. A string is the call's text up to its closing
+    /// delimiter, so a call written inside one, in any format, is an argument, not a call;
+    /// one never closed runs to the end of the text.
+    ///
+    /// Each search reads on from the last, and the call takes every byte read, so the text
+    /// is read a bounded number of times whatever the calls.
+    fn strings_hold_tokens(&self, k: usize, delimiter: &str) -> Span {
+        let start = self.toks[k].span.end;
+        let mut pos = start;
+        loop {
+            let next_token = self.next_token_from(pos);
+            let Some(open) = self.text[pos..next_token].find(delimiter) else {
+                return Span::new(start, next_token);
+            };
+            let from = pos + open + delimiter.len();
+            match self.text[from..].find(delimiter) {
+                Some(close) => pos = from + close + delimiter.len(),
+                None => return Span::new(start, self.text.len()),
+            }
+        }
+    }
+
     /// Gemma 3: a fence whose info string is `tool_code`, holding pythonic calls, one a line.
     /// Complete when the fence is closed.
     pub(super) fn tool_code(&mut self, k: usize) -> (usize, usize) {
         let start = self.toks[k].span.start;
-        let body = self.body(k);
+        let body = self.code_strings_hold_tokens(k, CodeEnd::Fence);
         let text = self.slice(body);
         let code_start = text.find('\n').map_or(text.len(), |n| n + 1);
         let fence = closing_fence(&text[code_start..]);
@@ -169,7 +196,7 @@ impl Walker<'_> {
         for h in &mut self.out.hits[from..] {
             h.until_end |= open_line;
         }
-        (k + 1, end)
+        (self.toks.partition_point(|t| t.span.start < end), end)
     }
 }
 

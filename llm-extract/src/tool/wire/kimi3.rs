@@ -3,7 +3,7 @@
 //! `<|close|>call<|sep|>`, inside a `tools` channel. Attribute values escape `"` and `&` as
 //! `&quot;` and `&amp;`; values are written raw.
 
-use super::params::{attr, tag_call, tag_params, TagSyntax};
+use super::params::{attr, tag_call, tag_params, TagSyntax, Values};
 use super::Walker;
 use crate::span::Span;
 use crate::tool::scan::Tok;
@@ -17,16 +17,24 @@ const ARGUMENT: TagSyntax = TagSyntax {
     close: "<|close|>argument<|sep|>",
 };
 
+/// The values as the call's text (a token inside one is no call's).
+const VALUES: Values = Values {
+    open: ARGUMENT.open,
+    close: ARGUMENT.close,
+    call_close: Tok::XtmlCallEnd,
+};
+
 impl Walker<'_> {
     /// One K3 call. `type="string"` values are strings as written; other types are JSON,
     /// read as text (the type decides, and invalid JSON stays text).
     pub(super) fn xtml_call(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = attribute_text(self.slice(t.name));
-        let body = self.body(k);
-        let (next, end, closed) = self.close(k, Some(Tok::XtmlCallEnd), body.end);
+        let read = self.tag_body(k, t.span.end, &VALUES);
+        let (body, next, end, closed) = (read.body, read.next, read.end, read.closed);
         let whole = Span::new(t.span.start, end);
         let (params, complete) = tag_params(self.text, body, &ARGUMENT);
+        let complete = complete && read.holds(params.len());
         let arguments = params
             .into_iter()
             .map(|p| {

@@ -20,7 +20,7 @@ const PARAM: TagSyntax = TagSyntax {
 const VALUES: Values = Values {
     open: PARAM.open,
     close: PARAM.close,
-    call_close: ("</function>", Tok::FunctionClose),
+    call_close: Tok::FunctionClose,
 };
 
 impl Walker<'_> {
@@ -28,9 +28,11 @@ impl Walker<'_> {
     pub(super) fn minicpm_function(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = xml_unescape(self.slice(t.name).trim());
-        let (body, (next, end, closed)) = self.tag_body(k, &VALUES);
+        let read = self.tag_body(k, t.span.end, &VALUES);
+        let (body, next, end, closed) = (read.body, read.next, read.end, read.closed);
         let whole = Span::new(t.span.start, end);
         let (params, complete) = tag_params(self.text, body, &PARAM);
+        let complete = complete && read.holds(params.len());
         let arguments = params
             .into_iter()
             .map(|p| {

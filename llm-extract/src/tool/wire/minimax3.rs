@@ -78,8 +78,13 @@ impl Walker<'_> {
     pub(super) fn m3_invoke(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let body = self.body(k);
-        let (next, end, closed) = self.close(k, Some(Tok::M3InvokeEnd), body.end);
+        let body = self.elements_hold_tokens(k);
+        // The token after the body: its closer, or what cuts it short.
+        let after = self.toks.partition_point(|t| t.span.start < body.end);
+        let (next, end, closed) = match self.tok(after) {
+            Some(Tok::M3InvokeEnd) => (after + 1, self.toks[after].span.end, true),
+            _ => (after, body.end, false),
+        };
         let whole = Span::new(t.span.start, end);
         let mut reader = Elements {
             text: self.text,
@@ -126,6 +131,43 @@ impl Walker<'_> {
             }
         }
         (next, end)
+    }
+}
+
+impl Walker<'_> {
+    /// The body of the call whose opener is token `k`: up to the next token written outside
+    /// its elements. An element is the call's text up to its closer, whatever tokens it
+    /// holds, so a call written inside one, in any format, is an argument, not a call; an
+    /// element never closed runs to the end of the text.
+    ///
+    /// Each search reads on from the last, and the call takes every byte read, so the text
+    /// is read a bounded number of times whatever the calls.
+    fn elements_hold_tokens(&self, k: usize) -> Span {
+        let start = self.toks[k].span.end;
+        let mut pos = start;
+        // How many elements are open: in one, a token is text.
+        let mut open = 0usize;
+        loop {
+            let limit = match open {
+                0 => self.next_token_from(pos),
+                _ => self.text.len(),
+            };
+            let Some(at) = self.text[pos..limit].find(NS) else {
+                return Span::new(start, limit);
+            };
+            pos += at + NS.len();
+            // Outside the elements, a tag ends before the next token: none holds one.
+            let tag = &self.text.as_bytes()[pos..limit];
+            let Some(len) = tag.iter().take(128).position(|&b| b == b'>') else {
+                continue;
+            };
+            match tag.get(1) {
+                _ if tag[0] != b'<' => {}
+                Some(b'/') => open = open.saturating_sub(1),
+                _ => open += 1,
+            }
+            pos += len + 1;
+        }
     }
 }
 
@@ -195,7 +237,7 @@ impl<'a> Elements<'a> {
 
     /// The name of a tag whose text (after `<` or `</`) is `tag`, up to its `>`.
     fn tag_name(&self, tag: &'a str) -> Result<&'a str, String> {
-        let window = &tag[..tag.len().min(128)];
+        let window = &tag[..tag.floor_char_boundary(128)];
         let len = window.find('>').ok_or("a tag without its `>`")?;
         let name = &tag[..len];
         if name.is_empty() || name.contains(char::is_whitespace) {

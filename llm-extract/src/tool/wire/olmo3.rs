@@ -1,5 +1,6 @@
 //! OLMo 3: pythonic calls, one a line, in `<function_calls>`...`</function_calls>`.
 
+use super::code::CodeEnd;
 use super::{python_call, Walker};
 use crate::span::Span;
 use crate::tool::python::{self, PyError};
@@ -16,7 +17,8 @@ impl Walker<'_> {
             // A wrapper around another format's calls (Claude's XML `<invoke>`s).
             return (k + 1, self.toks[k].span.end);
         }
-        let (next, end, closed) = self.close(k, Some(Tok::FunctionCallsEnd), body.end);
+        let body = self.code_strings_hold_tokens(k, CodeEnd::Token);
+        let (next, end, closed) = self.close_at(body, &[Tok::FunctionCallsEnd]);
         let whole = Span::new(self.toks[k].span.start, end);
         let code = self.slice(body);
         match python::read_calls(code, self.max_depth) {
@@ -27,7 +29,7 @@ impl Walker<'_> {
             }
             Ok(_) => {
                 let why = "a <function_calls> block holding no pythonic call";
-                let cut = self.tok(k + 1).is_none() && code.trim().is_empty();
+                let cut = !closed && next >= self.toks.len() && code.trim().is_empty();
                 self.miss(whole, Format::Olmo3, why, cut);
             }
             Err(PyError::Incomplete(calls)) if !calls.is_empty() => {

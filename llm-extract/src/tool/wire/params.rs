@@ -1,5 +1,6 @@
 //! Parameters written as tags inside a call's body: an opener with attributes, the value,
-//! a closer (DeepSeek DSML, Step-3, Kimi K3, MiniCPM).
+//! a closer (DeepSeek DSML, Step-3, Kimi K3, MiniCPM); and the body of a call whose values,
+//! so written, hold tokens (also Qwen3-Coder's, MiniMax M2's, GLM's).
 
 use super::super::shape::{Arg, RawCall, Source};
 use super::Walker;
@@ -33,86 +34,122 @@ impl Walker<'_> {
     }
 }
 
-/// The slots of [`Walker::first_from`]'s searches.
-const CALL_CLOSER: usize = 0;
-const VALUE_CLOSER: usize = 1;
-
 /// How a format writes a call's values, for reading them as the call's text.
-pub(super) struct Values {
+pub(super) struct Values<'s> {
     /// What a value's opener starts with: `<parameter=`, `<｜DSML｜parameter`.
-    pub open: &'static str,
+    pub open: &'s str,
     /// A value's closer.
-    pub close: &'static str,
-    /// The call's closer, as written and as the scan's token.
-    pub call_close: (&'static str, Tok),
+    pub close: &'s str,
+    /// The call's closer, as the scan's token.
+    pub call_close: Tok,
 }
 
 /// Qwen3-Coder's and Seed-OSS's `<parameter=k>v</parameter>` in `<function=f>`.
 pub(super) const QWEN_VALUES: Values = Values {
     open: "<parameter=",
     close: "</parameter>",
-    call_close: ("</function>", Tok::FunctionClose),
+    call_close: Tok::FunctionClose,
 };
 
 /// MiniMax M2's `<parameter name="k">v</parameter>` in `<invoke name="f">`.
 pub(super) const MINIMAX_VALUES: Values = Values {
     open: "<parameter",
     close: "</parameter>",
-    call_close: ("</invoke>", Tok::InvokeClose),
+    call_close: Tok::InvokeClose,
 };
 
+/// A call's body as [`Walker::tag_body`] reads it.
+pub(super) struct TagBody {
+    /// The body, between the call's opener and its closer (or where it ends).
+    pub body: Span,
+    /// The index of the token after the call.
+    pub next: usize,
+    /// Where the call ends.
+    pub end: usize,
+    /// The call's closer is there.
+    pub closed: bool,
+    /// How many values the body holds, when they were read as the call's text (tokens
+    /// stand inside them): a reading of the parameters that finds another count took a
+    /// tag inside a value for the format's own, and cannot tell where the values end.
+    pub values: Option<usize>,
+}
+
+impl TagBody {
+    /// Whether `read` parameters, read from the body, are the values it holds.
+    pub fn holds(&self, read: usize) -> bool {
+        self.values.is_none_or(|n| n == read)
+    }
+}
+
 impl Walker<'_> {
-    /// The body of the call whose opener is token `k`, read with its values as the call's
-    /// text ([`Walker::values_hold_tokens`]) or, when no token stands inside a value, up to
-    /// the next token as usual; with the index after it, where it ends and whether its closer
-    /// is there.
-    pub(super) fn tag_body(&mut self, k: usize, values: &Values) -> (Span, (usize, usize, bool)) {
-        self.values_hold_tokens(k, values).unwrap_or_else(|| {
+    /// The body of the call whose opener is token `k`, its values beginning at `from` (after
+    /// spaces), read with its values as the call's text ([`Walker::values_hold_tokens`]) or,
+    /// when no token stands inside a value, up to the next token as usual.
+    pub(super) fn tag_body(&self, k: usize, from: usize, values: &Values) -> TagBody {
+        self.values_hold_tokens(k, from, values).unwrap_or_else(|| {
             let body = self.body(k);
-            (body, self.close(k, Some(values.call_close.1), body.end))
+            let (next, end, closed) = self.close(k, Some(values.call_close), body.end);
+            TagBody {
+                body,
+                next,
+                end,
+                closed,
+                values: None,
+            }
         })
     }
 
     /// A body of values written as tags whose values hold tokens: a value is the call's text
-    /// up to its closer (or the call's closer before it), so a call written inside one, in any
-    /// format, is an argument, not a call. The body runs to the call's closer after the last
-    /// value: returned with the index after that closer, where it ends and whether it is there
-    /// (else the call is cut off where its values end). `None` when no token stands inside a
-    /// value: the body is read as usual.
-    pub(super) fn values_hold_tokens(
-        &mut self,
-        k: usize,
-        values: &Values,
-    ) -> Option<(Span, (usize, usize, bool))> {
-        let (call_close_text, call_close_tok) = values.call_close;
+    /// up to its closer, so a call written inside one, in any format, is an argument, not a
+    /// call. The call's closer ends a value that lacks its closer, unless a call of the same
+    /// format was opened before it in the value (whose closer it then is). The body runs to
+    /// the call's closer after the last value (else the call is cut off where its values
+    /// end). `None` when no token stands inside a value: the body is read as usual.
+    ///
+    /// Each search reads on from the last and stops at the next token, and the call takes
+    /// every token and byte read, so the text is read a bounded number of times whatever
+    /// the calls.
+    fn values_hold_tokens(&self, k: usize, from: usize, values: &Values) -> Option<TagBody> {
         let text = self.text;
         let start = self.toks[k].span.end;
+        let call_open = self.toks[k].tok;
         let usual = self.body(k);
-        let mut pos = usual.end - text[start..usual.end].trim_start().len();
-        if !text[pos..].starts_with(values.open) {
+        let mut pos = from + (text[from..].len() - text[from..].trim_start().len());
+        if pos >= usual.end || !text[pos..].starts_with(values.open) {
             return None;
         }
-        loop {
-            let call_close = self.first_from(CALL_CLOSER, pos, call_close_text);
-            let value_close = self.first_from(VALUE_CLOSER, pos, values.close);
-            let value_end = match (value_close, call_close) {
-                (Some(c), Some(f)) if f < c => {
-                    pos = f;
-                    break;
-                }
-                (Some(c), _) => c + values.close.len(),
-                // A value never closed: the call is cut off, and the rest of the text is it.
-                (None, Some(f)) => {
-                    pos = f;
-                    break;
-                }
-                (None, None) => {
-                    let end = text.len();
-                    return (usual.end < end)
-                        .then_some((Span::new(start, end), (self.toks.len(), end, false)));
+        let mut count = 0;
+        'values: loop {
+            count += 1;
+            // A call of the same format opened in this value.
+            let mut opened = false;
+            let mut at = pos + values.open.len();
+            pos = loop {
+                match self.find_to_token(at, values.close) {
+                    Ok(close) => break close + values.close.len(),
+                    // A value never closed: the call is cut off, and the rest of the text is it.
+                    Err(j) if j == self.toks.len() => {
+                        let end = text.len();
+                        return (usual.end < end).then_some(TagBody {
+                            body: Span::new(start, end),
+                            next: j,
+                            end,
+                            closed: false,
+                            values: Some(count),
+                        });
+                    }
+                    Err(j) => {
+                        let t = self.toks[j];
+                        if t.tok == values.call_close && !opened {
+                            pos = t.span.start;
+                            break 'values;
+                        }
+                        opened |= t.tok == call_open;
+                        at = t.span.end;
+                    }
                 }
             };
-            let after = text[value_end..].trim_start();
+            let after = text[pos..].trim_start();
             pos = text.len() - after.len();
             if !after.starts_with(values.open) {
                 break;
@@ -122,31 +159,41 @@ impl Walker<'_> {
             return None;
         }
         let j = self.toks.partition_point(|t| t.span.start < pos);
-        let body = Span::new(start, pos);
-        Some(match self.toks.get(j) {
-            Some(t) if t.tok == call_close_tok && t.span.start == pos => {
-                (body, (j + 1, t.span.end, true))
+        let (next, end, closed) = match self.toks.get(j) {
+            Some(t) if t.tok == values.call_close && t.span.start == pos => {
+                (j + 1, t.span.end, true)
             }
-            _ => (body, (j, pos, false)),
+            _ => (j, pos, false),
+        };
+        Some(TagBody {
+            body: Span::new(start, pos),
+            next,
+            end,
+            closed,
+            values: Some(count),
         })
     }
-}
 
-impl Walker<'_> {
-    /// The first `closer` at or after `pos`, by the search kept in `slot` ([`CALL_CLOSER`],
-    /// [`VALUE_CLOSER`]): searched again only past the one found, so each search reads on
-    /// from the last and the text is read a bounded number of times whatever the calls.
-    fn first_from(&mut self, slot: usize, pos: usize, closer: &'static str) -> Option<usize> {
-        match self.closer_searches[slot] {
-            Some((c, from, found))
-                if c == closer && from <= pos && found.is_none_or(|f| f >= pos) =>
-            {
-                found
+    /// Where `needle` is first written at or after `pos`, searched up to the next token
+    /// (shown markup, a [`Tok::Hidden`] token, is read through: it is text here): `Ok` with
+    /// where, or `Err` with the index of the token that comes first (the number of tokens
+    /// when the text ends first).
+    pub(super) fn find_to_token(&self, pos: usize, needle: &str) -> Result<usize, usize> {
+        let mut j = self.toks.partition_point(|t| t.span.start < pos);
+        let mut from = pos;
+        loop {
+            let limit = self.toks.get(j).map_or(self.text.len(), |t| t.span.start);
+            if let Some(at) = self.text[from..limit].find(needle) {
+                return Ok(from + at);
             }
-            _ => {
-                let found = self.text[pos..].find(closer).map(|f| pos + f);
-                self.closer_searches[slot] = Some((closer, pos, found));
-                found
+            // No closer or delimiter looked for holds a byte a hidden token starts with
+            // (`<!--`, a backtick, `>` after a line break): none is cut by its start.
+            match self.toks.get(j) {
+                Some(t) if t.tok == Tok::Hidden => {
+                    from = limit;
+                    j += 1;
+                }
+                _ => return Err(j),
             }
         }
     }

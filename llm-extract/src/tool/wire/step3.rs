@@ -20,7 +20,7 @@ const PARAMETER: TagSyntax = TagSyntax {
 const VALUES: Values = Values {
     open: PARAMETER.open,
     close: PARAMETER.close,
-    call_close: ("</steptml:invoke>", Tok::StepInvokeEnd),
+    call_close: Tok::StepInvokeEnd,
 };
 
 impl Walker<'_> {
@@ -36,9 +36,11 @@ impl Walker<'_> {
     pub(super) fn step_invoke(&mut self, k: usize) -> (usize, usize) {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
-        let (body, (next, end, closed)) = self.tag_body(k, &VALUES);
+        let read = self.tag_body(k, t.span.end, &VALUES);
+        let (body, next, end, closed) = (read.body, read.next, read.end, read.closed);
         let whole = Span::new(t.span.start, end);
         let (params, complete) = tag_params(self.text, body, &PARAMETER);
+        let complete = complete && read.holds(params.len());
         let arguments = params
             .into_iter()
             .map(|p| {

@@ -1,0 +1,84 @@
+//! Where pythonic code ends when its strings hold tokens: a string is the call's text up to
+//! its closing quote, as the pythonic reader reads it, so a call written inside one, in any
+//! format, is an argument, not a call.
+
+use super::Walker;
+use crate::span::Span;
+use crate::tool::scan::closes_fence;
+
+/// What ends a body of pythonic code, outside its strings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum CodeEnd {
+    /// The closer of its list (`[f(a='x')]`), or the next token.
+    List,
+    /// The next token only: the calls, one a line, run to their block's closer.
+    Token,
+    /// A fence's closing line, or the next token.
+    Fence,
+}
+
+impl Walker<'_> {
+    /// The body of the code after token `k`: up to the next token written outside a string,
+    /// or to where `until` says the code ends (the body then runs on to the next token, as
+    /// usual). A string opens only inside brackets (an argument's; an apostrophe in the prose
+    /// around a call opens none) and runs to its closing quote, across lines and tokens; one
+    /// never closed runs to the end of the text.
+    ///
+    /// Each byte is read once, and the call takes every byte read, so the text is read a
+    /// bounded number of times whatever the calls.
+    pub(super) fn code_strings_hold_tokens(&self, k: usize, until: CodeEnd) -> Span {
+        let (text, bytes) = (self.text, self.text.as_bytes());
+        let start = self.toks[k].span.end;
+        let mut pos = start;
+        let mut depth = 0usize;
+        loop {
+            let limit = self.next_token_from(pos);
+            let found = bytes[pos..limit].iter().position(|b| {
+                matches!(
+                    b,
+                    b'\'' | b'"' | b'(' | b'[' | b'{' | b')' | b']' | b'}' | b'\n'
+                )
+            });
+            let Some(found) = found else {
+                return Span::new(start, limit);
+            };
+            let at = pos + found;
+            pos = at + 1;
+            match bytes[at] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 && until == CodeEnd::List {
+                        return Span::new(start, self.next_token_from(pos));
+                    }
+                }
+                b'\n' if until == CodeEnd::Fence && closes_fence(&bytes[pos..]) => {
+                    return Span::new(start, self.next_token_from(pos));
+                }
+                quote @ (b'\'' | b'"') if depth > 0 => match string_end(text, at, quote) {
+                    Some(end) => pos = end,
+                    None => return Span::new(start, text.len()),
+                },
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Where the Python string whose opening `quote` is at `at` ends (after its closing quote,
+/// three for a triple-quoted one; a backslash escapes the byte after it), `None` when the
+/// text ends first.
+fn string_end(text: &str, at: usize, quote: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let triple = bytes[at..].starts_with(&[quote; 3]);
+    let mut pos = at + if triple { 3 } else { 1 };
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'\\' => pos += 2,
+            b if b == quote && !triple => return Some(pos + 1),
+            b if b == quote && bytes[pos..].starts_with(&[quote; 3]) => return Some(pos + 3),
+            _ => pos += 1,
+        }
+    }
+    None
+}
