@@ -149,33 +149,48 @@ fn classify(clause: &str) -> Lead {
     lead
 }
 
-/// Whether `word` (lowercase) sets aside what it introduces.
-pub(crate) fn rejects(word: &str) -> bool {
-    matches!(
-        word,
-        "not"
-            | "never"
-            | "dont"
-            | "avoid"
-            | "instead"
-            | "rather"
-            | "incorrect"
-            | "wrong"
-            | "bad"
-            | "invalid"
-            | "previously"
-            | "previous"
-            | "old"
-            | "outdated"
-            | "obsolete"
-            | "deprecated"
-            | "mistaken"
-            | "erroneous"
-            | "broken"
-            | "rejected"
-            | "faulty"
-    ) || word.ends_with("n't")
+/// Whether `word` (lowercase) sets aside what it introduces: a negation
+/// ([`negates`]) or a word calling it wrong or old.
+fn rejects(word: &str) -> bool {
+    negates(word)
+        || matches!(
+            word,
+            "dont"
+                | "instead"
+                | "rather"
+                | "incorrect"
+                | "wrong"
+                | "bad"
+                | "invalid"
+                | "previously"
+                | "previous"
+                | "old"
+                | "outdated"
+                | "obsolete"
+                | "deprecated"
+                | "mistaken"
+                | "erroneous"
+                | "broken"
+                | "rejected"
+                | "faulty"
+        )
+}
+
+/// Words of refusing, avoiding or forbidding an act, by their stem (`refuse`, `refusing`,
+/// `avoid`, `forbidden`, ...).
+const REFUSALS: [&str; 7] = [
+    "refus", "avoid", "refrain", "abstain", "forbid", "prohibit", "disallow",
+];
+
+/// Whether `word` (lowercase) negates or refuses what its clause introduces: `not`, `never`,
+/// `nor`, `neither`, `cannot`, a word ending in `n't`, or one of [`REFUSALS`]. The words a
+/// model writes before a value or a call it shows but does not mean; shared by the ranking of
+/// values and the tool-call reader's refusal of calls (`tool::verdict`).
+pub(crate) fn negates(word: &str) -> bool {
+    matches!(word, "not" | "never" | "nor" | "neither" | "cannot")
+        || word.ends_with("n't")
         || word.ends_with("n\u{2019}t")
+        || REFUSALS.iter().any(|stem| word.starts_with(stem))
 }
 
 /// Whether `word` (lowercase) shows what it introduces as an illustration.

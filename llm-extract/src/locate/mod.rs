@@ -22,7 +22,7 @@
 //! from every `{`, which is what makes the usual fallback chains quadratic.
 
 pub(crate) mod fence;
-mod lead;
+pub(crate) mod lead;
 mod markup;
 mod reasoning;
 mod scan;

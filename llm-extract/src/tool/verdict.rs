@@ -8,6 +8,7 @@
 
 use super::wire::{Hit, Region};
 use super::{source, Format, ToolSettings};
+use crate::locate::lead;
 use crate::report::RepairKind;
 
 /// What becomes of a call found in the text.
@@ -360,17 +361,10 @@ fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
     says_not(clause)
 }
 
-/// Words of refusing, avoiding or forbidding an act, by their stem (`refuse`, `refusing`,
-/// `avoid`, `forbidden`, ...): a clause with one says the act it introduces is not done.
-const REFUSALS: [&str; 7] = [
-    "refus", "avoid", "refrain", "abstain", "forbid", "prohibit", "disallow",
-];
-
-/// Whether a clause says the act it introduces is not done: it holds a negation (`not`,
-/// `never`, `no`, `nor`, `neither`, `cannot`, a word ending in `n't`), a word of
-/// [`REFUSALS`], or `decline to`. What a model writes to show a call it will not make; a
-/// clause that introduces a call without one of them (`I'll call:`, `Now I will execute:`)
-/// is read as written.
+/// Whether a clause says the act it introduces is not done: it holds a negation or a word of
+/// refusing ([`lead::negates`], shared with the ranking of values), `no`, or `decline to`.
+/// What a model writes to show a call it will not make; a clause that introduces a call
+/// without one of them (`I'll call:`, `Now I will execute:`) is read as written.
 fn says_not(clause: &str) -> bool {
     let words: Vec<String> = clause
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
@@ -378,12 +372,8 @@ fn says_not(clause: &str) -> bool {
         .map(str::to_lowercase)
         .collect();
     words.iter().enumerate().any(|(i, w)| {
-        matches!(
-            w.as_str(),
-            "not" | "never" | "no" | "nor" | "neither" | "cannot"
-        ) || w.ends_with("n't")
-            || w.ends_with("n\u{2019}t")
-            || REFUSALS.iter().any(|stem| w.starts_with(stem))
+        lead::negates(w)
+            || w == "no"
             // `decline` alone may be a fall (`the decline in sales:`).
             || w.starts_with("declin") && words.get(i + 1).is_some_and(|next| next == "to")
     })
