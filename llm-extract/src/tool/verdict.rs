@@ -129,6 +129,13 @@ pub(crate) fn annotate(
             ));
             continue;
         }
+        if quoted(before, text, hit.frame.start.min(hit.span.start)) {
+            hit.refused = Some(format!(
+                "a call to `{}` quoted in a block quote (someone else's words, not a call)",
+                hit.call.name
+            ));
+            continue;
+        }
         if negated_before(before, text, hit.frame.start.min(hit.span.start)) {
             hit.refused = Some(format!(
                 "a call to `{}` the text before it says not to make (a mention, not a call)",
@@ -234,6 +241,37 @@ fn in_example(earlier: &str, text: &str, start: usize) -> bool {
         .find(|l| !l.trim().is_empty())
         .map(str::to_lowercase)
         .is_some_and(|l| EXAMPLE_CUES.iter().any(|cue| l.contains(cue)))
+}
+
+/// Whether the call at `start` is quoted in a markdown block quote (the user's message or an
+/// earlier turn, quoted back): its line starts with `>`, or it starts its line right after a
+/// fence or a wrapper token opened on such a line (`> ```json` or `> <minimax:tool_call>`,
+/// then the call).
+fn quoted(earlier: &str, text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(EXAMPLE_LOOKBACK);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut window = text[from..start].to_string();
+    if window.len() < EXAMPLE_LOOKBACK {
+        let mut at = earlier
+            .len()
+            .saturating_sub(EXAMPLE_LOOKBACK - window.len());
+        while !earlier.is_char_boundary(at) {
+            at += 1;
+        }
+        window.insert_str(0, &earlier[at..]);
+    }
+    let mut lines = window.rsplit('\n');
+    let own = lines.next().unwrap_or_default().trim_start();
+    if own.starts_with('>') {
+        return true;
+    }
+    if !own.is_empty() {
+        return false;
+    }
+    let opener = lines.next().unwrap_or_default().trim();
+    opener.starts_with('>') && (opener.contains("```") || opener.ends_with(['>', ']']))
 }
 
 /// Where a call stands relative to the prose of its line.
