@@ -890,14 +890,19 @@ fn a_stream_yields_every_fixtures_calls_by_the_push_that_completes_them() {
         // `[TOOL_CALLS] [...]`): more text may read it on past its closer (`{...}, "id": 1}`
         // is one value), so `finish` yields its calls. And a block that ends the reply on a
         // line prose began (`I'll check.<|tool_calls_section_begin|>...<|tool_calls_section_end|>`):
-        // more words after it would make it a sentence's.
+        // more words after it would make it a sentence's. Nor a code fence whose closing run
+        // ends the reply (words after it on its line, `` ``` but I won't.``, would too).
         let mut stream = tool::StreamCalls::<ToolCall>::new().begins_in_answer();
         let mut got = stream.push(&text);
         let rest = stream.finish().unwrap();
         let ends_in_json = text.trim_end().ends_with(['}', ']']);
         let last_line = text.trim_end().rsplit('\n').next().unwrap_or_default();
         let after_prose = last_line.starts_with(char::is_alphabetic) && last_line.ends_with('>');
-        assert!(rest.is_empty() || ends_in_json || after_prose, "{what}");
+        let ends_in_fence = text.ends_with("```");
+        assert!(
+            rest.is_empty() || ends_in_json || after_prose || ends_in_fence,
+            "{what}"
+        );
         got.extend(rest);
         assert_eq!(summary(&got), expected(&calls), "{what}");
         // Typed, in 5-byte chunks: the user's enum of tools, as `calls::<Tool>` gives it.

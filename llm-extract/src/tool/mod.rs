@@ -42,7 +42,7 @@
 //! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
 //! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel) | **refused**: a draft ([`Reply::rejected`], with the reason) |
 //! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
-//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`, also a fence or wrapper token opened on one: `> ```json` or `> <minimax:tool_call>` then the call on the lines after), a code fence announced as an example, or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line) | **refused**: a mention, not a call |
+//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`, also a fence or wrapper token opened on one: `> ```json` or `> <minimax:tool_call>` then the call on the lines after), a code fence whose closing run the sentence goes on after (`` ``` but I won't.``), a code fence announced as an example, or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line) | **refused**: a mention, not a call |
 //! | A tool name not written as a name (letters, digits, `_`, `-`, `.`), a Kimi id not written as `functions.NAME:INDEX`, a format not enabled ([`Extractor::tool_formats`]) | **refused** |
 //!
 //! [`tool_calls`] gives the returned calls; [`calls`], [`tool_call`] and
@@ -93,7 +93,8 @@
 //! first byte after it other than spaces and closers, and when that is a `,` or a quote
 //! (which may continue the value past its closer, `{...}, "id": 1}`), until later text
 //! settles it. A `tool_code` fence's closing backticks at the end of the text wait for
-//! their line to end (`` ```{ `` closes nothing). A token that names a tool
+//! their line to end (`` ```{ `` closes nothing), and so does a call in any code fence until
+//! the line of the fence's closing run ends (`` ``` but I won't.`` makes it a mention). A token that names a tool
 //! and ends with `>` (`<function=`, `<invoke name="`) or an XTML marker whose `<|sep|>` has not
 //! come holds everything after its start: once its end comes it takes in what followed its
 //! prefix (`<function=a [TOOL_CALLS]f[ARGS]{..} >` holds no call), so calls written there wait

@@ -122,25 +122,12 @@ pub(crate) fn annotate(
         if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
             hit.complete = false;
         }
-        if in_example(before, text, hit.frame.start.min(hit.span.start)) {
-            hit.refused = Some(format!(
-                "a call to `{}` in a code block the text before it calls an example",
-                hit.call.name
-            ));
-            continue;
-        }
-        if quoted(before, text, hit.frame.start.min(hit.span.start)) {
-            hit.refused = Some(format!(
-                "a call to `{}` quoted in a block quote (someone else's words, not a call)",
-                hit.call.name
-            ));
-            continue;
-        }
-        if negated_before(before, text, hit.frame.start.min(hit.span.start)) {
-            hit.refused = Some(format!(
-                "a call to `{}` the text before it says not to make (a mention, not a call)",
-                hit.call.name
-            ));
+        let (start, end) = (
+            hit.frame.start.min(hit.span.start),
+            hit.frame.end.max(hit.span.end),
+        );
+        if let Some(why) = set_apart(before, text, hit, start, end) {
+            hit.refused = Some(format!("a call to `{}` {why}", hit.call.name));
             continue;
         }
         if hit.format == Format::Marker {
@@ -148,8 +135,6 @@ pub(crate) fn annotate(
             continue;
         }
         // The block it is written in stands in the sentence, or not.
-        let start = hit.frame.start.min(hit.span.start);
-        let end = hit.frame.end.max(hit.span.end);
         let in_prose = prose_before(before, text, start);
         if hit.format == Format::Json && in_prose && standalone {
             // A call written on its own, then `Next I might run {...}.`: a mention.
@@ -183,6 +168,38 @@ pub(crate) fn annotate(
     }
 }
 
+/// Why the text around the call that spans `start..end` sets it apart from the calls to run,
+/// if it does: a code block announced as an example, a block quote, a clause that says not to
+/// make it, a code fence the sentence goes on after. A call in a fence whose closing line has
+/// not ended is marked to wait for it ([`Hit::until_end`]).
+fn set_apart(
+    before: &str,
+    text: &str,
+    hit: &mut Hit,
+    start: usize,
+    end: usize,
+) -> Option<&'static str> {
+    if in_example(before, text, start) {
+        return Some("in a code block the text before it calls an example");
+    }
+    if quoted(before, text, start) {
+        return Some("quoted in a block quote (someone else's words, not a call)");
+    }
+    if negated_before(before, text, start) {
+        return Some("the text before it says not to make (a mention, not a call)");
+    }
+    if in_fence(before, text, start) {
+        match fence_in_sentence(text, end) {
+            Some(true) => {
+                return Some("in a code block the sentence goes on after (a mention, not a call)")
+            }
+            None => hit.until_end = true,
+            Some(false) => {}
+        }
+    }
+    None
+}
+
 /// Whether a repair chose where a string or container ends by what follows it: at the end
 /// of the text, that is where the text was cut off.
 fn ends_by_lookahead(kind: RepairKind) -> bool {
@@ -214,17 +231,7 @@ const EXAMPLE_LOOKBACK: usize = 600;
 /// opener, or the opener is on the line before) whose preceding line announces an example
 /// (`For example:`, `a call looks like this:`).
 fn in_example(earlier: &str, text: &str, start: usize) -> bool {
-    let recent = |s: &str, n: usize| -> String {
-        let mut from = s.len().saturating_sub(n);
-        while !s.is_char_boundary(from) {
-            from += 1;
-        }
-        s[from..].to_string()
-    };
-    let mut window = recent(&text[..start], EXAMPLE_LOOKBACK);
-    if window.len() < EXAMPLE_LOOKBACK {
-        window = recent(earlier, EXAMPLE_LOOKBACK - window.len()) + &window;
-    }
+    let window = window_before(earlier, text, start, EXAMPLE_LOOKBACK);
     let mut lines = window.rsplit('\n');
     let own = lines.next().unwrap_or_default().trim();
     let fence = if own.starts_with("```") {
@@ -243,25 +250,75 @@ fn in_example(earlier: &str, text: &str, start: usize) -> bool {
         .is_some_and(|l| EXAMPLE_CUES.iter().any(|cue| l.contains(cue)))
 }
 
-/// Whether the call at `start` is quoted in a markdown block quote (the user's message or an
-/// earlier turn, quoted back): its line starts with `>`, or it starts its line right after a
-/// fence or a wrapper token opened on such a line (`> ```json` or `> <minimax:tool_call>`,
-/// then the call).
-fn quoted(earlier: &str, text: &str, start: usize) -> bool {
-    let mut from = start.saturating_sub(EXAMPLE_LOOKBACK);
+/// The last `n` bytes or so before `start` (whole characters), reaching back into `earlier`
+/// (the text before `text`, for a stream) where `text` holds fewer: what the rules that look
+/// back at a call's line and the lines before it read, a bounded stretch per call.
+fn window_before(earlier: &str, text: &str, start: usize, n: usize) -> String {
+    let mut from = start.saturating_sub(n);
     while !text.is_char_boundary(from) {
         from += 1;
     }
     let mut window = text[from..start].to_string();
-    if window.len() < EXAMPLE_LOOKBACK {
-        let mut at = earlier
-            .len()
-            .saturating_sub(EXAMPLE_LOOKBACK - window.len());
+    if window.len() < n {
+        let mut at = earlier.len().saturating_sub(n - window.len());
         while !earlier.is_char_boundary(at) {
             at += 1;
         }
         window.insert_str(0, &earlier[at..]);
     }
+    window
+}
+
+/// Whether the call at `start` is in a code fence opened on its line or on the line before
+/// it (a run of three or more backticks and at most an info word after it).
+fn in_fence(earlier: &str, text: &str, start: usize) -> bool {
+    let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
+    let mut lines = window.rsplit('\n');
+    let own = lines.next().unwrap_or_default();
+    let opener = match own.trim() {
+        "" => lines.next().unwrap_or_default().trim_end(),
+        _ => own.trim_end(),
+    };
+    opener
+        .rsplit_once("```")
+        .is_some_and(|(_, info)| !info.contains(char::is_whitespace))
+}
+
+/// Whether the fence a call is in closes, at the call's `end` (a frame that holds its closer)
+/// or after it and only spaces and line breaks, with a run followed on its line by a space and
+/// words (`{...}` then ```` ``` but I won't. ````): the code block stands in a sentence. A run
+/// with words right after it opens the next fence (```` ```tool_code ````). `None` while the
+/// text ends before that line does (a stream: more text decides).
+fn fence_in_sentence(text: &str, end: usize) -> Option<bool> {
+    let end = end.min(text.len());
+    let closed = text.as_bytes()[..end].ends_with(b"```");
+    let after_run = if closed {
+        &text[end..]
+    } else {
+        let rest = text[end..].trim_start();
+        let run = rest.bytes().take_while(|&b| b == b'`').count();
+        if rest.len() == run {
+            return None;
+        }
+        if run < 3 {
+            return Some(false);
+        }
+        &rest[run..]
+    };
+    let line = after_run.trim_start_matches([' ', '\t']);
+    if !closed && line.len() == after_run.len() && !line.is_empty() {
+        // Words right after the run: an info string, so the run opens a fence.
+        return Some(false);
+    }
+    line.chars().next().map(char::is_alphanumeric)
+}
+
+/// Whether the call at `start` is quoted in a markdown block quote (the user's message or an
+/// earlier turn, quoted back): its line starts with `>`, or it starts its line right after a
+/// fence or a wrapper token opened on such a line (`> ```json` or `> <minimax:tool_call>`,
+/// then the call).
+fn quoted(earlier: &str, text: &str, start: usize) -> bool {
+    let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
     let mut lines = window.rsplit('\n');
     let own = lines.next().unwrap_or_default().trim_start();
     if own.starts_with('>') {
@@ -351,20 +408,7 @@ const NEGATION_LOOKBACK: usize = 256;
 /// or, when the call starts its line, the line before it if that ends with `:` or opens a
 /// fence after its words (`I won't run ```json`).
 fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
-    let mut from = start.saturating_sub(NEGATION_LOOKBACK);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut window = text[from..start].to_string();
-    if window.len() < NEGATION_LOOKBACK {
-        let mut at = earlier
-            .len()
-            .saturating_sub(NEGATION_LOOKBACK - window.len());
-        while !earlier.is_char_boundary(at) {
-            at += 1;
-        }
-        window.insert_str(0, &earlier[at..]);
-    }
+    let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
     let mut lines = window.rsplit('\n');
     let mut line = lines.next().unwrap_or_default().trim();
     if line.is_empty() {
