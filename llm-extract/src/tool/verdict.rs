@@ -367,8 +367,17 @@ fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool)
     }
     // The first character after the call that is not a space or a sentence's closing
     // punctuation, up to the end of its line: scanning stops there, so each call costs
-    // what lies between it and the next word.
-    let after = &text[end.min(text.len())..];
+    // what lies between it and the next word. Closing tags of the block the call is written
+    // in stand with it (`</tool_call>` after a Qwen3-Coder `</function>`, on its line or the
+    // next), as does the backtick of inline code around the block.
+    let after = after_closing_tags(&text[end.min(text.len())..]);
+    // Only spaces, or a closing tag not whole yet, to the end of the text so far: a closing
+    // tag and words may still follow (a stream waits; a whole reply ends there).
+    let next = after.trim_start();
+    let partial_tag = ("</".starts_with(next) || next.starts_with("</")) && !next.contains('>');
+    if next.is_empty() || partial_tag {
+        return Sentence::MayContinue;
+    }
     let first = after
         .char_indices()
         .find(|(_, c)| *c == '\n' || !(c.is_whitespace() || ".,;:!?)".contains(*c)));
@@ -376,6 +385,32 @@ fn sentence(earlier: &str, text: &str, start: usize, end: usize, complete: bool)
         None => Sentence::MayContinue,
         Some((_, '\n' | '<' | '[')) => Sentence::Outside,
         Some(_) => Sentence::Inside,
+    }
+}
+
+/// `after` past the closing tags of a call's wrapper (`</tool_call>`, `</function_calls>`:
+/// a name holding `tool`, `call`, `function` or `invoke`) that follow a call, with the spaces
+/// and line breaks between them; `after` itself when none does. Other closing tags (the
+/// end-of-turn `</s>`) end the block.
+fn after_closing_tags(after: &str) -> &str {
+    let mut rest = after;
+    loop {
+        let next = rest.trim_start();
+        let name = next
+            .strip_prefix("</")
+            .and_then(|tag| tag.get(..tag.len().min(64)))
+            .and_then(|tag| tag.split_once('>'))
+            .map(|(name, _)| name);
+        let wrapper = |name: &str| {
+            let name = name.to_ascii_lowercase();
+            ["tool", "call", "function", "invoke"]
+                .iter()
+                .any(|w| name.contains(w))
+        };
+        match name {
+            Some(name) if wrapper(name) => rest = &next[2 + name.len() + 1..],
+            _ => return rest,
+        }
     }
 }
 
