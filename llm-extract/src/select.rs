@@ -104,7 +104,7 @@ pub(crate) fn best<'t, T: Extract>(
     paths: RepairPaths,
     typed: Option<&TypedReads<T>>,
 ) -> Result<Extracted<T>, Error> {
-    let mut choice = Choice::new(settings, text);
+    let mut choice = Choice::new(settings, text, &located.candidates);
     let mut cut_off = CutOff::default();
     let reading = Reading {
         settings,
@@ -360,7 +360,7 @@ pub(crate) fn best_value(
     text: &str,
     located: &Located,
 ) -> Result<serde_json::Value, Error> {
-    let mut choice = Choice::new(settings, text);
+    let mut choice = Choice::new(settings, text, &located.candidates);
     let mut cut_off = CutOff::default();
     for candidate in &located.candidates {
         if candidate.form == Form::Text || cut_off.holds(candidate) {
@@ -566,6 +566,9 @@ pub(crate) struct Choice<V> {
     /// reply was cut off in.
     text_end: usize,
     best: Option<Offer<V>>,
+    /// Under [`TieBreak::Last`], whether one of the candidates is a value the reply was cut
+    /// off in: until it is read, no other candidate settles the choice.
+    cut_ahead: bool,
     /// The value the reply was cut off in, when the type recognized it (fields found, items
     /// read) but it did not fit, or a limit refused it: where it starts, its lead, and why.
     cut_short: Option<(Span, Lead, Error)>,
@@ -587,14 +590,18 @@ struct Offer<V> {
 }
 
 impl<V> Choice<V> {
-    pub fn new(settings: &Settings, text: &str) -> Choice<V> {
-        Choice {
+    pub fn new(settings: &Settings, text: &str, candidates: &[Candidate]) -> Choice<V> {
+        let mut choice = Choice {
             tie_break: settings.tie_break,
             text_end: lex::trim_end(text).len(),
             best: None,
+            cut_ahead: false,
             cut_short: None,
             failures: Failures::default(),
-        }
+        };
+        choice.cut_ahead =
+            settings.tie_break == TieBreak::Last && candidates.iter().any(|c| choice.cut_at_end(c));
+        choice
     }
 
     /// Whether `candidate` is a value the reply was cut off in: it never closes and runs to
@@ -604,11 +611,12 @@ impl<V> Choice<V> {
     }
 
     /// Whether the value the reply was cut off in (`cut`, `span`) takes the place of a value
-    /// written before it (`other`): under [`TieBreak::Last`] the later value is the answer,
-    /// and one written before it must not stand for it as if the reply were whole (a draft
-    /// or example, then the answer cut off). Under [`TieBreak::First`] the first stands.
-    fn supersedes(&self, cut: bool, span: Span, other: Span) -> bool {
-        cut && self.tie_break == TieBreak::Last && other.end <= span.start
+    /// written before it (`other`, `explicit` when the reply marked it as its answer): under
+    /// [`TieBreak::Last`] the later value is the answer, and one written before it must not
+    /// stand for it as if the reply were whole (a draft or example, then the answer cut off).
+    /// Under [`TieBreak::First`] the first stands, as does a value marked as the answer.
+    fn supersedes(&self, cut: bool, span: Span, other: Span, explicit: bool) -> bool {
+        cut && !explicit && self.tie_break == TieBreak::Last && other.end <= span.start
     }
 
     /// A value the reply was cut off in that the type recognized but that did not fit, or
@@ -625,9 +633,12 @@ impl<V> Choice<V> {
     /// best-ranked first, so none after it can either). An equal cost can still win a tie,
     /// and any cost can beat a reading of an unrelated value or of one the reply sets aside.
     pub fn settled(&self, base_cost: u32) -> bool {
-        self.best
-            .as_ref()
-            .is_some_and(|b| b.score < base_cost && !b.unrelated && b.lead == Lead::Plain)
+        self.best.as_ref().is_some_and(|b| {
+            b.score < base_cost
+                && !b.unrelated
+                && b.lead == Lead::Plain
+                && !(self.cut_ahead && !b.explicit)
+        })
     }
 
     /// A reading of `candidate` that fits, with its total `score`; `depth` bounds how deep the
@@ -657,9 +668,9 @@ impl<V> Choice<V> {
                     !unrelated
                 } else if lead != b.lead {
                     lead > b.lead
-                } else if self.supersedes(cut, span, b.span) {
+                } else if self.supersedes(cut, span, b.span, b.explicit) {
                     true
-                } else if self.supersedes(b.cut, b.span, span) {
+                } else if self.supersedes(b.cut, b.span, span, explicit) {
                     false
                 } else if score != b.score {
                     score < b.score
@@ -711,7 +722,7 @@ impl<V> Choice<V> {
     pub fn finish(self, text: &str) -> Result<V, Error> {
         match (self.best, self.cut_short) {
             (Some(b), Some((span, lead, error)))
-                if b.span.end <= span.start && (b.unrelated || lead >= b.lead) =>
+                if b.span.end <= span.start && !b.explicit && (b.unrelated || lead >= b.lead) =>
             {
                 crate::deep::discard(b.value, b.depth);
                 Err(error.with_positions(text))

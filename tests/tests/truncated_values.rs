@@ -383,11 +383,13 @@ fn a_value_written_before_the_one_the_reply_was_cut_off_in_does_not_stand_for_it
     let out = llm_extract::extract::<Person>(&reply).unwrap();
     assert_eq!(out.value.name, "Grace");
     assert!(!out.report.complete);
-    // A brace the reply was cut off after, with nothing in it, or a value cut off that the
-    // reply sets aside, does not take the place of the answer.
+    // A brace the reply was cut off after, with nothing in it, a value cut off that the reply
+    // sets aside, or one after a value the reply marked as its answer, does not take the
+    // place of the answer.
     for reply in [
         format!("{draft}\nLet me know if you need anything else {{"),
         format!("{draft}\nNot this one: {{\"name\": \"Gra"),
+        format!("<json>{draft}</json>\n{{\"name\": \"Gra"),
     ] {
         let out = llm_extract::extract::<Person>(&reply).unwrap();
         assert_eq!(out.value.name, "Ada", "{reply}");
