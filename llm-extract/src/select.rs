@@ -637,7 +637,7 @@ impl<V> Choice<V> {
             b.score < base_cost
                 && !b.unrelated
                 && b.lead == Lead::Plain
-                && !(self.cut_ahead && !b.explicit)
+                && (!self.cut_ahead || b.explicit)
         })
     }
 
