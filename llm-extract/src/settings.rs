@@ -28,12 +28,14 @@ pub(crate) enum ReasoningValues {
 /// Models often write a draft before the answer, so by default the value written later wins.
 /// Before any tie: a value the words before it set aside or show as an example (`Wrong:`,
 /// `not {..}`, `instead of {..}`, `For example`, `e.g.`) loses to one they do not, and of the
-/// rest a reading that fits the type better wins, wherever it is. Of two nested values the
-/// larger wins under either setting.
+/// rest a reading that fits the type better wins, wherever it is; then a value set out as one
+/// (all a JSON fence holds, or on lines of its own after nothing, a label or a list marker) wins
+/// over one written inside a line of prose. Of two nested values the larger wins under either
+/// setting.
 ///
 /// ```
 /// use llm_extract::{Extractor, TieBreak};
-/// let reply = "A first try: {\"city\": \"Oslo\"}. The answer: {\"city\": \"Paris\"}";
+/// let reply = "A first try: {\"city\": \"Oslo\"}\nThe answer: {\"city\": \"Paris\"}";
 /// let last: serde_json::Value = Extractor::new().from_str(reply).unwrap();
 /// assert_eq!(last["city"], "Paris");
 /// let first: serde_json::Value = Extractor::new().tie_break(TieBreak::First).from_str(reply).unwrap();

@@ -254,11 +254,11 @@ fn a_value_in_the_prose_after_a_fenced_one_is_not_shown() {
     shows_only_the_answer(&texts);
 }
 
-/// A later value with prose before it on its line is shown while it is read, as any later
-/// value is; once the text after it shows it is mentioned inside a sentence (`If you wanted
-/// {..} instead, ...`), which `finish` ranks below the value before it, the stream goes back to
-/// that one. Either way the last snapshot shows the value `finish` returns, from where it
-/// starts.
+/// A later value is shown while it is read, as any later value is; once the text after it
+/// shows it stands lower than the value before it (mentioned inside a sentence, `If you wanted
+/// {..} instead, ...`, or after a value set out on lines of its own or in a fence, written
+/// inside a line of prose), which `finish` ranks below that one, the stream goes back to it.
+/// Either way the last snapshot shows the value `finish` returns, from where it starts.
 #[test]
 fn the_last_snapshot_shows_what_finish_chose_of_a_mention_and_a_later_answer() {
     let texts = [
@@ -266,6 +266,12 @@ fn the_last_snapshot_shows_what_finish_chose_of_a_mention_and_a_later_answer() {
         "Answer: {\"a\": 1}. Alternatively {\"a\": 2} would also work.",
         "Draft: {\"a\": 1}\nFinal answer: {\"a\": 2}",
         "Draft: {\"a\": 1}\nFinal answer: {\"a\": 2}.\nDone.",
+        // A fenced draft, then the corrected value on lines of its own.
+        "Here it is:\n```json\n{\"a\": 1}\n```\nOops. Corrected:\n{\n  \"a\": 2\n}\n",
+        "```json\n{\"a\": 1}\n```\n\n{\"a\": 2}\n\nThat one is right.",
+        // A fenced answer, then a value the line goes on after.
+        "```json\n{\"a\": 1}\n```\n{\"a\": 2} is what you would get otherwise.\n",
+        "Output:\n{\"a\": 1}\nI derived it from {\"a\": 2}.\n",
     ];
     for text in texts {
         for size in [1, 7, 64] {

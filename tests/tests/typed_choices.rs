@@ -487,6 +487,12 @@ fn a_value_the_reply_sets_aside_or_shows_as_an_example_loses_to_the_answer() {
         format!("Wrong: {other}\nRight: {real}"),
         format!("Final answer:\n{real}\n\nExample of the format: {other}"),
         format!("For example, {other}. Here is yours: {real}"),
+        // A sentence that opens as an illustration, a supposition or a condition contrary to
+        // fact, however long the clause right before the value.
+        format!("Here is the record:\n{real}\n\nFor example, if the stars were different, the output would be {other}."),
+        format!("{real}\n\nFor instance, another review could look like:\n{other}"),
+        format!("```json\n{real}\n```\n\nIf the product had been worse, it would look like:\n```json\n{other}\n```"),
+        format!("{real}\nSuppose the stars were lower: {other}"),
         // Set aside in a fence, the answer in the prose with repairs the fenced one lacks.
         format!("Result: {{product: 'real', stars: 4,}}\n\nBad example:\n```json\n{other}\n```"),
         format!("## Incorrect\n\n```json\n{other}\n```\n\n## Correct\n\n```json\n{real}\n```"),
@@ -544,13 +550,83 @@ fn a_value_in_an_html_comment_loses_a_tie() {
 #[test]
 fn a_fenced_value_wins_a_tie_with_one_in_the_prose_around_it() {
     let after = "Sure!\n\n```json\n{\"product\": \"real\", \"stars\": 4}\n```\n\nLet me know if you need anything else, e.g. {\"product\": \"other\", \"stars\": 2}.";
-    let before = "Schema: {\"product\": \"demo\", \"stars\": 1}\n```json\n{\"product\": \"real\", \"stars\": 4}\n```";
+    let before = "Starting from {\"product\": \"demo\", \"stars\": 1}.\n```json\n{\"product\": \"real\", \"stars\": 4}\n```";
     the_real_one_wins_either_way(&[after, before]);
     // A fence holding more than the value (code around it) stands as prose does.
     let code = "```python\nx = {\"product\": \"code\", \"stars\": 1}\n```\nThe answer: {\"product\": \"real\", \"stars\": 4}";
     assert_eq!(
         llm_extract::from_str::<Review>(code).unwrap().product,
         "real"
+    );
+}
+
+/// A value on lines of its own in the prose is presented as a value, as a fenced one is: of
+/// the two, the later wins as ties break (a draft in a fence, then the corrected value written
+/// without one), while a value the sentence goes on after still only mentions something.
+#[test]
+fn a_value_on_lines_of_its_own_stands_as_high_as_a_fenced_one() {
+    let real = "{\"product\": \"real\", \"stars\": 4}";
+    let draft = "{\"product\": \"draft\", \"stars\": 2}";
+    let pretty = "{\n  \"product\": \"real\",\n  \"stars\": 4\n}";
+    for reply in [
+        format!("Here is the JSON:\n```json\n{draft}\n```\n\nWait, the stars are wrong. Here is the corrected JSON:\n{real}\n"),
+        format!("```\n{draft}\n```\nOops, that is not right. Updated version:\n\n{pretty}"),
+        format!("Given the input:\n```json\n{draft}\n```\nthe extracted data is:\n{pretty}"),
+    ] {
+        assert_eq!(llm_extract::from_str::<Review>(&reply).unwrap().product, "real", "{reply}");
+        assert_eq!(llm_extract::repair(&reply).unwrap()["product"], "real", "{reply}");
+        // The earlier one wins when ties break the other way.
+        let first = Extractor::new().tie_break(TieBreak::First);
+        assert_eq!(first.repair(&reply).unwrap()["product"], "draft", "{reply}");
+    }
+    // A value on lines of its own stands above one mentioned at the end of a sentence, before
+    // or after it.
+    let answer_first = format!("Output:\n{pretty}\n\nThis was derived from the input {draft}.");
+    let answer_last = format!("I started from {draft}.\nResult:\n{real}");
+    the_real_one_wins_either_way(&[&answer_first, &answer_last]);
+    // After a label on its line, a value is set out as well: with a fenced one, the tie
+    // breaks as asked.
+    let labeled = format!("Schema: {draft}\n```json\n{real}\n```");
+    assert_eq!(llm_extract::repair(&labeled).unwrap()["product"], "real");
+    let first = Extractor::new().tie_break(TieBreak::First);
+    assert_eq!(first.repair(&labeled).unwrap()["product"], "draft");
+    // Words after it on its line make it a mention, which the fenced value wins over.
+    let mention = format!("```json\n{real}\n```\n{draft} is what you would get without the fix.");
+    the_real_one_wins_either_way(&[&mention]);
+}
+
+/// A `[` right after a word is a subscript written in the prose (`data["name"]`,
+/// `items[0]`), not a value.
+#[test]
+fn a_subscript_in_the_prose_is_not_a_value() {
+    let real = "{\"product\": \"real\", \"stars\": 4}";
+    for reply in [
+        format!(
+            "Result:\n{real}\n\nParse it with `json.loads(text)` and read `data[\"product\"]`."
+        ),
+        format!("{real}\nThen items[0] is the first one and row_2[1] the second."),
+    ] {
+        assert_eq!(
+            llm_extract::repair(&reply).unwrap()["product"],
+            "real",
+            "{reply}"
+        );
+        assert_eq!(
+            llm_extract::extract::<serde_json::Value>(&reply)
+                .unwrap()
+                .value["product"],
+            "real",
+            "{reply}"
+        );
+    }
+    // A list after a word and a space, or after a colon, is still a value.
+    assert_eq!(
+        llm_extract::repair("The list [1, 2]").unwrap(),
+        serde_json::json!([1, 2])
+    );
+    assert_eq!(
+        llm_extract::repair("list:[1, 2]").unwrap(),
+        serde_json::json!([1, 2])
     );
 }
 

@@ -9,6 +9,9 @@
 //! (the fence's opener skipped), if that line is a label: it ends with `:` or is a markdown
 //! heading. Only a short clause counts (at most [`CLAUSE_WORDS`] words), so a cue word in a
 //! long sentence before the answer (`Here is the JSON without the old fields:`) does not.
+//! One exception: a sentence that opens as an illustration (`For example,`), a supposition
+//! (`Suppose`) or a condition contrary to fact (`If it had been`) shows the value it leads to
+//! as an example, however long its clause before the value ([`opens_as_illustration`]).
 
 use crate::lex;
 
@@ -39,7 +42,9 @@ const CLAUSE_WORDS: usize = 6;
 
 /// How the reply introduces the value that starts at `start` of `text`.
 pub(crate) fn lead(text: &str, start: usize) -> Lead {
-    match classify(clause(text, start)) {
+    let words = introduction(text, start);
+    match classify(last_clause(words)) {
+        Lead::Plain if opens_as_illustration(last_sentence(words)) => Lead::Example,
         Lead::Plain if quoted(text, start) => Lead::Quoted,
         lead => lead,
     }
@@ -57,8 +62,9 @@ fn quoted(text: &str, start: usize) -> bool {
     line.iter().find(|b| !matches!(b, b' ' | b'\t')) == Some(&b'>')
 }
 
-/// The clause that introduces the value at `start`: see the module documentation.
-fn clause(text: &str, start: usize) -> &str {
+/// The words that introduce the value at `start`: its line before it, or the label on the
+/// line before (see the module documentation); empty when there are none.
+fn introduction(text: &str, start: usize) -> &str {
     let mut from = start.saturating_sub(LOOKBACK);
     while !text.is_char_boundary(from) {
         from += 1;
@@ -66,7 +72,7 @@ fn clause(text: &str, start: usize) -> &str {
     let window = &text[from..start.min(text.len())];
     let line = window.rsplit('\n').next().unwrap_or_default();
     if !lex::trim(line).is_empty() {
-        return last_clause(line);
+        return line;
     }
     // The value starts its line: the label on the line before, if there is one (for a value
     // in a fence, the line before the fence's opener). The window's first line is cut unless
@@ -87,8 +93,8 @@ fn clause(text: &str, start: usize) -> &str {
     let heading = label.starts_with('#');
     let label = label.trim_end_matches('*').trim_end();
     match label.strip_suffix(':') {
-        Some(label) => last_clause(label),
-        None if heading => last_clause(label.trim_start_matches('#')),
+        Some(label) => label,
+        None if heading => label.trim_start_matches('#'),
         None => "",
     }
 }
@@ -105,11 +111,24 @@ fn last_clause(line: &str) -> &str {
 }
 
 fn clause_after_break(line: &str) -> &str {
+    after_last_break(line, true)
+}
+
+/// The part of `line` after its last sentence end (a `.`, `!` or `?` before a space, not the
+/// dot of `e.g.`), or a value's closer.
+fn last_sentence(line: &str) -> &str {
+    after_last_break(line, false)
+}
+
+/// The part of `line` after its last sentence end or value closer, or, with `clauses`, also
+/// its last `,` or `;`.
+fn after_last_break(line: &str, clauses: bool) -> &str {
     let bytes = line.as_bytes();
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let breaks = match b {
-            b',' | b';' | b'!' | b'?' | b'}' | b']' => true,
+            b',' | b';' => clauses,
+            b'!' | b'?' | b'}' | b']' => true,
             b'.' => {
                 bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) && !abbreviation(&bytes[..=i])
             }
@@ -122,6 +141,38 @@ fn clause_after_break(line: &str) -> &str {
     &line[start..]
 }
 
+/// The most words of a sentence's opening phrase (the words before its first comma) that
+/// [`opens_as_illustration`] reads: `For example,`, `As an illustration,`.
+const OPENER_WORDS: usize = 3;
+
+/// Whether `sentence` opens as an illustration, which holds for the value it leads to however
+/// long the clause before that value (`For example, if the age were different, the output
+/// would be {..}`): a short opening phrase with a word of illustration, a first word that
+/// supposes (`Suppose the user were older: {..}`), or a condition contrary to fact (`If the
+/// user had been older, it would look like:`; not `If you need it, here it is:`).
+fn opens_as_illustration(sentence: &str) -> bool {
+    let Some(first) = words_of(sentence).next() else {
+        return false;
+    };
+    let first = first.to_lowercase();
+    if matches!(
+        first.as_str(),
+        "suppose" | "supposing" | "imagine" | "hypothetically"
+    ) {
+        return true;
+    }
+    let Some((opener, _)) = sentence.split_once(',') else {
+        return false;
+    };
+    let opener: Vec<String> = words_of(opener).map(str::to_lowercase).collect();
+    if first == "if" {
+        // A condition contrary to fact: `If the user had been older,`, `If it were`.
+        let counterfactual = |w: &String| matches!(w.as_str(), "were" | "had" | "hadn't");
+        return opener.len() <= CLAUSE_WORDS + 2 && opener.iter().any(counterfactual);
+    }
+    opener.len() <= OPENER_WORDS && opener.iter().any(|w| illustrates(w))
+}
+
 /// Whether `before` ends with `e.g.` or `i.e.` (whose dots end no sentence).
 fn abbreviation(before: &[u8]) -> bool {
     let tail = &before[before.len().saturating_sub(4)..];
@@ -130,12 +181,8 @@ fn abbreviation(before: &[u8]) -> bool {
 
 /// What the words of `clause` say of the value after it.
 fn classify(clause: &str) -> Lead {
-    let words = clause
-        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}' | '.')))
-        .map(|w| w.trim_matches('.'))
-        .filter(|w| !w.is_empty());
     let mut lead = Lead::Plain;
-    for (n, word) in words.enumerate() {
+    for (n, word) in words_of(clause).enumerate() {
         if n == CLAUSE_WORDS {
             return Lead::Plain;
         }
@@ -147,6 +194,14 @@ fn classify(clause: &str) -> Lead {
         }
     }
     lead
+}
+
+/// The words of `text`: runs of letters and digits, apostrophes and inner dots (`e.g`,
+/// `don't`).
+fn words_of(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}' | '.')))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| !w.is_empty())
 }
 
 /// Whether `word` (lowercase) sets aside what it introduces: a negation
@@ -246,6 +301,30 @@ mod tests {
             ("e.g. {\"a\": 1}", Lead::Example),
             ("Example of the format:\n\n{\"a\": 1}", Lead::Example),
             ("Template: {\"a\": 1}", Lead::Example),
+            // A sentence that opens as an illustration or a supposition, however long the
+            // clause before the value.
+            (
+                "For example, if the age were different, the output would be {\"a\": 1}",
+                Lead::Example,
+            ),
+            (
+                "For instance, another record could look like:\n{\"a\": 1}",
+                Lead::Example,
+            ),
+            ("Suppose the user were older: {\"a\": 1}", Lead::Example),
+            (
+                "If the user had been older, it would look like:\n```json\n{\"a\": 1}\n```",
+                Lead::Example,
+            ),
+            (
+                "If you need it as JSON, here it is: {\"a\": 1}",
+                Lead::Plain,
+            ),
+            ("Done. For the record, here it is: {\"a\": 1}", Lead::Plain),
+            (
+                "For example, see the docs. Here is the JSON: {\"a\": 1}",
+                Lead::Plain,
+            ),
             ("Here it is: {\"a\": 1}", Lead::Plain),
             ("Final answer:\n```json\n{\"a\": 1}\n```", Lead::Plain),
             ("{\"a\": 1}", Lead::Plain),

@@ -36,6 +36,7 @@ use crate::report::RepairKind;
 use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
 pub(crate) use lead::{lead, Lead};
+pub(crate) use scan::subscript;
 use scan::{Place, Seen, Tail};
 use std::cell::RefCell;
 pub(crate) use tail::{ReadTyped, TailReading};
@@ -91,9 +92,12 @@ pub(crate) enum Standing {
     InSentence,
     /// Anywhere else.
     Plain,
-    /// All that a JSON fence holds: the answer, where braces in the prose around it mention
-    /// something (`e.g. adding {"id": 3}`).
-    Fenced,
+    /// Presented as a value: all that a JSON fence holds, or a value in the prose on lines of
+    /// its own (nothing before it on its first line, no word after it in its sentence), such
+    /// as the corrected value after a draft (`Here is the corrected JSON:` and the value on
+    /// the next lines). Braces inside a sentence only mention something (`then call it with
+    /// {"x": 1}.`).
+    Displayed,
 }
 
 impl Candidate {
@@ -474,9 +478,10 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
         nonstandard: seen.nonstandard,
         kept: None,
         standing: match origin {
-            Origin::Fence if whole_region => Standing::Fenced,
+            Origin::Fence if whole_region => Standing::Displayed,
             Origin::Prose if in_html_comment(text.as_bytes(), found.start) => Standing::Commented,
             Origin::Prose if in_sentence(text, found) => Standing::InSentence,
+            Origin::Prose if on_own_lines(text, found) => Standing::Displayed,
             _ => Standing::Plain,
         },
         lead: match origin {
@@ -499,6 +504,51 @@ pub(crate) fn in_sentence(text: &str, span: Span) -> bool {
     prose_before(text, span.start) && sentence_goes_on(text, span.end, true) == Some(true)
 }
 
+/// Whether the value at `span` stands on lines of its own in the prose: nothing before it on
+/// its first line but a label or a list marker ([`set_out_before`]), and nothing but spaces
+/// and punctuation after it on its last ([`line_ends_after`]).
+pub(crate) fn on_own_lines(text: &str, span: Span) -> bool {
+    set_out_before(text, span.start) && line_ends_after(text, span.end, true) == Some(true)
+}
+
+/// Whether the text before `at` on its line (within [`SENTENCE_LOOK`] bytes) sets the value
+/// there out on its line: nothing but spaces, a label (`Answer:`), a list marker (`-`, `*`,
+/// `1.`) or the end of an HTML comment.
+pub(crate) fn set_out_before(text: &str, at: usize) -> bool {
+    let from = at.saturating_sub(SENTENCE_LOOK);
+    let before = &text.as_bytes()[from..at];
+    let line = match memchr::memrchr(b'\n', before) {
+        Some(n) => &before[n + 1..],
+        None if from == 0 => before,
+        None => return false,
+    };
+    let line = line.trim_ascii();
+    line.is_empty()
+        || line.ends_with(b":")
+        || line.ends_with("\u{ff1a}".as_bytes())
+        || line.ends_with(b"-->")
+        || matches!(line, b"-" | b"*" | b"+")
+        || line
+            .strip_suffix(b".")
+            .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
+}
+
+/// Whether the line ends after `end` with nothing but spaces and punctuation before it: no
+/// word and no other value (within [`SENTENCE_LOOK`] characters). When `text` is not `whole`
+/// (a reply still arriving), `None` while the bytes so far cannot tell.
+pub(crate) fn line_ends_after(text: &str, end: usize, whole: bool) -> Option<bool> {
+    for (seen, c) in text[end.min(text.len())..].chars().enumerate() {
+        match c {
+            '\n' => return Some(true),
+            _ if seen == SENTENCE_LOOK => return Some(false),
+            c if c.is_alphanumeric() => return Some(false),
+            '{' | '[' | '"' | '\'' | '`' => return Some(false),
+            _ => {}
+        }
+    }
+    whole.then_some(true)
+}
+
 /// Whether text other than spaces comes before `at` on its line (within [`SENTENCE_LOOK`]
 /// bytes): the first half of [`in_sentence`].
 pub(crate) fn prose_before(text: &str, at: usize) -> bool {
@@ -510,9 +560,10 @@ pub(crate) fn prose_before(text: &str, at: usize) -> bool {
 
 /// Whether a word follows `end` in its sentence, before the line or the sentence ends (within
 /// [`SENTENCE_LOOK`] characters): the second half of [`in_sentence`]. When `text` is not
-/// `whole` (a reply still arriving), `None` while the bytes so far cannot tell, and the
-/// sentence also ends at an opener (`{`, `[`): a stream meets the next value there, and what
-/// it decides must not depend on how much of the text after that had arrived.
+/// `whole` (a reply still arriving), `None` while the bytes so far cannot tell. The sentence
+/// also ends at an opener (`{`, `[`): the words of the next value are not the sentence's, and
+/// a stream meets that value there, so what it decides does not depend on how much of the
+/// text after it had arrived.
 pub(crate) fn sentence_goes_on(text: &str, end: usize, whole: bool) -> Option<bool> {
     let mut rest = text[end.min(text.len())..]
         .chars()
@@ -530,7 +581,7 @@ pub(crate) fn sentence_goes_on(text: &str, end: usize, whole: bool) -> Option<bo
                 Some(_) => {}
             },
             c if c.is_alphanumeric() => return Some(true),
-            '{' | '[' if !whole => return Some(false),
+            '{' | '[' => return Some(false),
             _ => {}
         }
     }

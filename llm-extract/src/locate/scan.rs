@@ -228,7 +228,9 @@ impl ValueScan {
         let b = bytes[i];
         if self.stack.is_empty() {
             // Prose: only an opener matters; quotes and comments here are text.
-            if b == b'[' || (b == b'{' && opens_object(bytes, i, self.first_text)) {
+            if (b == b'[' && !subscript(bytes, i))
+                || (b == b'{' && opens_object(bytes, i, self.first_text))
+            {
                 self.open(bytes, i);
             }
             return i + 1;
@@ -442,6 +444,12 @@ pub(crate) fn opens_object(bytes: &[u8], i: usize, first_text: usize) -> bool {
             stop.is_some_and(|s| s > 0 && bytes[j + s] == b':')
         }
     }
+}
+
+/// Whether the `[` at `i`, outside any value, is a subscript written in the prose (`data["name"]`,
+/// `items[0]`): right after a letter, a digit or `_`. It opens no value.
+pub(crate) fn subscript(bytes: &[u8], i: usize) -> bool {
+    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')
 }
 
 /// Whether a token may start at `i`: at the start, or after whitespace or a byte that ends a

@@ -76,7 +76,11 @@ pub(crate) fn values<'a>(
             break;
         };
         let at = pos + j;
-        if bytes[at] == b'{' && !scan::opens_object(bytes, at, tail.first_text) {
+        let opens = match bytes[at] {
+            b'{' => scan::opens_object(bytes, at, tail.first_text),
+            _ => !scan::subscript(bytes, at),
+        };
+        if !opens {
             pos = at + 1;
             continue;
         }

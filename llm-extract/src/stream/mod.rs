@@ -116,11 +116,13 @@
 //! and `finish` says which it was. Objects joined by commas alone (`{..}, {..}`, records whose `[`
 //! went missing) are values of their own, each shown in turn; for a list type, whose `finish` reads
 //! them as the items of one list, the stream stays on the first, the start of that list. Nor is a
-//! value in the prose after one that was all a JSON fence held (`e.g. adding {"id": 3}` after a
-//! fenced answer), or one in an HTML comment after a value: `finish` ranks the earlier one first. A
-//! later value with prose before it on its line is shown while it is read; once the text after it
-//! shows it is mentioned inside a sentence (`If you wanted {..} instead, say so`), which `finish`
-//! ranks below the value before it, the stream goes back to that one (`shown_at` says so). The
+//! value inside a line of prose after one that was all a JSON fence held (`e.g. adding {"id": 3}`
+//! after a fenced answer), or one in an HTML comment after a value: `finish` ranks the earlier one
+//! first. A later value is shown while it is read; once the text after it shows it stands lower
+//! than the value before it (mentioned inside a sentence, `If you wanted {..} instead, say so`, or
+//! starting a line the sentence goes on after, where the value before was set out on lines of its
+//! own or in a fence), which `finish` ranks below that one, the stream goes back to it (`shown_at`
+//! says so). The
 //! stream reads that sentence up to the next `{` or `[` (where it may meet the next value), so what
 //! it shows never depends on the chunks; `finish` reads past it. A run of closers that closes the
 //! value itself (the `}}` ending `{"args": {"q": "x"}}`) waits for the first byte after it that is
@@ -196,7 +198,7 @@ use crate::coerce::{Context, Extract};
 use crate::error::{Category, Error, Issue};
 use crate::extracted::Extracted;
 use crate::extractor::Extractor;
-use crate::locate::Lead;
+use crate::locate::{Lead, Standing};
 use crate::node::NodeKind;
 use crate::parse::RepairPaths;
 use crate::path::{Path, Segment};
@@ -728,11 +730,14 @@ struct Values<T: Extract> {
     kept_related: bool,
     /// Later values are not read (`TieBreak::First` and a value was kept).
     settled: bool,
-    /// The value being read has prose before it on its line, after a value kept: it may be a
-    /// mention inside a sentence, which `extract` ranks below the kept one. It is shown as any
-    /// later value is, and dropped for the kept one once the text after it says it is a
-    /// mention (see `locate::in_sentence`).
+    /// The value being read comes after a value kept: how it stands in the reply
+    /// (`locate::Standing`: a mention inside a sentence, a value on lines of its own or
+    /// neither) may decide between them, which the text after it tells. It is shown as any
+    /// later value is, and dropped for the kept one once the text after it says it stands
+    /// lower (see [`standing`]).
     provisional: bool,
+    /// Where the value kept ends, for its standing.
+    kept_end: usize,
     /// Whether the value `closed` spans reads as `T` (`fits`), once asked.
     closed_fit: Option<Option<bool>>,
     /// What the words before the value being read, and before the one kept, say of it
@@ -779,8 +784,8 @@ impl<T: Extract> Values<T> {
 
     /// Settles the value just read: kept if it reads as `T`, else dropped for the one kept.
     /// A provisional one that would replace an equally related value kept waits for the text
-    /// after it to say whether it is a mention, which does not (unless `last`: no more of
-    /// that text comes before the next value).
+    /// after it to say how it stands ([`standing`]), and does not if it stands lower (unless
+    /// `last`: no more of that text comes before the next value).
     fn settle(&mut self, text: &str, last: bool) {
         let Some(span) = self.closed else {
             // Cut off (a fence closed inside it): the one kept stays.
@@ -807,21 +812,25 @@ impl<T: Extract> Values<T> {
             && self.kept.is_some()
             && fit == Some(kept_related)
             && lead == kept_lead;
-        let mention = match tied && replaces {
-            true => match crate::locate::sentence_goes_on(text, span.end, false) {
-                None if !last => return,
-                None => false,
-                Some(mention) => mention,
+        // Of two values introduced alike, the one that stands higher wins, as in `extract`.
+        let lower = match tied && replaces {
+            true => match standing(text, span, last) {
+                None => return,
+                Some(it) => {
+                    let kept = Span::new(self.kept_at.unwrap_or(0), self.kept_end);
+                    it < standing(text, kept, true).unwrap_or(Standing::Plain)
+                }
             },
             false => false,
         };
         self.provisional = false;
         self.closed = None;
         self.closed_fit = None;
-        if let (Some(related), true, false) = (fit, replaces, mention) {
+        if let (Some(related), true, false) = (fit, replaces, lower) {
             let issues = std::mem::take(&mut self.issues);
             self.kept = Some((self.partial.take(), issues));
             self.kept_at = self.at;
+            self.kept_end = span.end;
             self.kept_related = related;
             self.kept_lead = lead;
             // Under `TieBreak::First` a later value can still win if this one is unrelated
@@ -834,6 +843,37 @@ impl<T: Extract> Values<T> {
             self.issues = Issues::default();
         }
     }
+}
+
+/// How the value at `span` stands in the reply, as `locate` ranks it for `extract` (a value a
+/// JSON fence held is on lines of its own): a mention inside a sentence, on lines of its own,
+/// or neither. `None` while the text so far cannot tell, unless `last` (no more of the text
+/// after it comes before the next value).
+fn standing(text: &str, span: Span, last: bool) -> Option<Standing> {
+    use crate::locate::{line_ends_after, prose_before, sentence_goes_on, set_out_before};
+    // `None` while the text cannot tell; when nothing more of it comes before the next
+    // value, the sentence and the line end there.
+    let told = |it: Option<bool>, at_end: bool| match it {
+        None if !last => Err(()),
+        None => Ok(at_end),
+        Some(it) => Ok(it),
+    };
+    let standing = if set_out_before(text, span.start) {
+        match told(line_ends_after(text, span.end, false), true) {
+            Err(()) => return None,
+            Ok(true) => Standing::Displayed,
+            Ok(false) => Standing::Plain,
+        }
+    } else if prose_before(text, span.start) {
+        match told(sentence_goes_on(text, span.end, false), false) {
+            Err(()) => return None,
+            Ok(true) => Standing::InSentence,
+            Ok(false) => Standing::Plain,
+        }
+    } else {
+        Standing::Plain
+    };
+    Some(standing)
 }
 
 impl<T: Extract> std::fmt::Debug for Stream<T> {
@@ -892,6 +932,7 @@ impl<T: Extract> Stream<T> {
                 kept_related: false,
                 settled: false,
                 provisional: false,
+                kept_end: 0,
                 lead: Lead::Plain,
                 kept_lead: Lead::Plain,
                 closed_fit: None,
@@ -1379,7 +1420,7 @@ impl<T: Extract> Sink for Root<'_, T> {
         }
         values.at = Some(start);
         values.lead = crate::locate::lead(text, start);
-        values.provisional = values.kept.is_some() && crate::locate::prose_before(text, start);
+        values.provisional = values.kept.is_some();
         true
     }
 

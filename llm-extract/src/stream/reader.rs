@@ -363,8 +363,9 @@ pub(crate) struct Reader {
     /// read, whether its info string names JSON (or nothing) and where its content starts.
     fence_open: (usize, bool, usize),
     /// A JSON fence held a value and nothing else: values in the prose after it are mentions,
-    /// which `extract` ranks below it (`locate::Standing`), and are not shown. Nor are values
-    /// in an HTML comment after a value.
+    /// which `extract` ranks below it (`locate::Standing`), and are not shown, unless they
+    /// start their line ([`Reader::may_follow_fenced`]). Nor are values in an HTML comment
+    /// after a value.
     fenced_value: bool,
 }
 
@@ -695,8 +696,9 @@ impl Reader {
                 }
                 b'{' | b'['
                     if self.values
+                        && !(b == b'[' && crate::locate::subscript(bytes, self.pos))
                         && !self.continues_value(bytes, sink)
-                        && !(self.fenced_value && !(self.fence && self.fence_open.1))
+                        && self.may_follow_fenced(text)
                         && !(self.value_end > 0
                             && crate::locate::in_html_comment(bytes, self.pos))
                         && sink.candidate(self.pos, text) =>
@@ -708,6 +710,15 @@ impl Reader {
             }
         }
         Step_::Wait
+    }
+
+    /// Whether a value may start here after one a JSON fence held: in a JSON fence, or
+    /// starting its line in the prose (a value on lines of its own stands as high as a fenced
+    /// one, `locate::Standing::Displayed`).
+    fn may_follow_fenced(&self, text: &str) -> bool {
+        !self.fenced_value
+            || (self.fence && self.fence_open.1)
+            || (!self.fence && !crate::locate::prose_before(text, self.pos))
     }
 
     /// Whether the text since the last value's closer goes on as that value would, a `,` or
