@@ -463,6 +463,9 @@ fn a_value_mentioned_inside_a_sentence_loses_a_tie() {
     let before = "Something like {\"product\": \"demo\", \"stars\": 1} would do; my answer: {\"product\": \"real\", \"stars\": 4}";
     the_real_one_wins_either_way(&[after, label, before]);
     // Both inside sentences: the tie breaks as asked.
+    // After a label, words after a value do not make it a mention.
+    let labeled = "I will output {\"product\": \"demo\", \"stars\": 1}\n\nAnswer: {\"product\": \"real\", \"stars\": 4} — hope this helps!";
+    assert_eq!(llm_extract::repair(labeled).unwrap()["product"], "real");
     let both = "Use {\"product\": \"a\", \"stars\": 1} as shown, or {\"product\": \"b\", \"stars\": 2} if you prefer.";
     assert_eq!(llm_extract::from_str::<Review>(both).unwrap().product, "b");
     let first = Extractor::new().tie_break(TieBreak::First);
@@ -595,10 +598,40 @@ fn a_value_on_lines_of_its_own_stands_as_high_as_a_fenced_one() {
     the_real_one_wins_either_way(&[&mention]);
 }
 
-/// A `[` right after a word is a subscript written in the prose (`data["name"]`,
-/// `items[0]`), not a value.
+/// A value written in parentheses in the prose is an aside (`(see [1])`): it loses a tie to a
+/// value mentioned in a sentence, before or after it.
 #[test]
-fn a_subscript_in_the_prose_is_not_a_value() {
+fn a_value_in_parentheses_is_an_aside() {
+    let cited = "The answer is {\"product\": \"real\", \"stars\": 4} (see [1]).";
+    assert_eq!(llm_extract::repair(cited).unwrap()["product"], "real");
+    let first = Extractor::new().tie_break(TieBreak::First);
+    let before = "Earlier (as {\"product\": \"draft\", \"stars\": 2}) it differed; now it is {\"product\": \"real\", \"stars\": 4} as agreed.";
+    for e in [Extractor::new(), first] {
+        assert_eq!(e.repair(before).unwrap()["product"], "real");
+    }
+}
+
+/// A `[` right after a word is a subscript written in the prose (`data["name"]`,
+/// `items[0]`), and one right after `<!` is markup (`<![CDATA[`): neither opens a value.
+#[test]
+fn a_subscript_or_markup_in_the_prose_is_not_a_value() {
+    for reply in [
+        "<![CDATA[{\"product\": \"real\", \"stars\": 4}]]>",
+        "<review><![CDATA[\n{\"product\": \"real\", \"stars\": 4}\n]]></review>",
+    ] {
+        assert_eq!(
+            llm_extract::repair(reply).unwrap()["product"],
+            "real",
+            "{reply}"
+        );
+        let mut stream = llm_extract::Stream::<serde_json::Value>::new();
+        for chunk in reply.as_bytes().chunks(3) {
+            stream.push_bytes(chunk);
+        }
+        let last = serde_json::to_value(stream.snapshot()).unwrap();
+        assert_eq!(last["product"], "real", "{reply}");
+        assert_eq!(stream.finish().unwrap().value["product"], "real", "{reply}");
+    }
     let real = "{\"product\": \"real\", \"stars\": 4}";
     for reply in [
         format!(

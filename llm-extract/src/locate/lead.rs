@@ -6,8 +6,8 @@
 //! The words looked at are the clause right before the value: the text of its line before
 //! it, after the last `,`, `;`, `!`, `?`, sentence-ending `.` or the closer of a value before
 //! it on the line. When the value starts its line (or its fence), they are the line before
-//! (the fence's opener skipped), if that line is a label: it ends with `:` or is a markdown
-//! heading. Only a short clause counts (at most [`CLAUSE_WORDS`] words), so a cue word in a
+//! (the fence's opener skipped), if that line is a label (it ends with `:` or is a markdown
+//! heading) or a sentence going on to the value (it ends with `,`). Only a short clause counts (at most [`CLAUSE_WORDS`] words), so a cue word in a
 //! long sentence before the answer (`Here is the JSON without the old fields:`) does not.
 //! One exception: a sentence that opens as an illustration (`For example,`), a supposition
 //! (`Suppose`) or a condition contrary to fact (`If it had been`) shows the value it leads to
@@ -95,6 +95,8 @@ fn introduction(text: &str, start: usize) -> &str {
     match label.strip_suffix(':') {
         Some(label) => label,
         None if heading => label.trim_start_matches('#'),
+        // A sentence that goes on to the value's line (`For example,`).
+        None if label.ends_with(',') => label,
         None => "",
     }
 }
@@ -321,6 +323,12 @@ mod tests {
                 Lead::Plain,
             ),
             ("Done. For the record, here it is: {\"a\": 1}", Lead::Plain),
+            ("For example,\n{\"a\": 1}", Lead::Example),
+            (
+                "Don't use this one,\n```json\n{\"a\": 1}\n```",
+                Lead::Rejected,
+            ),
+            ("I checked the totals,\n{\"a\": 1}", Lead::Plain),
             (
                 "For example, see the docs. Here is the JSON: {\"a\": 1}",
                 Lead::Plain,

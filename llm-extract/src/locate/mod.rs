@@ -36,7 +36,7 @@ use crate::report::RepairKind;
 use crate::settings::{ReasoningValues, Settings};
 use crate::span::Span;
 pub(crate) use lead::{lead, Lead};
-pub(crate) use scan::subscript;
+pub(crate) use scan::bracket_in_text;
 use scan::{Place, Seen, Tail};
 use std::cell::RefCell;
 pub(crate) use tail::{ReadTyped, TailReading};
@@ -87,6 +87,8 @@ pub(crate) struct Candidate {
 pub(crate) enum Standing {
     /// Inside an HTML comment (`<!-- {..} -->`): written, then hidden from the reader.
     Commented,
+    /// Written in parentheses in the prose, an aside (`(see [1])`, `(or {..} if you prefer)`).
+    Aside,
     /// Mentioned inside a sentence of prose, with words before and after it in the sentence
     /// (`if you wanted {..} instead, say so`).
     InSentence,
@@ -480,6 +482,9 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
         standing: match origin {
             Origin::Fence if whole_region => Standing::Displayed,
             Origin::Prose if in_html_comment(text.as_bytes(), found.start) => Standing::Commented,
+            Origin::Prose if prose_before(text, found.start) && in_parentheses(text, found) => {
+                Standing::Aside
+            }
             Origin::Prose if in_sentence(text, found) => Standing::InSentence,
             Origin::Prose if on_own_lines(text, found) => Standing::Displayed,
             _ => Standing::Plain,
@@ -495,13 +500,39 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
 /// line of many values is read in linear time.
 const SENTENCE_LOOK: usize = 256;
 
-/// Whether the value at `span` sits inside a sentence: text before it on its first line, and
-/// a word after it in the same sentence, before the line or the sentence ends (`if you wanted
-/// {"a": 1} instead`). A value after a label (`Answer: {..}`), on lines of its own, or
-/// ending its sentence (`{..}. Or ...`) does not. Each side is looked at for
+/// Whether the value at `span` sits inside a sentence: text before it on its first line that
+/// is not a label, and a word after it in the same sentence, before the line or the sentence
+/// ends (`if you wanted {"a": 1} instead`). A value after a label (`Answer: {..} — hope this
+/// helps`), on lines of its own, or ending its sentence (`{..}. Or ...`) does not. Each side is looked at for
 /// [`SENTENCE_LOOK`] bytes.
 pub(crate) fn in_sentence(text: &str, span: Span) -> bool {
-    prose_before(text, span.start) && sentence_goes_on(text, span.end, true) == Some(true)
+    !set_out_before(text, span.start)
+        && prose_before(text, span.start)
+        && sentence_goes_on(text, span.end, true) == Some(true)
+}
+
+/// Whether the value at `span` is written in parentheses in the prose, an aside (`(see [1])`,
+/// `(for instance {..})`): the first byte after it but spaces is `)`, and a `(` before it on
+/// its line is open (within [`SENTENCE_LOOK`] bytes each way).
+pub(crate) fn in_parentheses(text: &str, span: Span) -> bool {
+    let bytes = text.as_bytes();
+    let after = bytes[span.end.min(bytes.len())..]
+        .iter()
+        .take(SENTENCE_LOOK);
+    if after.copied().find(|b| !matches!(b, b' ' | b'\t')) != Some(b')') {
+        return false;
+    }
+    let mut depth = 0usize;
+    for &b in bytes[..span.start].iter().rev().take(SENTENCE_LOOK) {
+        match b {
+            b'\n' => return false,
+            b')' => depth += 1,
+            b'(' if depth == 0 => return true,
+            b'(' => depth -= 1,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether the value at `span` stands on lines of its own in the prose: nothing before it on

@@ -228,7 +228,7 @@ impl ValueScan {
         let b = bytes[i];
         if self.stack.is_empty() {
             // Prose: only an opener matters; quotes and comments here are text.
-            if (b == b'[' && !subscript(bytes, i))
+            if (b == b'[' && !bracket_in_text(bytes, i))
                 || (b == b'{' && opens_object(bytes, i, self.first_text))
             {
                 self.open(bytes, i);
@@ -446,10 +446,15 @@ pub(crate) fn opens_object(bytes: &[u8], i: usize, first_text: usize) -> bool {
     }
 }
 
-/// Whether the `[` at `i`, outside any value, is a subscript written in the prose (`data["name"]`,
-/// `items[0]`): right after a letter, a digit or `_`. It opens no value.
-pub(crate) fn subscript(bytes: &[u8], i: usize) -> bool {
-    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')
+/// Whether the `[` at `i`, outside any value, is part of the text rather than a list: a
+/// subscript (`data["name"]`, `items[0]`: right after a letter, a digit or `_`) or markup
+/// (`<![CDATA[`: right after `<!`). It opens no value.
+pub(crate) fn bracket_in_text(bytes: &[u8], i: usize) -> bool {
+    let before = &bytes[..i];
+    before
+        .last()
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        || before.ends_with(b"<!")
 }
 
 /// Whether a token may start at `i`: at the start, or after whitespace or a byte that ends a

@@ -78,7 +78,7 @@ pub(crate) fn values<'a>(
         let at = pos + j;
         let opens = match bytes[at] {
             b'{' => scan::opens_object(bytes, at, tail.first_text),
-            _ => !scan::subscript(bytes, at),
+            _ => !scan::bracket_in_text(bytes, at),
         };
         if !opens {
             pos = at + 1;

@@ -696,7 +696,7 @@ impl Reader {
                 }
                 b'{' | b'['
                     if self.values
-                        && !(b == b'[' && crate::locate::subscript(bytes, self.pos))
+                        && !(b == b'[' && crate::locate::bracket_in_text(bytes, self.pos))
                         && !self.continues_value(bytes, sink)
                         && self.may_follow_fenced(text)
                         && !(self.value_end > 0
