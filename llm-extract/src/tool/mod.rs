@@ -25,10 +25,15 @@
 //! writes it: a tag (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's,
 //! DSML's, Step-3's and MiniCPM's parameters, Kimi K3's `<|open|>argument`, GLM's and
 //! Hunyuan's `<arg_value>`, MiniMax M3's elements), a string between Gemma's delimiters
-//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`). The
-//! argument is the call's text up to its closer; a call of the argument's own format inside
-//! it makes where the argument ends unclear, and the outer call is not run either. The scan
-//! is linear in the text.
+//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`, and a
+//! pythonic list written in prose, its strings running across lines). The argument is the
+//! call's text up to its closer. A call of the argument's own format written whole inside it
+//! is its text too, closers and all (`<arg_value><tool_call>rm...</tool_call></arg_value>`),
+//! and the outer call is read; a lone opener of that format in a value that lacks its closer
+//! is text, and the call's closer ends the value (the call is cut off, the calls after it are
+//! read). In a Gemma string and a MiniMax M3 element, a call of the argument's own format
+//! makes where the argument ends unclear, and the outer call is not run either. The scan is
+//! linear in the text.
 //!
 //! # What is a call
 //!
