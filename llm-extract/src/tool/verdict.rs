@@ -326,15 +326,15 @@ fn fence_in_sentence(text: &str, end: usize) -> Option<bool> {
 fn quoted(earlier: &str, text: &str, start: usize) -> bool {
     let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
     let mut lines = window.rsplit('\n');
-    let own = lines.next().unwrap_or_default().trim_start();
-    if own.starts_with('>') {
+    let own = lines.next().unwrap_or_default();
+    if lead::quote_line(own.as_bytes()) {
         return true;
     }
-    if !own.is_empty() {
+    if !own.trim().is_empty() {
         return false;
     }
     let opener = lines.next().unwrap_or_default().trim();
-    opener.starts_with('>') && (opener.contains("```") || opener.ends_with(['>', ']']))
+    lead::quote_line(opener.as_bytes()) && (opener.contains("```") || opener.ends_with(['>', ']']))
 }
 
 /// Where a call stands relative to the prose of its line.
@@ -444,44 +444,13 @@ fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
 const NEGATION_LOOKBACK: usize = 256;
 
 /// Whether the clause that introduces the call at `start` says not to make it (`I should not
-/// run {...}`, `Do NOT call:` or `I refuse to execute:` on the line before; see
-/// [`says_not`]): the words of its line before it, after the last `.`, `,`, `;`, `!` or `?`;
-/// or, when the call starts its line, the line before it if that ends with `:` or opens a
-/// fence after its words (`I won't run ```json`).
+/// run {...}`, `Do NOT call:` or `I refuse to execute:` on the line before, `I won't run
+/// ```json`; see [`says_not`]): the clause is [`lead::introducing_clause`]'s, the one the
+/// ranking of values reads.
 fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
     let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
-    let mut lines = window.rsplit('\n');
-    let mut line = lines.next().unwrap_or_default().trim();
-    if line.is_empty() {
-        let mut previous = || {
-            lines
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or_default()
-                .trim()
-        };
-        line = previous();
-        // A call in a fence: its label is on the line before the fence's opener, or on the
-        // opener's line, before it.
-        let mut introduced = line.ends_with(':');
-        if let Some((words, info)) = line.rsplit_once("```") {
-            if !info.contains(char::is_whitespace) {
-                line = words.trim();
-                introduced = !line.is_empty();
-                if line.is_empty() {
-                    line = previous();
-                    introduced = line.ends_with(':');
-                }
-            }
-        }
-        if !introduced {
-            return false;
-        }
-    }
-    let clause = line
-        .rsplit(['.', ',', ';', '!', '?'])
-        .next()
-        .unwrap_or_default();
-    says_not(clause)
+    let whole = earlier.len() + start <= window.len();
+    says_not(lead::introducing_clause(&window, whole))
 }
 
 /// Whether a clause says the act it introduces is not done: it holds a negation or a word of
