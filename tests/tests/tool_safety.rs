@@ -44,6 +44,9 @@ const RM: &str = r#"<tool_call>{"name": "rm", "arguments": {"path": "/"}}</tool_
 const MINIMAX_RM: &str = "<minimax:tool_call><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></minimax:tool_call>";
 const GLM_RM: &str = "<tool_call>rm<arg_key>path</arg_key><arg_value>/</arg_value></tool_call>";
 const K3_RM: &str = "<|open|>call tool=\"rm\" index=\"0\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>/<|close|>argument<|sep|><|close|>call<|sep|>";
+const MINIMAX_INVOKE: &str = "<invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke>";
+const QWEN_RM: &str =
+    "<tool_call>\n<function=rm>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>";
 const M3_RM: &str = "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/]<]minimax[>[</path>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>";
 
 /// A Kimi K3 call to `name` whose argument `key` is `value`.
@@ -107,16 +110,34 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a call quoted in an OLMo 3 argument", format!("<function_calls>write_file(content='See {RM}')\nls(path='/')</function_calls>"), call(&["write_file", "ls"])),
         ("a call quoted in a tool_code argument", format!("```tool_code\nwrite_file(content='See {RM}')\n```"), call(&["write_file"])),
         ("a MiniMax call across lines in a tool_code argument", format!("```tool_code\nprint(default_api.write_file(content=\"\"\"See\n{MINIMAX_RM}\n\"\"\"))\n```"), call(&["write_file"])),
+        ("a Qwen3-Coder call across lines in a pythonic list in prose", format!("Here it is:\n[search(q=\"{QWEN_RM}\")]\nDone."), call(&["search"])),
+        ("a MiniMax call across lines in a pythonic list in prose, then a call", format!("Sure.\n\n[search(q='<minimax:tool_call>\n{MINIMAX_INVOKE}\n</minimax:tool_call>')]\n{RM}"), call(&["search", "rm"])),
+        ("a pythonic list in prose cut off in a string holding a call", format!("Here:\n[search(q=\"x\n{QWEN_RM}"), CUT_OFF),
+        ("a pythonic list in prose whose string holds a reasoning closer", s("<think>Plan.\n[search(q=\"a\n</think>\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), call(&["ls"])),
         ("a JSON string cut by a line break in an LFM2 block, then a call", s("<|tool_call_start|>{\"name\": \"run\", \"arguments\": {\"cmd\": \"it's\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
         ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
-        // A call of the argument's own format: which closer is whose cannot be told, so the
-        // outer call is not run either.
-        ("a Kimi K3 call inside a Kimi K3 argument", k3_call("search", "q", K3_RM), CUT_OFF),
-        ("a GLM call inside a GLM argument", glm_call("", "search", "q", GLM_RM), CUT_OFF),
+        // A call of the argument's own format written whole is the argument's text, closers
+        // and all; the outer call is read. Where it is not (Gemma's delimiters, MiniMax M3's
+        // elements), which closer is whose cannot be told, and the outer call is not run
+        // either.
+        ("a Kimi K3 call inside a Kimi K3 argument", k3_call("search", "q", K3_RM), call(&["search"])),
+        ("a GLM call inside a GLM argument", glm_call("", "search", "q", GLM_RM), call(&["search"])),
         ("a Gemma 4 call inside a Gemma 4 string", gemma_call("<|\"|>", "search", "<|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>"), REFUSED),
         ("a MiniMax M3 call inside a MiniMax M3 argument", m3_call("search", "q", M3_RM), CUT_OFF),
-        ("a Qwen3-Coder call inside a Qwen3-Coder argument", s("<tool_call>\n<function=search>\n<parameter=q>\n<function=rm>\n<parameter=path>\n/\n</parameter>\n</function>\n</parameter>\n</function>\n</tool_call>"), CUT_OFF),
-        ("a MiniMax call inside a MiniMax argument", s("<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"q\"><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></parameter>\n</invoke>\n</minimax:tool_call>"), CUT_OFF),
+        ("a Qwen3-Coder call inside a Qwen3-Coder argument", s("<tool_call>\n<function=search>\n<parameter=q>\n<function=rm>\n<parameter=path>\n/\n</parameter>\n</function>\n</parameter>\n</function>\n</tool_call>"), call(&["search"])),
+        ("a MiniMax call inside a MiniMax argument", s("<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"q\"><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></parameter>\n</invoke>\n</minimax:tool_call>"), call(&["search"])),
+        ("a GLM call inside a GLM argument, then a call", format!("{}\n{GLM_RM}", glm_call("", "search", "q", GLM_RM)), call(&["search", "rm"])),
+        ("a DSML call inside a DSML argument", s("<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"search\">\n<｜DSML｜parameter name=\"q\" string=\"true\"><｜DSML｜invoke name=\"rm\"><｜DSML｜parameter name=\"path\" string=\"true\">/</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"), call(&["search"])),
+        ("a MiniCPM call inside a MiniCPM argument", s("<function name=\"search\"><param name=\"q\"><function name=\"rm\"><param name=\"path\">/</param></function></param></function>"), call(&["search"])),
+        ("a GLM call inside a GLM argument never closed", format!("<tool_call>search<arg_key>q</arg_key><arg_value>x {GLM_RM}\nDone."), CUT_OFF),
+        ("a GLM call inside a GLM argument, the outer closer missing", s("<tool_call>search<arg_key>q</arg_key><arg_value>x <tool_call>rm<arg_key>path</arg_key><arg_value>/</arg_value></tool_call>\nDone."), CUT_OFF),
+        // A lone opener of the call's own format in a value that lacks its closer is text: the
+        // call's closer ends the value (the call is cut off), and the calls after it are read.
+        ("a lone GLM opener in a value without its closer, then a call", format!("<tool_call>search<arg_key>q</arg_key><arg_value>use <tool_call> here</tool_call>\n{GLM_RM}"), Expect { calls: &["rm"], unsure: Some(Category::Incomplete) }),
+        ("a lone Qwen3-Coder opener in a value without its closer, then a call", s("<tool_call>\n<function=search>\n<parameter=q>\nuse <function=x> here\n</function>\n</tool_call>\n<tool_call>\n<function=rm>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"), Expect { calls: &["rm"], unsure: Some(Category::Incomplete) }),
+        ("a lone MiniMax opener in a value without its closer, then a call", format!("<minimax:tool_call><invoke name=\"search\"><parameter name=\"q\">a <invoke name=\"x\"> b</invoke></minimax:tool_call>\n{MINIMAX_RM}"), Expect { calls: &["rm"], unsure: Some(Category::Incomplete) }),
+        ("a lone Kimi K3 opener in a value without its closer, then a call", format!("<|open|>tools<|sep|><|open|>call tool=\"search\" index=\"0\"<|sep|><|open|>argument key=\"q\" type=\"string\"<|sep|>a <|open|>call tool=\"x\" index=\"1\"<|sep|> b<|close|>call<|sep|><|close|>tools<|sep|>\n{}", k3_call("rm", "path", "/")), Expect { calls: &["rm"], unsure: Some(Category::Incomplete) }),
+        ("lone GLM openers in values, then calls", format!("<tool_call>a<arg_key>q</arg_key><arg_value>x <tool_call> y</arg_value></tool_call>\n<tool_call>b<arg_key>q</arg_key><arg_value><tool_call></arg_value></tool_call>\n{GLM_RM}"), call(&["a", "b", "rm"])),
         // A value or string never closed: the call is cut off, and what it holds is no call.
         ("a Kimi K3 argument never closed, holding a call", format!("<|open|>tools<|sep|><|open|>call tool=\"search\" index=\"0\"<|sep|><|open|>argument key=\"q\" type=\"string\"<|sep|>{RM}"), CUT_OFF),
         ("a GLM argument never closed, holding a call", format!("<tool_call>search<arg_key>q</arg_key><arg_value>{RM}"), CUT_OFF),
@@ -136,11 +157,32 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a call after decline to", format!("I decline to run:\n{RM}"), REFUSED),
         ("a call after forbidden", format!("Running this is forbidden:\n{RM}"), REFUSED),
         ("a call after abstain", format!("I will abstain from running:\n{RM}"), REFUSED),
+        // A negation in a clause of purpose is about what that clause names, not the call.
+        ("a call after a purpose clause with avoid", format!("I will back up the file to avoid losing data:\n{RM}"), call(&["rm"])),
+        ("a call after a purpose clause with so as not to", format!("I'll clear the cache so as not to fill the disk:\n{RM}"), call(&["rm"])),
+        ("a call after in order not to", format!("I'm cleaning up in order not to break the build:\n{RM}"), call(&["rm"])),
+        ("a call after to avoid calling", format!("I want to avoid calling:\n{RM}"), REFUSED),
+        ("a call after to avoid ever running", format!("Make sure to avoid ever running {RM}"), REFUSED),
+        ("a call after a purpose clause, then a negation", format!("I back up first to avoid losing data but won't run:\n{RM}"), REFUSED),
+        ("a call after a negated heading", format!("## Do not run\n{RM}"), REFUSED),
+        ("a call after a negated bold label", format!("**Do not run:**\n{RM}"), REFUSED),
+        ("a call after a negation with a file name", format!("Do not delete config.json:\n{RM}"), REFUSED),
+        ("a call after a heading", format!("## Cleanup\n{RM}"), call(&["rm"])),
         ("a fenced call after a negation on the fence's line", s("I should not run ```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```."), REFUSED),
         ("a MiniMax call after a refusal", format!("I refuse to execute:\n{MINIMAX_RM}"), REFUSED),
         ("a call quoted in a block quote", format!("The user wrote:\n> {RM}\nI will not do that."), REFUSED),
         ("a fenced call quoted in a block quote", s("The user wrote:\n> ```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```\nNo."), REFUSED),
         ("a MiniMax call quoted in a block quote", s("The user wrote:\n> <minimax:tool_call>\n<invoke name=\"rm\">\n<parameter name=\"path\">/</parameter>\n</invoke>\n</minimax:tool_call>\nNo."), REFUSED),
+        ("a Step-3 call quoted in a block quote", s("The user wrote:\n> <｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"rm\">\n<steptml:parameter name=\"path\">/</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>\nNo."), REFUSED),
+        ("a JSON fence in an example fence", s("Example:\n```json\n```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```\n```\nThat is the format."), REFUSED),
+        ("a JSON fence in a fence that looks like the call", s("For example, a call looks like this:\n```\n```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```\n```\nI will not run it."), REFUSED),
+        ("a fenced call after an example fence", s("For example:\n```json\n{\"name\": \"ls\", \"arguments\": {}}\n```\n```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```"), call(&["rm"])),
+        ("a TOOL_CALL the sentence goes on after", s("You could write TOOL_CALL {\"tool_name\": \"rm\", \"parameters\": {\"path\": \"/\"}} but I won't."), REFUSED),
+        ("a TOOL_CALL example in a sentence", s("An example call would be TOOL_CALL {\"tool_name\": \"rm\", \"parameters\": {\"path\": \"/\"}} if needed, but nothing is needed.\nTOOL_CALL {\"tool_name\": \"ls\", \"parameters\": {}}"), call(&["ls"])),
+        ("a TOOL_CALL after prose on its line", s("Deleting now: TOOL_CALL {\"tool_name\": \"rm\", \"parameters\": {\"path\": \"/\"}}\nDone."), call(&["rm"])),
+        ("a call in double-backtick inline code over lines", format!("Use ``\n{RM}\n`` to do it."), REFUSED),
+        ("a call after double backticks closed in a paragraph before", format!("Use ``x``.\n\n{RM}"), call(&["rm"])),
+        ("a call after double backticks left open in a paragraph before", format!("Use `` here.\n\n{RM}"), call(&["rm"])),
         ("a call after a quoted line", format!("> The user asked to clean up.\n{RM}"), call(&["rm"])),
         ("a fenced call the sentence goes on after", s("You could write ```json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n``` but I won't."), REFUSED),
         ("a call in a long fence the sentence goes on after", s("`````json\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n````` is how you write it."), REFUSED),
@@ -478,6 +520,36 @@ fn a_call_inside_an_argument_is_that_arguments_text() {
             glm_call("", "search", "q", K3_RM),
             "q",
             K3_RM,
+        ),
+        (
+            "glm, glm inside",
+            glm_call("", "search", "q", GLM_RM),
+            "q",
+            GLM_RM,
+        ),
+        (
+            "kimi k3, kimi k3 inside",
+            k3_call("search", "q", K3_RM),
+            "q",
+            K3_RM,
+        ),
+        (
+            "minimax, minimax inside",
+            format!("<minimax:tool_call><invoke name=\"search\"><parameter name=\"q\">{MINIMAX_INVOKE}</parameter></invoke></minimax:tool_call>"),
+            "q",
+            MINIMAX_INVOKE,
+        ),
+        (
+            "qwen3-coder, qwen3-coder inside",
+            format!("<tool_call>\n<function=search>\n<parameter=q>\n{QWEN_RM}\n</parameter>\n</function>\n</tool_call>"),
+            "q",
+            QWEN_RM,
+        ),
+        (
+            "pythonic list in prose",
+            format!("Here it is:\n[search(q=\"{QWEN_RM}\")]\nDone."),
+            "q",
+            QWEN_RM,
         ),
         ("hunyuan with a suffix", suffixed, "content", RM),
         (
@@ -901,6 +973,14 @@ fn the_rules_take_linear_time_on_hostile_input() {
         // Wrapper blocks left open: every call's block runs to the end of the text.
         "<|open|>tools<|sep|><|open|>call tool=\"f\"",
         "[TOOL_CALLS]f[ARGS]{} ",
+        // Values holding lone openers of their own format, and whole calls of it.
+        "<tool_call>s<arg_key>q</arg_key><arg_value>x <tool_call> y</tool_call>\n",
+        "<tool_call>s<arg_key>q</arg_key><arg_value><tool_call>a<arg_key>k</arg_key><arg_value>v</arg_value></tool_call></arg_value></tool_call>",
+        "<function=s><parameter=q><function=x> <parameter=q>",
+        // Pythonic lists in prose whose strings hold tokens, closed or not.
+        "Here:\n[f(q=\"<tool_call>\n",
+        "[f(q='<tool_call>\n<function=a>')] ",
+        "[f(q='a\n<think>x</think>\n",
     ] {
         let text = unit.repeat(200_000 / unit.len());
         let start = std::time::Instant::now();

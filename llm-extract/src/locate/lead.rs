@@ -7,7 +7,10 @@
 //! it, after the last `,`, `;`, `!`, `?`, sentence-ending `.` or the closer of a value before
 //! it on the line. When the value starts its line (or its fence), they are the line before
 //! (the fence's opener skipped), if that line is a label (it ends with `:` or is a markdown
-//! heading) or a sentence going on to the value (it ends with `,`). Only a short clause counts (at most [`CLAUSE_WORDS`] words), so a cue word in a
+//! heading) or a sentence going on to the value (it ends with `,`); or the words before the
+//! fence's opener on its line. The tool-call reader reads the same clause for words refusing
+//! a call ([`introducing_clause`]). Only a short clause counts (at most [`CLAUSE_WORDS`]
+//! words), so a cue word in a
 //! long sentence before the answer (`Here is the JSON without the old fields:`) does not.
 //! One exception: a sentence that opens as an illustration (`For example,`), a supposition
 //! (`Suppose`) or a condition contrary to fact (`If it had been`) shows the value it leads to
@@ -59,6 +62,13 @@ fn quoted(text: &str, start: usize) -> bool {
         None if start <= LOOKBACK => before,
         None => return false,
     };
+    quote_line(line)
+}
+
+/// Whether `line` is a line of a markdown block quote: it starts with `>` after spaces and
+/// tabs. The one test of a quoted line for the ranking of values and the tool-call reader's
+/// refusal of quoted calls (`tool::verdict`).
+pub(crate) fn quote_line(line: &[u8]) -> bool {
     line.iter().find(|b| !matches!(b, b' ' | b'\t')) == Some(&b'>')
 }
 
@@ -69,25 +79,45 @@ fn introduction(text: &str, start: usize) -> &str {
     while !text.is_char_boundary(from) {
         from += 1;
     }
-    let window = &text[from..start.min(text.len())];
+    introducing_words(&text[from..start.min(text.len())], from == 0)
+}
+
+/// The clause that introduces what follows `window` (a value, or a tool call), the text
+/// right before it: the words of its line before it, after the last clause break. When it
+/// starts its line, the label on the line before: a line that ends with `:` or is a markdown
+/// heading, or a sentence going on to it (a line that ends with `,`); for one in a fence, the line before the fence's opener, or the words before the
+/// opener on its line (`I should not run ```json`). Empty when nothing introduces it. The
+/// window's first line is cut unless the window starts the text (`whole`), and is then not
+/// read.
+///
+/// Shared by the ranking of values ([`lead`], which reads the clause's words as setting the
+/// value aside or showing an example) and the tool-call reader (`tool::verdict`, which reads
+/// them as refusing the call).
+pub(crate) fn introducing_clause(window: &str, whole: bool) -> &str {
+    last_clause(introducing_words(window, whole))
+}
+
+/// The words [`introducing_clause`] takes its clause from: the line before what follows
+/// `window`, the words before a fence's opener, or the label (its `:` left out).
+fn introducing_words(window: &str, whole: bool) -> &str {
     let line = window.rsplit('\n').next().unwrap_or_default();
     if !lex::trim(line).is_empty() {
         return line;
     }
-    // The value starts its line: the label on the line before, if there is one (for a value
-    // in a fence, the line before the fence's opener). The window's first line is cut unless
-    // the window starts the text, and is then not read.
     let lines_before = &window[..window.len() - line.len()];
-    let whole_lines = match from {
-        0 => lines_before,
-        _ => lines_before.split_once('\n').map_or("", |(_, rest)| rest),
+    let whole_lines = match whole {
+        true => lines_before,
+        false => lines_before.split_once('\n').map_or("", |(_, rest)| rest),
     };
     let mut previous = whole_lines
         .rsplit('\n')
         .map(lex::trim)
         .filter(|l| !l.is_empty());
     let mut label = previous.next().unwrap_or_default();
-    if label.starts_with("```") || label.starts_with("~~~") {
+    if let Some(words) = fence_opener(label) {
+        if !words.is_empty() {
+            return words;
+        }
         label = previous.next().unwrap_or_default();
     }
     let heading = label.starts_with('#');
@@ -99,6 +129,17 @@ fn introduction(text: &str, start: usize) -> &str {
         None if label.ends_with(',') => label,
         None => "",
     }
+}
+
+/// When `line` (trimmed) opens a code fence, the words before the opener on it (empty when
+/// the opener starts the line): a run of three backticks or tildes starting the line, or
+/// one after words with at most an info word after it.
+fn fence_opener(line: &str) -> Option<&str> {
+    if line.starts_with("```") || line.starts_with("~~~") {
+        return Some("");
+    }
+    let (words, info) = line.rsplit_once("```")?;
+    (!info.contains(char::is_whitespace)).then(|| words.trim())
 }
 
 /// The part of `line` after its last clause break: `,`, `;`, `!`, `?`, a `.` before a space
@@ -299,6 +340,10 @@ mod tests {
             ),
             ("## Incorrect\n\n```json\n{\"a\": 1}\n```", Lead::Rejected),
             ("**Wrong:**\n{\"a\": 1}", Lead::Rejected),
+            (
+                "{\"a\": 2}\nDon't use ```json\n|{\"a\": 1}\n```",
+                Lead::Rejected,
+            ),
             ("For example, {\"a\": 1}", Lead::Example),
             ("e.g. {\"a\": 1}", Lead::Example),
             ("Example of the format:\n\n{\"a\": 1}", Lead::Example),

@@ -25,10 +25,15 @@
 //! writes it: a tag (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's,
 //! DSML's, Step-3's and MiniCPM's parameters, Kimi K3's `<|open|>argument`, GLM's and
 //! Hunyuan's `<arg_value>`, MiniMax M3's elements), a string between Gemma's delimiters
-//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`). The
-//! argument is the call's text up to its closer; a call of the argument's own format inside
-//! it makes where the argument ends unclear, and the outer call is not run either. The scan
-//! is linear in the text.
+//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`, and a
+//! pythonic list written in prose, its strings running across lines). The argument is the
+//! call's text up to its closer. A call of the argument's own format written whole inside it
+//! is its text too, closers and all (`<arg_value><tool_call>rm...</tool_call></arg_value>`),
+//! and the outer call is read; a lone opener of that format in a value that lacks its closer
+//! is text, and the call's closer ends the value (the call is cut off, the calls after it are
+//! read). In a Gemma string and a MiniMax M3 element, a call of the argument's own format
+//! makes where the argument ends unclear, and the outer call is not run either. The scan is
+//! linear in the text.
 //!
 //! # What is a call
 //!
@@ -42,7 +47,7 @@
 //! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
 //! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel) | **refused**: a draft ([`Reply::rejected`], with the reason) |
 //! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
-//! | In a sentence (words before and after it on its line), an HTML comment, inline code, a quoted line (`> ...`, also a fence or wrapper token opened on one: `> ```json` or `> <minimax:tool_call>` then the call on the lines after), a code fence whose closing run the sentence goes on after (`` ``` but I won't.``), a code fence announced as an example, or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line) | **refused**: a mention, not a call |
+//! | In a sentence (words before and after it on its line; for `TOOL_CALL`, written in prose by design, words of the same sentence before it), an HTML comment, inline code (a double-backtick span may run over the lines of its paragraph), a quoted line (`> ...`, also a fence or wrapper token opened on one: `> ```json` or `> <minimax:tool_call>` then the call on the lines after), a code fence whose closing run the sentence goes on after (`` ``` but I won't.``), a code fence announced as an example (also a fence opened right inside it), or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line; a negation in a clause of purpose, `I will back up the file to avoid losing data:`, is about what that clause names, unless it names calling: `to avoid calling:`) | **refused**: a mention, not a call |
 //! | A tool name not written as a name (letters, digits, `_`, `-`, `.`), a Kimi id not written as `functions.NAME:INDEX`, a format not enabled ([`Extractor::tool_formats`]) | **refused** |
 //!
 //! [`tool_calls`] gives the returned calls; [`calls`], [`tool_call`] and

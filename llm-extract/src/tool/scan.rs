@@ -586,9 +586,14 @@ fn hidden_at(text: &str, i: usize, prev: Option<u8>) -> Option<usize> {
                 return None;
             }
             // The end of the line, looked for within the window only: a run that is not
-            // inline code is not consumed, so each costs at most the window.
+            // inline code is not consumed, so each costs at most the window. A run of two
+            // (never an apostrophe typed as a backtick, nor a fence's opener written after
+            // text) may close on a later line of its paragraph, as markdown's code spans do.
             let limit = (i + run + MAX_INLINE_CODE).min(bytes.len());
-            let end = memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n);
+            let end = match run {
+                2 => paragraph_end(bytes, i + run, limit),
+                _ => memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n),
+            };
             let window = &bytes[(i + run).min(end)..end];
             let mut from = 0;
             while let Some(at) = memchr::memchr(b'`', &window[from..]) {
@@ -609,6 +614,25 @@ fn hidden_at(text: &str, i: usize, prev: Option<u8>) -> Option<usize> {
         }
         _ => None,
     }
+}
+
+/// Where the paragraph that `from` is in ends (at the line break before its first blank
+/// line), looked for before `limit` only; `limit` when it goes on.
+fn paragraph_end(bytes: &[u8], from: usize, limit: usize) -> usize {
+    let mut pos = from;
+    while let Some(n) = memchr::memchr(b'\n', &bytes[pos..limit]) {
+        let at = pos + n;
+        let blank = bytes[at + 1..limit]
+            .iter()
+            .take_while(|&&b| b != b'\n')
+            .all(|b| b.is_ascii_whitespace());
+        let line_ends = memchr::memchr(b'\n', &bytes[at + 1..limit]).is_some();
+        if blank && line_ends {
+            return at;
+        }
+        pos = at + 1;
+    }
+    limit
 }
 
 /// `<NAME>` or `</NAME>` at `i` for a reasoning tag of the settings (ASCII case ignored),
@@ -836,6 +860,7 @@ mod tests {
             format!("> {call}"),
             format!("   > {call}"),
             format!("Open `{call}"),
+            format!("Write ``\n{call}\n`` to do it."),
         ] {
             assert_eq!(kinds(&text), vec![Tok::Hidden], "{text}");
         }
@@ -843,6 +868,10 @@ mod tests {
         // fence is not inline code.
         assert_eq!(
             kinds(&format!("a ` b\n{call}")),
+            vec![Tok::ToolCallOpen, Tok::ToolCallClose]
+        );
+        assert_eq!(
+            kinds(&format!("a `` b\n\n{call}\n`` c\n\nd")),
             vec![Tok::ToolCallOpen, Tok::ToolCallClose]
         );
         assert_eq!(

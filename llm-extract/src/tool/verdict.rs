@@ -130,22 +130,25 @@ pub(crate) fn annotate(
             hit.refused = Some(format!("a call to `{}` {why}", hit.call.name));
             continue;
         }
-        if hit.format == Format::Marker {
-            // `TOOL_CALL {...}` is written in prose by design.
+        // `TOOL_CALL {...}` is written in prose by design: only a sentence it stands in, the
+        // words before it on its line and after it, makes it a mention.
+        if hit.format == Format::Marker && sentence_ended_before(before, text, start) {
             continue;
         }
-        // The block it is written in stands in the sentence, or not.
-        let in_prose = prose_before(before, text, start);
-        if hit.format == Format::Json && in_prose && standalone {
-            // A call written on its own, then `Next I might run {...}.`: a mention.
-            hit.refused = Some(format!(
-                "a call to `{}` written in the prose after a call written on its own (a mention, not a call)",
-                hit.call.name
-            ));
-            continue;
+        if hit.format != Format::Marker {
+            // The block it is written in stands in the sentence, or not.
+            let in_prose = prose_before(before, text, start);
+            if hit.format == Format::Json && in_prose && standalone {
+                // A call written on its own, then `Next I might run {...}.`: a mention.
+                hit.refused = Some(format!(
+                    "a call to `{}` written in the prose after a call written on its own (a mention, not a call)",
+                    hit.call.name
+                ));
+                continue;
+            }
+            hit.on_its_own = hit.format != Format::Json || !in_prose;
+            standalone |= hit.on_its_own;
         }
-        hit.on_its_own = hit.format != Format::Json || !in_prose;
-        standalone |= hit.on_its_own;
         let end = words_after_value(text, value_end, end);
         match sentence(before, text, start, end, hit.complete) {
             Sentence::Inside => {
@@ -244,8 +247,11 @@ fn in_example(earlier: &str, text: &str, start: usize) -> bool {
     if !fence.starts_with("```") {
         return false;
     }
+    // A fence opened right inside another (an example block holding a `json` fence) is
+    // announced by the line before the outer one.
     lines
-        .find(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("```"))
         .map(str::to_lowercase)
         .is_some_and(|l| EXAMPLE_CUES.iter().any(|cue| l.contains(cue)))
 }
@@ -320,15 +326,15 @@ fn fence_in_sentence(text: &str, end: usize) -> Option<bool> {
 fn quoted(earlier: &str, text: &str, start: usize) -> bool {
     let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
     let mut lines = window.rsplit('\n');
-    let own = lines.next().unwrap_or_default().trim_start();
-    if own.starts_with('>') {
+    let own = lines.next().unwrap_or_default();
+    if lead::quote_line(own.as_bytes()) {
         return true;
     }
-    if !own.is_empty() {
+    if !own.trim().is_empty() {
         return false;
     }
     let opener = lines.next().unwrap_or_default().trim();
-    opener.starts_with('>') && (opener.contains("```") || opener.ends_with(['>', ']']))
+    lead::quote_line(opener.as_bytes()) && (opener.contains("```") || opener.ends_with(['>', ']']))
 }
 
 /// Where a call stands relative to the prose of its line.
@@ -438,50 +444,20 @@ fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
 const NEGATION_LOOKBACK: usize = 256;
 
 /// Whether the clause that introduces the call at `start` says not to make it (`I should not
-/// run {...}`, `Do NOT call:` or `I refuse to execute:` on the line before; see
-/// [`says_not`]): the words of its line before it, after the last `.`, `,`, `;`, `!` or `?`;
-/// or, when the call starts its line, the line before it if that ends with `:` or opens a
-/// fence after its words (`I won't run ```json`).
+/// run {...}`, `Do NOT call:` or `I refuse to execute:` on the line before, `I won't run
+/// ```json`; see [`says_not`]): the clause is [`lead::introducing_clause`]'s, the one the
+/// ranking of values reads.
 fn negated_before(earlier: &str, text: &str, start: usize) -> bool {
     let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
-    let mut lines = window.rsplit('\n');
-    let mut line = lines.next().unwrap_or_default().trim();
-    if line.is_empty() {
-        let mut previous = || {
-            lines
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or_default()
-                .trim()
-        };
-        line = previous();
-        // A call in a fence: its label is on the line before the fence's opener, or on the
-        // opener's line, before it.
-        let mut introduced = line.ends_with(':');
-        if let Some((words, info)) = line.rsplit_once("```") {
-            if !info.contains(char::is_whitespace) {
-                line = words.trim();
-                introduced = !line.is_empty();
-                if line.is_empty() {
-                    line = previous();
-                    introduced = line.ends_with(':');
-                }
-            }
-        }
-        if !introduced {
-            return false;
-        }
-    }
-    let clause = line
-        .rsplit(['.', ',', ';', '!', '?'])
-        .next()
-        .unwrap_or_default();
-    says_not(clause)
+    let whole = earlier.len() + start <= window.len();
+    says_not(lead::introducing_clause(&window, whole))
 }
 
 /// Whether a clause says the act it introduces is not done: it holds a negation or a word of
-/// refusing ([`lead::negates`], shared with the ranking of values), `no`, or `decline to`.
-/// What a model writes to show a call it will not make; a clause that introduces a call
-/// without one of them (`I'll call:`, `Now I will execute:`) is read as written.
+/// refusing ([`lead::negates`], shared with the ranking of values), `no`, or `decline to`,
+/// that governs the call ([`governs_the_call`]). What a model writes to show a call it will
+/// not make; a clause that introduces a call without one of them (`I'll call:`, `Now I will
+/// execute:`) is read as written.
 fn says_not(clause: &str) -> bool {
     let words: Vec<String> = clause
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
@@ -489,11 +465,67 @@ fn says_not(clause: &str) -> bool {
         .map(str::to_lowercase)
         .collect();
     words.iter().enumerate().any(|(i, w)| {
-        lead::negates(w)
+        let negation = lead::negates(w)
             || w == "no"
             // `decline` alone may be a fall (`the decline in sales:`).
-            || w.starts_with("declin") && words.get(i + 1).is_some_and(|next| next == "to")
+            || w.starts_with("declin") && words.get(i + 1).is_some_and(|next| next == "to");
+        negation && governs_the_call(&words, i)
     })
+}
+
+/// Whether the negation that is word `i` of a clause's `words` is about the call the clause
+/// introduces. A negation in a clause of purpose (`to avoid losing data`, `so as not to fill
+/// the disk`, `in order not to`: right after `to`, `as` or `order`) is about what that clause
+/// names, unless what it names is the act of calling (`to avoid calling:`); any other negation
+/// in the clause is about the call.
+fn governs_the_call(words: &[String], i: usize) -> bool {
+    let purpose = i > 0 && matches!(words[i - 1].as_str(), "to" | "as" | "order");
+    if !purpose {
+        return true;
+    }
+    words[i + 1..]
+        .iter()
+        .find(|w| !matches!(w.as_str(), "to" | "be" | "from" | "ever" | "accidentally"))
+        .is_none_or(|w| CALLING.contains(&w.as_str()))
+}
+
+/// Words naming the act of calling a tool, lowercase: what a negation in a clause of purpose
+/// must name to be about the call.
+const CALLING: [&str; 26] = [
+    "call",
+    "calls",
+    "calling",
+    "called",
+    "run",
+    "runs",
+    "running",
+    "execute",
+    "executes",
+    "executing",
+    "invoke",
+    "invokes",
+    "invoking",
+    "use",
+    "uses",
+    "using",
+    "trigger",
+    "triggering",
+    "do",
+    "doing",
+    "this",
+    "that",
+    "it",
+    "these",
+    "those",
+    "them",
+];
+
+/// Whether the words before `start` on its line, if any, end a sentence or a label (`.`, `!`,
+/// `?`, `:`): what comes at `start` begins a new one.
+fn sentence_ended_before(earlier: &str, text: &str, start: usize) -> bool {
+    let window = window_before(earlier, text, start, NEGATION_LOOKBACK);
+    let line = window.rsplit('\n').next().unwrap_or_default().trim_end();
+    line.is_empty() || line.ends_with(['.', '!', '?', ':'])
 }
 
 /// Whether prose comes before `start` on its line (not a line start, nor a token's end).

@@ -141,6 +141,9 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         wrapper: None,
         analysis_end: None,
         step_start: vec![0; toks.len()],
+        lone_opener: std::cell::Cell::new(None),
+        held_from: None,
+        region_ends: code::region_ends(text, &toks),
     };
     w.run();
     w.out
@@ -162,6 +165,15 @@ struct Walker<'a> {
     /// For each token read so far, where the step that read it begins: a stream resumes
     /// only at the start of a step, never at a token a step read along with its first.
     step_start: Vec<usize>,
+    /// Where the call begins whose value held a lone opener of its own format: from then on
+    /// values are read without nesting (see `Walker::value_end`).
+    lone_opener: std::cell::Cell<Option<usize>>,
+    /// Where the step begins that met a lone opener: more text may close that opener, and
+    /// the value then reads on past what this read took for its end, so nothing from there
+    /// on is settled.
+    held_from: Option<usize>,
+    /// See [`code::region_ends`].
+    region_ends: Vec<usize>,
 }
 
 impl<'a> Walker<'a> {
@@ -175,53 +187,30 @@ impl<'a> Walker<'a> {
         let mut before = 0;
         while k < toks.len() {
             let t = toks[k];
+            if let Some(end) = self.list_across(cursor, t.span.start) {
+                // The tokens are the list's text: its strings hold them. The gap runs on to
+                // the next token, so that its reading stops where this one did.
+                let end = self.next_token_from(end);
+                self.gap(cursor, end);
+                cursor = end;
+                k = toks.partition_point(|t| t.span.start < end);
+                continue;
+            }
             self.gap(cursor, t.span.start);
             let region_before = self.region;
             // Steps consume closers and separators, never reasoning tokens, so this sees them all.
             let seen_before = seen;
             seen |= matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose);
             self.wrap(t);
-            let (next, end) = match t.tok {
-                Tok::ThinkOpen if self.region == Region::Answer => {
-                    self.region = if next_close[k].is_some() {
-                        Region::ClosedReasoning
-                    } else {
-                        Region::OpenReasoning
-                    };
-                    self.reasoning_start = t.span.end;
-                    (k + 1, t.span.end)
-                }
-                Tok::ThinkClose
-                    if matches!(self.region, Region::OpenReasoning | Region::ClosedReasoning) =>
-                {
-                    self.out
-                        .thoughts
-                        .push(Span::new(self.reasoning_start, t.span.start));
-                    self.region = Region::Answer;
-                    (k + 1, t.span.end)
-                }
-                Tok::ToolCallOpen => self.tool_call_tag(k),
-                Tok::FunctionOpen => self.function(k, Format::Functionary),
-                Tok::InvokeOpen => self.invoke(k),
-                Tok::PythonTag => self.json_or_python(k, Format::Llama, None),
-                Tok::PythonStart => self.json_or_python(k, Format::Pythonic, Some(Tok::PythonEnd)),
-                Tok::ToolCallStart => {
-                    self.json_or_python(k, Format::Pythonic, Some(Tok::ToolCallEnd))
-                }
-                Tok::GraniteToolCall => self.json_body(k, Format::Granite, None),
-                Tok::Functools => self.json_body(k, Format::Functools, None),
-                Tok::CohereAction => self.json_body(k, Format::Cohere, Some(Tok::CohereActionEnd)),
-                Tok::Marker => self.marker(k),
-                Tok::MistralCalls => self.mistral(k),
-                Tok::DsCallBegin => self.deepseek(k),
-                Tok::KimiCallBegin => self.kimi(k),
-                Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
-                Tok::Hidden | Tok::TurnEnd | Tok::HarmonyReturn => self.outside_calls(k),
-                // The newer families' tokens; wrappers, separators and closers on their own
-                // carry nothing.
-                _ => self.family_step(k),
-            };
+            let step_from = self
+                .wrapper
+                .map_or(t.span.start, |(at, _)| at.min(t.span.start));
+            let lone_before = self.lone_opener.get().is_some();
+            let (next, end) = self.step(k, next_close[k].is_some());
             cursor = cursor.max(end);
+            if !lone_before && self.lone_opener.get().is_some() {
+                self.held_from = Some(step_from);
+            }
             let next = next.max(k + 1);
             self.step_start[k..next.min(toks.len())].fill(t.span.start);
             if next >= toks.len() {
@@ -235,6 +224,7 @@ impl<'a> Walker<'a> {
         }
         self.gap(cursor, self.text.len());
         self.wrapper_left_open();
+        self.hold_from_lone_opener();
         self.out.ends_in_reasoning = self.region == Region::OpenReasoning;
         if self.region == Region::OpenReasoning {
             self.out
@@ -243,6 +233,61 @@ impl<'a> Walker<'a> {
         } else if self.region == Region::ClosedReasoning && self.reasoning_start == 0 {
             // Began in reasoning and never saw its closer: nothing to split off.
             self.region = Region::Answer;
+        }
+    }
+
+    /// The step that token `k` begins, by the token's kind: where the walk goes on (the
+    /// index of the next token and where the text read ends). `closes` says whether a
+    /// reasoning opener there is closed later.
+    fn step(&mut self, k: usize, closes: bool) -> (usize, usize) {
+        let t = self.toks[k];
+        match t.tok {
+            Tok::ThinkOpen if self.region == Region::Answer => {
+                self.region = if closes {
+                    Region::ClosedReasoning
+                } else {
+                    Region::OpenReasoning
+                };
+                self.reasoning_start = t.span.end;
+                (k + 1, t.span.end)
+            }
+            Tok::ThinkClose
+                if matches!(self.region, Region::OpenReasoning | Region::ClosedReasoning) =>
+            {
+                self.out
+                    .thoughts
+                    .push(Span::new(self.reasoning_start, t.span.start));
+                self.region = Region::Answer;
+                (k + 1, t.span.end)
+            }
+            Tok::ToolCallOpen => self.tool_call_tag(k),
+            Tok::FunctionOpen => self.function(k, Format::Functionary),
+            Tok::InvokeOpen => self.invoke(k),
+            Tok::PythonTag => self.json_or_python(k, Format::Llama, None),
+            Tok::PythonStart => self.json_or_python(k, Format::Pythonic, Some(Tok::PythonEnd)),
+            Tok::ToolCallStart => self.json_or_python(k, Format::Pythonic, Some(Tok::ToolCallEnd)),
+            Tok::GraniteToolCall => self.json_body(k, Format::Granite, None),
+            Tok::Functools => self.json_body(k, Format::Functools, None),
+            Tok::CohereAction => self.json_body(k, Format::Cohere, Some(Tok::CohereActionEnd)),
+            Tok::Marker => self.marker(k),
+            Tok::MistralCalls => self.mistral(k),
+            Tok::DsCallBegin => self.deepseek(k),
+            Tok::KimiCallBegin => self.kimi(k),
+            Tok::HarmonyStart | Tok::HarmonyChannel | Tok::HarmonyConstrain => self.harmony(k),
+            Tok::Hidden | Tok::TurnEnd | Tok::HarmonyReturn => self.outside_calls(k),
+            // The newer families' tokens; wrappers, separators and closers on their own
+            // carry nothing.
+            _ => self.family_step(k),
+        }
+    }
+
+    /// A lone opener in a value was met: every call from its step on may read otherwise once
+    /// more text comes (which may close that opener).
+    fn hold_from_lone_opener(&mut self) {
+        if let Some(at) = self.held_from {
+            self.out.open_from = self.out.open_from.min(at);
+            self.out.held = true;
+            self.out.resume = self.out.resume.filter(|r| r.at <= at);
         }
     }
 
@@ -760,7 +805,12 @@ impl<'a> Walker<'a> {
         };
         let read = self.tag_body(k, after, &values);
         let params = Span::new(after, read.body.end);
-        let (arguments, complete) = xml_params(self.text, params, ParamStyle::Glm(suffix));
+        let (arguments, complete) = xml_params(
+            self.text,
+            params,
+            ParamStyle::Glm(suffix),
+            read.ends.as_deref(),
+        );
         let complete = read.closed && complete && read.holds(arguments.len());
         let call = xml_call(name, arguments);
         let whole = Span::new(self.toks[k].span.start, read.end);
@@ -781,7 +831,8 @@ impl<'a> Walker<'a> {
             let call = xml_call(name, Vec::new());
             self.hit(call, format, whole, closed);
         } else if text.starts_with("<parameter=") {
-            let (arguments, complete) = xml_params(self.text, body, ParamStyle::Qwen);
+            let (arguments, complete) =
+                xml_params(self.text, body, ParamStyle::Qwen, read.ends.as_deref());
             let complete = closed && complete && read.holds(arguments.len());
             let call = xml_call(name, arguments);
             self.hit(call, Format::Qwen3Coder, whole, complete);
@@ -796,7 +847,12 @@ impl<'a> Walker<'a> {
         let t = self.toks[k];
         let name = self.slice(t.name).trim().to_string();
         let read = self.tag_body(k, t.span.end, &MINIMAX_VALUES);
-        let (arguments, complete) = xml_params(self.text, read.body, ParamStyle::MiniMax);
+        let (arguments, complete) = xml_params(
+            self.text,
+            read.body,
+            ParamStyle::MiniMax,
+            read.ends.as_deref(),
+        );
         let complete = read.closed && complete && read.holds(arguments.len());
         let call = xml_call(name, arguments);
         let whole = Span::new(t.span.start, read.end);
@@ -1094,8 +1150,14 @@ fn xml_call(name: String, params: Vec<(String, String, Span)>) -> RawCall {
 /// are.
 ///
 /// Each search starts where the last one stopped, and a closer found beyond the next opener
-/// is remembered, so the whole body is read once.
-fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, String, Span)>, bool) {
+/// is remembered, so the whole body is read once. `ends` says where each value ends when
+/// the body was read with its values as the call's text ([`params::TagBody::ends`]).
+fn xml_params(
+    text: &str,
+    span: Span,
+    style: ParamStyle,
+    ends: Option<&[usize]>,
+) -> (Vec<(String, String, Span)>, bool) {
     let glm: [String; 4];
     let (open, name_end, value_open, close) = match style {
         ParamStyle::Qwen => ("<parameter=", ">", "", "</parameter>"),
@@ -1131,26 +1193,18 @@ fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, String
                 }
             }
         }
-        let close_at = match known_close {
-            Some(Some(c)) if c >= value_start => Some(c),
-            Some(None) => None,
-            _ => body[value_start..].find(close).map(|c| c + value_start),
-        };
-        known_close = Some(close_at);
-        let next_open = body[value_start..].find(open).map(|o| o + value_start);
-        let (value_end, next_pos) = match (close_at, next_open) {
-            (Some(c), Some(o)) if o < c => (o, o),
-            (Some(c), _) => (c, c + close.len()),
-            // Without its closer the value runs to the next parameter (tolerated) or to the
-            // end of the body (cut off).
-            (None, Some(o)) => (o, o),
-            (None, None) => {
-                complete = false;
-                let v = body[value_start..]
-                    .trim_end_matches("</function>")
-                    .trim_end_matches("</tool_call>");
-                (value_start + v.len(), body.len())
-            }
+        let known = params::known_end(ends, out.len(), span.start, value_start, body.len());
+        let (value_end, next_pos) = if let Some(at) = known {
+            params::ended_at(body, at, close, &mut complete)
+        } else {
+            let close_at = match known_close {
+                Some(Some(c)) if c >= value_start => Some(c),
+                Some(None) => None,
+                _ => body[value_start..].find(close).map(|c| c + value_start),
+            };
+            known_close = Some(close_at);
+            let next_open = body[value_start..].find(open).map(|o| o + value_start);
+            xml_value_end(body, value_start, close_at, next_open, close, &mut complete)
         };
         let raw = &body[value_start..value_end];
         // One line break after the opener and before the closer is layout, not content.
@@ -1168,4 +1222,31 @@ fn xml_params(text: &str, span: Span, style: ParamStyle) -> (Vec<(String, String
         pos = next_pos;
     }
     (out, complete)
+}
+
+/// Where a value of [`xml_params`] from `value_start` ends, found by search (the first
+/// closer after it, `close_at`, and the next parameter's opener, `next_open`), and where the
+/// next search starts.
+fn xml_value_end(
+    body: &str,
+    value_start: usize,
+    close_at: Option<usize>,
+    next_open: Option<usize>,
+    close: &str,
+    complete: &mut bool,
+) -> (usize, usize) {
+    match (close_at, next_open) {
+        (Some(c), Some(o)) if o < c => (o, o),
+        (Some(c), _) => (c, c + close.len()),
+        // Without its closer the value runs to the next parameter (tolerated) or to the
+        // end of the body (cut off).
+        (None, Some(o)) => (o, o),
+        (None, None) => {
+            *complete = false;
+            let v = body[value_start..]
+                .trim_end_matches("</function>")
+                .trim_end_matches("</tool_call>");
+            (value_start + v.len(), body.len())
+        }
+    }
 }

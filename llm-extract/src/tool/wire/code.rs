@@ -2,9 +2,10 @@
 //! its closing quote, as the pythonic reader reads it, so a call written inside one, in any
 //! format, is an argument, not a call.
 
-use super::Walker;
+use super::{Region, Walker};
 use crate::span::Span;
-use crate::tool::scan::closes_fence;
+use crate::tool::python::{self, PyError};
+use crate::tool::scan::{closes_fence, Tok};
 
 /// What ends a body of pythonic code, outside its strings.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -63,6 +64,69 @@ impl Walker<'_> {
             }
         }
     }
+}
+
+impl Walker<'_> {
+    /// Where a pythonic call list written in the text between tokens from `from` to `to` (a
+    /// list in prose, `[search(q="...")]`) ends, when it runs past `to`: a string of its
+    /// arguments runs across lines, and the tokens it holds are its text, not calls. The list
+    /// ends where the pythonic reader stops reading it (at its `]`, or where it is not a
+    /// list), or where it is cut off: at the end of the text, or at a token that ends its
+    /// region (reasoning opened or closed, the turn ended), which it does not take in. `None`
+    /// when no list runs past `to`, and in reasoning that closes or after the turn (no call
+    /// there is run).
+    ///
+    /// Each list is read once from its `[`, and a list that runs past `to` takes every token
+    /// it reads, so the text is read a bounded number of times.
+    pub(super) fn list_across(&self, from: usize, to: usize) -> Option<usize> {
+        if !matches!(self.region, Region::Answer | Region::OpenReasoning) {
+            return None;
+        }
+        let bytes = self.text.as_bytes();
+        // The list does not take in what ends its region.
+        let first = self.toks.partition_point(|t| t.span.start < to);
+        let limit = self
+            .region_ends
+            .get(first)
+            .copied()
+            .unwrap_or(self.text.len());
+        let mut pos = from;
+        while let Some(found) = memchr::memchr(b'[', &bytes[pos..to]) {
+            let at = pos + found;
+            let rest = &self.text[at..limit];
+            if !python::looks_like_calls(rest, false) {
+                pos = at + 1;
+                continue;
+            }
+            let end = match python::read_calls(rest, self.max_depth) {
+                Ok((_, n)) | Err(PyError::Invalid(n, _)) => at + n.max(1),
+                Err(PyError::Incomplete(_)) => limit,
+            };
+            if end > to {
+                return Some(end);
+            }
+            pos = end;
+        }
+        None
+    }
+}
+
+/// For each token, where the first token at or after it begins that ends a region (reasoning
+/// opened or closed, the turn ended), the end of the text without one: a list in prose
+/// ([`Walker::list_across`]) runs no further.
+pub(super) fn region_ends(text: &str, toks: &[crate::tool::scan::Token]) -> Vec<usize> {
+    let mut out = vec![text.len(); toks.len()];
+    let mut next = text.len();
+    for (k, t) in toks.iter().enumerate().rev() {
+        if matches!(
+            t.tok,
+            Tok::ThinkOpen | Tok::ThinkClose | Tok::TurnEnd | Tok::HarmonyReturn
+        ) {
+            next = t.span.start;
+        }
+        out[k] = next;
+    }
+    out
 }
 
 /// Where the Python string whose opening `quote` is at `at` ends (after its closing quote,

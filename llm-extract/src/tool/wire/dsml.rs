@@ -40,7 +40,7 @@ impl Walker<'_> {
             }
             return (next, end);
         }
-        let (params, complete) = tag_params(self.text, body, &PARAMETER);
+        let (params, complete) = tag_params(self.text, body, &PARAMETER, read.ends.as_deref());
         let complete = complete && read.holds(params.len());
         if params.is_empty() && !self.slice(body).trim().is_empty() {
             let why = format!("the invoke of `{name}` holds neither parameters nor a JSON object");

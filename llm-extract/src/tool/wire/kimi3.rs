@@ -33,7 +33,7 @@ impl Walker<'_> {
         let read = self.tag_body(k, t.span.end, &VALUES);
         let (body, next, end, closed) = (read.body, read.next, read.end, read.closed);
         let whole = Span::new(t.span.start, end);
-        let (params, complete) = tag_params(self.text, body, &ARGUMENT);
+        let (params, complete) = tag_params(self.text, body, &ARGUMENT, read.ends.as_deref());
         let complete = complete && read.holds(params.len());
         let arguments = params
             .into_iter()

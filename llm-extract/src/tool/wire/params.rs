@@ -68,17 +68,31 @@ pub(super) struct TagBody {
     pub end: usize,
     /// The call's closer is there.
     pub closed: bool,
-    /// How many values the body holds, when they were read as the call's text (tokens
-    /// stand inside them): a reading of the parameters that finds another count took a
-    /// tag inside a value for the format's own, and cannot tell where the values end.
-    pub values: Option<usize>,
+    /// Where each value the body holds ends (at its closer, or at the call's closer where
+    /// the value lacks its own), when they were read as the call's text (tokens stand inside
+    /// them): the parameters are read with these ends, and a reading that finds another
+    /// count took a tag inside a value for the format's own.
+    pub ends: Option<Vec<usize>>,
+    /// A value holds a call of the call's own format that the value's end cuts in two: which
+    /// closer is whose cannot be told, so the call is not whole.
+    pub unclear: bool,
 }
 
 impl TagBody {
     /// Whether `read` parameters, read from the body, are the values it holds.
     pub fn holds(&self, read: usize) -> bool {
-        self.values.is_none_or(|n| n == read)
+        !self.unclear && self.ends.as_ref().is_none_or(|e| e.len() == read)
     }
+}
+
+/// Where a value read as the call's text ends.
+enum ValueEnd {
+    /// At its closer, which starts here.
+    Closed(usize),
+    /// At the call's closer, which starts here: the value lacks its own.
+    CallClosed(usize),
+    /// The text ends first.
+    Open,
 }
 
 impl Walker<'_> {
@@ -94,61 +108,56 @@ impl Walker<'_> {
                 next,
                 end,
                 closed,
-                values: None,
+                ends: None,
+                unclear: false,
             }
         })
     }
 
     /// A body of values written as tags whose values hold tokens: a value is the call's text
     /// up to its closer, so a call written inside one, in any format, is an argument, not a
-    /// call. The call's closer ends a value that lacks its closer, unless a call of the same
-    /// format was opened before it in the value (whose closer it then is). The body runs to
-    /// the call's closer after the last value (else the call is cut off where its values
-    /// end). `None` when no token stands inside a value: the body is read as usual.
-    ///
-    /// Each search reads on from the last and stops at the next token, and the call takes
-    /// every token and byte read, so the text is read a bounded number of times whatever
-    /// the calls.
+    /// call. A call of the same format written whole inside a value is the value's text too,
+    /// closers and all ([`Walker::value_end`]). The body runs to the call's closer after the
+    /// last value (else the call is cut off where its values end). `None` when no token
+    /// stands inside a value: the body is read as usual.
     fn values_hold_tokens(&self, k: usize, from: usize, values: &Values) -> Option<TagBody> {
         let text = self.text;
         let start = self.toks[k].span.end;
-        let call_open = self.toks[k].tok;
         let usual = self.body(k);
         let mut pos = from + (text[from..].len() - text[from..].trim_start().len());
         if pos >= usual.end || !text[pos..].starts_with(values.open) {
             return None;
         }
-        let mut count = 0;
-        'values: loop {
-            count += 1;
-            // A call of the same format opened in this value.
-            let mut opened = false;
-            let mut at = pos + values.open.len();
-            pos = loop {
-                match self.find_to_token(at, values.close) {
-                    Ok(close) => break close + values.close.len(),
-                    // A value never closed: the call is cut off, and the rest of the text is it.
-                    Err(j) if j == self.toks.len() => {
-                        let end = text.len();
-                        return (usual.end < end).then_some(TagBody {
-                            body: Span::new(start, end),
-                            next: j,
-                            end,
-                            closed: false,
-                            values: Some(count),
-                        });
-                    }
-                    Err(j) => {
-                        let t = self.toks[j];
-                        if t.tok == values.call_close && !opened {
-                            pos = t.span.start;
-                            break 'values;
-                        }
-                        opened |= t.tok == call_open;
-                        at = t.span.end;
-                    }
+        let mut ends = Vec::new();
+        let mut unclear = false;
+        loop {
+            let value = pos + values.open.len();
+            let (end, cut) = self.value_end(k, value, values);
+            unclear |= cut;
+            match end {
+                ValueEnd::Closed(at) => {
+                    ends.push(at);
+                    pos = at + values.close.len();
                 }
-            };
+                ValueEnd::CallClosed(at) => {
+                    ends.push(at);
+                    pos = at;
+                    break;
+                }
+                // A value never closed: the call is cut off, and the rest of the text is it.
+                ValueEnd::Open => {
+                    let end = text.len();
+                    ends.push(end);
+                    return (usual.end < end).then_some(TagBody {
+                        body: Span::new(start, end),
+                        next: self.toks.len(),
+                        end,
+                        closed: false,
+                        ends: Some(ends),
+                        unclear,
+                    });
+                }
+            }
             let after = text[pos..].trim_start();
             pos = text.len() - after.len();
             if !after.starts_with(values.open) {
@@ -170,8 +179,79 @@ impl Walker<'_> {
             next,
             end,
             closed,
-            values: Some(count),
+            ends: Some(ends),
+            unclear,
         })
+    }
+
+    /// Where the value of the call opened by token `k`, read from `from`, ends, and whether
+    /// a call of its own format inside it leaves unclear which closer is whose.
+    ///
+    /// A call of the same format opened inside the value is its text up to that call's own
+    /// closer: the value's closers and the call's closer written inside it are that call's.
+    /// When the text ends before such a reading ends the value, an opener inside it was a
+    /// lone one (text, not a call): the value is read again, ending at the first of its
+    /// closer and the call's closer, and from then on every value of the reply is read so
+    /// ([`Walker::lone_opener`]), which keeps the reading linear. A value so read whose
+    /// same-format opener is followed by values of its own holds a call that its end cuts in
+    /// two.
+    fn value_end(&self, k: usize, from: usize, values: &Values) -> (ValueEnd, bool) {
+        if self.lone_opener.get().is_none() {
+            match self.scan_value(k, from, values, true) {
+                (ValueEnd::Open, Some(_)) => self.lone_opener.set(Some(self.toks[k].span.start)),
+                (end, _) => return (end, false),
+            }
+        }
+        let (end, opener) = self.scan_value(k, from, values, false);
+        let end_at = match end {
+            ValueEnd::Closed(at) | ValueEnd::CallClosed(at) => at,
+            ValueEnd::Open => self.text.len(),
+        };
+        let cut = opener.is_some_and(|o| self.text[o..end_at].contains(values.open));
+        (end, cut)
+    }
+
+    /// One reading of a value from `from` ([`Walker::value_end`]): with `nested`, a call of
+    /// the format opened inside it runs to its own closer; without, the first closer ends
+    /// the value. Also where the first same-format call opened inside it ends its opener.
+    fn scan_value(
+        &self,
+        k: usize,
+        from: usize,
+        values: &Values,
+        nested: bool,
+    ) -> (ValueEnd, Option<usize>) {
+        let call_open = self.toks[k].tok;
+        // The calls closed by the call's closer: `</function>` closes Qwen3-Coder's,
+        // Functionary's and MiniCPM's alike.
+        let opens = |tok: Tok| {
+            tok == call_open
+                || values.call_close == Tok::FunctionClose
+                    && matches!(tok, Tok::FunctionOpen | Tok::FunctionNamed)
+        };
+        let mut depth = 0usize;
+        let mut opener = None;
+        let mut at = from;
+        loop {
+            match self.find_to_token(at, values.close) {
+                Ok(close) if depth == 0 || !nested => return (ValueEnd::Closed(close), opener),
+                Ok(close) => at = close + values.close.len(),
+                Err(j) if j == self.toks.len() => return (ValueEnd::Open, opener),
+                Err(j) => {
+                    let t = self.toks[j];
+                    if t.tok == values.call_close && (depth == 0 || !nested) {
+                        return (ValueEnd::CallClosed(t.span.start), opener);
+                    }
+                    if t.tok == values.call_close {
+                        depth -= 1;
+                    } else if opens(t.tok) {
+                        depth += 1;
+                        opener.get_or_insert(t.span.end);
+                    }
+                    at = t.span.end;
+                }
+            }
+        }
     }
 
     /// Where `needle` is first written at or after `pos`, searched up to the next token
@@ -221,11 +301,13 @@ pub(super) struct TagParam<'a> {
 /// to the next parameter (tolerated) or to the end of the body (cut off: not complete).
 ///
 /// Each search starts where the last one stopped, and a closer found beyond the next opener
-/// is remembered, so the body is read a bounded number of times.
+/// is remembered, so the body is read a bounded number of times. `ends` says where each
+/// value ends when the body was read with its values as the call's text ([`TagBody::ends`]).
 pub(super) fn tag_params<'a>(
     text: &'a str,
     span: Span,
     syntax: &TagSyntax,
+    ends: Option<&[usize]>,
 ) -> (Vec<TagParam<'a>>, bool) {
     let body = &text[span.start..span.end];
     let mut out = Vec::new();
@@ -239,24 +321,29 @@ pub(super) fn tag_params<'a>(
             break;
         };
         let value_start = attrs_start + attrs_len + syntax.open_end.len();
-        let close_at = match known_close {
-            Some(Some(c)) if c >= value_start => Some(c),
-            Some(None) => None,
-            _ => body[value_start..]
-                .find(syntax.close)
-                .map(|c| c + value_start),
-        };
-        known_close = Some(close_at);
-        let next_open = next_opener(body, value_start, syntax)
-            .map(|a| a - syntax.open.len())
-            .filter(|o| *o >= value_start);
-        let (value_end, next_pos) = match (close_at, next_open) {
-            (Some(c), Some(o)) if o < c => (o, o),
-            (Some(c), _) => (c, c + syntax.close.len()),
-            (None, Some(o)) => (o, o),
-            (None, None) => {
-                complete = false;
-                (body.len(), body.len())
+        let known = known_end(ends, out.len(), span.start, value_start, body.len());
+        let (value_end, next_pos) = if let Some(at) = known {
+            ended_at(body, at, syntax.close, &mut complete)
+        } else {
+            let close_at = match known_close {
+                Some(Some(c)) if c >= value_start => Some(c),
+                Some(None) => None,
+                _ => body[value_start..]
+                    .find(syntax.close)
+                    .map(|c| c + value_start),
+            };
+            known_close = Some(close_at);
+            let next_open = next_opener(body, value_start, syntax)
+                .map(|a| a - syntax.open.len())
+                .filter(|o| *o >= value_start);
+            match (close_at, next_open) {
+                (Some(c), Some(o)) if o < c => (o, o),
+                (Some(c), _) => (c, c + syntax.close.len()),
+                (None, Some(o)) => (o, o),
+                (None, None) => {
+                    complete = false;
+                    (body.len(), body.len())
+                }
             }
         };
         out.push(TagParam {
@@ -266,6 +353,32 @@ pub(super) fn tag_params<'a>(
         pos = next_pos;
     }
     (out, complete)
+}
+
+/// Where value `index` of a body at `base` (`body_len` bytes) ends, relative to the body, when
+/// the body's reading knows it ([`TagBody::ends`]) and it lies inside the body after the
+/// value's start `value_start`: a value cut off by the end of the text is searched as usual.
+pub(super) fn known_end(
+    ends: Option<&[usize]>,
+    index: usize,
+    base: usize,
+    value_start: usize,
+    body_len: usize,
+) -> Option<usize> {
+    let at = ends?.get(index)?.checked_sub(base)?;
+    (value_start <= at && at < body_len).then_some(at)
+}
+
+/// A value of `body` ending at `at` (relative to the body): where it ends and where the next
+/// search starts, after its `close` when that is written there; a value without it (the
+/// call's closer ended it) is not complete.
+pub(super) fn ended_at(body: &str, at: usize, close: &str, complete: &mut bool) -> (usize, usize) {
+    if body[at..].starts_with(close) {
+        (at, at + close.len())
+    } else {
+        *complete = false;
+        (at, at)
+    }
 }
 
 /// Where the attributes of the next opener at or after `from` begin: after `open`, which
@@ -313,7 +426,7 @@ mod tests {
     };
 
     fn values(text: &str) -> (Vec<(String, String)>, bool) {
-        let (params, complete) = tag_params(text, Span::new(0, text.len()), &DSML);
+        let (params, complete) = tag_params(text, Span::new(0, text.len()), &DSML, None);
         let read = params
             .iter()
             .map(|p| {

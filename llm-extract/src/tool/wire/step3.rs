@@ -24,12 +24,25 @@ const VALUES: Values = Values {
 };
 
 impl Walker<'_> {
-    /// `<｜tool_call_begin｜>function<｜tool_sep｜>`: the call's type, before its invoke.
+    /// `<｜tool_call_begin｜>function<｜tool_sep｜>`: the call's type, before its invoke, which
+    /// is read in the same step: the call begins with these tokens (a rule that reads the
+    /// line a call starts, such as a quoted line's, reads theirs).
     pub(super) fn step_call_begin(&mut self, k: usize) -> (usize, usize) {
-        if self.tok(k + 1) == Some(Tok::StepSep) {
+        if self.tok(k + 1) != Some(Tok::StepSep) {
+            return (k + 1, self.toks[k].span.end);
+        }
+        let between = Span::new(self.toks[k + 1].span.end, self.body(k + 1).end);
+        if self.tok(k + 2) != Some(Tok::StepInvoke) || !self.slice(between).trim().is_empty() {
             return (k + 2, self.toks[k + 1].span.end);
         }
-        (k + 1, self.toks[k].span.end)
+        let from = self.out.hits.len();
+        let read = self.step_invoke(k + 2);
+        let start = self.toks[k].span.start;
+        for hit in &mut self.out.hits[from..] {
+            hit.span.start = start;
+            hit.frame.start = hit.frame.start.min(start);
+        }
+        read
     }
 
     /// One `<steptml:invoke>`; values are text whose type the target decides.
@@ -39,7 +52,7 @@ impl Walker<'_> {
         let read = self.tag_body(k, t.span.end, &VALUES);
         let (body, next, end, closed) = (read.body, read.next, read.end, read.closed);
         let whole = Span::new(t.span.start, end);
-        let (params, complete) = tag_params(self.text, body, &PARAMETER);
+        let (params, complete) = tag_params(self.text, body, &PARAMETER, read.ends.as_deref());
         let complete = complete && read.holds(params.len());
         let arguments = params
             .into_iter()
