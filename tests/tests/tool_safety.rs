@@ -146,6 +146,8 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         // A clause that refuses, avoids or forbids the call it introduces negates it; one that
         // only introduces it does not.
         ("a call after a refusal", format!("I refuse to execute:\n{RM}"), REFUSED),
+        ("a call after a French negation", format!("Je ne vais pas exécuter ceci :\n{RM}"), REFUSED),
+        ("a call after a German negation", format!("Das führe ich nicht aus:\n{RM}"), REFUSED),
         ("a call after an avoidance", format!("Avoid calling:\n{RM}"), REFUSED),
         ("a call after won't", format!("I won't run {RM}"), REFUSED),
         ("a call after don't", format!("Don't run this:\n{RM}"), REFUSED),

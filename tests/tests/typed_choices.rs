@@ -496,6 +496,10 @@ fn a_value_the_reply_sets_aside_or_shows_as_an_example_loses_to_the_answer() {
         format!("{real}\n\nFor instance, another review could look like:\n{other}"),
         format!("```json\n{real}\n```\n\nIf the product had been worse, it would look like:\n```json\n{other}\n```"),
         format!("{real}\nSuppose the stars were lower: {other}"),
+        // In other languages.
+        format!("{real}\n\nPar exemple : {other}"),
+        format!("错误示例：{other}\n正确：{real}"),
+        format!("Versión incorrecta:\n```json\n{other}\n```\nCorrecta:\n```json\n{real}\n```"),
         // Set aside in a fence, the answer in the prose with repairs the fenced one lacks.
         format!("Result: {{product: 'real', stars: 4,}}\n\nBad example:\n```json\n{other}\n```"),
         format!("## Incorrect\n\n```json\n{other}\n```\n\n## Correct\n\n```json\n{real}\n```"),

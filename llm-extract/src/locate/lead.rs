@@ -122,7 +122,10 @@ fn introducing_words(window: &str, whole: bool) -> &str {
     }
     let heading = label.starts_with('#');
     let label = label.trim_end_matches('*').trim_end();
-    match label.strip_suffix(':') {
+    match label
+        .strip_suffix(':')
+        .or_else(|| label.strip_suffix('\u{ff1a}'))
+    {
         Some(label) => label,
         None if heading => label.trim_start_matches('#'),
         // A sentence that goes on to the value's line (`For example,`).
@@ -271,7 +274,38 @@ fn rejects(word: &str) -> bool {
                 | "broken"
                 | "rejected"
                 | "faulty"
+                // The same, as models write them in other languages.
+                | "incorrecto"
+                | "incorrecta"
+                | "incorrecte"
+                | "falsch"
+                | "faux"
+                | "fausse"
+                | "errado"
+                | "errada"
+                | "errónea"
+                | "erróneo"
+                | "sbagliato"
+                | "sbagliata"
+                | "ancien"
+                | "ancienne"
+                | "anterior"
+                | "veraltet"
+                | "obsolète"
         )
+        || short_run_holds(
+            word,
+            &["错误", "不要", "不正确", "旧的", "間違", "誤り", "悪い例"],
+        )
+}
+
+/// Whether `word`, a run of letters with no spaces in it as Chinese and Japanese write them,
+/// is short enough to be a label (at most [`CLAUSE_WORDS`] characters) and holds one of
+/// `cues`: `错误示例` is a label, a long run is a sentence about something else.
+fn short_run_holds(word: &str, cues: &[&str]) -> bool {
+    !word.is_ascii()
+        && word.chars().count() <= CLAUSE_WORDS
+        && cues.iter().any(|cue| word.contains(cue))
 }
 
 /// Words of refusing, avoiding or forbidding an act, by their stem (`refuse`, `refusing`,
@@ -281,12 +315,28 @@ const REFUSALS: [&str; 7] = [
 ];
 
 /// Whether `word` (lowercase) negates or refuses what its clause introduces: `not`, `never`,
-/// `nor`, `neither`, `cannot`, a word ending in `n't`, or one of [`REFUSALS`]. The words a
+/// `nor`, `neither`, `cannot`, a word ending in `n't`, or one of [`REFUSALS`]; and the
+/// negations of French, German, Spanish and Portuguese that stand alone (`pas`, `jamais`,
+/// `nicht`, `nie`, `nunca`, `não`; not `no`, `non`, `ne` or `mai`, which also start an answer,
+/// stand in a name or name a month). The words a
 /// model writes before a value or a call it shows but does not mean; shared by the ranking of
 /// values and the tool-call reader's refusal of calls (`tool::verdict`).
 pub(crate) fn negates(word: &str) -> bool {
-    matches!(word, "not" | "never" | "nor" | "neither" | "cannot")
-        || word.ends_with("n't")
+    matches!(
+        word,
+        "not"
+            | "never"
+            | "nor"
+            | "neither"
+            | "cannot"
+            | "pas"
+            | "jamais"
+            | "nicht"
+            | "nie"
+            | "nunca"
+            | "não"
+            | "mai"
+    ) || word.ends_with("n't")
         || word.ends_with("n\u{2019}t")
         || REFUSALS.iter().any(|stem| word.starts_with(stem))
 }
@@ -304,6 +354,21 @@ fn illustrates(word: &str) -> bool {
             | "placeholder"
             | "hypothetical"
             | "illustration"
+            | "exemple"
+            | "exemples"
+            | "beispiel"
+            | "beispiele"
+            | "ejemplo"
+            | "ejemplos"
+            | "exemplo"
+            | "exemplos"
+            | "esempio"
+            | "esempi"
+            | "plantilla"
+            | "vorlage"
+    ) || short_run_holds(
+        word,
+        &["例如", "示例", "例子", "样例", "范例", "例えば", "サンプル"],
     )
 }
 
@@ -369,6 +434,19 @@ mod tests {
             ),
             ("Done. For the record, here it is: {\"a\": 1}", Lead::Plain),
             ("For example,\n{\"a\": 1}", Lead::Example),
+            // In other languages.
+            ("Par exemple : {\"a\": 1}", Lead::Example),
+            ("Beispiel:\n```json\n{\"a\": 1}\n```", Lead::Example),
+            ("Por ejemplo, {\"a\": 1}", Lead::Example),
+            ("例如：{\"a\": 1}", Lead::Example),
+            ("错误示例：\n{\"a\": 1}", Lead::Rejected),
+            ("Ne l'utilisez pas : {\"a\": 1}", Lead::Rejected),
+            ("Versión incorrecta: {\"a\": 1}", Lead::Rejected),
+            (
+                "以下是根据您的要求生成的没有错误的结果：{\"a\": 1}",
+                Lead::Plain,
+            ),
+            ("Voici le JSON : {\"a\": 1}", Lead::Plain),
             (
                 "Don't use this one,\n```json\n{\"a\": 1}\n```",
                 Lead::Rejected,
