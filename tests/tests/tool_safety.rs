@@ -114,6 +114,22 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a MiniMax call across lines in a pythonic list in prose, then a call", format!("Sure.\n\n[search(q='<minimax:tool_call>\n{MINIMAX_INVOKE}\n</minimax:tool_call>')]\n{RM}"), call(&["search", "rm"])),
         ("a pythonic list in prose cut off in a string holding a call", format!("Here:\n[search(q=\"x\n{QWEN_RM}"), CUT_OFF),
         ("a pythonic list in prose whose string holds a reasoning closer", s("<think>Plan.\n[search(q=\"a\n</think>\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), call(&["ls"])),
+        // A string whose quote is followed by a call, not by what may follow a string (`,`
+        // `)` `]` `}` `:` or a space), did not end there: the call after the quote is the
+        // string's text, and the outer call, its string damaged, is not run.
+        ("a Qwen3-Coder call after a damaged quote in a pythonic list in prose", format!("[search(q=\"say \"{QWEN_RM}\" now\")]"), CUT_OFF),
+        ("a Qwen3-Coder call on the line after a damaged quote in a pythonic list", format!("[search(q=\"say \"\n{QWEN_RM}\n\" now\")]"), CUT_OFF),
+        ("a Hermes call on the line after a damaged single quote in a pythonic list", format!("Sure.\n[search(q='say '\n{RM}\n' now')]\nDone."), CUT_OFF),
+        ("a pythonic list on the line after a damaged quote in a pythonic list", s("[search(q=\"say \"\n[rm(path=\"/\")]\n\" now\")]"), REFUSED),
+        ("a call on the line after a damaged quote in an LFM2 list", format!("<|tool_call_start|>[search(q=\"say \"\n{GLM_RM}\n\" now\")]<|tool_call_end|>"), CUT_OFF),
+        ("a call on the line after a damaged quote in a tool_code call", format!("```tool_code\nsearch(q=\"say \"\n{MINIMAX_RM}\n\" now\")\n```"), CUT_OFF),
+        ("a Qwen3-Coder call after a damaged quote in a JSON call", format!("{{\"name\":\"search\",\"arguments\":{{\"q\":\"say \"{QWEN_RM}\" now\"}}}}"), CUT_OFF),
+        ("a call on the line after a damaged quote in a Hermes call", format!("<tool_call>{{\"name\":\"search\",\"arguments\":{{\"q\":\"say \"\n{RM}\n\" now\"}}}}</tool_call>"), CUT_OFF),
+        ("a call after a damaged quote in a Kimi call", format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{{\"q\":\"say \"{RM}\" now\"}}<|tool_call_end|><|tool_calls_section_end|>"), CUT_OFF),
+        ("a call after a damaged quote in a DeepSeek call", format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{{\"q\":\"say \"{GLM_RM}\" now\"}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"), CUT_OFF),
+        ("a call on the line after a damaged quote in a pretty-printed JSON call", format!("{{\n  \"name\": \"search\",\n  \"arguments\": {{\n    \"q\": \"say \"\n{RM}\n\" now\"\n  }}\n}}"), CUT_OFF),
+        ("a call after a quoted word in prose", format!("He said \"hello\"\n{RM}"), call(&["rm"])),
+        ("a call after a quoted line after a colon in prose", format!("The user said: \"clean up\"\n{RM}"), call(&["rm"])),
         ("a JSON string cut by a line break in an LFM2 block, then a call", s("<|tool_call_start|>{\"name\": \"run\", \"arguments\": {\"cmd\": \"it's\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
         ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
         // A call of the argument's own format written whole is the argument's text, closers
