@@ -133,13 +133,16 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a JSON string cut by a line break in an LFM2 block, then a call", s("<|tool_call_start|>{\"name\": \"run\", \"arguments\": {\"cmd\": \"it's\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
         ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
         // A call of the argument's own format written whole is the argument's text, closers
-        // and all; the outer call is read. Where it is not (Gemma's delimiters, MiniMax M3's
-        // elements), which closer is whose cannot be told, and the outer call is not run
-        // either.
+        // and all; the outer call is read (a MiniMax M3 element's tags balanced). Where it is
+        // not (Gemma's delimiters), which closer is whose cannot be told, and the outer call is
+        // not run either.
         ("a Kimi K3 call inside a Kimi K3 argument", k3_call("search", "q", K3_RM), call(&["search"])),
         ("a GLM call inside a GLM argument", glm_call("", "search", "q", GLM_RM), call(&["search"])),
         ("a Gemma 4 call inside a Gemma 4 string", gemma_call("<|\"|>", "search", "<|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>"), REFUSED),
-        ("a MiniMax M3 call inside a MiniMax M3 argument", m3_call("search", "q", M3_RM), CUT_OFF),
+        ("a MiniMax M3 call inside a MiniMax M3 argument", m3_call("search", "q", M3_RM), call(&["search"])),
+        ("a MiniMax M3 call after text inside a MiniMax M3 argument, then a call", format!("{}\n{M3_RM}", m3_call("search", "q", &format!("See {M3_RM} here"))), call(&["search", "rm"])),
+        ("a MiniMax M3 call inside a MiniMax M3 argument never closed", format!("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"search\">]<]minimax[>[<q>{M3_RM}"), CUT_OFF),
+        ("a MiniMax M3 invoke left open inside a MiniMax M3 argument", m3_call("search", "q", "]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/"), REFUSED),
         ("a Qwen3-Coder call inside a Qwen3-Coder argument", s("<tool_call>\n<function=search>\n<parameter=q>\n<function=rm>\n<parameter=path>\n/\n</parameter>\n</function>\n</parameter>\n</function>\n</tool_call>"), call(&["search"])),
         ("a MiniMax call inside a MiniMax argument", s("<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"q\"><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></parameter>\n</invoke>\n</minimax:tool_call>"), call(&["search"])),
         ("a GLM call inside a GLM argument, then a call", format!("{}\n{GLM_RM}", glm_call("", "search", "q", GLM_RM)), call(&["search", "rm"])),
