@@ -32,8 +32,8 @@
 //! and the outer call is read; a lone opener of that format in a value that lacks its closer
 //! is text, and the call's closer ends the value (the call is cut off, the calls after it are
 //! read). A MiniMax M3 element holding an M3 call is its text up to the element's closer, the
-//! tags between balanced. In a Gemma string, a call of the argument's own format makes where
-//! the argument ends unclear, and the outer call is not run either. A call written right after
+//! tags between balanced; a Gemma string holding a Gemma call, up to the delimiter after the
+//! call's closer (an opener never closed there is text). A call written right after
 //! an argument string's closing quote (`q="say "` then a call) is inside the string the writer
 //! meant and is not run. The scan is linear in the text.
 //!
