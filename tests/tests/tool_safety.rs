@@ -114,16 +114,38 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a MiniMax call across lines in a pythonic list in prose, then a call", format!("Sure.\n\n[search(q='<minimax:tool_call>\n{MINIMAX_INVOKE}\n</minimax:tool_call>')]\n{RM}"), call(&["search", "rm"])),
         ("a pythonic list in prose cut off in a string holding a call", format!("Here:\n[search(q=\"x\n{QWEN_RM}"), CUT_OFF),
         ("a pythonic list in prose whose string holds a reasoning closer", s("<think>Plan.\n[search(q=\"a\n</think>\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), call(&["ls"])),
+        // A string whose quote is followed by a call, not by what may follow a string (`,`
+        // `)` `]` `}` `:` or a space), did not end there: the call after the quote is the
+        // string's text, and the outer call, its string damaged, is not run.
+        ("a Qwen3-Coder call after a damaged quote in a pythonic list in prose", format!("[search(q=\"say \"{QWEN_RM}\" now\")]"), CUT_OFF),
+        ("a Qwen3-Coder call on the line after a damaged quote in a pythonic list", format!("[search(q=\"say \"\n{QWEN_RM}\n\" now\")]"), CUT_OFF),
+        ("a Hermes call on the line after a damaged single quote in a pythonic list", format!("Sure.\n[search(q='say '\n{RM}\n' now')]\nDone."), CUT_OFF),
+        ("a pythonic list on the line after a damaged quote in a pythonic list", s("[search(q=\"say \"\n[rm(path=\"/\")]\n\" now\")]"), REFUSED),
+        ("a call on the line after a damaged quote in an LFM2 list", format!("<|tool_call_start|>[search(q=\"say \"\n{GLM_RM}\n\" now\")]<|tool_call_end|>"), CUT_OFF),
+        ("a call on the line after a damaged quote in a tool_code call", format!("```tool_code\nsearch(q=\"say \"\n{MINIMAX_RM}\n\" now\")\n```"), CUT_OFF),
+        ("a Qwen3-Coder call after a damaged quote in a JSON call", format!("{{\"name\":\"search\",\"arguments\":{{\"q\":\"say \"{QWEN_RM}\" now\"}}}}"), CUT_OFF),
+        ("a call on the line after a damaged quote in a Hermes call", format!("<tool_call>{{\"name\":\"search\",\"arguments\":{{\"q\":\"say \"\n{RM}\n\" now\"}}}}</tool_call>"), CUT_OFF),
+        ("a call after a damaged quote in a Kimi call", format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{{\"q\":\"say \"{RM}\" now\"}}<|tool_call_end|><|tool_calls_section_end|>"), CUT_OFF),
+        ("a call after a damaged quote in a DeepSeek call", format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{{\"q\":\"say \"{GLM_RM}\" now\"}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"), CUT_OFF),
+        ("a call on the line after a damaged quote in a pretty-printed JSON call", format!("{{\n  \"name\": \"search\",\n  \"arguments\": {{\n    \"q\": \"say \"\n{RM}\n\" now\"\n  }}\n}}"), CUT_OFF),
+        ("a call after a quoted word in prose", format!("He said \"hello\"\n{RM}"), call(&["rm"])),
+        ("a call after a quoted line after a colon in prose", format!("The user said: \"clean up\"\n{RM}"), call(&["rm"])),
         ("a JSON string cut by a line break in an LFM2 block, then a call", s("<|tool_call_start|>{\"name\": \"run\", \"arguments\": {\"cmd\": \"it's\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
         ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
         // A call of the argument's own format written whole is the argument's text, closers
-        // and all; the outer call is read. Where it is not (Gemma's delimiters, MiniMax M3's
-        // elements), which closer is whose cannot be told, and the outer call is not run
-        // either.
+        // and all; the outer call is read (a MiniMax M3 element's tags balanced, a Gemma
+        // string's delimiters inside the call skipped).
         ("a Kimi K3 call inside a Kimi K3 argument", k3_call("search", "q", K3_RM), call(&["search"])),
         ("a GLM call inside a GLM argument", glm_call("", "search", "q", GLM_RM), call(&["search"])),
-        ("a Gemma 4 call inside a Gemma 4 string", gemma_call("<|\"|>", "search", "<|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>"), REFUSED),
-        ("a MiniMax M3 call inside a MiniMax M3 argument", m3_call("search", "q", M3_RM), CUT_OFF),
+        ("a Gemma 4 call inside a Gemma 4 string", gemma_call("<|\"|>", "search", "<|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>"), call(&["search"])),
+        ("a Gemma 4 call after text inside a Gemma 4 string, then a call", format!("{}\n<|tool_call>call:rm{{path:<|\"|>/<|\"|>}}<tool_call|>", gemma_call("<|\"|>", "search", "See <|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|> here")), call(&["search", "rm"])),
+        ("a FunctionGemma call inside a FunctionGemma string", s("<start_function_call>call:search{q:<escape><start_function_call>call:rm{path:<escape>/<escape>}<end_function_call><escape>}<end_function_call>"), call(&["search"])),
+        ("a Gemma 4 call inside a Gemma 4 string never closed", s("<|tool_call>call:search{q:<|\"|><|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|>"), REFUSED),
+        ("a lone Gemma 4 opener in a Gemma 4 string, then a call", format!("{}\n<|tool_call>call:rm{{path:<|\"|>/<|\"|>}}<tool_call|>", gemma_call("<|\"|>", "search", "use <|tool_call> here")), call(&["search", "rm"])),
+        ("a MiniMax M3 call inside a MiniMax M3 argument", m3_call("search", "q", M3_RM), call(&["search"])),
+        ("a MiniMax M3 call after text inside a MiniMax M3 argument, then a call", format!("{}\n{M3_RM}", m3_call("search", "q", &format!("See {M3_RM} here"))), call(&["search", "rm"])),
+        ("a MiniMax M3 call inside a MiniMax M3 argument never closed", format!("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"search\">]<]minimax[>[<q>{M3_RM}"), CUT_OFF),
+        ("a MiniMax M3 invoke left open inside a MiniMax M3 argument", m3_call("search", "q", "]<]minimax[>[<invoke name=\"rm\">]<]minimax[>[<path>/"), REFUSED),
         ("a Qwen3-Coder call inside a Qwen3-Coder argument", s("<tool_call>\n<function=search>\n<parameter=q>\n<function=rm>\n<parameter=path>\n/\n</parameter>\n</function>\n</parameter>\n</function>\n</tool_call>"), call(&["search"])),
         ("a MiniMax call inside a MiniMax argument", s("<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"q\"><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></parameter>\n</invoke>\n</minimax:tool_call>"), call(&["search"])),
         ("a GLM call inside a GLM argument, then a call", format!("{}\n{GLM_RM}", glm_call("", "search", "q", GLM_RM)), call(&["search", "rm"])),
@@ -983,6 +1005,12 @@ fn the_rules_take_linear_time_on_hostile_input() {
         "Here:\n[f(q=\"<tool_call>\n",
         "[f(q='<tool_call>\n<function=a>')] ",
         "[f(q='a\n<think>x</think>\n",
+        // Strings holding calls of their own format, after a damaged quote, and M3 elements.
+        "<|tool_call>call:f{a:<|\"|>x <|tool_call> y<|\"|>}<tool_call|>\n",
+        "<|tool_call>call:f{a:<|\"|><|tool_call>call:g{b:<|\"|>v<|\"|>}<tool_call|><|\"|>}<tool_call|>",
+        "<|tool_call>call:f{a:<|\"|><|tool_call>",
+        "[f(q=\"say \"\n<tool_call>{}</tool_call>\n",
+        "]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<q>]<]minimax[>[<invoke name=\"g\">",
     ] {
         let text = unit.repeat(200_000 / unit.len());
         let start = std::time::Instant::now();

@@ -31,9 +31,11 @@
 //! is its text too, closers and all (`<arg_value><tool_call>rm...</tool_call></arg_value>`),
 //! and the outer call is read; a lone opener of that format in a value that lacks its closer
 //! is text, and the call's closer ends the value (the call is cut off, the calls after it are
-//! read). In a Gemma string and a MiniMax M3 element, a call of the argument's own format
-//! makes where the argument ends unclear, and the outer call is not run either. The scan is
-//! linear in the text.
+//! read). A MiniMax M3 element holding an M3 call is its text up to the element's closer, the
+//! tags between balanced; a Gemma string holding a Gemma call, up to the delimiter after the
+//! call's closer (an opener never closed there is text). A call written right after
+//! an argument string's closing quote (`q="say "` then a call) is inside the string the writer
+//! meant and is not run. The scan is linear in the text.
 //!
 //! # What is a call
 //!

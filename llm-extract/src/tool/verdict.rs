@@ -188,6 +188,11 @@ fn set_apart(
     if quoted(before, text, start) {
         return Some("quoted in a block quote (someone else's words, not a call)");
     }
+    if after_argument_string(before, text, start)
+        || after_argument_string(before, text, hit.span.start)
+    {
+        return Some("written right after an argument string's quote (inside that string, its quote damaged)");
+    }
     if negated_before(before, text, start) {
         return Some("the text before it says not to make (a mention, not a call)");
     }
@@ -273,6 +278,95 @@ fn window_before(earlier: &str, text: &str, start: usize, n: usize) -> String {
         window.insert_str(0, &earlier[at..]);
     }
     window
+}
+
+/// How far before a call the line of a string it follows is read: the check stays constant
+/// per call.
+const STRING_LOOKBACK: usize = 600;
+
+/// Whether the call at `start` follows, after spaces and line breaks only, the closing quote
+/// of a string written as an argument (`q="say "`, `"q": "say "`, `[search(q='a'`): in
+/// Python and JSON argument syntax a string's quote is followed by `,` `)` `]` `}` `:` or a
+/// space, never by a call. The writer meant the quote as text and the call as the string's,
+/// so it is not run (the outer call, its string never closed where it should, is reported
+/// cut off or doubtful, not run either).
+fn after_argument_string(earlier: &str, text: &str, start: usize) -> bool {
+    let window = window_before(earlier, text, start, STRING_LOOKBACK);
+    let window = window.trim_end_matches(|c: char| c.is_whitespace());
+    if !window.ends_with(['"', '\'']) {
+        return false;
+    }
+    let line = window.rsplit('\n').next().unwrap_or_default();
+    last_string_is_argument(line.as_bytes())
+}
+
+/// Whether `line`, which ends with a quote, ends inside or at the close of a string written
+/// where an argument's value goes: after `=` following a name, `:` following a key, or `:`, `(`, `[`, `{`
+/// or `,` inside brackets opened on the line. An apostrophe inside a word opens no
+/// string.
+fn last_string_is_argument(line: &[u8]) -> bool {
+    let mut depth = 0usize;
+    // The significant byte before the string being read, and before that one.
+    let (mut prev, mut prev2) = (0u8, 0u8);
+    let mut string: Option<(u8, u8, u8, usize)> = None;
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        if let Some((quote, before, before2, at_depth)) = string {
+            if b == b'\\' {
+                i += 2;
+                continue;
+            }
+            if b == quote {
+                string = None;
+                if i + 1 == line.len() {
+                    return is_argument_place(before, before2, at_depth);
+                }
+                (prev2, prev) = (prev, b'"');
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' | b'\'' if b == b'"' || !prev_is_word(line, i) => {
+                string = Some((b, prev, prev2, depth));
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if string.is_none() && !b.is_ascii_whitespace() {
+            (prev2, prev) = (
+                prev,
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    b'a'
+                } else {
+                    b
+                },
+            );
+        }
+        i += 1;
+    }
+    // The line's last quote opened a string or was escaped in one (`"arguments": "{\"q\":
+    // \"say \"`): the call is inside that string.
+    string
+        .is_some_and(|(_, before, before2, at_depth)| is_argument_place(before, before2, at_depth))
+}
+
+/// Whether the byte before `i` is a letter or digit (an apostrophe in a word: `it's`).
+fn prev_is_word(line: &[u8], i: usize) -> bool {
+    i > 0 && line[i - 1].is_ascii_alphanumeric()
+}
+
+/// Whether a string opened after `before` (and `before2` before it; `a` for a name, `"` for
+/// a string), at bracket `depth`, stands where an argument's value goes.
+fn is_argument_place(before: u8, before2: u8, depth: usize) -> bool {
+    match before {
+        b'=' => before2 == b'a',
+        b':' => before2 == b'"' || depth > 0,
+        b'(' | b'[' | b'{' | b',' => depth > 0,
+        _ => false,
+    }
 }
 
 /// Whether the call at `start` is in a code fence opened on its line or on the line before

@@ -25,6 +25,8 @@ pub(super) struct Dialect {
     format: Format,
     /// What opens and closes a string.
     delimiter: &'static str,
+    /// What opens and closes a call: one written whole in a string is the string's text.
+    call: [&'static str; 2],
     /// The tokens that end a call.
     closers: &'static [Tok],
     /// A delimited top-level value is a string as written (Gemma 4), or text whose meaning
@@ -36,6 +38,7 @@ pub(super) struct Dialect {
 pub(super) const GEMMA4: Dialect = Dialect {
     format: Format::Gemma4,
     delimiter: "<|\"|>",
+    call: ["<|tool_call>", "<tool_call|>"],
     closers: &[Tok::GemmaCallEnd, Tok::TurnEnd],
     delimited_is_string: true,
 };
@@ -44,6 +47,7 @@ pub(super) const GEMMA4: Dialect = Dialect {
 pub(super) const FUNCTION_GEMMA: Dialect = Dialect {
     format: Format::FunctionGemma,
     delimiter: "<escape>",
+    call: ["<start_function_call>", "<end_function_call>"],
     closers: &[Tok::FnGemmaCallEnd],
     delimited_is_string: false,
 };
@@ -72,7 +76,9 @@ impl Walker<'_> {
     /// `call:name{key:value,...}` after a Gemma 4 or FunctionGemma opener.
     pub(super) fn gemma_call(&mut self, k: usize, dialect: Dialect) -> (usize, usize) {
         let start = self.toks[k].span.start;
-        let body = self.strings_hold_tokens(k, dialect.delimiter);
+        // Read once for the call: the body and the arguments find the same strings.
+        let nesting = self.nesting(dialect);
+        let body = self.strings_hold_tokens(k, dialect.delimiter, nesting);
         // The token after the body: its closer, or what cuts it short.
         let after = self.toks.partition_point(|t| t.span.start < body.end);
         let (next, end, closed) = match self.tok(after) {
@@ -106,6 +112,7 @@ impl Walker<'_> {
             pos: body.start + lead + "call:".len() + name_len + 1,
             end: body.end,
             delimiter: dialect.delimiter,
+            call: nesting,
             cut: false,
             max_depth: self.max_depth,
         };
@@ -128,12 +135,18 @@ impl Walker<'_> {
 
     /// The body of the call whose opener is token `k`: up to the next token written outside
     /// a string between two `delimiter`s. A string is the call's text up to its closing
-    /// delimiter, so a call written inside one, in any format, is an argument, not a call;
-    /// one never closed runs to the end of the text.
+    /// delimiter, so a call written inside one, in any format, is an argument, not a call
+    /// (one of the dialect's own written whole, delimiters and all: [`string_len`]); one
+    /// never closed runs to the end of the text.
     ///
     /// Each search reads on from the last, and the call takes every byte read, so the text
     /// is read a bounded number of times whatever the calls.
-    fn strings_hold_tokens(&self, k: usize, delimiter: &str) -> Span {
+    fn strings_hold_tokens(
+        &self,
+        k: usize,
+        delimiter: &str,
+        nesting: Option<[&'static str; 2]>,
+    ) -> Span {
         let start = self.toks[k].span.end;
         let mut pos = start;
         loop {
@@ -142,11 +155,22 @@ impl Walker<'_> {
                 return Span::new(start, next_token);
             };
             let from = pos + open + delimiter.len();
-            match self.text[from..].find(delimiter) {
-                Some(close) => pos = from + close + delimiter.len(),
+            match string_len(&self.text[from..], delimiter, nesting) {
+                Some((close, lone)) => {
+                    if lone {
+                        self.lone_opener.set(Some(self.toks[k].span.start));
+                    }
+                    pos = from + close + delimiter.len();
+                }
                 None => return Span::new(start, self.text.len()),
             }
         }
+    }
+
+    /// The dialect's call opener and closer, read as a string's text when written whole in
+    /// it, until a lone opener was met ([`Walker::lone_opener`]).
+    fn nesting(&self, dialect: Dialect) -> Option<[&'static str; 2]> {
+        self.lone_opener.get().is_none().then_some(dialect.call)
     }
 
     /// Gemma 3: a fence whose info string is `tool_code`, holding pythonic calls, one a line.
@@ -257,6 +281,8 @@ struct Args<'a> {
     pos: usize,
     end: usize,
     delimiter: &'static str,
+    /// See [`Dialect::call`]; `None` once the walk reads without nesting.
+    call: Option<[&'static str; 2]>,
     /// The text ended inside the arguments.
     cut: bool,
     /// Nesting deeper than this in an argument is refused (`Extractor::max_depth`).
@@ -374,8 +400,8 @@ impl<'a> Args<'a> {
     fn delimited(&mut self) -> Option<String> {
         let rest = self.rest();
         let after = rest.strip_prefix(self.delimiter)?;
-        let (s, len) = match after.find(self.delimiter) {
-            Some(len) => (&after[..len], self.delimiter.len() * 2 + len),
+        let (s, len) = match string_len(after, self.delimiter, self.call) {
+            Some((len, _)) => (&after[..len], self.delimiter.len() * 2 + len),
             None => {
                 self.cut = true;
                 (after, rest.len())
@@ -417,4 +443,40 @@ impl<'a> Args<'a> {
         self.pos += len;
         Written::Bare(bare)
     }
+}
+
+/// The length of a string's text `after` its opening `delimiter`, up to its closing one, and
+/// whether a lone opener was met. With `call` (an opener and closer), a call written whole in
+/// the string is its text, delimiters and all, nesting counted; when no delimiter is left
+/// once the calls are closed, the opener was text, and the first delimiter after it closes
+/// the string (the walk then
+/// reads without nesting: [`Walker::lone_opener`]). `None` when the text ends first. One pass
+/// over the `<`s, so linear.
+fn string_len(after: &str, delimiter: &str, call: Option<[&str; 2]>) -> Option<(usize, bool)> {
+    let Some(call) = call else {
+        return after.find(delimiter).map(|at| (at, false));
+    };
+    let mut open = 0usize;
+    let mut skip_to = 0;
+    let mut first = None;
+    for at in memchr::memchr_iter(b'<', after.as_bytes()) {
+        if at < skip_to {
+            continue;
+        }
+        let rest = &after[at..];
+        if rest.starts_with(call[0]) {
+            open += 1;
+            skip_to = at + call[0].len();
+        } else if open > 0 && rest.starts_with(call[1]) {
+            open -= 1;
+            skip_to = at + call[1].len();
+        } else if rest.starts_with(delimiter) {
+            if open == 0 {
+                return Some((at, false));
+            }
+            first = first.or(Some(at));
+            skip_to = at + delimiter.len();
+        }
+    }
+    first.map(|at| (at, true))
 }

@@ -249,6 +249,22 @@ impl<'a> Elements<'a> {
     /// An element's content after its opener: text up to the next marker, or children.
     fn content(&mut self, depth: usize, name: &str) -> Result<Content, String> {
         let rest = self.rest();
+        if let Some(read) = own_call_inside(rest, name) {
+            return match read {
+                OwnCall::Closed(at) => {
+                    self.pos += at + NS.len() + 2 + name.len() + 1;
+                    Ok(Content::Text(rest[..at].to_string()))
+                }
+                OwnCall::Cut => {
+                    self.cut = true;
+                    self.pos = self.end;
+                    Ok(Content::Text(rest.to_string()))
+                }
+                OwnCall::Unclosed => Err(format!(
+                    "the value of `{name}` is not closed by `</{name}>`"
+                )),
+            };
+        }
         let lead = rest.len() - rest.trim_start().len();
         let after = &rest[lead..];
         if after.starts_with(NS) && !after[NS.len()..].starts_with("</") {
@@ -281,5 +297,52 @@ impl<'a> Elements<'a> {
                 "the value of `{name}` is not closed by `</{name}>`"
             )),
         }
+    }
+}
+
+/// How an element's content that holds an M3 call reads.
+enum OwnCall {
+    /// Its text runs to the element's closer, at this offset.
+    Closed(usize),
+    /// The text ends before the element's closer.
+    Cut,
+    /// A closer of another element comes first.
+    Unclosed,
+}
+
+/// Whether the content `rest` of element `name` holds, at its first marker, an M3 call
+/// (`NS<tool_call>` or `NS<invoke name="...">`) and how it reads: the call is the content's
+/// text, closers and all, up to the element's own closer with every tag between balanced, as
+/// the other formats read a call of their own format written whole in a value. Read once:
+/// the element takes every byte read.
+fn own_call_inside(rest: &str, name: &str) -> Option<OwnCall> {
+    let first = rest.find(NS)?;
+    let opener = &rest[first + NS.len()..];
+    if !(opener.starts_with("<tool_call>") || opener.starts_with("<invoke ")) {
+        return None;
+    }
+    let mut open = 0usize;
+    let mut pos = first;
+    loop {
+        let Some(found) = rest[pos..].find(NS) else {
+            return Some(OwnCall::Cut);
+        };
+        let at = pos + found;
+        let tag = &rest[at + NS.len()..];
+        if let Some(closing) = tag.strip_prefix("</") {
+            if open == 0 {
+                let Some(len) = closing.bytes().take(128).position(|b| b == b'>') else {
+                    return Some(OwnCall::Cut);
+                };
+                return Some(match &closing[..len] == name {
+                    true => OwnCall::Closed(at),
+                    false => OwnCall::Unclosed,
+                });
+            }
+            open -= 1;
+        } else if tag.starts_with('<') {
+            open += 1;
+        }
+        pos = at + NS.len();
     }
 }
