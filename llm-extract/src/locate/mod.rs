@@ -482,11 +482,7 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
         standing: match origin {
             Origin::Fence if whole_region => Standing::Displayed,
             Origin::Prose if in_html_comment(text.as_bytes(), found.start) => Standing::Commented,
-            Origin::Prose if prose_before(text, found.start) && in_parentheses(text, found) => {
-                Standing::Aside
-            }
-            Origin::Prose if in_sentence(text, found) => Standing::InSentence,
-            Origin::Prose if on_own_lines(text, found) => Standing::Displayed,
+            Origin::Prose => prose_standing(text, found, true).unwrap_or(Standing::Plain),
             _ => Standing::Plain,
         },
         lead: match origin {
@@ -496,19 +492,33 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
     }
 }
 
-/// How far around a value `in_sentence` looks: the check stays constant per candidate, so a
+/// How far around a value `prose_standing` looks: the check stays constant per candidate, so a
 /// line of many values is read in linear time.
 const SENTENCE_LOOK: usize = 256;
 
-/// Whether the value at `span` sits inside a sentence: text before it on its first line that
-/// is not a label, and a word after it in the same sentence, before the line or the sentence
-/// ends (`if you wanted {"a": 1} instead`). A value after a label (`Answer: {..} — hope this
-/// helps`), on lines of its own, or ending its sentence (`{..}. Or ...`) does not. Each side is looked at for
-/// [`SENTENCE_LOOK`] bytes.
-pub(crate) fn in_sentence(text: &str, span: Span) -> bool {
-    !set_out_before(text, span.start)
-        && prose_before(text, span.start)
-        && sentence_goes_on(text, span.end, true) == Some(true)
+/// How the value at `span` in the prose stands (`Commented` aside): written in parentheses
+/// ([`in_parentheses`]); inside a sentence (text before it on its first line that is not a
+/// label, and a word after it in the same sentence: `if you wanted {"a": 1} instead`); on
+/// lines of its own ([`set_out_before`] and [`line_ends_after`]: `Answer: {..}` ending its
+/// line); or none of these (`Answer: {..} — hope this helps`, `I used {..}.`). Each side is
+/// looked at for [`SENTENCE_LOOK`] bytes. The one rule for `extract` and the stream's choice
+/// of the value shown: when `text` is not `whole` (a reply still arriving), `None` while the
+/// bytes so far cannot tell.
+pub(crate) fn prose_standing(text: &str, span: Span, whole: bool) -> Option<Standing> {
+    let set_out = set_out_before(text, span.start);
+    let before = prose_before(text, span.start);
+    let told = match (set_out, before) {
+        (true, _) => line_ends_after(text, span.end, whole)?,
+        (false, true) => sentence_goes_on(text, span.end, whole)?,
+        (false, false) => false,
+    };
+    // Told, the text after the value has arrived past its first byte that is not a space.
+    Some(match (set_out, told) {
+        _ if before && in_parentheses(text, span) => Standing::Aside,
+        (true, true) => Standing::Displayed,
+        (false, true) => Standing::InSentence,
+        _ => Standing::Plain,
+    })
 }
 
 /// Whether the value at `span` is written in parentheses in the prose, an aside (`(see [1])`,
@@ -533,13 +543,6 @@ pub(crate) fn in_parentheses(text: &str, span: Span) -> bool {
         }
     }
     false
-}
-
-/// Whether the value at `span` stands on lines of its own in the prose: nothing before it on
-/// its first line but a label or a list marker ([`set_out_before`]), and nothing but spaces
-/// and punctuation after it on its last ([`line_ends_after`]).
-pub(crate) fn on_own_lines(text: &str, span: Span) -> bool {
-    set_out_before(text, span.start) && line_ends_after(text, span.end, true) == Some(true)
 }
 
 /// Whether the text before `at` on its line (within [`SENTENCE_LOOK`] bytes) sets the value
@@ -581,7 +584,7 @@ pub(crate) fn line_ends_after(text: &str, end: usize, whole: bool) -> Option<boo
 }
 
 /// Whether text other than spaces comes before `at` on its line (within [`SENTENCE_LOOK`]
-/// bytes): the first half of [`in_sentence`].
+/// bytes).
 pub(crate) fn prose_before(text: &str, at: usize) -> bool {
     let before = text.as_bytes()[..at].iter().rev().take(SENTENCE_LOOK);
     before
@@ -590,7 +593,7 @@ pub(crate) fn prose_before(text: &str, at: usize) -> bool {
 }
 
 /// Whether a word follows `end` in its sentence, before the line or the sentence ends (within
-/// [`SENTENCE_LOOK`] characters): the second half of [`in_sentence`]. When `text` is not
+/// [`SENTENCE_LOOK`] characters). When `text` is not
 /// `whole` (a reply still arriving), `None` while the bytes so far cannot tell. The sentence
 /// also ends at an opener (`{`, `[`): the words of the next value are not the sentence's, and
 /// a stream meets that value there, so what it decides does not depend on how much of the

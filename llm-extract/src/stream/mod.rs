@@ -850,34 +850,11 @@ impl<T: Extract> Values<T> {
 /// or neither. `None` while the text so far cannot tell, unless `last` (no more of the text
 /// after it comes before the next value).
 fn standing(text: &str, span: Span, last: bool) -> Option<Standing> {
-    use crate::locate::{
-        in_parentheses, line_ends_after, prose_before, sentence_goes_on, set_out_before,
-    };
-    // `None` while the text cannot tell; when nothing more of it comes before the next
-    // value, the sentence and the line end there.
-    let told = |it: Option<bool>, at_end: bool| match it {
-        None if !last => Err(()),
-        None => Ok(at_end),
-        Some(it) => Ok(it),
-    };
-    let standing = if set_out_before(text, span.start) {
-        match told(line_ends_after(text, span.end, false), true) {
-            Err(()) => return None,
-            Ok(true) => Standing::Displayed,
-            Ok(false) => Standing::Plain,
-        }
-    } else if prose_before(text, span.start) {
-        match told(sentence_goes_on(text, span.end, false), false) {
-            Err(()) => return None,
-            // Told: the text after it has arrived past its first byte that is not a space.
-            Ok(_) if in_parentheses(text, span) => Standing::Aside,
-            Ok(true) => Standing::InSentence,
-            Ok(false) => Standing::Plain,
-        }
-    } else {
-        Standing::Plain
-    };
-    Some(standing)
+    // When nothing more of the text comes before the next value, it is read as it stands.
+    crate::locate::prose_standing(text, span, false).or_else(|| {
+        last.then(|| crate::locate::prose_standing(text, span, true))
+            .flatten()
+    })
 }
 
 impl<T: Extract> std::fmt::Debug for Stream<T> {
