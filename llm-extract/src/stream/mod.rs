@@ -204,7 +204,7 @@ use crate::parse::RepairPaths;
 use crate::path::{Path, Segment};
 use crate::span::Span;
 use hot::Hot;
-use reader::{At, Doubts, Reader, Sink};
+use reader::{At, Doubts, Plainly, Reader, Sink};
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -997,10 +997,10 @@ impl<T: Extract> Stream<T> {
         if !self.hot.is(start) {
             return Grew::No;
         }
-        if self
+        let plainly = self
             .reader
-            .grows_plainly(&self.text, chunk.as_bytes(), quote)
-        {
+            .grows_plainly(&self.text, chunk.as_bytes(), quote);
+        if plainly == Plainly::All {
             let hot = hot_string(&self.hot, &mut self.values.partial);
             if !hot.is_some_and(|s| s.grow(chunk)) {
                 return Grew::No;
@@ -1010,8 +1010,12 @@ impl<T: Extract> Stream<T> {
             return Grew::All(true);
         }
         self.text.push_str(chunk);
-        let Some(piece) = self.reader.scan_on(&self.text) else {
-            return Grew::Pushed;
+        let piece = match plainly {
+            Plainly::Settled => self.reader.settle_on(&self.text),
+            _ => match self.reader.scan_on(&self.text) {
+                Some(piece) => piece,
+                None => return Grew::Pushed,
+            },
         };
         let changed = !piece.is_empty();
         if changed {

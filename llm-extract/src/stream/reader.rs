@@ -2618,32 +2618,96 @@ impl Reader {
     /// closer, line break or backtick, and no space at its end (spaces before where a closing
     /// quote went missing are not the string's). Other text goes through
     /// [`Reader::scan_on`].
-    pub(crate) fn grows_plainly(&self, src: &str, chunk: &[u8], quote: u8) -> bool {
-        static STOPS: [bool; 256] = {
-            let mut t = [false; 256];
+    pub(crate) fn grows_plainly(&self, src: &str, chunk: &[u8], quote: u8) -> Plainly {
+        // Per byte: 1 for what only the scan reads (quotes, escapes, backticks, line breaks),
+        // 2 for what the string's text may lose at its end (separators, closers).
+        static STOPS: [u8; 256] = {
+            let mut t = [0; 256];
             let mut i = 0;
-            let stops = b"\\,}]\n\r`";
-            while i < stops.len() {
-                t[stops[i] as usize] = true;
+            let hard = b"\\\"'`\n\r";
+            while i < hard.len() {
+                t[hard[i] as usize] = 1;
                 i += 1;
             }
+            t[b',' as usize] = 2;
+            t[b'}' as usize] = 2;
+            t[b']' as usize] = 2;
             t
         };
         match (self.doubts, &self.tok) {
-            (Doubts::Guess, _) => !super::has_either(chunk, quote, b'\\'),
+            (Doubts::Guess, _) => match super::has_either(chunk, quote, b'\\') {
+                false => Plainly::All,
+                true => Plainly::No,
+            },
             (Doubts::Hold, Tok::Str { decided, sent, .. }) => {
                 // Without a branch per byte: chunks are short, and most have no stop.
-                let stops = chunk
-                    .iter()
-                    .fold(false, |seen, &b| seen | (b == quote) | STOPS[b as usize]);
-                !stops
+                let stops = chunk.iter().fold(0, |seen, &b| seen | STOPS[b as usize]);
+                if stops & 1 != 0 || decided.doubtful || self.probe_wait.is_some() {
+                    return Plainly::No;
+                }
+                let all = stops == 0
                     && decided.pending == Pending::None
                     && lex::space_len_before(chunk, chunk.len()) == 0
-                    && *sent == self.tok.decoded(src).len()
+                    && *sent == self.tok.decoded(src).len();
+                match all {
+                    true => Plainly::All,
+                    false => Plainly::Settled,
+                }
             }
-            _ => false,
+            _ => Plainly::No,
         }
     }
+
+    /// Reads the text past the end of the last one (no quote, escape, backtick or line break:
+    /// [`Plainly::Settled`]) as more of the string [`Reader::growing_string`] found, as the scan
+    /// would, without it: the text is the string's, and what of it is decided is what
+    /// [`Decided::plain`] says. Returns the decided text not yet sent; [`Reader::mark_sent`]
+    /// then records that the caller grew the string by it.
+    pub(crate) fn settle_on<'s>(&'s mut self, src: &'s str) -> &'s str {
+        if let Tok::Str {
+            start,
+            ref mut text,
+            ref mut plain_end,
+            ref mut scan,
+            ref mut decided,
+            ..
+        } = self.tok
+        {
+            let from = *scan;
+            let d0 = match text {
+                Some(t) => {
+                    let d0 = t.len();
+                    t.push_str(&src[from..]);
+                    d0
+                }
+                None => {
+                    let d0 = *plain_end - (start + 1);
+                    *plain_end = src.len();
+                    d0
+                }
+            };
+            *scan = src.len();
+            // Without a line break, nothing in the text is doubtful.
+            let doubt = decided.plain(&src.as_bytes()[from..], d0);
+            debug_assert!(doubt.is_none());
+        }
+        match self.tok {
+            Tok::Str { sent, decided, .. } => &self.tok.decoded(src)[sent..decided.safe],
+            _ => "",
+        }
+    }
+}
+
+/// What a chunk of text appended to a value string does to it ([`Reader::grows_plainly`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Plainly {
+    /// All of it is the string's, decided: appended as it is.
+    All,
+    /// All of it is the string's, and its end may still be cut (spaces, separators,
+    /// closers): [`Reader::settle_on`] says what is decided.
+    Settled,
+    /// The reader's scan reads it.
+    No,
 }
 
 /// What a value string's separator followed by a key quoted with the other quote tells
