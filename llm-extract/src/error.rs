@@ -242,6 +242,26 @@ impl Error {
         )])
     }
 
+    /// No value outside reasoning, and the reasoning block at `block` holds one: reasoning
+    /// is never the answer unless the caller asks (`Extractor::fallback_to_reasoning`). A
+    /// block that never `closed` runs to the end of the text, and the message says so.
+    pub(crate) fn only_in_reasoning(text: &str, block: Span, closed: bool) -> Error {
+        let how = match closed {
+            true => "starts",
+            false => "never closes, so the rest of the reply is reasoning; it starts",
+        };
+        Error::new(vec![Issue::new(
+            Category::NotFound,
+            Path::root(),
+            format!(
+                "no JSON found outside reasoning (read it with Extractor::fallback_to_reasoning): \
+                 the reasoning block holding a JSON-like value {how}"
+            ),
+        )
+        .at(Span::at(block.start))])
+        .with_positions(text)
+    }
+
     /// A candidate at `span` longer than the `max` bytes allowed.
     pub(crate) fn too_large(text: &str, span: Span, max: usize) -> Error {
         Error::new(vec![Issue::new(

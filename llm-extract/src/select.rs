@@ -817,7 +817,10 @@ impl Failures {
     pub fn into_error(self, text: &str) -> Error {
         match self.furthest {
             Some((_, e)) if !e.issues().is_empty() => e.with_positions(text),
-            _ => Error::not_found(text),
+            _ => match crate::locate::value_in_reasoning(text, &Settings::default()) {
+                Some((block, closed)) => Error::only_in_reasoning(text, block, closed),
+                None => Error::not_found(text),
+            },
         }
     }
 }

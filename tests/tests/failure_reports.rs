@@ -102,3 +102,39 @@ fn repair_reports_the_largest_refused_candidate() {
     assert_eq!(err.category(), Category::TooLarge);
     assert!(err.to_string().contains("25 bytes"), "{err}");
 }
+
+#[test]
+fn a_value_only_in_reasoning_is_named_in_the_error() {
+    let closed = "<think>Maybe {\"name\": \"Bo\"}?</think>\nI could not decide.";
+    let open = "Sure.\n<think>I will answer {\"name\": \"Bo\"}\n\n{\"name\": \"Al\"}";
+    for (text, never_closes, at, read) in [
+        (closed, false, "line 1 column 1", "Bo"),
+        (open, true, "line 2 column 1", "Al"),
+    ] {
+        let mut all = errors::<User>(text);
+        all.push(llm_extract::repair(text).unwrap_err());
+        for err in all {
+            let message = err.to_string();
+            assert_eq!(err.category(), Category::NotFound, "{message}");
+            assert!(message.contains("outside reasoning"), "{message}");
+            assert!(
+                message.contains("Extractor::fallback_to_reasoning"),
+                "{message}"
+            );
+            assert!(message.ends_with(at), "{message}");
+            assert_eq!(message.contains("never closes"), never_closes, "{message}");
+        }
+        // What the message names reads the values (the later one wins the tie).
+        let out = Extractor::new()
+            .fallback_to_reasoning()
+            .extract::<User>(text)
+            .unwrap();
+        assert_eq!(out.value.name, read);
+    }
+    // Reasoning without a value, or no reasoning at all: the plain message.
+    for text in ["<think>Let me see.</think>\nNo idea.", "Nothing here."] {
+        let message = llm_extract::repair(text).unwrap_err().to_string();
+        assert!(message.starts_with("no JSON found: "), "{message}");
+        assert!(!message.contains("reasoning"), "{message}");
+    }
+}

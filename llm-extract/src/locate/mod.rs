@@ -234,6 +234,16 @@ pub(crate) fn locate_typed<'a>(
     located
 }
 
+/// The first reasoning block of `text` (as `settings` name them) that holds a JSON-like value,
+/// and whether the block is closed: what a reply whose only values are reasoning holds, for
+/// the error that says so.
+pub(crate) fn value_in_reasoning(text: &str, settings: &Settings) -> Option<(Span, bool)> {
+    let markup = markup::markup(text, settings);
+    (markup.thoughts.iter())
+        .find(|t| !scan::values(text, t.content).is_empty())
+        .map(|t| (t.whole, t.content.end < t.whole.end))
+}
+
 /// The stretches of text to search, best-ranked first: marker pairs, answer tags, fences
 /// outside reasoning, then the prose outside reasoning.
 fn regions(text: &str, settings: &Settings, markup: markup::Markup) -> Vec<Region> {
