@@ -306,3 +306,35 @@ fn small_as<T: Extract + PartialEq + std::fmt::Debug>() {
     let whole = llm_extract::extract::<T>(&text).unwrap().value;
     assert_eq!(stream.finish().unwrap().value, whole);
 }
+
+/// Strings whose text holds what a string's end may still cut (separators, spaces, closers),
+/// escapes, and the other quote, in either quote, with damage around them: each snapshot is
+/// the one the text so far gives at once, cut anywhere.
+#[test]
+fn text_the_end_may_cut_grows_as_read_at_once() {
+    let texts = [
+        r#"{'body': 'one, two,  three \' four "five" six, ', 'n': 1}"#,
+        r#"{"body": "say 'hi', then \"go\" \u00e9\ud83e\udd80 done ,  ", "more": ["a, 'b': 1", "x } y ] z"]}"#,
+        r#"{"body": "a missing close, "next": 1}"#,
+        r#"{'a': 'x, "b": 1}"#,
+        r#"{"a": "trailing spaces and commas ,, ", "b": "back\\slash \/ tab\t"}"#,
+        r#"["item, 'quoted' one", 'two, "x": y', "three \"q\" ,"]"#,
+    ];
+    #[derive(Extract, Debug, PartialEq)]
+    struct Loose {
+        body: Option<String>,
+        more: Option<Vec<String>>,
+        a: Option<String>,
+        b: Option<String>,
+    }
+    for text in texts {
+        for size in [1, 2, 3, 7] {
+            let cuts: Vec<usize> = (size..text.len()).step_by(size).collect();
+            check_as::<Value>(text, &cuts, |n| n % 3 == 0, 0);
+            match text.starts_with('[') {
+                true => check_as::<Vec<String>>(text, &cuts, |n| n % 3 == 0, 0),
+                false => check_as::<Loose>(text, &cuts, |n| n % 3 == 0, 0),
+            }
+        }
+    }
+}

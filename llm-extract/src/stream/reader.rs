@@ -2619,33 +2619,38 @@ impl Reader {
     /// quote went missing are not the string's). Other text goes through
     /// [`Reader::scan_on`].
     pub(crate) fn grows_plainly(&self, src: &str, chunk: &[u8], quote: u8) -> Plainly {
-        // Per byte: 1 for what only the scan reads (quotes, escapes, backticks, line breaks),
-        // 2 for what the string's text may lose at its end (separators, closers).
-        static STOPS: [u8; 256] = {
-            let mut t = [0; 256];
-            let mut i = 0;
-            let hard = b"\\\"'`\n\r";
-            while i < hard.len() {
-                t[hard[i] as usize] = 1;
-                i += 1;
-            }
-            t[b',' as usize] = 2;
-            t[b'}' as usize] = 2;
-            t[b']' as usize] = 2;
-            t
-        };
         match (self.doubts, &self.tok) {
             (Doubts::Guess, _) => match super::has_either(chunk, quote, b'\\') {
                 false => Plainly::All,
                 true => Plainly::No,
             },
             (Doubts::Hold, Tok::Str { decided, sent, .. }) => {
-                // Without a branch per byte: chunks are short, and most have no stop.
-                let stops = chunk.iter().fold(0, |seen, &b| seen | STOPS[b as usize]);
-                if stops & 1 != 0 || decided.doubtful || self.probe_wait.is_some() {
+                if decided.doubtful || self.probe_wait.is_some() {
                     return Plainly::No;
                 }
-                let all = stops == 0
+                // Without a branch per byte: chunks are short, and most have no stop.
+                let stops = chunk.iter().fold(0, |seen, &b| seen | STOPS[b as usize]);
+                let other = match quote {
+                    b'"' => Stop::SINGLE,
+                    _ => Stop::DOUBLE,
+                };
+                let own = Stop::QUOTES & !other;
+                // A key quoted with the other quote can only start after a separator.
+                let may_cut = stops & Stop::SEPARATOR != 0 || decided.pending == Pending::Separator;
+                if stops & Stop::SCAN != 0 || (stops & other != 0 && may_cut) {
+                    return Plainly::No;
+                }
+                // The string's own quote only escaped.
+                if stops & Stop::ESCAPE != 0 {
+                    return match escapes_whole(chunk, quote) {
+                        true => Plainly::Settled,
+                        false => Plainly::No,
+                    };
+                }
+                if stops & own != 0 {
+                    return Plainly::No;
+                }
+                let all = stops & (Stop::SEPARATOR | Stop::CLOSER) == 0
                     && decided.pending == Pending::None
                     && lex::space_len_before(chunk, chunk.len()) == 0
                     && *sent == self.tok.decoded(src).len();
@@ -2658,14 +2663,16 @@ impl Reader {
         }
     }
 
-    /// Reads the text past the end of the last one (no quote, escape, backtick or line break:
-    /// [`Plainly::Settled`]) as more of the string [`Reader::growing_string`] found, as the scan
-    /// would, without it: the text is the string's, and what of it is decided is what
-    /// [`Decided::plain`] says. Returns the decided text not yet sent; [`Reader::mark_sent`]
-    /// then records that the caller grew the string by it.
+    /// Reads the text past the end of the last one ([`Plainly::Settled`]: no quote but escaped
+    /// ones, no backtick or line break, each escape whole) as more of the string
+    /// [`Reader::growing_string`] found, as the scan would, without it: the text is the
+    /// string's, escapes read as [`lex::lenient_escape`] reads them, and what of it is decided
+    /// is what [`Decided::plain`] says. Returns the decided text not yet sent;
+    /// [`Reader::mark_sent`] then records that the caller grew the string by it.
     pub(crate) fn settle_on<'s>(&'s mut self, src: &'s str) -> &'s str {
         if let Tok::Str {
             start,
+            quote,
             ref mut text,
             ref mut plain_end,
             ref mut scan,
@@ -2673,23 +2680,44 @@ impl Reader {
             ..
         } = self.tok
         {
-            let from = *scan;
-            let d0 = match text {
-                Some(t) => {
-                    let d0 = t.len();
-                    t.push_str(&src[from..]);
-                    d0
+            let bytes = src.as_bytes();
+            let content = start + 1;
+            let mut from = *scan;
+            loop {
+                let to = memchr::memchr(b'\\', &bytes[from..]).map_or(bytes.len(), |i| from + i);
+                let d0 = match text {
+                    Some(t) => {
+                        let d0 = t.len();
+                        t.push_str(&src[from..to]);
+                        d0
+                    }
+                    None => {
+                        let d0 = *plain_end - content;
+                        *plain_end = to;
+                        d0
+                    }
+                };
+                // Without a line break, nothing in the text is doubtful.
+                let doubt = decided.plain(&bytes[from..to], d0);
+                debug_assert!(doubt.is_none());
+                if to == bytes.len() {
+                    break;
                 }
-                None => {
-                    let d0 = *plain_end - (start + 1);
-                    *plain_end = src.len();
-                    d0
-                }
-            };
+                let (c, len) = match lex::lenient_escape(bytes, to, quote, true) {
+                    Escape::Char(c, len) => (c, len),
+                    Escape::Replaced(len) => ('\u{FFFD}', len),
+                    Escape::Backslash => ('\\', 1),
+                    // Ruled out by `escapes_whole`.
+                    Escape::Cut => break,
+                };
+                let t = text.get_or_insert_with(|| src[content..to].to_string());
+                t.push(c);
+                // An escape is text whatever follows it, and ends a run of backticks.
+                (decided.ticks, decided.held, decided.held_fence) = (0, None, false);
+                decided.text(t.len());
+                from = to + len;
+            }
             *scan = src.len();
-            // Without a line break, nothing in the text is doubtful.
-            let doubt = decided.plain(&src.as_bytes()[from..], d0);
-            debug_assert!(doubt.is_none());
         }
         match self.tok {
             Tok::Str { sent, decided, .. } => &self.tok.decoded(src)[sent..decided.safe],
@@ -2704,10 +2732,57 @@ pub(crate) enum Plainly {
     /// All of it is the string's, decided: appended as it is.
     All,
     /// All of it is the string's, and its end may still be cut (spaces, separators,
-    /// closers): [`Reader::settle_on`] says what is decided.
+    /// closers), or it holds escapes: [`Reader::settle_on`] reads it.
     Settled,
     /// The reader's scan reads it.
     No,
+}
+
+/// The kinds of byte [`Reader::grows_plainly`] tells apart, as bits.
+struct Stop;
+
+impl Stop {
+    /// What only the scan reads: backticks (fences) and line breaks.
+    const SCAN: u8 = 1;
+    const DOUBLE: u8 = 2;
+    const SINGLE: u8 = 4;
+    const QUOTES: u8 = Stop::DOUBLE | Stop::SINGLE;
+    const ESCAPE: u8 = 8;
+    /// What the string's text may lose at its end if its closing quote went missing.
+    const SEPARATOR: u8 = 16;
+    const CLOSER: u8 = 32;
+}
+
+static STOPS: [u8; 256] = {
+    let mut t = [0; 256];
+    t[b'`' as usize] = Stop::SCAN;
+    t[b'\n' as usize] = Stop::SCAN;
+    t[b'\r' as usize] = Stop::SCAN;
+    t[b'"' as usize] = Stop::DOUBLE;
+    t[b'\'' as usize] = Stop::SINGLE;
+    t[b'\\' as usize] = Stop::ESCAPE;
+    t[b',' as usize] = Stop::SEPARATOR;
+    t[b'}' as usize] = Stop::CLOSER;
+    t[b']' as usize] = Stop::CLOSER;
+    t
+};
+
+/// Whether every backslash in `chunk` (the end of the text) starts an escape that ends in it,
+/// and every `quote` in it is escaped: then the string's scan would read all of it as text.
+fn escapes_whole(chunk: &[u8], quote: u8) -> bool {
+    let mut i = 0;
+    while i < chunk.len() {
+        match chunk[i] {
+            b'\\' => match lex::lenient_escape(chunk, i, quote, true) {
+                Escape::Char(_, len) | Escape::Replaced(len) => i += len,
+                Escape::Backslash => i += 1,
+                Escape::Cut => return false,
+            },
+            b if b == quote => return false,
+            _ => i += 1,
+        }
+    }
+    true
 }
 
 /// What a value string's separator followed by a key quoted with the other quote tells
@@ -2869,6 +2944,12 @@ impl Decided {
         if seg.is_empty() {
             return None;
         }
+        // Most text: no backtick in it, and none before it that it could go on from.
+        let quiet = !self.fence && self.ticks == 0 && self.held.is_none() && !self.held_fence;
+        if quiet && !seg.contains(&b'`') {
+            self.settle(seg, d0);
+            return None;
+        }
         self.release_held(seg);
         let mut run = usize::from(self.ticks);
         let mut last: Option<usize> = None;
@@ -2944,7 +3025,12 @@ impl Decided {
         if self.pending == Pending::Closer {
             return;
         }
-        let (before, closer) = match memchr::memchr2(b'}', b']', seg) {
+        // Most segments are a chunk's few bytes, where a plain loop beats `memchr2`'s setup.
+        let closer_at = match seg.len() < 64 {
+            true => seg.iter().position(|&b| b == b'}' || b == b']'),
+            false => memchr::memchr2(b'}', b']', seg),
+        };
+        let (before, closer) = match closer_at {
             Some(k) => (&seg[..k], true),
             None => (seg, false),
         };
