@@ -17,6 +17,9 @@ pub enum RepairKind {
     TrailingText,
     /// A JSON document was found escaped inside a JSON string, and decoded.
     EmbeddedJson,
+    /// A JSON document was written with HTML's character references for its quotes
+    /// (`{&quot;a&quot;: 1}`, as a web page shows it), and decoded.
+    HtmlEntities,
     /// The value was assembled from `Label: value` lines.
     LabeledSections,
     /// The value was read from inside reasoning (`<think>...</think>` and the like), because
@@ -154,7 +157,7 @@ impl RepairKind {
     pub fn class(self) -> RepairClass {
         use RepairKind::*;
         match self {
-            Fence | SurroundingText | TrailingText | EmbeddedJson | JsonpWrapper => {
+            Fence | SurroundingText | TrailingText | EmbeddedJson | JsonpWrapper | HtmlEntities => {
                 RepairClass::KeepsMeaning
             }
             Comment | TrailingComma | ExtraComma | MissingComma | NonStandardQuotes => {
@@ -199,6 +202,7 @@ impl RepairKind {
         match self {
             Fence | SurroundingText | TrailingText | JsonpWrapper | Comment | TrailingComma => 1,
             EmbeddedJson | ExtraComma | NonStandardQuotes | UnquotedKey | NonStandardLiteral => 1,
+            HtmlEntities => 1,
             NonStandardNumber | ControlCharacter | InvalidEscape | StringConcatenation => 1,
             // Output cut off by a token limit is common and says nothing against the reading.
             TruncatedString | TruncatedContainer | TruncatedLiteral => 1,

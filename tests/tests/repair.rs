@@ -282,6 +282,58 @@ fn an_escaped_document_in_prose_is_the_document() {
     );
 }
 
+/// A document written with HTML's character references for its quotes (as a web page shows
+/// it, `<pre>{&quot;a&quot;: 1}</pre>`) is the document, its other references decoded inside
+/// its strings; a document with quotes of its own is never decoded.
+#[test]
+fn a_document_written_with_html_references_is_the_document() {
+    let text = "<pre><code>{&quot;name&quot;: &quot;Bo &amp; Al &lt;3&quot;, &quot;n&quot;: 3}</code></pre>";
+    assert_eq!(repair(text), json!({"name": "Bo & Al <3", "n": 3}));
+    let kinds = repairs_of(text);
+    assert!(kinds.contains(&RepairKind::HtmlEntities), "{kinds:?}");
+    assert!(!kinds.contains(&RepairKind::UnquotedKey), "{kinds:?}");
+    // Numeric references, any case, the whole reply, a fence, damage inside.
+    for (text, value) in [
+        ("{&#34;a&#34;: [1, 2]}", json!({"a": [1, 2]})),
+        ("[&#x22;x&#X22;, &QUOT;y&quot;]", json!(["x", "y"])),
+        ("```json\n{&quot;a&quot;: 1,}\n```", json!({"a": 1})),
+        (
+            "Result: {&quot;a&quot;: &quot;&#233;&#x1F980;&quot;, // note\n}",
+            json!({"a": "é🦀"}),
+        ),
+    ] {
+        assert_eq!(repair(text), value, "{text}");
+        assert!(
+            repairs_of(text).contains(&RepairKind::HtmlEntities),
+            "{text}"
+        );
+    }
+    // Typed, and streamed: the stream shows nothing of the references, `finish` decodes.
+    #[derive(llm_extract::Extract, Debug)]
+    struct Person {
+        name: String,
+        n: u32,
+    }
+    let person = llm_extract::from_str::<Person>(text).unwrap();
+    assert_eq!((person.name.as_str(), person.n), ("Bo & Al <3", 3));
+    let mut stream = llm_extract::Stream::<Person>::new();
+    for piece in text.as_bytes().chunks(5) {
+        stream.push(std::str::from_utf8(piece).unwrap());
+        assert!(stream.snapshot().name.is_none());
+    }
+    assert_eq!(stream.finish().unwrap().value.name, "Bo & Al <3");
+    // A document with quotes of its own keeps its references as written.
+    assert_eq!(
+        repair(r#"{"a": "say &quot;hi&quot; &amp; go"}"#),
+        json!({"a": "say &quot;hi&quot; &amp; go"})
+    );
+    // An unknown or unfinished reference stays as written.
+    assert_eq!(
+        repair("{&quot;a&quot;: &quot;&copy; &amp &#xZZ;&quot;}"),
+        json!({"a": "&copy; &amp &#xZZ;"})
+    );
+}
+
 /// The end of the text cuts a `\u` escape: it is dropped like a lone backslash, not kept as
 /// text; a `\u` without hex digits elsewhere is kept as written.
 #[test]

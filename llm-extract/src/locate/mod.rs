@@ -349,8 +349,8 @@ fn candidates_in<'a>(
             return vec![Candidate {
                 span: whole,
                 origin: region.origin,
-                base_cost: RepairKind::EmbeddedJson.cost(),
-                context: vec![(RepairKind::EmbeddedJson, whole)],
+                base_cost: escaping(trimmed).cost(),
+                context: vec![(escaping(trimmed), whole)],
                 form: Form::Embedded,
                 nonstandard: false,
                 kept: None,
@@ -476,7 +476,7 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
     let form = match seen.place {
         Place::Unclosed => Form::Unclosed,
         _ if escaped_document(&text[found.start..found.end]) => {
-            context.push((RepairKind::EmbeddedJson, found));
+            context.push((escaping(&text[found.start..found.end]), found));
             Form::Embedded
         }
         _ => Form::Value,
@@ -646,9 +646,90 @@ pub(crate) fn in_html_comment(bytes: &[u8], at: usize) -> bool {
 /// content of a JSON string, which decodes.
 fn escaped_document(literal: &str) -> bool {
     let opened = literal.starts_with(['{', '[']);
-    opened
-        && lex::trim_start(&literal[1..]).starts_with("\\\"")
-        && decode_embedded(literal).is_some()
+    opened && {
+        let first = lex::trim_start(&literal[1..]);
+        (first.starts_with("\\\"") || html_quote_len(first.as_bytes()) > 0)
+            && decode_embedded(literal).is_some()
+    }
+}
+
+/// How the document `literal` (which [`decode_embedded`] decodes) was escaped: as a JSON
+/// string's content, or with HTML's character references.
+fn escaping(literal: &str) -> RepairKind {
+    match html_escaped(literal) {
+        true => RepairKind::HtmlEntities,
+        false => RepairKind::EmbeddedJson,
+    }
+}
+
+/// The length of the HTML character reference for `"` that `bytes` start with (`&quot;`,
+/// `&#34;`, `&#x22;`), or 0.
+fn html_quote_len(bytes: &[u8]) -> usize {
+    ["&quot;", "&#34;", "&#x22;"]
+        .iter()
+        .find(|r| bytes.len() >= r.len() && bytes[..r.len()].eq_ignore_ascii_case(r.as_bytes()))
+        .map_or(0, |r| r.len())
+}
+
+/// Whether `literal` is an object or array written as a web page shows it: no quote of its
+/// own, and its first quote written as a character reference (`{&quot;a&quot;: 1}`).
+fn html_escaped(literal: &str) -> bool {
+    let bytes = literal.as_bytes();
+    literal.starts_with(['{', '['])
+        && memchr::memchr(b'"', bytes).is_none()
+        && memchr::memchr(b'&', bytes).is_some_and(|i| html_quote_len(&bytes[i..]) > 0)
+}
+
+/// `literal` with HTML's character references decoded: the named ones JSON text holds
+/// (`&quot;`, `&amp;`, `&lt;`, `&gt;`, `&apos;`, `&nbsp;`) and numeric ones; any other `&` is
+/// kept as written.
+fn decode_html(literal: &str) -> String {
+    let bytes = literal.as_bytes();
+    let mut out = String::with_capacity(literal.len());
+    let mut from = 0;
+    for at in memchr::memchr_iter(b'&', bytes) {
+        if at < from {
+            continue;
+        }
+        let Some((c, len)) = html_reference(&bytes[at..]) else {
+            continue;
+        };
+        out.push_str(&literal[from..at]);
+        out.push(c);
+        from = at + len;
+    }
+    out.push_str(&literal[from..]);
+    out
+}
+
+/// The character the reference `bytes` start with stands for, and the reference's length.
+fn html_reference(bytes: &[u8]) -> Option<(char, usize)> {
+    // The longest reference read: `&#x10FFFF;`.
+    let end = memchr::memchr(b';', &bytes[..bytes.len().min(10)])?;
+    let name = &bytes[1..end];
+    let c = match name {
+        [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() => {
+            char::from_u32(u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?)?
+        }
+        [b'#', dec @ ..] if !dec.is_empty() && dec.iter().all(u8::is_ascii_digit) => {
+            char::from_u32(std::str::from_utf8(dec).ok()?.parse().ok()?)?
+        }
+        _ => {
+            const NAMED: [(&str, char); 6] = [
+                ("quot", '"'),
+                ("amp", '&'),
+                ("lt", '<'),
+                ("gt", '>'),
+                ("apos", '\''),
+                ("nbsp", '\u{a0}'),
+            ];
+            NAMED
+                .iter()
+                .find(|(n, _)| name.eq_ignore_ascii_case(n.as_bytes()))?
+                .1
+        }
+    };
+    Some((c, end + 1))
 }
 
 /// Labeled sections in the prose and in fences, one candidate per reading of their lists, in
@@ -754,8 +835,10 @@ fn marker_pair_regions(text: &str, start: &str, end: &str) -> Vec<Span> {
     out
 }
 
-/// The document inside `literal` when it is a JSON string (`"{\"a\": 1}"`), or the
-/// content of one without its outer quotes (`{\"a\": 1}`, as escaped JSON is often pasted).
+/// The document inside `literal` when it is a JSON string (`"{\"a\": 1}"`), the content
+/// of one without its outer quotes (`{\"a\": 1}`, as escaped JSON is often pasted), or a
+/// document written with HTML's character references (`{&quot;a&quot;: 1}`, as a web page
+/// shows it).
 pub(crate) fn decode_embedded(literal: &str) -> Option<String> {
     if literal.starts_with('"') {
         return serde_json::from_str(literal).ok();
@@ -767,7 +850,7 @@ pub(crate) fn decode_embedded(literal: &str) -> Option<String> {
     if bare {
         return serde_json::from_str(&format!("\"{literal}\"")).ok();
     }
-    None
+    html_escaped(literal).then(|| decode_html(literal))
 }
 
 #[cfg(test)]

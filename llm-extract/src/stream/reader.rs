@@ -1191,6 +1191,13 @@ impl Reader {
                 _ => self.start_bare(text),
             },
             b'`' => return self.backticks(text, sink),
+            // A document written with HTML's character references (`{&quot;a&quot;: 1}`) is
+            // read decoded, whole (`locate::decode_embedded`): a bare word starting with `&`
+            // shows nothing.
+            b'&' => {
+                self.doubt();
+                self.start_bare(text);
+            }
             // A reasoning token between the value's tokens (not in a string or comment) opens
             // its block, as in the markup pass: the value is cut off there.
             b'<' => match Self::token_opens(&bytes[self.pos..]) {
