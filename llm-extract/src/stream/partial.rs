@@ -1108,8 +1108,32 @@ impl<T: PartialValue> PartialValue for PartialSet<T> {
 /// key that type does not read is not shown.
 pub struct PartialMap<V, K = String> {
     /// The entries, kept as a list's items are.
-    inner: Arc<Items<(String, V)>>,
+    inner: Arc<Items<(EntryKey, V)>>,
     key: PhantomData<fn() -> K>,
+}
+
+/// A map entry's key as the reply wrote it: inline when short, as most keys are (no allocation
+/// per member), else on the heap.
+#[derive(Clone)]
+enum EntryKey {
+    Short(SmallStr),
+    Long(Box<str>),
+}
+
+impl EntryKey {
+    fn new(key: std::borrow::Cow<'_, str>) -> EntryKey {
+        match SmallStr::new(&key, false) {
+            Some(short) => EntryKey::Short(short),
+            None => EntryKey::Long(key.into_owned().into_boxed_str()),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            EntryKey::Short(short) => short.as_str(),
+            EntryKey::Long(long) => long,
+        }
+    }
 }
 
 impl<V, K> Default for PartialMap<V, K> {
@@ -1142,7 +1166,7 @@ impl<V, K> PartialMap<V, K> {
     pub fn get(&self, key: &str) -> Option<&V> {
         (self.inner.open.iter())
             .chain(self.inner.done.as_slice().iter().rev())
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| k.as_str() == key)
             .map(|(_, v)| v)
     }
 
@@ -1208,7 +1232,7 @@ impl<V: PartialValue, K: MapKey> PartialMap<V, K> {
         // The open entry takes the event, unless it starts a member written with the same key
         // again (`{"a": 1, "a": 2}`: an entry of its own, which the final value keeps).
         let again = rest.is_empty() && feed.place.repeated;
-        if !again && self.inner.open.as_ref().is_some_and(|(k, _)| *k == key) {
+        if !again && (self.inner.open.as_ref()).is_some_and(|(k, _)| k.as_str() == key) {
             if feed.tracing() {
                 return self.trail_last(rest, event, feed);
             }
@@ -1219,7 +1243,7 @@ impl<V: PartialValue, K: MapKey> PartialMap<V, K> {
         Items::push_with(&mut self.inner, |value| {
             let mut v = None;
             let changed = V::apply(&mut v, rest, event, feed);
-            *value = v.map(|v| (key.into_owned(), v));
+            *value = v.map(|v| (EntryKey::new(key), v));
             changed
         })
     }
@@ -1529,6 +1553,22 @@ mod tests {
         assert_eq!(size_of::<PartialString>(), 3 * size_of::<usize>());
         assert_eq!(size_of::<Option<PartialString>>(), 3 * size_of::<usize>());
         assert_eq!(size_of::<Option<PartialList<u8>>>(), size_of::<usize>());
+    }
+
+    /// Keys kept inline and on the heap read back as written, in order, and by `get`.
+    #[test]
+    fn short_and_long_keys_read_back() {
+        let long = "a key longer than sixteen bytes";
+        let mut stream = crate::Stream::<std::collections::BTreeMap<String, u32>>::new();
+        stream.push(&format!(
+            "{{\"k\": 1, \"{long}\": 2, \"sixteen bytes ok\": 3, \"é\": 4}}"
+        ));
+        let map = stream.snapshot();
+        let keys: Vec<&str> = map.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["k", long, "sixteen bytes ok", "é"]);
+        assert_eq!(map.get(long), Some(&2));
+        assert_eq!(map.get("é"), Some(&4));
+        assert_eq!(map.get("missing"), None);
     }
 
     #[test]
