@@ -296,6 +296,10 @@ fn a_document_written_with_html_references_is_the_document() {
     for (text, value) in [
         ("{&#34;a&#34;: [1, 2]}", json!({"a": [1, 2]})),
         ("[&#x22;x&#X22;, &QUOT;y&quot;]", json!(["x", "y"])),
+        (
+            "{a: &quot;x&quot;, b: [1, &quot;y&quot;]}",
+            json!({"a": "x", "b": [1, "y"]}),
+        ),
         ("```json\n{&quot;a&quot;: 1,}\n```", json!({"a": 1})),
         (
             "Result: {&quot;a&quot;: &quot;&#233;&#x1F980;&quot;, // note\n}",

@@ -646,11 +646,9 @@ pub(crate) fn in_html_comment(bytes: &[u8], at: usize) -> bool {
 /// content of a JSON string, which decodes.
 fn escaped_document(literal: &str) -> bool {
     let opened = literal.starts_with(['{', '[']);
-    opened && {
-        let first = lex::trim_start(&literal[1..]);
-        (first.starts_with("\\\"") || html_quote_len(first.as_bytes()) > 0)
-            && decode_embedded(literal).is_some()
-    }
+    opened
+        && (lex::trim_start(&literal[1..]).starts_with("\\\"") || html_escaped(literal))
+        && decode_embedded(literal).is_some()
 }
 
 /// How the document `literal` (which [`decode_embedded`] decodes) was escaped: as a JSON
@@ -672,7 +670,8 @@ fn html_quote_len(bytes: &[u8]) -> usize {
 }
 
 /// Whether `literal` is an object or array written as a web page shows it: no quote of its
-/// own, and its first quote written as a character reference (`{&quot;a&quot;: 1}`).
+/// own, and its first `&` a character reference for one (`{&quot;a&quot;: 1}`,
+/// `{a: &quot;x&quot;}`).
 fn html_escaped(literal: &str) -> bool {
     let bytes = literal.as_bytes();
     literal.starts_with(['{', '['])
