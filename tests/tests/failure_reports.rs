@@ -113,6 +113,11 @@ fn a_value_only_in_reasoning_is_named_in_the_error() {
     ] {
         let mut all = errors::<User>(text);
         all.push(llm_extract::repair(text).unwrap_err());
+        let mut stream = llm_extract::Stream::<User>::new();
+        for piece in text.as_bytes().chunks(4) {
+            stream.push(std::str::from_utf8(piece).unwrap());
+        }
+        all.push(stream.finish().unwrap_err());
         for err in all {
             let message = err.to_string();
             assert_eq!(err.category(), Category::NotFound, "{message}");
