@@ -143,3 +143,25 @@ fn a_value_only_in_reasoning_is_named_in_the_error() {
         assert!(!message.contains("reasoning"), "{message}");
     }
 }
+
+#[test]
+fn a_missing_field_written_deeper_names_where() {
+    let text = r#"{"people": [{"id": 1}, {"name": "Bo"}], "count": 2}"#;
+    for err in errors::<User>(text) {
+        let message = err.to_string();
+        assert_eq!(err.category(), Category::Missing, "{message}");
+        assert!(
+            message.contains("missing field `name` (the object at $.people[1] has it)"),
+            "{message}"
+        );
+    }
+    // Matched as keys are (here in another case), the first found breadth first.
+    let err =
+        llm_extract::from_str::<User>(r#"{"meta": {"info": {"Name": "Bo"}}, "x": [{"name": 1}]}"#)
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("(the object at $.meta.info has it)"), "{err}");
+    // Nothing below holds the key: the message is the plain one.
+    let err = llm_extract::from_str::<User>(r#"{"id": 1, "tags": [{"k": "v"}]}"#).unwrap_err();
+    assert_eq!(err.issues()[0].message, "missing field `name`");
+}

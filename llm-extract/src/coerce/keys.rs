@@ -148,7 +148,7 @@ pub(crate) enum Rank {
     Folded,
 }
 
-fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
+pub(crate) fn rank(field: &FieldSpec, key: &str) -> Option<Rank> {
     if field.name == key {
         Some(Rank::Exact)
     } else if keys_match(field.name, key) {

@@ -1,11 +1,11 @@
 //! Reading structs: an object's keys matched to fields, tuples and units.
 
 use crate::coerce::embedded::as_container;
-use crate::coerce::keys::{best_field, Rank, StructSpec};
+use crate::coerce::keys::{best_field, rank, FieldSpec, Rank, StructSpec};
 use crate::coerce::{Checkpoint, Context, Failed};
 use crate::error::{Category, Issue};
 use crate::node::{Entry, Node, NodeKind};
-use crate::path::Segment;
+use crate::path::{Path, Segment};
 use crate::report::CoercionKind;
 use crate::span::Span;
 
@@ -474,7 +474,7 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
                         missing.default_value()
                     }
                     Missing::Required(None) => {
-                        let issue = self.missing(name, span, cx);
+                        let issue = self.missing(i, span, cx);
                         cx.push_issue(issue);
                         None
                     }
@@ -493,17 +493,65 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
 
     /// The issue for a required field that is absent: where the object is, or, when the
     /// reply was cut off inside the object, that it was and where.
-    fn missing(&self, name: &str, span: Span, cx: &Context) -> Issue {
+    fn missing(&self, i: usize, span: Span, cx: &Context) -> Issue {
+        let field = &self.spec.fields[i];
+        let name = field.name;
         if self.complete {
-            return Issue::new(
-                Category::Missing,
-                cx.path(),
-                format!("missing field `{name}`"),
-            )
-            .at(span);
+            let path = cx.path();
+            let mut message = format!("missing field `{name}`");
+            // The object one level up: the issue's own path ends with the field.
+            let mut object = path.clone();
+            object.pop();
+            if let Some(below) = self.key_below(field, object) {
+                message.push_str(&format!(" (the object at {below} has it)"));
+            }
+            return Issue::new(Category::Missing, path, message).at(span);
         }
         let message = format!("missing field `{name}`: the reply was truncated, cut off");
         Issue::new(Category::Incomplete, cx.path(), message).at(Span::at(self.span.end))
+    }
+
+    /// The path of the first object below this one (its members no field took, breadth
+    /// first) with a key for `field`: where the answer may be nested. Looks at a bounded
+    /// number of values and keys, and builds only the path it returns, so that a failed
+    /// reading stays cheap.
+    fn key_below(&self, field: &FieldSpec, object: Path) -> Option<Path> {
+        const VALUES: usize = 64;
+        const KEYS: usize = 512;
+        // Each value looked at: its node, the index of the value it is in, and its step.
+        let mut seen: Vec<(&Node<'a>, usize, Step<'_>)> = (self.rest.iter())
+            .take(VALUES)
+            .map(|e| (&e.value, usize::MAX, Step::Key(&e.key.text)))
+            .collect();
+        let mut keys = 0;
+        let mut next = 0;
+        while next < seen.len() {
+            let node = seen[next].0;
+            match &node.kind {
+                NodeKind::Object(entries) => {
+                    for e in entries {
+                        keys += 1;
+                        if keys > KEYS {
+                            return None;
+                        }
+                        if rank(field, &e.key.text).is_some() {
+                            return Some(path_to(&seen, next, object));
+                        }
+                        if seen.len() < VALUES {
+                            seen.push((&e.value, next, Step::Key(&e.key.text)));
+                        }
+                    }
+                }
+                NodeKind::Array(items) => {
+                    let room = VALUES.saturating_sub(seen.len());
+                    let below = items.iter().enumerate().take(room);
+                    seen.extend(below.map(|(k, item)| (item, next, Step::Index(k))));
+                }
+                _ => {}
+            }
+            next += 1;
+        }
+        None
     }
 
     /// Reads a `flatten` field from the keys no other field matched.
@@ -516,6 +564,28 @@ impl<'n, 'a, const COUNT: usize> Fields<'n, 'a, COUNT> {
         let node = Node::new(NodeKind::Object(entries), self.span);
         read(&node, cx).ok()
     }
+}
+
+/// A step from a value to one inside it, borrowed from the node ([`Fields::key_below`]).
+#[derive(Clone, Copy)]
+enum Step<'k> {
+    Key(&'k str),
+    Index(usize),
+}
+
+/// The path of value `at` of `seen` (each entry naming the value it is in, `usize::MAX` for
+/// one of the object's own members), below `object`.
+fn path_to<'n, 'a>(seen: &[(&'n Node<'a>, usize, Step<'_>)], mut at: usize, object: Path) -> Path {
+    let mut steps = Vec::new();
+    while at != usize::MAX {
+        let (_, parent, step) = seen[at];
+        steps.push(step);
+        at = parent;
+    }
+    steps.iter().rev().fold(object, |path, step| match *step {
+        Step::Key(key) => path.key(key),
+        Step::Index(i) => path.index(i),
+    })
 }
 
 /// The span of item `i` of an array node (for a rule on each item), or the node's own span.
