@@ -764,7 +764,7 @@ fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
 /// sorted best first.
 fn rank(text: &str, settings: &Settings, candidates: &mut Vec<Candidate>) {
     // One candidate per place: the best-ranked reading of it.
-    candidates.sort_by_key(|c| (c.span.start, c.span.end, c.origin, c.base_cost));
+    sort_by_key(candidates, |c| (c.span.start, c.span.end, c.origin, c.base_cost));
     candidates.dedup_by_key(|c| (c.span.start, c.span.end));
     // A value right after a caller's marker ranks with the explicit ones.
     for marker in &settings.markers {
@@ -778,7 +778,20 @@ fn rank(text: &str, settings: &Settings, candidates: &mut Vec<Candidate>) {
             }
         }
     }
-    candidates.sort_by_key(|c| (c.base_cost, c.origin, c.span.start));
+    sort_by_key(candidates, |c| (c.base_cost, c.origin, c.span.start));
+}
+
+/// `candidates` sorted by `key` as a stable sort would, each moved once: the keys are sorted
+/// with their indexes instead of the candidates themselves, which are large (a reply of many
+/// small fences has hundreds of thousands).
+fn sort_by_key<K: Ord>(candidates: &mut Vec<Candidate>, key: impl Fn(&Candidate) -> K) {
+    let mut order: Vec<(K, usize)> = (candidates.iter().enumerate())
+        .map(|(i, c)| (key(c), i))
+        .collect();
+    // The index breaks ties in the order written, as a stable sort does.
+    order.sort_unstable();
+    let mut slots: Vec<Option<Candidate>> = candidates.drain(..).map(Some).collect();
+    candidates.extend(order.into_iter().filter_map(|(_, i)| slots[i].take()));
 }
 
 /// `callback( {...} );` around a value: the span of the wrapper's head.
