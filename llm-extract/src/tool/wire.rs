@@ -159,8 +159,8 @@ struct Walker<'a> {
     max_depth: usize,
     /// The wrapper block open: where its opener starts, and the first hit inside it.
     wrapper: Option<(usize, usize)>,
-    /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, or the next
-    /// message's token), when other tokens came inside it.
+    /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, `<|call|>` or
+    /// `<|return|>`, or the next message's `<|start|>`), when other tokens came inside it.
     analysis_end: Option<usize>,
     /// For each token read so far, where the step that read it begins: a stream resumes
     /// only at the start of a step, never at a token a step read along with its first.
@@ -196,6 +196,7 @@ impl<'a> Walker<'a> {
                 k = toks.partition_point(|t| t.span.start < end);
                 continue;
             }
+            self.analysis_passed(cursor);
             self.gap(cursor, t.span.start);
             let region_before = self.region;
             // Steps consume closers and separators, never reasoning tokens, so this sees them all.
@@ -222,6 +223,7 @@ impl<'a> Walker<'a> {
             before = t.span.start;
             k = next;
         }
+        self.analysis_passed(cursor);
         self.gap(cursor, self.text.len());
         self.wrapper_left_open();
         self.hold_from_lone_opener();
@@ -480,7 +482,14 @@ impl<'a> Walker<'a> {
 
     /// The analysis message the walk is in ends at `t` or before it: the reasoning ends there.
     fn analysis_ends(&mut self, t: Token) {
-        let Some(at) = self.analysis_end.filter(|at| t.span.start >= *at) else {
+        self.analysis_passed(t.span.start);
+    }
+
+    /// The walk has read up to `pos`: the analysis message it is in ends there if its end
+    /// is not after `pos` (a step inside the message may have read its end token, as a
+    /// drafted Harmony call reads its `<|call|>`), and the text after is not reasoning.
+    fn analysis_passed(&mut self, pos: usize) {
+        let Some(at) = self.analysis_end.filter(|at| pos >= *at) else {
             return;
         };
         self.analysis_end = None;
@@ -493,13 +502,14 @@ impl<'a> Walker<'a> {
     /// A gpt-oss analysis message (`body`, read by token `j`'s step) is reasoning up to its
     /// end, also when other tokens come inside it: a call drafted there is a draft, as in
     /// `<think>`, and one in an analysis message the text ends in is found in reasoning.
+    ///
+    /// The message ends where Harmony ends a message (`<|end|>`, `<|call|>`, `<|return|>`)
+    /// or at the `<|start|>` of the next one (engines that drop `<|end|>` write that). A
+    /// `<|channel|>` header written inside it without them is its text, as Harmony's own
+    /// parser reads it: `Thinking. <|channel|>commentary to=functions.rm ...<|call|>` is a
+    /// call drafted in the reasoning, which that `<|call|>` ends.
     fn analysis(&mut self, j: usize, body: Span) {
-        let ends = |t: Tok| {
-            matches!(
-                t,
-                Tok::HarmonyEnd | Tok::HarmonyReturn | Tok::HarmonyStart | Tok::HarmonyChannel
-            )
-        };
+        let ends = |t: Tok| matches!(t, Tok::HarmonyEnd | Tok::HarmonyReturn | Tok::HarmonyStart);
         if self.region != Region::Answer || self.tok(j + 1).is_none_or(ends) {
             self.out.thoughts.push(body);
             return;
