@@ -105,8 +105,10 @@
 //! and ends with `>` (`<function=`, `<invoke name="`) or an XTML marker whose `<|sep|>` has not
 //! come holds everything after its start: once its end comes it takes in what followed its
 //! prefix (`<function=a [TOOL_CALLS]f[ARGS]{..} >` holds no call), so calls written there wait
-//! until its end, a line break or more than a name's room (160 bytes) settles it. A reply may
-//! begin inside reasoning opened by the chat template, as a
+//! until its end, a line break or more than a name's room (160 bytes) settles it. A call
+//! after a JSON string that a line break cut, or that holds call markup, waits for the quote
+//! that says where the string ends (the string may run on over the call), or for the end. A
+//! reply may begin inside reasoning opened by the chat template, as a
 //! read of the whole reply assumes: a call before the first reasoning token waits for that
 //! token (a closer makes it a draft) or for the end. [`StreamCalls::begins_in_answer`] (and
 //! [`Extractor::tool_reply_begins_in_answer`], for both reads) says the reply begins in the
@@ -707,6 +709,8 @@ struct Calls {
     open_from: usize,
     /// See `wire::Wire::held`.
     held: bool,
+    /// See `scan::Tokens::open_string`.
+    open_string: Option<usize>,
     reasoning_seen: bool,
     ends_in_reasoning: bool,
 }
@@ -742,6 +746,7 @@ fn find_calls_from(
         resume: w.resume,
         open_from: w.open_from,
         held: w.held,
+        open_string: w.open_string,
         reasoning_seen: w.reasoning_seen,
         ends_in_reasoning: w.ends_in_reasoning,
     };

@@ -362,11 +362,14 @@ impl<T: Extract> StreamCalls<T> {
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
         let resume_at = found.resume.map(|r| r.at);
         // A token the text may still complete (`<function=` waiting for its `>`) may take in
-        // what was read after its start: nothing from there on is decided.
+        // what was read after its start, and a string cut by a line break may run on over
+        // what came after the break: nothing from there on is decided.
         let undecided = if at_end {
             None
         } else {
-            scan::undecided_token(tail)
+            (scan::undecided_token(tail).into_iter())
+                .chain(found.open_string)
+                .min()
         };
         let mut out = Vec::new();
         let mut calls = 0;

@@ -112,6 +112,8 @@ pub(crate) struct Wire {
     /// Every call from `open_from` on may read otherwise once more text comes, complete or
     /// not (the text ends in hidden markup still open).
     pub held: bool,
+    /// See [`super::scan::Tokens::open_string`].
+    pub open_string: Option<usize>,
 }
 
 pub(crate) use crate::settings::Opening;
@@ -129,7 +131,8 @@ pub(crate) struct Resume {
 
 /// Runs every format handler over `text`, which begins where `opening` says.
 pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> Wire {
-    let toks = tokens(text, reading.reasoning_tags, reading.before);
+    let scanned = tokens(text, reading.reasoning_tags, reading.before);
+    let toks = scanned.list;
     let mut w = Walker {
         text,
         toks: &toks,
@@ -146,6 +149,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         region_ends: code::region_ends(text, &toks),
     };
     w.run();
+    w.out.open_string = scanned.open_string;
     w.out
 }
 
