@@ -223,6 +223,18 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a TOOL_CALL example in a sentence", s("An example call would be TOOL_CALL {\"tool_name\": \"rm\", \"parameters\": {\"path\": \"/\"}} if needed, but nothing is needed.\nTOOL_CALL {\"tool_name\": \"ls\", \"parameters\": {}}"), call(&["ls"])),
         ("a TOOL_CALL after prose on its line", s("Deleting now: TOOL_CALL {\"tool_name\": \"rm\", \"parameters\": {\"path\": \"/\"}}\nDone."), call(&["rm"])),
         ("a call in double-backtick inline code over lines", format!("Use ``\n{RM}\n`` to do it."), REFUSED),
+        // Three or more backticks after a word open inline code too (a fence begins a line or
+        // follows a space), and it may run over the lines of its paragraph.
+        ("a call in triple-backtick inline code over lines", format!("Use it:```\n{RM}\n```"), REFUSED),
+        ("a call in triple-backtick inline code over lines, then a line", format!("Run```\n{RM}\n```.\nDone."), REFUSED),
+        ("a call in four-backtick inline code over lines", format!("Write (````{RM}\n````) to do it."), REFUSED),
+        ("a call inside triple-backtick inline code over lines", format!("Text```a\n{RM}\nb```"), REFUSED),
+        ("a call after triple backticks closed in a paragraph before", format!("Use```x```.\n\n{RM}"), call(&["rm"])),
+        ("a call after triple backticks left open in a paragraph before", format!("Use``` here.\n\n{RM}"), call(&["rm"])),
+        // Where the scan looks for inline code is where a stream may resume reading: never
+        // inside a value or a call's body, where a whole read does not look for it.
+        ("a tool_code fence after a call, its closing run followed by calls", s("```tool_code\nsearch(q='x')\n```<|tool_call|>[{\"name\": \"ls\", \"arguments\": {}}]\n[TOOL_CALLS]search[ARGS]{\"q\": \"y\"}```tool_code\nprint(default_api.ls(path='/'))\n```[TOOL_CALLS]search{\"q\": \"z\"}"), call(&["search", "ls", "search", "ls", "search"])),
+        ("a tool_code fence opened inside brackets", s("Which tool? [TOO```tool_code\nL_C, or rm). [TOOL_CALLS]search[ARGS]{\"q\": \"x\" /* c */}\nI'll look it up."), call(&["search"])),
         ("a call after double backticks closed in a paragraph before", format!("Use ``x``.\n\n{RM}"), call(&["rm"])),
         ("a call after double backticks left open in a paragraph before", format!("Use `` here.\n\n{RM}"), call(&["rm"])),
         ("a call after a quoted line", format!("> The user asked to clean up.\n{RM}"), call(&["rm"])),
@@ -1041,6 +1053,9 @@ fn the_rules_take_linear_time_on_hostile_input() {
         "{\"q\": \"say \"<tool_call>{\"a\": [\"b\"]}\n",
         "{\"q\": \"say \\\"\n<function=f>\n",
         "{\"a\": \"x\ny\"}, ",
+        // Inline code of three or more backticks over lines, closed or not.
+        "x``` a\n<tool_call>{}</tool_call>\n``` b\n",
+        "x``` a ` b\n",
         // Harmony headers inside analysis messages, ended or not.
         "<|channel|>analysis<|message|>x <|channel|>commentary to=functions.f <|message|>{} ",
         "<|channel|>analysis<|message|>x<|channel|>commentary to=functions.f <|message|>{}<|call|>\n",

@@ -10,9 +10,13 @@
 //! costs a bounded number of byte comparisons, so the scan is linear whatever the input.
 //!
 //! Text that only shows or quotes markup is not read for tokens: an HTML comment
-//! (`<!-- ... -->`), inline code (`` `...` `` on one line; a run left open on the last line
-//! hides the rest, since more text may close it), and a markdown quote (a line starting with
-//! `>`). Each is one [`Tok::Hidden`] token, which no handler reads.
+//! (`<!-- ... -->`), inline code (`` `...` `` on one line, a run of two or more backticks,
+//! not a fence's, over the lines of its paragraph; a run left open on the last line hides the
+//! rest, since more text may close it), and a markdown quote (a line starting with `>`). Each
+//! is one [`Tok::Hidden`] token, which no handler reads. The scan looks for them only outside
+//! JSON values and call bodies, and each token says whether it was met there
+//! ([`Token::bare`]): a stream reads again only from such a token, so it sees what a read of
+//! the whole reply sees.
 
 use crate::locate::tags::{self, TokenAt, INKLING_ENDS, INKLING_THINKING};
 use crate::span::Span;
@@ -191,6 +195,11 @@ pub(crate) struct Token {
     pub tok: Tok,
     pub span: Span,
     pub name: Span,
+    /// The scan met it inside a call's body (see [`body_opener`]).
+    pub in_body: bool,
+    /// The scan met it where it looks for shown markup (no JSON value or call body open), as
+    /// a scan of the text from the token on does: such a scan reads the token the same.
+    pub bare: bool,
 }
 
 /// Literal tokens, looked up by their first byte.
@@ -382,7 +391,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
     let mut depth = 0usize;
     let mut strings = Strings::default();
     // Inside a value between two of [`STRING_DELIMITERS`]: quotes and brackets there are text.
-    let mut delimited: Option<&str> = None;
+    let mut delimited: Option<&'static str> = None;
     // Inside a call's body (between a format's opener and its closer) markup is content:
     // `<parameter=cmd>echo `date` > out</parameter>`.
     let mut in_body = false;
@@ -401,6 +410,8 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
                     tok: Tok::Hidden,
                     span: Span::new(i, end),
                     name: Span::at(i),
+                    in_body: false,
+                    bare: true,
                 });
                 i = end;
                 continue;
@@ -412,22 +423,15 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
             continue;
         }
         if b == b'<' && (depth > 0 || delimited.is_some()) {
-            if let Some(d) = STRING_DELIMITERS
-                .iter()
-                .find(|d| text[i..].starts_with(**d))
-            {
-                delimited = match delimited {
-                    Some(open) if open == *d => None,
-                    None => Some(*d),
-                    other => other,
-                };
-                i += d.len();
+            if let Some((next, len)) = delimiter_at(text, i, delimited) {
+                (delimited, i) = (next, i + len);
                 continue;
             }
         }
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
             if let Some(mut token) = token_at(text, i, reasoning, byte_before(bytes, i, before)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
+                (token.in_body, token.bare) = (in_body, !in_body && depth == 0);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
                 out.push(token);
@@ -454,6 +458,24 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
         list: out,
         open_string: strings.unsettled,
     }
+}
+
+/// One of [`STRING_DELIMITERS`] at `i`, in the delimited value `open` if any: the value open
+/// after it (the delimiter that opened it closes it) and its length.
+fn delimiter_at(
+    text: &str,
+    i: usize,
+    open: Option<&'static str>,
+) -> Option<(Option<&'static str>, usize)> {
+    let d = STRING_DELIMITERS
+        .iter()
+        .find(|d| text[i..].starts_with(**d))?;
+    let next = match open {
+        Some(o) if o == *d => None,
+        None => Some(*d),
+        other => other,
+    };
+    Some((next, d.len()))
 }
 
 /// The JSON strings of the scan: the one being read, and what the line breaks inside
@@ -677,22 +699,16 @@ fn byte_before(bytes: &[u8], i: usize, before: Option<u8>) -> Option<u8> {
 /// token that opened it, `None` when token `k` is in no body. A read of the text from token
 /// `k` on would not know it is in a body (and would read shown markup there), so a stream
 /// resumes no later than the step that read the opener.
-pub(crate) fn body_opener(text: &str, toks: &[Token], k: usize) -> Option<usize> {
-    let j = (0..k.min(toks.len()))
-        .rev()
-        .find(|&j| opens_body(toks[j].tok) || closes_body(toks[j].tok))?;
-    let t = toks[j];
-    if !opens_body(t.tok) {
+///
+/// Whether token `k` is in a body is what the scan found meeting it: a `tool_code` fence's
+/// body ends at a line its closing run is alone on (in the whole text: ```` ```<|tool_call|> ````
+/// closes nothing), which is no token, so the text between two tokens cannot tell.
+pub(crate) fn body_opener(toks: &[Token], k: usize) -> Option<usize> {
+    let t = toks.get(k)?;
+    if !t.in_body {
         return None;
     }
-    // A `tool_code` fence's body ends at its closing line, which is no token.
-    let between = &text[t.span.end..toks[k].span.start];
-    let closed = t.tok == Tok::ToolCode
-        && between
-            .split_inclusive('\n')
-            .skip(1)
-            .any(|line| closes_fence(line.as_bytes()));
-    (!closed).then_some(j)
+    (0..k).rev().find(|&j| opens_body(toks[j].tok))
 }
 
 /// Whether the text after token `tok` is in a call's body, and in a `tool_code` fence.
@@ -804,13 +820,13 @@ fn hidden_at(text: &str, i: usize, prev: Option<u8>) -> Option<usize> {
                 return None;
             }
             // The end of the line, looked for within the window only: a run that is not
-            // inline code is not consumed, so each costs at most the window. A run of two
-            // (never an apostrophe typed as a backtick, nor a fence's opener written after
-            // text) may close on a later line of its paragraph, as markdown's code spans do.
+            // inline code is not consumed, so each costs at most the window. A run of two or
+            // more (never an apostrophe typed as a backtick) may close on a later line of its
+            // paragraph, as markdown's code spans do.
             let limit = (i + run + MAX_INLINE_CODE).min(bytes.len());
             let end = match run {
-                2 => paragraph_end(bytes, i + run, limit),
-                _ => memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n),
+                1 => memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n),
+                _ => paragraph_end(bytes, i + run, limit),
             };
             let window = &bytes[(i + run).min(end)..end];
             let mut from = 0;
@@ -894,6 +910,8 @@ fn suffixed(text: &str, i: usize) -> Option<Token> {
         tok: *tok,
         span: Span::new(i, i + lit.len() + len + 1),
         name: Span::new(colon, colon + 1 + len),
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -904,6 +922,8 @@ fn token_at(text: &str, i: usize, reasoning: &[String], prev: Option<u8>) -> Opt
         tok,
         span: Span::new(i, i + len),
         name: Span::at(i),
+        in_body: false,
+        bare: false,
     };
     match rest.as_bytes()[0] {
         b'<' => {
@@ -961,6 +981,8 @@ fn tool_code(text: &str, i: usize, prev: Option<u8>) -> Option<Token> {
         tok: Tok::ToolCode,
         span: Span::new(i, i + OPENER.len()),
         name: Span::at(i),
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -1010,6 +1032,8 @@ fn xtml(text: &str, i: usize) -> Option<Token> {
         tok,
         span: Span::new(i, end),
         name,
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -1051,6 +1075,8 @@ fn named(text: &str, i: usize, prefix: &str, quote: &str, tok: Tok) -> Option<To
         tok,
         span: Span::new(i, name_start + close + 1),
         name,
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -1080,6 +1106,8 @@ mod tests {
             format!("   > {call}"),
             format!("Open `{call}"),
             format!("Write ``\n{call}\n`` to do it."),
+            format!("Write:```\n{call}\n``` to do it."),
+            format!("Write (````{call}\n````)."),
         ] {
             assert_eq!(kinds(&text), vec![Tok::Hidden], "{text}");
         }

@@ -357,11 +357,12 @@ impl<'a> Walker<'a> {
         // a read from the opener alone would read that step's call again.
         let start = [
             self.wrapper.map(|(at, _)| at),
-            body_opener(self.text, self.toks, k).map(|j| self.step_start[j]),
+            body_opener(self.toks, k).map(|j| self.step_start[j]),
         ]
         .into_iter()
         .flatten()
         .fold(t.span.start, usize::min);
+        let start = self.bare_step_start(start);
         self.out.open_from = start;
         // A step begun before a reasoning token (a body still open when `</think>` came)
         // began in another region: a read from its start, told the reply begins in the
@@ -387,6 +388,24 @@ impl<'a> Walker<'a> {
         } else {
             None
         };
+    }
+
+    /// The start of the step at `start`, or of an earlier one, whose first token the scan
+    /// met where it looks for shown markup (or the start of the text): a read from a token
+    /// met inside a JSON value or a call's body would look for it there (``` {```tool_code ```
+    /// is inline code to it, whose closing run may be lines away), and read otherwise.
+    fn bare_step_start(&self, mut start: usize) -> usize {
+        loop {
+            let k = self.toks.partition_point(|t| t.span.start < start);
+            if self.toks.get(k).is_none_or(|t| t.bare) {
+                return start;
+            }
+            start = match (k, body_opener(self.toks, k)) {
+                (0, _) => return 0,
+                (_, Some(j)) => self.step_start[j],
+                _ => self.step_start[k - 1],
+            };
+        }
     }
 
     /// The text ends in hidden markup still open (inline code, a partial fence): more text
