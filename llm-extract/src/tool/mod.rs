@@ -47,9 +47,9 @@
 //! | A call where its format puts calls, in the answer, read as written or with repairs that keep the meaning (quote style, commas, comments, Python/JS literals, whitespace, the last closers before the format's own closer) | **returned** ([`Reply::calls`]), with its span, format and repairs ([`Found`]) |
 //! | Cut off by the end of the reply, or left unclosed (also a value whose string or bracket end was chosen by lookahead at the very end: it may go on) | **reported** in [`Reply::incomplete`]; returned only with [`Extractor::allow_incomplete_tool_calls`] |
 //! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
-//! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel) | **refused**: a draft ([`Reply::rejected`], with the reason) |
+//! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel, whose message runs to its `<\|end\|>`, `<\|call\|>` or `<\|return\|>` or the next `<\|start\|>`, a `<\|channel\|>` header written inside it being its text) | **refused**: a draft ([`Reply::rejected`], with the reason) |
 //! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
-//! | In a sentence (words before and after it on its line; for `TOOL_CALL`, written in prose by design, words of the same sentence before it), an HTML comment, inline code (a double-backtick span may run over the lines of its paragraph), a quoted line (`> ...`, also a fence or wrapper token opened on one: `> ```json` or `> <minimax:tool_call>` then the call on the lines after), a code fence whose closing run the sentence goes on after (`` ``` but I won't.``), a code fence announced as an example (also a fence opened right inside it), or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line; a negation in a clause of purpose, `I will back up the file to avoid losing data:`, is about what that clause names, unless it names calling: `to avoid calling:`) | **refused**: a mention, not a call |
+//! | In a sentence (words before and after it on its line; for `TOOL_CALL`, written in prose by design, words of the same sentence before it), an HTML comment, inline code (a span of two or more backticks, not a fence opened at the start of a line or after a space, may run over the lines of its paragraph), a quoted line (`> ...`, also a fence or wrapper token opened on one: `> ```json` or `> <minimax:tool_call>` then the call on the lines after), a code fence whose closing run the sentence goes on after (`` ``` but I won't.``), a code fence announced as an example (also a fence opened right inside it), or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line; a negation in a clause of purpose, `I will back up the file to avoid losing data:`, is about what that clause names, unless it names calling: `to avoid calling:`) | **refused**: a mention, not a call |
 //! | A tool name not written as a name (letters, digits, `_`, `-`, `.`), a Kimi id not written as `functions.NAME:INDEX`, a format not enabled ([`Extractor::tool_formats`]) | **refused** |
 //!
 //! [`tool_calls`] gives the returned calls; [`calls`], [`tool_call`] and
@@ -105,8 +105,10 @@
 //! and ends with `>` (`<function=`, `<invoke name="`) or an XTML marker whose `<|sep|>` has not
 //! come holds everything after its start: once its end comes it takes in what followed its
 //! prefix (`<function=a [TOOL_CALLS]f[ARGS]{..} >` holds no call), so calls written there wait
-//! until its end, a line break or more than a name's room (160 bytes) settles it. A reply may
-//! begin inside reasoning opened by the chat template, as a
+//! until its end, a line break or more than a name's room (160 bytes) settles it. A call
+//! after a JSON string that a line break cut, or that holds call markup, waits for the quote
+//! that says where the string ends (the string may run on over the call), or for the end. A
+//! reply may begin inside reasoning opened by the chat template, as a
 //! read of the whole reply assumes: a call before the first reasoning token waits for that
 //! token (a closer makes it a draft) or for the end. [`StreamCalls::begins_in_answer`] (and
 //! [`Extractor::tool_reply_begins_in_answer`], for both reads) says the reply begins in the
@@ -707,6 +709,8 @@ struct Calls {
     open_from: usize,
     /// See `wire::Wire::held`.
     held: bool,
+    /// See `scan::Tokens::open_string`.
+    open_string: Option<usize>,
     reasoning_seen: bool,
     ends_in_reasoning: bool,
 }
@@ -742,6 +746,7 @@ fn find_calls_from(
         resume: w.resume,
         open_from: w.open_from,
         held: w.held,
+        open_string: w.open_string,
         reasoning_seen: w.reasoning_seen,
         ends_in_reasoning: w.ends_in_reasoning,
     };

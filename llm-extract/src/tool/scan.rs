@@ -3,15 +3,20 @@
 //!
 //! A marker written inside `"..."` of a JSON object (a tool's argument that mentions
 //! `<tool_call>`) is not a call, so the scan tracks JSON strings: a `"` opens one only inside
-//! a `{`/`[` (prose quotes at the top level do not), and a string ends at its closing quote or
-//! at a line break (a string never spans lines in JSON; an unclosed one must not hide the rest
-//! of the reply). Every token costs a bounded number of byte comparisons, so the scan is
-//! linear whatever the input.
+//! a `{`/`[` (prose quotes at the top level do not), and a string ends where the readers of
+//! the calls end it (see [`Strings`]): at its closing quote, or at a line break (a string
+//! never spans lines in JSON; an unclosed one must not hide the rest of the reply) unless the
+//! writer plainly ran it on over lines, as around call markup written in it. Every token
+//! costs a bounded number of byte comparisons, so the scan is linear whatever the input.
 //!
 //! Text that only shows or quotes markup is not read for tokens: an HTML comment
-//! (`<!-- ... -->`), inline code (`` `...` `` on one line; a run left open on the last line
-//! hides the rest, since more text may close it), and a markdown quote (a line starting with
-//! `>`). Each is one [`Tok::Hidden`] token, which no handler reads.
+//! (`<!-- ... -->`), inline code (`` `...` `` on one line, a run of two or more backticks,
+//! not a fence's, over the lines of its paragraph; a run left open on the last line hides the
+//! rest, since more text may close it), and a markdown quote (a line starting with `>`). Each
+//! is one [`Tok::Hidden`] token, which no handler reads. The scan looks for them only outside
+//! JSON values and call bodies, and each token says whether it was met there
+//! ([`Token::bare`]): a stream reads again only from such a token, so it sees what a read of
+//! the whole reply sees.
 
 use crate::locate::tags::{self, TokenAt, INKLING_ENDS, INKLING_THINKING};
 use crate::span::Span;
@@ -190,6 +195,11 @@ pub(crate) struct Token {
     pub tok: Tok,
     pub span: Span,
     pub name: Span,
+    /// The scan met it inside a call's body (see [`body_opener`]).
+    pub in_body: bool,
+    /// The scan met it where it looks for shown markup (no JSON value or call body open), as
+    /// a scan of the text from the token on does: such a scan reads the token the same.
+    pub bare: bool,
 }
 
 /// Literal tokens, looked up by their first byte.
@@ -362,16 +372,26 @@ pub(crate) fn undecided_token(text: &str) -> Option<usize> {
         })
 }
 
+/// The tokens of a text, and what its end leaves undecided about them.
+#[derive(Debug)]
+pub(crate) struct Tokens {
+    pub list: Vec<Token>,
+    /// Where the first JSON string opens that a line break cut before the text showed how
+    /// it ends (see [`Strings::across`]): more text may hide the tokens after that break,
+    /// or show them.
+    pub open_string: Option<usize>,
+}
+
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
 /// reasoning tags. `before` is the reply's byte before `text` (`None` at the start of the
 /// reply): whether `text` begins a line, or goes on with a run of backticks, is read from it.
-pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Vec<Token> {
+pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Tokens {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0usize;
-    let mut in_string = false;
+    let mut strings = Strings::default();
     // Inside a value between two of [`STRING_DELIMITERS`]: quotes and brackets there are text.
-    let mut delimited: Option<&str> = None;
+    let mut delimited: Option<&'static str> = None;
     // Inside a call's body (between a format's opener and its closer) markup is content:
     // `<parameter=cmd>echo `date` > out</parameter>`.
     let mut in_body = false;
@@ -384,44 +404,34 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Ve
         if in_fence && bytes[i - 1] == b'\n' && closes_fence(&bytes[i..]) {
             (in_fence, in_body) = (false, false);
         }
-        if depth == 0 && !in_string && !in_body {
+        if depth == 0 && strings.open.is_none() && !in_body {
             if let Some(end) = hidden_at(text, i, byte_before(bytes, i, before)) {
                 out.push(Token {
                     tok: Tok::Hidden,
                     span: Span::new(i, end),
                     name: Span::at(i),
+                    in_body: false,
+                    bare: true,
                 });
                 i = end;
                 continue;
             }
         }
         let b = bytes[i];
-        if in_string {
-            match b {
-                b'\\' => i += 1,
-                b'"' | b'\n' => in_string = false,
-                _ => {}
-            }
-            i += 1;
+        if strings.open.is_some() {
+            i = strings.step(text, i, reasoning);
             continue;
         }
         if b == b'<' && (depth > 0 || delimited.is_some()) {
-            if let Some(d) = STRING_DELIMITERS
-                .iter()
-                .find(|d| text[i..].starts_with(**d))
-            {
-                delimited = match delimited {
-                    Some(open) if open == *d => None,
-                    None => Some(*d),
-                    other => other,
-                };
-                i += d.len();
+            if let Some((next, len)) = delimiter_at(text, i, delimited) {
+                (delimited, i) = (next, i + len);
                 continue;
             }
         }
         if matches!(b, b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
             if let Some(mut token) = token_at(text, i, reasoning, byte_before(bytes, i, before)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
+                (token.in_body, token.bare) = (in_body, !in_body && depth == 0);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
                 out.push(token);
@@ -438,12 +448,242 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> Ve
         match b {
             b'{' | b'[' => depth += 1,
             b'}' | b']' => depth = depth.saturating_sub(1),
-            b'"' if depth > 0 => in_string = true,
+            b'"' if depth > 0 => (strings.open, strings.depth) = (Some(i), depth),
             _ => {}
         }
         i += 1;
     }
-    out
+    strings.at_end();
+    Tokens {
+        list: out,
+        open_string: strings.unsettled,
+    }
+}
+
+/// One of [`STRING_DELIMITERS`] at `i`, in the delimited value `open` if any: the value open
+/// after it (the delimiter that opened it closes it) and its length.
+fn delimiter_at(
+    text: &str,
+    i: usize,
+    open: Option<&'static str>,
+) -> Option<(Option<&'static str>, usize)> {
+    let d = STRING_DELIMITERS
+        .iter()
+        .find(|d| text[i..].starts_with(**d))?;
+    let next = match open {
+        Some(o) if o == *d => None,
+        None => Some(*d),
+        other => other,
+    };
+    Some((next, d.len()))
+}
+
+/// The JSON strings of the scan: the one being read, and what the line breaks inside
+/// strings decided so far.
+///
+/// The scan must end a string where the readers of the calls end it, or the two disagree
+/// on what the string holds and a call written inside it is read as one. A reader ends a
+/// string at a quote that can close it (what follows is `,` `)` `]` `}` or `:`), and reads
+/// it on over line breaks; the scan, which must not let a string left unclosed hide the
+/// rest of the reply, ends one at its first quote or at a line break, except where the
+/// writer plainly went on:
+/// - a quote followed by a format token or a pythonic call list (spaces and line breaks
+///   aside: `"say "<tool_call>`) does not close the string, which then holds markup; so
+///   does a token or a call list inside it on the line a break ends, or right after the
+///   quote that line ends with (`"say \"` then a call on the next line);
+/// - a string holding markup is the writer's argument with calls written in it, brackets,
+///   quotes and line breaks and all: it ends at a quote after which come the closers of
+///   its value and of the brackets opened inside it (`" now"}}`), or runs to the end of
+///   the text;
+/// - a string cut by a line break runs on when the first quote after the break can close
+///   it (`"Example:` then a call on the next line, then `End."}`).
+#[derive(Default)]
+struct Strings {
+    /// Where the string being read opens, and how deep in brackets.
+    open: Option<usize>,
+    depth: usize,
+    /// The string being read holds markup, and the brackets opened in it since.
+    markup: bool,
+    inner: usize,
+    /// A string cut by a line break before this point ends at the break (its first quote
+    /// after the break, [`Strings::across`] found, cannot close it), and `settled` says
+    /// whether the text showed that quote.
+    ends_before: usize,
+    settled: bool,
+    /// See [`Tokens::open_string`].
+    unsettled: Option<usize>,
+}
+
+/// How far from the end of the text a token after a quote may still be arriving: the
+/// longest token (a name's room and its prefix).
+const TOKEN_ROOM: usize = MAX_NAMED_TOKEN + 64;
+
+impl Strings {
+    /// Reads the byte at `i` of the string being read; where the scan goes on.
+    fn step(&mut self, text: &str, i: usize, reasoning: &[String]) -> usize {
+        let bytes = text.as_bytes();
+        let open = self.open.unwrap_or(i);
+        match bytes[i] {
+            b'\\' => return i + 2,
+            b'"' => {
+                let ends = match self.markup {
+                    true => ends_value(bytes, i, self.depth + self.inner),
+                    false => token_follows(text, i, reasoning).map(|token| !token),
+                };
+                match ends {
+                    Some(false) if !self.markup => self.begin_markup(&bytes[open + 1..i]),
+                    Some(false) => {}
+                    Some(true) => self.close(),
+                    None => {
+                        self.unsettled.get_or_insert(open);
+                        self.close();
+                    }
+                }
+            }
+            b'{' | b'[' if self.markup => self.inner += 1,
+            b'}' | b']' if self.markup => self.inner = self.inner.saturating_sub(1),
+            b'\n' if !self.markup => return self.across(text, open, i, reasoning),
+            _ => {}
+        }
+        i + 1
+    }
+
+    /// The string being read holds markup from here on; `content` is what it held before.
+    fn begin_markup(&mut self, content: &[u8]) {
+        self.markup = true;
+        self.inner = content.iter().fold(0usize, |open, b| match b {
+            b'{' | b'[' => open + 1,
+            b'}' | b']' => open.saturating_sub(1),
+            _ => open,
+        });
+    }
+
+    fn close(&mut self) {
+        (self.open, self.markup, self.inner) = (None, false, 0);
+    }
+
+    /// The text ends: a string holding markup still open hides the rest, which more text
+    /// may end.
+    fn at_end(&mut self) {
+        if let (Some(open), true) = (self.open, self.markup) {
+            self.unsettled.get_or_insert(open);
+        }
+    }
+
+    /// The string opened at `open` reaches a line break at `brk`: where the scan goes on.
+    /// A later string cut by a line break before the quote a search found is cut the same
+    /// way, so each byte is searched about once: linear.
+    fn across(&mut self, text: &str, open: usize, brk: usize, reasoning: &[String]) -> usize {
+        let bytes = text.as_bytes();
+        let follows = || token_follows(text, brk, reasoning);
+        // Markup on the string's line, or right after the quote its line ends with.
+        let markup = holds_token(text, open + 1, brk, reasoning)
+            || (text[open + 1..brk].trim_end().ends_with('"') && follows() != Some(false));
+        if markup {
+            self.begin_markup(&bytes[open + 1..brk]);
+            return brk + 1;
+        }
+        self.close();
+        if brk < self.ends_before {
+            if !self.settled {
+                self.unsettled.get_or_insert(open);
+            }
+            return brk + 1;
+        }
+        let first = next_quote(bytes, brk + 1);
+        match first.map(|at| (at, can_close(bytes, at))) {
+            Some((at, Some(true))) => return at + 1,
+            Some((at, None)) => {
+                self.unsettled.get_or_insert(open);
+                return at + 1;
+            }
+            _ => {}
+        }
+        self.ends_before = first.unwrap_or(bytes.len());
+        self.settled = first.is_some();
+        if first.is_none() {
+            self.unsettled.get_or_insert(open);
+        }
+        brk + 1
+    }
+}
+
+/// Whether the quote at `at`, in a string `depth` brackets deep, ends the value it is in:
+/// closers follow it (spaces and `)` aside) up to the top. `None` when the text ends first.
+fn ends_value(bytes: &[u8], at: usize, depth: usize) -> Option<bool> {
+    let mut open = depth;
+    let mut i = at + 1;
+    while open > 0 {
+        match bytes.get(i)? {
+            b'}' | b']' => open -= 1,
+            b')' => {}
+            b if b.is_ascii_whitespace() => {}
+            _ => return Some(false),
+        }
+        i += 1;
+    }
+    Some(true)
+}
+
+/// Whether a format token follows the quote at `i`, spaces and line breaks aside; `None`
+/// when the end of the text may still bring one.
+fn token_follows(text: &str, i: usize, reasoning: &[String]) -> Option<bool> {
+    let bytes = text.as_bytes();
+    let j = i
+        + 1
+        + bytes[i + 1..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())?;
+    if !matches!(bytes[j], b'<' | b'[' | b'T' | b'f' | b'`' | b']') {
+        return Some(false);
+    }
+    if token_at(text, j, reasoning, Some(bytes[j - 1])).is_some() || pythonic_list(&bytes[j..]) {
+        return Some(true);
+    }
+    (bytes.len() - j > TOKEN_ROOM).then_some(false)
+}
+
+/// Whether `rest` begins a pythonic call list, `[name(`, the name at most a name's room.
+fn pythonic_list(rest: &[u8]) -> bool {
+    let Some(after) = rest.strip_prefix(b"[") else {
+        return false;
+    };
+    let lead = after.iter().take_while(|b| **b == b' ').count();
+    let name = (after[lead..].iter().take(MAX_NAMED_TOKEN))
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+        .count();
+    name > 0 && after.get(lead + name) == Some(&b'(')
+}
+
+/// The first quote at or after `from` of a string being read: a backslash escapes the byte
+/// after it, line breaks included.
+fn next_quote(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < bytes.len() {
+        let at = i + memchr::memchr2(b'"', b'\\', &bytes[i..])?;
+        if bytes[at] == b'"' {
+            return Some(at);
+        }
+        i = at + 2;
+    }
+    None
+}
+
+/// Whether the quote at `at` can close a string: what follows it, spaces and line breaks
+/// aside, is `,` `)` `]` `}` or `:`. `None` when the text ends first.
+fn can_close(bytes: &[u8], at: usize) -> Option<bool> {
+    let next = bytes[at + 1..].iter().find(|b| !b.is_ascii_whitespace())?;
+    Some(matches!(next, b',' | b')' | b']' | b'}' | b':'))
+}
+
+/// Whether a token of any format, or a pythonic call list, starts in `text[from..to]`.
+fn holds_token(text: &str, from: usize, to: usize, reasoning: &[String]) -> bool {
+    let bytes = text.as_bytes();
+    (from..to).any(|i| {
+        matches!(bytes[i], b'<' | b'[' | b'T' | b'f' | b'`' | b']')
+            && (token_at(text, i, reasoning, Some(bytes[i - 1])).is_some()
+                || pythonic_list(&bytes[i..]))
+    })
 }
 
 /// The byte before `i` in `bytes`, or `before` (the reply's byte before them) at 0.
@@ -459,22 +699,16 @@ fn byte_before(bytes: &[u8], i: usize, before: Option<u8>) -> Option<u8> {
 /// token that opened it, `None` when token `k` is in no body. A read of the text from token
 /// `k` on would not know it is in a body (and would read shown markup there), so a stream
 /// resumes no later than the step that read the opener.
-pub(crate) fn body_opener(text: &str, toks: &[Token], k: usize) -> Option<usize> {
-    let j = (0..k.min(toks.len()))
-        .rev()
-        .find(|&j| opens_body(toks[j].tok) || closes_body(toks[j].tok))?;
-    let t = toks[j];
-    if !opens_body(t.tok) {
+///
+/// Whether token `k` is in a body is what the scan found meeting it: a `tool_code` fence's
+/// body ends at a line its closing run is alone on (in the whole text: ```` ```<|tool_call|> ````
+/// closes nothing), which is no token, so the text between two tokens cannot tell.
+pub(crate) fn body_opener(toks: &[Token], k: usize) -> Option<usize> {
+    let t = toks.get(k)?;
+    if !t.in_body {
         return None;
     }
-    // A `tool_code` fence's body ends at its closing line, which is no token.
-    let between = &text[t.span.end..toks[k].span.start];
-    let closed = t.tok == Tok::ToolCode
-        && between
-            .split_inclusive('\n')
-            .skip(1)
-            .any(|line| closes_fence(line.as_bytes()));
-    (!closed).then_some(j)
+    (0..k).rev().find(|&j| opens_body(toks[j].tok))
 }
 
 /// Whether the text after token `tok` is in a call's body, and in a `tool_code` fence.
@@ -586,13 +820,13 @@ fn hidden_at(text: &str, i: usize, prev: Option<u8>) -> Option<usize> {
                 return None;
             }
             // The end of the line, looked for within the window only: a run that is not
-            // inline code is not consumed, so each costs at most the window. A run of two
-            // (never an apostrophe typed as a backtick, nor a fence's opener written after
-            // text) may close on a later line of its paragraph, as markdown's code spans do.
+            // inline code is not consumed, so each costs at most the window. A run of two or
+            // more (never an apostrophe typed as a backtick) may close on a later line of its
+            // paragraph, as markdown's code spans do.
             let limit = (i + run + MAX_INLINE_CODE).min(bytes.len());
             let end = match run {
-                2 => paragraph_end(bytes, i + run, limit),
-                _ => memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n),
+                1 => memchr::memchr(b'\n', &bytes[i..limit]).map_or(limit, |n| i + n),
+                _ => paragraph_end(bytes, i + run, limit),
             };
             let window = &bytes[(i + run).min(end)..end];
             let mut from = 0;
@@ -676,6 +910,8 @@ fn suffixed(text: &str, i: usize) -> Option<Token> {
         tok: *tok,
         span: Span::new(i, i + lit.len() + len + 1),
         name: Span::new(colon, colon + 1 + len),
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -686,6 +922,8 @@ fn token_at(text: &str, i: usize, reasoning: &[String], prev: Option<u8>) -> Opt
         tok,
         span: Span::new(i, i + len),
         name: Span::at(i),
+        in_body: false,
+        bare: false,
     };
     match rest.as_bytes()[0] {
         b'<' => {
@@ -743,6 +981,8 @@ fn tool_code(text: &str, i: usize, prev: Option<u8>) -> Option<Token> {
         tok: Tok::ToolCode,
         span: Span::new(i, i + OPENER.len()),
         name: Span::at(i),
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -792,6 +1032,8 @@ fn xtml(text: &str, i: usize) -> Option<Token> {
         tok,
         span: Span::new(i, end),
         name,
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -833,6 +1075,8 @@ fn named(text: &str, i: usize, prefix: &str, quote: &str, tok: Tok) -> Option<To
         tok,
         span: Span::new(i, name_start + close + 1),
         name,
+        in_body: false,
+        bare: false,
     })
 }
 
@@ -846,6 +1090,7 @@ mod tests {
 
     fn kinds(text: &str) -> Vec<Tok> {
         tokens(text, &tags(), None)
+            .list
             .into_iter()
             .map(|t| t.tok)
             .collect()
@@ -861,6 +1106,8 @@ mod tests {
             format!("   > {call}"),
             format!("Open `{call}"),
             format!("Write ``\n{call}\n`` to do it."),
+            format!("Write:```\n{call}\n``` to do it."),
+            format!("Write (````{call}\n````)."),
         ] {
             assert_eq!(kinds(&text), vec![Tok::Hidden], "{text}");
         }
@@ -909,12 +1156,50 @@ mod tests {
     fn an_unclosed_string_ends_at_the_line_break() {
         let text = "{\"a\": \"never closed\n<tool_call>{}</tool_call>";
         assert_eq!(kinds(text), vec![Tok::ToolCallOpen, Tok::ToolCallClose]);
+        // The first quote after the break cannot close it: the break ended it.
+        let text = "{\"a\": \"cut\n<tool_call>{\"name\": \"f\"}</tool_call>";
+        assert_eq!(kinds(text), vec![Tok::ToolCallOpen, Tok::ToolCallClose]);
+        // The text may still bring the quote that closes it.
+        let text = "{\"a\": \"x\n<tool_call>";
+        assert_eq!(tokens(text, &tags(), None).open_string, Some(6));
+    }
+
+    #[test]
+    fn a_string_ends_where_the_readers_end_it() {
+        let call = "<tool_call><function=f></function></tool_call>";
+        for text in [
+            // Run on over lines to a quote that can close it.
+            format!("{{\"a\": \"x\n{call}\ny\"}}"),
+            // Markup right after a quote, or on the line a break cut: the string holds it
+            // up to a quote its value's closers follow.
+            format!("{{\"a\": {{\"q\": \"say \"{call}\n{call}\" now\"}}}}"),
+            format!("{{\"q\": \"say {call}\n{call}\" now\"}}"),
+            format!("{{\"q\": \"say \\\"\n{call}\" now\"}}"),
+            // Brackets opened in markup are closed before its value's.
+            format!("{{\"q\": \"say \"<tool_call>{{\"a\": \"b\"}}\n{call}\" now\"}}"),
+        ] {
+            assert!(kinds(&text).is_empty(), "{text}");
+        }
+        // Without the quote that ends its value, markup hides the rest of the text.
+        let text = format!("{{\"q\": \"say \"{call}\n{call}");
+        assert!(kinds(&text).is_empty());
+        assert_eq!(tokens(&text, &tags(), None).open_string, Some(6));
+        // A string closed on its line hides nothing after it.
+        assert_eq!(
+            kinds(&format!("{{\"q\": \"say\"}}\n{call}")),
+            vec![
+                Tok::ToolCallOpen,
+                Tok::FunctionOpen,
+                Tok::FunctionClose,
+                Tok::ToolCallClose
+            ]
+        );
     }
 
     #[test]
     fn named_tokens_carry_the_name() {
         let text = r#"<function=get_weather>{}</function><invoke name="search">"#;
-        let toks = tokens(text, &tags(), None);
+        let toks = tokens(text, &tags(), None).list;
         assert_eq!(toks[0].tok, Tok::FunctionOpen);
         assert_eq!(&text[toks[0].name.start..toks[0].name.end], "get_weather");
         assert_eq!(toks[2].tok, Tok::InvokeOpen);

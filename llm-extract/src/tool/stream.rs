@@ -31,7 +31,7 @@ const CREDIT: usize = 4;
 /// special tokens of Gemma 4's thought channel, Seed-OSS and Kimi K3, and Inkling's reasoning
 /// block with the markers that may close it (closers only after its opener, which a read of
 /// the text decides: here each is only a reason to read), and the tokens that end gpt-oss's
-/// analysis message.
+/// analysis message (`<|channel|>` only begins one: a header inside one is its text).
 const REASONING_TOKENS: [(&str, bool); 16] = [
     (INKLING_THINKING, false),
     (INKLING_ENDS[0], true),
@@ -48,7 +48,7 @@ const REASONING_TOKENS: [(&str, bool); 16] = [
     ("<|end|>", true),
     ("<|call|>", true),
     ("<|start|>", true),
-    ("<|channel|>", true),
+    ("<|channel|>", false),
 ];
 
 /// What the stream waits for before reading again.
@@ -362,11 +362,14 @@ impl<T: Extract> StreamCalls<T> {
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
         let resume_at = found.resume.map(|r| r.at);
         // A token the text may still complete (`<function=` waiting for its `>`) may take in
-        // what was read after its start: nothing from there on is decided.
+        // what was read after its start, and a string cut by a line break may run on over
+        // what came after the break: nothing from there on is decided.
         let undecided = if at_end {
             None
         } else {
-            scan::undecided_token(tail)
+            (scan::undecided_token(tail).into_iter())
+                .chain(found.open_string)
+                .min()
         };
         let mut out = Vec::new();
         let mut calls = 0;

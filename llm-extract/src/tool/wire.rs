@@ -112,6 +112,8 @@ pub(crate) struct Wire {
     /// Every call from `open_from` on may read otherwise once more text comes, complete or
     /// not (the text ends in hidden markup still open).
     pub held: bool,
+    /// See [`super::scan::Tokens::open_string`].
+    pub open_string: Option<usize>,
 }
 
 pub(crate) use crate::settings::Opening;
@@ -129,7 +131,8 @@ pub(crate) struct Resume {
 
 /// Runs every format handler over `text`, which begins where `opening` says.
 pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> Wire {
-    let toks = tokens(text, reading.reasoning_tags, reading.before);
+    let scanned = tokens(text, reading.reasoning_tags, reading.before);
+    let toks = scanned.list;
     let mut w = Walker {
         text,
         toks: &toks,
@@ -146,6 +149,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
         region_ends: code::region_ends(text, &toks),
     };
     w.run();
+    w.out.open_string = scanned.open_string;
     w.out
 }
 
@@ -159,8 +163,8 @@ struct Walker<'a> {
     max_depth: usize,
     /// The wrapper block open: where its opener starts, and the first hit inside it.
     wrapper: Option<(usize, usize)>,
-    /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, or the next
-    /// message's token), when other tokens came inside it.
+    /// Where the gpt-oss analysis message the walk is in ends (its `<|end|>`, `<|call|>` or
+    /// `<|return|>`, or the next message's `<|start|>`), when other tokens came inside it.
     analysis_end: Option<usize>,
     /// For each token read so far, where the step that read it begins: a stream resumes
     /// only at the start of a step, never at a token a step read along with its first.
@@ -196,6 +200,7 @@ impl<'a> Walker<'a> {
                 k = toks.partition_point(|t| t.span.start < end);
                 continue;
             }
+            self.analysis_passed(cursor);
             self.gap(cursor, t.span.start);
             let region_before = self.region;
             // Steps consume closers and separators, never reasoning tokens, so this sees them all.
@@ -222,6 +227,7 @@ impl<'a> Walker<'a> {
             before = t.span.start;
             k = next;
         }
+        self.analysis_passed(cursor);
         self.gap(cursor, self.text.len());
         self.wrapper_left_open();
         self.hold_from_lone_opener();
@@ -351,11 +357,12 @@ impl<'a> Walker<'a> {
         // a read from the opener alone would read that step's call again.
         let start = [
             self.wrapper.map(|(at, _)| at),
-            body_opener(self.text, self.toks, k).map(|j| self.step_start[j]),
+            body_opener(self.toks, k).map(|j| self.step_start[j]),
         ]
         .into_iter()
         .flatten()
         .fold(t.span.start, usize::min);
+        let start = self.bare_step_start(start);
         self.out.open_from = start;
         // A step begun before a reasoning token (a body still open when `</think>` came)
         // began in another region: a read from its start, told the reply begins in the
@@ -381,6 +388,24 @@ impl<'a> Walker<'a> {
         } else {
             None
         };
+    }
+
+    /// The start of the step at `start`, or of an earlier one, whose first token the scan
+    /// met where it looks for shown markup (or the start of the text): a read from a token
+    /// met inside a JSON value or a call's body would look for it there (``` {```tool_code ```
+    /// is inline code to it, whose closing run may be lines away), and read otherwise.
+    fn bare_step_start(&self, mut start: usize) -> usize {
+        loop {
+            let k = self.toks.partition_point(|t| t.span.start < start);
+            if self.toks.get(k).is_none_or(|t| t.bare) {
+                return start;
+            }
+            start = match (k, body_opener(self.toks, k)) {
+                (0, _) => return 0,
+                (_, Some(j)) => self.step_start[j],
+                _ => self.step_start[k - 1],
+            };
+        }
     }
 
     /// The text ends in hidden markup still open (inline code, a partial fence): more text
@@ -480,7 +505,14 @@ impl<'a> Walker<'a> {
 
     /// The analysis message the walk is in ends at `t` or before it: the reasoning ends there.
     fn analysis_ends(&mut self, t: Token) {
-        let Some(at) = self.analysis_end.filter(|at| t.span.start >= *at) else {
+        self.analysis_passed(t.span.start);
+    }
+
+    /// The walk has read up to `pos`: the analysis message it is in ends there if its end
+    /// is not after `pos` (a step inside the message may have read its end token, as a
+    /// drafted Harmony call reads its `<|call|>`), and the text after is not reasoning.
+    fn analysis_passed(&mut self, pos: usize) {
+        let Some(at) = self.analysis_end.filter(|at| pos >= *at) else {
             return;
         };
         self.analysis_end = None;
@@ -493,13 +525,14 @@ impl<'a> Walker<'a> {
     /// A gpt-oss analysis message (`body`, read by token `j`'s step) is reasoning up to its
     /// end, also when other tokens come inside it: a call drafted there is a draft, as in
     /// `<think>`, and one in an analysis message the text ends in is found in reasoning.
+    ///
+    /// The message ends where Harmony ends a message (`<|end|>`, `<|call|>`, `<|return|>`)
+    /// or at the `<|start|>` of the next one (engines that drop `<|end|>` write that). A
+    /// `<|channel|>` header written inside it without them is its text, as Harmony's own
+    /// parser reads it: `Thinking. <|channel|>commentary to=functions.rm ...<|call|>` is a
+    /// call drafted in the reasoning, which that `<|call|>` ends.
     fn analysis(&mut self, j: usize, body: Span) {
-        let ends = |t: Tok| {
-            matches!(
-                t,
-                Tok::HarmonyEnd | Tok::HarmonyReturn | Tok::HarmonyStart | Tok::HarmonyChannel
-            )
-        };
+        let ends = |t: Tok| matches!(t, Tok::HarmonyEnd | Tok::HarmonyReturn | Tok::HarmonyStart);
         if self.region != Region::Answer || self.tok(j + 1).is_none_or(ends) {
             self.out.thoughts.push(body);
             return;
