@@ -764,7 +764,9 @@ fn section_candidates(text: &str, regions: &[SectionRegion]) -> Vec<Candidate> {
 /// sorted best first.
 fn rank(text: &str, settings: &Settings, candidates: &mut Vec<Candidate>) {
     // One candidate per place: the best-ranked reading of it.
-    sort_by_key(candidates, |c| (c.span.start, c.span.end, c.origin, c.base_cost));
+    sort_by_key(candidates, |c| {
+        (c.span.start, c.span.end, c.origin, c.base_cost)
+    });
     candidates.dedup_by_key(|c| (c.span.start, c.span.end));
     // A value right after a caller's marker ranks with the explicit ones.
     for marker in &settings.markers {
