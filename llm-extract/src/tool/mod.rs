@@ -777,6 +777,7 @@ fn find_calls_from(
     found.thoughts.sort_by_key(|s| s.start);
     found.hits.sort_by_key(|h| h.span.start);
     found.misses.sort_by_key(|m| m.span.start);
+    wire::after_cut_string(&mut found.hits, &found.misses, &w.after_cut_string);
     verdict::annotate(
         text,
         before,
@@ -1042,6 +1043,7 @@ impl Gap<'_> {
             refused: None,
             on_its_own: false,
             frame: whole,
+            after_cut_string: None,
         });
     }
 
@@ -1084,6 +1086,7 @@ impl Gap<'_> {
                             refused: None,
                             on_its_own: false,
                             frame: at,
+                            after_cut_string: None,
                         });
                     }
                 }

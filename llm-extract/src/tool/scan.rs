@@ -380,6 +380,12 @@ pub(crate) struct Tokens {
     /// it ends (see [`Strings::across`]): more text may hide the tokens after that break,
     /// or show them.
     pub open_string: Option<usize>,
+    /// Tokens met after a JSON string a line break cut, in the value that string is in, its
+    /// brackets not closed since (`"content": "Example:` then `<tool_call>` on the next
+    /// line): where each token starts and where the break is. The writer may have meant the
+    /// string to run on over the token (its quotes unescaped), so a call it begins is
+    /// doubtful.
+    pub after_cut_string: Vec<(usize, usize)>,
 }
 
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
@@ -399,6 +405,10 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
     let mut in_fence = false;
     // Inside Inkling's reasoning block (see [`inkling_reasoning`]).
     let mut inkling_thinking = false;
+    let mut after_cut_string = Vec::new();
+    // After a token met after a cut string: the line break that cut it, until text other
+    // than spaces comes outside the calls' bodies.
+    let mut chain: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
         if in_fence && bytes[i - 1] == b'\n' && closes_fence(&bytes[i..]) {
@@ -432,6 +442,15 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
             if let Some(mut token) = token_at(text, i, reasoning, byte_before(bytes, i, before)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
                 (token.in_body, token.bare) = (in_body, !in_body && depth == 0);
+                if matches!(token.tok, Tok::ThinkOpen | Tok::ThinkClose) {
+                    // A reasoning block's bounds are the writer's, whatever came before.
+                    (strings.cut, chain) = (None, None);
+                } else {
+                    // The calls written one after another from there on are in that string
+                    // too.
+                    chain = strings.cut.take().filter(|_| depth > 0).or(chain);
+                    after_cut_string.extend(chain.map(|brk| (token.span.start, brk)));
+                }
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
                 out.push(token);
@@ -445,11 +464,23 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
             i += 1;
             continue;
         }
+        if !in_body && depth == 0 && !b.is_ascii_whitespace() {
+            chain = None;
+        }
+        if b == b'[' && pythonic_list(&bytes[i..]) {
+            if let Some(brk) = strings.cut.filter(|_| depth > 0).or(chain) {
+                after_cut_string.push((i, brk));
+            }
+        }
         match b {
             b'{' | b'[' => depth += 1,
             b'}' | b']' => depth = depth.saturating_sub(1),
             b'"' if depth > 0 => (strings.open, strings.depth) = (Some(i), depth),
             _ => {}
+        }
+        if depth == 0 {
+            // The value the cut string was in is closed: what follows is not in it.
+            strings.cut = None;
         }
         i += 1;
     }
@@ -457,6 +488,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
     Tokens {
         list: out,
         open_string: strings.unsettled,
+        after_cut_string,
     }
 }
 
@@ -512,6 +544,9 @@ struct Strings {
     settled: bool,
     /// See [`Tokens::open_string`].
     unsettled: Option<usize>,
+    /// The line break that cut the last string ended there, while the value it is in is
+    /// still open (see [`Tokens::after_cut_string`]).
+    cut: Option<usize>,
 }
 
 /// How far from the end of the text a token after a quote may still be arriving: the
@@ -588,6 +623,7 @@ impl Strings {
             if !self.settled {
                 self.unsettled.get_or_insert(open);
             }
+            self.cut = Some(brk);
             return brk + 1;
         }
         let first = next_quote(bytes, brk + 1);
@@ -604,6 +640,7 @@ impl Strings {
         if first.is_none() {
             self.unsettled.get_or_insert(open);
         }
+        self.cut = Some(brk);
         brk + 1
     }
 }
