@@ -405,10 +405,6 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
     let mut in_fence = false;
     // Inside Inkling's reasoning block (see [`inkling_reasoning`]).
     let mut inkling_thinking = false;
-    let mut after_cut_string = Vec::new();
-    // After a token met after a cut string: the line break that cut it, until text other
-    // than spaces comes outside the calls' bodies.
-    let mut chain: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
         if in_fence && bytes[i - 1] == b'\n' && closes_fence(&bytes[i..]) {
@@ -442,15 +438,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
             if let Some(mut token) = token_at(text, i, reasoning, byte_before(bytes, i, before)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
                 (token.in_body, token.bare) = (in_body, !in_body && depth == 0);
-                if matches!(token.tok, Tok::ThinkOpen | Tok::ThinkClose) {
-                    // A reasoning block's bounds are the writer's, whatever came before.
-                    (strings.cut, chain) = (None, None);
-                } else {
-                    // The calls written one after another from there on are in that string
-                    // too.
-                    chain = strings.cut.take().filter(|_| depth > 0).or(chain);
-                    after_cut_string.extend(chain.map(|brk| (token.span.start, brk)));
-                }
+                strings.token_met(&token, depth);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
                 out.push(token);
@@ -464,23 +452,12 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
             i += 1;
             continue;
         }
-        if !in_body && depth == 0 && !b.is_ascii_whitespace() {
-            chain = None;
-        }
-        if b == b'[' && pythonic_list(&bytes[i..]) {
-            if let Some(brk) = strings.cut.filter(|_| depth > 0).or(chain) {
-                after_cut_string.push((i, brk));
-            }
-        }
+        strings.byte_met(bytes, i, depth, in_body);
         match b {
             b'{' | b'[' => depth += 1,
             b'}' | b']' => depth = depth.saturating_sub(1),
             b'"' if depth > 0 => (strings.open, strings.depth) = (Some(i), depth),
             _ => {}
-        }
-        if depth == 0 {
-            // The value the cut string was in is closed: what follows is not in it.
-            strings.cut = None;
         }
         i += 1;
     }
@@ -488,7 +465,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
     Tokens {
         list: out,
         open_string: strings.unsettled,
-        after_cut_string,
+        after_cut_string: strings.after_cut,
     }
 }
 
@@ -547,6 +524,12 @@ struct Strings {
     /// The line break that cut the last string ended there, while the value it is in is
     /// still open (see [`Tokens::after_cut_string`]).
     cut: Option<usize>,
+    /// After a token met after a cut string: the line break that cut it, until text other
+    /// than spaces comes outside the calls' bodies (the calls written one after another
+    /// from there on are in that string too).
+    chain: Option<usize>,
+    /// See [`Tokens::after_cut_string`].
+    after_cut: Vec<(usize, usize)>,
 }
 
 /// How far from the end of the text a token after a quote may still be arriving: the
@@ -581,6 +564,35 @@ impl Strings {
             _ => {}
         }
         i + 1
+    }
+
+    /// The scan meets `token` at bracket `depth` (before the token resets it): recorded when
+    /// it comes after a cut string, in that string's value, or in a chain of calls after one.
+    fn token_met(&mut self, token: &Token, depth: usize) {
+        if matches!(token.tok, Tok::ThinkOpen | Tok::ThinkClose) {
+            // A reasoning block's bounds are the writer's, whatever came before.
+            (self.cut, self.chain) = (None, None);
+            return;
+        }
+        self.chain = self.cut.take().filter(|_| depth > 0).or(self.chain);
+        (self.after_cut).extend(self.chain.map(|brk| (token.span.start, brk)));
+    }
+
+    /// The scan meets byte `i`, outside strings and tokens, at bracket `depth`: text outside
+    /// the bodies ends a chain, a pythonic call list after a cut string is recorded as a
+    /// token is, and a closer that closes the value a string was cut in ends that cut.
+    fn byte_met(&mut self, bytes: &[u8], i: usize, depth: usize, in_body: bool) {
+        let b = bytes[i];
+        if !in_body && depth == 0 && !b.is_ascii_whitespace() {
+            self.chain = None;
+        }
+        let cut = self.cut.filter(|_| depth > 0).or(self.chain);
+        if let Some(brk) = cut.filter(|_| b == b'[' && pythonic_list(&bytes[i..])) {
+            self.after_cut.push((i, brk));
+        }
+        if depth <= 1 && matches!(b, b'}' | b']') {
+            self.cut = None;
+        }
     }
 
     /// The string being read holds markup from here on; `content` is what it held before.
