@@ -1246,6 +1246,30 @@ mod tests {
     }
 
     #[test]
+    fn tokens_after_a_string_a_line_break_cut_are_marked_until_its_value_closes() {
+        // The tokens of the calls written one after another after the cut, not those after
+        // the value closed or after a reasoning token.
+        let text = "{\"a\": {\"b\": \"x\n<tool_call>{\"c\": 1}</tool_call>\n<tool_call>";
+        let brk = text.find('\n').unwrap();
+        let starts: Vec<(usize, usize)> = tokens(text, &tags(), None)
+            .list
+            .iter()
+            .map(|t| (t.span.start, brk))
+            .collect();
+        assert_eq!(tokens(text, &tags(), None).after_cut_string, starts);
+        for text in [
+            "{\"a\": \"x\n}\n<tool_call>",
+            "{\"a\": \"x\n</think>\n<tool_call>",
+            "{\"a\": \"x\ny\"}\n<tool_call>",
+        ] {
+            assert!(
+                tokens(text, &tags(), None).after_cut_string.is_empty(),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
     fn named_tokens_carry_the_name() {
         let text = r#"<function=get_weather>{}</function><invoke name="search">"#;
         let toks = tokens(text, &tags(), None).list;
