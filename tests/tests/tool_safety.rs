@@ -72,6 +72,18 @@ fn m3_call(name: &str, key: &str, value: &str) -> String {
     format!("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"{name}\">]<]minimax[>[<{key}>{value}]<]minimax[>[</{key}>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>")
 }
 
+/// [`QWEN_RM`] with its value quoted: the first quote after a line break cannot end a string.
+const QWEN_RM_QUOTED: &str =
+    "<tool_call>\n<function=rm>\n<parameter=path>\n\"/\"\n</parameter>\n</function>\n</tool_call>";
+const MISTRAL_RM: &str = "[TOOL_CALLS]rm[ARGS]{\"path\": \"/\"}";
+const DEEPSEEK_RM: &str = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>rm<｜tool▁sep｜>{\"path\": \"/\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+
+/// A Hermes call to `write_file` whose `content` runs over lines, `inner` on the second,
+/// its quotes unescaped.
+fn after_cut_string(inner: &str) -> String {
+    format!("<tool_call>{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.md\", \"content\": \"Example:\n{inner}\nEnd.\"}}}}</tool_call>")
+}
+
 /// A call to `search` written the OpenAI way, its arguments a JSON document in a string,
 /// whose `q` is `say "` (the quote escaped as the document's, so the string goes on), then
 /// `inner`, then `" now`.
@@ -89,7 +101,9 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("only the last closer missing", s(r#"<tool_call>{"name": "ls", "arguments": {"path": "/tmp"}</tool_call>"#), call(&["ls"])),
         ("openai list, second cut off", s(r#"{"tool_calls": [{"type": "function", "function": {"name": "ls", "arguments": "{}"}}, {"type": "function", "function": {"name": "rm", "arguments": "{\"path\": \"/tm"}}]}"#), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
         ("second call cut off", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/tm"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
-        ("cut off by a later call", s("<tool_call>{\"name\": \"run\", \"arguments\": {\"cmd\": \"rm\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
+        // The later call comes right after a JSON string a line break cut, in the cut call's
+        // value: it may be that string's text (its quotes unescaped), so it is doubtful.
+        ("cut off by a later call", s("<tool_call>{\"name\": \"run\", \"arguments\": {\"cmd\": \"rm\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), CUT_OFF),
         // A call written inside another call's argument is that argument's text, never a call.
         ("a call inside a Qwen3-Coder parameter value", s("<tool_call>\n<function=search>\n<parameter=q>\n<minimax:tool_call><invoke name=\"rm\"><parameter name=\"path\">/</parameter></invoke></minimax:tool_call>\n</parameter>\n</function>\n</tool_call>"), CUT_OFF),
         ("a call quoted in a Qwen3-Coder argument", s("<tool_call>\n<function=write_file>\n<parameter=content>\nExample: <tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call>\n</parameter>\n<parameter=path>\nnotes.md\n</parameter>\n</function>\n</tool_call>"), call(&["write_file"])),
@@ -148,7 +162,18 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a JSON string cut by a line break, no quote after it, then a call", s("{\"a\": \"x\n<tool_call><function=ls></function></tool_call>"), call(&["ls"])),
         ("a call after a quoted word in prose", format!("He said \"hello\"\n{RM}"), call(&["rm"])),
         ("a call after a quoted line after a colon in prose", format!("The user said: \"clean up\"\n{RM}"), call(&["rm"])),
-        ("a JSON string cut by a line break in an LFM2 block, then a call", s("<|tool_call_start|>{\"name\": \"run\", \"arguments\": {\"cmd\": \"it's\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), Expect { calls: &["ls"], unsure: Some(Category::Incomplete) }),
+        ("a JSON string cut by a line break in an LFM2 block, then a call", s("<|tool_call_start|>{\"name\": \"run\", \"arguments\": {\"cmd\": \"it's\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>"), CUT_OFF),
+        // A call on a later line of a multi-line argument string, its quotes unescaped: the
+        // outer call is cut off there, the inner one doubtful (see
+        // `a_call_after_a_json_string_a_line_break_cut_is_doubtful`).
+        ("a Hermes call on a later line of a multi-line argument string", after_cut_string(RM), CUT_OFF),
+        ("a Qwen3-Coder call on a later line of a multi-line argument string", after_cut_string(QWEN_RM_QUOTED), CUT_OFF),
+        // Without a quote before the string's own, the string runs on over the call.
+        ("a Qwen3-Coder call with no quote on a later line of a multi-line argument string", after_cut_string(QWEN_RM), call(&["write_file"])),
+        ("a Mistral call on a later line of a multi-line argument string", after_cut_string(MISTRAL_RM), CUT_OFF),
+        ("a DeepSeek call on a later line of a multi-line argument string", after_cut_string(DEEPSEEK_RM), CUT_OFF),
+        ("two calls on later lines of a multi-line argument string", after_cut_string(&format!("<tool_call><function=ls></function></tool_call>\n{RM}")), CUT_OFF),
+        ("a pythonic list on a later line of a multi-line JSON call's string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path=\"/\")]\nEnd.\"}}"), CUT_OFF),
         ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
         // A call of the argument's own format written whole is the argument's text, closers
         // and all; the outer call is read (a MiniMax M3 element's tags balanced, a Gemma
@@ -1053,6 +1078,8 @@ fn the_rules_take_linear_time_on_hostile_input() {
         "{\"q\": \"say \"<tool_call>{\"a\": [\"b\"]}\n",
         "{\"q\": \"say \\\"\n<function=f>\n",
         "{\"a\": \"x\ny\"}, ",
+        "<tool_call>{\"a\": {\"b\": \"x\n<tool_call>{\"c\": 1}</tool_call>\n",
+        "{\"name\": \"f\", \"arguments\": {\"a\": \"x\n[g(q=\"y\")]\n",
         // Inline code of three or more backticks over lines, closed or not.
         "x``` a\n<tool_call>{}</tool_call>\n``` b\n",
         "x``` a ` b\n",
@@ -1128,6 +1155,54 @@ fn a_call_in_an_argument_string_over_lines_is_never_run() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A call written on a later line of a multi-line JSON argument string, its quotes
+/// unescaped, whatever its format: the string was cut by the line break only by a guess, so
+/// the call is doubtful, never returned by default (`tool_calls`, `Reply::calls`, `calls`,
+/// `StreamCalls` in 1- and 7-byte chunks alike), reported in `Reply::doubtful` and returned
+/// only with `allow_doubtful_tool_calls`, whole and streamed alike.
+#[test]
+fn a_call_after_a_json_string_a_line_break_cut_is_doubtful() {
+    let inners = [RM, QWEN_RM_QUOTED, MISTRAL_RM, DEEPSEEK_RM, MINIMAX_RM];
+    for inner in inners {
+        let text = after_cut_string(inner);
+        let reply = tool::read(&text);
+        assert!(reply.calls.is_empty(), "{text:?}: {reply:#?}");
+        assert!(tool::tool_calls(&text).is_empty(), "{text:?}");
+        let doubtful: Vec<&str> = reply
+            .doubtful
+            .iter()
+            .map(|f| f.call.name.as_str())
+            .collect();
+        assert_eq!(doubtful, ["rm"], "{text:?}");
+        assert!(reply.doubtful[0].doubt().is_some(), "{text:?}");
+        assert!(tool::calls::<ToolCall>(&text).is_err(), "{text:?}");
+        let opted = Extractor::new().allow_doubtful_tool_calls();
+        assert_eq!(names(&opted.tool_calls(&text)), ["rm"], "{text:?}");
+        for n in [1, 7] {
+            let chunks: Vec<&[u8]> = text.as_bytes().chunks(n).collect();
+            let (got, failed) = streamed(&chunks);
+            assert!(got.is_empty(), "{text:?}, {n}-byte chunks: {got:?}");
+            assert_eq!(
+                failed,
+                Some(Category::Incomplete),
+                "{text:?}, {n}-byte chunks"
+            );
+            let mut stream = opted.clone().allow_incomplete_tool_calls().stream_calls();
+            let mut got: Vec<ToolCall> = Vec::new();
+            for chunk in &chunks {
+                got.extend(stream.push_bytes(chunk));
+            }
+            got.extend(stream.finish().unwrap());
+            let whole = opted
+                .clone()
+                .allow_incomplete_tool_calls()
+                .tool_calls(&text);
+            assert_eq!(got, whole, "{text:?}, {n}-byte chunks");
+            assert!(names(&got).contains(&"rm".to_string()), "{text:?}");
         }
     }
 }

@@ -35,7 +35,8 @@
 //! tags between balanced; a Gemma string holding a Gemma call, up to the delimiter after the
 //! call's closer (an opener never closed there is text). A call written right after
 //! an argument string's closing quote (`q="say "` then a call) is inside the string the writer
-//! meant and is not run. The scan is linear in the text.
+//! meant and is not run; a call on a later line of an argument string a line break cut
+//! (its quotes unescaped) is doubtful. The scan is linear in the text.
 //!
 //! # What is a call
 //!
@@ -46,7 +47,7 @@
 //! |---|---|
 //! | A call where its format puts calls, in the answer, read as written or with repairs that keep the meaning (quote style, commas, comments, Python/JS literals, whitespace, the last closers before the format's own closer) | **returned** ([`Reply::calls`]), with its span, format and repairs ([`Found`]) |
 //! | Cut off by the end of the reply, or left unclosed (also a value whose string or bracket end was chosen by lookahead at the very end: it may go on) | **reported** in [`Reply::incomplete`]; returned only with [`Extractor::allow_incomplete_tool_calls`] |
-//! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity` | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
+//! | Whole, but read only by guessing ([`RepairKind::is_guess`](crate::RepairKind::is_guess)): a bare word as a string or key, a member without a value, skipped text, a string or bracket end chosen by lookahead, a key written twice, `NaN`/`Infinity`; a call that starts right after a JSON string a line break cut, while the enclosing call's value is still open, and the calls written one after another from there (`"content": "Example:` then a call on the next line, its quotes unescaped: it may be that string's text) | **reported** in [`Reply::doubtful`] ([`Found::doubt`] says why); returned only with [`Extractor::allow_doubtful_tool_calls`] |
 //! | Inside reasoning that closes (every reasoning tag of the settings: `think`, `thinking`, `reasoning`, `reflection`, `thought`, [`Extractor::reasoning_tag`]; Cohere's thinking tokens; gpt-oss's analysis channel, whose message runs to its `<\|end\|>`, `<\|call\|>` or `<\|return\|>` or the next `<\|start\|>`, a `<\|channel\|>` header written inside it being its text) | **refused**: a draft ([`Reply::rejected`], with the reason) |
 //! | After the assistant's turn ended (`<\|im_end\|>`, `<\|eot_id\|>`, `<\|eom_id\|>`, `<\|return\|>`, `<end_of_turn>`, `</s>`), in a gpt-oss message written by a tool, or addressed to something other than `functions.*` | **refused**: not the model's reply |
 //! | In a sentence (words before and after it on its line; for `TOOL_CALL`, written in prose by design, words of the same sentence before it), an HTML comment, inline code (a span of two or more backticks, not a fence opened at the start of a line or after a space, may run over the lines of its paragraph), a quoted line (`> ...`, also a fence or wrapper token opened on one: `> ```json` or `> <minimax:tool_call>` then the call on the lines after), a code fence whose closing run the sentence goes on after (`` ``` but I won't.``), a code fence announced as an example (also a fence opened right inside it), or an echo of the call just before it; a JSON value with prose before it on its line after a call written on its own (`Next I might run {...}.` after a fenced or tagged call); a call whose introducing clause negates, refuses, avoids or forbids it (`I should not run {...}`, `Do NOT call:`, `I refuse to execute:`, `Avoid calling:` on the line before, also before a fence opened on that line; a negation in a clause of purpose, `I will back up the file to avoid losing data:`, is about what that clause names, unless it names calling: `to avoid calling:`) | **refused**: a mention, not a call |
@@ -777,6 +778,7 @@ fn find_calls_from(
     found.thoughts.sort_by_key(|s| s.start);
     found.hits.sort_by_key(|h| h.span.start);
     found.misses.sort_by_key(|m| m.span.start);
+    wire::after_cut_string(&mut found.hits, &found.misses, &w.after_cut_string);
     verdict::annotate(
         text,
         before,
@@ -1042,6 +1044,7 @@ impl Gap<'_> {
             refused: None,
             on_its_own: false,
             frame: whole,
+            after_cut_string: None,
         });
     }
 
@@ -1084,6 +1087,7 @@ impl Gap<'_> {
                             refused: None,
                             on_its_own: false,
                             frame: at,
+                            after_cut_string: None,
                         });
                     }
                 }

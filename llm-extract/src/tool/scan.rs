@@ -380,6 +380,12 @@ pub(crate) struct Tokens {
     /// it ends (see [`Strings::across`]): more text may hide the tokens after that break,
     /// or show them.
     pub open_string: Option<usize>,
+    /// Tokens met after a JSON string a line break cut, in the value that string is in, its
+    /// brackets not closed since (`"content": "Example:` then `<tool_call>` on the next
+    /// line): where each token starts and where the break is. The writer may have meant the
+    /// string to run on over the token (its quotes unescaped), so a call it begins is
+    /// doubtful.
+    pub after_cut_string: Vec<(usize, usize)>,
 }
 
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
@@ -432,6 +438,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
             if let Some(mut token) = token_at(text, i, reasoning, byte_before(bytes, i, before)) {
                 inkling_thinking = inkling_reasoning(text, &mut token, inkling_thinking);
                 (token.in_body, token.bare) = (in_body, !in_body && depth == 0);
+                strings.token_met(&token, depth);
                 i = token.span.end;
                 (in_body, in_fence) = after_token(token.tok, in_body, in_fence);
                 out.push(token);
@@ -445,6 +452,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
             i += 1;
             continue;
         }
+        strings.byte_met(bytes, i, depth, in_body);
         match b {
             b'{' | b'[' => depth += 1,
             b'}' | b']' => depth = depth.saturating_sub(1),
@@ -457,6 +465,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
     Tokens {
         list: out,
         open_string: strings.unsettled,
+        after_cut_string: strings.after_cut,
     }
 }
 
@@ -512,6 +521,15 @@ struct Strings {
     settled: bool,
     /// See [`Tokens::open_string`].
     unsettled: Option<usize>,
+    /// The line break that cut the last string ended there, while the value it is in is
+    /// still open (see [`Tokens::after_cut_string`]).
+    cut: Option<usize>,
+    /// After a token met after a cut string: the line break that cut it, until text other
+    /// than spaces comes outside the calls' bodies (the calls written one after another
+    /// from there on are in that string too).
+    chain: Option<usize>,
+    /// See [`Tokens::after_cut_string`].
+    after_cut: Vec<(usize, usize)>,
 }
 
 /// How far from the end of the text a token after a quote may still be arriving: the
@@ -546,6 +564,35 @@ impl Strings {
             _ => {}
         }
         i + 1
+    }
+
+    /// The scan meets `token` at bracket `depth` (before the token resets it): recorded when
+    /// it comes after a cut string, in that string's value, or in a chain of calls after one.
+    fn token_met(&mut self, token: &Token, depth: usize) {
+        if matches!(token.tok, Tok::ThinkOpen | Tok::ThinkClose) {
+            // A reasoning block's bounds are the writer's, whatever came before.
+            (self.cut, self.chain) = (None, None);
+            return;
+        }
+        self.chain = self.cut.take().filter(|_| depth > 0).or(self.chain);
+        (self.after_cut).extend(self.chain.map(|brk| (token.span.start, brk)));
+    }
+
+    /// The scan meets byte `i`, outside strings and tokens, at bracket `depth`: text outside
+    /// the bodies ends a chain, a pythonic call list after a cut string is recorded as a
+    /// token is, and a closer that closes the value a string was cut in ends that cut.
+    fn byte_met(&mut self, bytes: &[u8], i: usize, depth: usize, in_body: bool) {
+        let b = bytes[i];
+        if !in_body && depth == 0 && !b.is_ascii_whitespace() {
+            self.chain = None;
+        }
+        let cut = self.cut.filter(|_| depth > 0).or(self.chain);
+        if let Some(brk) = cut.filter(|_| b == b'[' && pythonic_list(&bytes[i..])) {
+            self.after_cut.push((i, brk));
+        }
+        if depth <= 1 && matches!(b, b'}' | b']') {
+            self.cut = None;
+        }
     }
 
     /// The string being read holds markup from here on; `content` is what it held before.
@@ -588,6 +635,7 @@ impl Strings {
             if !self.settled {
                 self.unsettled.get_or_insert(open);
             }
+            self.cut = Some(brk);
             return brk + 1;
         }
         let first = next_quote(bytes, brk + 1);
@@ -604,6 +652,7 @@ impl Strings {
         if first.is_none() {
             self.unsettled.get_or_insert(open);
         }
+        self.cut = Some(brk);
         brk + 1
     }
 }
@@ -1194,6 +1243,30 @@ mod tests {
                 Tok::ToolCallClose
             ]
         );
+    }
+
+    #[test]
+    fn tokens_after_a_string_a_line_break_cut_are_marked_until_its_value_closes() {
+        // The tokens of the calls written one after another after the cut, not those after
+        // the value closed or after a reasoning token.
+        let text = "{\"a\": {\"b\": \"x\n<tool_call>{\"c\": 1}</tool_call>\n<tool_call>";
+        let brk = text.find('\n').unwrap();
+        let starts: Vec<(usize, usize)> = tokens(text, &tags(), None)
+            .list
+            .iter()
+            .map(|t| (t.span.start, brk))
+            .collect();
+        assert_eq!(tokens(text, &tags(), None).after_cut_string, starts);
+        for text in [
+            "{\"a\": \"x\n}\n<tool_call>",
+            "{\"a\": \"x\n</think>\n<tool_call>",
+            "{\"a\": \"x\ny\"}\n<tool_call>",
+        ] {
+            assert!(
+                tokens(text, &tags(), None).after_cut_string.is_empty(),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@
 use super::wire::{Hit, Region};
 use super::{source, Format, ToolSettings};
 use crate::locate::lead;
-use crate::report::RepairKind;
+use crate::report::{Repair, RepairKind};
+use crate::span::Span;
 
 /// What becomes of a call found in the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,6 +123,7 @@ pub(crate) fn annotate(
         if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
             hit.complete = false;
         }
+        doubt_after_cut_string(hit);
         let (start, end) = (
             hit.frame.start.min(hit.span.start),
             hit.frame.end.max(hit.span.end),
@@ -168,6 +170,19 @@ pub(crate) fn annotate(
                 hits[i].call.name
             ));
         }
+    }
+}
+
+/// A call begun right after a JSON string a line break cut, in the value that string is in
+/// (`"content": "Example:` then a call on the next line, its quotes unescaped): read as a
+/// call only by taking the string to end at the break, where the writer may have meant it to
+/// run on over the call. It is doubtful (a guess at where that string ends), never run by
+/// default, whole or streamed: the scan marks it ([`Hit::after_cut_string`]) in the read of
+/// the whole text and in every read of a stream alike.
+fn doubt_after_cut_string(hit: &mut Hit) {
+    if let Some(brk) = hit.after_cut_string {
+        let repair = Repair::new(RepairKind::MissingQuote, Span::new(brk, brk + 1));
+        hit.call.repairs.insert(0, repair);
     }
 }
 

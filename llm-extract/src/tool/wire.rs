@@ -76,6 +76,10 @@ pub(crate) struct Hit {
     /// `<｜DSML｜function_calls>`, Kimi K3's tools section, ...), or the call's own span:
     /// whether it stands in a sentence is a question about the block.
     pub frame: Span,
+    /// Begun by a token met after a JSON string a line break cut, its value still open: where
+    /// the break is (see [`super::scan::Tokens::after_cut_string`]). `verdict::annotate`
+    /// makes the call doubtful.
+    pub after_cut_string: Option<usize>,
 }
 
 /// A candidate that was not a call, and why.
@@ -114,6 +118,8 @@ pub(crate) struct Wire {
     pub held: bool,
     /// See [`super::scan::Tokens::open_string`].
     pub open_string: Option<usize>,
+    /// See [`super::scan::Tokens::after_cut_string`].
+    pub after_cut_string: Vec<(usize, usize)>,
 }
 
 pub(crate) use crate::settings::Opening;
@@ -150,7 +156,36 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
     };
     w.run();
     w.out.open_string = scanned.open_string;
+    w.out.after_cut_string = scanned.after_cut_string;
     w.out
+}
+
+/// Marks each hit begun (or whose block is begun) by a token or pythonic list met after a
+/// JSON string a line break cut, inside a call (a hit or a call's miss, `misses`) whose
+/// value that string is in: `cut` lists where those tokens and lists begin (in order) and
+/// their breaks.
+pub(crate) fn after_cut_string(hits: &mut [Hit], misses: &[Miss], cut: &[(usize, usize)]) {
+    if cut.is_empty() {
+        return;
+    }
+    let mut calls: Vec<Span> = (hits.iter().map(|h| h.span))
+        .chain(misses.iter().filter(|m| m.format.is_some()).map(|m| m.span))
+        .collect();
+    calls.sort_by_key(|s| s.start);
+    // The call that the string cut at `brk` is in: the last to begin before it.
+    let in_call = |brk: usize| {
+        let k = calls.partition_point(|s| s.start < brk);
+        k > 0 && calls[k - 1].end > brk
+    };
+    let at = |start: usize| {
+        cut.binary_search_by_key(&start, |(token, _)| *token)
+            .ok()
+            .map(|k| cut[k].1)
+            .filter(|brk| in_call(*brk))
+    };
+    for hit in hits {
+        hit.after_cut_string = at(hit.span.start).or_else(|| at(hit.frame.start));
+    }
 }
 
 struct Walker<'a> {
@@ -572,6 +607,7 @@ impl<'a> Walker<'a> {
             until_end: false,
             refused: None,
             on_its_own: false,
+            after_cut_string: None,
         });
     }
 
