@@ -694,8 +694,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 // Repairs to the key belong to its member: `$.item`, not `$`.
                 if self.repairs.len() > logged && self.paths == RepairPaths::Record {
                     let path = self.path(false);
-                    for r in &mut self.repairs[logged..] {
-                        r.path = path.clone();
+                    // The last takes the path itself (a key is most often repaired once).
+                    if let Some((last, before)) = self.repairs[logged..].split_last_mut() {
+                        for r in before {
+                            r.path = path.clone();
+                        }
+                        last.path = path;
                     }
                 }
                 // The `:` right after the key, as JSON writes it, is taken here: one trip
