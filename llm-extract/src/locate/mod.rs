@@ -646,9 +646,11 @@ pub(crate) fn in_html_comment(bytes: &[u8], at: usize) -> bool {
 /// content of a JSON string, which decodes.
 fn escaped_document(literal: &str) -> bool {
     let opened = literal.starts_with(['{', '[']);
+    // An HTML-escaped document always decodes; only a JSON-escaped one is decoded to tell.
     opened
-        && (lex::trim_start(&literal[1..]).starts_with("\\\"") || html_escaped(literal))
-        && decode_embedded(literal).is_some()
+        && (html_escaped(literal)
+            || (lex::trim_start(&literal[1..]).starts_with("\\\"")
+                && decode_embedded(literal).is_some()))
 }
 
 /// How the document `literal` (which [`decode_embedded`] decodes) was escaped: as a JSON
