@@ -1011,7 +1011,8 @@ impl<T: Extract> Stream<T> {
         }
         self.text.push_str(chunk);
         let piece = match plainly {
-            Plainly::Settled => self.reader.settle_on(&self.text),
+            Plainly::Settled => self.reader.settle_on(&self.text, false),
+            Plainly::Trimmed => self.reader.settle_on(&self.text, true),
             _ => match self.reader.scan_on(&self.text) {
                 Some(piece) => piece,
                 None => return Grew::Pushed,

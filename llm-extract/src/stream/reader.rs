@@ -2382,7 +2382,7 @@ impl Reader {
                 Escape::Backslash => ('\\', 1),
             };
             *scan = at + len;
-            let t = text.get_or_insert_with(|| src[content..at].to_string());
+            let t = text.get_or_insert_with(|| decoded_from(&src[content..at]));
             t.push(c);
             // An escape is text whatever follows it, and ends a run of backticks.
             (decided.ticks, decided.held, decided.held_fence) = (0, None, false);
@@ -2661,9 +2661,10 @@ impl Reader {
                     && decided.pending == Pending::None
                     && lex::space_len_before(chunk, chunk.len()) == 0
                     && *sent == self.tok.decoded(src).len();
-                match all {
-                    true => Plainly::All,
-                    false => Plainly::Settled,
+                match (all, stops & Stop::CLOSER == 0 && decided.quiet()) {
+                    (true, _) => Plainly::All,
+                    (false, true) => Plainly::Trimmed,
+                    (false, false) => Plainly::Settled,
                 }
             }
             _ => Plainly::No,
@@ -2676,7 +2677,11 @@ impl Reader {
     /// string's, escapes read as [`lex::lenient_escape`] reads them, and what of it is decided
     /// is what [`Decided::plain`] says. Returns the decided text not yet sent;
     /// [`Reader::mark_sent`] then records that the caller grew the string by it.
-    pub(crate) fn settle_on<'s>(&'s mut self, src: &'s str) -> &'s str {
+    ///
+    /// `trimmed` ([`Plainly::Trimmed`]): the text holds no escape, closer or backtick, and
+    /// the string leaves nothing of them pending, so it is one segment that
+    /// [`Decided::settle`] reads alone (what `plain` would do with it).
+    pub(crate) fn settle_on<'s>(&'s mut self, src: &'s str, trimmed: bool) -> &'s str {
         if let Tok::Str {
             start,
             quote,
@@ -2691,7 +2696,12 @@ impl Reader {
             let content = start + 1;
             let mut from = *scan;
             loop {
-                let to = memchr::memchr(b'\\', &bytes[from..]).map_or(bytes.len(), |i| from + i);
+                let to = match trimmed {
+                    true => bytes.len(),
+                    false => {
+                        memchr::memchr(b'\\', &bytes[from..]).map_or(bytes.len(), |i| from + i)
+                    }
+                };
                 let d0 = match text {
                     Some(t) => {
                         let d0 = t.len();
@@ -2704,9 +2714,13 @@ impl Reader {
                         d0
                     }
                 };
-                // Without a line break, nothing in the text is doubtful.
-                let doubt = decided.plain(&bytes[from..to], d0);
-                debug_assert!(doubt.is_none());
+                if trimmed {
+                    decided.settle(&bytes[from..to], d0);
+                } else {
+                    // Without a line break, nothing in the text is doubtful.
+                    let doubt = decided.plain(&bytes[from..to], d0);
+                    debug_assert!(doubt.is_none());
+                }
                 if to == bytes.len() {
                     break;
                 }
@@ -2717,7 +2731,7 @@ impl Reader {
                     // Ruled out by `escapes_whole`.
                     Escape::Cut => break,
                 };
-                let t = text.get_or_insert_with(|| src[content..to].to_string());
+                let t = text.get_or_insert_with(|| decoded_from(&src[content..to]));
                 t.push(c);
                 // An escape is text whatever follows it, and ends a run of backticks.
                 (decided.ticks, decided.held, decided.held_fence) = (0, None, false);
@@ -2733,11 +2747,24 @@ impl Reader {
     }
 }
 
+/// The decoded text of a string, started at its first escape with the text before it: with
+/// room for as much again, as the string most often goes on (a long string streamed in short
+/// chunks otherwise reallocates it at each doubling from a few bytes).
+fn decoded_from(before: &str) -> String {
+    let mut text = String::with_capacity(before.len().saturating_mul(2).max(64));
+    text.push_str(before);
+    text
+}
+
 /// What a chunk of text appended to a value string does to it ([`Reader::grows_plainly`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Plainly {
     /// All of it is the string's, decided: appended as it is.
     All,
+    /// All of it is the string's, with no escape, closer or backtick, after text that left
+    /// no backtick run or closer pending: only spaces and separators at its end may still be
+    /// cut. [`Reader::settle_on`] reads it as one segment.
+    Trimmed,
     /// All of it is the string's, and its end may still be cut (spaces, separators,
     /// closers), or it holds escapes: [`Reader::settle_on`] reads it.
     Settled,
@@ -2944,6 +2971,17 @@ enum Pending {
 }
 
 impl Decided {
+    /// No backtick run before the text to come that it could go on from, and no closer
+    /// waiting on the closing quote: text with no backtick or closer is settled by
+    /// [`Decided::settle`] alone.
+    fn quiet(&self) -> bool {
+        !self.fence
+            && self.ticks == 0
+            && self.held.is_none()
+            && !self.held_fence
+            && self.pending != Pending::Closer
+    }
+
     /// Plain text `seg` (no quote or backslash) of a value string, at `d0` in the decoded
     /// text. `Some` (the offset in `seg`) where it is doubtful: a raw line break after a run
     /// of three backticks.
