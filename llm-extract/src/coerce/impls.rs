@@ -603,7 +603,13 @@ impl<T: Extract> Extract for Vec<T> {
     }
 
     fn from_partial(partial: &Self::Partial) -> Option<Self> {
-        partial.items_as_read()?.map(T::from_partial).collect()
+        // Sized up front: collecting into an `Option` knows no length, and grew the list by
+        // doubling.
+        let mut items = Vec::with_capacity(partial.len());
+        for item in partial.items_as_read()? {
+            items.push(T::from_partial(item)?);
+        }
+        Some(items)
     }
 }
 
