@@ -1,5 +1,6 @@
 //! The published test suites of the two best-known repair libraries, Python json_repair and JS
-//! jsonrepair, run through `llm_extract::repair`: how often we read a case as they do.
+//! jsonrepair, and the AI SDK's completion of cut-off JSON (`fixJson`), run through
+//! `llm_extract::repair` (and, for the last, streamed): how often we read a case as they do.
 //!
 //! The fixtures and where they come from are described in `tests/fixtures/peers/README.md`. We
 //! do not have to agree with every case (see `guide::reading`, on the choices where readers differ), so each suite
@@ -51,6 +52,18 @@ const JSON_REPAIR_FLOOR: usize = 141;
 /// is dropped (:143, :144, :145, :146), a scalar reply with a comma after it is the scalar
 /// (:373, :374, :375). 277: a scalar in a JSONP call (:314 to :318, :415).
 const JSONREPAIR_FLOOR: usize = 277;
+/// Agreements with the AI SDK's `fixJson` suite (60 cases), which completes a cut-off document
+/// the way a streaming UI shows it. 47 at the suite's import. The 13 others are choices:
+/// - a reply that is only a cut literal, `t`, `fals`, `nul`, is no value here (it is as likely
+///   a word of prose); inside a value `[true, fa` is `[true, false]` as there;
+/// - a number cut after its `.` or in its exponent, `12.`, `5e`, is the float it was being
+///   written as (`12.0`, `5.0`), where `fixJson` drops the cut part and gives the integer;
+/// - a lone `-` is read as the text `"-"`;
+/// - a key the cut left without a value, `{"key":`, is kept with `null`, as jsonrepair keeps
+///   it (the report says the reply was cut off), where `fixJson` drops the key;
+/// - the snapshots a stream shows of these documents are checked apart, below: they show only
+///   what is decided, so they are a part of `fixJson`'s completion, never something else.
+const AI_SDK_FIX_JSON_FLOOR: usize = 47;
 
 #[derive(Deserialize)]
 struct Case {
@@ -188,6 +201,63 @@ fn jsonrepair_suite() {
         agreed >= JSONREPAIR_FLOOR,
         "jsonrepair agreement fell to {agreed} (floor {JSONREPAIR_FLOOR})"
     );
+}
+
+#[test]
+fn ai_sdk_fix_json_suite() {
+    let agreed = measure(
+        "ai_sdk_fix_json",
+        include_str!("../fixtures/peers/ai_sdk_fix_json.json"),
+        60,
+    );
+    assert!(
+        agreed >= AI_SDK_FIX_JSON_FLOOR,
+        "AI SDK fixJson agreement fell to {agreed} (floor {AI_SDK_FIX_JSON_FLOOR})"
+    );
+}
+
+/// Whether the snapshot `shown` is consistent with `whole`, the value it grows into: every key
+/// it shows is there, no list is longer, a string is a prefix, anything else equal.
+fn prefix_of(shown: &Value, whole: &Value) -> bool {
+    match (shown, whole) {
+        (Value::String(x), Value::String(y)) => y.starts_with(x.as_str()),
+        (Value::Array(xs), Value::Array(ys)) => {
+            xs.len() <= ys.len() && xs.iter().zip(ys).all(|(x, y)| prefix_of(x, y))
+        }
+        (Value::Object(xs), Value::Object(ys)) => xs
+            .iter()
+            .all(|(k, x)| ys.get(k).is_some_and(|y| prefix_of(x, y))),
+        _ => same_value(shown, whole),
+    }
+}
+
+/// The AI SDK's `fixJson` completes a cut-off document as literally as can be: each snapshot a
+/// stream shows while the cut-off text arrives, a character at a time, must be part of that
+/// completion (a snapshot shows less, only what is decided, never something else).
+#[test]
+fn ai_sdk_fix_json_snapshots_are_part_of_the_completion() {
+    let cases: Vec<Case> =
+        serde_json::from_str(include_str!("../fixtures/peers/ai_sdk_fix_json.json")).unwrap();
+    let mut checked = 0;
+    for case in cases.iter().filter(|c| c.expected_is_json) {
+        let mut stream = llm_extract::Stream::<Value>::new();
+        for (i, c) in case.input.char_indices() {
+            stream.push(&case.input[i..i + c.len_utf8()]);
+            let Some(partial) = stream.partial() else {
+                continue;
+            };
+            let shown = serde_json::to_value(partial).unwrap();
+            assert!(
+                prefix_of(&shown, &case.expected),
+                "{}: after {:?} the snapshot {shown} is not part of {}",
+                case.source,
+                &case.input[..i + c.len_utf8()],
+                case.expected
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "only {checked} snapshots were taken");
 }
 
 /// The comparison itself: a case we read as the peer does agrees, any other reading does not.
