@@ -437,6 +437,13 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 .count();
             if line[..line.len() - indent].last() == Some(&b'\n') {
                 scan.fence_open = false;
+            } else if let Some(len) = closing_quote(scan.quote, &self.bytes[at + run..self.end]) {
+                // The run ends the code right before the string's closing quote, the value's
+                // structure going on after it (`"```html\n<b>x</b>```"`): models end a
+                // string's code so as often as on a line of its own.
+                if self.closes_here(at + run + len, scan.slot) {
+                    scan.fence_open = false;
+                }
             }
         } else {
             // Valid JSON never opens one: its strings hold no raw newline.

@@ -643,6 +643,26 @@ fn code_fenced_in_a_string_keeps_its_quotes_and_brackets() {
     // A fence never closed: the string goes back to a quote that would have ended it.
     let (v, _, _) = value("{\"c\": \"```js\nf(\"x\")\n\", \"n\": 1}");
     assert_eq!(v, json!({"c": "```js\nf(\"x\")\n", "n": 1}));
+    // The code closed by the run right before the string's quote, not on a line of its own,
+    // with the value's structure after it: the string ends there, inside a fenced reply too.
+    let rows: &[(&str, Value)] = &[
+        (
+            "{\"a\": \"```html\n<b class=\"x\">hi</b>```\", \"n\": 1}",
+            json!({"a": "```html\n<b class=\"x\">hi</b>```", "n": 1}),
+        ),
+        (
+            "{\"a\": \"```bar\n<div id=\\\"1\\\">\n\ttext\n</div>```\"\n}",
+            json!({"a": "```bar\n<div id=\"1\">\n\ttext\n</div>```"}),
+        ),
+        // A run inside the code with a quote after it but no structure after that: code.
+        (
+            "{\"a\": \"```py\nx = \"```\"\nprint(x)\n```\", \"n\": 1}",
+            json!({"a": "```py\nx = \"```\"\nprint(x)\n```", "n": 1}),
+        ),
+    ];
+    for (input, expected) in rows {
+        assert_eq!(&value(input).0, expected, "{input}");
+    }
 }
 
 #[test]
