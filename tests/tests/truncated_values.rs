@@ -401,3 +401,34 @@ fn a_value_written_before_the_one_the_reply_was_cut_off_in_does_not_stand_for_it
         );
     }
 }
+
+/// A reply cut right after the next member's quoted key, before its `:`: the string before it
+/// ends at its own quote, and the key is a member the cut left without a value, not more text
+/// of that string. (A key the cut leaves inside its quotes ends the string too, and is dropped:
+/// its name is not known.)
+#[test]
+fn a_key_cut_before_its_colon_ends_the_string_before_it() {
+    for (reply, expected) in [
+        (r#"{"name": "Ada", "ro"#, serde_json::json!({"name": "Ada"})),
+        (
+            r#"{"name": "Ada", "role""#,
+            serde_json::json!({"name": "Ada", "role": null}),
+        ),
+        (
+            "```json\n{\"name\": \"Ada\",\n \"role\"  \n```",
+            serde_json::json!({"name": "Ada", "role": null}),
+        ),
+        (
+            r#"{"name": "Ada", 'role'"#,
+            serde_json::json!({"name": "Ada", "role": null}),
+        ),
+    ] {
+        let out = llm_extract::extract::<serde_json::Value>(reply).unwrap();
+        assert_eq!(out.value, expected, "{reply}");
+        assert!(!out.report.complete, "{reply}");
+    }
+    // Typed: the field the cut left without a value is missing, and the error says the reply
+    // was cut off.
+    let err = llm_extract::extract::<Person>(r#"{"name": "Ada", "age""#).unwrap_err();
+    assert_eq!(err.issues()[0].category, Category::Incomplete, "{err}");
+}

@@ -711,11 +711,37 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             // `"v", ["x"] }`: a value where a key belongs follows.
             || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
             || self.looks_like_key(j)
+            || self.key_cut_before_colon(j)
             || self.key_missing_opening_quote(j)
             || self.key_missing_colon(j)
             || self.object_starts(j)
             || self.words_then_key(j)
             || (self.keys_are_phrases() && self.phrase_key_at(j))
+    }
+
+    /// `{"a": "x", "b"`: whether a quoted key starts at `at` that the end of the input cut
+    /// right after its closing quote, before its `:` (as [`Self::looks_like_key`] takes a key
+    /// the end cut inside its quotes). Asked only after a value's `,`.
+    fn key_cut_before_colon(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let Some((quote, len)) = opening_quote(&self.bytes[at..limit]) else {
+            return false;
+        };
+        let mut i = at + len;
+        while i < limit {
+            match self.bytes[i] {
+                b'\\' => i += 2,
+                b'\n' => return false,
+                _ => match closing_quote(quote, &self.bytes[i..limit]) {
+                    Some(close) => {
+                        return i > at + len
+                            && space::skip_space(self.bytes, i + close, limit) >= self.end
+                    }
+                    None => i += 1,
+                },
+            }
+        }
+        false
     }
 
     /// Whether the member being read has a bare key of several words (`{first name: "Ada",
