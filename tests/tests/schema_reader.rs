@@ -116,6 +116,21 @@ fn enum_const_and_fuzzy_values() {
         read(&c, "{kind: 'Circle'}").unwrap(),
         json!({"kind": "circle"})
     );
+    // An allowed value that is itself a list of one is the list as written; numbers are equal
+    // by value at any depth (the JSON Schema test suite's `const` and `enum` cases).
+    let lists = schema(json!({"enum": [[false], [{"a": 1}]]}));
+    assert_eq!(read(&lists, "[false]").unwrap(), json!([false]));
+    assert_eq!(read(&lists, "[{\"a\": 1.0}]").unwrap(), json!([{"a": 1}]));
+    assert!(read(&lists, "[0]").is_err());
+    let one = schema(json!({"const": [{"foo": "bar"}]}));
+    assert_eq!(
+        read(&one, "[{\"foo\": \"bar\"}]").unwrap(),
+        json!([{"foo": "bar"}])
+    );
+    assert_eq!(
+        read(&schema(json!({"enum": [[1]]})), "[1.0]").unwrap(),
+        json!([1])
+    );
 }
 
 #[test]

@@ -210,17 +210,26 @@ fn one_of_values(
         };
         return names_one(&spec, node, cx);
     }
-    // A list of one value stands for the value, as for a derived enum.
-    let node = crate::coerce::single(node, cx);
-    let value = cx.json_value(node);
-    let equal = |v: &Value| match (v, &value) {
-        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
-        (a, b) => a == b,
-    };
-    if let Some(found) = values.iter().find(|v| equal(v)) {
+    let equal = same_json;
+    // The value as written first: an allowed value may itself be a list of one (`[false]`).
+    let written = cx.json_value(node);
+    if let Some(found) = values.iter().find(|v| equal(v, &written)) {
         cx.note_match();
         return Ok(found.clone());
     }
+    // A list of one value stands for the value, as for a derived enum.
+    let node = match &node.kind {
+        NodeKind::Array(items) if items.len() == 1 => {
+            let item = crate::coerce::single(node, cx);
+            let value = cx.json_value(item);
+            if let Some(found) = values.iter().find(|v| equal(v, &value)) {
+                cx.note_match();
+                return Ok(found.clone());
+            }
+            item
+        }
+        _ => node,
+    };
     if let NodeKind::String(s) = &node.kind {
         if !names.is_empty() {
             let spec = EnumSpec {
@@ -243,6 +252,30 @@ fn one_of_values(
     .at(node.span);
     cx.push_issue(issue);
     Err(Failed)
+}
+
+/// JSON Schema's equality: numbers by their value (`1` is `1.0`) at any depth, objects
+/// whatever the order of their keys, anything else as written.
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(p), Some(q), ..) => p == q,
+                (.., Some(p), Some(q)) => p == q,
+                _ => x.as_f64() == y.as_f64(),
+            }
+        }
+        (Value::Array(xs), Value::Array(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(xs), Value::Object(ys)) => {
+            xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .all(|(k, x)| ys.get(k).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
+    }
 }
 
 /// The string value a node names, as a derived enum's unit variant is read.
