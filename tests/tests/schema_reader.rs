@@ -74,6 +74,28 @@ fn a_missing_required_property_is_an_issue_with_path_and_position() {
     assert_eq!(issue.position.map(|p| p.line), Some(2));
     let err = read(&s, "{\"items\": [{\"cost\": 1}]}").unwrap_err();
     assert!(err.to_string().contains("missing field `price`"), "{err}");
+    // A required name no property declares is required all the same, and kept; `required`
+    // alone makes an object schema (OpenAPI 2's boolean `required` on a property does not).
+    let s = schema(json!({"type": "object", "properties": {"b": {}}, "required": ["a"]}));
+    let err = read(&s, "{\"b\": 1}").unwrap_err();
+    assert!(err.to_string().contains("missing field `a`"), "{err}");
+    assert_eq!(
+        read(&s, "{\"b\": 1, \"a\": [2]}").unwrap(),
+        json!({"b": 1, "a": [2]})
+    );
+    let only = schema(json!({"required": ["id"]}));
+    assert!(read(&only, "{\"name\": \"x\"}").is_err());
+    assert_eq!(
+        read(&only, "{\"id\": 7, \"name\": \"x\"}").unwrap(),
+        json!({"id": 7, "name": "x"})
+    );
+    let openapi2 = schema(json!({"type": "object", "properties": {
+        "n": {"type": "string", "required": true}
+    }}));
+    assert_eq!(
+        read(&openapi2, "{\"n\": \"x\"}").unwrap(),
+        json!({"n": "x"})
+    );
 }
 
 #[test]
@@ -154,6 +176,17 @@ fn any_of_is_read_by_lowest_cost() {
         read(&shapes, "{Radius: '1.5'}").unwrap(),
         json!({"radius": 1.5})
     );
+    // A `type` beside the options holds for each of them: 3 is read as the string "3".
+    let typed = schema(json!({"type": "string", "anyOf": [{"maxLength": 2}, {"minLength": 4}]}));
+    assert_eq!(read(&typed, "3").unwrap(), json!("3"));
+    assert!(read(&typed, "\"foo\"").is_err());
+    let formats =
+        schema(json!({"type": "string", "oneOf": [{"format": "email"}, {"format": "uri"}]}));
+    assert_eq!(
+        read(&formats, "\"ada@example.com\"").unwrap(),
+        json!("ada@example.com")
+    );
+    assert!(read(&formats, "42").is_err());
 }
 
 #[test]

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 pub(crate) const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 
 /// Validation keywords, checked on the value read.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Checks {
     /// `minimum` / `maximum`, as numbers and as written.
     pub(crate) minimum: Option<(f64, String)>,

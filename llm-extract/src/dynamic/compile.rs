@@ -293,11 +293,15 @@ impl Compiler<'_> {
                     let target = self.rule(option, &format!("{at}/{i}"), depth + 1)?;
                     return Ok(Shape::Ref(target));
                 }
-                return self.choice(options, &at, depth).map(Shape::Choice);
+                let options = self.choice(options, &at, depth)?;
+                return Ok(Shape::Choice(self.typed_options(options, rule.types)));
             }
         }
         let object = rule.types.is_some_and(|t| t & types::OBJECT != 0)
             || map.contains_key("properties")
+            // A list of required names with no `type`: an object's (a boolean `required`,
+            // OpenAPI 2's, is not).
+            || (rule.types.is_none() && matches!(map.get("required"), Some(Value::Array(_))))
             || map.contains_key("additionalProperties");
         let array = rule.types.is_some_and(|t| t & types::ARRAY != 0)
             || map.contains_key("items")
@@ -350,6 +354,38 @@ impl Compiler<'_> {
             .collect()
     }
 
+    /// The options of an `anyOf`/`oneOf` whose schema also has a `type`
+    /// (`{"type": "string", "anyOf": [{"maxLength": 2}, {"format": "email"}]}`): an option that
+    /// gives no structure of its own reads a value of those types (its own types narrowed to
+    /// them, in a rule of its own: the option's schema may be read elsewhere without them).
+    fn typed_options(&mut self, options: Vec<usize>, types: Option<u8>) -> Vec<usize> {
+        let Some(outer) = types else {
+            return options;
+        };
+        let mut typed = Vec::with_capacity(options.len());
+        for id in options {
+            let option = &self.rules[id];
+            let narrowed = option.types.map_or(outer, |t| t & outer);
+            if !matches!(option.shape, Shape::Plain) || option.types == Some(narrowed) {
+                typed.push(id);
+                continue;
+            }
+            let rule = Rule {
+                types: Some(narrowed),
+                nullable: option.nullable,
+                shape: match narrowed {
+                    0 => Shape::Never,
+                    _ => Shape::Plain,
+                },
+                checks: option.checks.clone(),
+                title: option.title.clone(),
+            };
+            typed.push(self.rules.len());
+            self.rules.push(rule);
+        }
+        typed
+    }
+
     fn object(
         &mut self,
         map: &Map<String, Value>,
@@ -379,6 +415,27 @@ impl Compiler<'_> {
                 rule: self.rule(schema, &at, depth + 1)?,
                 required: required.contains(&name.as_str()),
                 default: schema.get("default").cloned(),
+            });
+        }
+        // A required name no property declares (`{"required": ["id"]}`): a property that
+        // takes any value, so that the value must have it.
+        for name in required {
+            if props.contains_key(name) || names.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            if properties.len() == MAX_PROPERTIES {
+                return Err(invalid(
+                    &format!("{pointer}/required"),
+                    format!("more than {MAX_PROPERTIES} properties"),
+                ));
+            }
+            let at = format!("{pointer}/required");
+            names.push((name.to_string(), Vec::new()));
+            properties.push(Property {
+                name: name.to_string(),
+                rule: self.rule(&Value::Bool(true), &at, depth + 1)?,
+                required: true,
+                default: None,
             });
         }
         let at = format!("{pointer}/additionalProperties");

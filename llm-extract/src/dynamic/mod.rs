@@ -59,13 +59,15 @@ pub use tools::{Tools, ToolsStream};
 ///   `nullable` (OpenAPI 3.0), `enum` and `const` (a string value matched as a unit enum's
 ///   variant is: exactly, after normalization, in a sentence; messages call the enum by
 ///   its `title` or its name under `$defs`), `anyOf` and `oneOf` (every
-///   option tried, the cheapest wins; a schema or `{"type": "null"}` is read as an `Option`
+///   option tried, the cheapest wins; a `type` beside them holds for each option that gives
+///   no structure of its own; a schema or `{"type": "null"}` is read as an `Option`
 ///   of it, so a value that fits neither fails as that schema's value), `allOf` (merged into one schema), `$ref` into the
 ///   schema itself (`#`, `#/$defs/Name`, any JSON pointer), recursive or not.
 /// - Objects: `properties` matched to keys as a derived struct's fields are (exact,
 ///   normalized, alias, the object unwrapped from a lone wrapper key), `required` (a missing
-///   property is an issue; a missing optional property is left out of the value, not set to
-///   `null`), `default` (used for a missing property, and recorded), `additionalProperties`:
+///   property is an issue, also one no property declares, which then takes any value; a list
+///   of required names makes a schema with no `type` an object's; a missing optional property
+///   is left out of the value, not set to `null`), `default` (used for a missing property, and recorded), `additionalProperties`:
 ///   absent next to `properties`, other keys are dropped and reported as a derived struct
 ///   drops them; `false` makes each an issue; `true` or a schema keeps them (read by it); an
 ///   object schema without `properties` keeps every key. The extension keyword `x-aliases`
