@@ -711,7 +711,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             // `"v", ["x"] }`: a value where a key belongs follows.
             || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
             || self.looks_like_key(j)
-            || self.key_cut_before_colon(j)
+            || self.key_without_value(j)
             || self.key_missing_opening_quote(j)
             || self.key_missing_colon(j)
             || self.object_starts(j)
@@ -719,10 +719,11 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || (self.keys_are_phrases() && self.phrase_key_at(j))
     }
 
-    /// `{"a": "x", "b"`: whether a quoted key starts at `at` that the end of the input cut
-    /// right after its closing quote, before its `:` (as [`Self::looks_like_key`] takes a key
-    /// the end cut inside its quotes). Asked only after a value's `,`.
-    fn key_cut_before_colon(&self, at: usize) -> bool {
+    /// `{"a": "x", "b"` and `{"a": "x", "b" }`: whether a quoted key starts at `at` whose value
+    /// never comes, the end of the input or the object's `}` right after it (as
+    /// [`Self::looks_like_key`] takes a key the end cut inside its quotes, and as a key after a
+    /// number reads). Asked only after a value's `,`.
+    fn key_without_value(&self, at: usize) -> bool {
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
         let Some((quote, len)) = opening_quote(&self.bytes[at..limit]) else {
             return false;
@@ -734,8 +735,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 b'\n' => return false,
                 _ => match closing_quote(quote, &self.bytes[i..limit]) {
                     Some(close) => {
+                        let next = space::skip_space(self.bytes, i + close, limit);
                         return i > at + len
-                            && space::skip_space(self.bytes, i + close, limit) >= self.end
+                            && (next >= self.end || (next < limit && self.bytes[next] == b'}'));
                     }
                     None => i += 1,
                 },

@@ -57,6 +57,18 @@ fn repairs_table() {
         ),
         ("{\"a\": }", json!({"a": null}), MissingValue),
         ("{\"a\"}", json!({"a": null}), MissingValue),
+        // A key with no value before the object's `}`, after a string value: the string ends
+        // at its own quote, as after a number (JSONTestSuite's n_object_with_single_string).
+        (
+            "{ \"foo\" : \"bar\", \"a\" }",
+            json!({"foo": "bar", "a": null}),
+            MissingValue,
+        ),
+        (
+            "{\"a\": \"x\", \"b\"\n}",
+            json!({"a": "x", "b": null}),
+            MissingValue,
+        ),
         (
             "{\"a\": True, \"b\": False, \"c\": None}",
             json!({"a": true, "b": false, "c": null}),
