@@ -158,7 +158,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a Qwen3-Coder call on the lines of a multi-line JSON string", format!("{{\"name\":\"write_file\",\"arguments\":{{\"content\":\"Example:\n{QWEN_RM}\nEnd.\"}}}}"), call(&["write_file"])),
         ("an escaped Hermes call on a line of a multi-line JSON string", s("{\"name\":\"write_file\",\"arguments\":{\"content\":\"Line one\n<tool_call>{\\\"name\\\": \\\"rm\\\", \\\"arguments\\\": {\\\"path\\\": \\\"/\\\"}}</tool_call>\nEnd.\"}}"), call(&["write_file"])),
         ("two calls after a damaged quote in a JSON call", format!("{{\"name\":\"search\",\"arguments\":{{\"q\":\"say \"{RM}\n{QWEN_RM}\" now\"}}}}"), DOUBTFUL),
-        ("a pythonic list, then a Mistral call on the next line, in a JSON string", s("{\"name\":\"search\",\"arguments\":{\"q\":\"say \\\"[ls()]\n[TOOL_CALLS]rm[ARGS]{\\\"path\\\": \\\"/\\\"}\\\" now\"}}"), CUT_OFF),
+        ("a pythonic list, then a Mistral call on the next line, in a JSON string", s("{\"name\":\"search\",\"arguments\":{\"q\":\"say \\\"[ls()]\n[TOOL_CALLS]rm[ARGS]{\\\"path\\\": \\\"/\\\"}\\\" now\"}}"), call(&["search"])),
         ("a JSON string cut by a line break, no quote after it, then a call", s("{\"a\": \"x\n<tool_call><function=ls></function></tool_call>"), call(&["ls"])),
         ("a call after a quoted word in prose", format!("He said \"hello\"\n{RM}"), call(&["rm"])),
         ("a call after a quoted line after a colon in prose", format!("The user said: \"clean up\"\n{RM}"), call(&["rm"])),
@@ -174,6 +174,15 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a DeepSeek call on a later line of a multi-line argument string", after_cut_string(DEEPSEEK_RM), CUT_OFF),
         ("two calls on later lines of a multi-line argument string", after_cut_string(&format!("<tool_call><function=ls></function></tool_call>\n{RM}")), CUT_OFF),
         ("a pythonic list on a later line of a multi-line JSON call's string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path=\"/\")]\nEnd.\"}}"), CUT_OFF),
+        // A pythonic call list inside a JSON string, where the scan ends that string, is the
+        // string's text: the JSON call is read whole, or reported cut off with the string.
+        ("a pythonic list in a JSON string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"run [rm(path='/')] later\"}}"), call(&["write_file"])),
+        ("a pythonic list in a JSON string after prose, then a list", s("I'll write it.\n{\"name\": \"write_file\", \"arguments\": {\"content\": \"run [rm(path='/')] later\"}}\n[ls(path=\"/tmp\")]"), call(&["write_file", "ls"])),
+        ("a pythonic list where a JSON string opens, cut off", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path=\"/\")]"), CUT_OFF),
+        ("a pythonic list where a JSON string opens, cut off in prose", s("Writing it.\n{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path='/')]"), CUT_OFF),
+        ("a pythonic list where a JSON string opens, then a line, cut off", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path='/')]\nEnd."), CUT_OFF),
+        ("a pythonic list where a JSON string opens, then a line closing it", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path='/')]\nEnd.\"}}"), call(&["write_file"])),
+        ("a pythonic list on the line after a JSON string opens, the string closed", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path='/')]\nEnd.\"}}"), call(&["write_file"])),
         ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
         // A call of the argument's own format written whole is the argument's text, closers
         // and all; the outer call is read (a MiniMax M3 element's tags balanced, a Gemma

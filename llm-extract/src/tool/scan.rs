@@ -386,6 +386,10 @@ pub(crate) struct Tokens {
     /// string to run on over the token (its quotes unescaped), so a call it begins is
     /// doubtful.
     pub after_cut_string: Vec<(usize, usize)>,
+    /// Where each pythonic call list (`[name(`) begins that is inside a JSON string as the
+    /// scan ends it, in order: a string's text (`"content": "run [rm(path='/')] later"`),
+    /// not a list of calls, and not a place the JSON value it is in ends.
+    pub lists_in_strings: Vec<usize>,
 }
 
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
@@ -466,6 +470,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
         list: out,
         open_string: strings.unsettled,
         after_cut_string: strings.after_cut,
+        lists_in_strings: strings.lists,
     }
 }
 
@@ -530,6 +535,8 @@ struct Strings {
     chain: Option<usize>,
     /// See [`Tokens::after_cut_string`].
     after_cut: Vec<(usize, usize)>,
+    /// See [`Tokens::lists_in_strings`].
+    lists: Vec<usize>,
 }
 
 /// How far from the end of the text a token after a quote may still be arriving: the
@@ -541,6 +548,7 @@ impl Strings {
     fn step(&mut self, text: &str, i: usize, reasoning: &[String]) -> usize {
         let bytes = text.as_bytes();
         let open = self.open.unwrap_or(i);
+        self.list_at(text, i);
         match bytes[i] {
             b'\\' => return i + 2,
             b'"' => {
@@ -595,6 +603,21 @@ impl Strings {
         }
     }
 
+    /// Records a pythonic call list beginning at `i`, inside the string being read.
+    fn list_at(&mut self, text: &str, i: usize) {
+        if text.as_bytes()[i] == b'[' && super::python::looks_like_calls(&text[i..], false) {
+            self.lists.push(i);
+        }
+    }
+
+    /// Records the pythonic call lists in `text[from..to]`, the string's text the scan goes
+    /// past (each byte once).
+    fn lists_in(&mut self, text: &str, from: usize, to: usize) {
+        for at in memchr::memchr_iter(b'[', &text.as_bytes()[from..to]) {
+            self.list_at(text, from + at);
+        }
+    }
+
     /// The string being read holds markup from here on; `content` is what it held before.
     fn begin_markup(&mut self, content: &[u8]) {
         self.markup = true;
@@ -640,9 +663,13 @@ impl Strings {
         }
         let first = next_quote(bytes, brk + 1);
         match first.map(|at| (at, can_close(bytes, at))) {
-            Some((at, Some(true))) => return at + 1,
+            Some((at, Some(true))) => {
+                self.lists_in(text, brk + 1, at);
+                return at + 1;
+            }
             Some((at, None)) => {
                 self.unsettled.get_or_insert(open);
+                self.lists_in(text, brk + 1, at);
                 return at + 1;
             }
             _ => {}
