@@ -174,6 +174,15 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a DeepSeek call on a later line of a multi-line argument string", after_cut_string(DEEPSEEK_RM), CUT_OFF),
         ("two calls on later lines of a multi-line argument string", after_cut_string(&format!("<tool_call><function=ls></function></tool_call>\n{RM}")), CUT_OFF),
         ("a pythonic list on a later line of a multi-line JSON call's string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path=\"/\")]\nEnd.\"}}"), CUT_OFF),
+        // A single-quoted JSON string (`{'q': 'say`) is a string as a double-quoted one is: a
+        // call inside it, on its line or on the lines after it, is its text or doubtful.
+        ("a Hermes call on the line after a single-quoted JSON string opens", format!("{{'name': 'search', 'arguments': {{'q': 'say\n{RM}\nnow'}}}}"), DOUBTFUL),
+        ("a Hermes call in a single-quoted JSON string cut off", format!("{{'name': 'search', 'arguments': {{'q': 'say {RM}"), CUT_OFF),
+        ("a Qwen3-Coder call on the line after a single-quoted JSON string opens, cut off", format!("{{'name': 'search', 'arguments': {{'q': 'say\n{QWEN_RM}"), CUT_OFF),
+        ("a Hermes call in a single-quoted JSON string", format!("{{'name': 'search', 'arguments': {{'q': 'run {RM} later'}}}}"), call(&["search"])),
+        ("a Mistral call on the lines of a single-quoted JSON string after prose", format!("I'll search.\n{{'name': 'search', 'arguments': {{'q': 'say\n{MISTRAL_RM}\nnow'}}}}"), call(&["search"])),
+        ("a Hermes call on a later line of a multi-line single-quoted argument string", format!("<tool_call>{{'name': 'write_file', 'arguments': {{'content': 'Example:\n{RM}\nEnd.'}}}}</tool_call>"), DOUBTFUL),
+        ("a call after an apostrophe in brackets in prose", format!("Options: [it's fine, 'ok]\n{RM}"), call(&["rm"])),
         // A pythonic call list inside a JSON string, where the scan ends that string, is the
         // string's text: the JSON call is read whole, or reported cut off with the string.
         ("a pythonic list in a JSON string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"run [rm(path='/')] later\"}}"), call(&["write_file"])),
