@@ -174,6 +174,16 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a DeepSeek call on a later line of a multi-line argument string", after_cut_string(DEEPSEEK_RM), CUT_OFF),
         ("two calls on later lines of a multi-line argument string", after_cut_string(&format!("<tool_call><function=ls></function></tool_call>\n{RM}")), CUT_OFF),
         ("a pythonic list on a later line of a multi-line JSON call's string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path=\"/\")]\nEnd.\"}}"), CUT_OFF),
+        // A pythonic call written without its list's brackets is read only when it is all the
+        // text around it; a call inside a keyword argument's string it left open on its line
+        // (the call on that line or the next) is that string's text, never a call.
+        ("a Hermes call on the line after a bare pythonic call's string opens", format!("search(q='say\n{RM}\nnow')"), REFUSED),
+        ("a Hermes call in a bare pythonic call's string cut off", format!("search(q='say {RM}"), REFUSED),
+        ("a Qwen3-Coder call in a bare pythonic call's double-quoted string after a label", format!("Here's the call: search(q=\"say\n{QWEN_RM}\nnow\")\nDone."), REFUSED),
+        ("a Mistral call in a bare pythonic call's string over lines", format!("search(q='x {MISTRAL_RM}\nEnd.')"), REFUSED),
+        ("a pythonic list in a bare pythonic call's string cut off", s("search(q='x [rm(path=\"/\")]"), REFUSED),
+        ("a call after an assignment's string left open in prose", format!("Set x='abc\n{RM}"), call(&["rm"])),
+        ("a call after a closed call in prose", format!("print('hello')\n{RM}"), call(&["rm"])),
         // A single-quoted JSON string (`{'q': 'say`) is a string as a double-quoted one is: a
         // call inside it, on its line or on the lines after it, is its text or doubtful.
         ("a Hermes call on the line after a single-quoted JSON string opens", format!("{{'name': 'search', 'arguments': {{'q': 'say\n{RM}\nnow'}}}}"), DOUBTFUL),

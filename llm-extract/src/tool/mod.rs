@@ -26,8 +26,10 @@
 //! writes it: a tag (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's,
 //! DSML's, Step-3's and MiniCPM's parameters, Kimi K3's `<|open|>argument`, GLM's and
 //! Hunyuan's `<arg_value>`, MiniMax M3's elements), a string between Gemma's delimiters
-//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`, and a
-//! pythonic list written in prose, its strings running across lines). The argument is the
+//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`, a
+//! pythonic list written in prose, its strings running across lines, and a pythonic call
+//! written without its list's brackets, its keyword argument's string left open on the line
+//! before the inner call or on the call's own). The argument is the
 //! call's text up to its closer. A call of the argument's own format written whole inside it
 //! is its text too, closers and all (`<arg_value><tool_call>rm...</tool_call></arg_value>`),
 //! and the outer call is read; a lone opener of that format in a value that lacks its closer
