@@ -158,7 +158,7 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a Qwen3-Coder call on the lines of a multi-line JSON string", format!("{{\"name\":\"write_file\",\"arguments\":{{\"content\":\"Example:\n{QWEN_RM}\nEnd.\"}}}}"), call(&["write_file"])),
         ("an escaped Hermes call on a line of a multi-line JSON string", s("{\"name\":\"write_file\",\"arguments\":{\"content\":\"Line one\n<tool_call>{\\\"name\\\": \\\"rm\\\", \\\"arguments\\\": {\\\"path\\\": \\\"/\\\"}}</tool_call>\nEnd.\"}}"), call(&["write_file"])),
         ("two calls after a damaged quote in a JSON call", format!("{{\"name\":\"search\",\"arguments\":{{\"q\":\"say \"{RM}\n{QWEN_RM}\" now\"}}}}"), DOUBTFUL),
-        ("a pythonic list, then a Mistral call on the next line, in a JSON string", s("{\"name\":\"search\",\"arguments\":{\"q\":\"say \\\"[ls()]\n[TOOL_CALLS]rm[ARGS]{\\\"path\\\": \\\"/\\\"}\\\" now\"}}"), CUT_OFF),
+        ("a pythonic list, then a Mistral call on the next line, in a JSON string", s("{\"name\":\"search\",\"arguments\":{\"q\":\"say \\\"[ls()]\n[TOOL_CALLS]rm[ARGS]{\\\"path\\\": \\\"/\\\"}\\\" now\"}}"), call(&["search"])),
         ("a JSON string cut by a line break, no quote after it, then a call", s("{\"a\": \"x\n<tool_call><function=ls></function></tool_call>"), call(&["ls"])),
         ("a call after a quoted word in prose", format!("He said \"hello\"\n{RM}"), call(&["rm"])),
         ("a call after a quoted line after a colon in prose", format!("The user said: \"clean up\"\n{RM}"), call(&["rm"])),
@@ -174,6 +174,34 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a DeepSeek call on a later line of a multi-line argument string", after_cut_string(DEEPSEEK_RM), CUT_OFF),
         ("two calls on later lines of a multi-line argument string", after_cut_string(&format!("<tool_call><function=ls></function></tool_call>\n{RM}")), CUT_OFF),
         ("a pythonic list on a later line of a multi-line JSON call's string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path=\"/\")]\nEnd.\"}}"), CUT_OFF),
+        // A pythonic call written without its list's brackets is read only when it is all the
+        // text around it; a call inside a keyword argument's string it left open on its line
+        // (the call on that line or the next) is that string's text, never a call.
+        ("a Hermes call on the line after a bare pythonic call's string opens", format!("search(q='say\n{RM}\nnow')"), REFUSED),
+        ("a Hermes call in a bare pythonic call's string cut off", format!("search(q='say {RM}"), REFUSED),
+        ("a Qwen3-Coder call in a bare pythonic call's double-quoted string after a label", format!("Here's the call: search(q=\"say\n{QWEN_RM}\nnow\")\nDone."), REFUSED),
+        ("a Mistral call in a bare pythonic call's string over lines", format!("search(q='x {MISTRAL_RM}\nEnd.')"), REFUSED),
+        ("a pythonic list in a bare pythonic call's string cut off", s("search(q='x [rm(path=\"/\")]"), REFUSED),
+        ("a call after an assignment's string left open in prose", format!("Set x='abc\n{RM}"), call(&["rm"])),
+        ("a call after a closed call in prose", format!("print('hello')\n{RM}"), call(&["rm"])),
+        // A single-quoted JSON string (`{'q': 'say`) is a string as a double-quoted one is: a
+        // call inside it, on its line or on the lines after it, is its text or doubtful.
+        ("a Hermes call on the line after a single-quoted JSON string opens", format!("{{'name': 'search', 'arguments': {{'q': 'say\n{RM}\nnow'}}}}"), DOUBTFUL),
+        ("a Hermes call in a single-quoted JSON string cut off", format!("{{'name': 'search', 'arguments': {{'q': 'say {RM}"), CUT_OFF),
+        ("a Qwen3-Coder call on the line after a single-quoted JSON string opens, cut off", format!("{{'name': 'search', 'arguments': {{'q': 'say\n{QWEN_RM}"), CUT_OFF),
+        ("a Hermes call in a single-quoted JSON string", format!("{{'name': 'search', 'arguments': {{'q': 'run {RM} later'}}}}"), call(&["search"])),
+        ("a Mistral call on the lines of a single-quoted JSON string after prose", format!("I'll search.\n{{'name': 'search', 'arguments': {{'q': 'say\n{MISTRAL_RM}\nnow'}}}}"), call(&["search"])),
+        ("a Hermes call on a later line of a multi-line single-quoted argument string", format!("<tool_call>{{'name': 'write_file', 'arguments': {{'content': 'Example:\n{RM}\nEnd.'}}}}</tool_call>"), DOUBTFUL),
+        ("a call after an apostrophe in brackets in prose", format!("Options: [it's fine, 'ok]\n{RM}"), call(&["rm"])),
+        // A pythonic call list inside a JSON string, where the scan ends that string, is the
+        // string's text: the JSON call is read whole, or reported cut off with the string.
+        ("a pythonic list in a JSON string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"run [rm(path='/')] later\"}}"), call(&["write_file"])),
+        ("a pythonic list in a JSON string after prose, then a list", s("I'll write it.\n{\"name\": \"write_file\", \"arguments\": {\"content\": \"run [rm(path='/')] later\"}}\n[ls(path=\"/tmp\")]"), call(&["write_file", "ls"])),
+        ("a pythonic list where a JSON string opens, cut off", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path=\"/\")]"), CUT_OFF),
+        ("a pythonic list where a JSON string opens, cut off in prose", s("Writing it.\n{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path='/')]"), CUT_OFF),
+        ("a pythonic list where a JSON string opens, then a line, cut off", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path='/')]\nEnd."), CUT_OFF),
+        ("a pythonic list where a JSON string opens, then a line closing it", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"x [rm(path='/')]\nEnd.\"}}"), call(&["write_file"])),
+        ("a pythonic list on the line after a JSON string opens, the string closed", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path='/')]\nEnd.\"}}"), call(&["write_file"])),
         ("an apostrophe after a tool_code fence opens no string", s("```tool_code\nls(path='/')\n```\nI'll check it (it's quick).\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}</tool_call>"), call(&["ls", "search"])),
         // A call of the argument's own format written whole is the argument's text, closers
         // and all; the outer call is read (a MiniMax M3 element's tags balanced, a Gemma

@@ -20,13 +20,16 @@
 //! Bad input: a reply with no call gives an empty list (and [`tool_call`] an error naming
 //! every candidate and why it was not a call); a call whose arguments were cut off is
 //! reported in [`Reply::incomplete`] and never returned as a call unless the caller opts in
-//! with [`Extractor::allow_incomplete_tool_calls`]; a marker inside a JSON string value is
-//! not a call, nor is a call written inside another call's argument, however the format
+//! with [`Extractor::allow_incomplete_tool_calls`]; a marker or a pythonic call list inside a
+//! JSON string value is not a call (the string is its text), nor is a call written inside
+//! another call's argument, however the format
 //! writes it: a tag (`<parameter=k>...</parameter>` of Qwen3-Coder and Seed-OSS, MiniMax M2's,
 //! DSML's, Step-3's and MiniCPM's parameters, Kimi K3's `<|open|>argument`, GLM's and
 //! Hunyuan's `<arg_value>`, MiniMax M3's elements), a string between Gemma's delimiters
-//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`, and a
-//! pythonic list written in prose, its strings running across lines). The argument is the
+//! (`<|"|>`, `<escape>`) or a Python string (LFM2, Llama 4, OLMo 3, `tool_code`, a
+//! pythonic list written in prose, its strings running across lines, and a pythonic call
+//! written without its list's brackets, its keyword argument's string left open on the line
+//! before the inner call or on the call's own). The argument is the
 //! call's text up to its closer. A call of the argument's own format written whole inside it
 //! is its text too, closers and all (`<arg_value><tool_call>rm...</tool_call></arg_value>`),
 //! and the outer call is read; a lone opener of that format in a value that lacks its closer
@@ -764,6 +767,7 @@ fn find_calls_from(
             span,
             region,
             json: &json,
+            lists_in_strings: &w.lists_in_strings,
             hits: &mut found.hits,
             misses: &mut found.misses,
         };
@@ -930,6 +934,8 @@ struct Gap<'a> {
     region: Region,
     /// Reads the JSON values, with the caller's `max_depth`.
     json: &'a Extractor,
+    /// See [`scan::Tokens::lists_in_strings`]: no list is read from there.
+    lists_in_strings: &'a [usize],
     hits: &'a mut Vec<wire::Hit>,
     misses: &'a mut Vec<wire::Miss>,
 }
@@ -970,7 +976,12 @@ impl Gap<'_> {
         let mut pos = 0;
         while let Some(found) = memchr::memchr(b'[', &gap.as_bytes()[pos..]) {
             let at = pos + found;
-            if !python::looks_like_calls(&gap[at..], false) {
+            let in_string = || {
+                self.lists_in_strings
+                    .binary_search(&(span.start + at))
+                    .is_ok()
+            };
+            if !python::looks_like_calls(&gap[at..], false) || in_string() {
                 pos = at + 1;
                 continue;
             }

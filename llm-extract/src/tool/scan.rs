@@ -3,11 +3,15 @@
 //!
 //! A marker written inside `"..."` of a JSON object (a tool's argument that mentions
 //! `<tool_call>`) is not a call, so the scan tracks JSON strings: a `"` opens one only inside
-//! a `{`/`[` (prose quotes at the top level do not), and a string ends where the readers of
+//! a `{`/`[` (prose quotes at the top level do not), a `'` only there and where a value or key
+//! goes (after `:` `,` `[` or `{`: `{'q': 'say`, as the parser reads single quotes; an
+//! apostrophe in a word opens none), and a string ends where the readers of
 //! the calls end it (see [`Strings`]): at its closing quote, or at a line break (a string
 //! never spans lines in JSON; an unclosed one must not hide the rest of the reply) unless the
 //! writer plainly ran it on over lines, as around call markup written in it. Every token
-//! costs a bounded number of byte comparisons, so the scan is linear whatever the input.
+//! costs a bounded number of byte comparisons, so the scan is linear whatever the input. A
+//! pythonic call list inside a string is recorded ([`Tokens::lists_in_strings`]): it is the
+//! string's text, and the search for lists between tokens reads none from there.
 //!
 //! Text that only shows or quotes markup is not read for tokens: an HTML comment
 //! (`<!-- ... -->`), inline code (`` `...` `` on one line, a run of two or more backticks,
@@ -386,6 +390,10 @@ pub(crate) struct Tokens {
     /// string to run on over the token (its quotes unescaped), so a call it begins is
     /// doubtful.
     pub after_cut_string: Vec<(usize, usize)>,
+    /// Where each pythonic call list (`[name(`) begins that is inside a JSON string as the
+    /// scan ends it, in order: a string's text (`"content": "run [rm(path='/')] later"`),
+    /// not a list of calls, and not a place the JSON value it is in ends.
+    pub lists_in_strings: Vec<usize>,
 }
 
 /// Every token in `text`, in order, none inside a JSON string value; `reasoning` names the
@@ -456,7 +464,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
         match b {
             b'{' | b'[' => depth += 1,
             b'}' | b']' => depth = depth.saturating_sub(1),
-            b'"' if depth > 0 => (strings.open, strings.depth) = (Some(i), depth),
+            b'"' | b'\'' if depth > 0 => strings.open_at(i, b, depth),
             _ => {}
         }
         i += 1;
@@ -466,6 +474,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
         list: out,
         open_string: strings.unsettled,
         after_cut_string: strings.after_cut,
+        lists_in_strings: strings.lists,
     }
 }
 
@@ -508,17 +517,21 @@ fn delimiter_at(
 ///   it (`"Example:` then a call on the next line, then `End."}`).
 #[derive(Default)]
 struct Strings {
-    /// Where the string being read opens, and how deep in brackets.
+    /// Where the string being read opens, how deep in brackets, and its quote.
     open: Option<usize>,
     depth: usize,
+    quote: u8,
+    /// The byte the scan met last is where a value or key goes (after `:` `,` `[` or `{`):
+    /// a single quote there opens a string (`{'q': 'say`), one in a word (`it's`) does not.
+    value_place: bool,
     /// The string being read holds markup, and the brackets opened in it since.
     markup: bool,
     inner: usize,
     /// A string cut by a line break before this point ends at the break (its first quote
     /// after the break, [`Strings::across`] found, cannot close it), and `settled` says
-    /// whether the text showed that quote.
-    ends_before: usize,
-    settled: bool,
+    /// whether the text showed that quote; one of each for `"` and for `'` strings.
+    ends_before: [usize; 2],
+    settled: [bool; 2],
     /// See [`Tokens::open_string`].
     unsettled: Option<usize>,
     /// The line break that cut the last string ended there, while the value it is in is
@@ -530,6 +543,8 @@ struct Strings {
     chain: Option<usize>,
     /// See [`Tokens::after_cut_string`].
     after_cut: Vec<(usize, usize)>,
+    /// See [`Tokens::lists_in_strings`].
+    lists: Vec<usize>,
 }
 
 /// How far from the end of the text a token after a quote may still be arriving: the
@@ -541,9 +556,10 @@ impl Strings {
     fn step(&mut self, text: &str, i: usize, reasoning: &[String]) -> usize {
         let bytes = text.as_bytes();
         let open = self.open.unwrap_or(i);
+        self.list_at(text, i);
         match bytes[i] {
             b'\\' => return i + 2,
-            b'"' => {
+            q if q == self.quote => {
                 let ends = match self.markup {
                     true => ends_value(bytes, i, self.depth + self.inner),
                     false => token_follows(text, i, reasoning).map(|token| !token),
@@ -569,6 +585,7 @@ impl Strings {
     /// The scan meets `token` at bracket `depth` (before the token resets it): recorded when
     /// it comes after a cut string, in that string's value, or in a chain of calls after one.
     fn token_met(&mut self, token: &Token, depth: usize) {
+        self.value_place = false;
         if matches!(token.tok, Tok::ThinkOpen | Tok::ThinkClose) {
             // A reasoning block's bounds are the writer's, whatever came before.
             (self.cut, self.chain) = (None, None);
@@ -593,6 +610,33 @@ impl Strings {
         if depth <= 1 && matches!(b, b'}' | b']') {
             self.cut = None;
         }
+        // A quote is judged by the byte before it (see `open_at`).
+        if !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'') {
+            self.value_place = matches!(b, b':' | b',' | b'[' | b'{');
+        }
+    }
+
+    /// The scan meets `quote` at `i`, `depth` brackets deep (more than none): a double quote
+    /// opens a string, a single one where a value or key goes.
+    fn open_at(&mut self, i: usize, quote: u8, depth: usize) {
+        if quote == b'"' || self.value_place {
+            (self.open, self.depth, self.quote) = (Some(i), depth, quote);
+        }
+    }
+
+    /// Records a pythonic call list beginning at `i`, inside the string being read.
+    fn list_at(&mut self, text: &str, i: usize) {
+        if text.as_bytes()[i] == b'[' && super::python::looks_like_calls(&text[i..], false) {
+            self.lists.push(i);
+        }
+    }
+
+    /// Records the pythonic call lists in `text[from..to]`, the string's text the scan goes
+    /// past (each byte once).
+    fn lists_in(&mut self, text: &str, from: usize, to: usize) {
+        for at in memchr::memchr_iter(b'[', &text.as_bytes()[from..to]) {
+            self.list_at(text, from + at);
+        }
     }
 
     /// The string being read holds markup from here on; `content` is what it held before.
@@ -607,6 +651,7 @@ impl Strings {
 
     fn close(&mut self) {
         (self.open, self.markup, self.inner) = (None, false, 0);
+        self.value_place = false;
     }
 
     /// The text ends: a string holding markup still open hides the rest, which more text
@@ -624,31 +669,38 @@ impl Strings {
         let bytes = text.as_bytes();
         let follows = || token_follows(text, brk, reasoning);
         // Markup on the string's line, or right after the quote its line ends with.
+        let quote = self.quote;
         let markup = holds_token(text, open + 1, brk, reasoning)
-            || (text[open + 1..brk].trim_end().ends_with('"') && follows() != Some(false));
+            || (text[open + 1..brk].trim_end().as_bytes().last() == Some(&quote)
+                && follows() != Some(false));
         if markup {
             self.begin_markup(&bytes[open + 1..brk]);
             return brk + 1;
         }
         self.close();
-        if brk < self.ends_before {
-            if !self.settled {
+        let kind = usize::from(quote == b'\'');
+        if brk < self.ends_before[kind] {
+            if !self.settled[kind] {
                 self.unsettled.get_or_insert(open);
             }
             self.cut = Some(brk);
             return brk + 1;
         }
-        let first = next_quote(bytes, brk + 1);
+        let first = next_quote(bytes, brk + 1, quote);
         match first.map(|at| (at, can_close(bytes, at))) {
-            Some((at, Some(true))) => return at + 1,
+            Some((at, Some(true))) => {
+                self.lists_in(text, brk + 1, at);
+                return at + 1;
+            }
             Some((at, None)) => {
                 self.unsettled.get_or_insert(open);
+                self.lists_in(text, brk + 1, at);
                 return at + 1;
             }
             _ => {}
         }
-        self.ends_before = first.unwrap_or(bytes.len());
-        self.settled = first.is_some();
+        self.ends_before[kind] = first.unwrap_or(bytes.len());
+        self.settled[kind] = first.is_some();
         if first.is_none() {
             self.unsettled.get_or_insert(open);
         }
@@ -706,11 +758,11 @@ fn pythonic_list(rest: &[u8]) -> bool {
 
 /// The first quote at or after `from` of a string being read: a backslash escapes the byte
 /// after it, line breaks included.
-fn next_quote(bytes: &[u8], from: usize) -> Option<usize> {
+fn next_quote(bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
     let mut i = from;
     while i < bytes.len() {
-        let at = i + memchr::memchr2(b'"', b'\\', &bytes[i..])?;
-        if bytes[at] == b'"' {
+        let at = i + memchr::memchr2(quote, b'\\', &bytes[i..])?;
+        if bytes[at] == quote {
             return Some(at);
         }
         i = at + 2;
@@ -1174,6 +1226,21 @@ mod tests {
             kinds(&format!("```json\n{call}\n```")),
             vec![Tok::ToolCallOpen, Tok::ToolCallClose]
         );
+    }
+
+    #[test]
+    fn single_quoted_strings_and_the_lists_inside_strings() {
+        let call = "<tool_call>{}</tool_call>";
+        // A single quote where a value goes opens a string; one in a word does not.
+        assert!(kinds(&format!("{{'q': 'say {call} now'}}")).is_empty());
+        assert_eq!(
+            kinds(&format!("[it's, {call}]")),
+            vec![Tok::ToolCallOpen, Tok::ToolCallClose]
+        );
+        let text = "{\"q\": \"run [rm(path='/')] later\"} [ls()] {'q': 'a\n[rm()]\nb'}";
+        let lists = tokens(text, &tags(), None).lists_in_strings;
+        let at = |s: &str| text.find(s).unwrap();
+        assert_eq!(lists, vec![at("[rm(path"), at("[rm()]")]);
     }
 
     #[test]

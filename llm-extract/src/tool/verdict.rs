@@ -208,6 +208,11 @@ fn set_apart(
     {
         return Some("written right after an argument string's quote (inside that string, its quote damaged)");
     }
+    if in_open_argument_string(before, text, start)
+        || in_open_argument_string(before, text, hit.span.start)
+    {
+        return Some("written inside an argument string of the pythonic call its line begins, not closed before it (that string's text)");
+    }
     if negated_before(before, text, start) {
         return Some("the text before it says not to make (a mention, not a call)");
     }
@@ -315,11 +320,43 @@ fn after_argument_string(earlier: &str, text: &str, start: usize) -> bool {
     last_string_is_argument(line.as_bytes())
 }
 
+/// Whether the call at `start` stands inside a keyword argument's string of a pythonic call,
+/// opened on the nearest line with text before the call (the call's own line, or the line
+/// before) and not closed there: `search(q='say <tool_call>...`, or `search(q='say` with the
+/// call on the next line. Models drop a call list's brackets, and a call without them is
+/// read only when it is all the text around it, so the tokens in its string would otherwise
+/// be read as calls. (A JSON string a line break cut is the scan's to judge.)
+fn in_open_argument_string(earlier: &str, text: &str, start: usize) -> bool {
+    let window = window_before(earlier, text, start, STRING_LOOKBACK);
+    let line = window.trim_end().rsplit('\n').next().unwrap_or_default();
+    last_string(line.as_bytes())
+        .is_some_and(|s| s.open && s.before == b'=' && s.before2 == b'a' && s.depth > 0)
+}
+
 /// Whether `line`, which ends with a quote, ends inside or at the close of a string written
 /// where an argument's value goes: after `=` following a name, `:` following a key, or `:`, `(`, `[`, `{`
 /// or `,` inside brackets opened on the line. An apostrophe inside a word opens no
 /// string.
 fn last_string_is_argument(line: &[u8]) -> bool {
+    last_string(line).is_some_and(|s| is_argument_place(s.before, s.before2, s.depth))
+}
+
+/// The string `line` ends inside or at the close of: what came before its opening quote.
+#[derive(Clone, Copy)]
+struct LastString {
+    /// The significant byte before the opening quote (`a` for a name's, `"` for a string's),
+    /// and the one before that.
+    before: u8,
+    before2: u8,
+    /// How deep in brackets opened on the line the string opened.
+    depth: usize,
+    /// The line ends inside it (not at its closing quote).
+    open: bool,
+}
+
+/// The string `line` ends inside or at the close of (see [`last_string_is_argument`]), if
+/// any.
+fn last_string(line: &[u8]) -> Option<LastString> {
     let mut depth = 0usize;
     // The significant byte before the string being read, and before that one.
     let (mut prev, mut prev2) = (0u8, 0u8);
@@ -335,7 +372,12 @@ fn last_string_is_argument(line: &[u8]) -> bool {
             if b == quote {
                 string = None;
                 if i + 1 == line.len() {
-                    return is_argument_place(before, before2, at_depth);
+                    return Some(LastString {
+                        before,
+                        before2,
+                        depth: at_depth,
+                        open: false,
+                    });
                 }
                 (prev2, prev) = (prev, b'"');
             }
@@ -364,8 +406,12 @@ fn last_string_is_argument(line: &[u8]) -> bool {
     }
     // The line's last quote opened a string or was escaped in one (`"arguments": "{\"q\":
     // \"say \"`): the call is inside that string.
-    string
-        .is_some_and(|(_, before, before2, at_depth)| is_argument_place(before, before2, at_depth))
+    string.map(|(_, before, before2, depth)| LastString {
+        before,
+        before2,
+        depth,
+        open: true,
+    })
 }
 
 /// Whether the byte before `i` is a letter or digit (an apostrophe in a word: `it's`).

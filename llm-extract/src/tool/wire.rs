@@ -120,6 +120,8 @@ pub(crate) struct Wire {
     pub open_string: Option<usize>,
     /// See [`super::scan::Tokens::after_cut_string`].
     pub after_cut_string: Vec<(usize, usize)>,
+    /// See [`super::scan::Tokens::lists_in_strings`].
+    pub lists_in_strings: Vec<usize>,
 }
 
 pub(crate) use crate::settings::Opening;
@@ -157,6 +159,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
     w.run();
     w.out.open_string = scanned.open_string;
     w.out.after_cut_string = scanned.after_cut_string;
+    w.out.lists_in_strings = scanned.lists_in_strings;
     w.out
 }
 
