@@ -572,6 +572,9 @@ pub(crate) struct Choice<V> {
     /// The value the reply was cut off in, when the type recognized it (fields found, items
     /// read) but it did not fit, or a limit refused it: where it starts, its lead, and why.
     cut_short: Option<(Span, Lead, Error)>,
+    /// The spans of the candidates that are an empty object or array
+    /// ([`crate::locate::empty_container`]).
+    empty: Vec<Span>,
     pub failures: Failures,
 }
 
@@ -583,6 +586,7 @@ struct Offer<V> {
     depth: usize,
     explicit: bool,
     standing: Standing,
+    empty: bool,
     /// The value the reply was cut off in.
     cut: bool,
     span: Span,
@@ -597,6 +601,10 @@ impl<V> Choice<V> {
             best: None,
             cut_ahead: false,
             cut_short: None,
+            empty: (candidates.iter())
+                .map(|c| c.span)
+                .filter(|&span| crate::locate::empty_container(text, span))
+                .collect(),
             failures: Failures::default(),
         };
         choice.cut_ahead =
@@ -661,6 +669,7 @@ impl<V> Choice<V> {
         let (standing, lead) = (candidate.standing, candidate.lead);
         let span = candidate.span;
         let cut = !unrelated && self.cut_at_end(candidate);
+        let empty = self.empty.contains(&span);
         let wins = match &self.best {
             None => true,
             Some(b) => {
@@ -678,6 +687,8 @@ impl<V> Choice<V> {
                     explicit
                 } else if standing != b.standing {
                     standing > b.standing
+                } else if empty != b.empty {
+                    !empty
                 } else {
                     self.tie_break.prefers(span, b.span)
                 }
@@ -692,6 +703,7 @@ impl<V> Choice<V> {
                 depth,
                 explicit,
                 standing,
+                empty,
                 cut,
                 span,
                 value,

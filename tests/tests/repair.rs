@@ -261,6 +261,40 @@ fn several_values_and_embedded_json() {
     assert_eq!(repair("Use { to open. Result: {\"a\": 1}"), json!({"a": 1}));
 }
 
+/// Of two values that rank alike, an empty object or array written later does not take the
+/// place of one that says something: in prose it is most often a mention of the format. An
+/// empty value that the reply presents as its answer still wins.
+#[test]
+fn an_empty_value_does_not_replace_one_that_says_something() {
+    for (reply, expected) in [
+        (
+            "Here's the data: {\"a\": 1}. If there is no data, return {}.",
+            json!({"a": 1}),
+        ),
+        (
+            "Result: {\"items\": [1, 2]}\nEmpty case: []",
+            json!({"items": [1, 2]}),
+        ),
+        ("{\"a\": \"b\"} {}", json!({"a": "b"})),
+        ("[1, 2]\n[]", json!([1, 2])),
+        ("{}\n{\"a\": 1}", json!({"a": 1})),
+        ("Example: {\"a\": 1}\nAnswer: {}", json!({})),
+        ("Answer: []\nExample: {\"a\": 1}", json!([])),
+    ] {
+        assert_eq!(repair(reply), expected, "{reply}");
+        let mut streamed = llm_extract::Stream::<Value>::new();
+        for c in reply.chars() {
+            streamed.push(&c.to_string());
+        }
+        assert_eq!(streamed.finish().unwrap().value, expected, "{reply}");
+    }
+    // Every value is still there for `repair_all`.
+    assert_eq!(
+        repair_all("{\"a\": 1} {}"),
+        vec![json!({"a": 1}), json!({})]
+    );
+}
+
 /// A document written with escaped quotes (as a model copies the content of a JSON string)
 /// is read as the document wherever it sits, in prose too; its escaped quotes inside strings
 /// stay quotes.

@@ -514,6 +514,20 @@ const SENTENCE_LOOK: usize = 256;
 /// looked at for [`SENTENCE_LOOK`] bytes. The one rule for `extract` and the stream's choice
 /// of the value shown: when `text` is not `whole` (a reply still arriving), `None` while the
 /// bytes so far cannot tell.
+/// Whether the value at `span` is an empty object or array (`{}`, `[ ]`): it says nothing a
+/// value written beside it does not, and in prose it is most often a mention (`if there is
+/// no data, return {}`), so of two values that rank alike, it loses to one that is not
+/// empty, in `extract` and in the stream's choice of the value shown alike.
+pub(crate) fn empty_container(text: &str, span: Span) -> bool {
+    match text.as_bytes().get(span.start..span.end) {
+        Some([open, inside @ .., close]) => {
+            matches!((open, close), (b'{', b'}') | (b'[', b']'))
+                && inside.iter().all(u8::is_ascii_whitespace)
+        }
+        _ => false,
+    }
+}
+
 pub(crate) fn prose_standing(text: &str, span: Span, whole: bool) -> Option<Standing> {
     let set_out = set_out_before(text, span.start);
     let before = prose_before(text, span.start);

@@ -812,13 +812,18 @@ impl<T: Extract> Values<T> {
             && self.kept.is_some()
             && fit == Some(kept_related)
             && lead == kept_lead;
-        // Of two values introduced alike, the one that stands higher wins, as in `extract`.
+        // Of two values introduced alike, the one that stands higher wins, as in `extract`;
+        // of two that stand alike, an empty object or array loses to one that is not.
         let lower = match tied && replaces {
             true => match standing(text, span, last) {
                 None => return,
                 Some(it) => {
                     let kept = Span::new(self.kept_at.unwrap_or(0), self.kept_end);
-                    it < standing(text, kept, true).unwrap_or(Standing::Plain)
+                    let kept_standing = standing(text, kept, true).unwrap_or(Standing::Plain);
+                    it < kept_standing
+                        || (it == kept_standing
+                            && crate::locate::empty_container(text, span)
+                            && !crate::locate::empty_container(text, kept))
                 }
             },
             false => false,
