@@ -353,7 +353,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 scan.doubled = false; // closed as it opened
                 return Some(self.string_ends(scan, i, after));
             }
-            let closes = self.closes_here(i + closer_len, scan.slot)
+            let closes = self.closes_here_in(i + closer_len, scan.slot, scan.passed > 0)
                 || (scan.rejected.is_none() && self.bare_item_follows(scan, i, closer_len));
             if closes && !open_code {
                 return Some(self.string_ends(scan, i, i + closer_len));
@@ -640,6 +640,14 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// Whether a quote whose closing byte ends just before `after` really ends the string,
     /// judged by what follows it in this slot.
     fn closes_here(&self, after: usize, slot: Slot) -> bool {
+        self.closes_here_in(after, slot, false)
+    }
+
+    /// [`Self::closes_here`] for a quote of a string that already passed over a quote as its
+    /// text (`quoted_text`): then a quoted word after the `,` with no value after it is more
+    /// quoted text (`"the options are "A", "B" }`), not a member the text cut or left without
+    /// a value ([`Self::key_without_value`]).
+    fn closes_here_in(&self, after: usize, slot: Slot, quoted_text: bool) -> bool {
         // The usual cases, settled by the byte right after the quote: a key's `:`, an item's `,`.
         if after < self.end {
             match (slot, self.bytes[after]) {
@@ -671,9 +679,9 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             Slot::ObjectValue => match c {
                 b'}' | b']' => self.closer_can_end_value(i),
-                b',' => self.next_member_follows(i + 1),
+                b',' => self.next_member_follows(i + 1, !quoted_text),
                 0xEF if self.fullwidth_at(i) == Some(b',') => {
-                    self.next_member_follows(i + crate::lex::FULLWIDTH_LEN)
+                    self.next_member_follows(i + crate::lex::FULLWIDTH_LEN, !quoted_text)
                 }
                 b'+' => true,
                 // `"a" {"id": 2}`: the object's `}` and `,` are missing before the next one.
@@ -701,7 +709,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
 
     /// After an object value's closing quote and the comma that follows it (up to `after`):
     /// whether the next member follows, so that the quote ends the value.
-    fn next_member_follows(&self, after: usize) -> bool {
+    fn next_member_follows(&self, after: usize, without_value: bool) -> bool {
         // `"x",, "b": 2`: a doubled comma separates all the same.
         let mut j = space::skip_space(self.bytes, after, self.end);
         while j < self.end && self.bytes[j] == b',' {
@@ -711,7 +719,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             // `"v", ["x"] }`: a value where a key belongs follows.
             || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
             || self.looks_like_key(j)
-            || self.key_without_value(j)
+            || (without_value && self.key_without_value(j))
             || self.key_missing_opening_quote(j)
             || self.key_missing_colon(j)
             || self.object_starts(j)
@@ -913,7 +921,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             return false;
         };
         match (self.bytes[j], self.stack.last()) {
-            (b',', Some(super::Frame::Object { .. })) => self.next_member_follows(j + 1),
+            (b',', Some(super::Frame::Object { .. })) => self.next_member_follows(j + 1, true),
             (b',', _) => true,
             (b'}' | b']', _) => self.closer_can_end_value(j),
             _ => false,

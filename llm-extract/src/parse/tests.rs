@@ -69,6 +69,12 @@ fn repairs_table() {
             json!({"a": "x", "b": null}),
             MissingValue,
         ),
+        // Not in a string that already holds a quote as its text: there it is more of it.
+        (
+            "{\"a\": \"the options are \"A\", \"B\" }",
+            json!({"a": "the options are \"A\", \"B"}),
+            UnescapedQuote,
+        ),
         (
             "{\"a\": True, \"b\": False, \"c\": None}",
             json!({"a": true, "b": false, "c": null}),
