@@ -1,6 +1,7 @@
 //! The published test suites of the two best-known repair libraries, Python json_repair and JS
 //! jsonrepair, and the AI SDK's completion of cut-off JSON (`fixJson`), run through
 //! `llm_extract::repair` (and, for the last, streamed): how often we read a case as they do.
+//! And JSONTestSuite's parsing cases, whose valid documents must read as serde_json reads them.
 //!
 //! The fixtures and where they come from are described in `tests/fixtures/peers/README.md`. We
 //! do not have to agree with every case (see `guide::reading`, on the choices where readers differ), so each suite
@@ -258,6 +259,64 @@ fn ai_sdk_fix_json_snapshots_are_part_of_the_completion() {
         }
     }
     assert!(checked > 500, "only {checked} snapshots were taken");
+}
+
+#[derive(Deserialize)]
+struct ParsingCase {
+    name: String,
+    input: String,
+    utf8: bool,
+}
+
+/// JSONTestSuite's parsing cases (`y_` must parse, `n_` must not, `i_` either way, for a strict
+/// parser): every document it says is JSON reads as serde_json reads it, with no repair
+/// reported, whole and streamed a character at a time; no case panics in either.
+#[test]
+fn json_test_suite_documents_read_as_serde_json_reads_them() {
+    let cases: Vec<ParsingCase> =
+        serde_json::from_str(include_str!("../fixtures/peers/jsontestsuite.json")).unwrap();
+    assert_eq!(cases.len(), 316, "the fixture lost or gained cases");
+    let mut valid = 0;
+    for case in &cases {
+        let read = catch_unwind(AssertUnwindSafe(|| {
+            llm_extract::extract::<Value>(&case.input)
+        }));
+        let streamed = catch_unwind(AssertUnwindSafe(|| {
+            let mut stream = llm_extract::Stream::<Value>::new();
+            for (i, c) in case.input.char_indices() {
+                stream.push(&case.input[i..i + c.len_utf8()]);
+            }
+            stream.finish()
+        }));
+        let (Ok(read), Ok(streamed)) = (read, streamed) else {
+            panic!("{}: panicked", case.name);
+        };
+        if !(case.name.starts_with("y_") && case.utf8) {
+            continue;
+        }
+        valid += 1;
+        let expected: Value = serde_json::from_str(&case.input).unwrap();
+        let read = read.unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        assert!(
+            same_value(&read.value, &expected),
+            "{}: {}",
+            case.name,
+            read.value
+        );
+        assert!(
+            read.report.repairs.is_empty(),
+            "{}: {:?}",
+            case.name,
+            read.report
+        );
+        let streamed = streamed.unwrap_or_else(|e| panic!("{} streamed: {e}", case.name));
+        assert!(
+            same_value(&streamed.value, &expected),
+            "{} streamed",
+            case.name
+        );
+    }
+    assert_eq!(valid, 95);
 }
 
 /// The comparison itself: a case we read as the peer does agrees, any other reading does not.
