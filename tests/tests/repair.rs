@@ -305,6 +305,20 @@ fn a_document_written_with_html_references_is_the_document() {
             "Result: {&quot;a&quot;: &quot;&#233;&#x1F980;&quot;, // note\n}",
             json!({"a": "é🦀"}),
         ),
+        // A bracket inside a string, written in prose or after a tag: the string's text, and
+        // `\&quot;` an escaped quote inside it.
+        (
+            "<pre>{&quot;a&quot;: &quot;x}&quot;, &quot;b&quot;: 1}</pre>",
+            json!({"a": "x}", "b": 1}),
+        ),
+        (
+            "<pre><code>{&quot;a&quot;: &quot;echo \\&quot;}\\&quot; ]&quot;, &quot;b&quot;: [1]}</code></pre>",
+            json!({"a": "echo \"}\" ]", "b": [1]}),
+        ),
+        (
+            "Here: {&quot;a&quot;: &quot;x}&quot;, &quot;b&quot;: 1}\n```text\nhello\n```",
+            json!({"a": "x}", "b": 1}),
+        ),
     ] {
         assert_eq!(repair(text), value, "{text}");
         assert!(

@@ -84,9 +84,10 @@ pub(crate) fn values<'a>(
             pos = at + 1;
             continue;
         }
-        // A document written escaped (`{\"a\": 1}`) is the content of a string: the scan
-        // knows its strings, the parser reads it only once it is decoded.
-        let escaped = crate::lex::trim_start(&text[at + 1..end]).starts_with("\\\"");
+        // A document written escaped (`{\"a\": 1}`, or with HTML's `&quot;`) is the content
+        // of a string: the scan knows its strings, the parser reads it only once it is decoded.
+        let inner = crate::lex::trim_start(&text[at + 1..end]);
+        let escaped = inner.starts_with("\\\"") || super::html_quote_len(inner.as_bytes()) > 0;
         let read = if reads < READS_PER_TAIL && !escaped {
             reads += 1;
             let read =
