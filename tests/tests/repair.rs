@@ -706,6 +706,24 @@ fn words_after_a_closing_quote_are_not_the_strings() {
     );
 }
 
+/// A string's closing quote before the closer of its object, where the closers of tuples
+/// around it follow (`({"s": "g"})))`, however many): the quote closes, as before `]`.
+#[test]
+fn a_quote_closes_before_the_tuples_around_its_object() {
+    assert_eq!(
+        repair(r#"{"k": ((({"s": "g"}))), "x": "y"}"#),
+        json!({"k": [[[{"s": "g"}]]], "x": "y"})
+    );
+    assert_eq!(
+        repair(r#"{"k": ((1, ({"s": "g"}))), "x": "y"}"#),
+        json!({"k": [[1, [{"s": "g"}]]], "x": "y"})
+    );
+    assert_eq!(
+        repair(r#"{"k": (([1, "a"]))), "x": "y"}"#),
+        json!({"k": [[[1, "a"]]], "x": "y"})
+    );
+}
+
 /// A fence's closing run after a value ends the value, as the end of the text would, where no
 /// fence is open in it: json_repair's `{"key": "value, value2"```.
 #[test]

@@ -862,6 +862,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || self.looks_like_whole_key(next)
             // `[["x"] 2, "y"]`: so is the comma before the next item of the list around.
             || (self.parent_is_array() && self.item_starts(next))
+            // `(({"a": "x"}))`: the closer of the tuple around, however many follow.
+            || (self.bytes[next] == b')' && self.parent_is_tuple())
             // `{"a": "x"}(, {"b": 1}`: a stray character after the closer.
             || self.after_stray(next).is_some_and(|j| {
                 matches!(self.bytes[j], b',' | b'}' | b']')
@@ -967,6 +969,19 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     fn parent_is_array(&self) -> bool {
         let depth = self.stack.len();
         depth >= 2 && matches!(self.stack[depth - 2], super::Frame::Array { .. })
+    }
+
+    /// Whether the container around the innermost one is a tuple (`(1, {..})`).
+    fn parent_is_tuple(&self) -> bool {
+        let depth = self.stack.len();
+        depth >= 2
+            && matches!(
+                self.stack[depth - 2],
+                super::Frame::Array {
+                    alt_closer: Some(b')'),
+                    ..
+                }
+            )
     }
 
     /// Whether a number, a literal or a quoted string starts at `at`.
