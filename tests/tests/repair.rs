@@ -340,11 +340,26 @@ fn a_document_written_with_html_references_is_the_document() {
         assert!(stream.snapshot().name.is_none());
     }
     assert_eq!(stream.finish().unwrap().value.name, "Bo & Al <3");
-    // A document with quotes of its own keeps its references as written.
+    // A document with quotes of its own keeps its references as written, single quotes too.
     assert_eq!(
         repair(r#"{"a": "say &quot;hi&quot; &amp; go"}"#),
         json!({"a": "say &quot;hi&quot; &amp; go"})
     );
+    assert_eq!(
+        repair("{'q': 'say &quot;hi&quot;'}"),
+        json!({"q": "say &quot;hi&quot;"})
+    );
+    assert_eq!(repair("['&quot;']"), json!(["&quot;"]));
+    // Cut off: decoded as a whole one is, and marked incomplete.
+    let cut = "<pre><code>{&quot;ok&quot;: &quot;{braces} [brackets]";
+    assert_eq!(repair(cut), json!({"ok": "{braces} [brackets]"}));
+    let out = llm_extract::extract::<serde_json::Value>(cut).unwrap();
+    assert!(!out.report.complete);
+    assert!(out
+        .report
+        .repairs
+        .iter()
+        .any(|r| r.kind == RepairKind::HtmlEntities));
     // An unknown or unfinished reference stays as written.
     assert_eq!(
         repair("{&quot;a&quot;: &quot;&copy; &amp &#xZZ;&quot;}"),
