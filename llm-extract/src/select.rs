@@ -225,10 +225,11 @@ fn consider<T: Extract>(
     });
     match read {
         Ok((extracted, unrelated)) => {
-            let unrelated = unrelated || hollow;
             if !unrelated {
                 cut_off.add(candidate, &extracted.report.repairs);
             }
+            // Its parts are still its own (as in `best_value`), but any other value beats it.
+            let unrelated = unrelated || hollow;
             let score = extracted.report.score;
             choice.offer_reading(score, candidate, extracted, depth, unrelated);
         }

@@ -412,4 +412,8 @@ fn a_value_written_before_the_one_the_reply_was_cut_off_in_does_not_stand_for_it
         assert_eq!(out.value, llm_extract::repair(&reply).unwrap(), "{reply}");
         assert!(out.report.complete, "{reply}");
     }
+    // What such a container holds is still a part of it, not a value of its own.
+    let reply = "{```{l}";
+    let out = llm_extract::extract::<serde_json::Value>(reply).unwrap();
+    assert_eq!(out.value, llm_extract::repair(reply).unwrap());
 }
