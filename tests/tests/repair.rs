@@ -977,6 +977,12 @@ fn a_damaged_value_ends_where_the_parser_ends_it() {
                 {"steps": "Line one.", "title": 129.82}], "reason_2": true},
                 "created_at": 1941}),
         ),
+        (
+            // A comma that ends the reply after a value with an inner quote: the brackets
+            // the quotes leave balanced do not cut the value short.
+            "{\"a\":\"e\"x\",\"b\":\"}\"},",
+            json!({"a": "e\"x", "b": "}"}),
+        ),
     ];
     for (text, expected) in cases {
         assert_eq!(repair(text), expected, "{text}");

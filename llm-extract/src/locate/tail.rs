@@ -212,6 +212,10 @@ fn closed_early(text: &str, read: &parse::Read<'_>, end: usize) -> bool {
         return false;
     }
     let rest = crate::lex::trim_start(&text[read.end..end]);
+    // A comma that ends the text (`{..},` copied from a list) goes on with nothing.
+    if rest.starts_with(',') && crate::lex::trim(&rest[1..]).is_empty() {
+        return false;
+    }
     matches!(
         rest.bytes().next(),
         Some(b'}' | b']' | b',' | b':' | b'"' | b'\'')
