@@ -1307,6 +1307,24 @@ fn a_stray_character_after_a_closing_quote_is_skipped() {
     assert!(repairs_of(r#"{"a": "x"$, "b": 2}"#).contains(&RepairKind::SkippedText));
 }
 
+/// A key whose closing quote is written twice (`"b"": 2`, a typo models and hands make): the
+/// second quote is skipped (`SkippedText`), not read as a value string opening before the
+/// `:`.
+#[test]
+fn a_key_closing_quote_written_twice_is_skipped() {
+    for (text, expected) in [
+        (r#"{"a"": 1, "b": 2}"#, json!({"a": 1, "b": 2})),
+        (
+            "{\n  \"type\"\": \"string\",\n  \"min\": 1\n}",
+            json!({"type": "string", "min": 1}),
+        ),
+        (r#"{"a"":"#, json!({"a": null})),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+    assert!(repairs_of(r#"{"a"": 1}"#).contains(&RepairKind::SkippedText));
+}
+
 /// A member whose `:` is missing after a string value (`"a": "x", "b" "y"`) is read as the
 /// member (`MissingColon`), as after a number value; the string before it ended at its
 /// quote. So is a key whose `:` is missing before a number that ends the member (`"b" 2,`). Read as text, that string took the comma, the key and the value. A list of quoted

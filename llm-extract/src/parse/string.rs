@@ -888,7 +888,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     }
 
     /// At `at`, after a key's closing quote: where the key's `:` stands after a run of at most
-    /// two stray characters (`"b"$: 2`, `"b"+ : 2`) or one stray word (`"name" is: "Bob"`),
+    /// two stray characters (`"b"$: 2`, `"b"+ : 2`), a second closing quote (`"b"": 2`) or one
+    /// stray word (`"name" is: "Bob"`),
     /// which the parser skips (`SkippedText`). Read as the key's text instead, they would take
     /// the quote, the `:` and the value's opening quote into the key.
     pub(super) fn stray_then_colon(&self, at: usize) -> Option<usize> {
@@ -898,10 +899,12 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         };
         let j = match self.bytes.get(at) {
             Some(b':') => at,
+            // `"b"": 2`: the key's closing quote written twice.
+            Some(b'"') => crate::lex::skip_inline_spaces(self.bytes, at + 1, self.end),
             Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => self.after_stray_word(at)?,
             _ => self.after_stray(at)?,
         };
-        (self.bytes[j] == b':').then_some(j)
+        (j < self.end && self.bytes[j] == b':').then_some(j)
     }
 
     /// Where the next token stands after one word at `at` (ASCII letters, digits and `_`, at
