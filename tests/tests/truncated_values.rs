@@ -405,7 +405,7 @@ fn a_value_written_before_the_one_the_reply_was_cut_off_in_does_not_stand_for_it
     for reply in [
         format!("{draft}\nLet me know if you need anything else {{"),
         format!("{draft}\n{{"),
-        format!("[]{{"),
+        "[]{".to_string(),
         format!("Here:\n```json\n{draft}\n```\n```json\n["),
     ] {
         let out = llm_extract::extract::<serde_json::Value>(&reply).unwrap();
