@@ -1325,6 +1325,28 @@ fn a_key_closing_quote_written_twice_is_skipped() {
     assert!(repairs_of(r#"{"a"": 1}"#).contains(&RepairKind::SkippedText));
 }
 
+/// A key missing its closing quote after a string value (`"type": "git", "url: "https://.."`,
+/// as `{"key:"value"}` alone): the value's quote closes it, the key ends at its `:`.
+#[test]
+fn a_key_missing_its_closing_quote_after_a_string_value() {
+    for (text, expected) in [
+        (
+            r#"{"type": "git", "url: "https://x.git"}"#,
+            json!({"type": "git", "url": "https://x.git"}),
+        ),
+        (
+            "{\n  \"type\": \"git\",\n  \"url: \"https://x.git\"\n}",
+            json!({"type": "git", "url": "https://x.git"}),
+        ),
+        (
+            r#"{"a": "x", "key:"value"}"#,
+            json!({"a": "x", "key": "value"}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}
+
 /// A member whose `:` is missing after a string value (`"a": "x", "b" "y"`) is read as the
 /// member (`MissingColon`), as after a number value; the string before it ended at its
 /// quote. So is a key whose `:` is missing before a number that ends the member (`"b" 2,`). Read as text, that string took the comma, the key and the value. A list of quoted

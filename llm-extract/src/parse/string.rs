@@ -705,6 +705,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || matches!(self.bytes[j], b'}' | b'/' | b'#' | b'[')
             || self.looks_like_key(j)
             || self.key_missing_opening_quote(j)
+            || self.key_missing_closing_quote(j)
             || self.key_missing_colon(j)
             || self.object_starts(j)
             || self.words_then_key(j)
@@ -1299,6 +1300,26 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             && self.bytes[quote] == b'"'
             && space::skip_space(self.bytes, quote + 1, limit) < limit
             && self.bytes[space::skip_space(self.bytes, quote + 1, limit)] == b':'
+    }
+
+    /// `"x", "url: "https://.."`: whether a key missing its closing quote starts at `at`: a
+    /// quote, a word, its `:`, then the value's opening quote (the parser reads the key to
+    /// its first `:`, `MissingQuote`).
+    fn key_missing_closing_quote(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        if at >= limit || self.bytes[at] != b'"' {
+            return false;
+        }
+        let word = self.bytes[at + 1..limit]
+            .iter()
+            .take_while(|&&b| crate::lex::is_key_byte(b))
+            .count();
+        let colon = at + 1 + word;
+        if word == 0 || colon >= limit || self.bytes[colon] != b':' {
+            return false;
+        }
+        let value = crate::lex::skip_inline_spaces(self.bytes, colon + 1, limit);
+        value < limit && self.bytes[value] == b'"'
     }
 
     /// Whether a quoted key written whole (closing quote and `:`) starts at `at`.
