@@ -1319,6 +1319,11 @@ fn a_key_closing_quote_written_twice_is_skipped() {
             json!({"type": "string", "min": 1}),
         ),
         (r#"{"a"":"#, json!({"a": null})),
+        // After a string value too: its quote closes before such a key.
+        (
+            r#"{"a": "x", "b"": [1, 2], "c": 3}"#,
+            json!({"a": "x", "b": [1, 2], "c": 3}),
+        ),
     ] {
         assert_eq!(repair(text), expected, "{text}");
     }

@@ -706,6 +706,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || self.looks_like_key(j)
             || self.key_missing_opening_quote(j)
             || self.key_missing_closing_quote(j)
+            || self.key_quote_doubled(j)
             || self.key_missing_colon(j)
             || self.object_starts(j)
             || self.words_then_key(j)
@@ -1320,6 +1321,24 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         }
         let value = crate::lex::skip_inline_spaces(self.bytes, colon + 1, limit);
         value < limit && self.bytes[value] == b'"'
+    }
+
+    /// `"x", "b"": [1]`: whether a key whose closing quote is written twice starts at `at`
+    /// (the parser skips the second quote, [`Self::stray_then_colon`]).
+    fn key_quote_doubled(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        if at >= limit || self.bytes[at] != b'"' {
+            return false;
+        }
+        let Some(n) = memchr::memchr3(b'"', b'\\', b'\n', &self.bytes[at + 1..limit]) else {
+            return false;
+        };
+        let close = at + 1 + n;
+        if n == 0 || self.bytes[close] != b'"' || self.bytes.get(close + 1) != Some(&b'"') {
+            return false;
+        }
+        let colon = crate::lex::skip_inline_spaces(self.bytes, close + 2, limit);
+        colon < limit && self.bytes[colon] == b':'
     }
 
     /// Whether a quoted key written whole (closing quote and `:`) starts at `at`.
