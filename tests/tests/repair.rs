@@ -1330,6 +1330,28 @@ fn a_key_closing_quote_written_twice_is_skipped() {
     assert!(repairs_of(r#"{"a"": 1}"#).contains(&RepairKind::SkippedText));
 }
 
+/// Code quoted in a string with its quotes unescaped (`"return "q" + 's'; }"`): a `+` after
+/// an inner quote joins a next part only when that part ends as a value does, so the code is
+/// the string's text and the members after it stay; `"a" + "b"` still joins.
+#[test]
+fn a_plus_in_quoted_code_is_not_a_concatenation() {
+    for (text, expected) in [
+        (
+            r#"{"m": "return "q" + 's'; }", "n": 1}"#,
+            json!({"m": "return \"q\" + 's'; }", "n": 1}),
+        ),
+        (
+            r#"{"code": "print("a" + "b")", "n": 2}"#,
+            json!({"code": "print(\"a\" + \"b\")", "n": 2}),
+        ),
+        (r#"{"a": "x" + "y", "b": 1}"#, json!({"a": "xy", "b": 1})),
+        (r#"["a" + "b", "c"]"#, json!(["ab", "c"])),
+        (r#"{"a": ("x" + "y")}"#, json!({"a": ["xy"]})),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}
+
 /// A key missing its closing quote after a string value (`"type": "git", "url: "https://.."`,
 /// as `{"key:"value"}` alone): the value's quote closes it, the key ends at its `:`.
 #[test]

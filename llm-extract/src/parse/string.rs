@@ -668,7 +668,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 0xEF if self.fullwidth_at(i) == Some(b',') => {
                     self.next_member_follows(i + crate::lex::FULLWIDTH_LEN)
                 }
-                b'+' => true,
+                b'+' => self.concatenation_fits(i),
                 // `"a" {"id": 2}`: the object's `}` and `,` are missing before the next one.
                 b'{' => self.object_starts(i),
                 _ if comment => true,
@@ -676,7 +676,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 _ => self.looks_like_key(i) || self.stray_then_separator(i),
             },
             Slot::ArrayValue => {
-                matches!(c, b',' | b'+')
+                c == b','
+                    || (c == b'+' && self.concatenation_fits(i))
                     || self.fullwidth_at(i) == Some(b',')
                     || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
                     || (c == b')' && self.in_tuple())
@@ -690,6 +691,40 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
+    }
+
+    /// At the `+` at `at`, after a value's closing quote: whether it joins the next part of
+    /// a string (`"a" + "b"`). Not when that part, a quoted string on this line, is followed
+    /// by what no value is (`"return "q" + 's'; }"`, code quoted in a string): the quotes
+    /// are the string's text. A part not closed within the lookahead, or written after a
+    /// comment or on the next line, joins as before.
+    fn concatenation_fits(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let part = crate::lex::skip_inline_spaces(self.bytes, at + 1, limit);
+        let Some((quote, len)) = opening_quote(&self.bytes[part.min(limit)..limit]) else {
+            return true;
+        };
+        let mut i = part + len;
+        let close = loop {
+            if i >= limit || self.bytes[i] == b'\n' {
+                return true;
+            }
+            if self.bytes[i] == b'\\' {
+                i += 2;
+                continue;
+            }
+            if let Some(n) = closing_quote(quote, &self.bytes[i..self.end]) {
+                break i + n;
+            }
+            i += 1;
+        };
+        let next = crate::lex::skip_inline_spaces(self.bytes, close, self.end);
+        next >= self.end
+            || matches!(
+                self.bytes[next],
+                b',' | b'}' | b']' | b'+' | b'\n' | b'\r' | b'/' | b'#'
+            )
+            || (self.bytes[next] == b')' && self.in_tuple())
     }
 
     /// After an object value's closing quote and the comma that follows it (up to `after`):
