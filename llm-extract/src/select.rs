@@ -216,6 +216,9 @@ fn consider<T: Extract>(
     };
     let weak = prose_braces(candidate, &parsed);
     let depth = parsed.node.drop_depth(settings.max_depth);
+    // An empty container the reply was cut off in (`Let me know {`) says nothing, for a type
+    // as for `repair` (`best_value`): any other value beats it.
+    let hollow = candidate.form == Form::Unclosed && hollow_node(&parsed.node);
     let read = read_judged::<T>(settings, text, parsed, paths).or_else(|unread| {
         let literal = literal_reading(settings, text, candidate, paths);
         literal.map(|e| (e, false)).ok_or(unread)
@@ -225,6 +228,8 @@ fn consider<T: Extract>(
             if !unrelated {
                 cut_off.add(candidate, &extracted.report.repairs);
             }
+            // Its parts are still its own (as in `best_value`), but any other value beats it.
+            let unrelated = unrelated || hollow;
             let score = extracted.report.score;
             choice.offer_reading(score, candidate, extracted, depth, unrelated);
         }
@@ -423,6 +428,15 @@ pub(crate) fn best_value(
         }
     }
     choice.finish(text)
+}
+
+/// Whether `node` is an empty object or list.
+fn hollow_node(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Object(entries) => entries.is_empty(),
+        NodeKind::Array(items) => items.is_empty(),
+        _ => false,
+    }
 }
 
 /// Whether `value` is an empty object or list.

@@ -339,6 +339,20 @@ fn a_document_written_with_html_references_is_the_document() {
             "Result: {&quot;a&quot;: &quot;&#233;&#x1F980;&quot;, // note\n}",
             json!({"a": "é🦀"}),
         ),
+        // A bracket inside a string, written in prose or after a tag: the string's text, and
+        // `\&quot;` an escaped quote inside it.
+        (
+            "<pre>{&quot;a&quot;: &quot;x}&quot;, &quot;b&quot;: 1}</pre>",
+            json!({"a": "x}", "b": 1}),
+        ),
+        (
+            "<pre><code>{&quot;a&quot;: &quot;echo \\&quot;}\\&quot; ]&quot;, &quot;b&quot;: [1]}</code></pre>",
+            json!({"a": "echo \"}\" ]", "b": [1]}),
+        ),
+        (
+            "Here: {&quot;a&quot;: &quot;x}&quot;, &quot;b&quot;: 1}\n```text\nhello\n```",
+            json!({"a": "x}", "b": 1}),
+        ),
     ] {
         assert_eq!(repair(text), value, "{text}");
         assert!(
@@ -360,11 +374,26 @@ fn a_document_written_with_html_references_is_the_document() {
         assert!(stream.snapshot().name.is_none());
     }
     assert_eq!(stream.finish().unwrap().value.name, "Bo & Al <3");
-    // A document with quotes of its own keeps its references as written.
+    // A document with quotes of its own keeps its references as written, single quotes too.
     assert_eq!(
         repair(r#"{"a": "say &quot;hi&quot; &amp; go"}"#),
         json!({"a": "say &quot;hi&quot; &amp; go"})
     );
+    assert_eq!(
+        repair("{'q': 'say &quot;hi&quot;'}"),
+        json!({"q": "say &quot;hi&quot;"})
+    );
+    assert_eq!(repair("['&quot;']"), json!(["&quot;"]));
+    // Cut off: decoded as a whole one is, and marked incomplete.
+    let cut = "<pre><code>{&quot;ok&quot;: &quot;{braces} [brackets]";
+    assert_eq!(repair(cut), json!({"ok": "{braces} [brackets]"}));
+    let out = llm_extract::extract::<serde_json::Value>(cut).unwrap();
+    assert!(!out.report.complete);
+    assert!(out
+        .report
+        .repairs
+        .iter()
+        .any(|r| r.kind == RepairKind::HtmlEntities));
     // An unknown or unfinished reference stays as written.
     assert_eq!(
         repair("{&quot;a&quot;: &quot;&copy; &amp &#xZZ;&quot;}"),
@@ -726,6 +755,24 @@ fn words_after_a_closing_quote_are_not_the_strings() {
     );
 }
 
+/// A string's closing quote before the closer of its object, where the closers of tuples
+/// around it follow (`({"s": "g"})))`, however many): the quote closes, as before `]`.
+#[test]
+fn a_quote_closes_before_the_tuples_around_its_object() {
+    assert_eq!(
+        repair(r#"{"k": ((({"s": "g"}))), "x": "y"}"#),
+        json!({"k": [[[{"s": "g"}]]], "x": "y"})
+    );
+    assert_eq!(
+        repair(r#"{"k": ((1, ({"s": "g"}))), "x": "y"}"#),
+        json!({"k": [[1, [{"s": "g"}]]], "x": "y"})
+    );
+    assert_eq!(
+        repair(r#"{"k": (([1, "a"]))), "x": "y"}"#),
+        json!({"k": [[[1, "a"]]], "x": "y"})
+    );
+}
+
 /// A fence's closing run after a value ends the value, as the end of the text would, where no
 /// fence is open in it: json_repair's `{"key": "value, value2"```.
 #[test]
@@ -963,6 +1010,12 @@ fn a_damaged_value_ends_where_the_parser_ends_it() {
                 {"confidence": "timeout", "qty": null},
                 {"steps": "Line one.", "title": 129.82}], "reason_2": true},
                 "created_at": 1941}),
+        ),
+        (
+            // A comma that ends the reply after a value with an inner quote: the brackets
+            // the quotes leave balanced do not cut the value short.
+            "{\"a\":\"e\"x\",\"b\":\"}\"},",
+            json!({"a": "e\"x", "b": "}"}),
         ),
     ];
     for (text, expected) in cases {
@@ -1286,6 +1339,73 @@ fn a_stray_character_after_a_closing_quote_is_skipped() {
         assert_eq!(repair(text), expected, "{text}");
     }
     assert!(repairs_of(r#"{"a": "x"$, "b": 2}"#).contains(&RepairKind::SkippedText));
+}
+
+/// A key whose closing quote is written twice (`"b"": 2`, a typo models and hands make): the
+/// second quote is skipped (`SkippedText`), not read as a value string opening before the
+/// `:`.
+#[test]
+fn a_key_closing_quote_written_twice_is_skipped() {
+    for (text, expected) in [
+        (r#"{"a"": 1, "b": 2}"#, json!({"a": 1, "b": 2})),
+        (
+            "{\n  \"type\"\": \"string\",\n  \"min\": 1\n}",
+            json!({"type": "string", "min": 1}),
+        ),
+        (r#"{"a"":"#, json!({"a": null})),
+        // After a string value too: its quote closes before such a key.
+        (
+            r#"{"a": "x", "b"": [1, 2], "c": 3}"#,
+            json!({"a": "x", "b": [1, 2], "c": 3}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+    assert!(repairs_of(r#"{"a"": 1}"#).contains(&RepairKind::SkippedText));
+}
+
+/// Code quoted in a string with its quotes unescaped (`"return "q" + 's'; }"`): a `+` after
+/// an inner quote joins a next part only when that part ends as a value does, so the code is
+/// the string's text and the members after it stay; `"a" + "b"` still joins.
+#[test]
+fn a_plus_in_quoted_code_is_not_a_concatenation() {
+    for (text, expected) in [
+        (
+            r#"{"m": "return "q" + 's'; }", "n": 1}"#,
+            json!({"m": "return \"q\" + 's'; }", "n": 1}),
+        ),
+        (
+            r#"{"code": "print("a" + "b")", "n": 2}"#,
+            json!({"code": "print(\"a\" + \"b\")", "n": 2}),
+        ),
+        (r#"{"a": "x" + "y", "b": 1}"#, json!({"a": "xy", "b": 1})),
+        (r#"["a" + "b", "c"]"#, json!(["ab", "c"])),
+        (r#"{"a": ("x" + "y")}"#, json!({"a": ["xy"]})),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
+}
+
+/// A key missing its closing quote after a string value (`"type": "git", "url: "https://.."`,
+/// as `{"key:"value"}` alone): the value's quote closes it, the key ends at its `:`.
+#[test]
+fn a_key_missing_its_closing_quote_after_a_string_value() {
+    for (text, expected) in [
+        (
+            r#"{"type": "git", "url: "https://x.git"}"#,
+            json!({"type": "git", "url": "https://x.git"}),
+        ),
+        (
+            "{\n  \"type\": \"git\",\n  \"url: \"https://x.git\"\n}",
+            json!({"type": "git", "url": "https://x.git"}),
+        ),
+        (
+            r#"{"a": "x", "key:"value"}"#,
+            json!({"a": "x", "key": "value"}),
+        ),
+    ] {
+        assert_eq!(repair(text), expected, "{text}");
+    }
 }
 
 /// A member whose `:` is missing after a string value (`"a": "x", "b" "y"`) is read as the

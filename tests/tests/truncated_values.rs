@@ -400,6 +400,22 @@ fn a_value_written_before_the_one_the_reply_was_cut_off_in_does_not_stand_for_it
             "{reply}"
         );
     }
+    // An empty container the reply was cut off in says nothing for `extract` either: it gives
+    // what `repair` gives, the value before it.
+    for reply in [
+        format!("{draft}\nLet me know if you need anything else {{"),
+        format!("{draft}\n{{"),
+        "[]{".to_string(),
+        format!("Here:\n```json\n{draft}\n```\n```json\n["),
+    ] {
+        let out = llm_extract::extract::<serde_json::Value>(&reply).unwrap();
+        assert_eq!(out.value, llm_extract::repair(&reply).unwrap(), "{reply}");
+        assert!(out.report.complete, "{reply}");
+    }
+    // What such a container holds is still a part of it, not a value of its own.
+    let reply = "{```{l}";
+    let out = llm_extract::extract::<serde_json::Value>(reply).unwrap();
+    assert_eq!(out.value, llm_extract::repair(reply).unwrap());
 }
 
 /// A reply cut right after the next member's quoted key, before its `:`: the string before it

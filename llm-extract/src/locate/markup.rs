@@ -250,7 +250,7 @@ impl Pass<'_, '_> {
         let (inside, depth) = (scan.inside(), scan.depth());
         match inside {
             Inside::String(Quote::Backtick) | Inside::FencedBlock(_) => self.as_text(m),
-            Inside::String(_) | Inside::EscapedString | Inside::Comment(_) => {
+            Inside::String(_) | Inside::EscapedString | Inside::HtmlString | Inside::Comment(_) => {
                 self.run_in_text(m, index, line_start)
             }
             Inside::Structure => {

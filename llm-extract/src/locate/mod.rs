@@ -474,6 +474,12 @@ fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Cand
     // `{\"a\": 1}` in prose: a document escaped as the content of a JSON string (as when
     // the whole reply is one, in `candidates_in`).
     let form = match seen.place {
+        // A document written with HTML's references and cut off: decoded as a whole one is,
+        // its strings and brackets are known only once the references are quotes.
+        Place::Unclosed if html_escaped(&text[found.start..found.end]) => {
+            context.push((RepairKind::HtmlEntities, found));
+            Form::Embedded
+        }
         Place::Unclosed => Form::Unclosed,
         _ if escaped_document(&text[found.start..found.end]) => {
             context.push((escaping(&text[found.start..found.end]), found));
@@ -687,12 +693,15 @@ fn html_quote_len(bytes: &[u8]) -> usize {
 
 /// Whether `literal` is an object or array written as a web page shows it: no quote of its
 /// own, and its first `&` a character reference for one (`{&quot;a&quot;: 1}`,
-/// `{a: &quot;x&quot;}`).
+/// `{a: &quot;x&quot;}`), before any single quote (in `['say &quot;hi&quot;']` the
+/// reference is the text of a string in single quotes).
 fn html_escaped(literal: &str) -> bool {
     let bytes = literal.as_bytes();
     literal.starts_with(['{', '['])
         && memchr::memchr(b'"', bytes).is_none()
-        && memchr::memchr(b'&', bytes).is_some_and(|i| html_quote_len(&bytes[i..]) > 0)
+        && memchr::memchr(b'&', bytes).is_some_and(|i| {
+            html_quote_len(&bytes[i..]) > 0 && memchr::memchr(b'\'', &bytes[..i]).is_none()
+        })
 }
 
 /// `literal` with HTML's character references decoded: the named ones JSON text holds

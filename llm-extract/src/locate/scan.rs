@@ -50,6 +50,11 @@ pub(crate) enum Inside {
     /// JSON string (`{\"a\": \"b\"}`): opened by `\"`, it ends at the next `\"` that
     /// decodes to a closing quote.
     EscapedString,
+    /// A string of a value written with HTML's character references for its quotes, as a web
+    /// page shows a document (`{&quot;a&quot;: &quot;x}&quot;}`): opened by `&quot;` (or
+    /// `&#34;`, `&#x22;`), it ends at the next such reference that no backslash escapes, so a
+    /// bracket inside it is its text.
+    HtmlString,
     /// A comment in a value.
     Comment(Comment),
     /// A value written as a fenced block (```` "code": ```\n...\n``` ````, as models write
@@ -63,7 +68,7 @@ const OPENER_LOOKAHEAD: usize = 64;
 /// Bytes the scan stops at between tokens; every other byte is skipped with one lookup.
 static STRUCTURAL: [bool; 256] = {
     let mut table = [false; 256];
-    let bytes = b"{}[]\"'`/#\\";
+    let bytes = b"{}[]\"'`/#\\&";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;
@@ -154,6 +159,7 @@ impl ValueScan {
                 Inside::Structure => self.structure(bytes, to),
                 Inside::String(quote) => self.string(bytes, quote, to),
                 Inside::EscapedString => self.escaped_string(bytes, to),
+                Inside::HtmlString => self.html_string(bytes, to),
                 Inside::Comment(kind) => self.comment(bytes, kind, to),
                 Inside::FencedBlock(run) => self.fenced_block(bytes, run, to),
             };
@@ -245,6 +251,14 @@ impl ValueScan {
                 self.nonstandard(i);
                 self.inside = Inside::EscapedString;
                 return i + 2;
+            }
+            b'&' => {
+                let len = super::html_quote_len(&bytes[i..]);
+                if len > 0 {
+                    self.nonstandard(i);
+                    self.inside = Inside::HtmlString;
+                    return i + len;
+                }
             }
             b'/' | b'#' if token_start(bytes, i, false) => {
                 if let Some((kind, len)) = lex::comment_opener(&bytes[i..]) {
@@ -370,6 +384,27 @@ impl ValueScan {
             if run % 4 == 1 {
                 self.leave_text();
                 return at + 1;
+            }
+            i = at + 1;
+        }
+        to
+    }
+
+    /// In an [`Inside::HtmlString`]: the next `&quot;` (or `&#34;`, `&#x22;`) after an even
+    /// run of backslashes closes it (`\&quot;` is an escaped quote inside it).
+    fn html_string(&mut self, bytes: &[u8], to: usize) -> usize {
+        let mut i = self.pos;
+        while let Some(j) = memchr::memchr(b'&', &bytes[i..to]) {
+            let at = i + j;
+            let len = super::html_quote_len(&bytes[at..]);
+            let run = bytes[..at]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
+            if len > 0 && run % 2 == 0 {
+                self.leave_text();
+                return at + len;
             }
             i = at + 1;
         }

@@ -84,9 +84,10 @@ pub(crate) fn values<'a>(
             pos = at + 1;
             continue;
         }
-        // A document written escaped (`{\"a\": 1}`) is the content of a string: the scan
-        // knows its strings, the parser reads it only once it is decoded.
-        let escaped = crate::lex::trim_start(&text[at + 1..end]).starts_with("\\\"");
+        // A document written escaped (`{\"a\": 1}`, or with HTML's `&quot;`) is the content
+        // of a string: the scan knows its strings, the parser reads it only once it is decoded.
+        let inner = crate::lex::trim_start(&text[at + 1..end]);
+        let escaped = inner.starts_with("\\\"") || super::html_quote_len(inner.as_bytes()) > 0;
         let read = if reads < READS_PER_TAIL && !escaped {
             reads += 1;
             let read =
@@ -211,6 +212,10 @@ fn closed_early(text: &str, read: &parse::Read<'_>, end: usize) -> bool {
         return false;
     }
     let rest = crate::lex::trim_start(&text[read.end..end]);
+    // A comma that ends the text (`{..},` copied from a list) goes on with nothing.
+    if rest.starts_with(',') && crate::lex::trim(&rest[1..]).is_empty() {
+        return false;
+    }
     matches!(
         rest.bytes().next(),
         Some(b'}' | b']' | b',' | b':' | b'"' | b'\'')

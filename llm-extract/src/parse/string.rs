@@ -683,7 +683,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 0xEF if self.fullwidth_at(i) == Some(b',') => {
                     self.next_member_follows(i + crate::lex::FULLWIDTH_LEN, !quoted_text)
                 }
-                b'+' => true,
+                b'+' => self.concatenation_fits(i),
                 // `"a" {"id": 2}`: the object's `}` and `,` are missing before the next one.
                 b'{' => self.object_starts(i),
                 _ if comment => true,
@@ -691,7 +691,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 _ => self.looks_like_key(i) || self.stray_then_separator(i),
             },
             Slot::ArrayValue => {
-                matches!(c, b',' | b'+')
+                c == b','
+                    || (c == b'+' && self.concatenation_fits(i))
                     || self.fullwidth_at(i) == Some(b',')
                     || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
                     || (c == b')' && self.in_tuple())
@@ -705,6 +706,40 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
+    }
+
+    /// At the `+` at `at`, after a value's closing quote: whether it joins the next part of
+    /// a string (`"a" + "b"`). Not when that part, a quoted string on this line, is followed
+    /// by what no value is (`"return "q" + 's'; }"`, code quoted in a string): the quotes
+    /// are the string's text. A part not closed within the lookahead, or written after a
+    /// comment or on the next line, joins as before.
+    fn concatenation_fits(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let part = crate::lex::skip_inline_spaces(self.bytes, at + 1, limit);
+        let Some((quote, len)) = opening_quote(&self.bytes[part.min(limit)..limit]) else {
+            return true;
+        };
+        let mut i = part + len;
+        let close = loop {
+            if i >= limit || self.bytes[i] == b'\n' {
+                return true;
+            }
+            if self.bytes[i] == b'\\' {
+                i += 2;
+                continue;
+            }
+            if let Some(n) = closing_quote(quote, &self.bytes[i..self.end]) {
+                break i + n;
+            }
+            i += 1;
+        };
+        let next = crate::lex::skip_inline_spaces(self.bytes, close, self.end);
+        next >= self.end
+            || matches!(
+                self.bytes[next],
+                b',' | b'}' | b']' | b'+' | b'\n' | b'\r' | b'/' | b'#'
+            )
+            || (self.bytes[next] == b')' && self.in_tuple())
     }
 
     /// After an object value's closing quote and the comma that follows it (up to `after`):
@@ -721,6 +756,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || self.looks_like_key(j)
             || (without_value && self.key_without_value(j))
             || self.key_missing_opening_quote(j)
+            || self.key_missing_closing_quote(j)
+            || self.key_quote_doubled(j)
             || self.key_missing_colon(j)
             || self.object_starts(j)
             || self.words_then_key(j)
@@ -905,6 +942,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             || self.looks_like_whole_key(next)
             // `[["x"] 2, "y"]`: so is the comma before the next item of the list around.
             || (self.parent_is_array() && self.item_starts(next))
+            // `(({"a": "x"}))`: the closer of the tuple around, however many follow.
+            || (self.bytes[next] == b')' && self.parent_is_tuple())
             // `{"a": "x"}(, {"b": 1}`: a stray character after the closer.
             || self.after_stray(next).is_some_and(|j| {
                 matches!(self.bytes[j], b',' | b'}' | b']')
@@ -929,7 +968,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     }
 
     /// At `at`, after a key's closing quote: where the key's `:` stands after a run of at most
-    /// two stray characters (`"b"$: 2`, `"b"+ : 2`) or one stray word (`"name" is: "Bob"`),
+    /// two stray characters (`"b"$: 2`, `"b"+ : 2`), a second closing quote (`"b"": 2`) or one
+    /// stray word (`"name" is: "Bob"`),
     /// which the parser skips (`SkippedText`). Read as the key's text instead, they would take
     /// the quote, the `:` and the value's opening quote into the key.
     pub(super) fn stray_then_colon(&self, at: usize) -> Option<usize> {
@@ -939,10 +979,12 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         };
         let j = match self.bytes.get(at) {
             Some(b':') => at,
+            // `"b"": 2`: the key's closing quote written twice.
+            Some(b'"') => crate::lex::skip_inline_spaces(self.bytes, at + 1, self.end),
             Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => self.after_stray_word(at)?,
             _ => self.after_stray(at)?,
         };
-        (self.bytes[j] == b':').then_some(j)
+        (j < self.end && self.bytes[j] == b':').then_some(j)
     }
 
     /// Where the next token stands after one word at `at` (ASCII letters, digits and `_`, at
@@ -1010,6 +1052,19 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     fn parent_is_array(&self) -> bool {
         let depth = self.stack.len();
         depth >= 2 && matches!(self.stack[depth - 2], super::Frame::Array { .. })
+    }
+
+    /// Whether the container around the innermost one is a tuple (`(1, {..})`).
+    fn parent_is_tuple(&self) -> bool {
+        let depth = self.stack.len();
+        depth >= 2
+            && matches!(
+                self.stack[depth - 2],
+                super::Frame::Array {
+                    alt_closer: Some(b')'),
+                    ..
+                }
+            )
     }
 
     /// Whether a number, a literal or a quoted string starts at `at`.
@@ -1324,6 +1379,44 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             && self.bytes[quote] == b'"'
             && space::skip_space(self.bytes, quote + 1, limit) < limit
             && self.bytes[space::skip_space(self.bytes, quote + 1, limit)] == b':'
+    }
+
+    /// `"x", "url: "https://.."`: whether a key missing its closing quote starts at `at`: a
+    /// quote, a word, its `:`, then the value's opening quote (the parser reads the key to
+    /// its first `:`, `MissingQuote`).
+    fn key_missing_closing_quote(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        if at >= limit || self.bytes[at] != b'"' {
+            return false;
+        }
+        let word = self.bytes[at + 1..limit]
+            .iter()
+            .take_while(|&&b| crate::lex::is_key_byte(b))
+            .count();
+        let colon = at + 1 + word;
+        if word == 0 || colon >= limit || self.bytes[colon] != b':' {
+            return false;
+        }
+        let value = crate::lex::skip_inline_spaces(self.bytes, colon + 1, limit);
+        value < limit && self.bytes[value] == b'"'
+    }
+
+    /// `"x", "b"": [1]`: whether a key whose closing quote is written twice starts at `at`
+    /// (the parser skips the second quote, [`Self::stray_then_colon`]).
+    fn key_quote_doubled(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        if at >= limit || self.bytes[at] != b'"' {
+            return false;
+        }
+        let Some(n) = memchr::memchr3(b'"', b'\\', b'\n', &self.bytes[at + 1..limit]) else {
+            return false;
+        };
+        let close = at + 1 + n;
+        if n == 0 || self.bytes[close] != b'"' || self.bytes.get(close + 1) != Some(&b'"') {
+            return false;
+        }
+        let colon = crate::lex::skip_inline_spaces(self.bytes, close + 2, limit);
+        colon < limit && self.bytes[colon] == b':'
     }
 
     /// Whether a quoted key written whole (closing quote and `:`) starts at `at`.
