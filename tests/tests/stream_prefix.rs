@@ -383,6 +383,10 @@ fn found_damage_streams_as_prefixes() {
         "{\"a\": 'O'Neil, \"b\": 1, \"c\": 'y, \"d\": [2]}",
         "{'data': '{\"a\": 1, \"b\": 2}', 'c': 3}",
         "{\"note\": \"He said, 'hi': then left\", \"n\": 1}",
+        // The same after a raw line break, which is a separator and a space alike.
+        "{\"b\": \"x\n'c': 1}",
+        "{\"b\": \"x\n  'c': 1}",
+        "{\"\": 3 \"e\":'\n\"\":",
         // A comment between a bare key and its `:`, which the parser reads as the key's text.
         "{x /* k */ : -0.0, \"y\": 7}",
         "{a // note\n: 1, \"b\": 2}",

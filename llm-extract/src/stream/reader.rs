@@ -2847,7 +2847,8 @@ fn other_quote_key(bytes: &[u8], from: usize, to: usize, quote: u8, pending: boo
     }
     if pending {
         let mut q = from;
-        while q + KEY_LOOKAHEAD > from {
+        // Back over the spaces to the separator; a line break is one, though it is a space.
+        while q + KEY_LOOKAHEAD > from && (q == 0 || !matches!(bytes[q - 1], b',' | b'\n')) {
             match lex::space_len_before(bytes, q) {
                 0 => break,
                 n => q -= n,
