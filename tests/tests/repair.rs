@@ -1017,6 +1017,12 @@ fn a_damaged_value_ends_where_the_parser_ends_it() {
             "{\"a\":\"e\"x\",\"b\":\"}\"},",
             json!({"a": "e\"x", "b": "}"}),
         ),
+        (
+            // The same with text after the comma: the brackets close before the parser's
+            // reading does, so they do not say where the value ends.
+            "{\"a\":\"e\"x\",\"b\":\"}\"},t",
+            json!({"a": "e\"x", "b": "}"}),
+        ),
     ];
     for (text, expected) in cases {
         assert_eq!(repair(text), expected, "{text}");

@@ -103,7 +103,8 @@ pub(crate) fn values<'a>(
         } else {
             None
         };
-        let Some(read) = read.filter(|read| !closed_early(text, read, content_end)) else {
+        let Some(read) = read.filter(|read| !scan_decides(text, read, at, (content_end, end)))
+        else {
             // Refused by the parser (too deep), past the reads a tail may make, or closed
             // before its brackets do: the scan finds the rest, and the caller reads each
             // value it finds.
@@ -220,6 +221,23 @@ fn closed_early(text: &str, read: &parse::Read<'_>, end: usize) -> bool {
         rest.bytes().next(),
         Some(b'}' | b']' | b',' | b':' | b'"' | b'\'')
     )
+}
+
+/// Whether the scan's brackets, not the parser's complete reading `read` of the value at `at`,
+/// say where it ends: when the parser closed it early ([`closed_early`]) and the brackets run
+/// on past where it did. Brackets that close before the parser's reading ends were thrown off
+/// by a quote the parser read as text (`{"a":"e"x","b":"}"},t`, whose `}` inside `"}"` they
+/// take for the closer): the parser's reading stands.
+fn scan_decides(
+    text: &str,
+    read: &parse::Read<'_>,
+    at: usize,
+    (content_end, end): (usize, usize),
+) -> bool {
+    closed_early(text, read, content_end)
+        && scanned(text, at, end)
+            .first()
+            .is_none_or(|(span, ..)| span.start != at || span.end >= read.end)
 }
 
 /// The values the scan finds from `from` to `end`, read on past their closers as the parser
