@@ -30,8 +30,8 @@ pub(crate) enum ReasoningValues {
 /// `not {..}`, `instead of {..}`, `For example`, `e.g.`) loses to one they do not, and of the
 /// rest a reading that fits the type better wins, wherever it is; then a value set out as one
 /// (all a JSON fence holds, or on lines of its own after nothing, a label or a list marker) wins
-/// over one written inside a line of prose. Of two nested values the larger wins under either
-/// setting.
+/// over one written inside a line of prose, and one that is not an empty `{}` or `[]` over one
+/// that is. Of two nested values the larger wins under either setting.
 ///
 /// ```
 /// use llm_extract::{Extractor, TieBreak};
