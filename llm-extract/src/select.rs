@@ -430,6 +430,18 @@ pub(crate) fn best_value(
     choice.finish(text)
 }
 
+/// The spans of the `candidates` that are an empty object or array
+/// ([`crate::locate::empty_container`]), in order, for a binary search: a reply may hold
+/// thousands of them.
+fn empty_spans(text: &str, candidates: &[Candidate]) -> Vec<Span> {
+    let mut spans: Vec<Span> = (candidates.iter())
+        .map(|c| c.span)
+        .filter(|&span| crate::locate::empty_container(text, span))
+        .collect();
+    spans.sort_unstable_by_key(|s| (s.start, s.end));
+    spans
+}
+
 /// Whether `node` is an empty object or list.
 fn hollow_node(node: &Node) -> bool {
     match &node.kind {
@@ -586,8 +598,7 @@ pub(crate) struct Choice<V> {
     /// The value the reply was cut off in, when the type recognized it (fields found, items
     /// read) but it did not fit, or a limit refused it: where it starts, its lead, and why.
     cut_short: Option<(Span, Lead, Error)>,
-    /// The spans of the candidates that are an empty object or array
-    /// ([`crate::locate::empty_container`]).
+    /// The spans of the candidates that are an empty object or array ([`empty_spans`]).
     empty: Vec<Span>,
     pub failures: Failures,
 }
@@ -615,10 +626,7 @@ impl<V> Choice<V> {
             best: None,
             cut_ahead: false,
             cut_short: None,
-            empty: (candidates.iter())
-                .map(|c| c.span)
-                .filter(|&span| crate::locate::empty_container(text, span))
-                .collect(),
+            empty: empty_spans(text, candidates),
             failures: Failures::default(),
         };
         choice.cut_ahead =
@@ -683,7 +691,9 @@ impl<V> Choice<V> {
         let (standing, lead) = (candidate.standing, candidate.lead);
         let span = candidate.span;
         let cut = !unrelated && self.cut_at_end(candidate);
-        let empty = self.empty.contains(&span);
+        let empty = (self.empty)
+            .binary_search_by_key(&(span.start, span.end), |s| (s.start, s.end))
+            .is_ok();
         let wins = match &self.best {
             None => true,
             Some(b) => {
