@@ -716,24 +716,10 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     fn concatenation_fits(&self, at: usize) -> bool {
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
         let part = crate::lex::skip_inline_spaces(self.bytes, at + 1, limit);
-        let Some((quote, len)) = opening_quote(&self.bytes[part.min(limit)..limit]) else {
+        let Some((_, after)) = self.quoted_on_line(part, limit) else {
             return true;
         };
-        let mut i = part + len;
-        let close = loop {
-            if i >= limit || self.bytes[i] == b'\n' {
-                return true;
-            }
-            if self.bytes[i] == b'\\' {
-                i += 2;
-                continue;
-            }
-            if let Some(n) = closing_quote(quote, &self.bytes[i..self.end]) {
-                break i + n;
-            }
-            i += 1;
-        };
-        let next = crate::lex::skip_inline_spaces(self.bytes, close, self.end);
+        let next = crate::lex::skip_inline_spaces(self.bytes, after, self.end);
         next >= self.end
             || matches!(
                 self.bytes[next],
@@ -770,25 +756,30 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     /// number reads). Asked only after a value's `,`.
     fn key_without_value(&self, at: usize) -> bool {
         let limit = (at + KEY_LOOKAHEAD).min(self.end);
-        let Some((quote, len)) = opening_quote(&self.bytes[at..limit]) else {
+        let Some((content, after)) = self.quoted_on_line(at, limit) else {
             return false;
         };
+        let next = space::skip_space(self.bytes, after, limit);
+        !content.is_empty() && (next >= self.end || (next < limit && self.bytes[next] == b'}'))
+    }
+
+    /// The string quoted at `at` when it closes on its line before `limit`: its content's span
+    /// and where it ends (past its closing quote). `None` when no quote opens at `at`, or a
+    /// line break or `limit` comes first. Escapes are skipped whole.
+    fn quoted_on_line(&self, at: usize, limit: usize) -> Option<(Span, usize)> {
+        let (quote, len) = opening_quote(&self.bytes[at.min(limit)..limit])?;
         let mut i = at + len;
         while i < limit {
             match self.bytes[i] {
                 b'\\' => i += 2,
-                b'\n' => return false,
+                b'\n' => return None,
                 _ => match closing_quote(quote, &self.bytes[i..limit]) {
-                    Some(close) => {
-                        let next = space::skip_space(self.bytes, i + close, limit);
-                        return i > at + len
-                            && (next >= self.end || (next < limit && self.bytes[next] == b'}'));
-                    }
+                    Some(close) => return Some((Span::new(at + len, i), i + close)),
                     None => i += 1,
                 },
             }
         }
-        false
+        None
     }
 
     /// Whether the member being read has a bare key of several words (`{first name: "Ada",
