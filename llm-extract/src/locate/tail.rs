@@ -103,13 +103,14 @@ pub(crate) fn values<'a>(
         } else {
             None
         };
-        let Some(read) = read.filter(|read| !scan_decides(text, read, at, (content_end, end)))
-        else {
+        let read = match trusted(text, read, at, (content_end, end)) {
+            Ok(read) => read,
             // Refused by the parser (too deep), past the reads a tail may make, or closed
-            // before its brackets do: the scan finds the rest, and the caller reads each
-            // value it finds.
-            out.extend(scanned(text, at, end));
-            break;
+            // before its brackets do: the caller reads each value the scan finds.
+            Err(found) => {
+                out.extend(found);
+                break;
+            }
         };
         if !read.complete {
             let unclosed = Seen {
@@ -223,21 +224,29 @@ fn closed_early(text: &str, read: &parse::Read<'_>, end: usize) -> bool {
     )
 }
 
-/// Whether the scan's brackets, not the parser's complete reading `read` of the value at `at`,
-/// say where it ends: when the parser closed it early ([`closed_early`]) and the brackets run
-/// on past where it did. Brackets that close before the parser's reading ends were thrown off
-/// by a quote the parser read as text (`{"a":"e"x","b":"}"},t`, whose `}` inside `"}"` they
-/// take for the closer): the parser's reading stands.
-fn scan_decides(
-    text: &str,
-    read: &parse::Read<'_>,
+/// The parser's reading `read` of the value at `at`, or the values the scan finds from there
+/// when there is none or the scan's brackets say where it ends: when the parser closed it early
+/// ([`closed_early`]) and the brackets run on past where it did. Brackets that close before
+/// the parser's reading ends were thrown off by a quote the parser read as text
+/// (`{"a":"e"x","b":"}"},t`, whose `}` inside `"}"` they take for the closer): the parser's
+/// reading stands. The scan runs once either way.
+fn trusted<'a>(
+    text: &'a str,
+    read: Option<parse::Read<'a>>,
     at: usize,
     (content_end, end): (usize, usize),
-) -> bool {
-    closed_early(text, read, content_end)
-        && scanned(text, at, end)
-            .first()
-            .is_none_or(|(span, ..)| span.start != at || span.end >= read.end)
+) -> Result<parse::Read<'a>, Vec<TailValue<'a>>> {
+    let Some(read) = read else {
+        return Err(scanned(text, at, end));
+    };
+    if !closed_early(text, &read, content_end) {
+        return Ok(read);
+    }
+    let found = scanned(text, at, end);
+    match found.first() {
+        Some((span, ..)) if span.start == at && span.end < read.end => Ok(read),
+        _ => Err(found),
+    }
 }
 
 /// The values the scan finds from `from` to `end`, read on past their closers as the parser
