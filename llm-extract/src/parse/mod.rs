@@ -225,7 +225,21 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             line_end_seen: None,
             closer_run: None,
             read_back_from: 0,
+            frames_moved: 0,
+            path_cache: PathCache::default(),
         }
+    }
+}
+
+/// The step a container adds to the path of the value being read inside it: the index of
+/// an array's next item, an object's key once read.
+fn step<'a, B: Build<'a>>(frame: &Frame<'a, B>) -> Option<Segment> {
+    match frame {
+        Frame::Array { items, .. } => Some(Segment::Index(items.len())),
+        Frame::Object { key: None, .. } => None,
+        Frame::Object {
+            key: Some((k, _)), ..
+        } => Some(Segment::Key(k.text.to_string())),
     }
 }
 
@@ -329,6 +343,23 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     /// The furthest a string's scan read before it ended the string at a quote it had
     /// passed over (`Parser::end_at_rejected`): what decided that lies there.
     read_back_from: usize,
+    /// Counts the frames opened and closed, so that [`Parser::path`] knows when the
+    /// containers around the value being read changed.
+    frames_moved: u64,
+    /// The last paths [`Parser::path`] built, shared by the repairs made there.
+    path_cache: PathCache,
+}
+
+/// The paths of the last place a repair was logged: the innermost open container's, and
+/// the value's inside it. Repairs made one after another in one place share one path, so
+/// logging them costs no more however deep the place is.
+#[derive(Default)]
+struct PathCache {
+    /// `Parser::frames_moved` when `container` was built (`None`: never built).
+    moved: Option<u64>,
+    container: Path,
+    /// The value's step inside the container and its path.
+    value: Option<(Segment, Path)>,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
@@ -406,30 +437,54 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         self.pos >= self.end
     }
 
+    /// Opens a container.
+    fn push_frame(&mut self, frame: Frame<'a, B>) {
+        self.frames_moved += 1;
+        self.stack.push(frame);
+    }
+
+    /// Closes the innermost container.
+    fn take_frame(&mut self) -> Option<Frame<'a, B>> {
+        self.frames_moved += 1;
+        self.stack.pop()
+    }
+
     /// The JSON path of the place being parsed (depth is bounded by `max_depth`). With
     /// `of_container`, the path of the innermost open container itself rather than of the
-    /// value being read inside it.
-    fn path(&self, of_container: bool) -> Path {
+    /// value being read inside it. Shared with the repairs logged before at the same place
+    /// ([`PathCache`]).
+    fn path(&mut self, of_container: bool) -> Path {
         if self.paths == RepairPaths::Skip {
             return Path::root();
         }
         let depth = self.stack.len();
-        self.stack[..depth.min(MAX_REPAIR_PATH)]
-            .iter()
-            .enumerate()
-            .filter_map(|(i, frame)| {
-                let top = i + 1 == depth;
-                match frame {
-                    Frame::Array { .. } if top && of_container => None,
-                    Frame::Array { items, .. } => Some(Segment::Index(items.len())),
-                    Frame::Object { key: None, .. } => None,
-                    Frame::Object { .. } if top && of_container => None,
-                    Frame::Object {
-                        key: Some((k, _)), ..
-                    } => Some(Segment::Key(k.text.to_string())),
-                }
-            })
-            .collect()
+        // Deeper than `MAX_REPAIR_PATH`, the innermost frames add no step.
+        let (outer, top) = match depth {
+            0 => (0, None),
+            d if d > MAX_REPAIR_PATH => (MAX_REPAIR_PATH, None),
+            d => (d - 1, self.stack.last()),
+        };
+        let cache = &mut self.path_cache;
+        if cache.moved != Some(self.frames_moved) {
+            let steps: Vec<Segment> = self.stack[..outer].iter().filter_map(step).collect();
+            *cache = PathCache {
+                moved: Some(self.frames_moved),
+                container: Path::from(steps),
+                value: None,
+            };
+        }
+        let Some(segment) = top.filter(|_| !of_container).and_then(step) else {
+            return cache.container.clone();
+        };
+        match &cache.value {
+            Some((last, path)) if *last == segment => path.clone(),
+            _ => {
+                let mut path = cache.container.clone();
+                path.push(segment.clone());
+                cache.value = Some((segment, path.clone()));
+                path
+            }
+        }
     }
 
     /// Logs a repair to the value being read.
@@ -522,7 +577,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     return Err(self.too_deep());
                 }
                 self.repair(RepairKind::TupleAsArray, Span::new(self.pos, self.pos + 1));
-                self.stack.push(Frame::Array {
+                self.push_frame(Frame::Array {
                     start: self.pos,
                     items: Vec::new(),
                     after_comma: None,
@@ -541,7 +596,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 }
                 self.repair(RepairKind::MissingOpeningBracket, Span::at(self.pos));
                 self.open_objects += 1;
-                self.stack.push(Frame::Object {
+                self.push_frame(Frame::Object {
                     start: self.pos,
                     entries: self.new_entries(),
                     key: None,
@@ -564,7 +619,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
                 if b == b'{' {
                     self.open_objects += 1;
-                    self.stack.push(Frame::Object {
+                    self.push_frame(Frame::Object {
                         start,
                         entries: self.new_entries(),
                         key: None,
@@ -574,7 +629,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     });
                     expect = Expect::Key;
                 } else {
-                    self.stack.push(Frame::Array {
+                    self.push_frame(Frame::Array {
                         start,
                         items: Vec::new(),
                         after_comma: None,
@@ -1016,7 +1071,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             start,
             key: Some((key, key_span)),
             ..
-        }) = self.stack.pop()
+        }) = self.take_frame()
         else {
             unreachable!("set_follows checked the frame");
         };
@@ -1032,7 +1087,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
         let node = node.unwrap_or_else(|| Node::new(NodeKind::String(key), key_span));
         let item = B::scalar(node, self.text);
-        self.stack.push(Frame::Array {
+        self.push_frame(Frame::Array {
             start,
             items: vec![item],
             after_comma: None,
@@ -1191,7 +1246,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     }
 
     fn pop_frame(&mut self, end: usize, complete: bool) -> Option<Done<B::Value>> {
-        let frame = self.stack.pop()?;
+        let frame = self.take_frame()?;
         if let Frame::Object { first_keys, .. } = frame {
             self.open_objects -= 1;
             let depth = self.stack.len();

@@ -328,6 +328,43 @@ fn repairs_carry_their_path() {
 }
 
 #[test]
+fn repairs_made_in_one_place_share_its_path() {
+    // A hundred objects deep, then a list of single-quoted strings and an object whose
+    // members lack their commas: every repair carries the full path, and the repairs of
+    // one place hold one copy of it rather than one each.
+    let depth = 100;
+    let text = format!(
+        "{}['a', 'b', 'c', {{\"x\": 1 \"y\": 2 \"z\": 3}}]{}",
+        "{\"k\": ".repeat(depth),
+        "}".repeat(depth)
+    );
+    let parsed = parse(&text, 128).unwrap();
+    let deep = |r: &&Repair| r.path.segments().len() > depth;
+    let quotes: Vec<&Repair> = parsed
+        .repairs
+        .iter()
+        .filter(|r| r.kind == NonStandardQuotes)
+        .filter(deep)
+        .collect();
+    assert_eq!(quotes.len(), 3);
+    let last = quotes[2].path.segments();
+    assert_eq!(last[depth], Segment::Index(2));
+    assert!(last[..depth].iter().all(|s| *s == Segment::Key("k".into())));
+    let commas: Vec<&Repair> = parsed
+        .repairs
+        .iter()
+        .filter(|r| r.kind == MissingComma)
+        .filter(deep)
+        .collect();
+    assert_eq!(commas.len(), 2);
+    assert_eq!(commas[0].path, commas[1].path);
+    assert!(std::ptr::eq(
+        commas[0].path.segments().as_ptr(),
+        commas[1].path.segments().as_ptr()
+    ));
+}
+
+#[test]
 fn depth_limit_is_an_error_not_a_crash() {
     let deep = "[".repeat(100_000);
     let err = parse(&deep, 128).unwrap_err();
