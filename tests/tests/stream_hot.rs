@@ -338,3 +338,37 @@ fn text_the_end_may_cut_grows_as_read_at_once() {
         }
     }
 }
+
+/// Six lists deep, typed: every list on the way is an allocation the shortcut checks.
+type Deep = Vec<Vec<Vec<Vec<Vec<Vec<String>>>>>>;
+
+#[test]
+fn a_string_many_lists_deep_takes_the_shortcut_as_safely() {
+    let body = words().join(" ").replace('\\', "\\\\").replace('"', "\\\"");
+    let strings = format!("\"{body}\", \"{body}\"")
+        .replace('\n', "\\n")
+        .replace('\t', "\\t");
+    let lists = format!("{}{strings}{}", "[".repeat(6), "]".repeat(6));
+    // Lists and objects twelve levels deep, for `PartialJson`.
+    let mixed = format!(
+        "{}{}{strings}{}{}",
+        "[{\"k\": ".repeat(6),
+        "[",
+        "]",
+        "}]".repeat(6)
+    );
+    for size in [1, 4, 13] {
+        let cuts = |text: &str| -> Vec<usize> {
+            (1..)
+                .map(|i| i * size)
+                .take_while(|&c| c < text.len())
+                .collect()
+        };
+        for (hold, moves) in [(0, 0), (1, 0), (3, 2)] {
+            let hold = move |n: usize| hold > 0 && n.is_multiple_of(hold);
+            check_as::<Deep>(&lists, &cuts(&lists), hold, moves);
+            check_as::<Value>(&lists, &cuts(&lists), hold, moves);
+            check_as::<Value>(&mixed, &cuts(&mixed), hold, moves);
+        }
+    }
+}

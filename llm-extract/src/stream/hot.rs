@@ -33,9 +33,6 @@ use std::ptr::NonNull;
 use std::sync::atomic::{fence, Ordering};
 use std::sync::Arc;
 
-/// The most shared allocations a hot string may sit under (lists of lists of ...).
-const MAX_GUARDS: usize = 4;
-
 /// No address: what a level expects once its trail was taken (nothing is handed down).
 const NOWHERE: usize = usize::MAX;
 
@@ -72,8 +69,9 @@ pub(crate) struct Hot {
     pub(crate) string: usize,
     /// Whether the last walk found the string (`offset` and the guards say where).
     found: bool,
-    guards: [Option<Guard>; MAX_GUARDS],
-    len: usize,
+    /// The shared allocations on the way, outermost first (as many as the string is deep in
+    /// lists: a string in lists of lists grows here as cheaply as one at the root).
+    guards: Vec<Guard>,
     /// The string's slot: its offset inside the root (no guard) or the innermost guard.
     offset: usize,
     // The walk being recorded:
@@ -98,8 +96,7 @@ impl Default for Hot {
         Hot {
             string: NOWHERE,
             found: false,
-            guards: [None; MAX_GUARDS],
-            len: 0,
+            guards: Vec::new(),
             offset: 0,
             root: NOWHERE,
             root_size: 0,
@@ -133,7 +130,7 @@ impl Hot {
         let root = root.map_or(NOWHERE, |r| std::ptr::from_ref(r) as usize);
         self.string = string;
         self.found = false;
-        self.len = 0;
+        self.guards.clear();
         self.root = root;
         self.root_size = size_of::<R>();
         self.expect = root;
@@ -155,17 +152,15 @@ impl Hot {
 
     /// The way goes into `arc`'s value, which the walk just made the stream's alone.
     pub(crate) fn guard<T>(&mut self, arc: &Arc<T>) {
-        let data = NonNull::new(Arc::as_ptr(arc).cast::<u8>().cast_mut());
-        match (data, self.guards.get_mut(self.len)) {
-            (Some(data), Some(slot)) => {
-                *slot = Some(Guard {
+        match NonNull::new(Arc::as_ptr(arc).cast::<u8>().cast_mut()) {
+            Some(data) => {
+                self.guards.push(Guard {
                     data,
                     unique: unique::<T>,
                 });
-                self.len += 1;
                 self.inner_size = size_of::<T>();
             }
-            _ => self.broken = true,
+            None => self.broken = true,
         }
     }
 
@@ -182,12 +177,9 @@ impl Hot {
         if self.broken {
             return;
         }
-        let (start, size) = match self.len.checked_sub(1) {
+        let (start, size) = match self.guards.last() {
             None => (self.root, self.root_size),
-            Some(last) => match self.guards[last] {
-                Some(g) => (g.data.as_ptr() as usize, self.inner_size),
-                None => return,
-            },
+            Some(g) => (g.data.as_ptr() as usize, self.inner_size),
         };
         let slot = size_of::<PartialString>();
         let offset = at.wrapping_sub(start);
@@ -208,17 +200,16 @@ impl Hot {
         if !self.found {
             return None;
         }
-        let guards = self.guards[..self.len].iter().flatten();
-        for g in guards {
+        for g in &self.guards {
             // SAFETY: the value is as the walk left it, so each `Arc` on the way still holds
             // the allocation it had (see the caller's contract).
             if !unsafe { (g.unique)(g.data) } {
                 return None;
             }
         }
-        let base = match self.len.checked_sub(1) {
+        let base = match self.guards.last() {
             None => std::ptr::from_mut(root).cast::<u8>(),
-            Some(last) => self.guards[last]?.data.as_ptr(),
+            Some(g) => g.data.as_ptr(),
         };
         // SAFETY: the walk found a `PartialString` at `offset` inside the base
         // (`Hot::leaf` checks it lies within), and the value has not moved inside it since.
