@@ -1567,3 +1567,60 @@ fn a_trailing_comma_after_a_nested_container_closes_it_as_written() {
         assert!(trailing, "{text:?}");
     }
 }
+
+#[test]
+fn a_reply_that_goes_on_from_a_prefilled_brace_is_its_object() {
+    // Asked to answer after a `{` the caller wrote (a prefilled turn), the model starts at
+    // the first key: the object's `{` is missing, and is read as such.
+    let cases = [
+        (
+            "\"name\": \"Ada\", \"age\": 36}",
+            json!({"name": "Ada", "age": 36}),
+        ),
+        (
+            "\n  \"name\": \"Ada\",\n  \"tags\": [\"a\", \"b\"]\n}\n",
+            json!({"name": "Ada", "tags": ["a", "b"]}),
+        ),
+        ("'name': 'Ada'}", json!({"name": "Ada"})),
+        (
+            "```json\n\"name\": \"Ada\",\n\"age\": 36\n}\n```",
+            json!({"name": "Ada", "age": 36}),
+        ),
+        (
+            "\"a\": {\"b\": [1, 2]}, \"c\": \"d\"}\n\nThat is all.",
+            json!({"a": {"b": [1, 2]}, "c": "d"}),
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(repair(text), want, "{text:?}");
+        assert!(
+            repairs_of(text).contains(&RepairKind::MissingOpeningBracket),
+            "{text:?}"
+        );
+        // The stream's answer is `extract`'s; until the `}` settles it, it shows nothing
+        // (never the first key as a string, nor an inner part as the answer).
+        let mut stream = llm_extract::Stream::<Value>::new();
+        for c in text.chars() {
+            stream.push(&c.to_string());
+            assert_eq!(stream.partial(), None, "{text:?}");
+        }
+        assert_eq!(stream.finish().unwrap().value, want, "{text:?}");
+    }
+    // Typed, as a caller who prefilled `{` reads the reply.
+    #[derive(llm_extract::Extract, Debug, PartialEq)]
+    struct Person {
+        name: String,
+        age: u32,
+    }
+    let person = llm_extract::extract::<Person>("\"name\": \"Ada\", \"age\": \"36\"}").unwrap();
+    assert_eq!(
+        person.value,
+        Person {
+            name: "Ada".into(),
+            age: 36
+        }
+    );
+    // A quoted word that no value follows is still the string it was.
+    assert_eq!(repair("\"yes\""), json!("yes"));
+    assert_eq!(repair("\"Note\": see {\"a\": 1}"), json!({"a": 1}));
+}

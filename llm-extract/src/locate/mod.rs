@@ -369,15 +369,9 @@ fn candidates_in<'a>(
         Some(tail) if !one_string => tail::values(text, tail, region.span.end, reading),
         _ => Vec::new(),
     };
-    let found_values = if one_string {
-        vec![(whole, top)]
-    } else if region.values.is_empty() && tail_values.is_empty() {
-        scan::scalar(text, region.span)
-            .map(|s| (s, top))
-            .into_iter()
-            .collect()
-    } else {
-        region.values.clone()
+    let found_values = match one_string {
+        true => vec![(whole, top)],
+        false => values_found(text, region, lead, reading.max_depth, &mut tail_values),
     };
     let found_values = crate::parse::read_on(text, found_values, region.span.end);
     // A value the scan found that reads on into the tail holds what starts there.
@@ -447,6 +441,58 @@ fn whole_string(trimmed: &str) -> WholeString {
 /// A value the scan found in `region`, with what its surroundings cost: the region's own
 /// context (a fence), the prose around it (or a JSONP wrapper), and, for a span inside an
 /// opener that never closed, that opener.
+/// The values the scan found in `region` (not one string), whose content starts at `lead`;
+/// `tail_values` loses those inside the first.
+///
+/// A region that starts with a key (`"name": "Ada", "age": 36}`) goes on from an object's
+/// `{` written before it (a prefilled turn): that object is its value, read from the key on
+/// (the parser logs the missing `{`), and what the scan found inside it is its parts.
+fn values_found(
+    text: &str,
+    region: &Region,
+    lead: usize,
+    max_depth: usize,
+    tail_values: &mut Vec<tail::TailValue<'_>>,
+) -> Vec<(Span, Seen)> {
+    if let Some(end) = members_end(text, lead, region.span.end, max_depth) {
+        tail_values.retain(|(span, _, _)| span.start >= end);
+        let object = Seen {
+            place: Place::TopLevel,
+            nonstandard: true,
+        };
+        let after = region.values.iter().filter(|(span, _)| span.start >= end);
+        return std::iter::once((Span::new(lead, end), object))
+            .chain(after.cloned())
+            .collect();
+    }
+    if region.values.is_empty() && tail_values.is_empty() {
+        let top = Seen {
+            place: Place::TopLevel,
+            nonstandard: false,
+        };
+        return scan::scalar(text, region.span)
+            .map(|s| (s, top))
+            .into_iter()
+            .collect();
+    }
+    region.values.clone()
+}
+
+/// Where the object whose members start at `lead` ends, when they do: the region's first
+/// token is a quoted key ([`crate::parse::members_start`]), and the parser's reading of the
+/// members ends at the first closer no opener after `lead` opened, the object's own `}`.
+/// Prose that starts with a quoted word and a colon (`"Note": see {"a": 1}`) has no such
+/// closer, and keeps its values.
+fn members_end(text: &str, lead: usize, end: usize, max_depth: usize) -> Option<usize> {
+    let bytes = &text.as_bytes()[..end];
+    if !crate::parse::members_start(bytes, lead) {
+        return None;
+    }
+    let closer = lead + crate::parse::first_unopened_closer(&bytes[lead..])?;
+    let read_to = crate::parse::parser_end(text, Span::new(lead, end), max_depth)?;
+    (bytes[closer] == b'}' && read_to == closer + 1).then_some(read_to)
+}
+
 fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Candidate {
     let whole_region = lex::trim(&text[region.span.start..found.start]).is_empty()
         && lex::trim(&text[found.end.min(region.span.end)..region.span.end]).is_empty();

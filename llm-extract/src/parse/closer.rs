@@ -150,6 +150,14 @@ pub(crate) fn read_value(text: &str, span: Span, max_depth: usize, keep: Keep) -
     })
 }
 
+/// Where the parser ends the value it reads from `span.start` (no further than `span.end`),
+/// without a strict reading first: for a text strict JSON would end too early, as the
+/// members of an object whose `{` is missing (`"a": 1}`, which it reads as the string `"a"`).
+pub(crate) fn parser_end(text: &str, span: Span, max_depth: usize) -> Option<usize> {
+    let done = run::<build::Skim>(text, span, max_depth, RepairPaths::Skip).ok()?;
+    Some(done.end)
+}
+
 /// The valid JSON value at the start of `span` (through serde_json, which stops at its end):
 /// where it ends, and the value when `keep`.
 fn strict_prefix(

@@ -28,11 +28,12 @@ use balance::Profile;
 pub(crate) use bare::Ahead;
 use build::{Build, Json, Tree};
 pub(crate) use closer::{
-    closer_as_written, ends_alone, read_on, read_value, root_may_read_on, Closer, Keep, Kept, Read,
+    closer_as_written, ends_alone, parser_end, read_on, read_value, root_may_read_on, Closer, Keep,
+    Kept, Read,
 };
 pub(crate) use string::{
-    comment_then_separator_in, key_so_far, own_quote_on_key_line, starts_word, value_string,
-    ValueString, KEY_LOOKAHEAD,
+    comment_then_separator_in, key_so_far, members_start, own_quote_on_key_line, starts_word,
+    value_string, ValueString, KEY_LOOKAHEAD,
 };
 pub(crate) use triple::{code_block_body, code_block_end, code_block_text, CodeEnd};
 
@@ -587,10 +588,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 self.pos += 1;
             }
             b'"' | b'\''
-                if self.slot() == Slot::ArrayValue && self.looks_like_whole_key(self.pos) =>
+                if matches!(self.slot(), Slot::ArrayValue | Slot::Root)
+                    && self.looks_like_whole_key(self.pos) =>
             {
                 // `[{"a": 1}, "b": 2}]`: a member where an item belongs; its object's
-                // `{` is missing.
+                // `{` is missing. At the root, a reply that goes on from a `{` written
+                // before it (a prefilled answer): `"a": 1, "b": 2}`.
                 if self.stack.len() >= self.max_depth {
                     return Err(self.too_deep());
                 }

@@ -1430,6 +1430,15 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
     }
 }
 
+/// Whether `bytes` (a whole text) holds a quoted key written whole (closing quote and `:`)
+/// at `at`, as the parser reads one where a value goes: where the root value starts, the
+/// members of an object whose `{` was written before the text (see `Parser::on_value`).
+pub(crate) fn members_start(bytes: &[u8], at: usize) -> bool {
+    at < bytes.len()
+        && matches!(bytes[at], b'"' | b'\'')
+        && key_reading::<false>(bytes, at, Cut::Refused).0
+}
+
 /// Whether the quote `own` comes again after the separator at `at`, up to the end of the line
 /// of the key at `j` (looked at for [`OWN_QUOTE_LOOKAHEAD`] bytes from `j`): the rule of
 /// [`Parser::other_quote_key_at`], for the parser and the stream reader alike. `None` while

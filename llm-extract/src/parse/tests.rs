@@ -105,6 +105,11 @@ fn repairs_table() {
             MissingOpeningBracket,
         ),
         (
+            "\"a\": 1, \"b\": [2]}",
+            json!({"a": 1, "b": [2]}),
+            MissingOpeningBracket,
+        ),
+        (
             "{\"r\": \"eng, \"t\": \"x\"}",
             json!({"r": "eng", "t": "x"}),
             MissingQuote,

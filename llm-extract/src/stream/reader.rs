@@ -317,6 +317,14 @@ pub(crate) struct Reader {
     repeated: Vec<(Path, Span)>,
     tok: Tok,
     fence: bool,
+    /// Where the prose region being read (the reply, a fence's content, the text after a
+    /// fence or a reasoning block) starts, until its first byte that is not a space is read:
+    /// a region that starts with a quoted key goes on from an object's `{` written before
+    /// it (see [`Reader::members_start`]).
+    region_start: Option<usize>,
+    /// The region being read starts with a quoted key: `finish` reads its object, whose
+    /// end only the whole text settles (`locate::members_end`), so no value in it is shown.
+    members: bool,
     reasoning_tags: Vec<String>,
     max_depth: usize,
     /// Whether values in the prose are looked for (off once the stream has its value).
@@ -493,6 +501,8 @@ impl Reader {
             repeated: Vec::new(),
             tok: Tok::None,
             fence: false,
+            region_start: Some(0),
+            members: false,
             reasoning_tags: reasoning_tags.iter().map(|t| t.to_lowercase()).collect(),
             max_depth,
             values: true,
@@ -670,7 +680,10 @@ impl Reader {
             match b {
                 b'<' => match self.reasoning_opens(&bytes[self.pos..]) {
                     Tag::Undecided => return Step_::Wait,
-                    Tag::No => self.pos += 1,
+                    Tag::No => {
+                        self.region_start = None;
+                        self.pos += 1;
+                    }
                     Tag::Open { len, ends } => {
                         self.open_thought(sink, len, ends);
                         return Step_::Go;
@@ -682,7 +695,9 @@ impl Reader {
                         return Step_::Wait;
                     }
                     self.pos += run;
+                    self.region_start = None;
                     if run >= 3 {
+                        self.new_region();
                         if self.fence {
                             self.fence = false;
                             self.fenced_value |= self.fence_held_value(text, self.pos - run);
@@ -694,8 +709,20 @@ impl Reader {
                         }
                     }
                 }
+                b'"' | b'\'' if self.region_start.is_some() => match self.members_start(bytes) {
+                    None => return Step_::Wait,
+                    Some(members) => {
+                        self.members = members;
+                        self.region_start = None;
+                        self.pos += 1;
+                    }
+                },
+                b if self.region_start.is_some() && !lex::is_ascii_space(b) => {
+                    self.region_start = None;
+                    continue;
+                }
                 b'{' | b'['
-                    if self.values
+                    if self.takes_values()
                         && !(b == b'[' && crate::locate::bracket_in_text(bytes, self.pos))
                         && !self.continues_value(bytes, sink)
                         && self.may_follow_fenced(text)
@@ -710,6 +737,26 @@ impl Reader {
             }
         }
         Step_::Wait
+    }
+
+    /// Whether a value starting in the prose here may be read: the reader reads values, and
+    /// the region does not start with the members of an object whose `{` is missing.
+    fn takes_values(&self) -> bool {
+        self.values && !self.members
+    }
+
+    /// A prose region starts here (the reply's own, a fence's content, the text after a fence
+    /// or a reasoning block).
+    fn new_region(&mut self) {
+        self.region_start = Some(self.pos);
+        self.members = false;
+    }
+
+    /// Whether the region, whose first byte that is not a space is the quote at `self.pos`,
+    /// starts with a quoted key, as the parser reads one (`parse::members_start`): `None`
+    /// while the text so far does not tell.
+    fn members_start(&self, bytes: &[u8]) -> Option<bool> {
+        crate::parse::key_so_far(bytes, self.pos)
     }
 
     /// Whether a value may start here after one a JSON fence held: in a JSON fence, or
@@ -783,6 +830,7 @@ impl Reader {
                 b'\n' => {
                     self.fence_opened(text);
                     self.pos += 1;
+                    self.new_region();
                     self.state = State::Prose;
                     return Step_::Go;
                 }
@@ -923,6 +971,7 @@ impl Reader {
                 TokenAt::Whole(..) => {
                     sink.thought(&text[from..i], false);
                     self.pos = end;
+                    self.new_region();
                     self.state = State::Prose;
                     return Step_::Go;
                 }
