@@ -1,7 +1,8 @@
 //! The published test suites of the two best-known repair libraries, Python json_repair and JS
-//! jsonrepair, the AI SDK's completion of cut-off JSON (`fixJson`), and two readers of partial
-//! JSON (jiter's partial mode, Python's partial-json-parser), run through `llm_extract::repair`
-//! (and, for the last three, streamed): how often we read a case as they do.
+//! jsonrepair, the AI SDK's completion of cut-off JSON (`fixJson`), and three readers of partial
+//! JSON (jiter's partial mode, Python's partial-json-parser, JS best-effort-json-parser), run
+//! through `llm_extract::repair` (and, for the last four, streamed): how often we read a case as
+//! they do.
 //! And JSONTestSuite's parsing cases, whose valid documents must read as serde_json reads them.
 //!
 //! The fixtures and where they come from are described in `tests/fixtures/peers/README.md`. We
@@ -79,6 +80,12 @@ const JITER_FLOOR: usize = 115;
 /// reply that is only a cut literal is no value; a lone `-` is text; `[0.` is `[0.0]`; `{0`
 /// is `{}`.
 const PARTIAL_JSON_PARSER_FLOOR: usize = 114;
+/// Agreements with best-effort-json-parser's suite (123 cases), 101 at the suite's import. The
+/// 22 others are choices (README): a reply that is only a cut literal, a bare word or nothing is
+/// no value; a number cut after its `.` is a float; a key cut before its closing quote is left
+/// out; a document quoted whole as a string is the document; `<!-- -->` inside a value is text;
+/// a reply that is one cut string loses its trailing white space.
+const BEST_EFFORT_JSON_PARSER_FLOOR: usize = 101;
 
 #[derive(Deserialize)]
 struct Case {
@@ -390,6 +397,37 @@ fn partial_json_parser_snapshots_are_part_of_its_completion() {
     let checked: usize = cases
         .iter()
         .filter(|c| c.expected_is_json)
+        .map(|c| snapshots_are_part_of(&c.source, &c.input, &c.expected))
+        .sum();
+    assert!(checked > 2000, "only {checked} snapshots were taken");
+}
+
+#[test]
+fn best_effort_json_parser_suite() {
+    let agreed = measure(
+        "best_effort_json_parser",
+        include_str!("../fixtures/peers/best_effort_json_parser.json"),
+        123,
+    );
+    assert!(
+        agreed >= BEST_EFFORT_JSON_PARSER_FLOOR,
+        "best-effort-json-parser agreement fell to {agreed} (floor {BEST_EFFORT_JSON_PARSER_FLOOR})"
+    );
+}
+
+/// Each snapshot of a best-effort-json-parser case whose reading is a part of ours (all but the
+/// choices where we read another value: a document quoted whole as a string is the document) is
+/// part of that reading, and `finish` is `extract`'s reading.
+#[test]
+fn best_effort_json_parser_snapshots_are_part_of_its_reading() {
+    let cases: Vec<Case> = serde_json::from_str(include_str!(
+        "../fixtures/peers/best_effort_json_parser.json"
+    ))
+    .unwrap();
+    let checked: usize = cases
+        .iter()
+        .filter(|c| c.expected_is_json)
+        .filter(|c| llm_extract::repair(&c.input).is_ok_and(|ours| part_of(&c.expected, &ours)))
         .map(|c| snapshots_are_part_of(&c.source, &c.input, &c.expected))
         .sum();
     assert!(checked > 2000, "only {checked} snapshots were taken");
