@@ -697,7 +697,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
                     || (c == b')' && self.in_tuple())
                     || comment
-                    || opening_quote(&self.bytes[i..self.end]).is_some()
+                    || (opening_quote(&self.bytes[i..self.end]).is_some()
+                        && !self.quote_doubled_before_separator(after, i))
                     || (newline && c != b'#')
                     || (c == b'#' && self.comment_then_separator(i))
                     || self.object_starts(i)
@@ -706,6 +707,23 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
+    }
+
+    /// `["a"", "b"]`: whether the quote at `at`, right after the one that ends just before
+    /// `after`, is the same quote doubled with the item's separator after it. Then the first is
+    /// the text's and the second closes the string, as in an object's value
+    /// (`{"k": "a"", "b": 1}` is `a"`), not the opening quote of an item that is only `", "`.
+    fn quote_doubled_before_separator(&self, after: usize, at: usize) -> bool {
+        if at != after
+            || !matches!(self.bytes[at], b'"' | b'\'')
+            || self.bytes[at - 1] != self.bytes[at]
+        {
+            return false;
+        }
+        let next = crate::lex::skip_inline_spaces(self.bytes, at + 1, self.end);
+        next < self.end
+            && (matches!(self.bytes[next], b',' | b']')
+                || (self.bytes[next] == b')' && self.in_tuple()))
     }
 
     /// At the `+` at `at`, after a value's closing quote: whether it joins the next part of

@@ -856,6 +856,34 @@ fn an_array_item_after_a_string_ends_it_when_its_comma_is_missing() {
 }
 
 #[test]
+fn a_quote_doubled_before_an_items_separator_is_the_texts() {
+    assert_rows(&[
+        (r#"["a"", "b"]"#, json!(["a\"", "b"]), &[UnescapedQuote]),
+        (
+            r#"['a'', 'b']"#,
+            json!(["a'", "b"]),
+            &[NonStandardQuotes, UnescapedQuote, NonStandardQuotes],
+        ),
+        (r#"["a"" ]"#, json!(["a\""]), &[UnescapedQuote]),
+        (
+            r#"("a"", 1)"#,
+            json!(["a\"", 1]),
+            &[TupleAsArray, UnescapedQuote],
+        ),
+        // As in an object's value.
+        (
+            r#"{"k": "a"", "b": 1}"#,
+            json!({"k": "a\"", "b": 1}),
+            &[UnescapedQuote],
+        ),
+        // An empty string after a string whose comma is missing stays an item.
+        (r#"["a""", "b"]"#, json!(["a", "", "b"]), &[MissingComma]),
+        (r#"["a" "", "b"]"#, json!(["a", "", "b"]), &[MissingComma]),
+        (r#"["a","",""]"#, json!(["a", "", ""]), &[]),
+    ]);
+}
+
+#[test]
 fn a_bare_value_closed_by_a_stray_quote_lost_its_opening_quote() {
     assert_rows(&[
         (
