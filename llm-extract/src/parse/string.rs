@@ -688,7 +688,11 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 b'{' => self.object_starts(i),
                 _ if comment => true,
                 b'#' => newline || self.comment_then_separator(i),
-                _ => self.looks_like_key(i) || self.stray_then_separator(i),
+                _ => {
+                    self.looks_like_key(i)
+                        || self.stray_then_separator(i)
+                        || (!quoted_text && self.adjacent_part_at(i))
+                }
             },
             Slot::ArrayValue => {
                 c == b','
@@ -724,6 +728,28 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
         next < self.end
             && (matches!(self.bytes[next], b',' | b']')
                 || (self.bytes[next] == b')' && self.in_tuple()))
+    }
+
+    /// `{'a': 'x' 'y'}`: whether a string starting at `at`, after the closing quote of an
+    /// object's value and spaces, is the next part of that value written beside it, as Python's
+    /// and C's adjacent literals join: quoted whole on its line, then the member's end (`,`
+    /// before the next member, `}`, a line break, the end of the text) or a further part.
+    /// Within `KEY_LOOKAHEAD` bytes.
+    pub(super) fn adjacent_part_at(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let mut part = at;
+        while let Some((_, after)) = self.quoted_on_line(part, limit) {
+            let next = crate::lex::skip_inline_spaces(self.bytes, after, self.end);
+            if next >= self.end {
+                return true;
+            }
+            match self.bytes[next] {
+                b'}' | b'\n' | b'\r' => return true,
+                b',' => return self.next_member_follows(next + 1, false),
+                _ => part = next,
+            }
+        }
+        false
     }
 
     /// At the `+` at `at`, after a value's closing quote: whether it joins the next part of

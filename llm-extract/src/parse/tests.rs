@@ -1055,6 +1055,50 @@ fn doubled_quotes_quote_a_string() {
 }
 
 #[test]
+fn adjacent_string_literals_in_an_objects_value_join() {
+    assert_rows(&[
+        (
+            "{'a': 'x' 'y'}",
+            json!({"a": "xy"}),
+            &[
+                NonStandardQuotes,
+                NonStandardQuotes,
+                NonStandardQuotes,
+                StringConcatenation,
+            ],
+        ),
+        (
+            "{\"desc\": \"a long \"\n   \"string\", \"n\": 1}",
+            json!({"desc": "a long string", "n": 1}),
+            &[StringConcatenation],
+        ),
+        (
+            r#"{"a": "x" "y" "z"}"#,
+            json!({"a": "xyz"}),
+            &[StringConcatenation, StringConcatenation],
+        ),
+        // Quoted words inside a value's text stay its text.
+        (
+            r#"{"a": "the "quick" "brown" fox"}"#,
+            json!({"a": "the \"quick\" \"brown\" fox"}),
+            &[UnescapedQuote; 4],
+        ),
+        // A key after the value, its comma missing, is no part.
+        (
+            r#"{"a": "x" "b": 1}"#,
+            json!({"a": "x", "b": 1}),
+            &[MissingComma],
+        ),
+        // In an array, strings side by side are items whose comma is missing.
+        (
+            r#"['x' 'y']"#,
+            json!(["x", "y"]),
+            &[NonStandardQuotes, MissingComma, NonStandardQuotes],
+        ),
+    ]);
+}
+
+#[test]
 fn string_parts_joined_by_a_plus_may_have_comments_between() {
     assert_rows(&[
         (
