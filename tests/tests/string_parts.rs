@@ -57,6 +57,19 @@ fn string_literals_side_by_side_in_an_objects_value_join() {
     for (text, expected) in &rows {
         reads_whole_and_streamed(text, expected);
     }
+    // With text enough after the parts for the stream to settle the first one early.
+    let long = "word ".repeat(200);
+    for (parts, joined) in [
+        (
+            r#""You are a helpful " "assistant.""#,
+            "You are a helpful assistant.",
+        ),
+        ("'x' 'y' 'z'", "xyz"),
+        (r#""a \"b\" " "c""#, "a \"b\" c"),
+    ] {
+        let text = format!(r#"{{"prompt": {parts}, "notes": "{long}", "n": 1}}"#);
+        reads_whole_and_streamed(&text, &json!({"prompt": joined, "notes": long, "n": 1}));
+    }
 }
 
 #[test]
@@ -73,4 +86,7 @@ fn a_closing_quote_doubled_before_an_items_separator_adds_no_item() {
     for (text, expected) in &rows {
         reads_whole_and_streamed(text, expected);
     }
+    let long = "word ".repeat(200);
+    let text = format!(r#"["a"", "{long}", "b"]"#);
+    reads_whole_and_streamed(&text, &json!(["a\"", long, "b"]));
 }
