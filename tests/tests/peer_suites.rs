@@ -1,6 +1,8 @@
 //! The published test suites of the two best-known repair libraries, Python json_repair and JS
-//! jsonrepair, and the AI SDK's completion of cut-off JSON (`fixJson`), run through
-//! `llm_extract::repair` (and, for the last, streamed): how often we read a case as they do.
+//! jsonrepair, the AI SDK's completion of cut-off JSON (`fixJson`), and three readers of partial
+//! JSON (jiter's partial mode, Python's partial-json-parser, JS best-effort-json-parser), run
+//! through `llm_extract::repair` (and, for the last four, streamed): how often we read a case as
+//! they do.
 //! And JSONTestSuite's parsing cases, whose valid documents must read as serde_json reads them.
 //!
 //! The fixtures and where they come from are described in `tests/fixtures/peers/README.md`. We
@@ -66,6 +68,25 @@ const JSONREPAIR_FLOOR: usize = 277;
 ///   what is decided, so they are a part of `fixJson`'s completion, never something else.
 const AI_SDK_FIX_JSON_FLOOR: usize = 47;
 
+/// Agreements with jiter's partial-mode tests (184 cases), 115 at the suite's import. The 69
+/// others are choices, listed with their counts in `tests/fixtures/peers/README.md`: a string
+/// the cut left open is kept (jiter's mode `on` drops it), a literal cut inside a container is
+/// completed, a key the cut left without its value is kept with `null`, a number cut after its
+/// `.` is a float. `partial_peers_readings_are_part_of_ours` checks that each is only more.
+const JITER_FLOOR: usize = 115;
+/// Agreements with partial-json-parser's example tests (155 cases, its default mode), 114 at the
+/// suite's import. The 41 others are choices (README): a key the cut left without its value is
+/// kept with `null`; a cut `Infin`, `Na` is text and `Infinity`, `NaN` have no JSON value; a
+/// reply that is only a cut literal is no value; a lone `-` is text; `[0.` is `[0.0]`; `{0`
+/// is `{}`.
+const PARTIAL_JSON_PARSER_FLOOR: usize = 114;
+/// Agreements with best-effort-json-parser's suite (123 cases), 101 at the suite's import. The
+/// 22 others are choices (README): a reply that is only a cut literal, a bare word or nothing is
+/// no value; a number cut after its `.` is a float; a key cut before its closing quote is left
+/// out; a document quoted whole as a string is the document; `<!-- -->` inside a value is text;
+/// a reply that is one cut string loses its trailing white space.
+const BEST_EFFORT_JSON_PARSER_FLOOR: usize = 101;
+
 #[derive(Deserialize)]
 struct Case {
     input: String,
@@ -76,6 +97,13 @@ struct Case {
     #[serde(default)]
     expected_error: bool,
     source: String,
+    /// jiter's reading that keeps a cut string (`trailing-strings`), what a stream's snapshots
+    /// are checked against; `None` where jiter reads nothing.
+    #[serde(default)]
+    completion: Option<Value>,
+    /// partial-json-parser read a non-finite number (`Infinity`, `NaN`), recorded as `null`.
+    #[serde(default)]
+    non_finite: bool,
 }
 
 impl Case {
@@ -232,33 +260,218 @@ fn prefix_of(shown: &Value, whole: &Value) -> bool {
     }
 }
 
+/// Pushes `input` a character at a time and checks each snapshot the stream shows against
+/// `whole`, the peer's completion of the text (a snapshot shows less, only what is decided, never
+/// something else); then that `finish` reads the text as `extract` does (a value cut off by the end of the
+/// text is `finish`'s `Incomplete` error). Returns the number of
+/// snapshots checked.
+fn snapshots_are_part_of(source: &str, input: &str, whole: &Value) -> usize {
+    let mut stream = llm_extract::Stream::<Value>::new();
+    let mut checked = 0;
+    for (i, c) in input.char_indices() {
+        stream.push(&input[i..i + c.len_utf8()]);
+        let Some(partial) = stream.partial() else {
+            continue;
+        };
+        let shown = serde_json::to_value(partial).unwrap();
+        assert!(
+            prefix_of(&shown, whole),
+            "{source}: after {:?} the snapshot {shown} is not part of {whole}",
+            &input[..i + c.len_utf8()],
+        );
+        checked += 1;
+    }
+    let finished = stream.finish();
+    match llm_extract::extract::<Value>(input) {
+        // A value cut off by the end of the reply is `finish`'s error, `extract`'s repair.
+        Ok(read) if !read.report.complete => assert_eq!(
+            finished.map(|e| e.value).map_err(|e| e.category()),
+            Err(llm_extract::Category::Incomplete),
+            "{source}: finish of a cut-off value"
+        ),
+        read => assert_eq!(
+            finished.map(|e| e.value).map_err(|e| e.to_string()),
+            read.map(|e| e.value).map_err(|e| e.to_string()),
+            "{source}: finish is not extract's reading"
+        ),
+    }
+    checked
+}
+
 /// The AI SDK's `fixJson` completes a cut-off document as literally as can be: each snapshot a
 /// stream shows while the cut-off text arrives, a character at a time, must be part of that
-/// completion (a snapshot shows less, only what is decided, never something else).
+/// completion.
 #[test]
 fn ai_sdk_fix_json_snapshots_are_part_of_the_completion() {
     let cases: Vec<Case> =
         serde_json::from_str(include_str!("../fixtures/peers/ai_sdk_fix_json.json")).unwrap();
-    let mut checked = 0;
-    for case in cases.iter().filter(|c| c.expected_is_json) {
-        let mut stream = llm_extract::Stream::<Value>::new();
-        for (i, c) in case.input.char_indices() {
-            stream.push(&case.input[i..i + c.len_utf8()]);
-            let Some(partial) = stream.partial() else {
+    let checked: usize = cases
+        .iter()
+        .filter(|c| c.expected_is_json)
+        .map(|c| snapshots_are_part_of(&c.source, &c.input, &c.expected))
+        .sum();
+    assert!(checked > 500, "only {checked} snapshots were taken");
+}
+
+#[test]
+fn jiter_partial_suite() {
+    let agreed = measure("jiter", include_str!("../fixtures/peers/jiter.json"), 184);
+    assert!(
+        agreed >= JITER_FLOOR,
+        "jiter agreement fell to {agreed} (floor {JITER_FLOOR})"
+    );
+}
+
+/// Each snapshot of a jiter case is part of jiter's reading that keeps the cut string, and
+/// `finish` is `extract`'s reading.
+#[test]
+fn jiter_snapshots_are_part_of_its_completion() {
+    let cases: Vec<Case> =
+        serde_json::from_str(include_str!("../fixtures/peers/jiter.json")).unwrap();
+    let checked: usize = cases
+        .iter()
+        .filter_map(|c| {
+            Some(snapshots_are_part_of(
+                &c.source,
+                &c.input,
+                c.completion.as_ref()?,
+            ))
+        })
+        .sum();
+    assert!(checked > 2000, "only {checked} snapshots were taken");
+}
+
+/// A document of jiter's benches whose every cut jiter's tests read as its shape.
+#[derive(Deserialize)]
+struct Document {
+    name: String,
+    document: String,
+    /// `"array"` or `"object"`.
+    shape: String,
+}
+
+/// jiter's tests cut two documents at every byte and expect an array or an object back: every
+/// cut at a character reads as that shape here too, and a stream of the whole document shows
+/// only parts of it.
+#[test]
+fn jiter_documents_cut_anywhere_keep_their_shape() {
+    let documents: Vec<Document> =
+        serde_json::from_str(include_str!("../fixtures/peers/jiter_documents.json")).unwrap();
+    assert_eq!(documents.len(), 2);
+    for doc in &documents {
+        let whole: Value = serde_json::from_str(&doc.document).unwrap();
+        for (i, _) in doc.document.char_indices().skip(1) {
+            let cut = &doc.document[..i];
+            let read =
+                llm_extract::repair(cut).unwrap_or_else(|e| panic!("{} cut at {i}: {e}", doc.name));
+            let shape = if read.is_array() { "array" } else { "object" };
+            assert!(
+                (read.is_array() || read.is_object()) && shape == doc.shape,
+                "{} cut at {i}: {read}",
+                doc.name
+            );
+        }
+        snapshots_are_part_of(&doc.name, &doc.document, &whole);
+    }
+}
+
+#[test]
+fn partial_json_parser_suite() {
+    let agreed = measure(
+        "partial_json_parser",
+        include_str!("../fixtures/peers/partial_json_parser.json"),
+        155,
+    );
+    assert!(
+        agreed >= PARTIAL_JSON_PARSER_FLOOR,
+        "partial-json-parser agreement fell to {agreed} (floor {PARTIAL_JSON_PARSER_FLOOR})"
+    );
+}
+
+/// Each snapshot of a partial-json-parser case is part of its completion, and `finish` is
+/// `extract`'s reading.
+#[test]
+fn partial_json_parser_snapshots_are_part_of_its_completion() {
+    let cases: Vec<Case> =
+        serde_json::from_str(include_str!("../fixtures/peers/partial_json_parser.json")).unwrap();
+    let checked: usize = cases
+        .iter()
+        .filter(|c| c.expected_is_json)
+        .map(|c| snapshots_are_part_of(&c.source, &c.input, &c.expected))
+        .sum();
+    assert!(checked > 2000, "only {checked} snapshots were taken");
+}
+
+#[test]
+fn best_effort_json_parser_suite() {
+    let agreed = measure(
+        "best_effort_json_parser",
+        include_str!("../fixtures/peers/best_effort_json_parser.json"),
+        123,
+    );
+    assert!(
+        agreed >= BEST_EFFORT_JSON_PARSER_FLOOR,
+        "best-effort-json-parser agreement fell to {agreed} (floor {BEST_EFFORT_JSON_PARSER_FLOOR})"
+    );
+}
+
+/// Each snapshot of a best-effort-json-parser case whose reading is a part of ours (all but the
+/// choices where we read another value: a document quoted whole as a string is the document) is
+/// part of that reading, and `finish` is `extract`'s reading.
+#[test]
+fn best_effort_json_parser_snapshots_are_part_of_its_reading() {
+    let cases: Vec<Case> = serde_json::from_str(include_str!(
+        "../fixtures/peers/best_effort_json_parser.json"
+    ))
+    .unwrap();
+    let checked: usize = cases
+        .iter()
+        .filter(|c| c.expected_is_json)
+        .filter(|c| llm_extract::repair(&c.input).is_ok_and(|ours| part_of(&c.expected, &ours)))
+        .map(|c| snapshots_are_part_of(&c.source, &c.input, &c.expected))
+        .sum();
+    assert!(checked > 2000, "only {checked} snapshots were taken");
+}
+
+/// Whether `theirs` is a part of `ours`: every key it has is there, no list is longer, a string
+/// is a prefix, a number is the same number (`0` and `0.0` alike), anything else equal.
+fn part_of(theirs: &Value, ours: &Value) -> bool {
+    match (theirs, ours) {
+        (Value::String(x), Value::String(y)) => y.starts_with(x.as_str()),
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(xs), Value::Array(ys)) => {
+            xs.len() <= ys.len() && xs.iter().zip(ys).all(|(x, y)| part_of(x, y))
+        }
+        (Value::Object(xs), Value::Object(ys)) => xs
+            .iter()
+            .all(|(k, x)| ys.get(k).is_some_and(|y| part_of(x, y))),
+        _ => theirs == ours,
+    }
+}
+
+/// Where we read a cut-off text that jiter or partial-json-parser also reads, their reading is
+/// a part of ours: we may keep more of what was written (a cut string, a cut literal, a key the
+/// cut left without a value, a number cut after its `.`), never something else.
+#[test]
+fn partial_peers_readings_are_part_of_ours() {
+    for fixture in [
+        include_str!("../fixtures/peers/jiter.json"),
+        include_str!("../fixtures/peers/partial_json_parser.json"),
+    ] {
+        let cases: Vec<Case> = serde_json::from_str(fixture).unwrap();
+        for case in cases.iter().filter(|c| c.expected_is_json && !c.non_finite) {
+            let Ok(ours) = llm_extract::repair(&case.input) else {
                 continue;
             };
-            let shown = serde_json::to_value(partial).unwrap();
             assert!(
-                prefix_of(&shown, &case.expected),
-                "{}: after {:?} the snapshot {shown} is not part of {}",
+                part_of(&case.expected, &ours),
+                "{}: {:?} reads {ours}, the peer {}",
                 case.source,
-                &case.input[..i + c.len_utf8()],
+                case.input,
                 case.expected
             );
-            checked += 1;
         }
     }
-    assert!(checked > 500, "only {checked} snapshots were taken");
 }
 
 #[derive(Deserialize)]
@@ -328,6 +541,8 @@ fn agreement_is_judged_on_the_value() {
         expected_is_json: is_json,
         expected_error: error,
         source: String::new(),
+        completion: None,
+        non_finite: false,
     };
     let obj = serde_json::json!({"a": 1});
     assert!(agrees(

@@ -1575,17 +1575,23 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         }
     }
 
-    /// `"a" + "b"`: joins the parts into one string.
+    /// `"a" + "b"`, and in an object's value `'a' 'b'` (adjacent literals, as Python writes a
+    /// long string): joins the parts into one string.
     fn concatenation(&mut self, node: &mut Node<'a>, slot: Slot) {
         loop {
             let save = self.pos;
             let i = space::skip_space(self.bytes, self.pos, self.end);
-            if i >= self.end || self.bytes[i] != b'+' {
+            if i >= self.end {
+                return;
+            }
+            let plus = self.bytes[i] == b'+';
+            let joins = plus || (slot == Slot::ObjectValue && self.adjacent_part_at(i));
+            if !joins {
                 return;
             }
             // Comments may stand between the `+` and the next part.
             let logged = self.repairs.len();
-            self.pos = i + 1;
+            self.pos = i + usize::from(plus);
             self.skip_trivia();
             if string::opening_quote(&self.bytes[self.pos..self.end]).is_none() {
                 self.repairs.truncate(logged);

@@ -688,7 +688,11 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                 b'{' => self.object_starts(i),
                 _ if comment => true,
                 b'#' => newline || self.comment_then_separator(i),
-                _ => self.looks_like_key(i) || self.stray_then_separator(i),
+                _ => {
+                    self.looks_like_key(i)
+                        || self.stray_then_separator(i)
+                        || (!quoted_text && self.adjacent_part_at(i))
+                }
             },
             Slot::ArrayValue => {
                 c == b','
@@ -697,7 +701,8 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
                     || (matches!(c, b']' | b'}') && self.closer_can_end_value(i))
                     || (c == b')' && self.in_tuple())
                     || comment
-                    || opening_quote(&self.bytes[i..self.end]).is_some()
+                    || (opening_quote(&self.bytes[i..self.end]).is_some()
+                        && !self.quote_doubled_before_separator(after, i))
                     || (newline && c != b'#')
                     || (c == b'#' && self.comment_then_separator(i))
                     || self.object_starts(i)
@@ -706,6 +711,45 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             }
             Slot::Root => newline || comment || !(c.is_ascii_alphanumeric() || c >= 0x80),
         }
+    }
+
+    /// `["a"", "b"]`: whether the quote at `at`, right after the one that ends just before
+    /// `after`, is the same quote doubled with the item's separator after it. Then the first is
+    /// the text's and the second closes the string, as in an object's value
+    /// (`{"k": "a"", "b": 1}` is `a"`), not the opening quote of an item that is only `", "`.
+    fn quote_doubled_before_separator(&self, after: usize, at: usize) -> bool {
+        if at != after
+            || !matches!(self.bytes[at], b'"' | b'\'')
+            || self.bytes[at - 1] != self.bytes[at]
+        {
+            return false;
+        }
+        let next = crate::lex::skip_inline_spaces(self.bytes, at + 1, self.end);
+        next < self.end
+            && (matches!(self.bytes[next], b',' | b']')
+                || (self.bytes[next] == b')' && self.in_tuple()))
+    }
+
+    /// `{'a': 'x' 'y'}`: whether a string starting at `at`, after the closing quote of an
+    /// object's value and spaces, is the next part of that value written beside it, as Python's
+    /// and C's adjacent literals join: quoted whole on its line, then the member's end (`,`
+    /// before the next member, `}`, a line break, the end of the text) or a further part.
+    /// Within `KEY_LOOKAHEAD` bytes.
+    pub(super) fn adjacent_part_at(&self, at: usize) -> bool {
+        let limit = (at + KEY_LOOKAHEAD).min(self.end);
+        let mut part = at;
+        while let Some((_, after)) = self.quoted_on_line(part, limit) {
+            let next = crate::lex::skip_inline_spaces(self.bytes, after, self.end);
+            if next >= self.end {
+                return true;
+            }
+            match self.bytes[next] {
+                b'}' | b'\n' | b'\r' => return true,
+                b',' => return self.next_member_follows(next + 1, false),
+                _ => part = next,
+            }
+        }
+        false
     }
 
     /// At the `+` at `at`, after a value's closing quote: whether it joins the next part of

@@ -898,6 +898,34 @@ fn an_array_item_after_a_string_ends_it_when_its_comma_is_missing() {
 }
 
 #[test]
+fn a_quote_doubled_before_an_items_separator_is_the_texts() {
+    assert_rows(&[
+        (r#"["a"", "b"]"#, json!(["a\"", "b"]), &[UnescapedQuote]),
+        (
+            r#"['a'', 'b']"#,
+            json!(["a'", "b"]),
+            &[NonStandardQuotes, UnescapedQuote, NonStandardQuotes],
+        ),
+        (r#"["a"" ]"#, json!(["a\""]), &[UnescapedQuote]),
+        (
+            r#"("a"", 1)"#,
+            json!(["a\"", 1]),
+            &[TupleAsArray, UnescapedQuote],
+        ),
+        // As in an object's value.
+        (
+            r#"{"k": "a"", "b": 1}"#,
+            json!({"k": "a\"", "b": 1}),
+            &[UnescapedQuote],
+        ),
+        // An empty string after a string whose comma is missing stays an item.
+        (r#"["a""", "b"]"#, json!(["a", "", "b"]), &[MissingComma]),
+        (r#"["a" "", "b"]"#, json!(["a", "", "b"]), &[MissingComma]),
+        (r#"["a","",""]"#, json!(["a", "", ""]), &[]),
+    ]);
+}
+
+#[test]
 fn a_bare_value_closed_by_a_stray_quote_lost_its_opening_quote() {
     assert_rows(&[
         (
@@ -1065,6 +1093,50 @@ fn doubled_quotes_quote_a_string() {
         ),
         // Empty strings stay empty strings.
         (r#"["", "", "a"]"#, json!(["", "", "a"]), &[]),
+    ]);
+}
+
+#[test]
+fn adjacent_string_literals_in_an_objects_value_join() {
+    assert_rows(&[
+        (
+            "{'a': 'x' 'y'}",
+            json!({"a": "xy"}),
+            &[
+                NonStandardQuotes,
+                NonStandardQuotes,
+                NonStandardQuotes,
+                StringConcatenation,
+            ],
+        ),
+        (
+            "{\"desc\": \"a long \"\n   \"string\", \"n\": 1}",
+            json!({"desc": "a long string", "n": 1}),
+            &[StringConcatenation],
+        ),
+        (
+            r#"{"a": "x" "y" "z"}"#,
+            json!({"a": "xyz"}),
+            &[StringConcatenation, StringConcatenation],
+        ),
+        // Quoted words inside a value's text stay its text.
+        (
+            r#"{"a": "the "quick" "brown" fox"}"#,
+            json!({"a": "the \"quick\" \"brown\" fox"}),
+            &[UnescapedQuote; 4],
+        ),
+        // A key after the value, its comma missing, is no part.
+        (
+            r#"{"a": "x" "b": 1}"#,
+            json!({"a": "x", "b": 1}),
+            &[MissingComma],
+        ),
+        // In an array, strings side by side are items whose comma is missing.
+        (
+            r#"['x' 'y']"#,
+            json!(["x", "y"]),
+            &[NonStandardQuotes, MissingComma, NonStandardQuotes],
+        ),
     ]);
 }
 
