@@ -97,6 +97,9 @@ pub(crate) fn describe(kind: RepairKind) -> &'static str {
 ///
 /// `standalone` says whether a call written on its own (on its own line, in a fence or in its
 /// format's tokens) came before `text`: a JSON call in prose after one is a mention.
+///
+/// A call already refused (its markup inside another call's argument string) is left as it
+/// is.
 pub(crate) fn annotate(
     text: &str,
     before: &str,
@@ -106,6 +109,10 @@ pub(crate) fn annotate(
 ) {
     source::add_repairs(text, hits, max_depth);
     for hit in hits.iter_mut() {
+        // Refused by where its markup stands (inside another call's argument string).
+        if hit.refused.is_some() {
+            continue;
+        }
         let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
         let truncated = |hit: &Hit| hit.call.repairs.iter().any(|r| r.kind.is_truncation());
         let only_closers = !hit
