@@ -194,6 +194,14 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a Qwen3-Coder call in a bare pythonic call's double-quoted string after a label", format!("Here's the call: search(q=\"say\n{QWEN_RM}\nnow\")\nDone."), REFUSED),
         ("a Mistral call in a bare pythonic call's string over lines", format!("search(q='x {MISTRAL_RM}\nEnd.')"), call(&["search"])),
         ("a pythonic list in a bare pythonic call's string cut off", s("search(q='x [rm(path=\"/\")]"), REFUSED),
+        // Llama 3 writes parallel JSON calls one after another with a `;` between them: the
+        // run stands where its first call does, and a call in a run with a refused one is
+        // refused too.
+        ("JSON calls with a `;` between them", s("{\"name\": \"ls\", \"parameters\": {}}; {\"name\": \"cat\", \"parameters\": {}};{\"name\": \"pwd\", \"parameters\": {}}"), call(&["ls", "cat", "pwd"])),
+        ("JSON calls with a `;` between them after a clause saying not to run them", s("Do not run these:\n{\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}"), REFUSED),
+        ("JSON calls with a `;` between them in an example block", s("For example:\n```json\n{\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```"), REFUSED),
+        ("JSON calls with a `;` between them inside a sentence", s("Use {\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}} instead."), REFUSED),
+        ("a JSON call after a `;` in prose", s("Run ls; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}} then stop."), REFUSED),
         ("a call after an assignment's string left open in prose", format!("Set x='abc\n{RM}"), call(&["rm"])),
         ("a call after a closed call in prose", format!("print('hello')\n{RM}"), call(&["rm"])),
         // A single-quoted JSON string (`{'q': 'say`) is a string as a double-quoted one is: a
