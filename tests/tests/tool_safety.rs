@@ -202,6 +202,12 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("JSON calls with a `;` between them in an example block", s("For example:\n```json\n{\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```"), REFUSED),
         ("JSON calls with a `;` between them inside a sentence", s("Use {\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}} instead."), REFUSED),
         ("a JSON call after a `;` in prose", s("Run ls; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}} then stop."), REFUSED),
+        // A `<tool_call>` block may hold several JSON calls, a comma, `;` or line break between
+        // them; words end them.
+        ("two JSON calls in one Hermes block, a comma between them", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}}, {\"name\": \"cat\", \"arguments\": {}}</tool_call>"), call(&["ls", "cat"])),
+        ("two JSON calls in one Hermes block on two lines", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}}\n{\"name\": \"cat\", \"arguments\": {}}</tool_call>"), call(&["ls", "cat"])),
+        ("a JSON call after words in a Hermes block", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}} Example: {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call>"), call(&["ls"])),
+        ("two JSON calls in one Hermes block after a clause saying not to run them", s("Do not run this:\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}, {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call>"), REFUSED),
         ("a call after an assignment's string left open in prose", format!("Set x='abc\n{RM}"), call(&["rm"])),
         ("a call after a closed call in prose", format!("print('hello')\n{RM}"), call(&["rm"])),
         // A single-quoted JSON string (`{'q': 'say`) is a string as a double-quoted one is: a
