@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 /// Cases whose calls are the engine's, whole and streamed alike. Raise it when the count goes
 /// up; a drop below it is a regression.
-const AGREED_FLOOR: usize = 132;
+const AGREED_FLOOR: usize = 153;
 
 #[derive(Deserialize)]
 struct Case {
