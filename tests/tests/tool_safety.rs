@@ -176,12 +176,38 @@ fn rows() -> Vec<(&'static str, String, Expect)> {
         ("a pythonic list on a later line of a multi-line JSON call's string", s("{\"name\": \"write_file\", \"arguments\": {\"content\": \"Example:\n[rm(path=\"/\")]\nEnd.\"}}"), CUT_OFF),
         // A pythonic call written without its list's brackets is read only when it is all the
         // text around it; a call inside a keyword argument's string it left open on its line
-        // (the call on that line or the next) is that string's text, never a call.
-        ("a Hermes call on the line after a bare pythonic call's string opens", format!("search(q='say\n{RM}\nnow')"), REFUSED),
+        // (the call on that line or the next) is that string's text, never a call. The
+        // tokens of the call inside do not cut the bare call short: it is read on across them.
+        ("a Hermes call on the line after a bare pythonic call's string opens", format!("search(q='say\n{RM}\nnow')"), call(&["search"])),
+        ("a Hermes call in a bare pythonic call's string, the call the whole reply", format!("search(q='run {RM} later')"), call(&["search"])),
+        ("a GLM call in a bare pythonic call's double-quoted string", format!("search(q=\"run {GLM_RM} later\", n=3)"), call(&["search"])),
+        ("a Mistral call with no closer in a bare pythonic call's string", format!("search(q='run {MISTRAL_RM} later')"), call(&["search"])),
+        ("a Hermes call two lines into a bare pythonic call's string", format!("search(q='say\n\n{RM}\n\nnow')"), call(&["search"])),
+        ("a JSON call after a token in a bare pythonic call's string", format!("search(q='a {RM} then {{\"name\": \"rm\", \"arguments\": {{\"path\": \"/\"}}}} b')"), call(&["search"])),
+        ("two bare pythonic calls, a Hermes call in the first's string", format!("search(q='run {RM} later'), ls(path='/tmp')"), call(&["search", "ls"])),
+        ("a bare pythonic call after a Hermes call, a Hermes call in its string", format!("{RM}\nsearch(q='run {RM} later')"), call(&["rm", "search"])),
+        ("a bare pythonic call holding a Hermes call, then prose", format!("search(q='run {RM} later')\nDone."), REFUSED),
+        ("a bare pythonic call holding a Hermes call in a code block", format!("```python\nsearch(q='run {RM} later')\n```"), REFUSED),
+        ("a bare pythonic call holding a Hermes call in reasoning", format!("<think>search(q='run {RM} later')</think>"), REFUSED),
+        ("a bare pythonic call holding a Hermes opener, its closer after the call", s("search(q='run <tool_call> later') </tool_call>"), REFUSED),
         ("a Hermes call in a bare pythonic call's string cut off", format!("search(q='say {RM}"), REFUSED),
         ("a Qwen3-Coder call in a bare pythonic call's double-quoted string after a label", format!("Here's the call: search(q=\"say\n{QWEN_RM}\nnow\")\nDone."), REFUSED),
-        ("a Mistral call in a bare pythonic call's string over lines", format!("search(q='x {MISTRAL_RM}\nEnd.')"), REFUSED),
+        ("a Mistral call in a bare pythonic call's string over lines", format!("search(q='x {MISTRAL_RM}\nEnd.')"), call(&["search"])),
         ("a pythonic list in a bare pythonic call's string cut off", s("search(q='x [rm(path=\"/\")]"), REFUSED),
+        // Llama 3 writes parallel JSON calls one after another with a `;` between them: the
+        // run stands where its first call does, and a call in a run with a refused one is
+        // refused too.
+        ("JSON calls with a `;` between them", s("{\"name\": \"ls\", \"parameters\": {}}; {\"name\": \"cat\", \"parameters\": {}};{\"name\": \"pwd\", \"parameters\": {}}"), call(&["ls", "cat", "pwd"])),
+        ("JSON calls with a `;` between them after a clause saying not to run them", s("Do not run these:\n{\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}"), REFUSED),
+        ("JSON calls with a `;` between them in an example block", s("For example:\n```json\n{\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\n```"), REFUSED),
+        ("JSON calls with a `;` between them inside a sentence", s("Use {\"name\": \"ls\", \"arguments\": {}}; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}} instead."), REFUSED),
+        ("a JSON call after a `;` in prose", s("Run ls; {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}} then stop."), REFUSED),
+        // A `<tool_call>` block may hold several JSON calls, a comma, `;` or line break between
+        // them; words end them.
+        ("two JSON calls in one Hermes block, a comma between them", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}}, {\"name\": \"cat\", \"arguments\": {}}</tool_call>"), call(&["ls", "cat"])),
+        ("two JSON calls in one Hermes block on two lines", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}}\n{\"name\": \"cat\", \"arguments\": {}}</tool_call>"), call(&["ls", "cat"])),
+        ("a JSON call after words in a Hermes block", s("<tool_call>{\"name\": \"ls\", \"arguments\": {}} Example: {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call>"), call(&["ls"])),
+        ("two JSON calls in one Hermes block after a clause saying not to run them", s("Do not run this:\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}, {\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</tool_call>"), REFUSED),
         ("a call after an assignment's string left open in prose", format!("Set x='abc\n{RM}"), call(&["rm"])),
         ("a call after a closed call in prose", format!("print('hello')\n{RM}"), call(&["rm"])),
         // A single-quoted JSON string (`{'q': 'say`) is a string as a double-quoted one is: a

@@ -754,25 +754,14 @@ fn find_calls_from(
         reasoning_seen: w.reasoning_seen,
         ends_in_reasoning: w.ends_in_reasoning,
     };
-    let json = Extractor::new().max_depth(settings.max_depth);
     let from_tokens = found.hits.len();
-    for (span, region) in w.gaps {
-        match region {
-            Region::ClosedReasoning => continue,
-            Region::Answer => found.answer.push(span),
-            Region::OpenReasoning | Region::AfterTurn => {}
-        }
-        let mut gap = Gap {
-            text,
-            span,
-            region,
-            json: &json,
-            lists_in_strings: &w.lists_in_strings,
-            hits: &mut found.hits,
-            misses: &mut found.misses,
-        };
-        gap.calls();
-    }
+    gap_calls(
+        text,
+        &w.gaps,
+        &w.lists_in_strings,
+        settings.max_depth,
+        &mut found,
+    );
     // Calls found in the text between tokens (pythonic lists, JSON values), which the
     // answer text leaves out unless they are refused.
     let in_gaps: std::collections::HashSet<Span> =
@@ -799,6 +788,56 @@ fn find_calls_from(
     written.dedup();
     found.answer = without(&found.answer, written.into_iter());
     found
+}
+
+/// The calls in the text between tokens (pythonic lists, bare calls, JSON values; closed
+/// reasoning is searched by none), added to `found`, whose hits so far are the tokens'; and
+/// the answer text among those gaps.
+fn gap_calls(
+    text: &str,
+    gaps: &[(Span, Region)],
+    lists_in_strings: &[usize],
+    max_depth: usize,
+    found: &mut Calls,
+) {
+    let from_tokens = found.hits.len();
+    let json = Extractor::new().max_depth(max_depth);
+    let mut across = Across::default();
+    for (k, &(span, region)) in gaps.iter().enumerate() {
+        match region {
+            Region::ClosedReasoning => continue,
+            Region::Answer => found.answer.push(span),
+            Region::OpenReasoning | Region::AfterTurn => {}
+        }
+        // Text inside the argument strings of bare calls read across tokens is their text.
+        if span.end <= across.covered {
+            continue;
+        }
+        let mut gap = Gap {
+            text,
+            span,
+            region,
+            json: &json,
+            lists_in_strings,
+            later: &gaps[k + 1..],
+            across: &mut across,
+            hits: &mut found.hits,
+            misses: &mut found.misses,
+        };
+        gap.calls();
+    }
+    found.open_string = found.open_string.into_iter().chain(across.open).min();
+    // A call whose markup stands inside an argument string of a bare call is that string's
+    // text.
+    for hit in &mut found.hits[..from_tokens] {
+        let inside = |s: &Span| s.start < hit.span.start && hit.span.start < s.end;
+        if across.spans.iter().any(inside) {
+            hit.refused = Some(format!(
+                "a call to `{}` written inside an argument string of the pythonic call around it (that string's text)",
+                hit.call.name
+            ));
+        }
+    }
 }
 
 /// `spans` (in order, apart) less the parts `cut` (in order) covers.
@@ -927,6 +966,20 @@ fn rejected(miss: wire::Miss) -> Rejected {
     }
 }
 
+/// Bare pythonic calls read across the tokens written in their argument strings
+/// (`search(q='run <tool_call>...</tool_call> later')`), which split the text into gaps.
+#[derive(Default)]
+struct Across {
+    /// Their spans: the tokens inside are the strings' text.
+    spans: Vec<Span>,
+    /// The end of the gap the last one ends in: the gaps before it are inside it.
+    covered: usize,
+    /// Where one begins that is still open at the end of the text: what comes after may be
+    /// its strings' text, so nothing from there on is decided (a stream waits), and no
+    /// later gap is read across (the read already ran to the end).
+    open: Option<usize>,
+}
+
 /// Text between tokens, searched for pythonic lists and JSON values that are calls.
 struct Gap<'a> {
     text: &'a str,
@@ -936,6 +989,9 @@ struct Gap<'a> {
     json: &'a Extractor,
     /// See [`scan::Tokens::lists_in_strings`]: no list is read from there.
     lists_in_strings: &'a [usize],
+    /// The gaps after this one, which a bare call read across tokens may end in.
+    later: &'a [(Span, Region)],
+    across: &'a mut Across,
     hits: &'a mut Vec<wire::Hit>,
     misses: &'a mut Vec<wire::Miss>,
 }
@@ -968,7 +1024,7 @@ impl Gap<'_> {
         if let Some(whole) = self.bare_calls() {
             return vec![
                 (0, whole.start - span.start),
-                (whole.end - span.start, gap.len()),
+                (whole.end.min(span.end) - span.start, gap.len()),
             ];
         }
         let mut json_from = 0;
@@ -1022,7 +1078,8 @@ impl Gap<'_> {
     /// Pythonic calls written without their list's brackets, `get_weather(city="Paris")` (as
     /// models drop them): taken only when they are all the gap holds, whole and with keyword
     /// arguments (or none), so a call named in a sentence (`use print(x) to ...`) is none.
-    /// Their span.
+    /// Tokens written inside their argument strings end the gap there, so calls still open
+    /// at its end are read on across them ([`Gap::bare_calls_across`]). Their span.
     fn bare_calls(&mut self) -> Option<Span> {
         let (text, span) = (self.text, self.span);
         let gap = &text[span.start..span.end];
@@ -1031,16 +1088,60 @@ impl Gap<'_> {
         if body.starts_with('[') || !python::looks_like_calls(body, true) {
             return None;
         }
-        let (calls, n) = python::read_calls(body, self.json.settings.max_depth).ok()?;
-        if calls.is_empty() || !body[n..].trim().is_empty() {
+        let (calls, whole) = match python::read_calls(body, self.json.settings.max_depth) {
+            Ok((calls, n)) if body[n..].trim().is_empty() => {
+                (calls, Span::new(span.start + lead, span.start + lead + n))
+            }
+            Err(python::PyError::Incomplete(_)) => self.bare_calls_across(span.start + lead)?,
+            _ => return None,
+        };
+        if calls.is_empty() {
             return None;
         }
-        let whole = Span::new(span.start + lead, span.start + lead + n);
         // Only the end of the gap says they are all it holds: a stream waits for it.
         for call in calls {
             self.pythonic_hit(call, whole, true, true);
         }
         Some(whole)
+    }
+
+    /// The bare calls from `start`, whose gap ends inside them, read on over the text after
+    /// it: taken when they end in a later gap of the same region and are all the rest of
+    /// that gap holds, the tokens between them inside their argument strings. The calls and
+    /// their span.
+    fn bare_calls_across(&mut self, start: usize) -> Option<(Vec<python::PyCall>, Span)> {
+        if self.across.open.is_some() {
+            return None;
+        }
+        let rest = &self.text[start..];
+        let (calls, n) = match python::read_calls(rest, self.json.settings.max_depth) {
+            Ok(read) => read,
+            Err(python::PyError::Incomplete(_)) => {
+                self.across.open = Some(start);
+                return None;
+            }
+            Err(python::PyError::Invalid(..)) => return None,
+        };
+        let end = start + n;
+        let passed = self.later.iter().take_while(|(g, _)| g.start <= end);
+        if !passed.clone().all(|(_, region)| *region == self.region) {
+            return None;
+        }
+        // What the calls end in: a later gap, or the body of a token without a closer,
+        // which runs to the next gap or the end of the text.
+        let limit = match passed.last() {
+            Some((gap, _)) if end <= gap.end => gap.end,
+            _ => (self.later.iter())
+                .find(|(g, _)| g.start > end)
+                .map_or(self.text.len(), |(g, _)| g.start),
+        };
+        if !self.text[end..limit].trim().is_empty() {
+            return None;
+        }
+        let whole = Span::new(start, end);
+        self.across.spans.push(whole);
+        self.across.covered = limit;
+        Some((calls, whole))
     }
 
     /// A pythonic call read from the list (or bare calls) at `whole`.

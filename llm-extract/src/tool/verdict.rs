@@ -97,6 +97,9 @@ pub(crate) fn describe(kind: RepairKind) -> &'static str {
 ///
 /// `standalone` says whether a call written on its own (on its own line, in a fence or in its
 /// format's tokens) came before `text`: a JSON call in prose after one is a mention.
+///
+/// A call already refused (its markup inside another call's argument string) is left as it
+/// is.
 pub(crate) fn annotate(
     text: &str,
     before: &str,
@@ -105,7 +108,14 @@ pub(crate) fn annotate(
     mut standalone: bool,
 ) {
     source::add_repairs(text, hits, max_depth);
+    // The end of the last call kept that was written on its own, and where its line's run of
+    // calls begins.
+    let mut chain: Option<(usize, usize)> = None;
     for hit in hits.iter_mut() {
+        // Refused by where its markup stands (inside another call's argument string).
+        if hit.refused.is_some() {
+            continue;
+        }
         let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
         let truncated = |hit: &Hit| hit.call.repairs.iter().any(|r| r.kind.is_truncation());
         let only_closers = !hit
@@ -132,44 +142,76 @@ pub(crate) fn annotate(
             hit.refused = Some(format!("a call to `{}` {why}", hit.call.name));
             continue;
         }
-        // `TOOL_CALL {...}` is written in prose by design: only a sentence it stands in, the
-        // words before it on its line and after it, makes it a mention.
-        if hit.format == Format::Marker && sentence_ended_before(before, text, start) {
-            continue;
-        }
-        if hit.format != Format::Marker {
-            // The block it is written in stands in the sentence, or not.
-            let in_prose = prose_before(before, text, start);
-            if hit.format == Format::Json && in_prose && standalone {
-                // A call written on its own, then `Next I might run {...}.`: a mention.
-                hit.refused = Some(format!(
-                    "a call to `{}` written in the prose after a call written on its own (a mention, not a call)",
-                    hit.call.name
-                ));
-                continue;
-            }
-            hit.on_its_own = hit.format != Format::Json || !in_prose;
-            standalone |= hit.on_its_own;
-        }
+        // A JSON call right after one written on its own, only a `;` between them (Llama 3's
+        // parallel calls), stands where that one does.
+        let line_start = (chain.filter(|_| hit.format == Format::Json))
+            .filter(|(prev_end, _)| *prev_end <= start && text[*prev_end..start].trim() == ";")
+            .map_or(start, |(_, first)| first);
         let end = words_after_value(text, value_end, end);
-        match sentence(before, text, start, end, hit.complete) {
-            Sentence::Inside => {
-                hit.refused = Some(format!(
-                    "a call to `{}` written inside a sentence (a mention, not a call)",
-                    hit.call.name
-                ))
-            }
-            Sentence::MayContinue => hit.until_end = true,
-            Sentence::Outside => {}
-        }
+        judge_prose(before, text, hit, line_start, end, &mut standalone);
+        chain = (hit.refused.is_none() && hit.on_its_own).then_some((hit.span.end, line_start));
     }
     for i in 1..hits.len() {
+        if hits[i].refused.is_none()
+            && hits[i - 1].refused.is_some()
+            && run_on(text, &hits[i - 1], &hits[i])
+        {
+            hits[i].refused = Some(format!(
+                "a call to `{}` written in one run with a refused call before it, a `;` between them",
+                hits[i].call.name
+            ));
+            continue;
+        }
         if echoes(text, &hits[i - 1], &hits[i]) {
             hits[i].refused = Some(format!(
                 "an echo of the call to `{}` just before it",
                 hits[i].call.name
             ));
         }
+    }
+}
+
+/// Whether the call `hit`, whose text (or the run of calls it ends, on its line) begins at
+/// `start` and whose words after it are looked for from `end`, stands in the prose: a JSON
+/// call in prose after a call written on its own is a mention, a call inside a sentence
+/// is one, and a call prose comes before on a line the text has not ended waits for the end
+/// ([`Hit::until_end`]). `standalone` says whether a call written on its own came before.
+fn judge_prose(
+    before: &str,
+    text: &str,
+    hit: &mut Hit,
+    start: usize,
+    end: usize,
+    standalone: &mut bool,
+) {
+    // `TOOL_CALL {...}` is written in prose by design: only a sentence it stands in, the
+    // words before it on its line and after it, makes it a mention.
+    if hit.format == Format::Marker && sentence_ended_before(before, text, start) {
+        return;
+    }
+    if hit.format != Format::Marker {
+        // The block it is written in stands in the sentence, or not.
+        let in_prose = prose_before(before, text, start);
+        if hit.format == Format::Json && in_prose && *standalone {
+            // A call written on its own, then `Next I might run {...}.`: a mention.
+            hit.refused = Some(format!(
+                "a call to `{}` written in the prose after a call written on its own (a mention, not a call)",
+                hit.call.name
+            ));
+            return;
+        }
+        hit.on_its_own = hit.format != Format::Json || !in_prose;
+        *standalone |= hit.on_its_own;
+    }
+    match sentence(before, text, start, end, hit.complete) {
+        Sentence::Inside => {
+            hit.refused = Some(format!(
+                "a call to `{}` written inside a sentence (a mention, not a call)",
+                hit.call.name
+            ))
+        }
+        Sentence::MayContinue => hit.until_end = true,
+        Sentence::Outside => {}
     }
 }
 
@@ -698,6 +740,12 @@ fn prose_before(earlier: &str, text: &str, start: usize) -> bool {
         }
     };
     last.is_some_and(|c| !matches!(c, '\n' | '>' | ']'))
+}
+
+/// Whether `next` is written right after `prev`, only a `;` between them: Llama 3's parallel
+/// calls, which stand (or are set apart) together.
+fn run_on(text: &str, prev: &Hit, next: &Hit) -> bool {
+    prev.span.end <= next.span.start && text[prev.span.end..next.span.start].trim() == ";"
 }
 
 /// Whether `next` repeats `prev` right after its end token (LFM2 and others echo a call as

@@ -697,8 +697,23 @@ impl<'a> Walker<'a> {
     fn json_body(&mut self, k: usize, format: Format, closer: Option<Tok>) -> (usize, usize) {
         let body = self.body(k);
         let (next, end, _) = self.close(k, closer, body.end);
-        self.json_calls(body, format, Span::new(self.toks[k].span.start, end));
+        self.json_values(body, format, Span::new(self.toks[k].span.start, end));
         (next, end)
+    }
+
+    /// The calls in the JSON values `body` begins with, one after another, spaces, `;` or `,`
+    /// between them: a block may hold several calls (`<tool_call>{...}, {...}</tool_call>`).
+    /// Text that begins no object ends them.
+    fn json_values(&mut self, body: Span, format: Format, whole: Span) {
+        let mut pos = body.start;
+        while let Some(after) = self.json_calls(Span::new(pos, body.end), format, whole) {
+            let rest = self.text[after.min(body.end)..body.end]
+                .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ';' | ','));
+            if after <= pos || !rest.starts_with('{') {
+                break;
+            }
+            pos = body.end - rest.len();
+        }
     }
 
     /// Llama's `<|python_tag|>` (JSON calls joined by `;`, or pythonic), Llama 4's
@@ -834,7 +849,7 @@ impl<'a> Walker<'a> {
         let whole = Span::new(start, end);
         let trimmed = text.trim_start();
         if trimmed.starts_with(['{', '[', '`']) && !python::looks_like_calls(trimmed, false) {
-            self.json_calls(body, Format::Hermes, whole);
+            self.json_values(body, Format::Hermes, whole);
         } else if python::looks_like_calls(trimmed, true) {
             self.python(body, whole);
         } else if trimmed
