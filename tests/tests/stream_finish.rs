@@ -1175,3 +1175,23 @@ struct Holder {
     data: serde_json::Value,
     n: u64,
 }
+
+#[test]
+fn a_keys_colon_on_a_later_line_is_its_colon_streamed_or_whole() {
+    // Valid JSON with a line break between a key and its `:`: the string before that key
+    // ends at its quote, in the stream as in `extract`, whatever else the reply holds.
+    for text in [
+        "{\"p\":\"x\",\"k\"\n:\"v\",\"e\":{}}",
+        "[{\"op\": \"test\",\n  \"path\"\n: \"/a/b\",\n  \"value\": {\"t\": 1}}]",
+        "{\"p\":\"x\",\"k\"\r\n  : \"v\",\"e\":{},}",
+        "```json\n{\"p\": \"x\", \"k\"\n\n: [1, 2]}\n```",
+    ] {
+        same_as_extract::<serde_json::Value>(text);
+        let value = llm_extract::repair(text).unwrap();
+        assert_eq!(value["p"].as_str().unwrap_or("x"), "x", "{text:?}");
+    }
+    assert_eq!(
+        llm_extract::repair("{\"p\":\"x\",\"k\"\n:\"v\",\"e\":{},}").unwrap(),
+        serde_json::json!({"p": "x", "k": "v", "e": {}})
+    );
+}

@@ -1693,12 +1693,25 @@ pub(super) fn key_reading<const SO_FAR: bool>(bytes: &[u8], at: usize, cut: Cut)
     if doubled && i < limit && bytes[i] == bytes[at] {
         i += 1;
     }
-    let i = crate::lex::skip_inline_spaces(bytes, i, limit);
+    // A key's `:` may stand on a later line (`"path"\n: "/x"`, valid JSON).
+    let i = skip_spaces_to(bytes, i, limit);
     // The end cuts the token after the key, or a character that may be a space or a `：`.
     let ran_out = SO_FAR && (i >= end || i + crate::lex::utf8_len(bytes[i]) > end);
     let key =
         i < end && (bytes[i] == b':' || crate::lex::fullwidth_separator(&bytes[i..]) == Some(b':'));
     (key, head_cut || word_cut || ran_out)
+}
+
+/// The offset of the first byte at or after `i` (and before `limit`) that is not a space
+/// ([`crate::lex::space_len`], line breaks included).
+fn skip_spaces_to(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+    while i < limit {
+        match crate::lex::space_len(&bytes[i..limit]) {
+            0 => break,
+            n => i += n,
+        }
+    }
+    i
 }
 
 /// Where a key quoted with `quote` (not `"`), its content starting at `i`, ends: after its

@@ -2868,6 +2868,17 @@ fn escapes_whole(chunk: &[u8], quote: u8) -> bool {
     true
 }
 
+/// Whether a key's `:` (or the full-width `：`) starts at `p` in `bytes`, the text so far:
+/// `None` while a character there is cut.
+fn colon_at(bytes: &[u8], p: usize) -> Option<bool> {
+    match bytes[p] {
+        b':' => Some(true),
+        0xEF if bytes.len() < p + lex::FULLWIDTH_LEN => None,
+        0xEF => Some(lex::fullwidth_separator(&bytes[p..]) == Some(b':')),
+        _ => Some(false),
+    }
+}
+
 /// What a value string's separator followed by a key quoted with the other quote tells
 /// ([`other_quote_key`]).
 enum OtherKey {
@@ -3403,7 +3414,16 @@ fn decide_close_alone(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -
                     (Phase::Quote, false, Some(Container::Array), b)
                         if c.newline && b != b'#' && c.plain(bytes) =>
                     {
-                        return Some(Verdict::Closes)
+                        // Unless a `:` starts that line: then the string is the key of an
+                        // object whose `{` went missing (`Parser::looks_like_whole_key`).
+                        return match colon_at(bytes, p) {
+                            Some(false) => Some(Verdict::Closes),
+                            Some(true) => Some(Verdict::Doubt),
+                            None => {
+                                c.at = p;
+                                None
+                            }
+                        };
                     }
                     // After the container's closer, a later line, an opener or a comment
                     // (`Parser::closer_can_end_value`).
