@@ -1620,6 +1620,23 @@ fn a_reply_that_goes_on_from_a_prefilled_brace_is_its_object() {
             age: 36
         }
     );
+    // Cut off, or ended without its `}`: the object so far, marked incomplete (never the
+    // first key as a string, nor an inner list).
+    for (text, want) in [
+        ("\"a\": 1, \"b\": 2\n", json!({"a": 1, "b": 2})),
+        (
+            "\"name\": \"Ada\", \"tags\": [\"a\", \"b\"",
+            json!({"name": "Ada", "tags": ["a", "b"]}),
+        ),
+        (
+            "\"name\": \"Ada\", \"bio\": \"long te",
+            json!({"name": "Ada", "bio": "long te"}),
+        ),
+    ] {
+        assert_eq!(repair(text), want, "{text:?}");
+        let read = llm_extract::extract::<Value>(text).unwrap();
+        assert!(!read.report.complete, "{text:?}");
+    }
     // A quoted word that no value follows is still the string it was.
     assert_eq!(repair("\"yes\""), json!("yes"));
     assert_eq!(repair("\"Note\": see {\"a\": 1}"), json!({"a": 1}));

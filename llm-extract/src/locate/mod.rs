@@ -480,17 +480,21 @@ fn values_found(
 
 /// Where the object whose members start at `lead` ends, when they do: the region's first
 /// token is a quoted key ([`crate::parse::members_start`]), and the parser's reading of the
-/// members ends at the first closer no opener after `lead` opened, the object's own `}`.
-/// Prose that starts with a quoted word and a colon (`"Note": see {"a": 1}`) has no such
-/// closer, and keeps its values.
+/// members ends at the first closer no opener after `lead` opened, the object's own `}`, or,
+/// with no such closer, runs to the end of the region without a guess (the reply was cut
+/// off inside the object, or ended without its `}`). Prose that starts with a quoted word
+/// and a colon (`"Note": see {"a": 1}`) has neither, and keeps its values.
 fn members_end(text: &str, lead: usize, end: usize, max_depth: usize) -> Option<usize> {
     let bytes = &text.as_bytes()[..end];
     if !crate::parse::members_start(bytes, lead) {
         return None;
     }
-    let closer = lead + crate::parse::first_unopened_closer(&bytes[lead..])?;
-    let read_to = crate::parse::parser_end(text, Span::new(lead, end), max_depth)?;
-    (bytes[closer] == b'}' && read_to == closer + 1).then_some(read_to)
+    let (read_to, guessed) = crate::parse::parser_end(text, Span::new(lead, end), max_depth)?;
+    let ends = match crate::parse::first_unopened_closer(&bytes[lead..]) {
+        Some(closer) => bytes[lead + closer] == b'}' && read_to == lead + closer + 1,
+        None => !guessed && lex::trim(&text[read_to..end]).is_empty(),
+    };
+    ends.then_some(read_to)
 }
 
 fn value_candidate(text: &str, region: &Region, found: Span, seen: Seen) -> Candidate {

@@ -153,9 +153,12 @@ pub(crate) fn read_value(text: &str, span: Span, max_depth: usize, keep: Keep) -
 /// Where the parser ends the value it reads from `span.start` (no further than `span.end`),
 /// without a strict reading first: for a text strict JSON would end too early, as the
 /// members of an object whose `{` is missing (`"a": 1}`, which it reads as the string `"a"`).
-pub(crate) fn parser_end(text: &str, span: Span, max_depth: usize) -> Option<usize> {
+/// Also whether the reading guessed ([`RepairKind::is_guess`]) anywhere but at that `{`.
+pub(crate) fn parser_end(text: &str, span: Span, max_depth: usize) -> Option<(usize, bool)> {
     let done = run::<build::Skim>(text, span, max_depth, RepairPaths::Skip).ok()?;
-    Some(done.end)
+    let guessed = (done.repairs.iter())
+        .any(|r| r.kind.is_guess() && r.kind != RepairKind::MissingOpeningBracket);
+    Some((done.end, guessed))
 }
 
 /// The valid JSON value at the start of `span` (through serde_json, which stops at its end):

@@ -132,8 +132,9 @@
 //! close. A reply that ends right at such a run shows the containers it closes incomplete in its
 //! last snapshot, and `finish` completes them: a field is marked complete only once it is. A
 //! reply that goes on from an object's `{` written before it (a prefilled turn, `"name": "Ada",
-//! "age": 36}`) is that object only once the `}` it lacks an opener for arrives, which the rest
-//! of the reply settles: the stream shows nothing of it, and `finish` reads it.
+//! "age": 36}`) is that object only once the `}` it lacks an opener for arrives or the reply
+//! ends inside it, which the rest of the reply settles: the stream shows nothing of it, and
+//! `finish` reads it.
 //!
 //! # Cost
 //!
