@@ -134,6 +134,20 @@ impl Frame {
             Container::Array => Some(Step::Index(self.index)),
         }
     }
+
+    /// The step this container adds to the path the parser gives a repair inside it
+    /// (`Parser::repair`): an item read and not yet followed by its comma counts as read; a
+    /// member whose value was read is over (the parser drops its key).
+    fn repair_step(&self, text: &str) -> Option<Segment> {
+        match (self.kind, &self.key) {
+            (Container::Array, _) => Some(Segment::Index(
+                self.index + usize::from(self.expect == Expect::After),
+            )),
+            (Container::Object, None) => None,
+            (Container::Object, Some(_)) if self.expect == Expect::After => None,
+            (Container::Object, Some(k)) => Some(Segment::Key(k.text(text).to_owned())),
+        }
+    }
 }
 
 /// Writes the steps into `frames`' current members to the start of `path` (which is long
@@ -241,6 +255,9 @@ enum Tok {
         key: bool,
         start: usize,
         scan: usize,
+        /// The value's first quote was passed: it did not end the word
+        /// ([`Reader::quote_ends_word`]), which runs on to a separator, closer or line break.
+        quoted: bool,
     },
     /// A comment and where it starts.
     LineComment(usize),
@@ -357,6 +374,8 @@ pub(crate) struct Reader {
     /// with these and nothing else not strict is built from the events, its report from these
     /// ([`Reader::take_repairs_in`]), and not read again at `finish`.
     repairs: Vec<Repair>,
+    /// The paths of the last place a repair was logged ([`Reader::log_at`]).
+    paths: PathCache,
     /// The text has ended: what waited for more text is decided by what there is.
     ended: bool,
     /// Just after the closer that closed the last value read, until the first byte after it
@@ -402,17 +421,27 @@ fn key_as_written(bytes: &[u8], start: usize, after: usize) -> bool {
 /// next call goes on); `None` while the text so far ends inside it. A `<` may start a
 /// reasoning token, which ends the word (the value's scan reads it next), and a value's
 /// word ends before a `//` comment after a space (`Parser::ends_bare_text`; `http://` is
-/// text).
-fn word_end(bytes: &[u8], key: bool, start: usize, scan: &mut usize) -> Option<usize> {
+/// text). With `quotes`, a value's word also stops at a quote, which may end it
+/// ([`Reader::quote_ends_word`]): the scan never runs past the next key of a line of
+/// members whose commas are missing, to read the same line again for each.
+fn word_end(
+    bytes: &[u8],
+    key: bool,
+    start: usize,
+    scan: &mut usize,
+    quotes: bool,
+) -> Option<usize> {
     loop {
         let found = if key {
             bytes[*scan..]
                 .iter()
                 .position(|&b| ends_bare_key(b) || matches!(b, b'<' | 0xEF))
         } else {
-            bytes[*scan..]
-                .iter()
-                .position(|&b| ends_bare_value(b) || matches!(b, b'<' | b'/' | 0xEF))
+            bytes[*scan..].iter().position(|&b| {
+                ends_bare_value(b)
+                    || matches!(b, b'<' | b'/' | 0xEF)
+                    || (quotes && matches!(b, b'"' | b'\''))
+            })
         };
         if let Some(at) = found.map(|i| *scan + i).filter(|&at| bytes[at] == b'/') {
             let after_space = at > start && matches!(bytes[at - 1], b' ' | b'\t');
@@ -516,6 +545,7 @@ impl Reader {
             deepest: 0,
             not_strict: None,
             repairs: Vec::new(),
+            paths: PathCache::default(),
             ended: false,
             after_value: None,
             goes_on: false,
@@ -1474,28 +1504,50 @@ impl Reader {
         if self.doubts == Doubts::Guess {
             return;
         }
-        let depth = self.stack.len();
-        let path: Path = (self.stack.iter().enumerate())
-            .take(crate::parse::MAX_REPAIR_PATH)
-            .filter_map(|(i, f)| {
-                let top = i + 1 == depth;
-                match (f.kind, &f.key) {
-                    _ if top && of_container => None,
-                    // An item read and not yet followed by its comma counts as read.
-                    (Container::Array, _) => Some(Segment::Index(
-                        f.index + usize::from(f.expect == Expect::After),
-                    )),
-                    // A member whose value was read is over: the parser drops its key.
-                    (Container::Object, None) => None,
-                    (Container::Object, Some(_)) if f.expect == Expect::After => None,
-                    (Container::Object, Some(k)) => Some(Segment::Key(k.text(text).to_owned())),
-                }
-            })
-            .collect();
+        let path = self.path(text, of_container);
         self.repairs.push(Repair {
             path,
             ..Repair::new(kind, span)
         });
+    }
+
+    /// The path `Parser::repair` gives a repair here, shared with the repairs logged before
+    /// at the same place ([`PathCache`]).
+    fn path(&mut self, text: &str, of_container: bool) -> Path {
+        let depth = self.stack.len();
+        // Deeper than `MAX_REPAIR_PATH`, the innermost frames add no step.
+        let (outer, top) = match depth {
+            0 => (0, None),
+            d if d > crate::parse::MAX_REPAIR_PATH => (crate::parse::MAX_REPAIR_PATH, None),
+            d => (d - 1, self.stack.last()),
+        };
+        // The containers around the place: the innermost's opener tells them apart, as
+        // every container opened later opens further on.
+        let around = (depth, self.stack.last().map_or(usize::MAX, |f| f.start));
+        let cache = &mut self.paths;
+        if cache.around != Some(around) {
+            let steps: Vec<Segment> = (self.stack[..outer].iter())
+                .filter_map(|f| f.repair_step(text))
+                .collect();
+            *cache = PathCache {
+                around: Some(around),
+                container: Path::from(steps),
+                value: None,
+            };
+        }
+        let Some(segment) = (top.filter(|_| !of_container)).and_then(|f| f.repair_step(text))
+        else {
+            return cache.container.clone();
+        };
+        match &cache.value {
+            Some((last, path)) if *last == segment => path.clone(),
+            _ => {
+                let mut path = cache.container.clone();
+                path.push(segment.clone());
+                cache.value = Some((segment, path.clone()));
+                path
+            }
+        }
     }
 
     /// Records a string that opens at `start` and closes at `q` if its text is not written as
@@ -2015,6 +2067,7 @@ impl Reader {
             key,
             start: self.pos,
             scan: self.pos,
+            quoted: false,
         };
     }
 
@@ -2023,21 +2076,39 @@ impl Reader {
             key,
             start,
             mut scan,
+            mut quoted,
         } = self.tok
         else {
             return Step_::Go;
         };
         let bytes = text.as_bytes();
-        let end = word_end(bytes, key, start, &mut scan);
+        let end = loop {
+            let end = word_end(bytes, key, start, &mut scan, !key && !quoted);
+            let Some(q) = end.filter(|&q| !key && !quoted && matches!(bytes[q], b'"' | b'\''))
+            else {
+                break end;
+            };
+            match self.quote_ends_word(bytes, start, q) {
+                Some(true) => break Some(q),
+                Some(false) => (quoted, scan) = (true, q + 1),
+                None => {
+                    scan = q;
+                    break None;
+                }
+            }
+        };
         let end = end.filter(|&end| key || !self.thousands_undecided(bytes, start, end));
-        let end = end.and_then(|end| match key {
-            true => Some(end),
-            false => self
-                .word_before_quote(bytes, start, end)
-                .map(|end| literal_before_word(bytes, start, end)),
+        let end = end.map(|end| match key {
+            true => end,
+            false => literal_before_word(bytes, start, end),
         });
         let Some(end) = end else {
-            self.tok = Tok::Bare { key, start, scan };
+            self.tok = Tok::Bare {
+                key,
+                start,
+                scan,
+                quoted,
+            };
             return Step_::Wait;
         };
         self.tok = Tok::None;
@@ -2194,6 +2265,7 @@ impl Reader {
             key: false,
             start,
             scan: end,
+            quoted: false,
         };
         self.pos = start;
         Step_::Wait
@@ -2216,24 +2288,22 @@ impl Reader {
         Step_::Go
     }
 
-    /// Where the bare value `start..end` ends if a quote after a space in it starts the next
-    /// member's key or the array's next item, its comma missing: the parser ends a word's
-    /// text at a `"` there (`Parser::ends_bare_text`), and a number or literal at any quote.
-    /// `None` while the key's bytes have not arrived.
-    fn word_before_quote(&self, bytes: &[u8], start: usize, end: usize) -> Option<usize> {
-        let Some(q) = memchr::memchr2(b'"', b'\'', &bytes[start..end]).map(|i| start + i) else {
-            return Some(end);
-        };
+    /// Whether the bare value from `start` ends at its first quote, `q`: a quote after a space
+    /// that starts the next member's key or the array's next item, its comma missing (the
+    /// parser ends a word's text at a `"` there, `Parser::ends_bare_text`, and a number or
+    /// literal at any quote). Otherwise the word runs on past it. `None` while the key's
+    /// bytes have not arrived.
+    fn quote_ends_word(&self, bytes: &[u8], start: usize, q: usize) -> Option<bool> {
         if q == start || !matches!(bytes[q - 1], b' ' | b'\t') {
-            return Some(end);
+            return Some(false);
         }
         if bytes[q] == b'\'' && !is_literal(bytes[start..q].trim_ascii_end()) {
-            return Some(end);
+            return Some(false);
         }
         match self.stack.last().map(|top| top.kind) {
-            Some(Container::Array) => Some(q),
-            Some(Container::Object) if key_so_far(bytes, q)? => Some(q),
-            _ => Some(end),
+            Some(Container::Array) => Some(true),
+            Some(Container::Object) => key_so_far(bytes, q),
+            _ => Some(false),
         }
     }
 
@@ -2866,6 +2936,17 @@ fn escapes_whole(chunk: &[u8], quote: u8) -> bool {
         }
     }
     true
+}
+
+/// The paths of the last place a repair was logged: the innermost open container's and the
+/// value's inside it, so that repairs logged one after another at one place share one path
+/// however deep it is (as the parser's `PathCache`).
+#[derive(Debug, Clone, Default)]
+struct PathCache {
+    /// The depth and the innermost container's opener when `container` was built.
+    around: Option<(usize, usize)>,
+    container: Path,
+    value: Option<(Segment, Path)>,
 }
 
 /// Whether a key's `:` (or the full-width `：`) starts at `p` in `bytes`, the text so far:
