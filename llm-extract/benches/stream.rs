@@ -383,6 +383,18 @@ fn bench_adversarial(c: &mut Criterion) {
             |b, text| b.iter(|| streamed::<serde_json::Value>(black_box(text), 16)),
         );
     }
+    // One line of members whose commas are missing after bare values: each value's word
+    // ends at the next key's quote, not at the end of the line (read again per member).
+    for n in [100_000, 200_000] {
+        let members: Vec<String> = (0..n / 12).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}}}", members.join(" "));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(
+            BenchmarkId::new("members without commas on one line, 16-byte chunks", n),
+            &text,
+            |b, text| b.iter(|| streamed::<serde_json::Value>(black_box(text), 16)),
+        );
+    }
     group.finish();
 }
 
