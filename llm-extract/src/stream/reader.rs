@@ -2082,21 +2082,7 @@ impl Reader {
             return Step_::Go;
         };
         let bytes = text.as_bytes();
-        let end = loop {
-            let end = word_end(bytes, key, start, &mut scan, !key && !quoted);
-            let Some(q) = end.filter(|&q| !key && !quoted && matches!(bytes[q], b'"' | b'\''))
-            else {
-                break end;
-            };
-            match self.quote_ends_word(bytes, start, q) {
-                Some(true) => break Some(q),
-                Some(false) => (quoted, scan) = (true, q + 1),
-                None => {
-                    scan = q;
-                    break None;
-                }
-            }
-        };
+        let end = self.token_end(bytes, key, start, (&mut scan, &mut quoted));
         let end = end.filter(|&end| key || !self.thousands_undecided(bytes, start, end));
         let end = end.map(|end| match key {
             true => end,
@@ -2286,6 +2272,34 @@ impl Reader {
         self.send(text, sink, &Event::Value(&node), Span::default());
         self.value_done(text);
         Step_::Go
+    }
+
+    /// Where the bare token from `start` ends ([`word_end`], scanning on from `scan`); a
+    /// value's first quote ends it where [`Reader::quote_ends_word`] says, and once passed
+    /// (`quoted`) the word runs on to its separator. `None` while the text so far does not
+    /// tell.
+    fn token_end(
+        &self,
+        bytes: &[u8],
+        key: bool,
+        start: usize,
+        (scan, quoted): (&mut usize, &mut bool),
+    ) -> Option<usize> {
+        loop {
+            let end = word_end(bytes, key, start, scan, !key && !*quoted);
+            let Some(q) = end.filter(|&q| !key && !*quoted && matches!(bytes[q], b'"' | b'\''))
+            else {
+                return end;
+            };
+            match self.quote_ends_word(bytes, start, q) {
+                Some(true) => return Some(q),
+                Some(false) => (*quoted, *scan) = (true, q + 1),
+                None => {
+                    *scan = q;
+                    return None;
+                }
+            }
+        }
     }
 
     /// Whether the bare value from `start` ends at its first quote, `q`: a quote after a space
