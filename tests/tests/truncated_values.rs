@@ -448,3 +448,24 @@ fn a_key_cut_before_its_colon_ends_the_string_before_it() {
     let err = llm_extract::extract::<Person>(r#"{"name": "Ada", "age""#).unwrap_err();
     assert_eq!(err.issues()[0].category, Category::Incomplete, "{err}");
 }
+
+#[test]
+fn a_reply_that_is_one_cut_string_keeps_the_text_it_ends_with() {
+    // The spaces and commas a cut-off string ends with are its text, whether the string is
+    // the whole reply or inside a container.
+    for (cut, text) in [
+        ("\"hello wor ", "hello wor "),
+        ("\"hello wor,", "hello wor,"),
+        ("'it is ", "it is "),
+    ] {
+        let whole = llm_extract::repair(cut).unwrap();
+        let inside = llm_extract::repair(&format!("[{cut}")).unwrap();
+        assert_eq!(whole, serde_json::json!(text), "{cut:?}");
+        assert_eq!(inside, serde_json::json!([text]), "{cut:?}");
+    }
+    // A string that closes is trimmed as before.
+    assert_eq!(
+        llm_extract::repair("\"hello\"  \n").unwrap(),
+        serde_json::json!("hello")
+    );
+}

@@ -549,12 +549,26 @@ pub(crate) fn scalar(text: &str, region: Span) -> Option<Span> {
         trimmed = lex::trim(rest);
     }
     let start = region.start + (content.len() - lex::trim_start(content).len());
+    if cut_string(lex::trim(content)) {
+        // A string the reply's end cut off: the spaces and commas it ends with are its text,
+        // as they are when it is cut off inside a container.
+        return Some(Span::new(start, region.end));
+    }
     if looks_scalar(trimmed) {
         return Some(Span::new(start, start + trimmed.len()));
     }
     // The same in a JSONP call, `callback(2);`, as for an object (`JsonpWrapper`).
     let (at, len) = jsonp_scalar(trimmed)?;
     Some(Span::new(start + at, start + at + len))
+}
+
+/// Whether `text` (trimmed, the whole region) is a string in ASCII quotes that the end of
+/// the text cuts off: it opens with a quote and does not end with the same quote.
+fn cut_string(text: &str) -> bool {
+    match text.as_bytes() {
+        [q @ (b'"' | b'\''), rest @ ..] => rest.last() != Some(q),
+        _ => false,
+    }
 }
 
 /// `name(scalar)` or `name(scalar);` (trimmed): where the scalar is and how long.
