@@ -81,6 +81,48 @@ impl Path {
     }
 }
 
+/// The paths of the last place a reader logged a repair: the innermost open container's and
+/// the value's inside it, so that repairs logged one after another at one place share one
+/// path however deep it is. `K` tells the containers around the place apart (the parser's
+/// count of frames opened and closed, the stream reader's depth and innermost opener).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlaceCache<K> {
+    around: Option<K>,
+    container: Path,
+    value: Option<(Segment, Path)>,
+}
+
+impl<K: PartialEq> PlaceCache<K> {
+    /// The path at `around`: the container's, built by `container` when the containers
+    /// changed, and with `value`'s step when there is one.
+    pub(crate) fn path(
+        &mut self,
+        around: K,
+        container: impl FnOnce() -> Vec<Segment>,
+        value: Option<Segment>,
+    ) -> Path {
+        if self.around.as_ref() != Some(&around) {
+            *self = PlaceCache {
+                around: Some(around),
+                container: Path::from(container()),
+                value: None,
+            };
+        }
+        let Some(segment) = value else {
+            return self.container.clone();
+        };
+        match &self.value {
+            Some((last, path)) if *last == segment => path.clone(),
+            _ => {
+                let mut path = self.container.clone();
+                path.push(segment.clone());
+                self.value = Some((segment, path.clone()));
+                path
+            }
+        }
+    }
+}
+
 impl From<Vec<Segment>> for Path {
     fn from(segments: Vec<Segment>) -> Path {
         Path {

@@ -43,7 +43,7 @@ use closer::KeySample;
 
 use crate::error::{Category, Error, Issue};
 use crate::node::{Node, NodeKind, Quoting, Str};
-use crate::path::{Path, Segment};
+use crate::path::{Path, PlaceCache, Segment};
 use crate::report::{Repair, RepairKind};
 use crate::span::Span;
 use std::borrow::Cow;
@@ -227,7 +227,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             closer_run: None,
             read_back_from: 0,
             frames_moved: 0,
-            path_cache: PathCache::default(),
+            path_cache: PlaceCache::default(),
         }
     }
 }
@@ -348,19 +348,7 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     /// containers around the value being read changed.
     frames_moved: u64,
     /// The last paths [`Parser::path`] built, shared by the repairs made there.
-    path_cache: PathCache,
-}
-
-/// The paths of the last place a repair was logged: the innermost open container's, and
-/// the value's inside it. Repairs made one after another in one place share one path, so
-/// logging them costs no more however deep the place is.
-#[derive(Default)]
-struct PathCache {
-    /// `Parser::frames_moved` when `container` was built (`None`: never built).
-    moved: Option<u64>,
-    container: Path,
-    /// The value's step inside the container and its path.
-    value: Option<(Segment, Path)>,
+    path_cache: PlaceCache<u64>,
 }
 
 /// Repairs deeper than this carry the path of their ancestor at this depth, which keeps
@@ -453,7 +441,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// The JSON path of the place being parsed (depth is bounded by `max_depth`). With
     /// `of_container`, the path of the innermost open container itself rather than of the
     /// value being read inside it. Shared with the repairs logged before at the same place
-    /// ([`PathCache`]).
+    /// ([`PlaceCache`]).
     fn path(&mut self, of_container: bool) -> Path {
         if self.paths == RepairPaths::Skip {
             return Path::root();
@@ -465,27 +453,13 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             d if d > MAX_REPAIR_PATH => (MAX_REPAIR_PATH, None),
             d => (d - 1, self.stack.last()),
         };
-        let cache = &mut self.path_cache;
-        if cache.moved != Some(self.frames_moved) {
-            let steps: Vec<Segment> = self.stack[..outer].iter().filter_map(step).collect();
-            *cache = PathCache {
-                moved: Some(self.frames_moved),
-                container: Path::from(steps),
-                value: None,
-            };
-        }
-        let Some(segment) = top.filter(|_| !of_container).and_then(step) else {
-            return cache.container.clone();
-        };
-        match &cache.value {
-            Some((last, path)) if *last == segment => path.clone(),
-            _ => {
-                let mut path = cache.container.clone();
-                path.push(segment.clone());
-                cache.value = Some((segment, path.clone()));
-                path
-            }
-        }
+        let value = top.filter(|_| !of_container).and_then(step);
+        let frames = &self.stack[..outer];
+        (self.path_cache).path(
+            self.frames_moved,
+            || frames.iter().filter_map(step).collect(),
+            value,
+        )
     }
 
     /// Logs a repair to the value being read.

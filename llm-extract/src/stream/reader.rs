@@ -375,7 +375,7 @@ pub(crate) struct Reader {
     /// ([`Reader::take_repairs_in`]), and not read again at `finish`.
     repairs: Vec<Repair>,
     /// The paths of the last place a repair was logged ([`Reader::log_at`]).
-    paths: PathCache,
+    paths: crate::path::PlaceCache<(usize, usize)>,
     /// The text has ended: what waited for more text is decided by what there is.
     ended: bool,
     /// Just after the closer that closed the last value read, until the first byte after it
@@ -545,7 +545,7 @@ impl Reader {
             deepest: 0,
             not_strict: None,
             repairs: Vec::new(),
-            paths: PathCache::default(),
+            paths: crate::path::PlaceCache::default(),
             ended: false,
             after_value: None,
             goes_on: false,
@@ -1512,7 +1512,7 @@ impl Reader {
     }
 
     /// The path `Parser::repair` gives a repair here, shared with the repairs logged before
-    /// at the same place ([`PathCache`]).
+    /// at the same place (`path::PlaceCache`).
     fn path(&mut self, text: &str, of_container: bool) -> Path {
         let depth = self.stack.len();
         // Deeper than `MAX_REPAIR_PATH`, the innermost frames add no step.
@@ -1524,30 +1524,13 @@ impl Reader {
         // The containers around the place: the innermost's opener tells them apart, as
         // every container opened later opens further on.
         let around = (depth, self.stack.last().map_or(usize::MAX, |f| f.start));
-        let cache = &mut self.paths;
-        if cache.around != Some(around) {
-            let steps: Vec<Segment> = (self.stack[..outer].iter())
-                .filter_map(|f| f.repair_step(text))
-                .collect();
-            *cache = PathCache {
-                around: Some(around),
-                container: Path::from(steps),
-                value: None,
-            };
-        }
-        let Some(segment) = (top.filter(|_| !of_container)).and_then(|f| f.repair_step(text))
-        else {
-            return cache.container.clone();
-        };
-        match &cache.value {
-            Some((last, path)) if *last == segment => path.clone(),
-            _ => {
-                let mut path = cache.container.clone();
-                path.push(segment.clone());
-                cache.value = Some((segment, path.clone()));
-                path
-            }
-        }
+        let value = (top.filter(|_| !of_container)).and_then(|f| f.repair_step(text));
+        let frames = &self.stack[..outer];
+        (self.paths).path(
+            around,
+            || frames.iter().filter_map(|f| f.repair_step(text)).collect(),
+            value,
+        )
     }
 
     /// Records a string that opens at `start` and closes at `q` if its text is not written as
@@ -2950,17 +2933,6 @@ fn escapes_whole(chunk: &[u8], quote: u8) -> bool {
         }
     }
     true
-}
-
-/// The paths of the last place a repair was logged: the innermost open container's and the
-/// value's inside it, so that repairs logged one after another at one place share one path
-/// however deep it is (as the parser's `PathCache`).
-#[derive(Debug, Clone, Default)]
-struct PathCache {
-    /// The depth and the innermost container's opener when `container` was built.
-    around: Option<(usize, usize)>,
-    container: Path,
-    value: Option<(Segment, Path)>,
 }
 
 /// Whether a key's `:` (or the full-width `：`) starts at `p` in `bytes`, the text so far:
