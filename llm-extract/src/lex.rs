@@ -248,6 +248,56 @@ pub(crate) fn closing_quote(quote: Quote, rest: &[u8]) -> Option<usize> {
     }
 }
 
+impl Quote {
+    /// The ASCII quote `b` as a [`Quote`]: `"`, `'` or a backtick.
+    pub(crate) fn ascii(b: u8) -> Option<Quote> {
+        match b {
+            b'"' => Some(Quote::Double),
+            b'\'' => Some(Quote::Single),
+            b'`' => Some(Quote::Backtick),
+            _ => None,
+        }
+    }
+}
+
+/// Where a string opened with `quote`, whose text goes on at `from`, ends for every scan that
+/// steps over strings without reading them (locate's scan for where a value is, the labeled
+/// sections' bracket count, the tool-call scanners, Python code in a call): at the first
+/// closing quote for `quote` ([`closing_quote`]) that no backslash escapes, a backslash
+/// escaping the byte after it, whatever it is. Quotes and backslashes are looked for before
+/// `limit` (a closing quote of several bytes may end past it). `Ok` with the closing quote's
+/// position and length; `Err` when none is found before `limit`, with where a scan of more text
+/// goes on (past `limit` when the text before it ends with a backslash, whose escaped byte is
+/// after it).
+///
+/// The parser reads more into a string than this (a quote that does not close it, a closing
+/// quote gone missing: `parse/string.rs`), and its reading is the one a value gets; this rule
+/// only says where things are.
+pub(crate) fn string_close(
+    bytes: &[u8],
+    from: usize,
+    limit: usize,
+    quote: Quote,
+) -> Result<(usize, usize), usize> {
+    let (a, b, c) = quote_stops(quote);
+    let mut i = from;
+    while i < limit {
+        let Some(j) = memchr::memchr3(a, b, c, &bytes[i..limit]) else {
+            return Err(limit);
+        };
+        let at = i + j;
+        if bytes[at] == b'\\' {
+            i = at + 2;
+            continue;
+        }
+        if let Some(len) = closing_quote(quote, &bytes[at..]) {
+            return Ok((at, len));
+        }
+        i = at + 1;
+    }
+    Err(i)
+}
+
 /// The bytes that may end a string opened with `quote` or start an escape in it: what a scan
 /// for the closing quote stops at before asking [`closing_quote`].
 pub(crate) fn quote_stops(quote: Quote) -> (u8, u8, u8) {
@@ -632,5 +682,30 @@ mod tests {
         assert_eq!(comment_end(Comment::Line, b" } x\n y"), Some(4));
         assert_eq!(comment_end(Comment::Block, b" } */ y"), Some(5));
         assert_eq!(comment_end(Comment::Block, b" } "), None);
+    }
+
+    #[test]
+    fn a_string_closes_at_its_first_quote_no_backslash_escapes() {
+        let close = |text: &str, quote| string_close(text.as_bytes(), 1, text.len(), quote);
+        assert_eq!(close(r#""abc" x"#, Quote::Double), Ok((4, 1)));
+        // A backslash escapes the byte after it, a quote or another backslash.
+        assert_eq!(close(r#""a\\"b" x"#, Quote::Double), Ok((4, 1)));
+        assert_eq!(close(r#""a\"b" x"#, Quote::Double), Ok((5, 1)));
+        assert_eq!(close(r#""a\\\"b" x"#, Quote::Double), Ok((7, 1)));
+        // The other quote is text; a triple quote needs all three; curly quotes close theirs.
+        assert_eq!(close(r#"'a"b' x"#, Quote::Single), Ok((4, 1)));
+        assert_eq!(close(r#""a""b""""#, Quote::TripleDouble), Ok((5, 3)));
+        assert_eq!(close("“a” x", Quote::CurlyDouble), Ok((4, 3)));
+        // Not closed before the limit: where a scan of more text goes on.
+        assert_eq!(close(r#""abc"#, Quote::Double), Err(4));
+        assert_eq!(close(r#""ab\"#, Quote::Double), Err(5));
+        let text = r#""ab\"c" x"#;
+        assert_eq!(string_close(text.as_bytes(), 1, 4, Quote::Double), Err(5));
+        // A closing quote of several bytes found before the limit may end past it.
+        let text = "“ab” x";
+        assert_eq!(
+            string_close(text.as_bytes(), 3, 6, Quote::CurlyDouble),
+            Ok((5, 3))
+        );
     }
 }

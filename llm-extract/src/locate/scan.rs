@@ -349,24 +349,13 @@ impl ValueScan {
     }
 
     fn string(&mut self, bytes: &[u8], quote: Quote, to: usize) -> usize {
-        let (a, b, c) = lex::quote_stops(quote);
-        let mut i = self.pos;
-        while i < to {
-            let Some(j) = memchr::memchr3(a, b, c, &bytes[i..to]) else {
-                return to;
-            };
-            let at = i + j;
-            if bytes[at] == b'\\' {
-                i = (at + 2).min(bytes.len());
-                continue;
-            }
-            if let Some(len) = lex::closing_quote(quote, &bytes[at..]) {
+        match lex::string_close(bytes, self.pos, to, quote) {
+            Ok((at, len)) => {
                 self.leave_text();
-                return at + len;
+                at + len
             }
-            i = at + 1;
+            Err(on) => on.min(bytes.len()),
         }
-        i
     }
 
     /// In an [`Inside::EscapedString`]: a quote after a run of `n` backslashes is the string's

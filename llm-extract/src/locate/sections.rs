@@ -15,6 +15,7 @@
 //! unquoted keys is not read as sections. Nesting is bounded ([`MAX_DEPTH`]) and each level
 //! reads its lines once.
 
+use crate::lex::{self, Quote};
 use crate::node::{Entry, Node, NodeKind, Quoting, Str};
 use crate::parse::Parsed;
 use crate::report::Repair;
@@ -231,16 +232,11 @@ fn bracket_depth(line: &[u8], mut depth: usize) -> usize {
     let mut in_string = false;
     while i < line.len() {
         if in_string {
-            let Some(k) = memchr::memchr2(b'"', b'\\', &line[i..]) else {
+            let Ok((close, _)) = lex::string_close(line, i, line.len(), Quote::Double) else {
                 break;
             };
-            i += k;
-            if line[i] == b'\\' {
-                i += 2;
-            } else {
-                in_string = false;
-                i += 1;
-            }
+            in_string = false;
+            i = close + 1;
             continue;
         }
         if depth == 0 {

@@ -22,6 +22,7 @@
 //! ([`Token::bare`]): a stream reads again only from such a token, so it sees what a read of
 //! the whole reply sees.
 
+use crate::lex;
 use crate::locate::tags::{self, TokenAt, INKLING_ENDS, INKLING_THINKING};
 use crate::span::Span;
 
@@ -759,15 +760,9 @@ fn pythonic_list(rest: &[u8]) -> bool {
 /// The first quote at or after `from` of a string being read: a backslash escapes the byte
 /// after it, line breaks included.
 fn next_quote(bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
-    let mut i = from;
-    while i < bytes.len() {
-        let at = i + memchr::memchr2(quote, b'\\', &bytes[i..])?;
-        if bytes[at] == quote {
-            return Some(at);
-        }
-        i = at + 2;
-    }
-    None
+    let quote = lex::Quote::ascii(quote)?;
+    let (at, _) = lex::string_close(bytes, from, bytes.len(), quote).ok()?;
+    Some(at)
 }
 
 /// Whether the quote at `at` can close a string: what follows it, spaces and line breaks

@@ -8,6 +8,7 @@
 
 use super::wire::{Hit, Region};
 use super::{source, Format, ToolSettings};
+use crate::lex::{self, Quote};
 use crate::locate::lead;
 use crate::report::{Repair, RepairKind};
 use crate::span::Span;
@@ -405,27 +406,27 @@ fn last_string(line: &[u8]) -> Option<LastString> {
     let mut string: Option<(u8, u8, u8, usize)> = None;
     let mut i = 0;
     while i < line.len() {
-        let b = line[i];
         if let Some((quote, before, before2, at_depth)) = string {
-            if b == b'\\' {
-                i += 2;
-                continue;
+            let Some(close) = Quote::ascii(quote)
+                .and_then(|q| lex::string_close(line, i, line.len(), q).ok())
+                .map(|(close, _)| close)
+            else {
+                break;
+            };
+            string = None;
+            if close + 1 == line.len() {
+                return Some(LastString {
+                    before,
+                    before2,
+                    depth: at_depth,
+                    open: false,
+                });
             }
-            if b == quote {
-                string = None;
-                if i + 1 == line.len() {
-                    return Some(LastString {
-                        before,
-                        before2,
-                        depth: at_depth,
-                        open: false,
-                    });
-                }
-                (prev2, prev) = (prev, b'"');
-            }
-            i += 1;
+            (prev2, prev) = (prev, b'"');
+            i = close + 1;
             continue;
         }
+        let b = line[i];
         match b {
             b'"' | b'\'' if b == b'"' || !prev_is_word(line, i) => {
                 string = Some((b, prev, prev2, depth));

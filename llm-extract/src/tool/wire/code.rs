@@ -3,6 +3,7 @@
 //! format, is an argument, not a call.
 
 use super::{Region, Walker};
+use crate::lex;
 use crate::span::Span;
 use crate::tool::python::{self, PyError};
 use crate::tool::scan::{closes_fence, Tok};
@@ -56,7 +57,7 @@ impl Walker<'_> {
                 b'\n' if until == CodeEnd::Fence && closes_fence(&bytes[pos..]) => {
                     return Span::new(start, self.next_token_from(pos));
                 }
-                quote @ (b'\'' | b'"') if depth > 0 => match string_end(text, at, quote) {
+                b'\'' | b'"' if depth > 0 => match string_end(text, at) {
                     Some(end) => pos = end,
                     None => return Span::new(start, text.len()),
                 },
@@ -129,20 +130,11 @@ pub(super) fn region_ends(text: &str, toks: &[crate::tool::scan::Token]) -> Vec<
     out
 }
 
-/// Where the Python string whose opening `quote` is at `at` ends (after its closing quote,
-/// three for a triple-quoted one; a backslash escapes the byte after it), `None` when the
-/// text ends first.
-fn string_end(text: &str, at: usize, quote: u8) -> Option<usize> {
+/// Where the Python string whose opening quote is at `at` ends (after its closing quote, three
+/// for a triple-quoted one: [`lex::string_close`]), `None` when the text ends first.
+fn string_end(text: &str, at: usize) -> Option<usize> {
     let bytes = text.as_bytes();
-    let triple = bytes[at..].starts_with(&[quote; 3]);
-    let mut pos = at + if triple { 3 } else { 1 };
-    while pos < bytes.len() {
-        match bytes[pos] {
-            b'\\' => pos += 2,
-            b if b == quote && !triple => return Some(pos + 1),
-            b if b == quote && bytes[pos..].starts_with(&[quote; 3]) => return Some(pos + 3),
-            _ => pos += 1,
-        }
-    }
-    None
+    let (kind, len) = lex::opening_quote(&bytes[at..])?;
+    let (close, n) = lex::string_close(bytes, at + len, bytes.len(), kind).ok()?;
+    Some(close + n)
 }
