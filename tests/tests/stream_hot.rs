@@ -319,6 +319,9 @@ fn text_the_end_may_cut_grows_as_read_at_once() {
         r#"{'a': 'x, "b": 1}"#,
         r#"{"a": "trailing spaces and commas ,, ", "b": "back\\slash \/ tab\t"}"#,
         r#"["item, 'quoted' one", 'two, "x": y', "three \"q\" ,"]"#,
+        // Escapes with text the end may cut after them, within one chunk.
+        r#"{"body": "He said \"yes\",  then \"no\" ,  and\nmore \\ end , ", "b": "x\t, "}"#,
+        r#"{'a': 'it\'s,  \'fine\' ,, ', 'b': 'tab\t\t ,'}"#,
     ];
     #[derive(Extract, Debug, PartialEq)]
     struct Loose {
@@ -328,7 +331,7 @@ fn text_the_end_may_cut_grows_as_read_at_once() {
         b: Option<String>,
     }
     for text in texts {
-        for size in [1, 2, 3, 7] {
+        for size in [1, 2, 3, 7, 12, 16] {
             let cuts: Vec<usize> = (size..text.len()).step_by(size).collect();
             check_as::<Value>(text, &cuts, |n| n % 3 == 0, 0);
             match text.starts_with('[') {

@@ -1020,8 +1020,9 @@ impl<T: Extract> Stream<T> {
         }
         self.text.push_str(chunk);
         let piece = match plainly {
-            Plainly::Settled => self.reader.settle_on(&self.text, false),
-            Plainly::Trimmed => self.reader.settle_on(&self.text, true),
+            Plainly::Settled | Plainly::Escaped | Plainly::Trimmed => {
+                self.reader.settle_on(&self.text, plainly)
+            }
             _ => match self.reader.scan_on(&self.text) {
                 Some(piece) => piece,
                 None => return Grew::Pushed,

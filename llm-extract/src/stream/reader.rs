@@ -2766,6 +2766,7 @@ impl Reader {
                 // The string's own quote only escaped.
                 if stops & Stop::ESCAPE != 0 {
                     return match escapes_whole(chunk, quote) {
+                        true if stops & Stop::CLOSER == 0 && decided.quiet() => Plainly::Escaped,
                         true => Plainly::Settled,
                         false => Plainly::No,
                     };
@@ -2787,17 +2788,21 @@ impl Reader {
         }
     }
 
-    /// Reads the text past the end of the last one ([`Plainly::Settled`]: no quote but escaped
-    /// ones, no backtick or line break, each escape whole) as more of the string
-    /// [`Reader::growing_string`] found, as the scan would, without it: the text is the
-    /// string's, escapes read as [`lex::lenient_escape`] reads them, and what of it is decided
-    /// is what [`Decided::plain`] says. Returns the decided text not yet sent;
-    /// [`Reader::mark_sent`] then records that the caller grew the string by it.
+    /// Reads the text past the end of the last one (`plainly`: [`Plainly::Settled`],
+    /// [`Plainly::Escaped`] or [`Plainly::Trimmed`]: no quote but escaped ones, no backtick
+    /// or line break, each escape whole) as more of the string [`Reader::growing_string`]
+    /// found, as the scan would, without it: the text is the string's, escapes read as
+    /// [`lex::lenient_escape`] reads them, and what of it is decided is what
+    /// [`Decided::plain`] says. Returns the decided text not yet sent; [`Reader::mark_sent`]
+    /// then records that the caller grew the string by it.
     ///
-    /// `trimmed` ([`Plainly::Trimmed`]): the text holds no escape, closer or backtick, and
-    /// the string leaves nothing of them pending, so it is one segment that
-    /// [`Decided::settle`] reads alone (what `plain` would do with it).
-    pub(crate) fn settle_on<'s>(&'s mut self, src: &'s str, trimmed: bool) -> &'s str {
+    /// [`Plainly::Trimmed`]: the text holds no escape, closer or backtick, and the string
+    /// leaves nothing of them pending, so it is one segment that [`Decided::settle`] reads
+    /// alone (what `plain` would do with it). [`Plainly::Escaped`]: the same, but for its
+    /// escapes; an escape is text whatever follows it, so all before the last escape is
+    /// decided and only the text after it is settled (what `plain` of each segment and the
+    /// escapes between them come to).
+    pub(crate) fn settle_on<'s>(&'s mut self, src: &'s str, plainly: Plainly) -> &'s str {
         if let Tok::Str {
             start,
             quote,
@@ -2811,12 +2816,11 @@ impl Reader {
             let bytes = src.as_bytes();
             let content = start + 1;
             let mut from = *scan;
+            let mut escaped = false;
             loop {
-                let to = match trimmed {
-                    true => bytes.len(),
-                    false => {
-                        memchr::memchr(b'\\', &bytes[from..]).map_or(bytes.len(), |i| from + i)
-                    }
+                let to = match plainly {
+                    Plainly::Trimmed => bytes.len(),
+                    _ => memchr::memchr(b'\\', &bytes[from..]).map_or(bytes.len(), |i| from + i),
                 };
                 let d0 = match text {
                     Some(t) => {
@@ -2830,14 +2834,25 @@ impl Reader {
                         d0
                     }
                 };
-                if trimmed {
-                    decided.settle(&bytes[from..to], d0);
-                } else {
-                    // Without a line break, nothing in the text is doubtful.
-                    let doubt = decided.plain(&bytes[from..to], d0);
-                    debug_assert!(doubt.is_none());
+                let last = to == bytes.len();
+                match plainly {
+                    Plainly::Escaped if !last => {}
+                    Plainly::Escaped | Plainly::Trimmed => {
+                        if escaped {
+                            // An escape is text whatever follows it, and ends a run of
+                            // backticks: all before the text after the last one is decided.
+                            (decided.ticks, decided.held, decided.held_fence) = (0, None, false);
+                            decided.text(d0);
+                        }
+                        decided.settle(&bytes[from..to], d0);
+                    }
+                    _ => {
+                        // Without a line break, nothing in the text is doubtful.
+                        let doubt = decided.plain(&bytes[from..to], d0);
+                        debug_assert!(doubt.is_none());
+                    }
                 }
-                if to == bytes.len() {
+                if last {
                     break;
                 }
                 let (c, len) = match lex::lenient_escape(bytes, to, quote, true) {
@@ -2849,10 +2864,14 @@ impl Reader {
                 };
                 let t = text.get_or_insert_with(|| decoded_from(&src[content..to]));
                 t.push(c);
+                from = to + len;
+                if plainly == Plainly::Escaped {
+                    escaped = true;
+                    continue;
+                }
                 // An escape is text whatever follows it, and ends a run of backticks.
                 (decided.ticks, decided.held, decided.held_fence) = (0, None, false);
                 decided.text(t.len());
-                from = to + len;
             }
             *scan = src.len();
         }
@@ -2881,6 +2900,10 @@ pub(crate) enum Plainly {
     /// no backtick run or closer pending: only spaces and separators at its end may still be
     /// cut. [`Reader::settle_on`] reads it as one segment.
     Trimmed,
+    /// All of it is the string's, with escapes but no closer or backtick, after text that
+    /// left no backtick run or closer pending: [`Reader::settle_on`] reads it, settling only
+    /// the text after its last escape.
+    Escaped,
     /// All of it is the string's, and its end may still be cut (spaces, separators,
     /// closers), or it holds escapes: [`Reader::settle_on`] reads it.
     Settled,
