@@ -135,12 +135,13 @@ pub(crate) const FULLWIDTH_LEN: usize = 3;
 
 /// The length in bytes of the whitespace character that ends just before `at` in `bytes`,
 /// or 0. Looks back at most four bytes.
+#[inline]
 pub(crate) fn space_len_before(bytes: &[u8], at: usize) -> usize {
     let Some(&last) = at.checked_sub(1).and_then(|i| bytes.get(i)) else {
         return 0;
     };
     if last < 0x80 {
-        return space_len(&bytes[at - 1..at]);
+        return usize::from(is_ascii_space(last));
     }
     // A continuation byte: find the lead byte of the character it belongs to.
     let mut start = at - 1;

@@ -2844,7 +2844,8 @@ impl Reader {
                             (decided.ticks, decided.held, decided.held_fence) = (0, None, false);
                             decided.text(d0);
                         }
-                        decided.settle(&bytes[from..to], d0);
+                        // Neither holds a closer (`Reader::grows_plainly`).
+                        decided.settle_closers(&bytes[from..to], d0, false);
                     }
                     _ => {
                         // Without a line break, nothing in the text is doubtful.
@@ -2946,6 +2947,9 @@ fn escapes_whole(chunk: &[u8], quote: u8) -> bool {
     let mut i = 0;
     while i < chunk.len() {
         match chunk[i] {
+            // Two bytes but for `\u`: an escape, or a backslash that is text before a byte
+            // that is no quote or backslash (`lex::lenient_escape`).
+            b'\\' if chunk.get(i + 1).is_some_and(|&b| b != b'u') => i += 2,
             b'\\' => match lex::lenient_escape(chunk, i, quote, true) {
                 Escape::Char(_, len) | Escape::Replaced(len) => i += len,
                 Escape::Backslash => i += 1,
@@ -3218,13 +3222,20 @@ impl Decided {
 
     /// What of plain text `seg` at `d0` is decided, and what it leaves pending.
     fn settle(&mut self, seg: &[u8], d0: usize) {
+        self.settle_closers(seg, d0, true);
+    }
+
+    /// [`Decided::settle`], told whether `seg` may hold a closer (`false`: the caller found
+    /// none).
+    fn settle_closers(&mut self, seg: &[u8], d0: usize, closers: bool) {
         if self.pending == Pending::Closer {
             return;
         }
         // Most segments are a chunk's few bytes, where a plain loop beats `memchr2`'s setup.
-        let closer_at = match seg.len() < 64 {
-            true => seg.iter().position(|&b| b == b'}' || b == b']'),
-            false => memchr::memchr2(b'}', b']', seg),
+        let closer_at = match (closers, seg.len() < 64) {
+            (false, _) => None,
+            (true, true) => seg.iter().position(|&b| b == b'}' || b == b']'),
+            (true, false) => memchr::memchr2(b'}', b']', seg),
         };
         let (before, closer) = match closer_at {
             Some(k) => (&seg[..k], true),
@@ -3235,6 +3246,9 @@ impl Decided {
         while body > 0 {
             body -= match before[body - 1] {
                 b',' => 1,
+                // Most text ends in a character that is no space (every ASCII space is at
+                // most 0x20): the spaces of other kinds are asked of `lex` only past ASCII.
+                0x21..=0x7F => break,
                 _ => match lex::space_len_before(before, body) {
                     0 => break,
                     n => n,
