@@ -1006,9 +1006,7 @@ impl<T: Extract> Stream<T> {
         if !self.hot.is(start) {
             return Grew::No;
         }
-        let plainly = self
-            .reader
-            .grows_plainly(&self.text, chunk.as_bytes(), quote);
+        let plainly = self.reader.grows_plainly(chunk.as_bytes(), quote);
         if plainly == Plainly::All {
             let hot = hot_string(&self.hot, &mut self.values.partial);
             if !hot.is_some_and(|s| s.grow(chunk)) {

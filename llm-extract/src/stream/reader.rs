@@ -287,6 +287,17 @@ impl Tok {
             _ => "",
         }
     }
+
+    /// The length of [`Tok::decoded`], without slicing the source.
+    fn decoded_len(&self) -> usize {
+        match self {
+            Tok::Str { text: Some(t), .. } => t.len(),
+            Tok::Str {
+                start, plain_end, ..
+            } => plain_end.saturating_sub(start + 1),
+            _ => 0,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -615,14 +626,19 @@ impl Reader {
             *scan = src.len();
             decided.ticks = 0;
         }
-        let len = self.tok.decoded(src).len();
+        let len = self.tok.decoded_len();
         if let Tok::Str {
-            ref mut decided, ..
+            ref mut decided,
+            ref mut sent,
+            scan,
+            ..
         } = self.tok
         {
             decided.safe = len;
+            // As `mark_sent` records it.
+            *sent = len;
+            self.pos = scan;
         }
-        self.mark_sent();
     }
 
     /// Scans on, through the text appended since, in the string [`Reader::growing_string`]
@@ -2735,13 +2751,13 @@ impl Reader {
         Step_::Go
     }
 
-    /// Whether `chunk`, appended to `src` (which ends inside the string
+    /// Whether `chunk`, appended to the text (which ends inside the string
     /// [`Reader::growing_string`] found), only makes it grow, all of it decided: no quote or
     /// backslash, and under [`Doubts::Hold`] nothing of the string pending, and no separator,
     /// closer, line break or backtick, and no space at its end (spaces before where a closing
     /// quote went missing are not the string's). Other text goes through
     /// [`Reader::scan_on`].
-    pub(crate) fn grows_plainly(&self, src: &str, chunk: &[u8], quote: u8) -> Plainly {
+    pub(crate) fn grows_plainly(&self, chunk: &[u8], quote: u8) -> Plainly {
         match (self.doubts, &self.tok) {
             (Doubts::Guess, _) => match super::has_either(chunk, quote, b'\\') {
                 false => Plainly::All,
@@ -2776,8 +2792,9 @@ impl Reader {
                 }
                 let all = stops & (Stop::SEPARATOR | Stop::CLOSER) == 0
                     && decided.pending == Pending::None
-                    && lex::space_len_before(chunk, chunk.len()) == 0
-                    && *sent == self.tok.decoded(src).len();
+                    && (chunk.last().is_some_and(|b| (0x21..0x80).contains(b))
+                        || lex::space_len_before(chunk, chunk.len()) == 0)
+                    && *sent == self.tok.decoded_len();
                 match (all, stops & Stop::CLOSER == 0 && decided.quiet()) {
                     (true, _) => Plainly::All,
                     (false, true) => Plainly::Trimmed,
