@@ -967,3 +967,38 @@ fn bare_pythonic_calls_that_are_the_whole_reply() {
         assert!(tool::tool_calls(text).is_empty(), "{text}");
     }
 }
+
+/// A pythonic call's string argument runs to its closing quote, a triple quote's to three,
+/// whatever it holds: quotes of the other kind, escaped ones, the format's own end token.
+#[test]
+fn a_pythonic_argument_string_holds_its_format_end_token() {
+    let cases = [
+        (
+            r#"<|python_start|>[write(path='a.py', text="""print("hi") # <|python_end|> ok""")]<|python_end|>"#,
+            r#"print("hi") # <|python_end|> ok"#,
+        ),
+        (
+            r#"<|python_start|>[write(path='a.py', text='it\'s <|python_end|> "fine"')]<|python_end|>"#,
+            r#"it's <|python_end|> "fine""#,
+        ),
+        (
+            r#"<|python_start|>[write(path='a.py', text='''a ' b '' c <|python_end|>''')]<|python_end|>"#,
+            "a ' b '' c <|python_end|>",
+        ),
+        (
+            r#"<|python_start|>[write(path='a.py', text="""a " b <|python_end|> c""")]<|python_end|>"#,
+            r#"a " b <|python_end|> c"#,
+        ),
+    ];
+    for (call, text) in cases {
+        let reply = format!("{call} Done.");
+        let read = tool::read(&reply);
+        let calls: Vec<ToolCall> = read.calls.iter().map(|f| f.call.clone()).collect();
+        assert_eq!(
+            summary(&calls),
+            expected(&[("write", json!({"path": "a.py", "text": text}))]),
+            "{reply}"
+        );
+        assert_eq!(read.text, "Done.", "{reply}");
+    }
+}
