@@ -9,6 +9,8 @@
 //! quotes), the profile is rebuilt from the parser's position, paid from a budget of bytes
 //! that keeps the total work linear in the input.
 
+use crate::lex::{comment_end, string_close, Comment, Quote};
+
 /// What the text from some offset holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rest {
@@ -254,17 +256,16 @@ fn lex(
                 i += 1;
                 continue;
             }
-            Lex::String => match memchr::memchr2(b'"', b'\\', &bytes[i..end]) {
-                Some(k) if bytes[i + k] == b'\\' => {
-                    i += k + 2;
-                    continue;
-                }
-                Some(k) => i += k,
-                None => i = end,
+            Lex::String => match string_close(bytes, i, end, Quote::Double) {
+                Ok((q, _)) => i = q,
+                Err(_) => i = end,
             },
-            Lex::LineComment => i = memchr::memchr(b'\n', &bytes[i..end]).map_or(end, |k| i + k),
+            Lex::LineComment => {
+                i = comment_end(Comment::Line, &bytes[i..end]).map_or(end, |n| i + n)
+            }
+            // At the comment's closing `/`.
             Lex::BlockComment => {
-                i = memchr::memmem::find(&bytes[i..end], b"*/").map_or(end, |k| i + k + 1)
+                i = comment_end(Comment::Block, &bytes[i..end]).map_or(end, |n| i + n - 1)
             }
         }
         // At the byte that ends the string or comment (or at the end).
