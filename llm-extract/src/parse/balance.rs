@@ -59,6 +59,8 @@ pub(crate) struct Profile {
     total: isize,
     /// Where the final run of closers starts.
     content_end: usize,
+    /// Whether the text ends inside a string, as the lexer saw it (a quote without its pair).
+    pub ends_in_string: bool,
 }
 
 /// Where the lexer is.
@@ -77,7 +79,7 @@ impl Profile {
         let mut kinds = Vec::new();
         let mut skipped = Vec::new();
         let mut running = 0isize;
-        lex(
+        let ends_in_string = lex(
             bytes,
             from,
             end,
@@ -103,6 +105,7 @@ impl Profile {
             skipped,
             total: running,
             content_end,
+            ends_in_string,
         }
     }
 
@@ -217,8 +220,9 @@ fn lex(
     end: usize,
     mut bracket: impl FnMut(usize, bool),
     mut skip: impl FnMut(usize, usize),
-) {
+) -> bool {
     let mut state = Lex::Code;
+    let mut open_string = false;
     let mut skip_start = from;
     let mut i = from;
     while i < end {
@@ -260,7 +264,10 @@ fn lex(
                     continue;
                 }
                 Some(k) => i += k,
-                None => i = end,
+                None => {
+                    open_string = true;
+                    i = end;
+                }
             },
             Lex::LineComment => i = memchr::memchr(b'\n', &bytes[i..end]).map_or(end, |k| i + k),
             Lex::BlockComment => {
@@ -273,8 +280,10 @@ fn lex(
         state = Lex::Code;
     }
     if state != Lex::Code {
+        open_string |= state == Lex::String;
         skip(skip_start, end);
     }
+    open_string
 }
 
 /// Whether a comment may start at `i`: where a token may (after whitespace, `,`, `{`, `[`,
