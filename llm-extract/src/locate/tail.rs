@@ -180,7 +180,7 @@ fn typed_read<'a>(text: &'a str, span: Span, reading: TailReading<'_>) -> Option
 /// follows it (whether the text ends with its closers, whether a quote has a member after
 /// it), so it reads the value as it reads the value alone, not as a value with a sentence
 /// after it.
-fn content_end(bytes: &[u8], start: usize, end: usize) -> usize {
+pub(crate) fn content_end(bytes: &[u8], start: usize, end: usize) -> usize {
     let Some(last) = memchr::memrchr2(b'}', b']', &bytes[start..end]) else {
         return end;
     };
