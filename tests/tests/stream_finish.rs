@@ -815,6 +815,41 @@ fn a_quote_inside_a_value_string_is_not_read_again() {
     }
 }
 
+/// A value string before a key that lost its closing quote, with prose after the object on
+/// a line of its own: the parser's string rules weigh how the text ends, and the locate stage
+/// reads the value without that prose, so the stream takes the parser's reading of the string
+/// only where the text cut after its last closer reads it the same way. (It read the quote
+/// after `a` as text, `"a\", "`, where `extract` reads it as the string's end.)
+#[test]
+fn a_value_string_read_with_prose_after_the_value_is_read_as_extract_reads_it() {
+    #[derive(Extract, Debug, PartialEq)]
+    struct Titled {
+        n: String,
+        t: f64,
+    }
+    let object = "{\"n\": \"a\", \"t: 2}\n- x";
+    assert_eq!(
+        llm_extract::repair(object).unwrap(),
+        serde_json::json!({"n": "a", "t": 2})
+    );
+    same_as_extract::<Titled>(object);
+    same_as_extract::<serde_json::Value>(object);
+    let list = "[{\"n\": \"a\", \"t: 2}]\n- x";
+    same_as_extract::<Vec<Titled>>(list);
+    same_as_extract::<serde_json::Value>(list);
+    let bullets = "- Result: {\"id\": 1, \"n\": \"a b\", \"t: 2.73}\n- Confidence: high";
+    assert_eq!(
+        llm_extract::repair(bullets).unwrap(),
+        serde_json::json!({"id": 1, "n": "a b", "t": 2.73})
+    );
+    same_as_extract::<serde_json::Value>(bullets);
+    // The same object with a longer line of prose after it, read past the probe's horizon
+    // while it streams.
+    let long = format!("{{\"n\": \"a\", \"t: 2}}\n- {}", "more words ".repeat(40));
+    same_as_extract::<Titled>(&long);
+    same_as_extract::<serde_json::Value>(&long);
+}
+
 /// A value written as bare text (`{status: done, note: all good}`, `['a', urgent, b]`) that
 /// ends where the parser ends it is shown as that string and logged where the parser logs it:
 /// the value is built from the stream's reading (`first` marked), with `extract`'s report.

@@ -469,3 +469,42 @@ fn a_reply_that_is_one_cut_string_keeps_the_text_it_ends_with() {
         serde_json::json!("hello")
     );
 }
+
+/// A string cut off after a closer in its text, with more of the string after that closer on
+/// its line (a JSON escape, `\n`, `\t`, `\u00`): the text after the closer is no prose after
+/// the value, so the closer does not end the string, and the reply reads as cut off. (The
+/// string ended at the closer, read as complete, and what followed was dropped.) A closer
+/// that ends the text, or one with a sentence after it, still ends a string that lost its
+/// closing quote.
+#[test]
+fn a_string_cut_after_a_closer_in_its_text_is_cut_off() {
+    use serde_json::json;
+    for (reply, expected) in [
+        (
+            r#"{"code": "function f() { return 1; }\nconsole.log(f());"#,
+            json!({"code": "function f() { return 1; }\nconsole.log(f());"}),
+        ),
+        (r#"{"a": "xy}\u00"#, json!({"a": "xy}"})),
+        (
+            r#"{"code": "if (a) { b(); }\tx"#,
+            json!({"code": "if (a) { b(); }\tx"}),
+        ),
+        (r#"[{"a": "x}\n y"#, json!([{"a": "x}\n y"}])),
+    ] {
+        let out = llm_extract::extract::<serde_json::Value>(reply).unwrap();
+        assert_eq!(out.value, expected, "{reply}");
+        assert!(!out.report.complete, "{reply}");
+    }
+    for (reply, expected) in [
+        (r#"{"a": "xy}"#, json!({"a": "xy"})),
+        (r#"{"a": "xy} ab"#, json!({"a": "xy"})),
+        (
+            "{\"summary\": \"All done}\n\nSaved to C:\\temp.",
+            json!({"summary": "All done"}),
+        ),
+    ] {
+        let out = llm_extract::extract::<serde_json::Value>(reply).unwrap();
+        assert_eq!(out.value, expected, "{reply}");
+        assert!(out.report.complete, "{reply}");
+    }
+}

@@ -39,7 +39,7 @@ pub(crate) use lead::{lead, Lead};
 pub(crate) use scan::bracket_in_text;
 use scan::{Place, Seen, Tail};
 use std::cell::RefCell;
-pub(crate) use tail::{ReadTyped, TailReading};
+pub(crate) use tail::{content_end, ReadTyped, TailReading};
 
 /// Where a candidate was found; decides its rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

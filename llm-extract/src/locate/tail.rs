@@ -176,18 +176,22 @@ fn typed_read<'a>(text: &'a str, span: Span, reading: TailReading<'_>) -> Option
 }
 
 /// Where the values of `start..end` end: after its last closer when only prose follows it
-/// (no quote or bracket, and no `,` or `:` first), else at `end`. The parser judges a damaged value by what
-/// follows it (whether the text ends with its closers, whether a quote has a member after
-/// it), so it reads the value as it reads the value alone, not as a value with a sentence
-/// after it.
-fn content_end(bytes: &[u8], start: usize, end: usize) -> usize {
+/// (no quote or bracket, no `,` or `:` first, and no backslash on the closer's line), else at
+/// `end`. The parser judges a damaged value by what follows it (whether the text ends with
+/// its closers, whether a quote has a member after it), so it reads the value as it reads
+/// the value alone, not as a value with a sentence after it. A backslash on the closer's
+/// line is an escape of a string the closer is in (`{"code": "f() { x; }\nreturn`, a string
+/// cut off), not prose.
+pub(crate) fn content_end(bytes: &[u8], start: usize, end: usize) -> usize {
     let Some(last) = memchr::memrchr2(b'}', b']', &bytes[start..end]) else {
         return end;
     };
     let after = start + last + 1;
     let rest = &bytes[after..end];
     let first = rest.iter().find(|b| !b.is_ascii_whitespace());
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
     let prose = first.is_some_and(|b| !matches!(b, b',' | b':'))
+        && !line.contains(&b'\\')
         && !rest
             .iter()
             .any(|b| matches!(b, b'"' | b'\'' | b'{' | b'[' | b'`'));

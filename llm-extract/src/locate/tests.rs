@@ -340,3 +340,39 @@ fn token_matching_waits_on_a_cut_token_and_matches_case() {
         TokenAt::Whole(1, 6)
     );
 }
+
+#[test]
+fn a_value_the_scan_closes_inside_a_string_is_read_on_by_the_parser() {
+    // Before a region's last fence or tag the scan pairs quotes as written: an unescaped
+    // quote in a value string makes it end the value at a closer the parser reads inside
+    // the string, and the members after it were lost. The parser reads on from there when
+    // closers are left over after the scan's end or the quotes after it do not pair.
+    for (text, whole, want) in [
+        (
+            r#"{"a": "x "1}</json>", "n": 2}"#,
+            r#"{"a": "x "1}</json>", "n": 2}"#,
+            serde_json::json!({"a": "x \"1}</json>", "n": 2}),
+        ),
+        (
+            r#"<output>{"a": "x {"c\": \"}\"}", "n": 1}</output>"#,
+            r#"{"a": "x {"c\": \"}\"}", "n": 1}"#,
+            serde_json::json!({"a": "x {\"c\": \"}\"}", "n": 1}),
+        ),
+        (
+            "```json\n{\"p\": \"<json>{\\\"x\\\": \"1}</json>\", \"n\": \"x<y\"}\n```",
+            r#"{"p": "<json>{\"x\": "1}</json>", "n": "x<y"}"#,
+            serde_json::json!({"p": "<json>{\"x\": \"1}</json>", "n": "x<y"}),
+        ),
+    ] {
+        assert!(value_spans(text).contains(&whole), "{text}");
+        assert_eq!(crate::repair(text).unwrap(), want, "{text}");
+    }
+    // A value the parser closes where the scan does keeps its span: prose after it with a
+    // stray closer or a lone quote is prose.
+    for text in [
+        "Here {\"a\": 1} and a smiley :} ok",
+        "Here {\"a\": 1} and it\"s ok",
+    ] {
+        assert_eq!(value_spans(text), vec!["{\"a\": 1}"], "{text}");
+    }
+}

@@ -61,6 +61,8 @@ pub(crate) struct Profile {
     total: isize,
     /// Where the final run of closers starts.
     content_end: usize,
+    /// Whether the text ends inside a string, as the lexer saw it (a quote without its pair).
+    pub ends_in_string: bool,
 }
 
 /// Where the lexer is.
@@ -79,7 +81,7 @@ impl Profile {
         let mut kinds = Vec::new();
         let mut skipped = Vec::new();
         let mut running = 0isize;
-        lex(
+        let ends_in_string = lex(
             bytes,
             from,
             end,
@@ -105,6 +107,7 @@ impl Profile {
             skipped,
             total: running,
             content_end,
+            ends_in_string,
         }
     }
 
@@ -219,8 +222,9 @@ fn lex(
     end: usize,
     mut bracket: impl FnMut(usize, bool),
     mut skip: impl FnMut(usize, usize),
-) {
+) -> bool {
     let mut state = Lex::Code;
+    let mut open_string = false;
     let mut skip_start = from;
     let mut i = from;
     while i < end {
@@ -258,7 +262,10 @@ fn lex(
             }
             Lex::String => match string_close(bytes, i, end, Quote::Double) {
                 Ok((q, _)) => i = q,
-                Err(_) => i = end,
+                Err(_) => {
+                    open_string = true;
+                    i = end;
+                }
             },
             Lex::LineComment => {
                 i = comment_end(Comment::Line, &bytes[i..end]).map_or(end, |n| i + n)
@@ -274,8 +281,10 @@ fn lex(
         state = Lex::Code;
     }
     if state != Lex::Code {
+        open_string |= state == Lex::String;
         skip(skip_start, end);
     }
+    open_string
 }
 
 /// Whether a comment may start at `i`: where a token may (after whitespace, `,`, `{`, `[`,

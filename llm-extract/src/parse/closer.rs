@@ -27,16 +27,22 @@ pub(crate) fn read_on<P>(text: &str, found: Vec<(Span, P)>, end: usize) -> Vec<(
         if span.start < taken {
             continue;
         }
+        // Closers left over after the span, or (`odd_quotes`) a quote without its pair.
+        let mut left_over = |odd_quotes: bool| {
+            let profile =
+                profile.get_or_insert_with(|| Profile::build(text.as_bytes(), span.end, end));
+            profile.covers(span.end)
+                && (profile.rest(span.end).net > 0 || (odd_quotes && profile.ends_in_string))
+        };
         let reads_on = budget > 0
             && match continues_after(text, span, end) {
-                Continues::No => false,
+                // `{"a": "x "1}</json>", "n": 2}`: the scan's closer may lie in a string of the
+                // parser's reading (the quotes pair differently), when closers are left over
+                // after it or the quotes after it do not pair.
+                Continues::No => whole_container(text, span, end) && left_over(true),
                 Continues::Member => true,
                 // `{"t": ["a"]}, "b", "c"], "n": 1}`: when closers are left over after it.
-                Continues::Value => {
-                    let profile = profile
-                        .get_or_insert_with(|| Profile::build(text.as_bytes(), span.end, end));
-                    profile.covers(span.end) && profile.rest(span.end).net > 0
-                }
+                Continues::Value => left_over(false),
             };
         if reads_on {
             budget -= 1;
@@ -218,6 +224,18 @@ enum Continues {
 /// value follows it before `end` (see [`read_value`], which takes a strict reading only then).
 pub(crate) fn ends_alone(text: &str, span: Span, end: usize) -> bool {
     matches!(continues_after(text, span, end), Continues::No)
+}
+
+/// Whether `span` is a whole object or array (it ends with its opener's closer) with text
+/// after it before `end`.
+fn whole_container(text: &str, span: Span, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let closer = match bytes.get(span.start) {
+        Some(b'{') => b'}',
+        Some(b'[') => b']',
+        _ => return false,
+    };
+    span.end > span.start + 1 && span.end < end && bytes[span.end - 1] == closer
 }
 
 /// What follows the whole object or array at `span`: a `,` (closers before it skipped) and a

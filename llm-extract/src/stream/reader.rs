@@ -2695,7 +2695,9 @@ impl Reader {
             self.probe_wait = Some((start, until, true));
             return Some(Step_::Wait);
         }
-        if !probe_settled(bytes, start, &read, &self.tok.decoded(src)[..sent]) {
+        if !probe_settled(bytes, start, &read, &self.tok.decoded(src)[..sent])
+            || !probe_holds_before_prose(src, start, &containers, &read)
+        {
             return None;
         }
         for r in &read.repairs {
@@ -3884,6 +3886,24 @@ fn probe_settled(
                 MissingQuote | UnescapedQuote | ControlCharacter | NonStandardQuotes
             )
         })
+}
+
+/// Whether the parser's reading `read` of the value string at `start` is also its reading of
+/// the text cut after its last closer, where only prose follows that closer: the locate stage
+/// reads a value so (`locate::content_end`), and the string rules weigh how the text ends
+/// (`{"n": "a", "t: 2}` and a line of prose after it).
+fn probe_holds_before_prose(
+    src: &str,
+    start: usize,
+    containers: &[(bool, usize)],
+    read: &crate::parse::ValueString<'_>,
+) -> bool {
+    let end = crate::locate::content_end(src.as_bytes(), start, src.len());
+    if end == src.len() || end <= read.read_to {
+        return true;
+    }
+    let cut = crate::parse::value_string(&src[..end], start, containers);
+    cut.complete && cut.resume == read.resume && cut.text.text == read.text.text
 }
 
 /// Where a value token `start..end` ends that starts with a number or literal followed, after
