@@ -146,6 +146,20 @@ fn pushed<T: Extract>(text: &str, chunk: usize) -> usize {
     snapshots
 }
 
+/// A `SchemaStream` over `schema` fed `text` in `chunk`-byte pieces, a snapshot after each,
+/// then `finish`.
+fn schema_streamed(schema: &llm_extract::Schema, text: &str, chunk: usize) -> usize {
+    let mut stream = schema.stream();
+    let mut snapshots = 0;
+    for piece in pieces(text, chunk) {
+        stream.push(piece);
+        black_box(stream.snapshot());
+        snapshots += 1;
+    }
+    black_box(stream.finish().unwrap());
+    snapshots
+}
+
 /// [`streamed`], keeping every snapshot (as `Snapshots::collect` does, or a slow consumer's
 /// queue): the stream must not copy a part an older snapshot holds on every push.
 fn streamed_held<T: Extract>(text: &str, chunk: usize) -> usize {
@@ -393,6 +407,23 @@ fn bench_adversarial(c: &mut Criterion) {
             BenchmarkId::new("members without commas on one line, 16-byte chunks", n),
             &text,
             |b, text| b.iter(|| streamed::<serde_json::Value>(black_box(text), 16)),
+        );
+    }
+    // Keys no property has, against a schema of 256 properties, a snapshot after every
+    // 16-byte chunk: each key is matched against the properties once, not at every snapshot.
+    let props: serde_json::Map<String, serde_json::Value> = (0..256)
+        .map(|i| (format!("p{i}"), serde_json::json!({"type": "integer"})))
+        .collect();
+    let schema = serde_json::json!({"type": "object", "properties": props});
+    let schema = llm_extract::Schema::new(&schema).unwrap();
+    for n in [250, 500] {
+        let members: Vec<String> = (0..n).map(|i| format!("\"extra_{i}\": {i}")).collect();
+        let text = format!("{{{}}}", members.join(", "));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(
+            BenchmarkId::new("unknown keys, schema of 256 properties, 16-byte chunks", n),
+            &text,
+            |b, text| b.iter(|| schema_streamed(&schema, black_box(text), 16)),
         );
     }
     group.finish();

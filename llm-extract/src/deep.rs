@@ -47,12 +47,35 @@ pub(crate) const SHALLOW: usize = 1024;
 /// (only when `max_depth` was raised) it runs on a stack sized for that depth, allocated only
 /// if the current one is too small; memory is committed only as the drop uses it.
 pub(crate) fn discard<T>(value: T, depth: usize) {
+    on_stack(depth, DROP_BYTES_PER_LEVEL, || drop(value));
+}
+
+/// Stack a `serde_json::Value`'s `clone` needs per level of nesting, with a margin: a debug
+/// build's frames for an array take about 1,100 bytes a level.
+const CLONE_BYTES_PER_LEVEL: usize = 2048;
+
+/// Runs `f`, which clones and drops `serde_json::Value`s nested up to `depth` levels (each
+/// recursing once per level: a tool call's arguments), on a stack with room for that depth:
+/// the current one up to [`SHALLOW`] levels or when it has the room, else one allocated for it
+/// (memory is committed only as it is used).
+pub(crate) fn for_depth<R>(depth: usize, f: impl FnOnce() -> R) -> R {
+    on_stack(depth, CLONE_BYTES_PER_LEVEL, f)
+}
+
+fn on_stack<R>(depth: usize, per_level: usize, f: impl FnOnce() -> R) -> R {
     if depth <= SHALLOW {
-        drop(value);
-        return;
+        return f();
     }
-    let needed = depth
-        .saturating_add(64)
-        .saturating_mul(DROP_BYTES_PER_LEVEL);
-    stacker::maybe_grow(needed, needed, || drop(value));
+    let needed = depth.saturating_add(64).saturating_mul(per_level);
+    stacker::maybe_grow(needed, needed, f)
+}
+
+/// The most a value read from `text` under `max_depth` can nest, for [`discard`] where its tree
+/// is gone: `max_depth` up to [`SHALLOW`], else no more than the brackets the text opens.
+pub(crate) fn text_depth(text: &str, max_depth: usize) -> usize {
+    if max_depth <= SHALLOW {
+        return max_depth;
+    }
+    let opened = memchr::memchr2_iter(b'[', b'{', text.as_bytes()).count();
+    max_depth.min(opened)
 }

@@ -321,6 +321,62 @@ fn to_match_schema() {
     assert!(message.contains("integer"), "{message}");
 }
 
+/// `{"items": {"items": ... {}}}`, the innermost `levels` below the root, built without
+/// recursion.
+fn nested_schema(levels: usize) -> Value {
+    let mut schema = json!({});
+    for _ in 0..levels {
+        let mut map = serde_json::Map::new();
+        map.insert("items".into(), schema);
+        schema = Value::Object(map);
+    }
+    schema
+}
+
+/// Takes a `serde_json::Value` apart without recursion (its own drop recurses).
+fn dispose(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// An `expected` nested past the limit is refused before anything recurses over it (the
+/// assertion's compiling clones it, the schema compiler reads it): a 50,000-level schema
+/// overflowed the stack.
+#[test]
+fn an_expected_nested_past_the_depth_limit_is_an_error() {
+    let mut a = Assertion::new("$", "toMatchSchema").expected(nested_schema(50_000));
+    let e = evaluate_assertions(&json!([1]), std::slice::from_ref(&a));
+    assert_eq!(e.results[0].outcome, Outcome::Error);
+    let message = e.results[0].message.as_deref().unwrap_or("");
+    assert!(
+        message.contains("`expected` nests deeper than 256 levels"),
+        "{message}"
+    );
+    dispose(a.expected.take().unwrap());
+    // One level past the limit.
+    let a = Assertion::new("$", "toEqual").expected(nested_schema(257));
+    let err = Registry::new().compile(&a).map(|_| ()).unwrap_err();
+    assert_eq!(err.issues()[0].category, llm_extract::Category::TooDeep);
+}
+
+/// A schema at the depth limit is compiled and checked on a test thread's stack.
+#[test]
+fn a_schema_nested_to_the_depth_limit_is_checked() {
+    let mut value = json!(1);
+    for _ in 0..100 {
+        value = json!([value]);
+    }
+    let schema = nested_schema(256); // the limit
+    let a = Assertion::new("$", "toMatchSchema").expected(schema);
+    assert!(evaluate_assertions(&value, &[a]).passed);
+}
+
 /// Bad arguments are caught when the assertion is loaded, each naming the field at fault.
 #[test]
 fn invalid_assertions_are_rejected_at_load_time() {

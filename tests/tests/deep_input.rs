@@ -216,3 +216,46 @@ fn an_untagged_recursive_enum_nested_thousands_deep_is_read() {
     assert!(matches!(at, Tree::Leaf(7)));
     std::mem::forget(tree); // its derived drop recurses once per level
 }
+
+/// A tool call whose argument nests 100,000 levels, `max_depth` raised: the reader clones
+/// and drops the arguments as it sorts the calls (each clone and drop of a
+/// `serde_json::Value` recurses once per level), whole, typed and streamed.
+#[test]
+fn a_tool_call_100_000_levels_deep_is_read_whole_and_streamed() {
+    use llm_extract::tool::{StreamCalls, ToolCall};
+    let nested = format!("{}1{}", "[".repeat(LEVELS), "]".repeat(LEVELS));
+    let text =
+        format!("<tool_call>{{\"name\": \"f\", \"arguments\": {{\"x\": {nested}}}}}</tool_call>");
+    let e = Extractor::new().max_depth(LEVELS + 2);
+    let args = |calls: Vec<ToolCall>| -> Vec<usize> {
+        let arguments = calls.into_iter().map(|c| c.arguments);
+        arguments
+            .map(|a| dispose(serde_json::Value::Object(a)))
+            .collect()
+    };
+    assert_eq!(args(e.tool_calls(&text)), [LEVELS + 2]);
+    assert_eq!(args(vec![e.tool_call(&text).unwrap()]), [LEVELS + 2]);
+    // A `Value` call is `{"f": {"x": ...}}`.
+    let typed = e.calls::<serde_json::Value>(&text).unwrap();
+    assert_eq!(typed.into_iter().map(dispose).sum::<usize>(), LEVELS + 3);
+    let mut stream: StreamCalls<ToolCall> = e.stream_calls();
+    let mut calls = Vec::new();
+    for chunk in text.as_bytes().chunks(4096) {
+        calls.extend(stream.push_bytes(chunk));
+    }
+    calls.extend(stream.finish().unwrap());
+    assert_eq!(args(calls), [LEVELS + 2]);
+}
+
+/// `extract_partial` of a value cut off 100,000 levels deep, `max_depth` raised: the whole
+/// reading it makes first is not returned (the value is not complete) and is dropped on a
+/// stack with room for it.
+#[test]
+fn extract_partial_of_a_value_cut_off_100_000_levels_deep() {
+    let text = "{\"a\": [".repeat(LEVELS);
+    let e = Extractor::new().max_depth(2 * LEVELS + 1);
+    let salvaged = e.extract_partial::<serde_json::Value>(&text).unwrap();
+    assert!(salvaged.value.is_none());
+    assert!(!salvaged.issues.is_empty());
+    std::mem::forget(salvaged); // its partial value's drop recurses once per level
+}

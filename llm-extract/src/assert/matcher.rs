@@ -294,6 +294,9 @@ impl Registry {
     /// assert!(err.to_string().contains("did you mean `toEqual`"), "{err}");
     /// ```
     pub fn compile(&self, assertion: &Assertion) -> Result<CompiledAssertion, Error> {
+        if let Some(issue) = too_deep(assertion.expected.as_ref()) {
+            return Err(Error::new(vec![issue]));
+        }
         let mut issues = Vec::new();
         let query = JsonPath::parse(&assertion.path).map_err(|e| {
             for issue in e.issues() {
@@ -402,6 +405,34 @@ impl Registry {
 }
 
 /// The result reported for an assertion that failed to load.
+/// How deeply an assertion's `expected` may nest: compiling the assertion clones it, and a
+/// matcher may compile it further (`toMatchSchema`'s schema compiler), each recursing once per
+/// level, so a deeper one is refused before it can overflow the stack. Far past any schema or
+/// value a suite holds, and past the depth a repaired output can have (`max_depth`, 128).
+pub const MAX_EXPECTED_DEPTH: usize = 256;
+
+/// The issue of an `expected` nested deeper than [`MAX_EXPECTED_DEPTH`], walked with an
+/// explicit stack.
+fn too_deep(expected: Option<&Value>) -> Option<Issue> {
+    let mut stack: Vec<(&Value, usize)> = expected.into_iter().map(|v| (v, 0)).collect();
+    while let Some((value, depth)) = stack.pop() {
+        if depth > MAX_EXPECTED_DEPTH {
+            let message = format!("`expected` nests deeper than {MAX_EXPECTED_DEPTH} levels");
+            return Some(Issue::new(
+                Category::TooDeep,
+                Path::root().key("expected"),
+                message,
+            ));
+        }
+        match value {
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    None
+}
+
 pub(crate) fn invalid_result(assertion: &Assertion, error: &Error) -> AssertionResult {
     let reasons: Vec<String> = error.issues().iter().map(|i| i.to_string()).collect();
     AssertionResult {

@@ -97,7 +97,9 @@
 //! compiled once when the assertion is loaded, and capped at 1024 characters; features a
 //! linear-time engine cannot have are rejected then, by name: look-ahead `(?=`, negative
 //! look-ahead `(?!`, look-behind `(?<=`, negative look-behind `(?<!`, backreferences `\1` and
-//! `\k<name>`. Patterns inside a `toMatchSchema` schema use the same engine.
+//! `\k<name>`. Patterns inside a `toMatchSchema` schema use the same engine. An `expected`
+//! (a schema, a value to compare with) nests at most [`MAX_EXPECTED_DEPTH`] (256) levels: a
+//! deeper one is a load error (category `TooDeep`), not a stack overflow.
 //!
 //! # Load errors and messages
 //!
@@ -156,6 +158,7 @@ mod value;
 pub use self::json_path::{normalized_path, resolve_json_path, JsonPath, Resolved, MAX_PATH_LEN};
 pub use self::matcher::{
     Arity, CompiledAssertion, Expected, Matcher, MatcherContext, MatcherInfo, Registry, Verdict,
+    MAX_EXPECTED_DEPTH,
 };
 pub use self::model::{Assertion, AssertionResult, Evaluation, Outcome, OutputType, PathMatch};
 pub use self::pattern::MAX_PATTERN_LEN;

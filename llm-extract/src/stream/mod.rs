@@ -1121,6 +1121,9 @@ impl<T: Extract> Stream<T> {
             return Ok(done);
         }
         let start = done.report.span.start;
+        // Not returned: dropped on a stack with room for its depth (`max_depth` may allow any).
+        let max_depth = self.extractor.settings.max_depth;
+        crate::deep::discard(done, crate::deep::text_depth(&self.text, max_depth));
         let end = crate::span::Position::of(&self.text, self.text.len());
         let issue = Issue::new(
             Category::Incomplete,

@@ -517,6 +517,18 @@ pub fn calls<T: Extract>(text: &str) -> Result<Vec<T>, Error> {
 impl Extractor {
     /// [`read`] with these settings.
     pub fn read_tool_calls(&self, text: &str) -> Reply {
+        self.on_deep_stack(text, || self.read_tool_calls_here(text))
+    }
+
+    /// Runs a reading of `text`'s tool calls on a stack with room for the depth `max_depth`
+    /// allows: their arguments are `serde_json::Value`s, whose clones and drops recurse once
+    /// per level (see [`crate::deep::text_depth`]).
+    fn on_deep_stack<R>(&self, text: &str, read: impl FnOnce() -> R) -> R {
+        let depth = crate::deep::text_depth(text, self.settings.max_depth);
+        crate::deep::for_depth(depth, read)
+    }
+
+    fn read_tool_calls_here(&self, text: &str) -> Reply {
         if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
             return Reply::too_large(text, max);
         }
@@ -550,16 +562,20 @@ impl Extractor {
 
     /// [`tool_calls`] with these settings.
     pub fn tool_calls(&self, text: &str) -> Vec<ToolCall> {
-        self.read_tool_calls(text)
-            .calls
-            .into_iter()
-            .map(|f| f.call)
-            .collect()
+        self.on_deep_stack(text, || {
+            (self.read_tool_calls_here(text).calls.into_iter())
+                .map(|f| f.call)
+                .collect()
+        })
     }
 
     /// [`tool_call`] with these settings.
     pub fn tool_call(&self, text: &str) -> Result<ToolCall, Error> {
-        let reply = self.read_tool_calls(text);
+        self.on_deep_stack(text, || self.tool_call_here(text))
+    }
+
+    fn tool_call_here(&self, text: &str) -> Result<ToolCall, Error> {
+        let reply = self.read_tool_calls_here(text);
         if let Some(err) = self.unsure(text, &reply) {
             return Err(err);
         }
@@ -593,7 +609,11 @@ impl Extractor {
 
     /// [`calls`] with these settings.
     pub fn calls<T: Extract>(&self, text: &str) -> Result<Vec<T>, Error> {
-        let reply = self.read_tool_calls(text);
+        self.on_deep_stack(text, || self.calls_here(text))
+    }
+
+    fn calls_here<T: Extract>(&self, text: &str) -> Result<Vec<T>, Error> {
+        let reply = self.read_tool_calls_here(text);
         let mut out = Vec::with_capacity(reply.calls.len());
         let mut issues = Vec::new();
         for found in &reply.calls {

@@ -353,6 +353,13 @@ impl<T: Extract> StreamCalls<T> {
     /// Reads the text after `base` and handles the calls that are final: complete, and read
     /// the same whatever text follows (all of them at the end of the reply).
     fn read(&mut self, at_end: bool) -> Vec<T> {
+        // On a stack with room for the depth `max_depth` allows, as the whole read is.
+        let tail = &self.text[self.base..];
+        let depth = crate::deep::text_depth(tail, self.settings.max_depth);
+        crate::deep::for_depth(depth, || self.read_here(at_end))
+    }
+
+    fn read_here(&mut self, at_end: bool) -> Vec<T> {
         let (before, tail) = self.text.split_at(self.base);
         self.credit = self.credit.saturating_sub(tail.len());
         let mut found =
