@@ -62,12 +62,28 @@ pub(crate) fn for_depth<R>(depth: usize, f: impl FnOnce() -> R) -> R {
     on_stack(depth, CLONE_BYTES_PER_LEVEL, f)
 }
 
+/// The most stack reserved for one deep read or drop: room for about 500,000 levels of a
+/// value's clone. [`text_depth`] bounds a value's depth by the brackets its text opens, which
+/// for a long but shallow reply (millions of `[]` side by side, read with `max_depth` raised)
+/// would ask for more address space than the system maps, and the allocation would fail.
+/// Values nested deeper than this, with `max_depth` raised past it, are not supported.
+const MAX_STACK: usize = 1 << 30;
+
 fn on_stack<R>(depth: usize, per_level: usize, f: impl FnOnce() -> R) -> R {
     if depth <= SHALLOW {
         return f();
     }
-    let needed = depth.saturating_add(64).saturating_mul(per_level);
+    let needed = stack_for(depth, per_level);
     stacker::maybe_grow(needed, needed, f)
+}
+
+/// The stack to reserve for `depth` levels of `per_level` bytes each, with a margin, at most
+/// [`MAX_STACK`].
+fn stack_for(depth: usize, per_level: usize) -> usize {
+    depth
+        .saturating_add(64)
+        .saturating_mul(per_level)
+        .min(MAX_STACK)
 }
 
 /// The most a value read from `text` under `max_depth` can nest, for [`discard`] where its tree
@@ -78,4 +94,17 @@ pub(crate) fn text_depth(text: &str, max_depth: usize) -> usize {
     }
     let opened = memchr::memchr2_iter(b'[', b'{', text.as_bytes()).count();
     max_depth.min(opened)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stack_reserved_grows_with_depth_up_to_a_bound() {
+        assert_eq!(stack_for(100_000, CLONE_BYTES_PER_LEVEL), 100_064 * 2048);
+        // A long shallow reply read with `max_depth` raised counts millions of brackets.
+        assert_eq!(stack_for(20_000_000, CLONE_BYTES_PER_LEVEL), MAX_STACK);
+        assert_eq!(stack_for(usize::MAX, DROP_BYTES_PER_LEVEL), MAX_STACK);
+    }
 }
