@@ -404,11 +404,21 @@ impl Registry {
     }
 }
 
-/// The result reported for an assertion that failed to load.
 /// How deeply an assertion's `expected` may nest: compiling the assertion clones it, and a
 /// matcher may compile it further (`toMatchSchema`'s schema compiler), each recursing once per
 /// level, so a deeper one is refused before it can overflow the stack. Far past any schema or
 /// value a suite holds, and past the depth a repaired output can have (`max_depth`, 128).
+///
+/// ```
+/// use llm_extract::assert::{Assertion, Registry, MAX_EXPECTED_DEPTH};
+/// let mut deep = serde_json::json!(1);
+/// for _ in 0..=MAX_EXPECTED_DEPTH {
+///     deep = serde_json::json!([deep]);
+/// }
+/// let assertion = Assertion::new("$", "toEqual").expected(deep);
+/// let err = Registry::new().compile(&assertion).unwrap_err();
+/// assert_eq!(err.category(), llm_extract::Category::TooDeep);
+/// ```
 pub const MAX_EXPECTED_DEPTH: usize = 256;
 
 /// The issue of an `expected` nested deeper than [`MAX_EXPECTED_DEPTH`], walked with an
@@ -433,6 +443,7 @@ fn too_deep(expected: Option<&Value>) -> Option<Issue> {
     None
 }
 
+/// The result reported for an assertion that failed to load.
 pub(crate) fn invalid_result(assertion: &Assertion, error: &Error) -> AssertionResult {
     let reasons: Vec<String> = error.issues().iter().map(|i| i.to_string()).collect();
     AssertionResult {
