@@ -457,7 +457,7 @@ pub(crate) fn opens_object(bytes: &[u8], i: usize, first_text: usize) -> bool {
     }
     match bytes[j] {
         b'"' | b'\'' | b'{' | b'[' | b'}' | b'#' | b'\\' => true,
-        b'/' => matches!(bytes.get(j + 1), Some(b'/' | b'*')),
+        b'/' => lex::comment_opener(&bytes[j..]).is_some(),
         b'`' => false,
         _ if lex::opening_quote(&bytes[j..]).is_some() => true,
         _ => {

@@ -9,7 +9,7 @@
 //! quotes), the profile is rebuilt from the parser's position, paid from a budget of bytes
 //! that keeps the total work linear in the input.
 
-use crate::lex::{comment_end, string_close, Comment, Quote};
+use crate::lex::{comment_end, comment_opener, string_close, Comment, Quote};
 
 /// What the text from some offset holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,11 +243,11 @@ fn lex(
                         Lex::Code
                     }
                     b'"' => Lex::String,
-                    b'#' if comment_may_start(bytes, i) => Lex::LineComment,
-                    b'/' if comment_may_start(bytes, i) => match bytes.get(i + 1) {
-                        Some(b'/') => Lex::LineComment,
-                        Some(b'*') => Lex::BlockComment,
-                        _ => Lex::Code,
+                    b'#' | b'/' if comment_may_start(bytes, i) => match comment_opener(&bytes[i..])
+                    {
+                        Some((Comment::Line, _)) => Lex::LineComment,
+                        Some((Comment::Block, _)) => Lex::BlockComment,
+                        None => Lex::Code,
                     },
                     _ => Lex::Code,
                 };

@@ -42,6 +42,7 @@ pub(crate) const FENCE_INFO: usize = 256;
 use closer::KeySample;
 
 use crate::error::{Category, Error, Issue};
+use crate::lex::{self, Comment};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::path::{Path, PlaceCache, Segment};
 use crate::report::{Repair, RepairKind};
@@ -368,7 +369,7 @@ pub(crate) fn token_ends_at(bytes: &[u8], i: usize, end: usize) -> bool {
             let next = space::skip_space(bytes, i + 1, limit);
             next >= end || (next < limit && matches!(bytes[next], b',' | b'}' | b']'))
         }
-        b'/' => i + 1 < end && matches!(bytes[i + 1], b'/' | b'*'),
+        b'/' => crate::lex::comment_opener(&bytes[i..end]).is_some(),
         b if crate::lex::may_start_unicode_space(b) => {
             crate::lex::unicode_space_len(&bytes[i..end]) > 0
                 || crate::lex::fullwidth_separator(&bytes[i..end]).is_some()
@@ -1339,24 +1340,21 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     unicode.get_or_insert(Span::at(self.pos)).end = self.pos + 1;
                     self.pos += 1;
                 }
-                b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'/' => {
-                    self.log_unicode_spaces(unicode.take());
-                    self.line_comment()
-                }
-                b'#' => {
-                    self.log_unicode_spaces(unicode.take());
-                    self.line_comment()
-                }
-                b'/' if self.pos + 1 < self.end && self.bytes[self.pos + 1] == b'*' => {
-                    self.log_unicode_spaces(unicode.take());
-                    let start = self.pos;
-                    let body = &self.bytes[self.pos + 2..self.end];
-                    self.pos = match memchr::memmem::find(body, b"*/") {
-                        Some(i) => self.pos + 2 + i + 2,
-                        None => self.end,
-                    };
-                    self.repair(RepairKind::Comment, Span::new(start, self.pos));
-                }
+                b'/' | b'#' => match lex::comment_opener(&self.bytes[self.pos..self.end]) {
+                    Some((Comment::Line, _)) => {
+                        self.log_unicode_spaces(unicode.take());
+                        self.line_comment()
+                    }
+                    Some((Comment::Block, len)) => {
+                        self.log_unicode_spaces(unicode.take());
+                        let start = self.pos;
+                        let body = &self.bytes[start + len..self.end];
+                        self.pos = lex::comment_end(Comment::Block, body)
+                            .map_or(self.end, |n| start + len + n);
+                        self.repair(RepairKind::Comment, Span::new(start, self.pos));
+                    }
+                    None => break,
+                },
                 b if crate::lex::may_start_unicode_space(b) => {
                     let len = crate::lex::unicode_space_len(&self.bytes[self.pos..self.end]);
                     if len == 0 {
@@ -1392,7 +1390,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 return end;
             }
         }
-        let end = memchr::memchr(b'\n', &self.bytes[from..self.end]).map_or(self.end, |i| from + i);
+        let body = &self.bytes[from..self.end];
+        let end = lex::comment_end(Comment::Line, body).map_or(self.end, |i| from + i);
         self.line_end_seen = Some((from, end));
         end
     }

@@ -4,7 +4,9 @@
 //!
 //! Outside strings these separate tokens like a space does; inside strings they are content.
 
-use crate::lex::{may_start_space as is_space_start, may_start_unicode_space, unicode_space_len};
+use crate::lex::{
+    self, may_start_space as is_space_start, may_start_unicode_space, unicode_space_len, Comment,
+};
 
 /// The offset of the first byte at or after `i` (and before `limit`) that is not whitespace,
 /// ASCII or Unicode.
@@ -68,12 +70,14 @@ pub(crate) fn skip_space_comments(bytes: &[u8], i: usize, limit: usize) -> usize
 fn skip_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
     loop {
         let rest = &bytes[i..limit];
-        let after = match rest {
-            [b'/', b'*', body @ ..] => memchr::memmem::find(body, b"*/").map(|n| i + 2 + n + 2),
-            [b'/', b'/', ..] | [b'#', ..] => memchr::memchr(b'\n', rest)
+        let after = match lex::comment_opener(rest) {
+            Some((Comment::Block, len)) => {
+                lex::comment_end(Comment::Block, &rest[len..]).map(|n| i + len + n)
+            }
+            Some((Comment::Line, _)) => lex::comment_end(Comment::Line, rest)
                 .filter(|&n| !rest[..n].iter().any(|b| matches!(b, b'}' | b']')))
                 .map(|n| i + n),
-            _ => None,
+            None => None,
         };
         match after {
             Some(next) => i = skip_space(bytes, next, limit),

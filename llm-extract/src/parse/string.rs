@@ -660,7 +660,7 @@ impl<'a, B: super::Build<'a>> Parser<'a, B> {
             return true;
         }
         let c = self.bytes[i];
-        let comment = c == b'/' && matches!(self.bytes.get(i + 1), Some(b'/' | b'*'));
+        let comment = c == b'/' && crate::lex::comment_opener(&self.bytes[i..]).is_some();
         // The fence around the value closes (```` "a"``` ````): the value was cut off there.
         if c == b'`' && slot != Slot::Key && self.bytes[i..self.end].starts_with(b"```") {
             return true;

@@ -30,7 +30,7 @@
 //! only the text around it can settle stops the preview there.
 
 use super::{Container, Event, Step};
-use crate::lex::{self, Escape};
+use crate::lex::{self, Comment, Escape};
 use crate::locate::tags::{self, TokenAt};
 use crate::node::{Node, NodeKind, Quoting, Str};
 use crate::parse::space::{skip_space, skip_space_comments};
@@ -1273,17 +1273,18 @@ impl Reader {
             self.doubt();
         }
         match b {
-            b'/' | b'#' => match (b, bytes.get(self.pos + 1)) {
-                (b'/', None) => return Some(Step_::Wait),
-                (b'/', Some(b'/')) | (b'#', _) => {
+            // A `/` the text ends at may still open a comment.
+            b'/' if self.pos + 1 == bytes.len() => return Some(Step_::Wait),
+            b'/' | b'#' => match lex::comment_opener(&bytes[self.pos..]) {
+                Some((Comment::Line, len)) => {
                     self.tok = Tok::LineComment(self.pos);
-                    self.pos += 1;
+                    self.pos += len;
                 }
-                (b'/', Some(b'*')) => {
+                Some((Comment::Block, len)) => {
                     self.tok = Tok::BlockComment(self.pos);
-                    self.pos += 2;
+                    self.pos += len;
                 }
-                _ => self.start_bare(text),
+                None => self.start_bare(text),
             },
             b'`' => return self.backticks(text, sink),
             // A document written with HTML's character references (`{&quot;a&quot;: 1}`) is
@@ -1379,7 +1380,7 @@ impl Reader {
                 Tok::Bare { .. } => self.bare(text, sink),
                 Tok::Fenced { .. } => self.fenced(text, sink),
                 Tok::LineComment(start) => {
-                    let found = memchr::memchr(b'\n', &bytes[self.pos..]);
+                    let found = lex::comment_end(Comment::Line, &bytes[self.pos..]);
                     let body = &bytes[self.pos..found.map_or(bytes.len(), |i| self.pos + i)];
                     if has_closer(body) {
                         self.doubt();
@@ -1398,14 +1399,14 @@ impl Reader {
                     }
                 }
                 Tok::BlockComment(start) => {
-                    let found = memchr::memmem::find(&bytes[self.pos..], b"*/");
-                    let body = &bytes[self.pos..found.map_or(bytes.len(), |i| self.pos + i)];
+                    let found = lex::comment_end(Comment::Block, &bytes[self.pos..]);
+                    let body = &bytes[self.pos..found.map_or(bytes.len(), |n| self.pos + n - 2)];
                     if has_closer(body) {
                         self.doubt();
                     }
                     match found {
-                        Some(i) => {
-                            self.pos += i + 2;
+                        Some(n) => {
+                            self.pos += n;
                             self.log(text, RepairKind::Comment, Span::new(start, self.pos));
                             self.tok = Tok::None;
                             Step_::Go
