@@ -322,6 +322,10 @@ fn text_the_end_may_cut_grows_as_read_at_once() {
         // Escapes with text the end may cut after them, within one chunk.
         r#"{"body": "He said \"yes\",  then \"no\" ,  and\nmore \\ end , ", "b": "x\t, "}"#,
         r#"{'a': 'it\'s,  \'fine\' ,, ', 'b': 'tab\t\t ,'}"#,
+        // Spaces at a chunk's end, which the next chunk's text decides; Unicode spaces; a
+        // quote read as text, after which nothing is decided until the string closes.
+        "{\"body\": \"one two  three\u{a0}four \u{3000}five six   seven eight nine\", \"b\": \"x\"}",
+        r#"{"body": "the app "freezes" on  startup  and then   some", "b": "y"}"#,
     ];
     #[derive(Extract, Debug, PartialEq)]
     struct Loose {

@@ -1016,6 +1016,9 @@ impl<T: Extract> Stream<T> {
             self.reader.grow_string(&self.text);
             return Grew::All(true);
         }
+        if plainly == Plainly::Caught {
+            return self.grow_caught(chunk);
+        }
         self.text.push_str(chunk);
         let piece = match plainly {
             Plainly::Settled | Plainly::Escaped | Plainly::Trimmed => {
@@ -1035,6 +1038,20 @@ impl<T: Extract> Stream<T> {
         }
         self.reader.mark_sent();
         Grew::All(changed)
+    }
+
+    /// [`Stream::grow_hot`] of a chunk that decides the spaces the string ended with before it
+    /// ([`Plainly::Caught`]): those, then the chunk, are appended.
+    #[inline(never)]
+    fn grow_caught(&mut self, chunk: &str) -> Grew {
+        let unsent = self.reader.unsent(&self.text);
+        let hot = hot_string(&self.hot, &mut self.values.partial);
+        if !hot.is_some_and(|s| s.grow(unsent) && s.grow(chunk)) {
+            return Grew::No;
+        }
+        self.text.push_str(chunk);
+        self.reader.grow_string(&self.text);
+        Grew::All(true)
     }
 
     /// The value so far (cheap: growing parts are shared; see the module documentation).

@@ -679,6 +679,15 @@ impl Reader {
         }
     }
 
+    /// The decoded text of the string [`Reader::growing_string`] found that is read but not
+    /// sent (not decided yet).
+    pub(crate) fn unsent<'s>(&'s self, src: &'s str) -> &'s str {
+        match self.tok {
+            Tok::Str { sent, .. } => self.tok.decoded(src).get(sent..).unwrap_or_default(),
+            _ => "",
+        }
+    }
+
     /// Stops looking for values (reasoning is still followed).
     pub(crate) fn stop_values(&mut self) {
         self.values = false;
@@ -2793,15 +2802,21 @@ impl Reader {
                 if stops & own != 0 {
                     return Plainly::No;
                 }
-                let all = stops & (Stop::SEPARATOR | Stop::CLOSER) == 0
+                let whole = stops & (Stop::SEPARATOR | Stop::CLOSER) == 0
                     && decided.pending == Pending::None
                     && (chunk.last().is_some_and(|b| (0x21..0x80).contains(b))
-                        || lex::space_len_before(chunk, chunk.len()) == 0)
-                    && *sent == self.tok.decoded_len();
-                match (all, stops & Stop::CLOSER == 0 && decided.quiet()) {
-                    (true, _) => Plainly::All,
-                    (false, true) => Plainly::Trimmed,
-                    (false, false) => Plainly::Settled,
+                        || lex::space_len_before(chunk, chunk.len()) == 0);
+                let all_sent = *sent == self.tok.decoded_len();
+                if whole && all_sent {
+                    return Plainly::All;
+                }
+                let quiet = stops & Stop::CLOSER == 0 && decided.quiet();
+                match (whole, quiet) {
+                    // Only spaces are not sent (no separator is pending, nothing is frozen):
+                    // the chunk's text decides them.
+                    (true, true) if !decided.frozen => Plainly::Caught,
+                    (_, true) => Plainly::Trimmed,
+                    (_, false) => Plainly::Settled,
                 }
             }
             _ => Plainly::No,
@@ -2917,6 +2932,9 @@ fn decoded_from(before: &str) -> String {
 pub(crate) enum Plainly {
     /// All of it is the string's, decided: appended as it is.
     All,
+    /// As [`Plainly::All`], after text of the string not sent yet that it decides: spaces
+    /// its end might have lost ([`Reader::unsent`]), appended before it.
+    Caught,
     /// All of it is the string's, with no escape, closer or backtick, after text that left
     /// no backtick run or closer pending: only spaces and separators at its end may still be
     /// cut. [`Reader::settle_on`] reads it as one segment.
@@ -3460,6 +3478,17 @@ impl Closing {
 /// of a container inside the value, closes the string then.
 #[inline(always)]
 fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Option<Verdict> {
+    // What most quotes are followed by, decided as `decide_close_alone`'s first arms decide it
+    // without its call: a key's `:`, an array item's `,`.
+    if let (Phase::Quote, false, Some(&b)) = (c.phase, c.after_missing, bytes.get(c.at)) {
+        let item = frame.0 == Some(Container::Array);
+        if (key && b == b':') || (!key && item && b == b',') {
+            return match c.after_inner && !c.before_key {
+                true => Some(Verdict::Doubt),
+                false => Some(Verdict::Closes),
+            };
+        }
+    }
     match decide_close_alone(bytes, c, key, frame) {
         Some(Verdict::Closes) if c.after_inner && !c.before_key => Some(Verdict::Doubt),
         verdict => verdict,
