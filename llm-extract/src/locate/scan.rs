@@ -562,11 +562,16 @@ fn cut_string(text: &str) -> bool {
 
 /// `name(scalar)` or `name(scalar);` (trimmed): where the scalar is and how long.
 fn jsonp_scalar(text: &str) -> Option<(usize, usize)> {
-    let open = text.find('(')?;
-    let name = &text[..open];
-    let named = !name.is_empty() && name.chars().all(lex::is_callee_char);
+    // The name runs to the first byte no name has, which must be its `(`: a region of prose
+    // is left at its first space, not searched to its end for a `(`.
+    let open = text
+        .bytes()
+        .position(|b| !lex::is_callee_char(char::from(b)))?;
+    if open == 0 || text.as_bytes()[open] != b'(' {
+        return None;
+    }
     let body = lex::trim_end(text.strip_suffix(';').unwrap_or(text));
-    let inner = body.strip_suffix(')').filter(|_| named)?;
+    let inner = body.strip_suffix(')')?;
     let args = &inner[open + 1..];
     let scalar = lex::trim(args);
     let at = open + 1 + (args.len() - lex::trim_start(args).len());
