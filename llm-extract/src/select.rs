@@ -309,7 +309,7 @@ fn wrapped_single<T>(extracted: &Extracted<T>) -> bool {
 
 /// Every value in the text (each once, in text order, none of them prose braces) as the items
 /// of one list, read as `T` ([`CoercionKind::GatheredList`]); `None` unless there are two or
-/// more and every one fits. Only the values introduced highest are gathered: none the reply
+/// more and every one fits as an item (a list the reply wrote is not one, [`list_as_item`]). Only the values introduced highest are gathered: none the reply
 /// sets aside, quotes or shows as an example when others it does not ([`Lead`]).
 fn gather<'t, T: Extract>(
     settings: &Settings,
@@ -345,6 +345,9 @@ fn gather<'t, T: Extract>(
         end: span.end,
     };
     let mut extracted = read::<T>(settings, text, parsed, paths).ok()?;
+    if extracted.report.coercions.iter().any(list_as_item) {
+        return None;
+    }
     let kind = CoercionKind::GatheredList;
     extracted.report.score += kind.cost();
     let gathered = Coercion {
@@ -355,6 +358,12 @@ fn gather<'t, T: Extract>(
     };
     extracted.report.coercions.insert(0, gathered);
     Some(extracted)
+}
+
+/// Whether a coercion read a list the reply wrote as one item of a gathered list: that value
+/// is a list of the items itself, so the values are not gathered.
+fn list_as_item(coercion: &Coercion) -> bool {
+    coercion.kind == CoercionKind::ListToSingle && coercion.path.segments().len() == 1
 }
 
 /// The best value for `repair`: the lowest repair cost, the tie-break between equals, or

@@ -92,6 +92,35 @@ fn gathering_only_when_no_single_value_is_a_list() {
     );
 }
 
+/// A list the reply wrote is no item of a gathered list: when a lone value reads best as a
+/// one-item list, a list beside it is not read as one item (its first, the rest dropped) to
+/// gather the two.
+#[test]
+fn a_written_list_is_not_an_item_of_a_gathered_list() {
+    #[derive(Extract, Debug, PartialEq)]
+    enum Tone {
+        Red,
+        Blue,
+        #[extract(other)]
+        Other,
+    }
+    for text in [
+        r#"["red", "teal"] or {"other": [1]}"#,
+        "```json\n[null, \"teal\", \"BLUE\"]\n```\nOr, if you prefer, {\"other\": [1]} works too.",
+    ] {
+        let out = llm_extract::extract::<Vec<Option<Tone>>>(text).unwrap();
+        let kinds = kinds(&out);
+        assert!(
+            !kinds.contains(&CoercionKind::GatheredList),
+            "{text}: {kinds:?}"
+        );
+        assert!(
+            !kinds.contains(&CoercionKind::ListToSingle),
+            "{text}: {kinds:?}"
+        );
+    }
+}
+
 #[test]
 fn a_list_written_as_text() {
     let rows: &[(&str, &[Color])] = &[

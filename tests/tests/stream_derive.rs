@@ -379,6 +379,43 @@ fn stream_done_on_a_type_holds_it_until_complete() {
     });
 }
 
+/// One object written where a list of values held back until complete belongs (an item type
+/// with `stream = "done"`, an untagged enum): the list shows that object as its one item once
+/// the object closes, as `finish` reads it, and the field is not called complete before.
+#[test]
+fn one_object_where_a_list_of_held_back_items_belongs_shows_once_complete() {
+    #[derive(Extract, Debug, PartialEq)]
+    struct Points {
+        points: Vec<Point>,
+        after: u8,
+    }
+    #[derive(Extract, Debug, PartialEq)]
+    struct Answers {
+        answers: Vec<Answer>,
+        after: u8,
+    }
+    let text = r#"{"points": {"x": 1, "label": "one"}, "after": 1}"#;
+    let last = stream_all::<Points>(text, |snap| {
+        if snap.state("points") == FieldState::Complete {
+            assert_eq!(snap.points.as_ref().map(|p| p.len()), Some(1), "{snap:?}");
+        }
+    });
+    assert_eq!(
+        serde_json::to_value(&last).unwrap(),
+        json!({"points": [{"x": 1, "label": "one"}], "after": 1})
+    );
+    let text = r#"{"answers": {"a": 1, "b": 2}, "after": 1}"#;
+    let last = stream_all::<Answers>(text, |snap| {
+        if snap.state("answers") == FieldState::Complete {
+            assert_eq!(snap.answers.as_ref().map(|a| a.len()), Some(1), "{snap:?}");
+        }
+    });
+    assert_eq!(
+        serde_json::to_value(&last).unwrap(),
+        json!({"answers": [{"Pair": {"a": 1, "b": 2}}], "after": 1})
+    );
+}
+
 #[derive(Extract, Debug, PartialEq)]
 struct Message {
     #[extract(stream = "required")]

@@ -254,6 +254,22 @@ fn a_value_in_the_prose_after_a_fenced_one_is_not_shown() {
     shows_only_the_answer(&texts);
 }
 
+/// A region (the reply, a fence's content, the text after a reasoning block) that is one JSON
+/// string and nothing else is read as that string: the brackets in it are its text, so no
+/// snapshot shows them as a value. When more text follows the string in its region, a value
+/// inside it is a value of the prose, as `finish` reads it.
+#[test]
+fn brackets_in_a_region_that_is_one_string_are_not_shown() {
+    let texts = [
+        "```\n\"x: y [note]\"\n```",
+        "```json\n\"see [a, b] or {\\\"k\\\": 1}\"\n```\nDone.",
+        "<think>a list?</think>\n\"x [1, 2]\"\n```\n[3]\n```",
+        "```\n\"x [1, 2]\" is the list\n```",
+        "```\n  \"x [1, 2]\"  ``",
+    ];
+    shows_only_the_answer(&texts);
+}
+
 /// A later value is shown while it is read, as any later value is; once the text after it
 /// shows it stands lower than the value before it (mentioned inside a sentence, `If you wanted
 /// {..} instead, ...`, or after a value set out on lines of its own or in a fence, written

@@ -417,6 +417,13 @@ enum WholeString {
     Text,
 }
 
+/// Whether the trimmed region `trimmed` is one JSON string holding no document: the region
+/// is read as that string, the brackets in it as its text (the stream's reader asks this of
+/// a region that starts with a quote, `stream/reader.rs`).
+pub(crate) fn is_one_string(trimmed: &str) -> bool {
+    matches!(whole_string(trimmed), WholeString::Text)
+}
+
 /// What the trimmed region `trimmed` is as a JSON string.
 fn whole_string(trimmed: &str) -> WholeString {
     if trimmed.len() <= 2 {

@@ -954,8 +954,12 @@ impl<T: PartialValue> PartialList<T> {
                 changed
             }
             // One value where a list belongs (an object, a string, a number) is read as a
-            // list of that one value, as `Vec`'s `Extract` does.
-            _ if self.inner.single || (created && !matches!(event, Event::Close)) => {
+            // list of that one value, as `Vec`'s `Extract` does; that value's own close, for
+            // a list that showed nothing of it yet, is where an item held back until complete
+            // (`stream = "done"`, an untagged enum) shows.
+            _ if self.inner.single
+                || (created && (at.is_empty() || !matches!(event, Event::Close))) =>
+            {
                 if !self.inner.single {
                     make_mut(&mut self.inner).single = true;
                 }

@@ -353,6 +353,11 @@ pub(crate) struct Reader {
     /// The region being read starts with a quoted key: `finish` reads its object, whose
     /// end only the whole text settles (`locate::members_end`), so no value in it is shown.
     members: bool,
+    /// While the region's first token, a `"` string that is no key, is looked at to tell
+    /// whether the region is that one string ([`Reader::region_string_end`]): where the scan
+    /// for its closing quote goes on, and once found, just past that quote and where the scan
+    /// of the spaces after it goes on.
+    region_string: (usize, Option<(usize, usize)>),
     reasoning_tags: Vec<String>,
     max_depth: usize,
     /// Whether values in the prose are looked for (off once the stream has its value).
@@ -543,6 +548,7 @@ impl Reader {
             fence: false,
             region_start: Some(0),
             members: false,
+            region_string: (0, None),
             reasoning_tags: reasoning_tags.iter().map(|t| t.to_lowercase()).collect(),
             max_depth,
             values: true,
@@ -766,11 +772,18 @@ impl Reader {
                 }
                 b'"' | b'\'' if self.region_start.is_some() => match self.members_start(bytes) {
                     None => return Step_::Wait,
-                    Some(members) => {
-                        self.members = members;
+                    Some(true) => {
+                        self.members = true;
                         self.region_start = None;
                         self.pos += 1;
                     }
+                    Some(false) => match self.region_string_end(text) {
+                        None => return Step_::Wait,
+                        Some(next) => {
+                            self.region_start = None;
+                            self.pos = next;
+                        }
+                    },
                 },
                 b if self.region_start.is_some() && !lex::is_ascii_space(b) => {
                     self.region_start = None;
@@ -805,6 +818,62 @@ impl Reader {
     fn new_region(&mut self) {
         self.region_start = Some(self.pos);
         self.members = false;
+        self.region_string = (0, None);
+    }
+
+    /// Where the prose scan goes on from the quote at `self.pos`, the region's first token
+    /// and no key: past the string it opens when the region is that one JSON string and
+    /// nothing else, which `extract` reads as that string, its brackets as text
+    /// (`locate::is_one_string`); else past the quote, the string's text read as prose.
+    /// `None` while the text so far does not tell; each call scans on from where the last
+    /// one stopped.
+    fn region_string_end(&mut self, text: &str) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let (quote, next) = (self.pos, self.pos + 1);
+        if bytes[quote] != b'"' || !self.values {
+            return Some(next);
+        }
+        let (after, scan) = match self.region_string {
+            (_, Some(found)) => found,
+            (scan, None) => {
+                let from = scan.max(next);
+                let close = lex::string_close(bytes, from, bytes.len(), lex::Quote::Double);
+                // A raw control character (a line break) is in no JSON string.
+                let upto = close.map_or_else(|on| on.min(bytes.len()), |(at, _)| at);
+                if bytes[from.min(upto)..upto].iter().any(|&b| b < 0x20) {
+                    return Some(next);
+                }
+                match close {
+                    Ok((close, len)) => (close + len, close + len),
+                    Err(_) if self.ended => return Some(next),
+                    Err(on) => {
+                        self.region_string.0 = on;
+                        return None;
+                    }
+                }
+            }
+        };
+        let at = skip_space(bytes, scan, bytes.len());
+        self.region_string.1 = Some((after, at));
+        let region_ends = match bytes.get(at) {
+            None => self.ended.then_some(true),
+            Some(b'`') => {
+                let run = bytes[at..]
+                    .iter()
+                    .take(3)
+                    .take_while(|&&b| b == b'`')
+                    .count();
+                (run == 3 || at + run < bytes.len() || self.ended).then_some(run == 3)
+            }
+            Some(b'<') => match self.reasoning_opens(&bytes[at..]) {
+                Tag::Open { .. } => Some(true),
+                Tag::Undecided if !self.ended => None,
+                _ => Some(false),
+            },
+            Some(_) => Some(false),
+        }?;
+        let one_string = region_ends && crate::locate::is_one_string(&text[quote..after]);
+        Some(if one_string { after } else { next })
     }
 
     /// Whether the region, whose first byte that is not a space is the quote at `self.pos`,
