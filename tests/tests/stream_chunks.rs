@@ -173,6 +173,30 @@ fn a_string_item_that_turns_doubtful_shows_alike_in_any_chunks() {
     }
 }
 
+/// An array's string the parser's own rules are asked about (`''aaa'`: a doubled quote before
+/// a word), with a kilobyte of text after it: shown alike in any chunks. Before, a string whose
+/// bytes so far did not yet tell whether it was an item or a key was doubted for good in small
+/// chunks, and a reading the parser settled waited for the horizon past all the text that had
+/// arrived instead of past its own end, so the last snapshot depended on the chunking (found
+/// by the stream fuzz target).
+#[test]
+fn a_string_the_parser_is_asked_about_shows_alike_in_any_chunks() {
+    for unit in ["aaa", "\u{20ac}", "\u{e9}"] {
+        for n in [330, 341, 400, 520] {
+            let text = format!("[''{unit}'\t'{}", unit.repeat(n));
+            let (whole, _) = stream_at::<Value>(&text, &[]);
+            for size in [1, 2, 3, 9, 16, 64] {
+                let (snaps, _) = stream_at::<Value>(&text, &sized(&text, size));
+                assert_eq!(
+                    snaps.last(),
+                    whole.last(),
+                    "{unit} x {n} in {size}-byte chunks"
+                );
+            }
+        }
+    }
+}
+
 /// A number shows as `finish` reads it: `-0` is the float `-0.0` (as serde_json and the
 /// parser read it), not the integer `0` (found by the stream fuzz target).
 #[test]

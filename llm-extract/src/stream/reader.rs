@@ -2739,12 +2739,19 @@ impl Reader {
         // `Parser::stray_label_ends`), or in an array where it is no key (one whose `{` went
         // missing).
         let as_value = match self.stack.last() {
-            Some(top) if top.kind == Container::Object => !top.bare_key,
-            Some(_) => key_so_far(bytes, start) == Some(false),
-            None => false,
+            Some(top) if top.kind == Container::Object => Some(!top.bare_key),
+            Some(_) => key_so_far(bytes, start).map(|key| !key),
+            None => Some(false),
         };
-        if self.doubts != Doubts::Hold || !as_value {
+        if self.doubts != Doubts::Hold {
             return None;
+        }
+        match as_value {
+            Some(true) => {}
+            // Whether the string is an item or a key is not told yet by the bytes so far
+            // (`['a` may go on `': 1`): a reader given more of the text at once would know.
+            None if !self.ended => return Some(Step_::Wait),
+            _ => return None,
         }
         let second = match self.probe_wait.take() {
             Some((at, _, second)) if at == start => second,
@@ -2770,7 +2777,13 @@ impl Reader {
             if second {
                 return None;
             }
-            let until = read.resume.max(src.len()) + PROBE_HORIZON;
+            // A reading that ended waits until the text holds the horizon past its end (where
+            // a reader given all of that text at once takes it), one cut off until the text
+            // holds the horizon past what there is now.
+            let until = match read.complete {
+                true => read.resume,
+                false => read.resume.max(src.len()),
+            } + PROBE_HORIZON;
             self.probe_wait = Some((start, until, true));
             return Some(Step_::Wait);
         }
