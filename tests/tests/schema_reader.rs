@@ -346,6 +346,30 @@ fn prefix_items_and_all_of() {
     assert!(read(&merged, "{name: 'Ada'}").is_err());
 }
 
+/// A number too large for an `f64` is no number a schema's `number` takes: not read as `null`.
+#[test]
+fn a_number_beyond_f64_is_not_read_as_null() {
+    // With `arbitrary_precision`, a JSON number holds it as written.
+    let refused_or_number = |got: &Result<Value, llm_extract::Error>, at: &str| match got {
+        Ok(v) => {
+            cfg!(feature = "arbitrary_precision") && v.pointer(at).is_some_and(Value::is_number)
+        }
+        Err(_) => true,
+    };
+    let n = schema(json!({"type": "number"}));
+    for text in ["1e400", "-1e400", "The value: 1e400.", "{\"x\": 1e400}"] {
+        let got = read(&n, text);
+        assert!(refused_or_number(&got, ""), "{text}: {got:?}");
+    }
+    let field = schema(json!({"type": "object", "properties": {"x": {"type": "number"}}}));
+    for text in ["{\"x\": 1e400}", "{x: 1e400}"] {
+        let got = read(&field, text);
+        assert!(refused_or_number(&got, "/x"), "{text}: {got:?}");
+    }
+    let any = schema(json!({"type": "object", "properties": {"x": {}}}));
+    assert!(read(&any, "{\"x\": 1e400}").is_ok());
+}
+
 #[test]
 fn hostile_schemas_are_refused_or_bounded() {
     // Nested deeper than the compiler allows.
