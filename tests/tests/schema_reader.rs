@@ -370,6 +370,33 @@ fn a_number_beyond_f64_is_not_read_as_null() {
     assert!(read(&any, "{\"x\": 1e400}").is_ok());
 }
 
+/// An `allOf` that takes itself in (through a `$ref` back to its own schema, directly or by a
+/// cycle of definitions) is refused as a `$ref` cycle is, not merged until the stack runs out.
+#[test]
+fn an_all_of_that_includes_itself_is_refused() {
+    for (bad, pointer) in [
+        (json!({"allOf": [{"$ref": "#"}]}), "#"),
+        (
+            json!({"type": "object", "properties": {"x": {"type": "integer"}}, "allOf": [{"$ref": "#"}]}),
+            "#",
+        ),
+        (
+            json!({
+                "$defs": {"A": {"allOf": [{"$ref": "#/$defs/B"}]}, "B": {"allOf": [{"$ref": "#/$defs/A"}]}},
+                "$ref": "#/$defs/A"
+            }),
+            "#/$defs/A",
+        ),
+    ] {
+        let err = Schema::new(&bad).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("invalid schema at {pointer}")),
+            "{bad}: {err}"
+        );
+    }
+}
+
 #[test]
 fn hostile_schemas_are_refused_or_bounded() {
     // Nested deeper than the compiler allows.

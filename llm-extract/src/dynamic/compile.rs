@@ -235,8 +235,8 @@ impl Compiler<'_> {
                 });
             }
         }
-        if let Some(allof) = map.get("allOf") {
-            let merged = self.merge_all_of(map, allof, pointer)?;
+        if map.contains_key("allOf") {
+            let merged = self.merge_all_ofs(map, pointer)?;
             return self.object_rule(&merged, pointer, depth);
         }
         rule.title = map.get("title").and_then(Value::as_str).map(str::to_string);
@@ -482,6 +482,28 @@ impl Compiler<'_> {
             array.items = Some(self.rule(items, &at, depth + 1)?);
         }
         Ok(array)
+    }
+
+    /// `map` with its `allOf` merged in, and the `allOf`s its members bring merged in turn,
+    /// until none is left. A member that brings back an `allOf` already being merged (one
+    /// that takes itself in through a `$ref`) would never end: refused after as many rounds
+    /// as schemas may nest.
+    fn merge_all_ofs(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Map<String, Value>, Invalid> {
+        let mut merged = map.clone();
+        for _ in 0..=MAX_NESTING {
+            let Some(all_of) = merged.get("allOf").cloned() else {
+                return Ok(merged);
+            };
+            merged = self.merge_all_of(&merged, &all_of, pointer)?;
+        }
+        Err(invalid(
+            pointer,
+            format!("an `allOf` that takes itself in through a `$ref`, or `allOf`s nested deeper than {MAX_NESTING}"),
+        ))
     }
 
     /// `allOf`'s schemas merged into `map` (with `$ref`s to other schemas followed): the
