@@ -397,6 +397,37 @@ fn an_all_of_that_includes_itself_is_refused() {
     }
 }
 
+/// Two `allOf` members that both describe one property: the value must fit both.
+#[test]
+fn all_of_members_on_one_property_both_hold() {
+    let s = schema(json!({"allOf": [
+        {"type": "object", "properties": {"age": {"type": "integer"}}, "required": ["age"]},
+        {"properties": {"age": {"minimum": 18}}}
+    ]}));
+    assert_eq!(read(&s, "{\"age\": 30}").unwrap(), json!({"age": 30}));
+    assert_eq!(read(&s, "{age: '30'}").unwrap(), json!({"age": 30}));
+    let err = read(&s, "{\"age\": 5}").unwrap_err();
+    assert!(err.to_string().contains("minimum"), "{err}");
+    assert!(Schema::new(&json!({"allOf": [
+        {"properties": {"a": {"type": "integer"}}},
+        {"properties": {"a": {"type": "string"}}}
+    ]}))
+    .is_err());
+    // Members that bring `allOf`s of their own: every schema in them holds.
+    let s = schema(json!({
+        "allOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}],
+        "$defs": {
+            "A": {"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}]},
+            "B": {"allOf": [{"properties": {"b": {"type": "string"}}, "required": ["b"]}]}
+        }
+    }));
+    assert_eq!(
+        read(&s, "{a: '1', b: 2}").unwrap(),
+        json!({"a": 1, "b": "2"})
+    );
+    assert!(read(&s, "{\"a\": 1}").is_err());
+}
+
 #[test]
 fn hostile_schemas_are_refused_or_bounded() {
     // Nested deeper than the compiler allows.

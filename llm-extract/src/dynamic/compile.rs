@@ -7,7 +7,7 @@ use super::intern;
 use super::Unsupported;
 use crate::coerce::keys::StructSpec;
 use crate::coerce::VariantNames;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
 /// How deep schema objects may nest inside one another (not counting `$ref`s, which are
@@ -507,8 +507,10 @@ impl Compiler<'_> {
     }
 
     /// `allOf`'s schemas merged into `map` (with `$ref`s to other schemas followed): the
-    /// union of `properties` and `required`, and every other keyword from whichever member
-    /// has it; two members giving one keyword different values is an error.
+    /// union of `properties` (a property two members describe differently must fit both:
+    /// the `allOf` of its schemas), of `required` and of the members' own `allOf`s, and
+    /// every other keyword from whichever member has it; two members giving one keyword
+    /// different values is an error.
     fn merge_all_of(
         &mut self,
         map: &Map<String, Value>,
@@ -596,11 +598,20 @@ fn merge_keyword(
         ("properties", Some(Value::Object(props))) => {
             if let Value::Object(more) = value {
                 for (name, schema) in more {
-                    props.entry(name.clone()).or_insert_with(|| schema.clone());
+                    match props.get_mut(name) {
+                        None => {
+                            props.insert(name.clone(), schema.clone());
+                        }
+                        Some(existing) if existing == schema => {}
+                        Some(existing) => {
+                            let both = json!({"allOf": [existing.take(), schema.clone()]});
+                            *existing = both;
+                        }
+                    }
                 }
             }
         }
-        ("required", Some(Value::Array(names))) => {
+        ("required" | "allOf", Some(Value::Array(names))) => {
             if let Value::Array(more) = value {
                 for name in more {
                     if !names.contains(name) {
