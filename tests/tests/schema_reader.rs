@@ -428,6 +428,61 @@ fn all_of_members_on_one_property_both_hold() {
     assert!(read(&s, "{\"a\": 1}").is_err());
 }
 
+/// Keywords beside an `anyOf`/`oneOf` hold for whichever option is read: the shared
+/// `properties` and `required` of a union of objects are read, and checked, in each.
+#[test]
+fn properties_beside_a_choice_hold_in_every_option() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"kind": {"type": "string"}, "id": {"type": "integer"}},
+        "required": ["kind", "id"],
+        "oneOf": [
+            {"properties": {"radius": {"type": "number"}}, "required": ["radius"]},
+            {"properties": {"side": {"type": "number"}}, "required": ["side"]}
+        ]
+    }));
+    assert_eq!(
+        read(&s, "{kind: 'circle', id: '7', radius: 2}").unwrap(),
+        json!({"kind": "circle", "id": 7, "radius": 2})
+    );
+    assert!(read(&s, "{\"kind\": \"square\", \"side\": 1}").is_err());
+    let either = schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}]
+    }));
+    assert_eq!(read(&either, "{\"a\": \"5\"}").unwrap(), json!({"a": 5}));
+    assert_eq!(read(&either, "{\"b\": \"x\"}").unwrap(), json!({"b": "x"}));
+    assert!(read(&either, "{\"c\": 1}").is_err());
+    // An `enum` beside a choice: each option keeps to it.
+    let s =
+        schema(json!({"enum": ["a", "bb", "ccc"], "anyOf": [{"maxLength": 1}, {"minLength": 3}]}));
+    assert_eq!(read(&s, "\"ccc\"").unwrap(), json!("ccc"));
+    assert!(read(&s, "\"bb\"").is_err());
+    assert!(read(&s, "\"dddd\"").is_err());
+    // Choices inside the shared keywords of choices, level after level: compiled once each,
+    // not once per option at every level.
+    let mut nested = json!({"type": "integer"});
+    for _ in 0..40 {
+        nested = json!({
+            "type": "object",
+            "properties": {"p": nested},
+            "anyOf": [{"required": ["p"]}, {"properties": {"q": {"type": "string"}}}]
+        });
+    }
+    let started = std::time::Instant::now();
+    assert!(Schema::new(&nested).is_ok());
+    assert!(started.elapsed().as_secs() < 5);
+    // Shared keywords copied into many options beyond a budget: an error, not a long compile.
+    let values: Vec<Value> = (0..10_000).map(|i| json!(format!("v{i}"))).collect();
+    let options: Vec<Value> = (0..1_000).map(|i| json!({"maxLength": i})).collect();
+    let err = Schema::new(&json!({"enum": values, "anyOf": options})).unwrap_err();
+    assert!(
+        err.to_string().contains("invalid schema at #/anyOf"),
+        "{err}"
+    );
+}
+
 #[test]
 fn hostile_schemas_are_refused_or_bounded() {
     // Nested deeper than the compiler allows.
