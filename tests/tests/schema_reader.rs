@@ -483,6 +483,23 @@ fn properties_beside_a_choice_hold_in_every_option() {
     );
 }
 
+/// A `type` beside `enum` or `const` holds: a value the list allows but the type does not
+/// is not read.
+#[test]
+fn enum_and_const_keep_to_the_type_beside_them() {
+    let s = schema(json!({"type": "string", "enum": ["a", "b", 1, null]}));
+    assert_eq!(read(&s, "\"a\"").unwrap(), json!("a"));
+    assert!(read(&s, "1").is_err());
+    assert!(read(&s, "null").is_err());
+    let s = schema(json!({"type": ["integer", "null"], "enum": [1, 2.5, "1", null]}));
+    assert_eq!(read(&s, "1").unwrap(), json!(1));
+    assert_eq!(read(&s, "null").unwrap(), json!(null));
+    assert!(read(&s, "2.5").is_err());
+    let s = schema(json!({"type": "number", "enum": [1, 2.5]}));
+    assert_eq!(read(&s, "2.5").unwrap(), json!(2.5));
+    assert!(Schema::new(&json!({"type": "integer", "const": "3"})).is_err());
+}
+
 #[test]
 fn hostile_schemas_are_refused_or_bounded() {
     // Nested deeper than the compiler allows.

@@ -304,11 +304,12 @@ impl Compiler<'_> {
             let Value::Array(values) = values else {
                 return Err(invalid(&at, "`enum` is an array"));
             };
-            return values_shape(values.clone(), enum_name(rule, pointer), &at);
+            return values_shape(typed_values(values, rule), enum_name(rule, pointer), &at);
         }
         if let Some(value) = map.get("const") {
             let at = format!("{pointer}/const");
-            return values_shape(vec![value.clone()], enum_name(rule, pointer), &at);
+            let values = typed_values(std::slice::from_ref(value), rule);
+            return values_shape(values, enum_name(rule, pointer), &at);
         }
         let object = rule.types.is_some_and(|t| t & types::OBJECT != 0)
             || map.contains_key("properties")
@@ -675,6 +676,31 @@ fn enum_name(rule: &Rule, pointer: &str) -> &'static str {
         Some(name) => intern::name(&name.replace("~1", "/").replace("~0", "~")).unwrap_or("enum"),
         None => "enum",
     }
+}
+
+/// The values of an `enum` or `const` that the `type` and `nullable` beside it allow (all of
+/// them when there is no `type`).
+fn typed_values(values: &[Value], rule: &Rule) -> Vec<Value> {
+    let Some(bits) = rule.types else {
+        return values.to_vec();
+    };
+    let fits = |value: &Value| {
+        let bit = match value {
+            Value::Null if rule.nullable => return true,
+            Value::Null => types::NULL,
+            Value::Bool(_) => types::BOOLEAN,
+            Value::Number(n) if n.is_f64() => match n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                true => types::INTEGER | types::NUMBER,
+                false => types::NUMBER,
+            },
+            Value::Number(_) => types::INTEGER | types::NUMBER,
+            Value::String(_) => types::STRING,
+            Value::Array(_) => types::ARRAY,
+            Value::Object(_) => types::OBJECT,
+        };
+        bits & bit != 0
+    };
+    values.iter().filter(|v| fits(v)).cloned().collect()
 }
 
 /// The enum or const values, with their string values interned as variant names.
