@@ -454,6 +454,15 @@ fn properties_beside_a_choice_hold_in_every_option() {
     assert_eq!(read(&either, "{\"a\": \"5\"}").unwrap(), json!({"a": 5}));
     assert_eq!(read(&either, "{\"b\": \"x\"}").unwrap(), json!({"b": "x"}));
     assert!(read(&either, "{\"c\": 1}").is_err());
+    // Object and array keywords say nothing of an option of other types.
+    let s = schema(json!({
+        "properties": {"a": {"type": "integer"}},
+        "items": {"type": "integer"},
+        "anyOf": [{"type": "object"}, {"type": "array"}, {"type": "string"}]
+    }));
+    assert_eq!(read(&s, "\"abc\"").unwrap(), json!("abc"));
+    assert_eq!(read(&s, "{\"a\": \"1\"}").unwrap(), json!({"a": 1}));
+    assert_eq!(read(&s, "[\"1\"]").unwrap(), json!([1]));
     // An `enum` beside a choice: each option keeps to it.
     let s =
         schema(json!({"enum": ["a", "bb", "ccc"], "anyOf": [{"maxLength": 1}, {"minLength": 3}]}));

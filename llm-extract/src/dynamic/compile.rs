@@ -741,7 +741,8 @@ const BESIDE_CHOICE: &[&str] = &[
 /// and the structural keywords beside the choice ([`BESIDE_CHOICE`], the other choice
 /// keyword included), so that those hold whichever option is read
 /// (`{"properties": {"kind": ..}, "required": ["kind"], "oneOf": [..]}`: every option has
-/// `kind`). An option that takes only `null` stays as it is; with nothing beside the
+/// `kind`). An option that takes only `null` stays as it is, and one of other types takes
+/// in only the keywords that apply to them ([`for_option`]); with nothing beside the
 /// choice, the options are as written. Also whether any keyword was taken in. Each option
 /// gets a copy: copies beyond [`SHARED_BUDGET`] bytes in all are an error, not a compile
 /// that grows with the options times the keywords.
@@ -769,15 +770,39 @@ fn shared_into(
                 ));
             }
             let options = (list.iter())
-                .map(|option| match only_null(option) {
-                    true => option.clone(),
-                    false => json!({"allOf": [shared, option]}),
+                .map(|option| match for_option(&shared, option) {
+                    None => option.clone(),
+                    Some(shared) => json!({"allOf": [shared, option]}),
                 })
                 .collect();
             Ok((options, true))
         }
         _ => Ok((options.clone(), false)),
     }
+}
+
+/// The keywords of `shared` that hold for `option`: none for an option that takes only
+/// `null`; an option whose `type` names no object leaves out the object keywords, one whose
+/// `type` names no array the array keywords (they say nothing of such a value). `None` when
+/// none is left.
+fn for_option(shared: &Map<String, Value>, option: &Value) -> Option<Map<String, Value>> {
+    if only_null(option) {
+        return None;
+    }
+    let named: Option<Vec<&str>> = match option.get("type") {
+        Some(Value::String(name)) => Some(vec![name.as_str()]),
+        Some(Value::Array(names)) => Some(names.iter().filter_map(Value::as_str).collect()),
+        _ => None,
+    };
+    let takes = |kind: &str| named.as_ref().is_none_or(|names| names.contains(&kind));
+    let object = ["properties", "required", "additionalProperties"];
+    let array = ["items", "prefixItems"];
+    let kept: Map<String, Value> = (shared.iter())
+        .filter(|(k, _)| takes("object") || !object.contains(&k.as_str()))
+        .filter(|(k, _)| takes("array") || !array.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    (!kept.is_empty()).then_some(kept)
 }
 
 /// Whether a schema takes only `null` (`{"type": "null"}`, with annotations at most).
