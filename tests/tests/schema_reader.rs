@@ -346,6 +346,169 @@ fn prefix_items_and_all_of() {
     assert!(read(&merged, "{name: 'Ada'}").is_err());
 }
 
+/// A number too large for an `f64` is no number a schema's `number` takes: not read as `null`.
+#[test]
+fn a_number_beyond_f64_is_not_read_as_null() {
+    // With `arbitrary_precision`, a JSON number holds it as written.
+    let refused_or_number = |got: &Result<Value, llm_extract::Error>, at: &str| match got {
+        Ok(v) => {
+            cfg!(feature = "arbitrary_precision") && v.pointer(at).is_some_and(Value::is_number)
+        }
+        Err(_) => true,
+    };
+    let n = schema(json!({"type": "number"}));
+    for text in ["1e400", "-1e400", "The value: 1e400.", "{\"x\": 1e400}"] {
+        let got = read(&n, text);
+        assert!(refused_or_number(&got, ""), "{text}: {got:?}");
+    }
+    let field = schema(json!({"type": "object", "properties": {"x": {"type": "number"}}}));
+    for text in ["{\"x\": 1e400}", "{x: 1e400}"] {
+        let got = read(&field, text);
+        assert!(refused_or_number(&got, "/x"), "{text}: {got:?}");
+    }
+    let any = schema(json!({"type": "object", "properties": {"x": {}}}));
+    assert!(read(&any, "{\"x\": 1e400}").is_ok());
+}
+
+/// An `allOf` that takes itself in (through a `$ref` back to its own schema, directly or by a
+/// cycle of definitions) is refused as a `$ref` cycle is, not merged until the stack runs out.
+#[test]
+fn an_all_of_that_includes_itself_is_refused() {
+    for (bad, pointer) in [
+        (json!({"allOf": [{"$ref": "#"}]}), "#"),
+        (
+            json!({"type": "object", "properties": {"x": {"type": "integer"}}, "allOf": [{"$ref": "#"}]}),
+            "#",
+        ),
+        (
+            json!({
+                "$defs": {"A": {"allOf": [{"$ref": "#/$defs/B"}]}, "B": {"allOf": [{"$ref": "#/$defs/A"}]}},
+                "$ref": "#/$defs/A"
+            }),
+            "#/$defs/A",
+        ),
+    ] {
+        let err = Schema::new(&bad).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("invalid schema at {pointer}")),
+            "{bad}: {err}"
+        );
+    }
+}
+
+/// Two `allOf` members that both describe one property: the value must fit both.
+#[test]
+fn all_of_members_on_one_property_both_hold() {
+    let s = schema(json!({"allOf": [
+        {"type": "object", "properties": {"age": {"type": "integer"}}, "required": ["age"]},
+        {"properties": {"age": {"minimum": 18}}}
+    ]}));
+    assert_eq!(read(&s, "{\"age\": 30}").unwrap(), json!({"age": 30}));
+    assert_eq!(read(&s, "{age: '30'}").unwrap(), json!({"age": 30}));
+    let err = read(&s, "{\"age\": 5}").unwrap_err();
+    assert!(err.to_string().contains("minimum"), "{err}");
+    assert!(Schema::new(&json!({"allOf": [
+        {"properties": {"a": {"type": "integer"}}},
+        {"properties": {"a": {"type": "string"}}}
+    ]}))
+    .is_err());
+    // Members that bring `allOf`s of their own: every schema in them holds.
+    let s = schema(json!({
+        "allOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}],
+        "$defs": {
+            "A": {"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}]},
+            "B": {"allOf": [{"properties": {"b": {"type": "string"}}, "required": ["b"]}]}
+        }
+    }));
+    assert_eq!(
+        read(&s, "{a: '1', b: 2}").unwrap(),
+        json!({"a": 1, "b": "2"})
+    );
+    assert!(read(&s, "{\"a\": 1}").is_err());
+}
+
+/// Keywords beside an `anyOf`/`oneOf` hold for whichever option is read: the shared
+/// `properties` and `required` of a union of objects are read, and checked, in each.
+#[test]
+fn properties_beside_a_choice_hold_in_every_option() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"kind": {"type": "string"}, "id": {"type": "integer"}},
+        "required": ["kind", "id"],
+        "oneOf": [
+            {"properties": {"radius": {"type": "number"}}, "required": ["radius"]},
+            {"properties": {"side": {"type": "number"}}, "required": ["side"]}
+        ]
+    }));
+    assert_eq!(
+        read(&s, "{kind: 'circle', id: '7', radius: 2}").unwrap(),
+        json!({"kind": "circle", "id": 7, "radius": 2})
+    );
+    assert!(read(&s, "{\"kind\": \"square\", \"side\": 1}").is_err());
+    let either = schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}]
+    }));
+    assert_eq!(read(&either, "{\"a\": \"5\"}").unwrap(), json!({"a": 5}));
+    assert_eq!(read(&either, "{\"b\": \"x\"}").unwrap(), json!({"b": "x"}));
+    assert!(read(&either, "{\"c\": 1}").is_err());
+    // Object and array keywords say nothing of an option of other types.
+    let s = schema(json!({
+        "properties": {"a": {"type": "integer"}},
+        "items": {"type": "integer"},
+        "anyOf": [{"type": "object"}, {"type": "array"}, {"type": "string"}]
+    }));
+    assert_eq!(read(&s, "\"abc\"").unwrap(), json!("abc"));
+    assert_eq!(read(&s, "{\"a\": \"1\"}").unwrap(), json!({"a": 1}));
+    assert_eq!(read(&s, "[\"1\"]").unwrap(), json!([1]));
+    // An `enum` beside a choice: each option keeps to it.
+    let s =
+        schema(json!({"enum": ["a", "bb", "ccc"], "anyOf": [{"maxLength": 1}, {"minLength": 3}]}));
+    assert_eq!(read(&s, "\"ccc\"").unwrap(), json!("ccc"));
+    assert!(read(&s, "\"bb\"").is_err());
+    assert!(read(&s, "\"dddd\"").is_err());
+    // Choices inside the shared keywords of choices, level after level: compiled once each,
+    // not once per option at every level.
+    let mut nested = json!({"type": "integer"});
+    for _ in 0..40 {
+        nested = json!({
+            "type": "object",
+            "properties": {"p": nested},
+            "anyOf": [{"required": ["p"]}, {"properties": {"q": {"type": "string"}}}]
+        });
+    }
+    let started = std::time::Instant::now();
+    assert!(Schema::new(&nested).is_ok());
+    assert!(started.elapsed().as_secs() < 5);
+    // Shared keywords copied into many options beyond a budget: an error, not a long compile.
+    let values: Vec<Value> = (0..10_000).map(|i| json!(format!("v{i}"))).collect();
+    let options: Vec<Value> = (0..1_000).map(|i| json!({"maxLength": i})).collect();
+    let err = Schema::new(&json!({"enum": values, "anyOf": options})).unwrap_err();
+    assert!(
+        err.to_string().contains("invalid schema at #/anyOf"),
+        "{err}"
+    );
+}
+
+/// A `type` beside `enum` or `const` holds: a value the list allows but the type does not
+/// is not read.
+#[test]
+fn enum_and_const_keep_to_the_type_beside_them() {
+    let s = schema(json!({"type": "string", "enum": ["a", "b", 1, null]}));
+    assert_eq!(read(&s, "\"a\"").unwrap(), json!("a"));
+    assert!(read(&s, "1").is_err());
+    assert!(read(&s, "null").is_err());
+    let s = schema(json!({"type": ["integer", "null"], "enum": [1, 2.5, "1", null]}));
+    assert_eq!(read(&s, "1").unwrap(), json!(1));
+    assert_eq!(read(&s, "null").unwrap(), json!(null));
+    assert!(read(&s, "2.5").is_err());
+    let s = schema(json!({"type": "number", "enum": [1, 2.5]}));
+    assert_eq!(read(&s, "2.5").unwrap(), json!(2.5));
+    assert!(Schema::new(&json!({"type": "integer", "const": "3"})).is_err());
+}
+
 #[test]
 fn hostile_schemas_are_refused_or_bounded() {
     // Nested deeper than the compiler allows.

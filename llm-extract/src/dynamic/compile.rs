@@ -7,7 +7,7 @@ use super::intern;
 use super::Unsupported;
 use crate::coerce::keys::StructSpec;
 use crate::coerce::VariantNames;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
 /// How deep schema objects may nest inside one another (not counting `$ref`s, which are
@@ -168,6 +168,13 @@ struct Compiler<'s> {
     /// The rule compiled for each pointer (a `$ref` target), so that each is compiled once.
     by_pointer: HashMap<String, usize>,
     unsupported: Vec<Unsupported>,
+    /// The rule compiled for each schema (as JSON text) inside an option that took in the
+    /// keywords beside its choice ([`shared_into`]): those keywords are copied into every
+    /// option, and a copy of one whose schemas hold choices of their own would otherwise be
+    /// compiled once per option at each level, a number of rules exponential in the depth.
+    by_content: HashMap<String, usize>,
+    /// How many such options the schema being compiled is inside.
+    shared: usize,
 }
 
 /// Compiles `root`.
@@ -176,6 +183,8 @@ pub(crate) fn compile(root: &Value) -> Result<(Compiled, Vec<Unsupported>), Inva
         root,
         rules: Vec::new(),
         by_pointer: HashMap::new(),
+        by_content: HashMap::new(),
+        shared: 0,
         unsupported: Vec::new(),
     };
     let root_rule = c.rule(root, "", 0)?;
@@ -201,9 +210,16 @@ impl Compiler<'_> {
         if let Some(&id) = self.by_pointer.get(pointer) {
             return Ok(id);
         }
+        let content = (self.shared > 0).then(|| value.to_string());
+        if let Some(&id) = content.as_ref().and_then(|c| self.by_content.get(c)) {
+            return Ok(id);
+        }
         let id = self.rules.len();
         self.rules.push(Rule::default());
         self.by_pointer.insert(pointer.to_string(), id);
+        if let Some(content) = content {
+            self.by_content.insert(content, id);
+        }
         let rule = match value {
             Value::Bool(true) => Rule::default(),
             Value::Bool(false) => Rule {
@@ -235,8 +251,8 @@ impl Compiler<'_> {
                 });
             }
         }
-        if let Some(allof) = map.get("allOf") {
-            let merged = self.merge_all_of(map, allof, pointer)?;
+        if map.contains_key("allOf") {
+            let merged = self.merge_all_ofs(map, pointer)?;
             return self.object_rule(&merged, pointer, depth);
         }
         rule.title = map.get("title").and_then(Value::as_str).map(str::to_string);
@@ -257,7 +273,8 @@ impl Compiler<'_> {
     }
 
     /// The shape `map` gives (the first structural keyword found, in this order: `$ref`,
-    /// `enum`, `const`, `anyOf`/`oneOf`, object, array).
+    /// `anyOf`/`oneOf` (which take the others beside them into each option), `enum`,
+    /// `const`, object, array).
     fn shape(
         &mut self,
         map: &Map<String, Value>,
@@ -272,30 +289,27 @@ impl Compiler<'_> {
                 .ok_or_else(|| invalid(&at, "`$ref` is a string"))?;
             return self.reference(target, &at, depth).map(Shape::Ref);
         }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(options) = map.get(keyword) {
+                let at = format!("{pointer}/{keyword}");
+                let (options, shared) = shared_into(map, keyword, options, &at)?;
+                self.shared += usize::from(shared);
+                let shape = self.choice_shape(&options, &at, depth, rule);
+                self.shared -= usize::from(shared);
+                return shape;
+            }
+        }
         if let Some(values) = map.get("enum") {
             let at = format!("{pointer}/enum");
             let Value::Array(values) = values else {
                 return Err(invalid(&at, "`enum` is an array"));
             };
-            return values_shape(values.clone(), enum_name(rule, pointer), &at);
+            return values_shape(typed_values(values, rule), enum_name(rule, pointer), &at);
         }
         if let Some(value) = map.get("const") {
             let at = format!("{pointer}/const");
-            return values_shape(vec![value.clone()], enum_name(rule, pointer), &at);
-        }
-        for keyword in ["anyOf", "oneOf"] {
-            if let Some(options) = map.get(keyword) {
-                let at = format!("{pointer}/{keyword}");
-                if let Some((i, option)) = or_null(options) {
-                    // A schema or `null` (what `Option<T>` derives): read as an `Option` is,
-                    // not as a choice of two (so a value that is not a `T` fails as a `T`).
-                    rule.nullable = true;
-                    let target = self.rule(option, &format!("{at}/{i}"), depth + 1)?;
-                    return Ok(Shape::Ref(target));
-                }
-                let options = self.choice(options, &at, depth)?;
-                return Ok(Shape::Choice(self.typed_options(options, rule.types)));
-            }
+            let values = typed_values(std::slice::from_ref(value), rule);
+            return values_shape(values, enum_name(rule, pointer), &at);
         }
         let object = rule.types.is_some_and(|t| t & types::OBJECT != 0)
             || map.contains_key("properties")
@@ -321,6 +335,25 @@ impl Compiler<'_> {
             )),
             (false, false) => Ok(Shape::Plain),
         }
+    }
+
+    /// The shape of an `anyOf`/`oneOf` at `at` with these options.
+    fn choice_shape(
+        &mut self,
+        options: &Value,
+        at: &str,
+        depth: usize,
+        rule: &mut Rule,
+    ) -> Result<Shape, Invalid> {
+        if let Some((i, option)) = or_null(options) {
+            // A schema or `null` (what `Option<T>` derives): read as an `Option` is, not as a
+            // choice of two (so a value that is not a `T` fails as a `T`).
+            rule.nullable = true;
+            let target = self.rule(option, &format!("{at}/{i}"), depth + 1)?;
+            return Ok(Shape::Ref(target));
+        }
+        let options = self.choice(options, at, depth)?;
+        Ok(Shape::Choice(self.typed_options(options, rule.types)))
     }
 
     /// The rule a local `$ref` names (`#`, `#/$defs/Name`, any JSON pointer into the
@@ -484,9 +517,33 @@ impl Compiler<'_> {
         Ok(array)
     }
 
+    /// `map` with its `allOf` merged in, and the `allOf`s its members bring merged in turn,
+    /// until none is left. A member that brings back an `allOf` already being merged (one
+    /// that takes itself in through a `$ref`) would never end: refused after as many rounds
+    /// as schemas may nest.
+    fn merge_all_ofs(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Map<String, Value>, Invalid> {
+        let mut merged = map.clone();
+        for _ in 0..=MAX_NESTING {
+            let Some(all_of) = merged.get("allOf").cloned() else {
+                return Ok(merged);
+            };
+            merged = self.merge_all_of(&merged, &all_of, pointer)?;
+        }
+        Err(invalid(
+            pointer,
+            format!("an `allOf` that takes itself in through a `$ref`, or `allOf`s nested deeper than {MAX_NESTING}"),
+        ))
+    }
+
     /// `allOf`'s schemas merged into `map` (with `$ref`s to other schemas followed): the
-    /// union of `properties` and `required`, and every other keyword from whichever member
-    /// has it; two members giving one keyword different values is an error.
+    /// union of `properties` (a property two members describe differently must fit both:
+    /// the `allOf` of its schemas), of `required` and of the members' own `allOf`s, and
+    /// every other keyword from whichever member has it; two members giving one keyword
+    /// different values is an error.
     fn merge_all_of(
         &mut self,
         map: &Map<String, Value>,
@@ -574,11 +631,20 @@ fn merge_keyword(
         ("properties", Some(Value::Object(props))) => {
             if let Value::Object(more) = value {
                 for (name, schema) in more {
-                    props.entry(name.clone()).or_insert_with(|| schema.clone());
+                    match props.get_mut(name) {
+                        None => {
+                            props.insert(name.clone(), schema.clone());
+                        }
+                        Some(existing) if existing == schema => {}
+                        Some(existing) => {
+                            let both = json!({"allOf": [existing.take(), schema.clone()]});
+                            *existing = both;
+                        }
+                    }
                 }
             }
         }
-        ("required", Some(Value::Array(names))) => {
+        ("required" | "allOf", Some(Value::Array(names))) => {
             if let Value::Array(more) = value {
                 for name in more {
                     if !names.contains(name) {
@@ -612,6 +678,31 @@ fn enum_name(rule: &Rule, pointer: &str) -> &'static str {
     }
 }
 
+/// The values of an `enum` or `const` that the `type` and `nullable` beside it allow (all of
+/// them when there is no `type`).
+fn typed_values(values: &[Value], rule: &Rule) -> Vec<Value> {
+    let Some(bits) = rule.types else {
+        return values.to_vec();
+    };
+    let fits = |value: &Value| {
+        let bit = match value {
+            Value::Null if rule.nullable => return true,
+            Value::Null => types::NULL,
+            Value::Bool(_) => types::BOOLEAN,
+            Value::Number(n) if n.is_f64() => match n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                true => types::INTEGER | types::NUMBER,
+                false => types::NUMBER,
+            },
+            Value::Number(_) => types::INTEGER | types::NUMBER,
+            Value::String(_) => types::STRING,
+            Value::Array(_) => types::ARRAY,
+            Value::Object(_) => types::OBJECT,
+        };
+        bits & bit != 0
+    };
+    values.iter().filter(|v| fits(v)).cloned().collect()
+}
+
 /// The enum or const values, with their string values interned as variant names.
 fn values_shape(values: Vec<Value>, name: &'static str, at: &str) -> Result<Shape, Invalid> {
     if values.is_empty() {
@@ -628,18 +719,106 @@ fn values_shape(values: Vec<Value>, name: &'static str, at: &str) -> Result<Shap
     })
 }
 
+/// The most bytes of keywords beside an `anyOf`/`oneOf` that copies into its options may
+/// hold, in all (see [`shared_into`]).
+const SHARED_BUDGET: usize = 1 << 20;
+
+/// The keywords beside an `anyOf`/`oneOf` that give the value structure of their own, which
+/// a choice's rule has no place for: they hold in each option instead ([`shared_into`]).
+const BESIDE_CHOICE: &[&str] = &[
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+];
+
+/// The options of `map`'s `keyword` (`anyOf` or `oneOf`), each made the `allOf` of itself
+/// and the structural keywords beside the choice ([`BESIDE_CHOICE`], the other choice
+/// keyword included), so that those hold whichever option is read
+/// (`{"properties": {"kind": ..}, "required": ["kind"], "oneOf": [..]}`: every option has
+/// `kind`). An option that takes only `null` stays as it is, and one of other types takes
+/// in only the keywords that apply to them ([`for_option`]); with nothing beside the
+/// choice, the options are as written. Also whether any keyword was taken in. Each option
+/// gets a copy: copies beyond [`SHARED_BUDGET`] bytes in all are an error, not a compile
+/// that grows with the options times the keywords.
+fn shared_into(
+    map: &Map<String, Value>,
+    keyword: &str,
+    options: &Value,
+    at: &str,
+) -> Result<(Value, bool), Invalid> {
+    let shared: Map<String, Value> = (map.iter())
+        .filter(|(k, v)| {
+            *k != keyword
+                && BESIDE_CHOICE.contains(&k.as_str())
+                && (*k != "required" || v.is_array())
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    match options {
+        Value::Array(list) if !shared.is_empty() => {
+            let copies = Value::Object(shared.clone()).to_string().len() * list.len();
+            if copies > SHARED_BUDGET {
+                return Err(invalid(
+                    at,
+                    format!("the keywords beside it, taken into each of its {} options, exceed {} MiB; write them into the options", list.len(), SHARED_BUDGET >> 20),
+                ));
+            }
+            let options = (list.iter())
+                .map(|option| match for_option(&shared, option) {
+                    None => option.clone(),
+                    Some(shared) => json!({"allOf": [shared, option]}),
+                })
+                .collect();
+            Ok((options, true))
+        }
+        _ => Ok((options.clone(), false)),
+    }
+}
+
+/// The keywords of `shared` that hold for `option`: none for an option that takes only
+/// `null`; an option whose `type` names no object leaves out the object keywords, one whose
+/// `type` names no array the array keywords (they say nothing of such a value). `None` when
+/// none is left.
+fn for_option(shared: &Map<String, Value>, option: &Value) -> Option<Map<String, Value>> {
+    if only_null(option) {
+        return None;
+    }
+    let named: Option<Vec<&str>> = match option.get("type") {
+        Some(Value::String(name)) => Some(vec![name.as_str()]),
+        Some(Value::Array(names)) => Some(names.iter().filter_map(Value::as_str).collect()),
+        _ => None,
+    };
+    let takes = |kind: &str| named.as_ref().is_none_or(|names| names.contains(&kind));
+    let object = ["properties", "required", "additionalProperties"];
+    let array = ["items", "prefixItems"];
+    let kept: Map<String, Value> = (shared.iter())
+        .filter(|(k, _)| takes("object") || !object.contains(&k.as_str()))
+        .filter(|(k, _)| takes("array") || !array.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    (!kept.is_empty()).then_some(kept)
+}
+
+/// Whether a schema takes only `null` (`{"type": "null"}`, with annotations at most).
+fn only_null(schema: &Value) -> bool {
+    schema.as_object().is_some_and(|m| {
+        m.get("type").and_then(Value::as_str) == Some("null")
+            && m.keys()
+                .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()))
+    })
+}
+
 /// The one option besides `null` of a list of two schemas, one of which takes only `null`
 /// (`{"type": "null"}`, with annotations at most), and its index.
 fn or_null(options: &Value) -> Option<(usize, &Value)> {
     let Value::Array(options) = options else {
         return None;
-    };
-    let only_null = |v: &Value| {
-        v.as_object().is_some_and(|m| {
-            m.get("type").and_then(Value::as_str) == Some("null")
-                && m.keys()
-                    .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()))
-        })
     };
     match options.as_slice() {
         [a, b] if only_null(b) && !only_null(a) => Some((0, a)),

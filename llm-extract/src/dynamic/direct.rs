@@ -101,7 +101,8 @@ fn plain(compiled: &Arc<Compiled>, id: usize, rule: &Rule, r: &mut Direct<'_>) -
     match (bits, first) {
         (types::STRING, b'"') => r.string().map(|(text, _)| Value::String(text.into_owned())),
         (types::BOOLEAN, b't' | b'f') => r.bool().map(Value::Bool),
-        (types::NUMBER, b'-' | b'0'..=b'9') => r.number().map(crate::node::number_value),
+        // One no JSON number holds (`1e400`) is refused on the full path.
+        (types::NUMBER, b'-' | b'0'..=b'9') => r.number()?.to_json().map(Value::Number),
         // A float where an integer belongs is coerced (or refused) on the full path.
         (types::INTEGER, b'-' | b'0'..=b'9') => match r.number()? {
             crate::node::Number::PosInt(u) => Some(Value::from(u)),

@@ -58,9 +58,12 @@ pub use tools::{Tools, ToolsStream};
 /// - `type` (a name or a list; several types are read as the cheapest that fits),
 ///   `nullable` (OpenAPI 3.0), `enum` and `const` (a string value matched as a unit enum's
 ///   variant is: exactly, after normalization, in a sentence; messages call the enum by
-///   its `title` or its name under `$defs`), `anyOf` and `oneOf` (every
+///   its `title` or its name under `$defs`; a `type` beside them leaves out the values it
+///   does not allow), `anyOf` and `oneOf` (every
 ///   option tried, the cheapest wins; a `type` beside them holds for each option that gives
-///   no structure of its own; a schema or `{"type": "null"}` is read as an `Option`
+///   no structure of its own, and `properties`, `required`, `additionalProperties`, `items`,
+///   `prefixItems`, `enum` and `const` beside them hold in every option, as if each option
+///   were the `allOf` of them and itself; a schema or `{"type": "null"}` is read as an `Option`
 ///   of it, so a value that fits neither fails as that schema's value), `allOf` (merged into one schema), `$ref` into the
 ///   schema itself (`#`, `#/$defs/Name`, any JSON pointer), recursive or not.
 /// - Objects: `properties` matched to keys as a derived struct's fields are (exact,

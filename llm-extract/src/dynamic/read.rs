@@ -180,16 +180,17 @@ fn integer(node: &Node<'_>, cx: &mut Context) -> Result<Value, Failed> {
 }
 
 /// A number, as `f64` reads it; a number written as JSON keeps its written form (`3` stays
-/// `3`), a coerced one (`"0.8"`) is the `f64` read.
+/// `3`), a coerced one (`"0.8"`) is the `f64` read. One that no JSON number holds (`1e400`,
+/// which `serde_json::Value` reads as `null`) is not a number here.
 fn number(node: &Node<'_>, cx: &mut Context) -> Result<Value, Failed> {
     let start = cx.checkpoint();
     let n = f64::from_node(node, cx)?;
-    if matches!(node.kind, NodeKind::Number(_)) && cx.cost_since(start) == 0 {
-        return Ok(cx.json_value(node));
-    }
-    serde_json::Number::from_f64(n)
-        .map(Value::Number)
-        .ok_or_else(|| cx.fail(Category::Type, "not a finite number", node.span))
+    let written = matches!(node.kind, NodeKind::Number(_)) && cx.cost_since(start) == 0;
+    let value = match written {
+        true => Some(cx.json_value(node)).filter(Value::is_number),
+        false => serde_json::Number::from_f64(n).map(Value::Number),
+    };
+    value.ok_or_else(|| cx.fail(Category::Type, "not a finite number", node.span))
 }
 
 /// `enum` / `const`: when every value is a string, read as a derived enum of unit variants
