@@ -444,9 +444,17 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         } else {
             apply
         };
+        // A field whose partial shows nothing until `finish` is never called complete.
+        let shows = match shown(f) {
+            true => {
+                let p = partial_of(rt, f);
+                quote!(<#p as #rt::stream::PartialValue>::SHOWS)
+            }
+            false => quote!(true),
+        };
         quote! {
             ::core::option::Option::Some(#slot) => {
-                #rt::stream::note_field(&mut __t.__state, #i, __rest, __event, __feed);
+                #rt::stream::note_field(&mut __t.__state, #i, __rest, __event, __feed, #shows);
                 #apply
             }
         }

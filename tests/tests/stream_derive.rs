@@ -1342,3 +1342,33 @@ fn a_blank_longer_than_the_wait_is_text_in_an_option() {
         }
     }
 }
+
+/// A field of a type that shows nothing while the reply streams (its partial is `NoPartial`,
+/// as for a tuple) is never called complete before `finish`: `Complete` promises the value
+/// `finish` gives, and the snapshot shows none.
+#[test]
+fn a_field_that_shows_nothing_is_not_called_complete() {
+    #[derive(Extract, Debug, PartialEq)]
+    struct Segment {
+        ends: (i32, i32),
+        name: String,
+    }
+    let text = r#"{"ends": [1, 2], "name": "a"}"#;
+    for size in [1, 5, 64] {
+        let mut stream = Stream::<Segment>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let snap = stream.snapshot();
+            assert_ne!(
+                snap.state("ends"),
+                FieldState::Complete,
+                "{size}-byte chunks"
+            );
+        }
+        let snap = stream.snapshot();
+        assert_eq!(snap.state("ends"), FieldState::Incomplete);
+        assert_eq!(snap.state("name"), FieldState::Complete);
+        let done = stream.finish().unwrap();
+        assert_eq!(done.value.ends, (1, 2));
+    }
+}

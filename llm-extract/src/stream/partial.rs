@@ -102,6 +102,13 @@ pub trait PartialValue: fmt::Debug + Clone + Default + PartialEq + Serialize {
         None
     }
 
+    /// Whether this partial shows the value while the reply streams. [`NoPartial`] shows
+    /// nothing until `finish`, so a struct's field of it is never called complete before then
+    /// ([`FieldState::Complete`](crate::stream::FieldState::Complete) promises the value
+    /// `finish` gives). The default: `true`.
+    #[doc(hidden)]
+    const SHOWS: bool = true;
+
     /// Whether this is a list that read one value written on its own as its one item (`{..}`
     /// where a list belongs). Values written one after another with commas between them
     /// (`{..}, {..}`, records whose `[` went missing) are then the items of one list for
@@ -126,6 +133,8 @@ impl Serialize for NoPartial {
 }
 
 impl PartialValue for NoPartial {
+    const SHOWS: bool = false;
+
     fn apply(_: &mut Option<Self>, _: &[Step<'_>], _: &Event<'_>, feed: &mut Feed<'_>) -> bool {
         // The value is not built while streaming: `finish` reads it.
         feed.lenient();
@@ -136,6 +145,8 @@ impl PartialValue for NoPartial {
 /// The partial of `Box<T>`, `Rc<T>` and `Arc<T>`: `T`'s, boxed so that a recursive type's
 /// partial twin has a size.
 impl<P: PartialValue> PartialValue for Box<P> {
+    const SHOWS: bool = P::SHOWS;
+
     fn one_as_list(this: &Self) -> bool {
         P::one_as_list(this)
     }
@@ -325,6 +336,8 @@ fn placeholder_string(event: &Event<'_>) -> bool {
 }
 
 impl<P: PartialValue> PartialValue for PartialOption<P> {
+    const SHOWS: bool = P::SHOWS;
+
     fn one_as_list(this: &Self) -> bool {
         this.shown.as_ref().is_some_and(P::one_as_list)
     }

@@ -123,7 +123,8 @@ pub fn salvage_field<P: PartialValue, const N: usize>(
 
 /// Records that field `i` of a twin saw `event` at `at` below it (`FieldStates::note`); a
 /// value starting in a field already complete is a repeated key, which a strict read does not
-/// take as written ([`Feed::lenient`]).
+/// take as written ([`Feed::lenient`]). A field whose partial `shows` nothing while the reply
+/// streams (its `PartialValue::SHOWS`) stays incomplete: its value comes with `finish`.
 #[inline]
 pub fn note_field<const N: usize>(
     states: &mut FieldStates<N>,
@@ -131,11 +132,16 @@ pub fn note_field<const N: usize>(
     at: &[Step<'_>],
     event: &Event<'_>,
     feed: &mut Feed<'_>,
+    shows: bool,
 ) {
     if at.is_empty() && !matches!(event, Event::Close) && states.get(i) == FieldState::Complete {
         feed.lenient();
     }
-    states.note(i, at, event);
+    match shows {
+        true => states.note(i, at, event),
+        false if states.get(i) == FieldState::Pending => states.set(i, FieldState::Incomplete),
+        false => {}
+    }
 }
 
 /// The state of the field named `name` (Rust name or wire name, as `names` lists them in
