@@ -197,6 +197,26 @@ fn a_string_the_parser_is_asked_about_shows_alike_in_any_chunks() {
     }
 }
 
+/// Backticks at the end of a value string's text are held (they may start a fence's closing
+/// run) until the next byte says; a `,` then a key quoted with the other quote (where the
+/// string may end) decides them as a `,` read as text does: shown alike in any chunks. Before,
+/// read in one push they stayed held (found by the stream fuzz target).
+#[test]
+fn backticks_before_a_separator_show_alike_in_any_chunks() {
+    for text in [
+        "{\"k\": \"ab`,''",
+        "{\"k\": \"ab``, 'x",
+        "{'': \"\u{fffd}w`,''",
+        "{\"k\": \"ab```\n'x': 1",
+    ] {
+        let (whole, _) = stream_at::<Value>(text, &[]);
+        for size in [1, 2, 3, 7] {
+            let (snaps, _) = stream_at::<Value>(text, &sized(text, size));
+            assert_eq!(snaps.last(), whole.last(), "{text:?} in {size}-byte chunks");
+        }
+    }
+}
+
 /// A number shows as `finish` reads it: `-0` is the float `-0.0` (as serde_json and the
 /// parser read it), not the integer `0` (found by the stream fuzz target).
 #[test]

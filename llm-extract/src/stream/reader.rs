@@ -2554,6 +2554,11 @@ impl Reader {
                     *scan = doubt;
                     return StrEnd::Doubt;
                 }
+                // The separator decides a backtick tail held before it, as it does read as
+                // text (`Decided::plain`), however the chunks fell.
+                if at < end {
+                    decided.release_held(&bytes[at..]);
+                }
                 if let OtherKey::Cut(_) = other_key {
                     decided.doubtful = true;
                     return StrEnd::Doubt;
