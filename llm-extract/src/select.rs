@@ -309,8 +309,9 @@ fn wrapped_single<T>(extracted: &Extracted<T>) -> bool {
 
 /// Every value in the text (each once, in text order, none of them prose braces) as the items
 /// of one list, read as `T` ([`CoercionKind::GatheredList`]); `None` unless there are two or
-/// more and every one fits as an item (a list the reply wrote is not one, [`list_as_item`]). Only the values introduced highest are gathered: none the reply
-/// sets aside, quotes or shows as an example when others it does not ([`Lead`]).
+/// more and every one fits as an item (a list the reply wrote is not one, [`list_as_item`]).
+/// Only the values introduced highest are gathered: none the reply sets aside, quotes or
+/// shows as an example when others it does not ([`Lead`]).
 fn gather<'t, T: Extract>(
     settings: &Settings,
     text: &'t str,

@@ -3568,8 +3568,7 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
     // What most quotes are followed by, decided as `decide_close_alone`'s first arms decide it
     // without its call: a key's `:`, an array item's `,`.
     if let (Phase::Quote, false, Some(&b)) = (c.phase, c.after_missing, bytes.get(c.at)) {
-        let item = frame.0 == Some(Container::Array);
-        if (key && b == b':') || (!key && item && b == b',') {
+        if closes_at_once(key, frame.0, b) {
             return match c.after_inner && !c.before_key {
                 true => Some(Verdict::Doubt),
                 false => Some(Verdict::Closes),
@@ -3579,6 +3578,16 @@ fn decide_close(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -> Opti
     match decide_close_alone(bytes, c, key, frame) {
         Some(Verdict::Closes) if c.after_inner && !c.before_key => Some(Verdict::Doubt),
         verdict => verdict,
+    }
+}
+
+/// Whether the byte `b` after a string's quote closes it whatever comes next: a key's `:`, an
+/// array item's `,` (`top` is the innermost container).
+#[inline]
+fn closes_at_once(key: bool, top: Option<Container>, b: u8) -> bool {
+    match key {
+        true => b == b':',
+        false => b == b',' && top == Some(Container::Array),
     }
 }
 
@@ -3611,16 +3620,18 @@ fn decide_close_alone(bytes: &[u8], c: &mut Closing, key: bool, frame: Frame_) -
                     _ => (bytes[p], 1),
                 };
                 let verdict = match (c.phase, key, top, b) {
-                    (Phase::Quote, true, _, b':') => return Some(Verdict::Closes),
+                    (Phase::Quote, ..) if closes_at_once(key, top, b) => {
+                        return Some(Verdict::Closes)
+                    }
                     // After the container's closer, its `,` (the closer not the root's): as
                     // sure as the next member's key.
                     (Phase::Closer, _, _, b',') => {
                         c.before_key = true;
                         return Some(Verdict::Closes);
                     }
-                    (Phase::Quote, false, Some(Container::Array), b',')
-                    | (Phase::Comma, _, _, b'}')
-                    | (Phase::Closer, _, _, b'}' | b']') => return Some(Verdict::Closes),
+                    (Phase::Comma, _, _, b'}') | (Phase::Closer, _, _, b'}' | b']') => {
+                        return Some(Verdict::Closes)
+                    }
                     // A quote right after the closing one: `''` and `""` may open a doubled
                     // or triple-quoted string, which the parser reads on its own.
                     (Phase::Quote, false, _, b'"' | b'\'') if p == c.q + 1 => {
