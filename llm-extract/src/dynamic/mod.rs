@@ -90,6 +90,12 @@ pub use tools::{Tools, ToolsStream};
 /// to nothing, a `pattern` that does not compile, a `$ref` that leads back to itself
 /// without reading deeper into the value) is an error saying where, as a JSON pointer.
 ///
+/// Not yet as JSON Schema reads them: keywords written beside a `$ref` that give structure
+/// (`properties`, `required`, `enum`, ...) are not read, only the `$ref`'s schema is; a
+/// `pattern` is the regex crate's, whose `\d` and `\w` also match digits and letters outside
+/// ASCII (JSON Schema's, ECMA-262's, match ASCII only); `minimum` and `maximum` compare as
+/// `f64`.
+///
 /// # What a schema cannot carry
 ///
 /// A `Schema` built from [`json_schema::<T>()`](crate::json_schema) reads a reply to the
