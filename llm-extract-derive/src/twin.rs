@@ -866,15 +866,27 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
                 _ => quote!(#i => Self::#vi(::core::default::Default::default()),),
             }
         });
+    // The payload read again: the whole value, or its content member (`__member`).
+    let replay_of = |pt: TokenStream| {
+        quote! {
+            match __member {
+                ::core::option::Option::Some(__k) => __feed.replay_member::<#pt>(__at, __k),
+                ::core::option::Option::None => __feed.replay::<#pt>(__at),
+            }
+        }
+    };
     let replay = variants.iter().zip(&payloads).enumerate().map(|(i, (v, p))| {
         let vi = v.ident;
         match p {
             Payload::None => quote!(#i => ::core::option::Option::Some(Self::#vi),),
             Payload::Newtype(f) => {
-                let pt = payload_partial_of(rt, f);
-                quote!(#i => ::core::option::Option::Some(Self::#vi(__feed.replay::<#pt>(__at))),)
+                let read = replay_of(payload_partial_of(rt, f));
+                quote!(#i => ::core::option::Option::Some(Self::#vi(#read)),)
             }
-            Payload::Struct(pname) => quote!(#i => ::core::option::Option::Some(Self::#vi(__feed.replay::<#pname #ty_g>(__at).unwrap_or_default())),),
+            Payload::Struct(pname) => {
+                let read = replay_of(quote!(#pname #ty_g));
+                quote!(#i => ::core::option::Option::Some(Self::#vi(#read.unwrap_or_default())),)
+            }
         }
     });
     let payload_apply = variants.iter().zip(&payloads).map(|(v, p)| {
@@ -925,7 +937,7 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
                 (true, ::core::option::Option::Some(__v)) => {
                     let __i = match &__v { #(#index_of_value)* };
                     *__slot = match __event {
-                        #rt::stream::Event::Close if #replays => Self::__llm_extract_replay(__i, __at, __feed),
+                        #rt::stream::Event::Close if #replays => Self::__llm_extract_replay(__i, __at, ::core::option::Option::None, __feed),
                         _ => {
                             let mut __t = Self::__llm_extract_pick(__i);
                             __t.__llm_extract_payload(__at, __event, __feed);
@@ -979,7 +991,7 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         },
         Tagging::Internal { tag } => {
             let then = quote! {
-                *__slot = Self::__llm_extract_replay(__i, __at, __feed);
+                *__slot = Self::__llm_extract_replay(__i, __at, ::core::option::Option::None, __feed);
                 __slot.is_some()
             };
             let tagged = from_tag(then);
@@ -994,9 +1006,10 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
             }
         }
         Tagging::Adjacent { tag, content } => {
+            // Content written before the tag is read again once the tag names the variant.
             let then = quote! {
-                *__slot = ::core::option::Option::Some(Self::__llm_extract_pick(__i));
-                true
+                *__slot = Self::__llm_extract_replay(__i, __at, ::core::option::Option::Some(#content), __feed);
+                __slot.is_some()
             };
             let tagged = from_tag(then);
             quote! {
@@ -1162,6 +1175,7 @@ fn enum_twin(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
                 fn __llm_extract_replay(
                     __i: usize,
                     __at: &[#rt::stream::Step<'_>],
+                    __member: ::core::option::Option<&str>,
                     __feed: &mut #rt::stream::Feed<'_>,
                 ) -> ::core::option::Option<Self> {
                     match __i {

@@ -1372,3 +1372,56 @@ fn a_field_that_shows_nothing_is_not_called_complete() {
         assert_eq!(done.value.ends, (1, 2));
     }
 }
+
+/// An adjacently tagged enum whose content is written before its tag shows that content once
+/// the tag names the variant, so a field of it called `Complete` holds what `finish` gives.
+#[test]
+fn adjacent_content_before_its_tag_shows_at_the_tag() {
+    #[derive(Extract, Debug, PartialEq, Clone)]
+    #[extract(tag = "name", content = "arguments", rename_all = "snake_case")]
+    enum Call {
+        Search { query: String, limit: u32 },
+        Echo(String),
+        Stop,
+    }
+    #[derive(Extract, Debug, PartialEq)]
+    struct Turn {
+        call: Call,
+        note: String,
+    }
+    let search = json!({"search": {"query": "rust", "limit": 3}});
+    let replies = [
+        (
+            r#"{"call": {"arguments": {"query": "rust", "limit": 3}, "name": "search"}, "note": "n"}"#,
+            &search,
+        ),
+        (
+            r#"{"call": {"arguments": "hi", "name": "echo"}, "note": "n"}"#,
+            &json!({"echo": "hi"}),
+        ),
+        (
+            r#"{"call": {"name": "search", "arguments": {"query": "rust", "limit": 3}}, "note": "n"}"#,
+            &search,
+        ),
+        (
+            r#"{"call": {"arguments": null, "name": "stop"}, "note": "n"}"#,
+            &json!("stop"),
+        ),
+    ];
+    for (text, want) in replies {
+        for size in [1, 7, 64] {
+            let mut stream = Stream::<Turn>::new();
+            let mut complete = None;
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+                let snap = stream.snapshot();
+                if complete.is_none() && snap.state("call") == FieldState::Complete {
+                    complete = Some(serde_json::to_value(&snap).unwrap()["call"].clone());
+                }
+            }
+            let shown = complete.expect("the call is complete before finish");
+            assert_eq!(&shown, want, "{text} in {size}-byte chunks");
+            stream.finish().unwrap();
+        }
+    }
+}

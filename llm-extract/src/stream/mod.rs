@@ -477,6 +477,19 @@ impl<'f> Feed<'f> {
     /// how a value held back until complete, or until a required field arrived, is shown
     /// (each such value is read again once). `None` when it shows nothing.
     pub fn replay<P: PartialValue>(&mut self, at: &[Step<'_>]) -> Option<P> {
+        self.replay_of(at, None)
+    }
+
+    /// The member `key` (matched as the twins match keys) of the object at `at`, read again
+    /// from the object's start up to this event, into a fresh partial: how an adjacently
+    /// tagged enum shows content written before its tag. `None` when it shows nothing (no
+    /// such member yet).
+    pub fn replay_member<P: PartialValue>(&mut self, at: &[Step<'_>], key: &str) -> Option<P> {
+        self.replay_of(at, Some(key))
+    }
+
+    /// [`Feed::replay`], or of `member` alone.
+    fn replay_of<P: PartialValue>(&mut self, at: &[Step<'_>], member: Option<&str>) -> Option<P> {
         let local = self.path.len().checked_sub(at.len())?;
         let start = match (at.is_empty(), self.place.closed) {
             (true, Some(span)) => span.start,
@@ -494,6 +507,7 @@ impl<'f> Feed<'f> {
         let mut reader = Reader::replay(start, self.place.now, self.max_depth, self.place.doubts);
         let mut sink = Replay::<P> {
             slot: None,
+            member,
             prefix: &prefix,
             issues: self.issues,
             max_depth: self.max_depth,
@@ -632,6 +646,9 @@ impl<'f> Feed<'f> {
 /// The sink of a replay: applies the replayed events to one fresh partial.
 struct Replay<'r, P> {
     slot: Option<P>,
+    /// The member whose value is read (the events of the rest are passed over), or the
+    /// whole value.
+    member: Option<&'r str>,
     prefix: &'r [Step<'r>],
     issues: &'r mut Issues,
     max_depth: usize,
@@ -641,13 +658,30 @@ struct Replay<'r, P> {
 
 impl<P: PartialValue> Sink for Replay<'_, P> {
     fn event(&mut self, at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
+        let Some(member) = self.member else {
+            return self.apply(self.prefix, at, event, place);
+        };
+        if let Some((&Step::Key(key), rest)) = at.split_first() {
+            if twin::same_key(member, key) {
+                let prefix: Vec<Step<'_>> = (self.prefix.iter().copied())
+                    .chain([Step::Key(key)])
+                    .collect();
+                self.apply(&prefix, rest, event, place);
+            }
+        }
+    }
+}
+
+impl<P: PartialValue> Replay<'_, P> {
+    /// `event` at `at` below `prefix`, applied to the value read.
+    fn apply(&mut self, prefix: &[Step<'_>], at: &[Step<'_>], event: &Event<'_>, place: &At<'_>) {
         let mut feed = Feed {
             place,
-            prefix: self.prefix,
+            prefix,
             path: at,
             issues: self.issues,
             max_depth: self.max_depth,
-            unheld: Some(self.prefix.len()),
+            unheld: Some(prefix.len()),
             trail: None,
             wraps: (0, 0),
             strict: self.strict,

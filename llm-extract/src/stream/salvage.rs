@@ -153,6 +153,7 @@ impl Feed<'_> {
         reader.stop_values();
         let mut sink = super::Replay::<P> {
             slot: None,
+            member: None,
             prefix: &prefix,
             issues: self.issues,
             max_depth: self.max_depth,
