@@ -24,6 +24,7 @@ mod batch;
 pub mod coerce;
 mod deep;
 mod dynamic;
+mod ecma;
 mod error;
 mod extracted;
 mod extractor;

@@ -160,6 +160,11 @@ fn to_match() {
                 P,
             ),
             (s(json!({"source": "^\\d{3}$"})), s(json!("123")), P),
+            // JavaScript's classes: `\d` and `\w` are ASCII, `[` in a class is itself.
+            (s(json!("/^\\d+$/")), s(json!("١٢٣")), F),
+            (s(json!("/^\\w+$/u")), s(json!("café")), F),
+            (s(json!("/^[\\w.]+$/")), s(json!("a.b_1")), P),
+            (s(json!("/^[[]$/")), s(json!("[")), P),
             (s(json!("/^$/")), s(json!("")), P),
             (s(json!("/4/")), s(json!(42)), E),
             (s(json!("/null/")), s(json!(null)), E),

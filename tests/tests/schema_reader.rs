@@ -529,6 +529,46 @@ fn hostile_schemas_are_refused_or_bounded() {
     assert!(started.elapsed().as_secs() < 5);
 }
 
+/// A `pattern` means what JSON Schema (ECMA-262) says: `\d`, `\w` and `\b` are ASCII, and
+/// inside a class `[`, `&` and `~` are themselves (the regex crate would read Unicode classes,
+/// nested classes and set operations). Each case gives what JavaScript's `RegExp` gives, with
+/// and without its `u` flag.
+#[test]
+fn patterns_read_their_classes_as_json_schema_does() {
+    let cases = [
+        // (pattern, string, matches)
+        (r"^\d+$", "123", true),
+        (r"^\d+$", "١٢٣", false),
+        (r"^\w+$", "abc_9", true),
+        (r"^\w+$", "café", false),
+        (r"^\D+$", "١٢٣", true),
+        (r"^\W$", "é", true),
+        (r"^[\d.]+$", "1.5", true),
+        (r"^[\d.]+$", "١.٥", false),
+        (r"^[^\W]+$", "ab", true),
+        (r"^[^\W]+$", "aé", false),
+        (r"^[\w-]+$", "a-b_c", true),
+        (r"\bcat\b", "écat", true),
+        (r"\Bcat", "écat", false),
+        (r"^[[]$", "[", true),
+        (r"^[a&&b]+$", "a&b", true),
+        (r"^[~~]$", "~", true),
+        (r"^\\d$", "\\d", true),
+        (r"^\[\d\]$", "[7]", true),
+        (r"^\/api\/v\d$", "/api/v2", true),
+    ];
+    for (pattern, text, matches) in cases {
+        let s = schema(json!({"type": "string", "pattern": pattern}));
+        let reply = serde_json::to_string(text).unwrap();
+        assert_eq!(
+            read(&s, &reply).is_ok(),
+            matches,
+            "{pattern} on {text}: {:?}",
+            read(&s, &reply)
+        );
+    }
+}
+
 // The two faces: a derived type and the schema derived from it read replies alike.
 
 #[derive(Extract, Serialize, Debug, Clone, PartialEq)]

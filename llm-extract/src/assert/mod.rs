@@ -82,7 +82,7 @@
 //! | `toEqual` | any JSON | deep-equal: key order ignored, array order kept, numbers by value (`1` equals `1.0`) | never |
 //! | `toBeNull` | none | the value is `null` (a missing value is not null) | never |
 //! | `toContain` | any, or `{"value": "...", "caseInsensitive": true}` | an array item deep-equals it, or a string contains it (`""` is contained in every string) | the value is not an array or a string; a string given a non-string |
-//! | `toMatch` | `"/src/flags"`, `"src"` or `{"source": ..., "flags": ...}` | a string matches the regex | the value is not a string |
+//! | `toMatch` | `"/src/flags"`, `"src"` or `{"source": ..., "flags": ...}` | a string matches the regex (JavaScript's: `\d`, `\w` and `\b` are ASCII) | the value is not a string |
 //! | `toBeOneOf` | a non-empty list | the value deep-equals one of the list | never |
 //! | `toBeGreaterThan`, `toBeGreaterThanOrEqual`, `toBeLessThan`, `toBeLessThanOrEqual` | a number | compared by value (integers exactly) | the value is not a number |
 //! | `toBeCloseTo` | a number, or `{"value": n, "numDigits": d}` (default 2) | `abs(actual - n) < 10^-d / 2`, as in Jest | the value is not a number |

@@ -63,7 +63,7 @@ impl Pattern {
                 "pattern is longer than {MAX_PATTERN_LEN} characters"
             ));
         }
-        let mut builder = RegexBuilder::new(&source);
+        let mut builder = RegexBuilder::new(&crate::ecma::classes(&source));
         builder.size_limit(REGEX_SIZE_LIMIT);
         for flag in flags.chars() {
             match flag {

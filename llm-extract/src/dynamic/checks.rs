@@ -83,9 +83,10 @@ fn invalid(pointer: &str, key: &str, what: &str) -> Invalid {
     }
 }
 
-/// A `pattern`, compiled by the regex crate (linear-time matching) within a size limit.
+/// A `pattern`, compiled by the regex crate (linear-time matching) within a size limit, its
+/// classes read as JSON Schema reads them ([`crate::ecma::classes`]).
 fn compile_pattern(pattern: &str, pointer: &str) -> Result<regex::Regex, Invalid> {
-    regex::RegexBuilder::new(pattern)
+    regex::RegexBuilder::new(&crate::ecma::classes(pattern))
         .size_limit(PATTERN_SIZE_LIMIT)
         .build()
         .map_err(|e| Invalid {

@@ -90,11 +90,13 @@ pub use tools::{Tools, ToolsStream};
 /// to nothing, a `pattern` that does not compile, a `$ref` that leads back to itself
 /// without reading deeper into the value) is an error saying where, as a JSON pointer.
 ///
+/// A `pattern` is matched by the regex crate with JSON Schema's (ECMA-262's) classes: `\d`,
+/// `\w` and `\b` are ASCII, and `[`, `&` and `~` inside a class are themselves; lookaround
+/// and backreferences, which the regex crate does not have, make a schema invalid.
+///
 /// Not yet as JSON Schema reads them: keywords written beside a `$ref` that give structure
-/// (`properties`, `required`, `enum`, ...) are not read, only the `$ref`'s schema is; a
-/// `pattern` is the regex crate's, whose `\d` and `\w` also match digits and letters outside
-/// ASCII (JSON Schema's, ECMA-262's, match ASCII only); `minimum` and `maximum` compare as
-/// `f64`.
+/// (`properties`, `required`, `enum`, ...) are not read, only the `$ref`'s schema is;
+/// `minimum` and `maximum` compare as `f64`.
 ///
 /// # What a schema cannot carry
 ///
