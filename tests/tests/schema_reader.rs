@@ -529,6 +529,115 @@ fn hostile_schemas_are_refused_or_bounded() {
     assert!(started.elapsed().as_secs() < 5);
 }
 
+/// Keywords written beside a `$ref` hold as well as the schema it names, as JSON Schema reads
+/// them: `required`, `properties`, `enum`, `items`, an `allOf`, also where the `$ref` leads
+/// back to the schema it is in.
+#[test]
+fn keywords_beside_a_ref_hold_with_it() {
+    let defs = json!({
+        "Person": {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"}}},
+        "Word": {"type": "string"},
+        "Node": {
+            "type": "object",
+            "properties": {
+                "v": {"type": "integer"},
+                "next": {"$ref": "#/$defs/Node", "required": ["v"]}
+            }
+        },
+        "Tagged": {"$ref": "#/$defs/Person", "required": ["age"]}
+    });
+    let with = |schema: Value| {
+        let mut schema = schema;
+        schema["$defs"] = defs.clone();
+        Schema::new(&schema).unwrap()
+    };
+    let s = with(json!({"$ref": "#/$defs/Person", "required": ["name"]}));
+    assert_eq!(
+        read(&s, r#"{"name": "Ada"}"#).unwrap(),
+        json!({"name": "Ada"})
+    );
+    assert!(read(&s, r#"{"age": 3}"#).is_err());
+    let s = with(
+        json!({"$ref": "#/$defs/Person", "properties": {"email": {"type": "string"}}, "required": ["email"]}),
+    );
+    assert_eq!(
+        read(&s, r#"{"name": "Ada", "email": "a@b.c"}"#).unwrap(),
+        json!({"name": "Ada", "email": "a@b.c"})
+    );
+    assert!(read(&s, r#"{"name": "Ada"}"#).is_err());
+    let s = with(json!({"$ref": "#/$defs/Word", "enum": ["yes", "no"]}));
+    assert_eq!(read(&s, r#""yes""#).unwrap(), json!("yes"));
+    assert!(read(&s, r#""maybe""#).is_err());
+    let s = with(json!({"$ref": "#/$defs/Person", "allOf": [{"required": ["age"]}]}));
+    assert!(read(&s, r#"{"name": "Ada"}"#).is_err());
+    // A `$ref` whose target has keywords beside a `$ref` of its own.
+    let s = with(json!({"$ref": "#/$defs/Tagged", "required": ["name"]}));
+    assert!(read(&s, r#"{"name": "Ada"}"#).is_err());
+    assert!(read(&s, r#"{"age": 1}"#).is_err());
+    assert_eq!(
+        read(&s, r#"{"name": "Ada", "age": 1}"#).unwrap(),
+        json!({"name": "Ada", "age": 1})
+    );
+    // Recursive: every `next` needs its `v`, however deep.
+    let s = with(json!({"$ref": "#/$defs/Node"}));
+    let deep = r#"{"v": 1, "next": {"v": 2, "next": {"v": 3, "next": {"v": 4}}}}"#;
+    assert_eq!(
+        read(&s, deep).unwrap()["next"]["next"]["next"]["v"],
+        json!(4)
+    );
+    assert!(read(
+        &s,
+        r#"{"v": 1, "next": {"v": 2, "next": {"next": {"v": 4}}}}"#
+    )
+    .is_err());
+}
+
+/// A `$ref` with keywords beside it takes in a copy of its target: the same one written in
+/// many places is compiled once, and copies beyond a budget are an error, not a compile that
+/// grows with the uses times the target's size.
+#[test]
+fn copies_of_ref_targets_are_bounded() {
+    let big: serde_json::Map<String, Value> = (0..250)
+        .map(|i| {
+            (
+                format!("field_{i}"),
+                json!({"type": "string", "description": "x".repeat(20)}),
+            )
+        })
+        .collect();
+    // 5,000 uses of `Big`, each with `required` beside it: the same for all, or each its own.
+    let uses = |same: bool| {
+        let groups: serde_json::Map<String, Value> = (0..200)
+            .map(|g| {
+                let props: serde_json::Map<String, Value> = (0..25)
+                    .map(|i| {
+                        let own = format!("own_{g}_{i}");
+                        let required = if same {
+                            json!(["field_1"])
+                        } else {
+                            json!(["field_1", own])
+                        };
+                        (
+                            format!("p{i}"),
+                            json!({"$ref": "#/$defs/Big", "required": required}),
+                        )
+                    })
+                    .collect();
+                (
+                    format!("g{g}"),
+                    json!({"type": "object", "properties": props}),
+                )
+            })
+            .collect();
+        json!({"type": "object", "properties": groups, "$defs": {"Big": {"type": "object", "properties": big}}})
+    };
+    let s = Schema::new(&uses(true)).unwrap();
+    assert!(read(&s, r#"{"g3": {"p7": {"field_1": "a"}}}"#).is_ok());
+    assert!(read(&s, r#"{"g3": {"p7": {"field_2": "a"}}}"#).is_err());
+    let err = Schema::new(&uses(false)).unwrap_err().to_string();
+    assert!(err.contains("MiB"), "{err}");
+}
+
 /// A `pattern` means what JSON Schema (ECMA-262) says: `\d`, `\w` and `\b` are ASCII, and
 /// inside a class `[`, `&` and `~` are themselves (the regex crate would read Unicode classes,
 /// nested classes and set operations). Each case gives what JavaScript's `RegExp` gives, with

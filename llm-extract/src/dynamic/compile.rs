@@ -175,6 +175,9 @@ struct Compiler<'s> {
     by_content: HashMap<String, usize>,
     /// How many such options the schema being compiled is inside.
     shared: usize,
+    /// The bytes of schemas `allOf`s (and `$ref`s with keywords beside them) took in as
+    /// copies so far, within [`MERGE_BUDGET`].
+    merged: usize,
 }
 
 /// Compiles `root`.
@@ -185,6 +188,7 @@ pub(crate) fn compile(root: &Value) -> Result<(Compiled, Vec<Unsupported>), Inva
         by_pointer: HashMap::new(),
         by_content: HashMap::new(),
         shared: 0,
+        merged: 0,
         unsupported: Vec::new(),
     };
     let root_rule = c.rule(root, "", 0)?;
@@ -210,7 +214,12 @@ impl Compiler<'_> {
         if let Some(&id) = self.by_pointer.get(pointer) {
             return Ok(id);
         }
-        let content = (self.shared > 0).then(|| value.to_string());
+        // A `$ref` with keywords beside it is compiled from a copy of its target: by content,
+        // so that the same one written in many places is compiled (and copied) once.
+        let copies_target = value
+            .as_object()
+            .is_some_and(|m| ref_beside_structure(m).is_some());
+        let content = (self.shared > 0 || copies_target).then(|| value.to_string());
         if let Some(&id) = content.as_ref().and_then(|c| self.by_content.get(c)) {
             return Ok(id);
         }
@@ -250,6 +259,17 @@ impl Compiler<'_> {
                     keyword: key.clone(),
                 });
             }
+        }
+        if let Some(with_ref) = ref_beside_structure(map) {
+            // Compiled as the `allOf` of the target and the keywords beside it. The target is
+            // taken in as content, so a schema it holds that does the same again (a recursive
+            // `{"$ref": "#/$defs/Node", "required": [..]}`) is the same content one level down:
+            // by content it is compiled once, not once per level forever.
+            self.shared += 1;
+            let merged = self.merge_all_ofs(&with_ref, pointer);
+            let rule = merged.and_then(|merged| self.object_rule(&merged, pointer, depth));
+            self.shared -= 1;
+            return rule;
         }
         if map.contains_key("allOf") {
             let merged = self.merge_all_ofs(map, pointer)?;
@@ -562,6 +582,13 @@ impl Compiler<'_> {
             let Value::Object(member) = member else {
                 return Err(invalid(&member_at, "an object schema"));
             };
+            self.merged += Value::Object(member.clone()).to_string().len();
+            if self.merged > MERGE_BUDGET {
+                return Err(invalid(
+                    &member_at,
+                    format!("the schemas `allOf`s and `$ref`s with keywords beside them take in exceed {} MiB in all", MERGE_BUDGET >> 20),
+                ));
+            }
             for (key, value) in member {
                 merge_keyword(&mut merged, &key, &value, &member_at)?;
             }
@@ -575,6 +602,10 @@ impl Compiler<'_> {
         let Some(target) = value.get("$ref").and_then(Value::as_str) else {
             return Ok(value.clone());
         };
+        // With structure beside it, the `$ref` is one more member to merge.
+        if let Some(with_ref) = value.as_object().and_then(ref_beside_structure) {
+            return Ok(Value::Object(with_ref));
+        }
         if hops > MAX_NESTING {
             return Err(invalid(at, "a chain of `$ref`s that does not end"));
         }
@@ -719,6 +750,11 @@ fn values_shape(values: Vec<Value>, name: &'static str, at: &str) -> Result<Shap
     })
 }
 
+/// The most bytes of schemas that `allOf`s (and `$ref`s with keywords beside them) may take
+/// in as copies, in all: a compile that grows with the uses times the size of what they name
+/// is an error instead.
+const MERGE_BUDGET: usize = 16 << 20;
+
 /// The most bytes of keywords beside an `anyOf`/`oneOf` that copies into its options may
 /// hold, in all (see [`shared_into`]).
 const SHARED_BUDGET: usize = 1 << 20;
@@ -736,6 +772,30 @@ const BESIDE_CHOICE: &[&str] = &[
     "anyOf",
     "oneOf",
 ];
+
+/// `map` written as an `allOf` of its `$ref` and its own keywords, when it has keywords beside
+/// the `$ref` that give structure (JSON Schema reads both; type, nullability and the checks
+/// beside a `$ref` are read with it either way).
+fn ref_beside_structure(map: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let target = map.get("$ref")?;
+    if map.get("allOf").is_some_and(|all_of| !all_of.is_array()) {
+        return None;
+    }
+    let structural = |k: &str, v: &Value| {
+        (BESIDE_CHOICE.contains(&k) && (k != "required" || v.is_array())) || k == "allOf"
+    };
+    if !map.iter().any(|(k, v)| structural(k, v)) {
+        return None;
+    }
+    let mut with_ref = map.clone();
+    with_ref.remove("$ref");
+    let mut members = vec![json!({"$ref": target})];
+    if let Some(Value::Array(more)) = with_ref.remove("allOf") {
+        members.extend(more);
+    }
+    with_ref.insert("allOf".to_string(), Value::Array(members));
+    Some(with_ref)
+}
 
 /// The options of `map`'s `keyword` (`anyOf` or `oneOf`), each made the `allOf` of itself
 /// and the structural keywords beside the choice ([`BESIDE_CHOICE`], the other choice

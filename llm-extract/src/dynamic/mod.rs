@@ -94,9 +94,9 @@ pub use tools::{Tools, ToolsStream};
 /// `\w` and `\b` are ASCII, and `[`, `&` and `~` inside a class are themselves; lookaround
 /// and backreferences, which the regex crate does not have, make a schema invalid.
 ///
-/// Not yet as JSON Schema reads them: keywords written beside a `$ref` that give structure
-/// (`properties`, `required`, `enum`, ...) are not read, only the `$ref`'s schema is;
-/// `minimum` and `maximum` compare as `f64`.
+/// Keywords written beside a `$ref` hold with the schema it names (the two are read as an
+/// `allOf`, the target taken in as a copy; copies beyond 16 MiB in all make the schema
+/// invalid). Not yet as JSON Schema reads them: `minimum` and `maximum` compare as `f64`.
 ///
 /// # What a schema cannot carry
 ///
