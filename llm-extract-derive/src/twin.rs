@@ -454,6 +454,9 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
         };
         quote! {
             ::core::option::Option::Some(#slot) => {
+                if !__t.__state.take_key(#i, __rank) {
+                    return false;
+                }
                 #rt::stream::note_field(&mut __t.__state, #i, __rest, __event, __feed, #shows);
                 #apply
             }
@@ -647,11 +650,14 @@ fn struct_twin(c: &Container<'_>, t: &TwinSpec<'_>) -> TokenStream {
                         __feed.trail_enter(&*__t);
                     }
                     // The names as written first (a jump on the key), then the full matching.
-                    let __field = match __k {
-                        #(#exact => ::core::option::Option::Some(#exact_slots),)*
+                    let (__field, __rank) = match __k {
+                        #(#exact => (::core::option::Option::Some(#exact_slots), 0u8),)*
                         _ => {
                             __feed.lenient();
-                            #rt::stream::field_index(Self::__llm_extract_spec(), __k)
+                            match #rt::stream::field_rank(Self::__llm_extract_spec(), __k) {
+                                ::core::option::Option::Some((__i, __r)) => (::core::option::Option::Some(__i), __r),
+                                ::core::option::Option::None => (::core::option::Option::None, 0u8),
+                            }
                         }
                     };
                     let _ = (__rest, __at);

@@ -72,8 +72,8 @@ pub mod __private {
     /// What the partial twins need: the streaming types and the helpers they call.
     pub mod stream {
         pub use crate::stream::twin::{
-            apply_in, apply_option, done, field_index, note_field, require, salvage_field,
-            same_key, state_of, trail_apply, variant_index, Held, Required,
+            apply_in, apply_option, done, field_index, field_rank, note_field, require,
+            salvage_field, same_key, state_of, trail_apply, variant_index, Held, Required,
         };
         pub use crate::stream::{
             Container, Event, Feed, FieldState, FieldStates, PartialString, PartialValue, Step,

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Differential testing of `llm-extract repair` against Python json_repair and JS jsonrepair.
 
-Generates realistic JSON documents, damages each one in a known way (the damage classes of
-issue #8, plus purely random edits), runs all three readers on every damaged text, and reports,
+Generates realistic JSON documents, damages each one in a known way (the damage classes the
+README beside this file lists, plus purely random edits), runs all three readers on every damaged text, and reports,
 per damage class, how often each reader returns the intended value and where we disagree with
 both peers. Seeded and reproducible; not part of CI. See README.md beside this file.
 """
@@ -489,7 +489,8 @@ def setup_peers(scratch):
 
 def build_ours():
     run(["cargo", "build", "--release", "-q", "-p", "llm-extract-cli"], cwd=REPO)
-    return os.path.join(REPO, "target", "release", "llm-extract")
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(REPO, "target")
+    return os.path.join(target, "release", "llm-extract")
 
 
 def read_ours(binary, texts):

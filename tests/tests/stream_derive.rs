@@ -1425,3 +1425,47 @@ fn adjacent_content_before_its_tag_shows_at_the_tag() {
         }
     }
 }
+
+/// Of several members for one field (its name, a normalized spelling, an alias), a snapshot
+/// shows the one `finish` takes: the best match, the later one on a tie. A member that takes
+/// the field over shows as incomplete until it is complete.
+#[test]
+fn of_several_keys_for_one_field_snapshots_show_the_one_finish_takes() {
+    #[derive(Extract, Debug, PartialEq, serde::Serialize)]
+    struct Call {
+        #[extract(alias = "tool", alias = "name")]
+        tool_name: String,
+        args: Vec<String>,
+    }
+    let replies = [
+        r#"{"tool_name": "b", "tool": "a", "args": []}"#,
+        r#"{"tool": "a", "tool_name": "b", "args": []}"#,
+        r#"{"toolName": "b", "tool": "a", "args": []}"#,
+        r#"{"tool": "a", "toolName": "b", "args": []}"#,
+        r#"{"tool_name": "b", "toolName": "a", "args": []}"#,
+        r#"{"name": "a", "tool": "b", "args": []}"#,
+        r#"{"tool_name": "b", "name": "a", "toolName": "c", "tool": "d", "args": []}"#,
+    ];
+    for text in replies {
+        let want = llm_extract::extract::<Call>(text).unwrap().value.tool_name;
+        assert_eq!(want, "b", "{text}");
+        for size in [1, 4, 64] {
+            let mut stream = Stream::<Call>::new();
+            let mut last_complete: Option<String> = None;
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+                let snap = stream.snapshot();
+                let shown = serde_json::to_value(&snap).unwrap()["tool_name"].clone();
+                if snap.state("tool_name") == FieldState::Complete {
+                    last_complete = shown.as_str().map(str::to_string);
+                }
+            }
+            assert_eq!(
+                last_complete.as_deref(),
+                Some("b"),
+                "{text} in {size}-byte chunks"
+            );
+            assert_eq!(stream.finish().unwrap().value.tool_name, "b");
+        }
+    }
+}

@@ -106,7 +106,9 @@
 //! closer (`"login]`) is judged by the rest of the reply, and stops the snapshot there. So every key a snapshot shows is in the answer, no list is longer, a complete
 //! scalar is equal and a string is a prefix of the answer's (one exception: a key written twice,
 //! whose later value replaces the earlier, as in `serde_json`; `finish`'s report names each with a
-//! `CoercionKind::DuplicateKey`): a test streams the damage corpus, the peers' suites and randomly
+//! `CoercionKind::DuplicateKey`. For a derived struct, a field whose keys are several (its name, a
+//! spelling of it, an alias) shows the member `finish` takes: the best match, the later one on a
+//! tie; a member that takes a field over shows it `Incomplete` until complete): a test streams the damage corpus, the peers' suites and randomly
 //! damaged documents in chunks of 1, 7 and 64 bytes and checks every snapshot, and the stream fuzz
 //! target checks the same. A reply may hold several values; `Stream::shown_at` says where the one
 //! shown starts, so a switch to a later value (and a different choice by `finish`, whose
@@ -276,11 +278,12 @@ pub enum FieldState {
     Pending,
     /// Begun, not complete.
     Incomplete,
-    /// Complete: equal to what `finish` gives (unless the reply writes the key again later:
-    /// the later value wins, as in `serde_json`). A container closed by the run of closers that
-    /// ends the reply's value is complete once a byte after the run that is not a space
-    /// arrives, or at `finish` (see [Snapshots are a prefix of the
-    /// answer](crate::stream#snapshots-are-a-prefix-of-the-answer)).
+    /// Complete: equal to what `finish` gives (unless the reply writes the key again later,
+    /// or a key for the same field that matches it as well or better: the later value wins,
+    /// as in `serde_json`, and the field is incomplete again while it arrives). A container
+    /// closed by the run of closers that ends the reply's value is complete once a byte after
+    /// the run that is not a space arrives, or at `finish` (see [Snapshots are a prefix of
+    /// the answer](crate::stream#snapshots-are-a-prefix-of-the-answer)).
     Complete,
 }
 
@@ -303,6 +306,9 @@ pub struct FieldStates<const N: usize = 1> {
     /// Fields seen, and complete, as bits: field `i` is bit `i % 64` of word `i / 64`.
     seen: [u64; N],
     done: [u64; N],
+    /// How well the key of the member shown matched each field, plus one (0: none yet), in
+    /// three bits ([`FieldStates::take_key`]).
+    ranks: [[u64; N]; 3],
 }
 
 impl<const N: usize> Default for FieldStates<N> {
@@ -310,6 +316,7 @@ impl<const N: usize> Default for FieldStates<N> {
         FieldStates {
             seen: [0; N],
             done: [0; N],
+            ranks: [[0; N]; 3],
         }
     }
 }
@@ -347,12 +354,50 @@ impl<const N: usize> FieldStates<N> {
             self.set(i, FieldState::Complete);
         } else if self.get(i) == FieldState::Pending {
             self.set(i, FieldState::Incomplete);
+        } else if at.is_empty() && self.get(i) == FieldState::Complete {
+            // A member that takes the field again (its key written twice) is shown as it
+            // arrives: incomplete until it is.
+            self.reopen(i);
+        }
+    }
+
+    /// Field `i` incomplete again.
+    fn reopen(&mut self, i: usize) {
+        if let Some(done) = self.done.get_mut(i / 64) {
+            *done &= !(1u64 << (i % 64));
         }
     }
 
     /// Marks field `i` complete (a value held back until complete arrived whole).
     pub fn complete(&mut self, i: usize) {
         self.set(i, FieldState::Complete);
+    }
+
+    /// Whether an event of a member whose key matched field `i` with `rank` (0 exact, higher
+    /// is worse: see `coerce::keys::Rank`) goes to the field: as the full path chooses among
+    /// several members for one field, a worse match than the member the field took is passed
+    /// over, and a match as good or better takes the field (the later key wins on a tie).
+    #[doc(hidden)]
+    pub fn take_key(&mut self, i: usize, rank: u8) -> bool {
+        let (word, shift) = (i / 64, i % 64);
+        if word >= N {
+            return true;
+        }
+        let stored = (0..3).fold(0u8, |acc, b| {
+            acc | ((((self.ranks[b][word] >> shift) & 1) as u8) << b)
+        });
+        let code = rank.saturating_add(1).min(7);
+        if stored != 0 && code > stored {
+            return false;
+        }
+        for (b, bits) in self.ranks.iter_mut().enumerate() {
+            let bit = 1u64 << shift;
+            match (code >> b) & 1 {
+                1 => bits[word] |= bit,
+                _ => bits[word] &= !bit,
+            }
+        }
+        true
     }
 }
 

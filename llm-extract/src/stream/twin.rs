@@ -14,6 +14,12 @@ pub fn field_index(spec: &StructSpec, key: &str) -> Option<usize> {
     best_field(spec.fields, key).map(|(i, _)| i)
 }
 
+/// [`field_index`], and how well the key matched (0 exact, higher is worse), for
+/// [`FieldStates::take_key`].
+pub fn field_rank(spec: &StructSpec, key: &str) -> Option<(usize, u8)> {
+    best_field(spec.fields, key).map(|(i, rank)| (i, rank as u8))
+}
+
 /// The variant a key or a tag value names (exact, normalized, alias, without diacritics; not
 /// the `other` variant, not a variant named inside a sentence: those wait for the complete
 /// value).
