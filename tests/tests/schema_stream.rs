@@ -376,3 +376,39 @@ fn a_nullable_string_that_may_be_a_placeholder_waits() {
         }
     }
 }
+
+/// Of several members for one property (its name, a spelling of it, an alias, the same key
+/// twice), the last snapshot shows the one `finish` takes: the best match, the later one on a
+/// tie; and the property's state follows that member.
+#[test]
+fn of_several_members_for_one_property_the_snapshot_shows_the_one_finish_takes() {
+    let schema = Schema::new(&json!({
+        "type": "object",
+        "properties": {
+            "tool_name": {"type": "string", "x-aliases": ["tool"]},
+            "n": {"type": "integer"}
+        },
+        "required": ["tool_name"]
+    }))
+    .unwrap();
+    let replies = [
+        r#"{"tool_name": "b", "tool": "a", "n": 1}"#,
+        r#"{"tool": "a", "tool_name": "b", "n": 1}"#,
+        r#"{"toolName": "b", "tool": "a", "n": 1}"#,
+        r#"{"tool_name": "b", "n": 7, "n": 1}"#,
+        r#"{"n": [1], "tool": "b", "n": 1}"#,
+    ];
+    for text in replies {
+        for size in [1, 5, 64] {
+            let mut stream = schema.stream();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+            }
+            let last = stream.snapshot();
+            assert_eq!(stream.state("tool_name"), FieldState::Complete);
+            let done = stream.finish().unwrap().value;
+            assert_eq!(done, json!({"tool_name": "b", "n": 1}), "{text}");
+            assert_eq!(last, done, "{text} in {size}-byte chunks");
+        }
+    }
+}

@@ -1469,3 +1469,24 @@ fn of_several_keys_for_one_field_snapshots_show_the_one_finish_takes() {
         }
     }
 }
+
+/// A key written twice inside a `serde_json::Value` field: the snapshot shows the later value,
+/// as `finish` keeps it.
+#[test]
+fn a_key_written_twice_in_a_value_field_shows_its_later_value() {
+    #[derive(Extract, Debug, serde::Serialize)]
+    struct Holder {
+        v: Value,
+    }
+    let text = r#"{"v": {"n": 1, "s": "x", "n": 2, "s": [3], "o": {}, "o": 4}}"#;
+    for size in [1, 6, 64] {
+        let mut stream = Stream::<Holder>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+        }
+        let last = serde_json::to_value(stream.snapshot()).unwrap();
+        let done = stream.finish().unwrap().value;
+        assert_eq!(done.v, json!({"n": 2, "s": [3], "o": 4}));
+        assert_eq!(last["v"], done.v, "{size}-byte chunks");
+    }
+}

@@ -10,7 +10,7 @@
 use super::compile::{types, Additional, Compiled, Object, Shape};
 use super::read::{self, Dyn};
 use super::Schema;
-use crate::coerce::keys::best_field;
+use crate::coerce::keys::{best_field, Rank};
 use crate::coerce::{Context, Node};
 use crate::error::{Error, Issue};
 use crate::extracted::Extracted;
@@ -78,11 +78,15 @@ pub struct SchemaStream {
 /// every key so far, so each is matched once, not once per snapshot (a reply of 2,000 keys
 /// against 256 properties, a snapshot every 16 bytes, took 26 s).
 #[derive(Default)]
-struct KeyFields(Mutex<HashMap<usize, HashMap<String, Option<usize>>>>);
+struct KeyFields(Mutex<HashMap<usize, HashMap<String, KeyField>>>);
+
+/// The property a key lands on and how well it matched, or `None`.
+type KeyField = Option<(usize, Rank)>;
 
 impl KeyFields {
-    /// The property of `object` that `key` lands on (`best_field`'s answer).
-    fn field(&self, object: &Object, key: &str) -> Option<usize> {
+    /// The property of `object` that `key` lands on, and how well it matched (`best_field`'s
+    /// answer).
+    fn field(&self, object: &Object, key: &str) -> Option<(usize, Rank)> {
         // The object's place in the compiled schema, which the stream holds: its identity.
         let id = std::ptr::from_ref(object) as usize;
         let mut known = self.0.lock().unwrap_or_else(PoisonError::into_inner);
@@ -90,7 +94,7 @@ impl KeyFields {
         if let Some(&field) = of_object.get(key) {
             return field;
         }
-        let field = best_field(object.spec.fields, key).map(|(field, _)| field);
+        let field = best_field(object.spec.fields, key);
         of_object.insert(key.to_string(), field);
         field
     }
@@ -402,11 +406,14 @@ impl SchemaStream {
         };
         let open = partial.open.as_deref();
         let mut state = FieldState::Pending;
+        let mut best = None;
         for (key, _) in map.iter() {
-            let Some(field) = self.keys.field(object, key) else {
+            let Some((field, rank)) = self.keys.field(object, key) else {
                 continue;
             };
-            if object.props[field].name == name {
+            // The member the snapshot shows: the best match, the later one on a tie.
+            if object.props[field].name == name && best.is_none_or(|best| rank <= best) {
+                best = Some(rank);
                 state = match below(open, &Step::Key(key)) {
                     None => FieldState::Complete,
                     Some(_) => FieldState::Incomplete,
@@ -563,7 +570,8 @@ impl Shown<'_> {
     }
 
     /// An object's members so far, under their properties' names; other keys as
-    /// `additionalProperties` says (kept by its rule, or not shown).
+    /// `additionalProperties` says (kept by its rule, or not shown). Of several members for one
+    /// property, the one the reading takes: the best match, the later one on a tie.
     fn members<'p>(
         &self,
         object: &Object,
@@ -571,10 +579,17 @@ impl Shown<'_> {
         open: Open<'_>,
     ) -> Map<String, Value> {
         let mut out = Map::new();
+        let mut ranks: HashMap<usize, Rank> = HashMap::new();
         for (key, value) in entries {
             let (name, rule) = match self.keys.field(object, key) {
-                Some(field) => {
+                Some((field, rank)) => {
+                    if ranks.get(&field).is_some_and(|&best| rank > best) {
+                        continue;
+                    }
+                    ranks.insert(field, rank);
                     let prop = &object.props[field];
+                    // What an earlier member showed for it goes, whether this one shows yet.
+                    out.remove(prop.name.as_str());
                     (prop.name.as_str(), prop.rule)
                 }
                 None => match object.additional {

@@ -1508,9 +1508,15 @@ impl PartialValue for PartialJson {
             (false, Some(json @ (PartialJson::Object(_) | PartialJson::Array(_))), _) => {
                 Self::apply_in(json, at, event, feed)
             }
-            // An array's or object's own close; anything else is a value where one was
-            // already (a repeated key: the typed read keeps the later one).
+            // An array's or object's own close.
             (true, Some(_), Event::Close) => false,
+            // A value where one was already: a member written with its key again, whose later
+            // value the final one keeps (as `serde_json` does), so the snapshot shows it too.
+            (true, Some(_), _) => {
+                feed.lenient();
+                *slot = None;
+                Self::apply(slot, at, event, feed)
+            }
             _ => {
                 feed.lenient();
                 false
