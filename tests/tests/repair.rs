@@ -1641,3 +1641,40 @@ fn a_reply_that_goes_on_from_a_prefilled_brace_is_its_object() {
     assert_eq!(repair("\"yes\""), json!("yes"));
     assert_eq!(repair("\"Note\": see {\"a\": 1}"), json!({"a": 1}));
 }
+
+/// Extra closers inside a run of closers (a closer written twice, `]]}` or `]}}}]` where
+/// `]}` or `]}]` belongs): the closers that match the containers in turn close them, the
+/// others are stray, so the members after the run land where they were written; the extra
+/// ones were read as making every closer of the run stray. Streamed in any chunks, the value
+/// is the same.
+#[test]
+fn extra_closers_inside_a_run_are_the_stray_ones() {
+    let cases = [
+        (
+            r#"{"e": [{"t": "A", "s": [1, 84]]}, {"t": "E", "s": [2]}], "x": 1}"#,
+            json!({"e": [{"t": "A", "s": [1, 84]}, {"t": "E", "s": [2]}], "x": 1}),
+        ),
+        (
+            r#"{"e": [{"t": "A", "s": [1, 84]]}}, {"t": "E", "s": [2]}], "x": 1}"#,
+            json!({"e": [{"t": "A", "s": [1, 84]}, {"t": "E", "s": [2]}], "x": 1}),
+        ),
+        (
+            r#"{"e": [{"t": "B", "s": [14, 90]}}}],"stats": {"w": 1}, "src": []}"#,
+            json!({"e": [{"t": "B", "s": [14, 90]}], "stats": {"w": 1}, "src": []}),
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(repair(text), want, "{text}");
+        for size in [1, 7, 64] {
+            let mut stream = llm_extract::Stream::<Value>::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+            }
+            assert_eq!(
+                stream.finish().unwrap().value,
+                want,
+                "{text} in {size}-byte chunks"
+            );
+        }
+    }
+}

@@ -669,9 +669,14 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let in_stray_run = self
             .stray_run
             .is_some_and(|(from, until)| (from..until).contains(&self.pos));
-        let reading = match matching {
+        let planned = (self.closer_plan.as_ref())
+            .filter(|(from, until, _)| (*from..*until).contains(&self.pos))
+            .map(|(_, _, strays)| strays.contains(&self.pos));
+        let reading = match (matching, planned) {
             _ if in_stray_run => Closing::Skip,
-            Some(t) if t + 1 == self.stack.len() => self.matching_closer(),
+            (_, Some(true)) => Closing::Skip,
+            (Some(t), Some(false)) if t + 1 == self.stack.len() => Closing::Through(t),
+            (Some(t), _) if t + 1 == self.stack.len() => self.matching_closer(),
             _ => self.mismatched_closer(matching),
         };
         let at = Span::new(self.pos, self.pos + 1);
@@ -904,7 +909,22 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 best = Some((misfit, k));
             }
         }
-        let (_, best) = best?;
+        let (best_misfit, best) = best?;
+        // Closers of the run that match the containers in turn, those that do not passed over
+        // as stray, can close more than the first ones that match as written.
+        if let Some((k, strays)) = self.closers_in_turn(next, most) {
+            let fit = self.fit_after(next.run_end, depth - k, most + 1)?;
+            let misfit = (
+                fit.early,
+                fit.strays + strays.len(),
+                token_misfit(self, k),
+                fit.open,
+            );
+            if misfit < best_misfit {
+                self.closer_plan = Some((self.pos + 1, next.run_end, strays));
+                return Some(k);
+            }
+        }
         if best <= next.run {
             // The closers from the `best`-th after this one to the end of the run.
             let mut at = self.pos;
@@ -915,6 +935,29 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             self.stray_run = Some((first_stray, next.run_end));
         }
         Some(best)
+    }
+
+    /// The closer at `self.pos` and the run after it read in turn: each closes the innermost
+    /// container left when it is of its kind, and is stray when not (the root is never
+    /// closed here, as a token follows the run). How many close, and where the stray ones
+    /// are; `None` unless that closes more than `most`, the closers that match from the
+    /// first on.
+    fn closers_in_turn(&self, next: &Following, most: usize) -> Option<(usize, Vec<usize>)> {
+        let depth = self.stack.len();
+        let mut top = depth.checked_sub(2)?;
+        let (mut closed, mut strays) = (1, Vec::new());
+        let mut i = space::skip_space_comments(self.bytes, self.pos + 1, next.run_end);
+        while i < next.run_end {
+            let object = matches!(self.stack[top], Frame::Object { .. });
+            if top > 0 && object == (self.bytes[i] == b'}') {
+                closed += 1;
+                top -= 1;
+            } else {
+                strays.push(i);
+            }
+            i = space::skip_space_comments(self.bytes, i + 1, next.run_end);
+        }
+        (closed > most && !strays.is_empty()).then_some((closed, strays))
     }
 
     /// How the text from `p` fits the containers `stack[..open]` (see [`balance::Fit`]).

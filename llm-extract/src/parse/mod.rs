@@ -221,6 +221,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             profile_budget: (end - start).saturating_mul(2),
             excess_closers: None,
             stray_run: None,
+            closer_plan: None,
             list_goes_on: None,
             fit_paid_at: None,
             start,
@@ -330,6 +331,10 @@ pub(crate) struct Parser<'a, B: Build<'a>> {
     excess_closers: Option<bool>,
     /// Where a run of closers read as stray lies (`[from, until)`), decided at its first.
     stray_run: Option<(usize, usize)>,
+    /// A run of closers read as a whole at its first (`[from, until)`): those at the positions
+    /// listed are stray, the others close the innermost container, each of its kind
+    /// (`[1, 84]]}` in a list of objects: the second `]` is stray, the `}` closes).
+    closer_plan: Option<(usize, usize, Vec<usize>)>,
     /// The `[` of a list that goes on the list before it (`"k": ["a"], ["b"]` in an object),
     /// found when that list's `]` was read as stray: skipped when reached.
     list_goes_on: Option<usize>,
