@@ -306,9 +306,10 @@ pub struct FieldStates<const N: usize = 1> {
     /// Fields seen, and complete, as bits: field `i` is bit `i % 64` of word `i / 64`.
     seen: [u64; N],
     done: [u64; N],
-    /// How well the key of the member shown matched each field, plus one (0: none yet), in
-    /// three bits ([`FieldStates::take_key`]).
-    ranks: [[u64; N]; 3],
+    /// The fields whose member shown was matched by a key other than the field's name, and
+    /// how well, as `Rank - 1` in two bits ([`FieldStates::take_key`]).
+    inexact: [u64; N],
+    ranks: [[u64; N]; 2],
 }
 
 impl<const N: usize> Default for FieldStates<N> {
@@ -316,7 +317,8 @@ impl<const N: usize> Default for FieldStates<N> {
         FieldStates {
             seen: [0; N],
             done: [0; N],
-            ranks: [[0; N]; 3],
+            inexact: [0; N],
+            ranks: [[0; N]; 2],
         }
     }
 }
@@ -378,20 +380,39 @@ impl<const N: usize> FieldStates<N> {
     /// several members for one field, a worse match than the member the field took is passed
     /// over, and a match as good or better takes the field (the later key wins on a tie).
     #[doc(hidden)]
+    #[inline]
     pub fn take_key(&mut self, i: usize, rank: u8) -> bool {
-        let (word, shift) = (i / 64, i % 64);
-        if word >= N {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let Some(&inexact) = self.inexact.get(word) else {
+            return true;
+        };
+        if rank == 0 {
+            // The field's name, which nothing beats: the usual case, one test.
+            if inexact & bit != 0 {
+                self.inexact[word] &= !bit;
+            }
             return true;
         }
-        let stored = (0..3).fold(0u8, |acc, b| {
-            acc | ((((self.ranks[b][word] >> shift) & 1) as u8) << b)
-        });
-        let code = rank.saturating_add(1).min(7);
-        if stored != 0 && code > stored {
+        self.take_inexact(word, bit, rank)
+    }
+
+    /// [`FieldStates::take_key`] for a key other than the field's name.
+    fn take_inexact(&mut self, word: usize, bit: u64, rank: u8) -> bool {
+        let shown = if self.inexact[word] & bit != 0 {
+            let low = u8::from(self.ranks[0][word] & bit != 0);
+            let high = u8::from(self.ranks[1][word] & bit != 0);
+            Some(1 + low + 2 * high)
+        } else if self.seen[word] & bit != 0 {
+            Some(0)
+        } else {
+            None
+        };
+        if shown.is_some_and(|shown| rank > shown) {
             return false;
         }
+        let code = rank.clamp(1, 4) - 1;
+        self.inexact[word] |= bit;
         for (b, bits) in self.ranks.iter_mut().enumerate() {
-            let bit = 1u64 << shift;
             match (code >> b) & 1 {
                 1 => bits[word] |= bit,
                 _ => bits[word] &= !bit,
