@@ -1643,8 +1643,8 @@ fn a_reply_that_goes_on_from_a_prefilled_brace_is_its_object() {
 }
 
 /// Extra closers inside a run of closers (a closer written twice, `]]}` or `]}}}]` where
-/// `]}` or `]}]` belongs): the closers that match the containers in turn close them, the
-/// others are stray, so the members after the run land where they were written; the extra
+/// `]}` or `]}]` belongs, `]}}` where `}` belongs): the closers that match the containers in
+/// turn close them, the others are stray, so the members after the run land where they were written; the extra
 /// ones were read as making every closer of the run stray. Streamed in any chunks, the value
 /// is the same.
 #[test]
@@ -1661,6 +1661,11 @@ fn extra_closers_inside_a_run_are_the_stray_ones() {
         (
             r#"{"e": [{"t": "B", "s": [14, 90]}}}],"stats": {"w": 1}, "src": []}"#,
             json!({"e": [{"t": "B", "s": [14, 90]}], "stats": {"w": 1}, "src": []}),
+        ),
+        // A run that starts with a closer of the wrong kind.
+        (
+            r#"{"id": 1, "c": {"name": "Bob", "active": true]}}, "d": "x", "tags": ["a"]}"#,
+            json!({"id": 1, "c": {"name": "Bob", "active": true}, "d": "x", "tags": ["a"]}),
         ),
     ];
     for (text, want) in cases {

@@ -944,8 +944,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// first on.
     fn closers_in_turn(&self, next: &Following, most: usize) -> Option<(usize, Vec<usize>)> {
         let depth = self.stack.len();
-        let mut top = depth.checked_sub(2)?;
-        let (mut closed, mut strays) = (1, Vec::new());
+        let (closed, strays) = self.run_in_turn(next, depth.checked_sub(2)?, 1);
+        (closed > most && !strays.is_empty()).then_some((closed, strays))
+    }
+
+    /// The run after the closer at `self.pos` read in turn from the container at stack index
+    /// `top`, `closed` containers closed before it: how many are closed then, and where the
+    /// closers passed over as stray are (the root is never closed here).
+    fn run_in_turn(&self, next: &Following, mut top: usize, closed: usize) -> (usize, Vec<usize>) {
+        let (mut closed, mut strays) = (closed, Vec::new());
         let mut i = space::skip_space_comments(self.bytes, self.pos + 1, next.run_end);
         while i < next.run_end {
             let object = matches!(self.stack[top], Frame::Object { .. });
@@ -957,7 +964,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             }
             i = space::skip_space_comments(self.bytes, i + 1, next.run_end);
         }
-        (closed > most && !strays.is_empty()).then_some((closed, strays))
+        (closed, strays)
     }
 
     /// How the text from `p` fits the containers `stack[..open]` (see [`balance::Fit`]).
@@ -1096,16 +1103,32 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 .unwrap_or(tied[0]),
             _ => tied.first().copied().unwrap_or(0),
         };
+        let Some(next) = next.filter(|next| next.run > 0) else {
+            return readings[best];
+        };
+        // This closer stray and the run after it read in turn (`true]}}, "d"` in an object in
+        // an object: the `}` closes, the `]` and the other `}` are stray).
+        let (k, strays) = self.run_in_turn(&next, depth - 1, 0);
+        let in_turn = (k > 0).then_some(()).and_then(|()| {
+            let fit = self.fit_after(next.run_end, depth - k, 2)?;
+            Some(((fit.early, fit.strays + 1 + strays.len(), fit.open), strays))
+        });
         // `"def"]}, "timeout": ..`: this closer and the run after it, all stray.
-        if let Some(next) = next.filter(|next| next.run > 0) {
-            if let Some(fit) = self.fit_after(next.run_end, depth, 1) {
-                if (fit.early, fit.strays + next.run + 1, fit.open) < misfits[best] {
-                    self.stray_run = Some((self.pos, next.run_end));
-                    return Closing::Skip;
-                }
+        let all_stray = (self.fit_after(next.run_end, depth, 2))
+            .map(|fit| (fit.early, fit.strays + next.run + 1, fit.open));
+        match (in_turn, all_stray) {
+            (Some((misfit, strays)), _)
+                if misfit < misfits[best] && all_stray.is_none_or(|all| misfit < all) =>
+            {
+                self.closer_plan = Some((self.pos + 1, next.run_end, strays));
+                Closing::Skip
             }
+            (_, Some(all)) if all < misfits[best] => {
+                self.stray_run = Some((self.pos, next.run_end));
+                Closing::Skip
+            }
+            _ => readings[best],
         }
-        readings[best]
     }
 
     /// After a closer at `at - 1`: the run of closers that follows, then a `,` (or a quoted
