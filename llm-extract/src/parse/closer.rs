@@ -1103,12 +1103,25 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 .unwrap_or(tied[0]),
             _ => tied.first().copied().unwrap_or(0),
         };
-        let Some(next) = next.filter(|next| next.run > 0) else {
-            return readings[best];
-        };
+        match next.filter(|next| next.run > 0) {
+            Some(next) => self.wrong_closer_run(&next, readings[best], misfits[best]),
+            None => readings[best],
+        }
+    }
+
+    /// A closer of the wrong kind with a run of closers after it: `reading`, the best of the
+    /// readings of it alone (`misfit` says how the rest fits it), or this closer stray and the
+    /// run after it read in turn, or the whole run stray, whichever the rest fits best.
+    fn wrong_closer_run(
+        &mut self,
+        next: &Following,
+        reading: Closing,
+        misfit: (usize, usize, usize),
+    ) -> Closing {
+        let depth = self.stack.len();
         // This closer stray and the run after it read in turn (`true]}}, "d"` in an object in
         // an object: the `}` closes, the `]` and the other `}` are stray).
-        let (k, strays) = self.run_in_turn(&next, depth - 1, 0);
+        let (k, strays) = self.run_in_turn(next, depth - 1, 0);
         let in_turn = (k > 0).then_some(()).and_then(|()| {
             let fit = self.fit_after(next.run_end, depth - k, 2)?;
             Some(((fit.early, fit.strays + 1 + strays.len(), fit.open), strays))
@@ -1117,17 +1130,17 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let all_stray = (self.fit_after(next.run_end, depth, 2))
             .map(|fit| (fit.early, fit.strays + next.run + 1, fit.open));
         match (in_turn, all_stray) {
-            (Some((misfit, strays)), _)
-                if misfit < misfits[best] && all_stray.is_none_or(|all| misfit < all) =>
+            (Some((turn, strays)), _)
+                if turn < misfit && all_stray.is_none_or(|all| turn < all) =>
             {
                 self.closer_plan = Some((self.pos + 1, next.run_end, strays));
                 Closing::Skip
             }
-            (_, Some(all)) if all < misfits[best] => {
+            (_, Some(all)) if all < misfit => {
                 self.stray_run = Some((self.pos, next.run_end));
                 Closing::Skip
             }
-            _ => readings[best],
+            _ => reading,
         }
     }
 
