@@ -290,9 +290,10 @@ pub enum FieldState {
 /// The state of each field of a partial struct, by field position (kept beside the values
 /// by the partial twins `#[derive(Extract)]` generates; ask the twin's `state(name)`).
 ///
-/// Two bits per field in `N` pairs of words, for up to `64 * N` fields: no allocation, and a
-/// snapshot copies it in whole words. The derive picks `N` from the struct's field count; a
-/// field past `64 * N` reads as pending.
+/// Bits per field in words of `N`, for up to `64 * N` fields (two for the state, three for how
+/// well the key of the member shown matched the field): no allocation, and a snapshot copies
+/// it in whole words. The derive picks `N` from the struct's field count; a field past
+/// `64 * N` reads as pending.
 ///
 /// ```
 /// use llm_extract::stream::{FieldState, FieldStates};
