@@ -213,3 +213,25 @@ fn a_json_body_without_its_closer_waits_for_what_follows_it() {
     assert_eq!(stream.push("\nDone.").len(), 1);
     assert!(stream.finish().unwrap().is_empty());
 }
+
+/// A JSON string cut by a line break makes the calls written after it doubtful, however far
+/// the stream has settled: a stream that settled at the next call's opener once read it
+/// without the string before it, and yielded a call the whole reply reports as doubtful.
+#[test]
+fn a_call_after_a_cut_string_stays_doubtful_past_the_settled_point() {
+    let text = "<tool_call>\n{\"name\": \"f\", arguments\": {}}\n</tool_call>\n<tool_call>\n{\"name\": \"run_shell\", \"arguments\": {}}\n</tool_call>";
+    let whole = Extractor::new().tool_reply_begins_in_answer();
+    let reply = whole.read_tool_calls(text);
+    assert!(
+        reply.calls.is_empty() && reply.doubtful.len() == 2,
+        "{reply:?}"
+    );
+    for size in [1, 7, 64] {
+        let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+        for chunk in text.as_bytes().chunks(size) {
+            assert!(stream.push_bytes(chunk).is_empty(), "{size}");
+        }
+        assert_eq!(stream.finish().unwrap_err().category(), Category::Doubtful);
+    }
+    check_every_chunking(text, text);
+}

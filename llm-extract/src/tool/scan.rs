@@ -391,6 +391,10 @@ pub(crate) struct Tokens {
     /// string to run on over the token (its quotes unescaped), so a call it begins is
     /// doubtful.
     pub after_cut_string: Vec<(usize, usize)>,
+    /// The line break that cut a JSON string whose chain of calls is still open at the end
+    /// of the text (see [`Strings::chain`]): a token that comes next is recorded in
+    /// [`Tokens::after_cut_string`] with this break.
+    pub chain_open: Option<usize>,
     /// Where each pythonic call list (`[name(`) begins that is inside a JSON string as the
     /// scan ends it, in order: a string's text (`"content": "run [rm(path='/')] later"`),
     /// not a list of calls, and not a place the JSON value it is in ends.
@@ -475,6 +479,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
         list: out,
         open_string: strings.unsettled,
         after_cut_string: strings.after_cut,
+        chain_open: strings.chain.or(strings.cut),
         lists_in_strings: strings.lists,
     }
 }

@@ -120,6 +120,8 @@ pub(crate) struct Wire {
     pub open_string: Option<usize>,
     /// See [`super::scan::Tokens::after_cut_string`].
     pub after_cut_string: Vec<(usize, usize)>,
+    /// See [`super::scan::Tokens::chain_open`].
+    pub chain_open: Option<usize>,
     /// See [`super::scan::Tokens::lists_in_strings`].
     pub lists_in_strings: Vec<usize>,
 }
@@ -159,8 +161,30 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
     w.run();
     w.out.open_string = scanned.open_string;
     w.out.after_cut_string = scanned.after_cut_string;
+    w.out.chain_open = scanned.chain_open;
     w.out.lists_in_strings = scanned.lists_in_strings;
+    w.out.keep_cut_strings_before_resume();
     w.out
+}
+
+impl Wire {
+    /// A read from the resume point would not see a JSON string cut before it whose chain
+    /// of calls runs past it (a token after the point recorded with a break before it, or
+    /// the chain still open at the end): the calls there would lose their doubt. No point
+    /// of this text is settled then.
+    fn keep_cut_strings_before_resume(&mut self) {
+        let Some(at) = self.resume.map(|r| r.at) else {
+            return;
+        };
+        let crosses = (self.after_cut_string.iter())
+            .filter(|(token, _)| *token >= at)
+            .map(|(_, brk)| *brk)
+            .chain(self.chain_open)
+            .any(|brk| brk < at);
+        if crosses {
+            self.resume = None;
+        }
+    }
 }
 
 /// Marks each hit begun (or whose block is begun) by a token or pythonic list met after a
