@@ -235,3 +235,28 @@ fn a_call_after_a_cut_string_stays_doubtful_past_the_settled_point() {
     }
     check_every_chunking(text, text);
 }
+
+/// A reasoning closer the token pass leaves in the answer (inside a JSON value, or without
+/// an opener in a reply that begins in the answer) is text to the JSON values around it
+/// too: the value reader once took it as the end of reasoning the reply began in, and the
+/// whole read dropped the call before it, unreported, that the stream had yielded.
+#[test]
+fn a_reasoning_closer_left_in_the_answer_hides_no_call_before_it() {
+    let text = "{\"name\":\"a\",\"arguments\":{}}\n{\"x\": \"u\"</think>\n}";
+    for e in [
+        Extractor::new(),
+        Extractor::new().tool_reply_begins_in_answer(),
+    ] {
+        let calls = e.tool_calls(text);
+        assert_eq!(calls.len(), 1, "{calls:?}");
+        assert_eq!(calls[0].name, "a");
+    }
+    let fenced = "```json\n{\"name\": \"calc\", \"arguments\": {}}\n```\n```json\n{\"name\": \"g\", \"arguments\": {\"u\": \"x\"</think>\n}}\n```";
+    let reply = Extractor::new()
+        .tool_reply_begins_in_answer()
+        .read_tool_calls(fenced);
+    assert_eq!(reply.calls.len(), 1, "{reply:?}");
+    assert_eq!(reply.calls[0].call.name, "calc");
+    check_every_chunking(text, text);
+    check_every_chunking(fenced, fenced);
+}

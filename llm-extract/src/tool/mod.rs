@@ -821,7 +821,11 @@ fn gap_calls(
     found: &mut Calls,
 ) {
     let from_tokens = found.hits.len();
-    let json = Extractor::new().max_depth(max_depth);
+    // The token pass has placed every reasoning tag: one left in a gap is text it chose not
+    // to read as reasoning (a closer without an opener in a reply that begins in the
+    // answer), which the value reader must not take as one either.
+    let mut json = Extractor::new().max_depth(max_depth);
+    json.settings.reasoning_tags.clear();
     let mut across = Across::default();
     for (k, &(span, region)) in gaps.iter().enumerate() {
         match region {
