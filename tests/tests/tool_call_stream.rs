@@ -22,8 +22,14 @@ fn each_call_of_a_long_reply_comes_from_the_push_that_completes_it() {
         pushed += chunk.len();
         got.extend(stream.push_bytes(chunk));
         // Every call whose JSON has closed by now, and been followed by a byte that says it
-        // does not read on (`</tool_call>`'s `<`), has been yielded.
-        let closed = text[..pushed].matches("}}\n<").count();
+        // does not read on (`</tool_call>`'s `<`), has been yielded, unless the text ends
+        // in a token cut short (`</tool_ca`, `<tool`), which may end the body before it.
+        let so_far = &text[..pushed];
+        let settled = match so_far.rfind('<') {
+            Some(at) if !so_far[at..].contains('>') => &so_far[..at],
+            _ => so_far,
+        };
+        let closed = settled.matches("}}\n<").count();
         assert_eq!(got.len(), closed, "after {pushed} bytes");
     }
     assert!(stream.finish().unwrap().is_empty());
@@ -259,4 +265,32 @@ fn a_reasoning_closer_left_in_the_answer_hides_no_call_before_it() {
     assert_eq!(reply.calls[0].call.name, "calc");
     check_every_chunking(text, text);
     check_every_chunking(fenced, fenced);
+}
+
+/// A token cut short by the end of a chunk (`<|im_e`, `</fun`) may end the body of the
+/// call before it once whole, and the body then reads otherwise: the stream once read the
+/// call with the token's prefix as body text and yielded what the whole reply reports as
+/// doubtful or cut off.
+#[test]
+fn a_token_cut_short_by_a_chunk_decides_nothing_before_it() {
+    for (text, cut) in [
+        (
+            "[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {\"body\":\"hi\"}```}]<|im_end|>",
+            "<|i",
+        ),
+        (
+            "<|tools_prefix|>[{\"book-flight\": {}}]</function><|tools_suffix|>\nBye.",
+            "</fun",
+        ),
+    ] {
+        let reply = llm_extract::tool::read(text);
+        assert!(reply.calls.is_empty(), "{text}: {reply:?}");
+        let at = text.find(cut).unwrap() + cut.len();
+        let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+        assert!(stream.push(&text[..at]).is_empty(), "{text}");
+        assert!(stream.push(&text[at..]).is_empty(), "{text}");
+        assert!(stream.finish().is_err(), "{text}");
+    }
+    let text = "<|tools_prefix|>[{\"book-flight\": {}}]</function><|tools_suffix|>\nBye.";
+    check_every_chunking(text, text);
 }

@@ -377,6 +377,52 @@ pub(crate) fn undecided_token(text: &str) -> Option<usize> {
         })
 }
 
+/// Where a token begins that the end of `text` cuts short: the text ends with a proper
+/// prefix of a literal token, a named token's or a reasoning tag's (`<|im_e`, `</fun`,
+/// `[TOOL_CA`, `</thi`). Whole, it ends the body a call is read from (a Mistral or Apertus
+/// body runs to the next token), which may then read otherwise than the body with the
+/// prefix as its text: a reader of a text still arriving decides nothing from there on.
+pub(crate) fn partial_token(text: &str, reasoning: &[String]) -> Option<usize> {
+    let fixed = (LITERALS.iter().map(|l| l.0))
+        .chain(SUFFIXED.iter().map(|l| l.0))
+        .chain(NAMED.iter().map(|n| n.0))
+        .chain([M3_INVOKE.0, "TOOL_CALL", "functools[", "```tool_code"])
+        .chain(XTML);
+    let longest = (fixed.clone().map(str::len))
+        .chain(reasoning.iter().map(|t| t.len() + 3))
+        .max()
+        .unwrap_or(0);
+    let bytes = text.as_bytes();
+    let starts = |b: u8| matches!(b, b'<' | b'[' | b']' | b'T' | b'f' | b'`');
+    let from = bytes.len().saturating_sub(longest);
+    (from..bytes.len()).find(|&at| {
+        let rest = &bytes[at..];
+        let word_start = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
+        // A run of backticks alone is a fence's closing run as much as `tool_code`'s start;
+        // a lone `T` or `f` ends many a word.
+        let backticks = rest.iter().all(|&b| b == b'`');
+        let letter = matches!(rest[0], b'T' | b'f');
+        if !starts(rest[0]) || backticks || letter && (!word_start || rest.len() < 2) {
+            return false;
+        }
+        let cuts = |token: &[u8]| rest.len() < token.len() && token.starts_with(rest);
+        fixed.clone().any(|t| cuts(t.as_bytes())) || cuts_reasoning_tag(rest, reasoning)
+    })
+}
+
+/// Whether `rest` is a proper prefix of a reasoning tag's opener or closer (`</thi`), any
+/// case.
+fn cuts_reasoning_tag(rest: &[u8], reasoning: &[String]) -> bool {
+    let Some(after) = rest.strip_prefix(b"<") else {
+        return false;
+    };
+    let name = after.strip_prefix(b"/").unwrap_or(after);
+    reasoning.iter().any(|tag| {
+        let tag = tag.as_bytes();
+        name.len() <= tag.len() && tag[..name.len()].eq_ignore_ascii_case(name)
+    })
+}
+
 /// The tokens of a text, and what its end leaves undecided about them.
 #[derive(Debug)]
 pub(crate) struct Tokens {

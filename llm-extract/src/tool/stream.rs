@@ -325,7 +325,13 @@ impl<T: Extract> StreamCalls<T> {
         let bytes = self.text.as_bytes();
         match self.wait {
             Wait::Closing => {
-                (self.read_on && self.searched < bytes.len())
+                // A token cut short at the end settles nothing before it until it is whole
+                // (its last byte is a closing one) or turns out to be text.
+                let cut_short = || {
+                    scan::partial_token(&self.text[self.base..], &self.settings.reasoning_tags)
+                        .is_some()
+                };
+                (self.read_on && self.searched < bytes.len() && !cut_short())
                     || bytes[self.searched..]
                         .iter()
                         .any(|b| matches!(b, b'}' | b']' | b')' | b'>' | b'`'))
@@ -369,12 +375,14 @@ impl<T: Extract> StreamCalls<T> {
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
         let resume_at = found.resume.map(|r| r.at);
         // A token the text may still complete (`<function=` waiting for its `>`) may take in
-        // what was read after its start, and a string cut by a line break may run on over
-        // what came after the break: nothing from there on is decided.
+        // what was read after its start, a token cut short at the end (`<|im_e`, `</fun`)
+        // may end the body before it once whole, and a string cut by a line break may run
+        // on over what came after the break: nothing from there on is decided.
         let undecided = if at_end {
             None
         } else {
             (scan::undecided_token(tail).into_iter())
+                .chain(scan::partial_token(tail, &self.settings.reasoning_tags))
                 .chain(found.open_string)
                 .min()
         };
