@@ -1406,3 +1406,31 @@ fn answer_calls(text: &str) -> Vec<String> {
     let e = Extractor::new().tool_reply_begins_in_answer();
     names(&e.calls::<ToolCall>(text).unwrap_or_default())
 }
+
+/// A run of backticks between a value's tokens ends the value as the end of the text would;
+/// with more text on its line it closes no fence, and the call is cut off there. It was
+/// taken for the closers missing before the format's closer, and the call returned whole
+/// with the arguments the run cut off dropped (`rm({})`).
+#[test]
+fn a_call_a_backtick_run_cuts_mid_line_is_not_returned_whole() {
+    for text in [
+        "<tool_call>{\"name\": \"rm\", ```\"arguments\": {\"path\": \"/\"}}</tool_call>",
+        "<tool_call>{\"name\": \"rm\", ```\"arguments\": {\"path\": [],\"t",
+        "<|tool_call|>[{\"name\": \"rm\", ```\"arguments\": {\"path\": \"/\"}}]",
+        "[TOOL_CALLS] [{\"name\": \"rm\", ```\"arguments\": {\"path\": [],\"t",
+    ] {
+        let reply = tool::read(text);
+        assert!(reply.calls.is_empty(), "{text}: {reply:?}");
+        let streamed = streamed_bytewise(&Extractor::new(), text);
+        assert!(streamed.is_err() || streamed.unwrap().is_empty(), "{text}");
+        if !text.ends_with('>') && !text.ends_with(']') {
+            assert_eq!(reply.incomplete.len(), 1, "{text}: {reply:?}");
+            let err = tool::calls::<ToolCall>(text).unwrap_err();
+            assert_eq!(err.category(), Category::Incomplete, "{text}");
+        }
+    }
+    // A fence's closing run on its own line still closes the missing closers before it.
+    let fenced =
+        "<tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/tmp/x\"}\n```\n</tool_call>";
+    assert_eq!(tool::tool_calls(fenced)[0].arguments["path"], "/tmp/x");
+}

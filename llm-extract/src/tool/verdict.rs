@@ -124,9 +124,7 @@ pub(crate) fn annotate(
             .repairs
             .iter()
             .any(|r| r.kind.is_truncation() && r.kind != RepairKind::TruncatedContainer);
-        let closed_after = !text[value_end.min(hit.span.end)..hit.span.end]
-            .trim()
-            .is_empty();
+        let closed_after = closed_after_value(&text[value_end.min(hit.span.end)..hit.span.end]);
         if !hit.complete && !hit.call.cut_off && truncated(hit) && only_closers && closed_after {
             hit.complete = true;
         }
@@ -214,6 +212,20 @@ fn judge_prose(
         Sentence::MayContinue => hit.until_end = true,
         Sentence::Outside => {}
     }
+}
+
+/// Whether `after`, the text of a call's span after its value, closes the call: there is
+/// some (the format's closer, or the next token), and it is not a run of backticks with more
+/// text on its line. The parser ends a value at such a run as at the end of the text (a
+/// fence closing on it); one the line goes on after (`` {"name": "rm", ```"arguments": {..``)
+/// closes no fence, and the value is cut off there, not closed.
+fn closed_after_value(after: &str) -> bool {
+    let after = after.trim_start();
+    let Some(run) = after.strip_prefix("```") else {
+        return !after.is_empty();
+    };
+    let line = run.trim_start_matches('`').split('\n').next().unwrap_or("");
+    line.trim().is_empty()
 }
 
 /// A call begun right after a JSON string a line break cut, in the value that string is in
