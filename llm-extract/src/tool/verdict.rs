@@ -633,7 +633,9 @@ fn after_closing_tags(after: &str) -> &str {
 /// Where the text after a call begins, for the sentence it may stand in: its end (`end`), or,
 /// when the call's span runs on past its value (a body with no closer runs to the next
 /// token: `[TOOL_CALLS]f[ARGS]{...} but I won't.`) and words follow the value and its
-/// closing brackets on its line, where those words begin.
+/// closing brackets on its line, where those words begin; or where the value's line ends,
+/// when the span runs on from there over spaces alone (the words of the next line stand in
+/// no sentence with the call).
 fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
     if value_end >= end || !text.is_char_boundary(value_end) || end > text.len() {
         return end;
@@ -646,6 +648,9 @@ fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
         .find(|(_, c)| !matches!(c, '}' | ']' | ' ' | '\t'));
     match first {
         Some((at, c)) if !c.is_whitespace() && !matches!(c, '<' | '[') => value_end + at,
+        // The span runs on past the value's line over spaces alone (to the next token): what
+        // follows it is on another line.
+        Some((at, '\n' | '\r')) if text[value_end + at..end].trim().is_empty() => value_end + at,
         _ => end,
     }
 }
