@@ -1434,3 +1434,32 @@ fn a_call_a_backtick_run_cuts_mid_line_is_not_returned_whole() {
         "<tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/tmp/x\"}\n```\n</tool_call>";
     assert_eq!(tool::tool_calls(fenced)[0].arguments["path"], "/tmp/x");
 }
+
+/// A run of backticks right after a call's value, its line not ended yet, closes the value
+/// only if the line ends there: a stream waits for the line, and yielded the call at the
+/// run before the text on its line made it cut off.
+#[test]
+fn a_stream_waits_for_the_line_of_a_backtick_run_after_a_value() {
+    for text in [
+        "<|tool_call|>[{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}```]\nDone.",
+        "[TOOL_CALLS]rm[ARGS]{\"path\": \"/\",```\"force\": true}\n[TOOL_CALLS]ls[ARGS]{}",
+        "<tool_call>\n{\"name\": \"rm\", \"args\": {```\"path\": \"/\"}}\n</tool_call>",
+    ] {
+        let reply = Extractor::new()
+            .tool_reply_begins_in_answer()
+            .read_tool_calls(text);
+        assert!(
+            reply.calls.iter().all(|f| f.call.name != "rm"),
+            "{text}: {reply:?}"
+        );
+        let e = Extractor::new().tool_reply_begins_in_answer();
+        let streamed = streamed_bytewise(&e, text);
+        assert!(
+            streamed
+                .as_ref()
+                .map_or(true, |c| c.iter().all(|c| c.name != "rm")),
+            "{text}: {streamed:?}"
+        );
+        llm_extract_tests::tool_stream::check_every_chunking(text, text);
+    }
+}

@@ -107,7 +107,9 @@
 //! end the body before it once whole, and the body then read otherwise: a call whose body
 //! reaches it waits until the token is whole or turns out to be text. A `tool_code` fence's closing backticks at the end of the text wait for
 //! their line to end (`` ```{ `` closes nothing), and so does a call in any code fence until
-//! the line of the fence's closing run ends (`` ``` but I won't.`` makes it a mention). A token that names a tool
+//! the line of the fence's closing run ends (`` ``` but I won't.`` makes it a mention), and a
+//! call whose value a run of backticks ends until that run's line ends (more text on it,
+//! `` ```] ``, cuts the value off there). A token that names a tool
 //! and ends with `>` (`<function=`, `<invoke name="`) or an XTML marker whose `<|sep|>` has not
 //! come holds everything after its start: once its end comes it takes in what followed its
 //! prefix (`<function=a [TOOL_CALLS]f[ARGS]{..} >` holds no call), so calls written there wait

@@ -124,7 +124,13 @@ pub(crate) fn annotate(
             .repairs
             .iter()
             .any(|r| r.kind.is_truncation() && r.kind != RepairKind::TruncatedContainer);
-        let closed_after = closed_after_value(&text[value_end.min(hit.span.end)..hit.span.end]);
+        let after_value = &text[value_end.min(hit.span.end)..hit.span.end];
+        let closed_after = closed_after_value(after_value);
+        // A run of backticks whose line the text has not ended yet: more text on that line
+        // cuts the value off there instead (a stream waits for the line to end).
+        if closed_after && hit.span.end == text.len() && run_line_open(after_value) {
+            hit.until_end = true;
+        }
         if !hit.complete && !hit.call.cut_off && truncated(hit) && only_closers && closed_after {
             hit.complete = true;
         }
@@ -226,6 +232,11 @@ fn closed_after_value(after: &str) -> bool {
     };
     let line = run.trim_start_matches('`').split('\n').next().unwrap_or("");
     line.trim().is_empty()
+}
+
+/// Whether `after` begins with a run of backticks whose line does not end in it.
+fn run_line_open(after: &str) -> bool {
+    after.trim_start().starts_with("```") && !after.trim_start().contains('\n')
 }
 
 /// A call begun right after a JSON string a line break cut, in the value that string is in
