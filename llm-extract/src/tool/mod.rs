@@ -406,10 +406,11 @@ impl Found {
         self.repairs.iter().find(|r| r.kind.is_guess())
     }
 
-    fn from_hit(hit: wire::Hit, place: usize) -> Found {
+    /// The call `hit` found, its text arguments read as JSON within `max_depth`.
+    fn from_hit(hit: wire::Hit, place: usize, max_depth: usize) -> Found {
         Found {
             place,
-            call: to_tool_call(&hit.call),
+            call: to_tool_call(&hit.call, max_depth),
             format: hit.format,
             span: hit.span,
             complete: hit.complete,
@@ -556,7 +557,7 @@ impl Extractor {
         };
         let mut place = 0;
         for hit in found.hits {
-            reply.take_hit(hit, self.settings.tool, &mut place);
+            reply.take_hit(hit, self.settings.tool, self.settings.max_depth, &mut place);
         }
         reply
             .rejected
@@ -933,8 +934,15 @@ impl Reply {
 
     /// Files one call found in the text as [`verdict`] says: a call, a call cut off or
     /// doubtful (also a call when the caller opted in), or a rejection. `next` is the place
-    /// of the next call: a refused one is not a call and takes none.
-    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings, next: &mut usize) {
+    /// of the next call: a refused one is not a call and takes none. Text arguments are read
+    /// as JSON within `max_depth`.
+    fn take_hit(
+        &mut self,
+        hit: wire::Hit,
+        settings: ToolSettings,
+        max_depth: usize,
+        next: &mut usize,
+    ) {
         let verdict = verdict::verdict(&hit, settings);
         let place = *next;
         if !matches!(verdict, Verdict::Refused(_)) {
@@ -946,16 +954,16 @@ impl Reply {
                 span: hit.span,
                 reason,
             }),
-            Verdict::Call => self.calls.push(Found::from_hit(hit, place)),
+            Verdict::Call => self.calls.push(Found::from_hit(hit, place, max_depth)),
             Verdict::CutOff => {
-                let found = Found::from_hit(hit, place);
+                let found = Found::from_hit(hit, place, max_depth);
                 if settings.allow_incomplete {
                     self.calls.push(found.clone());
                 }
                 self.incomplete.push(found);
             }
             Verdict::Doubtful => {
-                let found = Found::from_hit(hit, place);
+                let found = Found::from_hit(hit, place, max_depth);
                 if settings.allow_doubtful {
                     self.calls.push(found.clone());
                 }
@@ -1352,15 +1360,17 @@ fn tool_error(issues: Vec<Issue>, text: &str, format: Option<Format>) -> Error {
     Error::new(issues).with_positions(text).reask(line)
 }
 
-/// A [`ToolCall`] from a call as read: text arguments become JSON where they are JSON.
-fn to_tool_call(raw: &RawCall) -> ToolCall {
+/// A [`ToolCall`] from a call as read: text arguments become JSON where they are JSON
+/// nesting no deeper than `max_depth` (the limit a typed call reads them within), text
+/// otherwise.
+fn to_tool_call(raw: &RawCall, max_depth: usize) -> ToolCall {
     let arguments = raw
         .arguments
         .iter()
         .map(|(k, a)| {
             let v = match a {
                 Arg::Json(v) => v.clone(),
-                Arg::Text(t) => text_value(t),
+                Arg::Text(t) => text_value_within(t, max_depth),
             };
             (k.clone(), v)
         })
@@ -1376,6 +1386,18 @@ fn to_tool_call(raw: &RawCall) -> ToolCall {
 /// `true`, `["a"]`), else the text itself.
 fn text_value(text: &str) -> Value {
     wire::value::text_value(text)
+}
+
+/// [`text_value`], text when the JSON it spells nests deeper than `max_depth`, as
+/// [`text_node`] reads it for a typed call.
+fn text_value_within(text: &str, max_depth: usize) -> Value {
+    let value = text_value(text);
+    if value.is_array() || value.is_object() {
+        if Node::from_value(&value).depth() > max_depth {
+            return Value::String(text.to_string());
+        }
+    }
+    value
 }
 
 fn key(text: &str) -> Str<'static> {
@@ -1510,11 +1532,11 @@ impl Extract for ToolCall {
                 node,
             ));
         }
-        let value = decoded_value(node, 0);
+        let value = decoded_value(node, 0, cx.max_depth());
         match shape::calls_in(&value, shape::Context::Marked, cx.max_depth()) {
             Ok(calls) if calls.len() == 1 => {
                 let raw = calls.into_iter().next().ok_or(Failed)?;
-                Ok(to_tool_call(&raw))
+                Ok(to_tool_call(&raw, cx.max_depth()))
             }
             Ok(calls) => Err(cx.fail(
                 Category::Type,
@@ -1526,22 +1548,32 @@ impl Extract for ToolCall {
     }
 }
 
-/// The node as JSON, with unquoted text read as the JSON it spells (`3`, `true`), as the
-/// text-valued formats need. Deeper than the default depth limit (the node was read within
-/// its reader's), the rest is converted as is.
-fn decoded_value(node: &Node<'_>, depth: usize) -> Value {
+/// The node as JSON, with unquoted text read as the JSON it spells (`3`, `true`; a container
+/// within `max_depth`), as the text-valued formats need. Deeper than the default depth limit
+/// (the node was read within its reader's), the rest is converted as is.
+fn decoded_value(node: &Node<'_>, depth: usize, max_depth: usize) -> Value {
     if depth > crate::settings::DEFAULT_MAX_DEPTH {
         return node.to_value();
     }
     match &node.kind {
-        NodeKind::String(s) if s.quoting == Quoting::Unquoted => text_value(&s.text),
-        NodeKind::Array(items) => {
-            Value::Array(items.iter().map(|n| decoded_value(n, depth + 1)).collect())
+        NodeKind::String(s) if s.quoting == Quoting::Unquoted => {
+            text_value_within(&s.text, max_depth)
         }
+        NodeKind::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|n| decoded_value(n, depth + 1, max_depth))
+                .collect(),
+        ),
         NodeKind::Object(entries) => Value::Object(
             entries
                 .iter()
-                .map(|e| (e.key.text.to_string(), decoded_value(&e.value, depth + 1)))
+                .map(|e| {
+                    (
+                        e.key.text.to_string(),
+                        decoded_value(&e.value, depth + 1, max_depth),
+                    )
+                })
                 .collect(),
         ),
         _ => node.to_value(),

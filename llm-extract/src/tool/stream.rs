@@ -419,7 +419,8 @@ impl<T: Extract> StreamCalls<T> {
                     }
                     if calls > self.taken {
                         self.taken += 1;
-                        self.issues.push(unsure(hit, &verdict, self.base));
+                        self.issues
+                            .push(unsure(hit, &verdict, self.base, self.settings.max_depth));
                     }
                     continue;
                 }
@@ -492,7 +493,7 @@ fn typed_call<T: Extract>(
     base: usize,
     max_depth: usize,
 ) -> Result<T, Vec<Issue>> {
-    let found = Found::from_hit(hit, index);
+    let found = Found::from_hit(hit, index, max_depth);
     typed::<T>(&found.raw, arguments_node(&found.raw, max_depth), max_depth).map_err(|first| {
         call_issues::<T>(tail, &found, first, max_depth)
             .into_iter()
@@ -535,9 +536,9 @@ fn allowed(verdict: &Verdict, tool: super::ToolSettings) -> bool {
 }
 
 /// The issue of a call not run, cut off or doubtful, as the whole read gives it.
-fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize) -> Issue {
+fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize, max_depth: usize) -> Issue {
     // The message names the call by its tool, not its place.
-    let found = Found::from_hit(hit, 0);
+    let found = Found::from_hit(hit, 0, max_depth);
     let issue = match verdict {
         Verdict::CutOff => super::cut_off_issue(&found),
         _ => super::doubtful_issue(&found),

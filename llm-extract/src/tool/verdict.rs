@@ -786,5 +786,6 @@ fn echoes(text: &str, prev: &Hit, next: &Hit) -> bool {
         && !text[next.span.start..].starts_with('<')
         && text[prev.span.end..next.span.start].trim().is_empty()
         && prev.call.name == next.call.name
-        && super::to_tool_call(&prev.call).arguments == super::to_tool_call(&next.call).arguments
+        && super::to_tool_call(&prev.call, usize::MAX).arguments
+            == super::to_tool_call(&next.call, usize::MAX).arguments
 }
