@@ -374,18 +374,7 @@ impl<T: Extract> StreamCalls<T> {
         // region is known yet.
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
         let resume_at = found.resume.map(|r| r.at);
-        // A token the text may still complete (`<function=` waiting for its `>`) may take in
-        // what was read after its start, a token cut short at the end (`<|im_e`, `</fun`)
-        // may end the body before it once whole, and a string cut by a line break may run
-        // on over what came after the break: nothing from there on is decided.
-        let undecided = if at_end {
-            None
-        } else {
-            (scan::undecided_token(tail).into_iter())
-                .chain(scan::partial_token(tail, &self.settings.reasoning_tags))
-                .chain(found.open_string)
-                .min()
-        };
+        let undecided = (!at_end).then(|| self.undecided(tail, &found)).flatten();
         let mut out = Vec::new();
         let mut calls = 0;
         let mut calls_before_resume = 0;
@@ -447,6 +436,18 @@ impl<T: Extract> StreamCalls<T> {
         self.standalone |= moved && standalone_before_resume;
         self.searched = self.text.len();
         out
+    }
+
+    /// Where the text `tail` (read as `found`) leaves everything after undecided, more text
+    /// still to come. A token the text may still complete (`<function=` waiting for its `>`)
+    /// may take in what was read after its start, a token cut short at the end (`<|im_e`,
+    /// `</fun`) may end the body before it once whole, and a string cut by a line break may
+    /// run on over what came after the break.
+    fn undecided(&self, tail: &str, found: &super::Calls) -> Option<usize> {
+        (scan::undecided_token(tail).into_iter())
+            .chain(scan::partial_token(tail, &self.settings.reasoning_tags))
+            .chain(found.open_string)
+            .min()
     }
 
     /// After a read: the settled point moves to the resume point when every call before it
