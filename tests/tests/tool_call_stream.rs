@@ -294,3 +294,26 @@ fn a_token_cut_short_by_a_chunk_decides_nothing_before_it() {
     let text = "<|tools_prefix|>[{\"book-flight\": {}}]</function><|tools_suffix|>\nBye.";
     check_every_chunking(text, text);
 }
+
+/// A reasoning tag written inside a call's body counts as the reply's first reasoning token,
+/// as the whole read counts it: a stream that settled after that call once read on as if no
+/// reasoning token had come, took a later stray `</think>` for the end of reasoning the
+/// reply began in, and dropped the cut-off call after it that the whole read reports.
+#[test]
+fn a_reasoning_tag_inside_a_call_body_counts_before_the_settled_point() {
+    let text = "<minimax:tool_call>\n<invoke name=\"calc\">\n<parameter name=\"x\">a<think></parameter>\n</invoke>\n</minimax:tool_call>\n<minimax:tool_call>\n<invoke name=\"g\">\n<parameter name</think>=\"x\">475</parameter>\n</invoke>\n</minimax:tool_call>";
+    let reply = llm_extract::tool::read(text);
+    assert_eq!(reply.incomplete.len(), 1, "{reply:?}");
+    for size in [1, 7, 64] {
+        let mut stream = StreamCalls::<ToolCall>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+        }
+        assert_eq!(
+            stream.finish().unwrap_err().category(),
+            Category::Incomplete,
+            "{size}"
+        );
+    }
+    check_every_chunking(text, text);
+}

@@ -265,7 +265,8 @@ impl<'a> Walker<'a> {
             self.analysis_passed(cursor);
             self.gap(cursor, t.span.start);
             let region_before = self.region;
-            // Steps consume closers and separators, never reasoning tokens, so this sees them all.
+            // Every reasoning token counts, those a step reads inside a call's body too (they
+            // decide where the reply begins, as `reasoning_closers` reads them).
             let seen_before = seen;
             seen |= matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose);
             self.wrap(t);
@@ -279,6 +280,8 @@ impl<'a> Walker<'a> {
                 self.held_from = Some(step_from);
             }
             let next = next.max(k + 1);
+            seen |= (toks[k..next.min(toks.len())].iter())
+                .any(|o| matches!(o.tok, Tok::ThinkOpen | Tok::ThinkClose));
             self.step_start[k..next.min(toks.len())].fill(t.span.start);
             if next >= toks.len() {
                 self.last_step(k, next, region_before, seen_before);
