@@ -317,3 +317,22 @@ fn a_reasoning_tag_inside_a_call_body_counts_before_the_settled_point() {
     }
     check_every_chunking(text, text);
 }
+
+/// The calls of one run (Llama 3's, joined by `;`) share a span: the whole read once listed
+/// the issues of a cut-off call before those of a doubtful one written before it, and its
+/// error's category differed from the stream's, which meets them in text order.
+#[test]
+fn the_calls_of_one_run_are_reported_in_text_order() {
+    let text = "<|python_tag|>{\"name\": \"f\", \"parameters\": {\"city\":: \"Paris\"}};{\"name\": \"g\", \"par";
+    let whole = Extractor::new().calls::<ToolCall>(text).unwrap_err();
+    assert_eq!(whole.category(), Category::Doubtful);
+    for size in [1, 7, 64] {
+        let mut stream = StreamCalls::<ToolCall>::new();
+        for chunk in text.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+        }
+        let err = stream.finish().unwrap_err();
+        assert_eq!(err.category(), whole.category(), "{size}");
+        assert_eq!(err.issues().len(), whole.issues().len(), "{size}");
+    }
+}

@@ -655,14 +655,15 @@ impl Extractor {
         if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
             issues.push(too_large_issue(text.len(), max));
         }
-        // In text order, as a stream finds them.
+        // In text order, as a stream finds them; calls of one run (Llama 3's, joined by `;`)
+        // share a span, and their places order them.
         let mut unsure = Vec::new();
         if !tool.allow_incomplete {
             unsure.extend(
                 reply
                     .incomplete
                     .iter()
-                    .map(|f| (f.span.start, cut_off_issue(f))),
+                    .map(|f| ((f.span.start, f.place), cut_off_issue(f))),
             );
         }
         if !tool.allow_doubtful {
@@ -670,7 +671,7 @@ impl Extractor {
                 reply
                     .doubtful
                     .iter()
-                    .map(|f| (f.span.start, doubtful_issue(f))),
+                    .map(|f| ((f.span.start, f.place), doubtful_issue(f))),
             );
         }
         unsure.sort_by_key(|(at, _)| *at);
