@@ -336,3 +336,30 @@ fn the_calls_of_one_run_are_reported_in_text_order() {
         assert_eq!(err.issues().len(), whole.issues().len(), "{size}");
     }
 }
+
+/// A JSON body with no closer whose value holds a string a line break cut (its quotes
+/// unescaped) is read by the quotes of the whole body, which later text adds to: the
+/// stream yielded the call at the byte after the value, and the rest of the reply made the
+/// whole read take the string to run on (the call then not one).
+#[test]
+fn a_body_holding_a_string_a_line_break_cut_waits_for_its_end() {
+    for text in [
+        "TOOL_CALL {\"tool_name\": \"b\", \"p\narameters\": {}}\nx {\"a\": 1,\"",
+        "<|python_tag|>{\"name\": \"a\", \"parameters\": {}}; <|python_tag|>{\"name\": \"rm\", \"param\neters\": {}}; <\"|python_tag|>{\"name\": \"f\", \"parameters\": {}}<|im_end|>",
+    ] {
+        let whole = Extractor::new().tool_reply_begins_in_answer().tool_calls(text);
+        assert!(whole.iter().all(|c| c.name != "b" && c.name != "rm"), "{text}: {whole:?}");
+        check_every_chunking(text, text);
+    }
+    // Followed by its next token, the call is decided before the end.
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+    assert!(stream
+        .push("TOOL_CALL {\"tool_name\": \"b\", \"p\narameters\": {}}\n")
+        .is_empty());
+    assert_eq!(
+        stream
+            .push("TOOL_CALL {\"tool_name\": \"c\", \"arguments\": {}}")
+            .len(),
+        1
+    );
+}

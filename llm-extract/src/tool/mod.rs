@@ -103,7 +103,8 @@
 //! (`<tool_call>{...}` before its `</tool_call>`, `[TOOL_CALLS]f[ARGS]{...}`), waits for the
 //! first byte after it other than spaces and closers, and when that is a `,` or a quote
 //! (which may continue the value past its closer, `{...}, "id": 1}`), until later text
-//! settles it. A token cut short by the end of the text so far (`<|im_e`, `</tool_ca`) may
+//! settles it; such a body whose value holds a string a line break cut (`"p\narameters"`)
+//! waits for the next token or the end, as the quotes after it decide where that string ends. A token cut short by the end of the text so far (`<|im_e`, `</tool_ca`) may
 //! end the body before it once whole, and the body then read otherwise: a call whose body
 //! reaches it waits until the token is whole or turns out to be text. A `tool_code` fence's closing backticks at the end of the text wait for
 //! their line to end (`` ```{ `` closes nothing), and so does a call in any code fence until

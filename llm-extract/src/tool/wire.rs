@@ -215,6 +215,24 @@ pub(crate) fn after_cut_string(hits: &mut [Hit], misses: &[Miss], cut: &[(usize,
     }
 }
 
+/// Whether a line break stands inside a string of the JSON value `value` (read as a scan
+/// steps over strings: `"` or `'` to the same quote, a backslash escaping the byte after it).
+fn string_cut_by_line_break(value: &str) -> bool {
+    let mut quote = None;
+    let mut escaped = false;
+    for b in value.bytes() {
+        match (quote, b) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), b'\\') => escaped = true,
+            (Some(_), b'\n') => return true,
+            (Some(q), _) if b == q => quote = None,
+            (None, b'"' | b'\'') => quote = Some(b),
+            _ => {}
+        }
+    }
+    false
+}
+
 struct Walker<'a> {
     text: &'a str,
     toks: &'a [Token],
@@ -712,9 +730,14 @@ impl<'a> Walker<'a> {
     /// The hits from `from` on were read from the JSON value at `at` in `body`: when no
     /// closer came after the body and the text ends where more of it could continue the
     /// value past its closer (`{...}"": 1`, `{...}, "id": 1}`), later text may read them
-    /// otherwise, as it may a JSON value in prose.
+    /// otherwise, as it may a JSON value in prose. So may it when a line break cuts a string
+    /// of the value (`"p\narameters"`): where that string ends is decided by the quotes of
+    /// the whole body, which later text may still add to.
     fn may_read_on(&mut self, from: usize, body: Span, at: Span) {
-        if body.end == self.text.len() && super::may_read_on(self.text, at.end) {
+        let open_body = body.end == self.text.len();
+        if open_body
+            && (super::may_read_on(self.text, at.end) || string_cut_by_line_break(self.slice(at)))
+        {
             for h in &mut self.out.hits[from..] {
                 h.until_end = true;
             }
