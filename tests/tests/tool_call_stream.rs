@@ -363,3 +363,21 @@ fn a_body_holding_a_string_a_line_break_cut_waits_for_its_end() {
         1
     );
 }
+
+/// A call is judged with the block it is written in (a DSML wrapper opened before it): a
+/// stream that settled at the call read on without the block's opener, found prose before
+/// the call on its line, refused it as a mention, and `finish` returned Ok where the whole
+/// read reports the call as cut off.
+#[test]
+fn a_call_in_a_wrapper_block_is_judged_with_the_block_past_the_settled_point() {
+    let text = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"g\">\n<｜DS</tool_call>ML｜parameter name=\"x\" string=\"true\">San Franci<tool_call>sco</｜DSML｜parameter>\n<｜DSML｜parameter name=\"path\" string=\"false\">465</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>\nBye.";
+    let whole = Extractor::new().tool_reply_begins_in_answer();
+    assert_eq!(whole.read_tool_calls(text).incomplete.len(), 1);
+    let mut stream = StreamCalls::<ToolCall>::new().begins_in_answer();
+    assert!(stream.push(text).is_empty());
+    assert_eq!(
+        stream.finish().unwrap_err().category(),
+        Category::Incomplete
+    );
+    check_every_chunking(text, text);
+}

@@ -164,6 +164,7 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
     w.out.chain_open = scanned.chain_open;
     w.out.lists_in_strings = scanned.lists_in_strings;
     w.out.keep_cut_strings_before_resume();
+    w.out.keep_frames_after_resume();
     w.out
 }
 
@@ -182,6 +183,23 @@ impl Wire {
             .chain(self.chain_open)
             .any(|brk| brk < at);
         if crosses {
+            self.resume = None;
+        }
+    }
+
+    /// A read from the resume point would not see the block a call after it is written in
+    /// when that block opens before it (a wrapper's opener: whether the call stands in a
+    /// sentence is a question about the block). No point of this text is settled then.
+    fn keep_frames_after_resume(&mut self) {
+        let Some(resume) = self.resume.as_mut() else {
+            return;
+        };
+        let at = resume.at;
+        let frame_start = (self.hits.iter())
+            .filter(|h| h.span.start >= at)
+            .map(|h| h.frame.start)
+            .min();
+        if frame_start.is_some_and(|start| start < at) {
             self.resume = None;
         }
     }
