@@ -1394,10 +1394,9 @@ fn text_value(text: &str) -> Value {
 /// [`text_node`] reads it for a typed call.
 fn text_value_within(text: &str, max_depth: usize) -> Value {
     let value = text_value(text);
-    if value.is_array() || value.is_object() {
-        if Node::from_value(&value).depth() > max_depth {
-            return Value::String(text.to_string());
-        }
+    let container = value.is_array() || value.is_object();
+    if container && Node::from_value(&value).depth() > max_depth {
+        return Value::String(text.to_string());
     }
     value
 }
