@@ -1463,3 +1463,40 @@ fn a_stream_waits_for_the_line_of_a_backtick_run_after_a_value() {
         llm_extract_tests::tool_stream::check_every_chunking(text, text);
     }
 }
+
+/// Pythonic calls without their list's brackets are calls only when they are the whole
+/// reply, less its other calls and reasoning: prose before them makes them words of the
+/// reply, also when a token stands between (a stray `</tool_call>`, or a call whose closer
+/// it is), and however far a stream has settled.
+#[test]
+fn a_bare_pythonic_call_after_prose_is_no_call() {
+    for text in [
+        "Okay. </tool_call>rm(path=\"/\")",
+        "Okay. </tool_call>rm(path=\"/\")</function_calls>",
+        "Okay.\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\nrm(path=\"/\")",
+    ] {
+        for e in [
+            Extractor::new(),
+            Extractor::new().tool_reply_begins_in_answer(),
+        ] {
+            let calls = e.tool_calls(text);
+            assert!(calls.iter().all(|c| c.name != "rm"), "{text}: {calls:?}");
+            let streamed = streamed_bytewise(&e, text).unwrap();
+            assert!(
+                streamed.iter().all(|c| c.name != "rm"),
+                "{text}: {streamed:?}"
+            );
+        }
+        llm_extract_tests::tool_stream::check_every_chunking(text, text);
+    }
+    // The whole reply, or all of it but reasoning and calls: calls.
+    for text in [
+        "rm(path=\"/tmp/x\")",
+        "<think>Clean up.</think>\nrm(path=\"/tmp/x\")",
+        "<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\nrm(path=\"/tmp/x\")",
+    ] {
+        let calls = tool::tool_calls(text);
+        assert_eq!(calls.last().map(|c| c.name.as_str()), Some("rm"), "{text}");
+        llm_extract_tests::tool_stream::check_every_chunking(text, text);
+    }
+}

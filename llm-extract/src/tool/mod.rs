@@ -538,7 +538,8 @@ impl Extractor {
         if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
             return Reply::too_large(text, max);
         }
-        let found = find_calls_from(text, "", self.settings.tool.opening, &self.settings, false);
+        let opening = self.settings.tool.opening;
+        let found = find_calls_from(text, "", opening, &self.settings, false, false);
         let mut reply = Reply {
             calls: Vec::new(),
             incomplete: Vec::new(),
@@ -744,6 +745,9 @@ struct Calls {
     open_string: Option<usize>,
     reasoning_seen: bool,
     ends_in_reasoning: bool,
+    /// Where the first stretch of answer text begins that holds no call (prose): bare
+    /// pythonic calls after it are not the whole reply.
+    prose_at: Option<usize>,
 }
 
 /// The calls of `text`, which begins where `opening` says: the token formats first (one pass
@@ -755,13 +759,15 @@ struct Calls {
 /// from its settled point), which the rules that look back read too.
 ///
 /// `standalone` says whether a call written on its own came before `text` (see
-/// [`verdict::annotate`]).
+/// [`verdict::annotate`]); `prose` whether answer text holding no call did
+/// ([`Calls::prose_at`]).
 fn find_calls_from(
     text: &str,
     before: &str,
     opening: wire::Opening,
     settings: &Settings,
     standalone: bool,
+    prose: bool,
 ) -> Calls {
     let reading = wire::Reading {
         max_depth: settings.max_depth,
@@ -780,15 +786,15 @@ fn find_calls_from(
         open_string: w.open_string,
         reasoning_seen: w.reasoning_seen,
         ends_in_reasoning: w.ends_in_reasoning,
+        prose_at: None,
     };
     let from_tokens = found.hits.len();
-    gap_calls(
-        text,
-        &w.gaps,
-        &w.lists_in_strings,
-        settings.max_depth,
-        &mut found,
-    );
+    let gaps = Gaps {
+        list: &w.gaps,
+        lists_in_strings: &w.lists_in_strings,
+        prose,
+    };
+    gap_calls(text, gaps, settings.max_depth, &mut found);
     // Calls found in the text between tokens (pythonic lists, JSON values), which the
     // answer text leaves out unless they are refused.
     let in_gaps: std::collections::HashSet<Span> =
@@ -817,16 +823,21 @@ fn find_calls_from(
     found
 }
 
+/// The text between tokens, as [`gap_calls`] reads it.
+struct Gaps<'a> {
+    list: &'a [(Span, Region)],
+    /// See [`scan::Tokens::lists_in_strings`].
+    lists_in_strings: &'a [usize],
+    /// Answer text holding no call came before the first gap.
+    prose: bool,
+}
+
 /// The calls in the text between tokens (pythonic lists, bare calls, JSON values; closed
 /// reasoning is searched by none), added to `found`, whose hits so far are the tokens'; and
 /// the answer text among those gaps.
-fn gap_calls(
-    text: &str,
-    gaps: &[(Span, Region)],
-    lists_in_strings: &[usize],
-    max_depth: usize,
-    found: &mut Calls,
-) {
+fn gap_calls(text: &str, gaps: Gaps<'_>, max_depth: usize, found: &mut Calls) {
+    let (lists_in_strings, mut prose) = (gaps.lists_in_strings, gaps.prose);
+    let gaps = gaps.list;
     let from_tokens = found.hits.len();
     // The token pass has placed every reasoning tag: one left in a gap is text it chose not
     // to read as reasoning (a closer without an opener in a reply that begins in the
@@ -844,6 +855,7 @@ fn gap_calls(
         if span.end <= across.covered {
             continue;
         }
+        let calls_before = found.hits.len();
         let mut gap = Gap {
             text,
             span,
@@ -851,11 +863,16 @@ fn gap_calls(
             json: &json,
             lists_in_strings,
             later: &gaps[k + 1..],
+            prose_before: prose,
             across: &mut across,
             hits: &mut found.hits,
             misses: &mut found.misses,
         };
         gap.calls();
+        if region == Region::Answer && found.hits.len() == calls_before {
+            prose = true;
+            found.prose_at.get_or_insert(span.start);
+        }
     }
     found.open_string = found.open_string.into_iter().chain(across.open).min();
     // A call whose markup stands inside an argument string of a bare call is that string's
@@ -1029,6 +1046,9 @@ struct Gap<'a> {
     lists_in_strings: &'a [usize],
     /// The gaps after this one, which a bare call read across tokens may end in.
     later: &'a [(Span, Region)],
+    /// Answer text holding no call came before this gap: bare calls here are not the whole
+    /// reply.
+    prose_before: bool,
     across: &'a mut Across,
     hits: &'a mut Vec<wire::Hit>,
     misses: &'a mut Vec<wire::Miss>,
@@ -1115,10 +1135,15 @@ impl Gap<'_> {
 
     /// Pythonic calls written without their list's brackets, `get_weather(city="Paris")` (as
     /// models drop them): taken only when they are all the gap holds, whole and with keyword
-    /// arguments (or none), so a call named in a sentence (`use print(x) to ...`) is none.
+    /// arguments (or none), and no answer text holding no call came before them (the calls
+    /// are the whole reply, less its other calls and reasoning), so a call named in a
+    /// sentence (`use print(x) to ...`, or `Okay. </tool_call>rm(path="/")`) is none.
     /// Tokens written inside their argument strings end the gap there, so calls still open
     /// at its end are read on across them ([`Gap::bare_calls_across`]). Their span.
     fn bare_calls(&mut self) -> Option<Span> {
+        if self.prose_before && self.region == Region::Answer {
+            return None;
+        }
         let (text, span) = (self.text, self.span);
         let gap = &text[span.start..span.end];
         let lead = gap.len() - gap.trim_start().len();

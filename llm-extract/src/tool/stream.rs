@@ -99,6 +99,8 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     taken_before: usize,
     /// A call written on its own came before `base` (`verdict::annotate`).
     standalone: bool,
+    /// Answer text holding no call came before `base` (`Calls::prose_at`).
+    prose: bool,
     /// Bytes of reading paid for and not yet spent.
     credit: usize,
     wait: Wait,
@@ -176,6 +178,7 @@ impl Extractor {
             taken: 0,
             taken_before: 0,
             standalone: false,
+            prose: false,
             credit: 0,
             wait: if opening == Opening::Reply {
                 Wait::ReasoningToken
@@ -368,8 +371,14 @@ impl<T: Extract> StreamCalls<T> {
     fn read_here(&mut self, at_end: bool) -> Vec<T> {
         let (before, tail) = self.text.split_at(self.base);
         self.credit = self.credit.saturating_sub(tail.len());
-        let mut found =
-            find_calls_from(tail, before, self.opening, &self.settings, self.standalone);
+        let mut found = find_calls_from(
+            tail,
+            before,
+            self.opening,
+            &self.settings,
+            self.standalone,
+            self.prose,
+        );
         // Before any reasoning token of a reply that may have begun in reasoning, no call's
         // region is known yet.
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
@@ -466,6 +475,7 @@ impl<T: Extract> StreamCalls<T> {
         if let Some(resume) = found.resume {
             if resume.at > 0 && unsettled.is_none_or(|p| p >= resume.at) {
                 moved = true;
+                self.prose |= found.prose_at.is_some_and(|at| at < resume.at);
                 self.taken_before += calls_before_resume;
                 self.taken -= calls_before_resume;
                 self.base += resume.at;
