@@ -1500,3 +1500,26 @@ fn a_bare_pythonic_call_after_prose_is_no_call() {
         llm_extract_tests::tool_stream::check_every_chunking(text, text);
     }
 }
+
+/// A call whose reading met the end of the text inside a string or key (members read back
+/// in after the object's closer: `{..,"city":"a,b""}` then the end) is cut off, not a
+/// complete call with the value its object held so far.
+#[test]
+fn a_call_whose_reading_ends_inside_a_string_is_cut_off() {
+    let call = "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>{\"cmd\":\"Paris\",\"city\":\"a,b\"\"}";
+    for text in [
+        format!("{call}<|tool\\"),
+        format!("{call}<|tool\\_call_end|><|tool_calls_section_end|>"),
+    ] {
+        let reply = tool::read(&text);
+        assert!(reply.calls.is_empty(), "{text}: {reply:?}");
+        assert_eq!(reply.incomplete.len(), 1, "{text}: {reply:?}");
+        let streamed = streamed_bytewise(&Extractor::new(), &text);
+        assert_eq!(
+            streamed.unwrap_err().category(),
+            Category::Incomplete,
+            "{text}"
+        );
+        llm_extract_tests::tool_stream::check_every_chunking(&text, &text);
+    }
+}

@@ -117,27 +117,7 @@ pub(crate) fn annotate(
         if hit.refused.is_some() {
             continue;
         }
-        let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
-        let truncated = |hit: &Hit| hit.call.repairs.iter().any(|r| r.kind.is_truncation());
-        let only_closers = !hit
-            .call
-            .repairs
-            .iter()
-            .any(|r| r.kind.is_truncation() && r.kind != RepairKind::TruncatedContainer);
-        let after_value = &text[value_end.min(hit.span.end)..hit.span.end];
-        let closed_after = closed_after_value(after_value);
-        // A run of backticks whose line the text has not ended yet: more text on that line
-        // cuts the value off there instead (a stream waits for the line to end).
-        if closed_after && hit.span.end == text.len() && run_line_open(after_value) {
-            hit.until_end = true;
-        }
-        if !hit.complete && !hit.call.cut_off && truncated(hit) && only_closers && closed_after {
-            hit.complete = true;
-        }
-        let end_guessed = hit.call.repairs.iter().any(|r| ends_by_lookahead(r.kind));
-        if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
-            hit.complete = false;
-        }
+        let value_end = judge_complete(text, hit);
         doubt_after_cut_string(hit);
         let (start, end) = (
             hit.frame.start.min(hit.span.start),
@@ -218,6 +198,44 @@ fn judge_prose(
         Sentence::MayContinue => hit.until_end = true,
         Sentence::Outside => {}
     }
+}
+
+/// Whether the call `hit` is complete, as its repairs and the text after its value say (see
+/// [`annotate`]); where its value ends.
+fn judge_complete(text: &str, hit: &mut Hit) -> usize {
+    let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
+    let truncated = |hit: &Hit| hit.call.repairs.iter().any(|r| r.kind.is_truncation());
+    let only_closers = !hit
+        .call
+        .repairs
+        .iter()
+        .any(|r| r.kind.is_truncation() && r.kind != RepairKind::TruncatedContainer);
+    let after_value = &text[value_end.min(hit.span.end)..hit.span.end];
+    let closed_after = closed_after_value(after_value);
+    // A run of backticks whose line the text has not ended yet: more text on that line
+    // cuts the value off there instead (a stream waits for the line to end).
+    if closed_after && hit.span.end == text.len() && run_line_open(after_value) {
+        hit.until_end = true;
+    }
+    if !hit.complete && !hit.call.cut_off && truncated(hit) && only_closers && closed_after {
+        hit.complete = true;
+    }
+    // The end of the text came inside a string, key or literal of the call's reading
+    // (members read back in after its closer, `{..}"` then the end): cut off there.
+    let cut_inside = hit.call.repairs.iter().any(|r| {
+        matches!(
+            r.kind,
+            RepairKind::TruncatedString | RepairKind::TruncatedKey | RepairKind::TruncatedLiteral
+        )
+    });
+    if cut_inside {
+        hit.complete = false;
+    }
+    let end_guessed = hit.call.repairs.iter().any(|r| ends_by_lookahead(r.kind));
+    if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
+        hit.complete = false;
+    }
+    value_end
 }
 
 /// Whether `after`, the text of a call's span after its value, closes the call: there is
