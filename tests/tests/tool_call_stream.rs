@@ -381,3 +381,25 @@ fn a_call_in_a_wrapper_block_is_judged_with_the_block_past_the_settled_point() {
     );
     check_every_chunking(text, text);
 }
+
+/// `finish` gives its issues in text order, as the whole read does: a doubtful call decided
+/// only at the end of the reply once came after a later call that did not fit `T`, and the
+/// error's category was that call's (`Variant`) where the whole read's was `Doubtful`.
+#[test]
+fn finish_gives_the_issues_in_text_order() {
+    #[derive(llm_extract::Extract, Debug, PartialEq)]
+    enum Tool {
+        GetWeather { city: Option<String> },
+        Search { query: Option<String> },
+    }
+    let text = "Okay.  [TOOL_CALLS] [{\"name\": \"search\", \"arguments\\\": {\"body\":\"x(y)\",\"opts\":322,\"to\":407}}]\n[TOOL_ALLS] [{\"name\": \"book-flight\", \"arguments\": {}}]\n[TOOL_CALLS] [{\"name\": \"send_email\", \"arguments\": {\"n\":\"<b>\"}}]\nLet me know if you need anything else.";
+    let whole = Extractor::new().calls::<Tool>(text).unwrap_err();
+    assert_eq!(whole.category(), Category::Doubtful);
+    let mut stream = StreamCalls::<Tool>::new();
+    for b in text.as_bytes() {
+        stream.push_bytes(&[*b]);
+    }
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.category(), whole.category());
+    assert_eq!(err.issues().len(), whole.issues().len());
+}

@@ -114,6 +114,8 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     read_on: bool,
     /// Calls that did not fit `T`, placed in the reply.
     issues: Vec<Issue>,
+    /// Calls not run (cut off, doubtful), placed in the reply.
+    unsure: Vec<Issue>,
     too_large: Option<Issue>,
     /// The format of the first call read, which `finish`'s feedback asks for again.
     format: Option<super::Format>,
@@ -189,6 +191,7 @@ impl Extractor {
             due: false,
             read_on: false,
             issues: Vec::new(),
+            unsure: Vec::new(),
             too_large: None,
             format: None,
             _target: PhantomData,
@@ -312,6 +315,15 @@ impl<T: Extract> StreamCalls<T> {
             self.text.push_str(&String::from_utf8_lossy(&cut));
         }
         let last = self.read(true);
+        // As the whole read gives them: the calls not run in the order of the calls, then,
+        // when calls did not fit `T`, all in text order (a call decided only now may come
+        // before one a push reported).
+        let misfits = std::mem::take(&mut self.issues);
+        self.issues = std::mem::take(&mut self.unsure);
+        if !misfits.is_empty() {
+            self.issues.extend(misfits);
+            self.issues.sort_by_key(|i| i.span.map_or(0, |s| s.start));
+        }
         if let Some(issue) = self.too_large.take() {
             self.issues.insert(0, issue);
         }
@@ -417,7 +429,7 @@ impl<T: Extract> StreamCalls<T> {
                     }
                     if calls > self.taken {
                         self.taken += 1;
-                        self.issues
+                        self.unsure
                             .push(unsure(hit, &verdict, self.base, self.settings.max_depth));
                     }
                     continue;
