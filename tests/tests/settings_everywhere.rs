@@ -261,3 +261,45 @@ fn max_depth_holds_for_documents_inside_strings() {
         }
     }
 }
+
+/// A parameter written as text that spells JSON nesting deeper than `max_depth` stays text
+/// however the call is read: untyped (`tool_calls`, `tool_call`, `calls::<ToolCall>`, the
+/// stream) as a typed call reads it. The untyped reads once decoded it with serde_json's own
+/// limit, past the extractor's.
+#[test]
+fn max_depth_holds_for_parameters_written_as_text() {
+    let deep = format!("{}1{}", "[".repeat(8), "]".repeat(8));
+    let texts = [
+        format!("<tool_call>\n<function=f>\n<parameter=x>\n{deep}\n</parameter>\n</function>\n</tool_call>"),
+        format!("<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"x\">{deep}</parameter>\n</invoke>\n</minimax:tool_call>"),
+        format!("<tool_call>f\n<arg_key>x</arg_key>\n<arg_value>{deep}</arg_value>\n</tool_call>"),
+    ];
+    for text in &texts {
+        for (depth, expected) in [(4, json!(deep)), (20, serde_json::from_str(&deep).unwrap())] {
+            let e = Extractor::new().max_depth(depth);
+            let x = |calls: Vec<ToolCall>| calls[0].arguments["x"].clone();
+            assert_eq!(
+                x(e.tool_calls(text)),
+                expected,
+                "tool_calls {depth}: {text}"
+            );
+            assert_eq!(
+                x(e.calls::<ToolCall>(text).unwrap()),
+                expected,
+                "calls {depth}: {text}"
+            );
+            assert_eq!(
+                e.tool_call(text).unwrap().arguments["x"],
+                expected,
+                "{depth}: {text}"
+            );
+            assert_eq!(
+                x(streamed_bytewise(&e, text).unwrap()),
+                expected,
+                "stream {depth}"
+            );
+            let typed: Vec<Value> = e.calls(text).unwrap();
+            assert_eq!(typed[0]["f"]["x"], expected, "typed {depth}: {text}");
+        }
+    }
+}

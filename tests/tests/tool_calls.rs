@@ -1002,3 +1002,22 @@ fn a_pythonic_argument_string_holds_its_format_end_token() {
         assert_eq!(read.text, "Done.", "{reply}");
     }
 }
+
+/// A call with prose before it on its line and nothing after it there is not in a sentence
+/// with the words of the next line: a `functools` call whose span runs on to the next
+/// line's call was refused as "inside a sentence" when another call followed, and returned
+/// when it was the last.
+#[test]
+fn a_call_is_not_in_a_sentence_with_the_next_line() {
+    let first = "Okay.  functools[{\"name\": \"lookup\", \"arguments\": {}}]";
+    for rest in [
+        "",
+        "\nDone.",
+        "\nfunctools[{\"name\": \"g\", \"arguments\": {}}]",
+    ] {
+        let text = format!("{first}{rest}");
+        let calls = llm_extract::tool::tool_calls(&text);
+        assert_eq!(calls[0].name, "lookup", "{text}");
+        llm_extract_tests::tool_stream::check_every_chunking(&text, &text);
+    }
+}

@@ -1406,3 +1406,120 @@ fn answer_calls(text: &str) -> Vec<String> {
     let e = Extractor::new().tool_reply_begins_in_answer();
     names(&e.calls::<ToolCall>(text).unwrap_or_default())
 }
+
+/// A run of backticks between a value's tokens ends the value as the end of the text would;
+/// with more text on its line it closes no fence, and the call is cut off there. It was
+/// taken for the closers missing before the format's closer, and the call returned whole
+/// with the arguments the run cut off dropped (`rm({})`).
+#[test]
+fn a_call_a_backtick_run_cuts_mid_line_is_not_returned_whole() {
+    for text in [
+        "<tool_call>{\"name\": \"rm\", ```\"arguments\": {\"path\": \"/\"}}</tool_call>",
+        "<tool_call>{\"name\": \"rm\", ```\"arguments\": {\"path\": [],\"t",
+        "<|tool_call|>[{\"name\": \"rm\", ```\"arguments\": {\"path\": \"/\"}}]",
+        "[TOOL_CALLS] [{\"name\": \"rm\", ```\"arguments\": {\"path\": [],\"t",
+    ] {
+        let reply = tool::read(text);
+        assert!(reply.calls.is_empty(), "{text}: {reply:?}");
+        let streamed = streamed_bytewise(&Extractor::new(), text);
+        assert!(streamed.is_err() || streamed.unwrap().is_empty(), "{text}");
+        if !text.ends_with('>') && !text.ends_with(']') {
+            assert_eq!(reply.incomplete.len(), 1, "{text}: {reply:?}");
+            let err = tool::calls::<ToolCall>(text).unwrap_err();
+            assert_eq!(err.category(), Category::Incomplete, "{text}");
+        }
+    }
+    // A fence's closing run on its own line still closes the missing closers before it.
+    let fenced =
+        "<tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/tmp/x\"}\n```\n</tool_call>";
+    assert_eq!(tool::tool_calls(fenced)[0].arguments["path"], "/tmp/x");
+}
+
+/// A run of backticks right after a call's value, its line not ended yet, closes the value
+/// only if the line ends there: a stream waits for the line, and yielded the call at the
+/// run before the text on its line made it cut off.
+#[test]
+fn a_stream_waits_for_the_line_of_a_backtick_run_after_a_value() {
+    for text in [
+        "<|tool_call|>[{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}```]\nDone.",
+        "[TOOL_CALLS]rm[ARGS]{\"path\": \"/\",```\"force\": true}\n[TOOL_CALLS]ls[ARGS]{}",
+        "<tool_call>\n{\"name\": \"rm\", \"args\": {```\"path\": \"/\"}}\n</tool_call>",
+    ] {
+        let reply = Extractor::new()
+            .tool_reply_begins_in_answer()
+            .read_tool_calls(text);
+        assert!(
+            reply.calls.iter().all(|f| f.call.name != "rm"),
+            "{text}: {reply:?}"
+        );
+        let e = Extractor::new().tool_reply_begins_in_answer();
+        let streamed = streamed_bytewise(&e, text);
+        assert!(
+            streamed
+                .as_ref()
+                .map_or(true, |c| c.iter().all(|c| c.name != "rm")),
+            "{text}: {streamed:?}"
+        );
+        llm_extract_tests::tool_stream::check_every_chunking(text, text);
+    }
+}
+
+/// Pythonic calls without their list's brackets are calls only when they are the whole
+/// reply, less its other calls and reasoning: prose before them makes them words of the
+/// reply, also when a token stands between (a stray `</tool_call>`, or a call whose closer
+/// it is), and however far a stream has settled.
+#[test]
+fn a_bare_pythonic_call_after_prose_is_no_call() {
+    for text in [
+        "Okay. </tool_call>rm(path=\"/\")",
+        "Okay. </tool_call>rm(path=\"/\")</function_calls>",
+        "Okay.\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\nrm(path=\"/\")",
+    ] {
+        for e in [
+            Extractor::new(),
+            Extractor::new().tool_reply_begins_in_answer(),
+        ] {
+            let calls = e.tool_calls(text);
+            assert!(calls.iter().all(|c| c.name != "rm"), "{text}: {calls:?}");
+            let streamed = streamed_bytewise(&e, text).unwrap();
+            assert!(
+                streamed.iter().all(|c| c.name != "rm"),
+                "{text}: {streamed:?}"
+            );
+        }
+        llm_extract_tests::tool_stream::check_every_chunking(text, text);
+    }
+    // The whole reply, or all of it but reasoning and calls: calls.
+    for text in [
+        "rm(path=\"/tmp/x\")",
+        "<think>Clean up.</think>\nrm(path=\"/tmp/x\")",
+        "<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\nrm(path=\"/tmp/x\")",
+    ] {
+        let calls = tool::tool_calls(text);
+        assert_eq!(calls.last().map(|c| c.name.as_str()), Some("rm"), "{text}");
+        llm_extract_tests::tool_stream::check_every_chunking(text, text);
+    }
+}
+
+/// A call whose reading met the end of the text inside a string or key (members read back
+/// in after the object's closer: `{..,"city":"a,b""}` then the end) is cut off, not a
+/// complete call with the value its object held so far.
+#[test]
+fn a_call_whose_reading_ends_inside_a_string_is_cut_off() {
+    let call = "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>{\"cmd\":\"Paris\",\"city\":\"a,b\"\"}";
+    for text in [
+        format!("{call}<|tool\\"),
+        format!("{call}<|tool\\_call_end|><|tool_calls_section_end|>"),
+    ] {
+        let reply = tool::read(&text);
+        assert!(reply.calls.is_empty(), "{text}: {reply:?}");
+        assert_eq!(reply.incomplete.len(), 1, "{text}: {reply:?}");
+        let streamed = streamed_bytewise(&Extractor::new(), &text);
+        assert_eq!(
+            streamed.unwrap_err().category(),
+            Category::Incomplete,
+            "{text}"
+        );
+        llm_extract_tests::tool_stream::check_every_chunking(&text, &text);
+    }
+}

@@ -103,9 +103,14 @@
 //! (`<tool_call>{...}` before its `</tool_call>`, `[TOOL_CALLS]f[ARGS]{...}`), waits for the
 //! first byte after it other than spaces and closers, and when that is a `,` or a quote
 //! (which may continue the value past its closer, `{...}, "id": 1}`), until later text
-//! settles it. A `tool_code` fence's closing backticks at the end of the text wait for
+//! settles it; such a body whose value holds a string a line break cut (`"p\narameters"`)
+//! waits for the next token or the end, as the quotes after it decide where that string ends. A token cut short by the end of the text so far (`<|im_e`, `</tool_ca`) may
+//! end the body before it once whole, and the body then read otherwise: a call whose body
+//! reaches it waits until the token is whole or turns out to be text. A `tool_code` fence's closing backticks at the end of the text wait for
 //! their line to end (`` ```{ `` closes nothing), and so does a call in any code fence until
-//! the line of the fence's closing run ends (`` ``` but I won't.`` makes it a mention). A token that names a tool
+//! the line of the fence's closing run ends (`` ``` but I won't.`` makes it a mention), and a
+//! call whose value a run of backticks ends until that run's line ends (more text on it,
+//! `` ```] ``, cuts the value off there). A token that names a tool
 //! and ends with `>` (`<function=`, `<invoke name="`) or an XTML marker whose `<|sep|>` has not
 //! come holds everything after its start: once its end comes it takes in what followed its
 //! prefix (`<function=a [TOOL_CALLS]f[ARGS]{..} >` holds no call), so calls written there wait
@@ -402,10 +407,11 @@ impl Found {
         self.repairs.iter().find(|r| r.kind.is_guess())
     }
 
-    fn from_hit(hit: wire::Hit, place: usize) -> Found {
+    /// The call `hit` found, its text arguments read as JSON within `max_depth`.
+    fn from_hit(hit: wire::Hit, place: usize, max_depth: usize) -> Found {
         Found {
             place,
-            call: to_tool_call(&hit.call),
+            call: to_tool_call(&hit.call, max_depth),
             format: hit.format,
             span: hit.span,
             complete: hit.complete,
@@ -532,7 +538,8 @@ impl Extractor {
         if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
             return Reply::too_large(text, max);
         }
-        let found = find_calls_from(text, "", self.settings.tool.opening, &self.settings, false);
+        let opening = self.settings.tool.opening;
+        let found = find_calls_from(text, "", opening, &self.settings, false, false);
         let mut reply = Reply {
             calls: Vec::new(),
             incomplete: Vec::new(),
@@ -552,7 +559,7 @@ impl Extractor {
         };
         let mut place = 0;
         for hit in found.hits {
-            reply.take_hit(hit, self.settings.tool, &mut place);
+            reply.take_hit(hit, self.settings.tool, self.settings.max_depth, &mut place);
         }
         reply
             .rejected
@@ -650,14 +657,15 @@ impl Extractor {
         if let Some(max) = self.settings.max_payload.filter(|max| text.len() > *max) {
             issues.push(too_large_issue(text.len(), max));
         }
-        // In text order, as a stream finds them.
+        // In text order, as a stream finds them; calls of one run (Llama 3's, joined by `;`)
+        // share a span, and their places order them.
         let mut unsure = Vec::new();
         if !tool.allow_incomplete {
             unsure.extend(
                 reply
                     .incomplete
                     .iter()
-                    .map(|f| (f.span.start, cut_off_issue(f))),
+                    .map(|f| ((f.span.start, f.place), cut_off_issue(f))),
             );
         }
         if !tool.allow_doubtful {
@@ -665,7 +673,7 @@ impl Extractor {
                 reply
                     .doubtful
                     .iter()
-                    .map(|f| (f.span.start, doubtful_issue(f))),
+                    .map(|f| ((f.span.start, f.place), doubtful_issue(f))),
             );
         }
         unsure.sort_by_key(|(at, _)| *at);
@@ -737,6 +745,9 @@ struct Calls {
     open_string: Option<usize>,
     reasoning_seen: bool,
     ends_in_reasoning: bool,
+    /// Where the first stretch of answer text begins that holds no call (prose): bare
+    /// pythonic calls after it are not the whole reply.
+    prose_at: Option<usize>,
 }
 
 /// The calls of `text`, which begins where `opening` says: the token formats first (one pass
@@ -748,13 +759,15 @@ struct Calls {
 /// from its settled point), which the rules that look back read too.
 ///
 /// `standalone` says whether a call written on its own came before `text` (see
-/// [`verdict::annotate`]).
+/// [`verdict::annotate`]); `prose` whether answer text holding no call did
+/// ([`Calls::prose_at`]).
 fn find_calls_from(
     text: &str,
     before: &str,
     opening: wire::Opening,
     settings: &Settings,
     standalone: bool,
+    prose: bool,
 ) -> Calls {
     let reading = wire::Reading {
         max_depth: settings.max_depth,
@@ -773,15 +786,15 @@ fn find_calls_from(
         open_string: w.open_string,
         reasoning_seen: w.reasoning_seen,
         ends_in_reasoning: w.ends_in_reasoning,
+        prose_at: None,
     };
     let from_tokens = found.hits.len();
-    gap_calls(
-        text,
-        &w.gaps,
-        &w.lists_in_strings,
-        settings.max_depth,
-        &mut found,
-    );
+    let gaps = Gaps {
+        list: &w.gaps,
+        lists_in_strings: &w.lists_in_strings,
+        prose,
+    };
+    gap_calls(text, gaps, settings.max_depth, &mut found);
     // Calls found in the text between tokens (pythonic lists, JSON values), which the
     // answer text leaves out unless they are refused.
     let in_gaps: std::collections::HashSet<Span> =
@@ -810,18 +823,27 @@ fn find_calls_from(
     found
 }
 
+/// The text between tokens, as [`gap_calls`] reads it.
+struct Gaps<'a> {
+    list: &'a [(Span, Region)],
+    /// See [`scan::Tokens::lists_in_strings`].
+    lists_in_strings: &'a [usize],
+    /// Answer text holding no call came before the first gap.
+    prose: bool,
+}
+
 /// The calls in the text between tokens (pythonic lists, bare calls, JSON values; closed
 /// reasoning is searched by none), added to `found`, whose hits so far are the tokens'; and
 /// the answer text among those gaps.
-fn gap_calls(
-    text: &str,
-    gaps: &[(Span, Region)],
-    lists_in_strings: &[usize],
-    max_depth: usize,
-    found: &mut Calls,
-) {
+fn gap_calls(text: &str, gaps: Gaps<'_>, max_depth: usize, found: &mut Calls) {
+    let (lists_in_strings, mut prose) = (gaps.lists_in_strings, gaps.prose);
+    let gaps = gaps.list;
     let from_tokens = found.hits.len();
-    let json = Extractor::new().max_depth(max_depth);
+    // The token pass has placed every reasoning tag: one left in a gap is text it chose not
+    // to read as reasoning (a closer without an opener in a reply that begins in the
+    // answer), which the value reader must not take as one either.
+    let mut json = Extractor::new().max_depth(max_depth);
+    json.settings.reasoning_tags.clear();
     let mut across = Across::default();
     for (k, &(span, region)) in gaps.iter().enumerate() {
         match region {
@@ -833,6 +855,7 @@ fn gap_calls(
         if span.end <= across.covered {
             continue;
         }
+        let calls_before = found.hits.len();
         let mut gap = Gap {
             text,
             span,
@@ -840,11 +863,16 @@ fn gap_calls(
             json: &json,
             lists_in_strings,
             later: &gaps[k + 1..],
+            prose_before: prose,
             across: &mut across,
             hits: &mut found.hits,
             misses: &mut found.misses,
         };
         gap.calls();
+        if region == Region::Answer && found.hits.len() == calls_before {
+            prose = true;
+            found.prose_at.get_or_insert(span.start);
+        }
     }
     found.open_string = found.open_string.into_iter().chain(across.open).min();
     // A call whose markup stands inside an argument string of a bare call is that string's
@@ -925,8 +953,15 @@ impl Reply {
 
     /// Files one call found in the text as [`verdict`] says: a call, a call cut off or
     /// doubtful (also a call when the caller opted in), or a rejection. `next` is the place
-    /// of the next call: a refused one is not a call and takes none.
-    fn take_hit(&mut self, hit: wire::Hit, settings: ToolSettings, next: &mut usize) {
+    /// of the next call: a refused one is not a call and takes none. Text arguments are read
+    /// as JSON within `max_depth`.
+    fn take_hit(
+        &mut self,
+        hit: wire::Hit,
+        settings: ToolSettings,
+        max_depth: usize,
+        next: &mut usize,
+    ) {
         let verdict = verdict::verdict(&hit, settings);
         let place = *next;
         if !matches!(verdict, Verdict::Refused(_)) {
@@ -938,16 +973,16 @@ impl Reply {
                 span: hit.span,
                 reason,
             }),
-            Verdict::Call => self.calls.push(Found::from_hit(hit, place)),
+            Verdict::Call => self.calls.push(Found::from_hit(hit, place, max_depth)),
             Verdict::CutOff => {
-                let found = Found::from_hit(hit, place);
+                let found = Found::from_hit(hit, place, max_depth);
                 if settings.allow_incomplete {
                     self.calls.push(found.clone());
                 }
                 self.incomplete.push(found);
             }
             Verdict::Doubtful => {
-                let found = Found::from_hit(hit, place);
+                let found = Found::from_hit(hit, place, max_depth);
                 if settings.allow_doubtful {
                     self.calls.push(found.clone());
                 }
@@ -1011,6 +1046,9 @@ struct Gap<'a> {
     lists_in_strings: &'a [usize],
     /// The gaps after this one, which a bare call read across tokens may end in.
     later: &'a [(Span, Region)],
+    /// Answer text holding no call came before this gap: bare calls here are not the whole
+    /// reply.
+    prose_before: bool,
     across: &'a mut Across,
     hits: &'a mut Vec<wire::Hit>,
     misses: &'a mut Vec<wire::Miss>,
@@ -1097,10 +1135,15 @@ impl Gap<'_> {
 
     /// Pythonic calls written without their list's brackets, `get_weather(city="Paris")` (as
     /// models drop them): taken only when they are all the gap holds, whole and with keyword
-    /// arguments (or none), so a call named in a sentence (`use print(x) to ...`) is none.
+    /// arguments (or none), and no answer text holding no call came before them (the calls
+    /// are the whole reply, less its other calls and reasoning), so a call named in a
+    /// sentence (`use print(x) to ...`, or `Okay. </tool_call>rm(path="/")`) is none.
     /// Tokens written inside their argument strings end the gap there, so calls still open
     /// at its end are read on across them ([`Gap::bare_calls_across`]). Their span.
     fn bare_calls(&mut self) -> Option<Span> {
+        if self.prose_before && self.region == Region::Answer {
+            return None;
+        }
         let (text, span) = (self.text, self.span);
         let gap = &text[span.start..span.end];
         let lead = gap.len() - gap.trim_start().len();
@@ -1344,15 +1387,17 @@ fn tool_error(issues: Vec<Issue>, text: &str, format: Option<Format>) -> Error {
     Error::new(issues).with_positions(text).reask(line)
 }
 
-/// A [`ToolCall`] from a call as read: text arguments become JSON where they are JSON.
-fn to_tool_call(raw: &RawCall) -> ToolCall {
+/// A [`ToolCall`] from a call as read: text arguments become JSON where they are JSON
+/// nesting no deeper than `max_depth` (the limit a typed call reads them within), text
+/// otherwise.
+fn to_tool_call(raw: &RawCall, max_depth: usize) -> ToolCall {
     let arguments = raw
         .arguments
         .iter()
         .map(|(k, a)| {
             let v = match a {
                 Arg::Json(v) => v.clone(),
-                Arg::Text(t) => text_value(t),
+                Arg::Text(t) => text_value_within(t, max_depth),
             };
             (k.clone(), v)
         })
@@ -1368,6 +1413,17 @@ fn to_tool_call(raw: &RawCall) -> ToolCall {
 /// `true`, `["a"]`), else the text itself.
 fn text_value(text: &str) -> Value {
     wire::value::text_value(text)
+}
+
+/// [`text_value`], text when the JSON it spells nests deeper than `max_depth`, as
+/// [`text_node`] reads it for a typed call.
+fn text_value_within(text: &str, max_depth: usize) -> Value {
+    let value = text_value(text);
+    let container = value.is_array() || value.is_object();
+    if container && Node::from_value(&value).depth() > max_depth {
+        return Value::String(text.to_string());
+    }
+    value
 }
 
 fn key(text: &str) -> Str<'static> {
@@ -1502,11 +1558,11 @@ impl Extract for ToolCall {
                 node,
             ));
         }
-        let value = decoded_value(node, 0);
+        let value = decoded_value(node, 0, cx.max_depth());
         match shape::calls_in(&value, shape::Context::Marked, cx.max_depth()) {
             Ok(calls) if calls.len() == 1 => {
                 let raw = calls.into_iter().next().ok_or(Failed)?;
-                Ok(to_tool_call(&raw))
+                Ok(to_tool_call(&raw, cx.max_depth()))
             }
             Ok(calls) => Err(cx.fail(
                 Category::Type,
@@ -1518,22 +1574,32 @@ impl Extract for ToolCall {
     }
 }
 
-/// The node as JSON, with unquoted text read as the JSON it spells (`3`, `true`), as the
-/// text-valued formats need. Deeper than the default depth limit (the node was read within
-/// its reader's), the rest is converted as is.
-fn decoded_value(node: &Node<'_>, depth: usize) -> Value {
+/// The node as JSON, with unquoted text read as the JSON it spells (`3`, `true`; a container
+/// within `max_depth`), as the text-valued formats need. Deeper than the default depth limit
+/// (the node was read within its reader's), the rest is converted as is.
+fn decoded_value(node: &Node<'_>, depth: usize, max_depth: usize) -> Value {
     if depth > crate::settings::DEFAULT_MAX_DEPTH {
         return node.to_value();
     }
     match &node.kind {
-        NodeKind::String(s) if s.quoting == Quoting::Unquoted => text_value(&s.text),
-        NodeKind::Array(items) => {
-            Value::Array(items.iter().map(|n| decoded_value(n, depth + 1)).collect())
+        NodeKind::String(s) if s.quoting == Quoting::Unquoted => {
+            text_value_within(&s.text, max_depth)
         }
+        NodeKind::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|n| decoded_value(n, depth + 1, max_depth))
+                .collect(),
+        ),
         NodeKind::Object(entries) => Value::Object(
             entries
                 .iter()
-                .map(|e| (e.key.text.to_string(), decoded_value(&e.value, depth + 1)))
+                .map(|e| {
+                    (
+                        e.key.text.to_string(),
+                        decoded_value(&e.value, depth + 1, max_depth),
+                    )
+                })
                 .collect(),
         ),
         _ => node.to_value(),

@@ -377,6 +377,52 @@ pub(crate) fn undecided_token(text: &str) -> Option<usize> {
         })
 }
 
+/// Where a token begins that the end of `text` cuts short: the text ends with a proper
+/// prefix of a literal token, a named token's or a reasoning tag's (`<|im_e`, `</fun`,
+/// `[TOOL_CA`, `</thi`). Whole, it ends the body a call is read from (a Mistral or Apertus
+/// body runs to the next token), which may then read otherwise than the body with the
+/// prefix as its text: a reader of a text still arriving decides nothing from there on.
+pub(crate) fn partial_token(text: &str, reasoning: &[String]) -> Option<usize> {
+    let fixed = (LITERALS.iter().map(|l| l.0))
+        .chain(SUFFIXED.iter().map(|l| l.0))
+        .chain(NAMED.iter().map(|n| n.0))
+        .chain([M3_INVOKE.0, "TOOL_CALL", "functools[", "```tool_code"])
+        .chain(XTML);
+    let longest = (fixed.clone().map(str::len))
+        .chain(reasoning.iter().map(|t| t.len() + 3))
+        .max()
+        .unwrap_or(0);
+    let bytes = text.as_bytes();
+    let starts = |b: u8| matches!(b, b'<' | b'[' | b']' | b'T' | b'f' | b'`');
+    let from = bytes.len().saturating_sub(longest);
+    (from..bytes.len()).find(|&at| {
+        let rest = &bytes[at..];
+        let word_start = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
+        // A run of backticks alone is a fence's closing run as much as `tool_code`'s start;
+        // a lone `T` or `f` ends many a word.
+        let backticks = rest.iter().all(|&b| b == b'`');
+        let letter = matches!(rest[0], b'T' | b'f');
+        if !starts(rest[0]) || backticks || letter && (!word_start || rest.len() < 2) {
+            return false;
+        }
+        let cuts = |token: &[u8]| rest.len() < token.len() && token.starts_with(rest);
+        fixed.clone().any(|t| cuts(t.as_bytes())) || cuts_reasoning_tag(rest, reasoning)
+    })
+}
+
+/// Whether `rest` is a proper prefix of a reasoning tag's opener or closer (`</thi`), any
+/// case.
+fn cuts_reasoning_tag(rest: &[u8], reasoning: &[String]) -> bool {
+    let Some(after) = rest.strip_prefix(b"<") else {
+        return false;
+    };
+    let name = after.strip_prefix(b"/").unwrap_or(after);
+    reasoning.iter().any(|tag| {
+        let tag = tag.as_bytes();
+        name.len() <= tag.len() && tag[..name.len()].eq_ignore_ascii_case(name)
+    })
+}
+
 /// The tokens of a text, and what its end leaves undecided about them.
 #[derive(Debug)]
 pub(crate) struct Tokens {
@@ -391,6 +437,10 @@ pub(crate) struct Tokens {
     /// string to run on over the token (its quotes unescaped), so a call it begins is
     /// doubtful.
     pub after_cut_string: Vec<(usize, usize)>,
+    /// The line break that cut a JSON string whose chain of calls is still open at the end
+    /// of the text (see [`Strings::chain`]): a token that comes next is recorded in
+    /// [`Tokens::after_cut_string`] with this break.
+    pub chain_open: Option<usize>,
     /// Where each pythonic call list (`[name(`) begins that is inside a JSON string as the
     /// scan ends it, in order: a string's text (`"content": "run [rm(path='/')] later"`),
     /// not a list of calls, and not a place the JSON value it is in ends.
@@ -475,6 +525,7 @@ pub(crate) fn tokens(text: &str, reasoning: &[String], before: Option<u8>) -> To
         list: out,
         open_string: strings.unsettled,
         after_cut_string: strings.after_cut,
+        chain_open: strings.chain.or(strings.cut),
         lists_in_strings: strings.lists,
     }
 }

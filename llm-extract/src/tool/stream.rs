@@ -99,6 +99,8 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     taken_before: usize,
     /// A call written on its own came before `base` (`verdict::annotate`).
     standalone: bool,
+    /// Answer text holding no call came before `base` (`Calls::prose_at`).
+    prose: bool,
     /// Bytes of reading paid for and not yet spent.
     credit: usize,
     wait: Wait,
@@ -112,6 +114,8 @@ pub struct StreamCalls<T: Extract = super::ToolCall> {
     read_on: bool,
     /// Calls that did not fit `T`, placed in the reply.
     issues: Vec<Issue>,
+    /// Calls not run (cut off, doubtful), placed in the reply.
+    unsure: Vec<Issue>,
     too_large: Option<Issue>,
     /// The format of the first call read, which `finish`'s feedback asks for again.
     format: Option<super::Format>,
@@ -176,6 +180,7 @@ impl Extractor {
             taken: 0,
             taken_before: 0,
             standalone: false,
+            prose: false,
             credit: 0,
             wait: if opening == Opening::Reply {
                 Wait::ReasoningToken
@@ -186,6 +191,7 @@ impl Extractor {
             due: false,
             read_on: false,
             issues: Vec::new(),
+            unsure: Vec::new(),
             too_large: None,
             format: None,
             _target: PhantomData,
@@ -309,6 +315,15 @@ impl<T: Extract> StreamCalls<T> {
             self.text.push_str(&String::from_utf8_lossy(&cut));
         }
         let last = self.read(true);
+        // As the whole read gives them: the calls not run in the order of the calls, then,
+        // when calls did not fit `T`, all in text order (a call decided only now may come
+        // before one a push reported).
+        let misfits = std::mem::take(&mut self.issues);
+        self.issues = std::mem::take(&mut self.unsure);
+        if !misfits.is_empty() {
+            self.issues.extend(misfits);
+            self.issues.sort_by_key(|i| i.span.map_or(0, |s| s.start));
+        }
         if let Some(issue) = self.too_large.take() {
             self.issues.insert(0, issue);
         }
@@ -325,7 +340,13 @@ impl<T: Extract> StreamCalls<T> {
         let bytes = self.text.as_bytes();
         match self.wait {
             Wait::Closing => {
-                (self.read_on && self.searched < bytes.len())
+                // A token cut short at the end settles nothing before it until it is whole
+                // (its last byte is a closing one) or turns out to be text.
+                let cut_short = || {
+                    scan::partial_token(&self.text[self.base..], &self.settings.reasoning_tags)
+                        .is_some()
+                };
+                (self.read_on && self.searched < bytes.len() && !cut_short())
                     || bytes[self.searched..]
                         .iter()
                         .any(|b| matches!(b, b'}' | b']' | b')' | b'>' | b'`'))
@@ -362,22 +383,19 @@ impl<T: Extract> StreamCalls<T> {
     fn read_here(&mut self, at_end: bool) -> Vec<T> {
         let (before, tail) = self.text.split_at(self.base);
         self.credit = self.credit.saturating_sub(tail.len());
-        let mut found =
-            find_calls_from(tail, before, self.opening, &self.settings, self.standalone);
+        let mut found = find_calls_from(
+            tail,
+            before,
+            self.opening,
+            &self.settings,
+            self.standalone,
+            self.prose,
+        );
         // Before any reasoning token of a reply that may have begun in reasoning, no call's
         // region is known yet.
         let region_known = at_end || self.opening == Opening::Answer || found.reasoning_seen;
         let resume_at = found.resume.map(|r| r.at);
-        // A token the text may still complete (`<function=` waiting for its `>`) may take in
-        // what was read after its start, and a string cut by a line break may run on over
-        // what came after the break: nothing from there on is decided.
-        let undecided = if at_end {
-            None
-        } else {
-            (scan::undecided_token(tail).into_iter())
-                .chain(found.open_string)
-                .min()
-        };
+        let undecided = (!at_end).then(|| self.undecided(tail, &found)).flatten();
         let mut out = Vec::new();
         let mut calls = 0;
         let mut calls_before_resume = 0;
@@ -411,7 +429,8 @@ impl<T: Extract> StreamCalls<T> {
                     }
                     if calls > self.taken {
                         self.taken += 1;
-                        self.issues.push(unsure(hit, &verdict, self.base));
+                        self.unsure
+                            .push(unsure(hit, &verdict, self.base, self.settings.max_depth));
                     }
                     continue;
                 }
@@ -440,6 +459,18 @@ impl<T: Extract> StreamCalls<T> {
         out
     }
 
+    /// Where the text `tail` (read as `found`) leaves everything after undecided, more text
+    /// still to come. A token the text may still complete (`<function=` waiting for its `>`)
+    /// may take in what was read after its start, a token cut short at the end (`<|im_e`,
+    /// `</fun`) may end the body before it once whole, and a string cut by a line break may
+    /// run on over what came after the break.
+    fn undecided(&self, tail: &str, found: &super::Calls) -> Option<usize> {
+        (scan::undecided_token(tail).into_iter())
+            .chain(scan::partial_token(tail, &self.settings.reasoning_tags))
+            .chain(found.open_string)
+            .min()
+    }
+
     /// After a read: the settled point moves to the resume point when every call before it
     /// is handled and nothing before it is undecided (`unsettled`: the first pending call or
     /// undecided token; the calls after it are counted afresh by the next read), and the
@@ -456,6 +487,7 @@ impl<T: Extract> StreamCalls<T> {
         if let Some(resume) = found.resume {
             if resume.at > 0 && unsettled.is_none_or(|p| p >= resume.at) {
                 moved = true;
+                self.prose |= found.prose_at.is_some_and(|at| at < resume.at);
                 self.taken_before += calls_before_resume;
                 self.taken -= calls_before_resume;
                 self.base += resume.at;
@@ -484,7 +516,7 @@ fn typed_call<T: Extract>(
     base: usize,
     max_depth: usize,
 ) -> Result<T, Vec<Issue>> {
-    let found = Found::from_hit(hit, index);
+    let found = Found::from_hit(hit, index, max_depth);
     typed::<T>(&found.raw, arguments_node(&found.raw, max_depth), max_depth).map_err(|first| {
         call_issues::<T>(tail, &found, first, max_depth)
             .into_iter()
@@ -527,9 +559,9 @@ fn allowed(verdict: &Verdict, tool: super::ToolSettings) -> bool {
 }
 
 /// The issue of a call not run, cut off or doubtful, as the whole read gives it.
-fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize) -> Issue {
+fn unsure(hit: wire::Hit, verdict: &Verdict, base: usize, max_depth: usize) -> Issue {
     // The message names the call by its tool, not its place.
-    let found = Found::from_hit(hit, 0);
+    let found = Found::from_hit(hit, 0, max_depth);
     let issue = match verdict {
         Verdict::CutOff => super::cut_off_issue(&found),
         _ => super::doubtful_issue(&found),

@@ -117,23 +117,7 @@ pub(crate) fn annotate(
         if hit.refused.is_some() {
             continue;
         }
-        let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
-        let truncated = |hit: &Hit| hit.call.repairs.iter().any(|r| r.kind.is_truncation());
-        let only_closers = !hit
-            .call
-            .repairs
-            .iter()
-            .any(|r| r.kind.is_truncation() && r.kind != RepairKind::TruncatedContainer);
-        let closed_after = !text[value_end.min(hit.span.end)..hit.span.end]
-            .trim()
-            .is_empty();
-        if !hit.complete && !hit.call.cut_off && truncated(hit) && only_closers && closed_after {
-            hit.complete = true;
-        }
-        let end_guessed = hit.call.repairs.iter().any(|r| ends_by_lookahead(r.kind));
-        if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
-            hit.complete = false;
-        }
+        let value_end = judge_complete(text, hit);
         doubt_after_cut_string(hit);
         let (start, end) = (
             hit.frame.start.min(hit.span.start),
@@ -214,6 +198,63 @@ fn judge_prose(
         Sentence::MayContinue => hit.until_end = true,
         Sentence::Outside => {}
     }
+}
+
+/// Whether the call `hit` is complete, as its repairs and the text after its value say (see
+/// [`annotate`]); where its value ends.
+fn judge_complete(text: &str, hit: &mut Hit) -> usize {
+    let value_end = source::value_end(&hit.call).unwrap_or(hit.span.end);
+    let truncated = |hit: &Hit| hit.call.repairs.iter().any(|r| r.kind.is_truncation());
+    let only_closers = !hit
+        .call
+        .repairs
+        .iter()
+        .any(|r| r.kind.is_truncation() && r.kind != RepairKind::TruncatedContainer);
+    let after_value = &text[value_end.min(hit.span.end)..hit.span.end];
+    let closed_after = closed_after_value(after_value);
+    // A run of backticks whose line the text has not ended yet: more text on that line
+    // cuts the value off there instead (a stream waits for the line to end).
+    if closed_after && hit.span.end == text.len() && run_line_open(after_value) {
+        hit.until_end = true;
+    }
+    if !hit.complete && !hit.call.cut_off && truncated(hit) && only_closers && closed_after {
+        hit.complete = true;
+    }
+    // The end of the text came inside a string, key or literal of the call's reading
+    // (members read back in after its closer, `{..}"` then the end): cut off there.
+    let cut_inside = hit.call.repairs.iter().any(|r| {
+        matches!(
+            r.kind,
+            RepairKind::TruncatedString | RepairKind::TruncatedKey | RepairKind::TruncatedLiteral
+        )
+    });
+    if cut_inside {
+        hit.complete = false;
+    }
+    let end_guessed = hit.call.repairs.iter().any(|r| ends_by_lookahead(r.kind));
+    if hit.complete && end_guessed && text[value_end.min(text.len())..].trim().is_empty() {
+        hit.complete = false;
+    }
+    value_end
+}
+
+/// Whether `after`, the text of a call's span after its value, closes the call: there is
+/// some (the format's closer, or the next token), and it is not a run of backticks with more
+/// text on its line. The parser ends a value at such a run as at the end of the text (a
+/// fence closing on it); one the line goes on after (`` {"name": "rm", ```"arguments": {..``)
+/// closes no fence, and the value is cut off there, not closed.
+fn closed_after_value(after: &str) -> bool {
+    let after = after.trim_start();
+    let Some(run) = after.strip_prefix("```") else {
+        return !after.is_empty();
+    };
+    let line = run.trim_start_matches('`').split('\n').next().unwrap_or("");
+    line.trim().is_empty()
+}
+
+/// Whether `after` begins with a run of backticks whose line does not end in it.
+fn run_line_open(after: &str) -> bool {
+    after.trim_start().starts_with("```") && !after.trim_start().contains('\n')
 }
 
 /// A call begun right after a JSON string a line break cut, in the value that string is in
@@ -621,7 +662,9 @@ fn after_closing_tags(after: &str) -> &str {
 /// Where the text after a call begins, for the sentence it may stand in: its end (`end`), or,
 /// when the call's span runs on past its value (a body with no closer runs to the next
 /// token: `[TOOL_CALLS]f[ARGS]{...} but I won't.`) and words follow the value and its
-/// closing brackets on its line, where those words begin.
+/// closing brackets on its line, where those words begin; or where the value's line ends,
+/// when the span runs on from there over spaces alone (the words of the next line stand in
+/// no sentence with the call).
 fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
     if value_end >= end || !text.is_char_boundary(value_end) || end > text.len() {
         return end;
@@ -634,6 +677,9 @@ fn words_after_value(text: &str, value_end: usize, end: usize) -> usize {
         .find(|(_, c)| !matches!(c, '}' | ']' | ' ' | '\t'));
     match first {
         Some((at, c)) if !c.is_whitespace() && !matches!(c, '<' | '[') => value_end + at,
+        // The span runs on past the value's line over spaces alone (to the next token): what
+        // follows it is on another line.
+        Some((at, '\n' | '\r')) if text[value_end + at..end].trim().is_empty() => value_end + at,
         _ => end,
     }
 }
@@ -758,5 +804,6 @@ fn echoes(text: &str, prev: &Hit, next: &Hit) -> bool {
         && !text[next.span.start..].starts_with('<')
         && text[prev.span.end..next.span.start].trim().is_empty()
         && prev.call.name == next.call.name
-        && super::to_tool_call(&prev.call).arguments == super::to_tool_call(&next.call).arguments
+        && super::to_tool_call(&prev.call, usize::MAX).arguments
+            == super::to_tool_call(&next.call, usize::MAX).arguments
 }

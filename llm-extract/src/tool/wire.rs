@@ -120,6 +120,8 @@ pub(crate) struct Wire {
     pub open_string: Option<usize>,
     /// See [`super::scan::Tokens::after_cut_string`].
     pub after_cut_string: Vec<(usize, usize)>,
+    /// See [`super::scan::Tokens::chain_open`].
+    pub chain_open: Option<usize>,
     /// See [`super::scan::Tokens::lists_in_strings`].
     pub lists_in_strings: Vec<usize>,
 }
@@ -159,8 +161,48 @@ pub(crate) fn read_from(text: &str, opening: Opening, reading: Reading<'_>) -> W
     w.run();
     w.out.open_string = scanned.open_string;
     w.out.after_cut_string = scanned.after_cut_string;
+    w.out.chain_open = scanned.chain_open;
     w.out.lists_in_strings = scanned.lists_in_strings;
+    w.out.keep_cut_strings_before_resume();
+    w.out.keep_frames_after_resume();
     w.out
+}
+
+impl Wire {
+    /// A read from the resume point would not see a JSON string cut before it whose chain
+    /// of calls runs past it (a token after the point recorded with a break before it, or
+    /// the chain still open at the end): the calls there would lose their doubt. No point
+    /// of this text is settled then.
+    fn keep_cut_strings_before_resume(&mut self) {
+        let Some(at) = self.resume.map(|r| r.at) else {
+            return;
+        };
+        let crosses = (self.after_cut_string.iter())
+            .filter(|(token, _)| *token >= at)
+            .map(|(_, brk)| *brk)
+            .chain(self.chain_open)
+            .any(|brk| brk < at);
+        if crosses {
+            self.resume = None;
+        }
+    }
+
+    /// A read from the resume point would not see the block a call after it is written in
+    /// when that block opens before it (a wrapper's opener: whether the call stands in a
+    /// sentence is a question about the block). No point of this text is settled then.
+    fn keep_frames_after_resume(&mut self) {
+        let Some(resume) = self.resume.as_mut() else {
+            return;
+        };
+        let at = resume.at;
+        let frame_start = (self.hits.iter())
+            .filter(|h| h.span.start >= at)
+            .map(|h| h.frame.start)
+            .min();
+        if frame_start.is_some_and(|start| start < at) {
+            self.resume = None;
+        }
+    }
 }
 
 /// Marks each hit begun (or whose block is begun) by a token or pythonic list met after a
@@ -189,6 +231,24 @@ pub(crate) fn after_cut_string(hits: &mut [Hit], misses: &[Miss], cut: &[(usize,
     for hit in hits {
         hit.after_cut_string = at(hit.span.start).or_else(|| at(hit.frame.start));
     }
+}
+
+/// Whether a line break stands inside a string of the JSON value `value` (read as a scan
+/// steps over strings: `"` or `'` to the same quote, a backslash escaping the byte after it).
+fn string_cut_by_line_break(value: &str) -> bool {
+    let mut quote = None;
+    let mut escaped = false;
+    for b in value.bytes() {
+        match (quote, b) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), b'\\') => escaped = true,
+            (Some(_), b'\n') => return true,
+            (Some(q), _) if b == q => quote = None,
+            (None, b'"' | b'\'') => quote = Some(b),
+            _ => {}
+        }
+    }
+    false
 }
 
 struct Walker<'a> {
@@ -241,7 +301,8 @@ impl<'a> Walker<'a> {
             self.analysis_passed(cursor);
             self.gap(cursor, t.span.start);
             let region_before = self.region;
-            // Steps consume closers and separators, never reasoning tokens, so this sees them all.
+            // Every reasoning token counts, those a step reads inside a call's body too (they
+            // decide where the reply begins, as `reasoning_closers` reads them).
             let seen_before = seen;
             seen |= matches!(t.tok, Tok::ThinkOpen | Tok::ThinkClose);
             self.wrap(t);
@@ -255,6 +316,8 @@ impl<'a> Walker<'a> {
                 self.held_from = Some(step_from);
             }
             let next = next.max(k + 1);
+            seen |= (toks[k..next.min(toks.len())].iter())
+                .any(|o| matches!(o.tok, Tok::ThinkOpen | Tok::ThinkClose));
             self.step_start[k..next.min(toks.len())].fill(t.span.start);
             if next >= toks.len() {
                 self.last_step(k, next, region_before, seen_before);
@@ -685,9 +748,14 @@ impl<'a> Walker<'a> {
     /// The hits from `from` on were read from the JSON value at `at` in `body`: when no
     /// closer came after the body and the text ends where more of it could continue the
     /// value past its closer (`{...}"": 1`, `{...}, "id": 1}`), later text may read them
-    /// otherwise, as it may a JSON value in prose.
+    /// otherwise, as it may a JSON value in prose. So may it when a line break cuts a string
+    /// of the value (`"p\narameters"`): where that string ends is decided by the quotes of
+    /// the whole body, which later text may still add to.
     fn may_read_on(&mut self, from: usize, body: Span, at: Span) {
-        if body.end == self.text.len() && super::may_read_on(self.text, at.end) {
+        let open_body = body.end == self.text.len();
+        if open_body
+            && (super::may_read_on(self.text, at.end) || string_cut_by_line_break(self.slice(at)))
+        {
             for h in &mut self.out.hits[from..] {
                 h.until_end = true;
             }
