@@ -53,6 +53,11 @@ pub(crate) fn readings<'s, 't, 'c>(
         .chain(sections)
         .collect();
     order.sort_by_key(|c| (c.span.start, c.base_cost));
+    // Where the fences and answer tags the markup found start.
+    let marked: Vec<usize> = (order.iter())
+        .filter(|c| matches!(c.origin, Origin::Fence | Origin::Explicit))
+        .map(|c| c.span.start)
+        .collect();
     // Candidates come in start order, so everything taken so far lies before `taken_end`:
     // one comparison per candidate instead of a scan of all taken.
     let mut taken_end = 0usize;
@@ -63,7 +68,19 @@ pub(crate) fn readings<'s, 't, 'c>(
         let kept = kept_tree(located, candidate);
         let parsed = parse_checked(settings, text, candidate, paths, kept);
         if let Ok(p) = &parsed {
-            taken_end = taken_end.max(p.end.max(p.node.span.end));
+            let end = p.end.max(p.node.span.end);
+            // A reply that starts with a quote read whole as one string whose quotes, read
+            // leniently, run into a fence the markup found (`"Sure" I said.` then a fenced
+            // value): the fence's value is the reply's, not text of that string.
+            let into_fence = candidate.origin == Origin::Whole
+                && matches!(p.node.kind, NodeKind::String(_))
+                && marked
+                    .iter()
+                    .any(|&at| candidate.span.start < at && at < end);
+            if into_fence {
+                return None;
+            }
+            taken_end = taken_end.max(end);
         }
         Some((candidate, parsed))
     })

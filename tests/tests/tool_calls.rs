@@ -1021,3 +1021,32 @@ fn a_call_is_not_in_a_sentence_with_the_next_line() {
         llm_extract_tests::tool_stream::check_every_chunking(&text, &text);
     }
 }
+
+/// A reply that starts with a quote (`"Sure" I said.`) before a fenced call: the fenced call
+/// is the reply's, whole and streamed; the quote's string does not read on into the fence.
+#[test]
+fn a_quote_at_the_start_of_the_reply_does_not_hide_a_fenced_call() {
+    let replies = [
+        "\"Sure\" I said.\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```",
+        "\"Sure, let me check that.\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```<|im_end|>",
+    ];
+    for text in replies {
+        let whole = llm_extract::tool::calls::<llm_extract::tool::ToolCall>(text).unwrap();
+        assert_eq!(whole.len(), 1, "{text}");
+        assert_eq!(whole[0].name, "f");
+        for size in [1, 7, 64] {
+            let mut stream = llm_extract::tool::StreamCalls::<llm_extract::tool::ToolCall>::new();
+            let mut names: Vec<String> = Vec::new();
+            for chunk in text.as_bytes().chunks(size) {
+                names.extend(stream.push_bytes(chunk).into_iter().map(|c| c.name));
+            }
+            names.extend(stream.finish().unwrap().into_iter().map(|c| c.name));
+            assert_eq!(names, ["f"], "{text} in {size}-byte chunks");
+        }
+    }
+    let all = llm_extract::Extractor::new()
+        .extract_all::<serde_json::Value>("\"Sure\" I said.\n```json\n{\"a\": 1}\n```")
+        .unwrap();
+    let values: Vec<_> = all.into_iter().map(|e| e.value).collect();
+    assert_eq!(values, [serde_json::json!({"a": 1})]);
+}
