@@ -216,9 +216,7 @@ impl Compiler<'_> {
         }
         // A `$ref` with keywords beside it is compiled from a copy of its target: by content,
         // so that the same one written in many places is compiled (and copied) once.
-        let copies_target = value
-            .as_object()
-            .is_some_and(|m| ref_beside_structure(m).is_some());
+        let copies_target = value.as_object().is_some_and(has_structure_beside_ref);
         let content = (self.shared > 0 || copies_target).then(|| value.to_string());
         if let Some(&id) = content.as_ref().and_then(|c| self.by_content.get(c)) {
             return Ok(id);
@@ -777,16 +775,10 @@ const BESIDE_CHOICE: &[&str] = &[
 /// the `$ref` that give structure (JSON Schema reads both; type, nullability and the checks
 /// beside a `$ref` are read with it either way).
 fn ref_beside_structure(map: &Map<String, Value>) -> Option<Map<String, Value>> {
+    if !has_structure_beside_ref(map) {
+        return None;
+    }
     let target = map.get("$ref")?;
-    if map.get("allOf").is_some_and(|all_of| !all_of.is_array()) {
-        return None;
-    }
-    let structural = |k: &str, v: &Value| {
-        (BESIDE_CHOICE.contains(&k) && (k != "required" || v.is_array())) || k == "allOf"
-    };
-    if !map.iter().any(|(k, v)| structural(k, v)) {
-        return None;
-    }
     let mut with_ref = map.clone();
     with_ref.remove("$ref");
     let mut members = vec![json!({"$ref": target})];
@@ -795,6 +787,17 @@ fn ref_beside_structure(map: &Map<String, Value>) -> Option<Map<String, Value>> 
     }
     with_ref.insert("allOf".to_string(), Value::Array(members));
     Some(with_ref)
+}
+
+/// Whether `map` has a `$ref` and keywords beside it that give structure (and no `allOf` of
+/// the wrong kind, which the ordinary path reports): [`ref_beside_structure`] rewrites it.
+fn has_structure_beside_ref(map: &Map<String, Value>) -> bool {
+    let structural = |k: &str, v: &Value| {
+        (BESIDE_CHOICE.contains(&k) && (k != "required" || v.is_array())) || k == "allOf"
+    };
+    map.contains_key("$ref")
+        && map.get("allOf").is_none_or(Value::is_array)
+        && map.iter().any(|(k, v)| structural(k, v))
 }
 
 /// The options of `map`'s `keyword` (`anyOf` or `oneOf`), each made the `allOf` of itself

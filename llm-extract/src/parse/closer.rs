@@ -912,8 +912,15 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let (best_misfit, best) = best?;
         // Closers of the run that match the containers in turn, those that do not passed over
         // as stray, can close more than the first ones that match as written.
-        if let Some((k, strays)) = self.closers_in_turn(next, most) {
-            let fit = self.fit_after(next.run_end, depth - k, most + 1)?;
+        // (Without budget left to read the rest for it, that reading is not weighed.)
+        let in_turn = (self.closers_in_turn(next, most)).and_then(|(k, strays)| {
+            Some((
+                k,
+                strays,
+                self.fit_after(next.run_end, depth - k, most + 1)?,
+            ))
+        });
+        if let Some((k, strays, fit)) = in_turn {
             let misfit = (
                 fit.early,
                 fit.strays + strays.len(),
